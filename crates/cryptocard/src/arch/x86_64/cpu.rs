@@ -1,0 +1,59 @@
+//! CPU feature detection that returns proof tokens.
+//!
+//! A token is a zero-sized `Copy` value with a private field, so outside this module it
+//! can only be obtained from its `detect` function, which checks the CPU (through
+//! `is_x86_feature_detected!`, which caches CPUID). Holding a token proves the
+//! instructions exist; kernels that need them take the token as an argument, so their
+//! `unsafe` precondition is discharged by the type system (ring's `cpu::Features`).
+
+/// BMI2 and ADX: `mulx`, `adcx`, `adox`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Adx {
+    _proof: (),
+}
+
+impl Adx {
+    /// The token, if this CPU has BMI2 and ADX.
+    #[inline]
+    pub(crate) fn detect() -> Option<Adx> {
+        (std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx"))
+            .then_some(Adx { _proof: () })
+    }
+}
+
+/// AVX-512 with IFMA: `vpmadd52luq`, `vpmadd52huq` on 512-bit and 256-bit vectors
+/// (AVX512F, AVX512IFMA, AVX512VL, AVX512BW).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ifma {
+    _proof: (),
+}
+
+impl Ifma {
+    /// The token, if this CPU has AVX-512 IFMA and the AVX-512 subsets the kernels use.
+    #[inline]
+    pub(crate) fn detect() -> Option<Ifma> {
+        (std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512ifma")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw"))
+        .then_some(Ifma { _proof: () })
+    }
+}
+
+/// The SHA extensions (`sha1rnds4`, `sha256rnds2`, ...) with the SSSE3/SSE4.1 shuffles
+/// their kernels use.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShaNi {
+    _proof: (),
+}
+
+impl ShaNi {
+    /// The token, if this CPU has SHA-NI, SSSE3 and SSE4.1.
+    #[inline]
+    pub(crate) fn detect() -> Option<ShaNi> {
+        (std::is_x86_feature_detected!("sha")
+            && std::is_x86_feature_detected!("ssse3")
+            && std::is_x86_feature_detected!("sse4.1"))
+        .then_some(ShaNi { _proof: () })
+    }
+}

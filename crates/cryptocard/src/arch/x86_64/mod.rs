@@ -1,0 +1,4 @@
+//! x86-64 kernels: BMI2/ADX (`mulx`, `adcx`, `adox`) scalar multiplication, SHA-NI, and
+//! AVX-512 IFMA (radix 2^52) Montgomery arithmetic.
+
+pub(crate) mod cpu;

@@ -1,11 +1,16 @@
 //! Addition and subtraction of limb slices (GMP's `mpn_add_n`, `mpn_sub_n`, `mpn_add_1`,
-//! `mpn_sub_1`).
+//! `mpn_sub_1`, `mpn_cnd_add_n`, `mpn_cnd_sub_n`).
 //!
 //! These run in time that depends only on the slice lengths, so they serve constant-time
-//! code too. Outputs may not alias inputs (Rust's borrow rules enforce it); for in-place
-//! updates use the `*_assign` forms.
+//! code too. Outputs may not alias inputs (Rust's borrow rules enforce it); in-place
+//! updates are the forms that take one `&mut` slice (`add_1`, `sub_1`, `cnd_*`,
+//! `add_limb`, `sub_limb`, `neg_assign`).
+//!
+//! Carry bound: every carry and borrow here is 0 or 1, because
+//! (2^64 - 1) + (2^64 - 1) + 1 = 2^65 - 1 < 2^65 (see [`adc`]).
 
-use super::limb::{adc, sbb, Limb};
+use super::limb::{Limb, adc, sbb};
+use crate::ct::Choice;
 
 /// `r = a + b` over `a.len()` limbs, returning the carry (0 or 1).
 /// `r`, `a` and `b` have the same length.
@@ -65,6 +70,102 @@ pub fn sub_1(a: &mut [Limb], b: &[Limb]) -> Limb {
     borrow
 }
 
+/// `a += x` for a single limb `x`, propagating the carry through all of `a`; returns the
+/// carry out (0 or 1). Time depends on the length only (GMP's `mpn_incr_u` without the
+/// early exit).
+#[inline]
+pub fn add_limb(a: &mut [Limb], x: Limb) -> Limb {
+    let mut carry = x;
+    for a in a.iter_mut() {
+        (*a, carry) = adc(*a, carry, 0);
+    }
+    carry
+}
+
+/// `a -= x` for a single limb `x`, propagating the borrow through all of `a`; returns the
+/// borrow out (0 or 1). Time depends on the length only.
+#[inline]
+pub fn sub_limb(a: &mut [Limb], x: Limb) -> Limb {
+    let mut borrow = 0;
+    let mut x = x;
+    for a in a.iter_mut() {
+        (*a, borrow) = sbb(*a, x, borrow);
+        x = 0;
+    }
+    borrow
+}
+
+/// Where `c` is true, `a += b` (`a.len() == b.len()`), returning the carry (0 or 1, and
+/// always 0 where `c` is false). Constant time: `b` is masked, never branched on.
+#[inline]
+pub fn cnd_add_n(c: Choice, a: &mut [Limb], b: &[Limb]) -> Limb {
+    assert_eq!(a.len(), b.len(), "internal error: cnd_add_n lengths");
+    let m = c.mask();
+    let mut carry = 0;
+    for (a, &b) in a.iter_mut().zip(b) {
+        (*a, carry) = adc(*a, b & m, carry);
+    }
+    carry
+}
+
+/// Where `c` is true, `a -= b` (`a.len() == b.len()`), returning the borrow (0 or 1, and
+/// always 0 where `c` is false). Constant time.
+#[inline]
+pub fn cnd_sub_n(c: Choice, a: &mut [Limb], b: &[Limb]) -> Limb {
+    assert_eq!(a.len(), b.len(), "internal error: cnd_sub_n lengths");
+    let m = c.mask();
+    let mut borrow = 0;
+    for (a, &b) in a.iter_mut().zip(b) {
+        (*a, borrow) = sbb(*a, b & m, borrow);
+    }
+    borrow
+}
+
+/// Where `c` is true, `a = -a mod 2^(64 a.len())` (two's complement negation: complement,
+/// then add one). Constant time. Turns the result of a borrowing subtraction `x - y`
+/// into `|x - y|` when `c` is the borrow.
+#[inline]
+pub fn cnd_neg_assign(c: Choice, a: &mut [Limb]) {
+    let m = c.mask();
+    let mut carry = c.bit();
+    for a in a.iter_mut() {
+        (*a, carry) = adc(*a ^ m, 0, carry);
+    }
+}
+
+/// `r = |a - b|`, returning 1 if `a < b` (the sign of `a - b`), else 0.
+/// `r.len() == a.len() >= b.len()`; `b` is zero-extended. Constant time: the subtraction
+/// is always done, then negated under a mask (the sign is data, not a branch).
+#[inline]
+pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    assert!(r.len() == a.len() && a.len() >= b.len(), "internal error: abs_diff lengths");
+    let k = b.len();
+    let mut borrow = sub_n(&mut r[..k], &a[..k], b);
+    for (r, &a) in r[k..].iter_mut().zip(&a[k..]) {
+        (*r, borrow) = sbb(a, 0, borrow);
+    }
+    cnd_neg_assign(Choice::from_bit(borrow), r);
+    borrow
+}
+
+/// `a = a - b` where `sub` is true, `a = a + b` where it is false, modulo
+/// `2^(64 a.len())` (`a.len() >= b.len()`, `b` zero-extended). Constant time: it adds the
+/// two's complement `!b + 1` under a mask. Used where the sign of a middle term is data
+/// (Karatsuba, Toom-3).
+#[inline]
+pub fn add_or_sub_assign(a: &mut [Limb], b: &[Limb], sub: Choice) {
+    assert!(a.len() >= b.len(), "internal error: add_or_sub_assign lengths");
+    let m = sub.mask();
+    let mut carry = sub.bit();
+    let (lo, hi) = a.split_at_mut(b.len());
+    for (a, &b) in lo.iter_mut().zip(b) {
+        (*a, carry) = adc(*a, b ^ m, carry);
+    }
+    for a in hi {
+        (*a, carry) = adc(*a, m, carry);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +184,51 @@ mod tests {
         assert_eq!(a, [0, 0, 8]);
         assert_eq!(sub_1(&mut a, &[1]), 0);
         assert_eq!(a, [!0, !0, 7]);
+    }
+
+    #[test]
+    fn single_limb_and_conditional_forms() {
+        let mut a = [!0, !0, 0];
+        assert_eq!(add_limb(&mut a, 1), 0);
+        assert_eq!(a, [0, 0, 1]);
+        assert_eq!(sub_limb(&mut a, 1), 0);
+        assert_eq!(a, [!0, !0, 0]);
+        assert_eq!(add_limb(&mut [!0], 1), 1);
+        assert_eq!(sub_limb(&mut [0, 0], 1), 1);
+
+        let mut a = [5, 1];
+        assert_eq!(cnd_add_n(Choice::FALSE, &mut a, &[!0, !0]), 0);
+        assert_eq!(a, [5, 1]);
+        assert_eq!(cnd_add_n(Choice::TRUE, &mut a, &[!0, !0]), 1);
+        assert_eq!(a, [4, 1]);
+        assert_eq!(cnd_sub_n(Choice::FALSE, &mut a, &[5, 1]), 0);
+        assert_eq!(a, [4, 1]);
+        assert_eq!(cnd_sub_n(Choice::TRUE, &mut a, &[5, 1]), 1);
+        assert_eq!(a, [!0, !0]);
+
+        let mut a = [0, 0];
+        cnd_neg_assign(Choice::TRUE, &mut a);
+        assert_eq!(a, [0, 0]);
+        let mut a = [1, 0];
+        cnd_neg_assign(Choice::TRUE, &mut a);
+        assert_eq!(a, [!0, !0]);
+        cnd_neg_assign(Choice::FALSE, &mut a);
+        assert_eq!(a, [!0, !0]);
+
+        let mut r = [0; 2];
+        assert_eq!(abs_diff(&mut r, &[3, 0], &[0, 1]), 1);
+        assert_eq!(r, [!0 - 2, 0]);
+        assert_eq!(abs_diff(&mut r, &[0, 1], &[3, 0]), 0);
+        assert_eq!(r, [!0 - 2, 0]);
+        assert_eq!(abs_diff(&mut r, &[0, 1], &[3]), 0);
+        assert_eq!(r, [!0 - 2, 0]);
+        assert_eq!(abs_diff(&mut r, &[2, 0], &[3]), 1);
+        assert_eq!(r, [1, 0]);
+
+        let mut a = [5, 0, 0];
+        add_or_sub_assign(&mut a, &[7, 1], Choice::TRUE);
+        assert_eq!(a, [!0 - 1, !0 - 1, !0]); // 5 - (2^64 + 7) mod 2^192
+        add_or_sub_assign(&mut a, &[7, 1], Choice::FALSE);
+        assert_eq!(a, [5, 0, 0]);
     }
 }

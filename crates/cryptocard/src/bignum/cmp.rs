@@ -1,6 +1,6 @@
 //! Comparison of limb slices.
 
-use super::limb::{sbb, Limb};
+use super::limb::{Limb, sbb};
 use crate::ct::Choice;
 use core::cmp::Ordering;
 

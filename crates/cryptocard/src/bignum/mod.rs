@@ -15,8 +15,13 @@ mod cmp;
 mod limb;
 pub mod mul;
 mod nat;
+mod shift;
 
-pub use add::{add_1, add_n, sub_1, sub_n};
+pub use add::{
+    abs_diff, add_1, add_limb, add_n, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n,
+    sub_1, sub_limb, sub_n,
+};
 pub use cmp::{cmp_vartime, lt_n};
-pub use limb::{adc, mac, sbb, Limb, WideLimb, LIMB_BITS, LIMB_BYTES};
+pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, mac, sbb};
 pub use nat::Nat;
+pub use shift::{lshift, lshift_assign, rshift, rshift_assign};

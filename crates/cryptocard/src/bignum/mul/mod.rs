@@ -1,6 +1,121 @@
 //! Multiplication of limb slices: single-limb kernels, the schoolbook basecase by product
-//! scanning, dedicated squaring, and Karatsuba above a tuned threshold.
+//! scanning, dedicated squaring, Karatsuba and Toom-3 above tuned thresholds.
+//!
+//! Every algorithm bottoms out in a [`Basecase`] kernel, the one seam where a faster
+//! kernel (the x86-64 `mulx`/`adcx`/`adox` kernels under `arch/`) is plugged in: the
+//! recursion is generic over it, and [`Thresholds`] are data that travel with it, because
+//! a faster basecase moves the cut-overs. [`mul`] and [`sqr`] use the portable kernel
+//! and the thresholds tuned for it; [`mul_with`] and [`sqr_with`] take any pair.
+//!
+//! Allocation: the kernels never allocate. A top-level call needs scratch space
+//! ([`mul_scratch_len`]), allocated once by the caller (or by [`mul`]/[`sqr`], which
+//! allocate it, zeroised on drop, for convenience) and shared by all recursion levels.
+//!
+//! Constant time: every algorithm here runs in time that depends only on the operand
+//! lengths; the signs inside Karatsuba and Toom-3 are masks.
 
 mod basecase;
+mod karatsuba;
+mod recursive;
+mod sqr_basecase;
+pub mod thresholds;
+mod toom3;
 
-pub use basecase::{addmul_1, mul_1, mul_basecase};
+pub use basecase::{addmul_1, mul_1, mul_basecase, mul_basecase_rows, submul_1};
+pub use recursive::Mul;
+pub use sqr_basecase::sqr_basecase;
+pub use thresholds::Thresholds;
+
+use crate::bignum::limb::Limb;
+use zeroize::Zeroizing;
+
+/// A schoolbook kernel pair that the recursive algorithms bottom out in.
+///
+/// Contracts (those of [`mul_basecase`] and [`sqr_basecase`]):
+/// * `mul_basecase(r, a, b)`: `r = a·b`; `r.len() == a.len() + b.len()`, neither input
+///   empty; the recursion always passes `a.len() >= b.len()`; `r` is written, not read.
+/// * `sqr_basecase(r, a)`: `r = a^2`; `r.len() == 2 a.len()`, `a` not empty.
+///
+/// Both must run in time that depends only on the lengths.
+pub trait Basecase {
+    /// `r = a * b`.
+    fn mul_basecase(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]);
+    /// `r = a^2`.
+    fn sqr_basecase(&self, r: &mut [Limb], a: &[Limb]);
+}
+
+/// The portable kernels of this module, always available; the reference the
+/// architecture-specific kernels are tested against.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portable;
+
+impl Basecase for Portable {
+    #[inline]
+    fn mul_basecase(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        mul_basecase(r, a, b)
+    }
+    #[inline]
+    fn sqr_basecase(&self, r: &mut [Limb], a: &[Limb]) {
+        sqr_basecase(r, a)
+    }
+}
+
+const PORTABLE: Mul<'static, Portable> =
+    Mul { kernel: &Portable, thresholds: &thresholds::PORTABLE };
+
+/// Scratch limbs [`mul_with_scratch`] needs for operands of `an` and `bn` limbs.
+pub fn mul_scratch_len(an: usize, bn: usize) -> usize {
+    PORTABLE.mul_scratch_len(an, bn)
+}
+
+/// Scratch limbs [`sqr_with_scratch`] needs for an operand of `n` limbs.
+pub fn sqr_scratch_len(n: usize) -> usize {
+    PORTABLE.sqr_scratch_len(n)
+}
+
+/// `r = a * b` with the portable kernels. Contract: `r.len() == a.len() + b.len()`,
+/// neither input empty, `scratch.len() >= mul_scratch_len(a.len(), b.len())`. No
+/// allocation; time depends only on the lengths.
+pub fn mul_with_scratch(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+    PORTABLE.mul(r, a, b, scratch)
+}
+
+/// `r = a^2` with the portable kernels. Contract: `r.len() == 2 a.len()`, `a` not empty,
+/// `scratch.len() >= sqr_scratch_len(a.len())`. No allocation.
+pub fn sqr_with_scratch(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+    PORTABLE.sqr(r, a, scratch)
+}
+
+/// `r = a * b`, allocating the scratch space once (zeroised when freed). Contract:
+/// `r.len() == a.len() + b.len()`, neither input empty.
+pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    mul_with(&PORTABLE, r, a, b)
+}
+
+/// `r = a^2`, allocating the scratch space once. Contract: `r.len() == 2 a.len()`, `a` not
+/// empty.
+pub fn sqr(r: &mut [Limb], a: &[Limb]) {
+    sqr_with(&PORTABLE, r, a)
+}
+
+/// `r = a * b` with the given kernel and thresholds, allocating scratch once.
+pub fn mul_with<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let len = ctx.mul_scratch_len(a.len(), b.len());
+    if len == 0 {
+        ctx.mul(r, a, b, &mut []);
+    } else {
+        let mut scratch = Zeroizing::new(vec![0; len]);
+        ctx.mul(r, a, b, &mut scratch);
+    }
+}
+
+/// `r = a^2` with the given kernel and thresholds, allocating scratch once.
+pub fn sqr_with<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb]) {
+    let len = ctx.sqr_scratch_len(a.len());
+    if len == 0 {
+        ctx.sqr(r, a, &mut []);
+    } else {
+        let mut scratch = Zeroizing::new(vec![0; len]);
+        ctx.sqr(r, a, &mut scratch);
+    }
+}

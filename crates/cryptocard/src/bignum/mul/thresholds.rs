@@ -1,0 +1,33 @@
+//! Cut-over sizes between the multiplication algorithms, as data (GMP's `gmp-mparam.h`).
+//!
+//! Each threshold is a number of limbs of the *shorter* operand (of the operand, for
+//! squaring) from which the next algorithm takes over. They depend on the basecase kernel
+//! they sit on: a faster basecase pushes them up. Change them only with a fresh
+//! measurement from `cargo test -p cryptocard --release --test bignum_timing -- --ignored
+//! --nocapture`, which prints the time per product of each algorithm at each size.
+
+/// The limb counts at which multiplication and squaring switch algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thresholds {
+    /// Karatsuba multiplication from this many limbs in the shorter operand.
+    pub mul_karatsuba: usize,
+    /// Toom-3 multiplication from this many limbs (operands within 2/3 of each other).
+    pub mul_toom3: usize,
+    /// Karatsuba squaring from this many limbs.
+    pub sqr_karatsuba: usize,
+    /// Toom-3 squaring from this many limbs.
+    pub sqr_toom3: usize,
+}
+
+/// Thresholds for the portable `u128` kernels ([`super::Portable`]).
+///
+/// Tuned on AMD EPYC Zen 4 (2 cores of a shared VM, rustc 1.95, opt-level 3), by the
+/// minimum over many interleaved runs of each algorithm at each size.
+pub const PORTABLE: Thresholds =
+    Thresholds { mul_karatsuba: 24, mul_toom3: 120, sqr_karatsuba: 32, sqr_toom3: 160 };
+
+/// The smallest thresholds the algorithms accept: Karatsuba needs a high half of at least
+/// one limb in both operands, Toom-3 a third part of at least one limb. Tests run every
+/// algorithm down at these sizes.
+pub const MINIMUM: Thresholds =
+    Thresholds { mul_karatsuba: 2, mul_toom3: 3, sqr_karatsuba: 2, sqr_toom3: 3 };

@@ -7,9 +7,10 @@
 //! `add_limb`, `sub_limb`, `neg_assign`).
 //!
 //! Carry bound: every carry and borrow here is 0 or 1, because
-//! (2^64 - 1) + (2^64 - 1) + 1 = 2^65 - 1 < 2^65 (see [`adc`]).
+//! (2^64 - 1) + (2^64 - 1) + 1 = 2^65 - 1 < 2^65; the loops carry it as a `bool`
+//! ([`adc_bit`], [`sbb_bit`]), the form that compiles to one `adc`/`sbb` per limb.
 
-use super::limb::{Limb, adc, sbb};
+use super::limb::{Limb, adc_bit, sbb_bit};
 use crate::ct::Choice;
 
 /// `r = a + b` over `a.len()` limbs, returning the carry (0 or 1).
@@ -17,11 +18,11 @@ use crate::ct::Choice;
 #[inline]
 pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() == b.len(), "internal error: add_n lengths");
-    let mut carry = 0;
+    let mut carry = false;
     for ((r, &a), &b) in r.iter_mut().zip(a).zip(b) {
-        (*r, carry) = adc(a, b, carry);
+        (*r, carry) = adc_bit(a, b, carry);
     }
-    carry
+    carry as Limb
 }
 
 /// `r = a - b` over `a.len()` limbs, returning the borrow (0 or 1).
@@ -29,11 +30,11 @@ pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 #[inline]
 pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() == b.len(), "internal error: sub_n lengths");
-    let mut borrow = 0;
+    let mut borrow = false;
     for ((r, &a), &b) in r.iter_mut().zip(a).zip(b) {
-        (*r, borrow) = sbb(a, b, borrow);
+        (*r, borrow) = sbb_bit(a, b, borrow);
     }
-    borrow
+    borrow as Limb
 }
 
 /// `a += b` in place over `b.len()` limbs of `a` (`a.len() >= b.len()`), propagating the
@@ -42,15 +43,15 @@ pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 #[inline]
 pub fn add_1(a: &mut [Limb], b: &[Limb]) -> Limb {
     assert!(a.len() >= b.len(), "internal error: add_1 lengths");
-    let mut carry = 0;
+    let mut carry = false;
     let (lo, hi) = a.split_at_mut(b.len());
     for (a, &b) in lo.iter_mut().zip(b) {
-        (*a, carry) = adc(*a, b, carry);
+        (*a, carry) = adc_bit(*a, b, carry);
     }
     for a in hi {
-        (*a, carry) = adc(*a, 0, carry);
+        (*a, carry) = adc_bit(*a, 0, carry);
     }
-    carry
+    carry as Limb
 }
 
 /// `a -= b` in place over `b.len()` limbs of `a` (`a.len() >= b.len()`), propagating the
@@ -59,15 +60,15 @@ pub fn add_1(a: &mut [Limb], b: &[Limb]) -> Limb {
 #[inline]
 pub fn sub_1(a: &mut [Limb], b: &[Limb]) -> Limb {
     assert!(a.len() >= b.len(), "internal error: sub_1 lengths");
-    let mut borrow = 0;
+    let mut borrow = false;
     let (lo, hi) = a.split_at_mut(b.len());
     for (a, &b) in lo.iter_mut().zip(b) {
-        (*a, borrow) = sbb(*a, b, borrow);
+        (*a, borrow) = sbb_bit(*a, b, borrow);
     }
     for a in hi {
-        (*a, borrow) = sbb(*a, 0, borrow);
+        (*a, borrow) = sbb_bit(*a, 0, borrow);
     }
-    borrow
+    borrow as Limb
 }
 
 /// `a += x` for a single limb `x`, propagating the carry through all of `a`; returns the
@@ -75,24 +76,28 @@ pub fn sub_1(a: &mut [Limb], b: &[Limb]) -> Limb {
 /// early exit).
 #[inline]
 pub fn add_limb(a: &mut [Limb], x: Limb) -> Limb {
-    let mut carry = x;
-    for a in a.iter_mut() {
-        (*a, carry) = adc(*a, carry, 0);
+    let (s, mut carry) = a.first().map_or((0, x != 0), |&a0| a0.overflowing_add(x));
+    if let Some((a0, rest)) = a.split_first_mut() {
+        *a0 = s;
+        for a in rest {
+            (*a, carry) = adc_bit(*a, 0, carry);
+        }
     }
-    carry
+    carry as Limb
 }
 
 /// `a -= x` for a single limb `x`, propagating the borrow through all of `a`; returns the
 /// borrow out (0 or 1). Time depends on the length only.
 #[inline]
 pub fn sub_limb(a: &mut [Limb], x: Limb) -> Limb {
-    let mut borrow = 0;
-    let mut x = x;
-    for a in a.iter_mut() {
-        (*a, borrow) = sbb(*a, x, borrow);
-        x = 0;
+    let (d, mut borrow) = a.first().map_or((0, x != 0), |&a0| a0.overflowing_sub(x));
+    if let Some((a0, rest)) = a.split_first_mut() {
+        *a0 = d;
+        for a in rest {
+            (*a, borrow) = sbb_bit(*a, 0, borrow);
+        }
     }
-    borrow
+    borrow as Limb
 }
 
 /// Where `c` is true, `a += b` (`a.len() == b.len()`), returning the carry (0 or 1, and
@@ -101,11 +106,11 @@ pub fn sub_limb(a: &mut [Limb], x: Limb) -> Limb {
 pub fn cnd_add_n(c: Choice, a: &mut [Limb], b: &[Limb]) -> Limb {
     assert_eq!(a.len(), b.len(), "internal error: cnd_add_n lengths");
     let m = c.mask();
-    let mut carry = 0;
+    let mut carry = false;
     for (a, &b) in a.iter_mut().zip(b) {
-        (*a, carry) = adc(*a, b & m, carry);
+        (*a, carry) = adc_bit(*a, b & m, carry);
     }
-    carry
+    carry as Limb
 }
 
 /// Where `c` is true, `a -= b` (`a.len() == b.len()`), returning the borrow (0 or 1, and
@@ -114,11 +119,11 @@ pub fn cnd_add_n(c: Choice, a: &mut [Limb], b: &[Limb]) -> Limb {
 pub fn cnd_sub_n(c: Choice, a: &mut [Limb], b: &[Limb]) -> Limb {
     assert_eq!(a.len(), b.len(), "internal error: cnd_sub_n lengths");
     let m = c.mask();
-    let mut borrow = 0;
+    let mut borrow = false;
     for (a, &b) in a.iter_mut().zip(b) {
-        (*a, borrow) = sbb(*a, b & m, borrow);
+        (*a, borrow) = sbb_bit(*a, b & m, borrow);
     }
-    borrow
+    borrow as Limb
 }
 
 /// Where `c` is true, `a = -a mod 2^(64 a.len())` (two's complement negation: complement,
@@ -127,9 +132,9 @@ pub fn cnd_sub_n(c: Choice, a: &mut [Limb], b: &[Limb]) -> Limb {
 #[inline]
 pub fn cnd_neg_assign(c: Choice, a: &mut [Limb]) {
     let m = c.mask();
-    let mut carry = c.bit();
+    let mut carry = c.bit() != 0;
     for a in a.iter_mut() {
-        (*a, carry) = adc(*a ^ m, 0, carry);
+        (*a, carry) = adc_bit(*a ^ m, 0, carry);
     }
 }
 
@@ -140,12 +145,12 @@ pub fn cnd_neg_assign(c: Choice, a: &mut [Limb]) {
 pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() >= b.len(), "internal error: abs_diff lengths");
     let k = b.len();
-    let mut borrow = sub_n(&mut r[..k], &a[..k], b);
+    let mut borrow = sub_n(&mut r[..k], &a[..k], b) != 0;
     for (r, &a) in r[k..].iter_mut().zip(&a[k..]) {
-        (*r, borrow) = sbb(a, 0, borrow);
+        (*r, borrow) = sbb_bit(a, 0, borrow);
     }
-    cnd_neg_assign(Choice::from_bit(borrow), r);
-    borrow
+    cnd_neg_assign(Choice::from_bit(borrow as Limb), r);
+    borrow as Limb
 }
 
 /// `a = a - b` where `sub` is true, `a = a + b` where it is false, modulo
@@ -156,13 +161,13 @@ pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 pub fn add_or_sub_assign(a: &mut [Limb], b: &[Limb], sub: Choice) {
     assert!(a.len() >= b.len(), "internal error: add_or_sub_assign lengths");
     let m = sub.mask();
-    let mut carry = sub.bit();
+    let mut carry = sub.bit() != 0;
     let (lo, hi) = a.split_at_mut(b.len());
     for (a, &b) in lo.iter_mut().zip(b) {
-        (*a, carry) = adc(*a, b ^ m, carry);
+        (*a, carry) = adc_bit(*a, b ^ m, carry);
     }
     for a in hi {
-        (*a, carry) = adc(*a, m, carry);
+        (*a, carry) = adc_bit(*a, m, carry);
     }
 }
 

@@ -22,6 +22,6 @@ pub use add::{
     sub_1, sub_limb, sub_n,
 };
 pub use cmp::{cmp_vartime, lt_n};
-pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, mac, sbb};
+pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, mac, sbb, sbb_bit};
 pub use nat::Nat;
 pub use shift::{lshift, lshift_assign, rshift, rshift_assign};

@@ -23,23 +23,23 @@
 //! multiplication and 1024 bits for squaring on the DSP; on Zen 4 with our `u128`
 //! basecase the cut-overs are in [`super::thresholds::PORTABLE`].
 //!
-//! Scratch per level: `t` (`2h + 1` limbs, whose front first holds the two differences)
-//! and `zm` (`2h` limbs); sub-products use the rest.
+//! Scratch per level: `t` (`2h` limbs: first the two differences, then a copy of
+//! `z0`'s high half) and `zm` (`2h` limbs); sub-products use the rest.
 
 use super::Basecase;
 use super::recursive::Mul;
-use crate::bignum::add::{abs_diff, add_1, add_or_sub_assign};
-use crate::bignum::limb::Limb;
+use crate::bignum::add::{abs_diff, add_limb};
+use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
 use crate::ct::Choice;
 
 /// Scratch limbs a multiplication level with split `h` needs for itself.
 pub const fn mul_own_scratch(h: usize) -> usize {
-    4 * h + 1
+    4 * h
 }
 
 /// Scratch limbs a squaring level with split `h` needs for itself.
 pub const fn sqr_own_scratch(h: usize) -> usize {
-    4 * h + 1
+    4 * h
 }
 
 /// `r = a * b` for `a.len() = n >= m = b.len() > ceil(n/2)`; `r.len() == n + m`.
@@ -49,7 +49,7 @@ pub fn mul<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb]
     assert!(n >= m && m > h, "internal error: karatsuba shape");
     let (a0, a1) = a.split_at(h);
     let (b0, b1) = b.split_at(h);
-    let (t, s) = s.split_at_mut(2 * h + 1);
+    let (t, s) = s.split_at_mut(2 * h);
     let (zm, s) = s.split_at_mut(2 * h);
 
     // z0 and z2, side by side in r.
@@ -75,7 +75,7 @@ pub fn sqr<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], s: &mut [L
     let h = n.div_ceil(2);
     assert!(n >= 2, "internal error: karatsuba shape");
     let (a0, a1) = a.split_at(h);
-    let (t, s) = s.split_at_mut(2 * h + 1);
+    let (t, s) = s.split_at_mut(2 * h);
     let (zm, s) = s.split_at_mut(2 * h);
     {
         let (z0, z2) = r.split_at_mut(2 * h);
@@ -89,19 +89,47 @@ pub fn sqr<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], s: &mut [L
     middle(r, t, zm, h, Choice::TRUE);
 }
 
-/// `r += (z0 + z2 ± zm)·B^h`, with `z0 = r[..2h]`, `z2 = r[2h..]`, `zm` of `2h` limbs,
-/// subtracting where `sub` is true; `t` is `2h + 1` limbs of scratch.
+/// `r += (z0 + z2 ± zm)·B^h` in one pass, subtracting `zm` where `sub` is true, with
+/// `z0 = r[..2h]` and `z2 = r[2h..]` in place and `t` (at least `h` limbs) as scratch.
+///
+/// Write `z0 = H0·B^h + L0` and `z2 = H2·B^h + L2` in `h`-limb halves (`H2` may be
+/// shorter). The middle term lands on `r[h..2h] = H0` and `r[2h..3h] = L2`, so
+///
+/// ```text
+/// r[h..2h]  = H0 + L0 + L2 ± zm_lo
+/// r[2h..3h] = L2 + H0 + H2 ± zm_hi     (H0 as it was before the first line)
+/// ```
+///
+/// then the carry goes into `H2`. The subtraction is the masked two's complement
+/// `!zm + 1`, which adds `B^(2h)` too much; that is taken back from the final carry. Each
+/// step adds five limbs, so the carry between steps is at most 4.
 fn middle(r: &mut [Limb], t: &mut [Limb], zm: &[Limb], h: usize, sub: Choice) {
-    let (z0, z2) = r.split_at(2 * h);
-    t[..2 * h].copy_from_slice(z0);
-    t[2 * h] = 0;
-    // z0 + z2 < 2 B^(2h): no carry out of 2h + 1 limbs.
-    add_1(t, z2);
-    // Modulo B^(2h+1) the result is the true middle term, below 2 B^(2h).
-    add_or_sub_assign(t, zm, sub);
-    // r[h..] has n + m - h >= 2h limbs; a (2h+1)-th limb of t beyond r is zero.
-    let len = t.len().min(r.len() - h);
-    debug_assert!(t[len..].iter().all(|&x| x == 0), "internal error: karatsuba middle");
-    let carry = add_1(&mut r[h..], &t[..len]);
+    let (l0, rest) = r.split_at_mut(h);
+    let (h0, rest) = rest.split_at_mut(h);
+    let (l2, h2) = rest.split_at_mut(h);
+    let h0_old = &mut t[..h];
+    h0_old.copy_from_slice(h0);
+    let (zm_lo, zm_hi) = zm.split_at(h);
+    let m = sub.mask();
+    let mut c = sub.bit() as WideLimb;
+    for (((x, &y), &z), &w) in h0.iter_mut().zip(&*l0).zip(&*l2).zip(zm_lo) {
+        let s = *x as WideLimb + y as WideLimb + z as WideLimb + (w ^ m) as WideLimb + c;
+        *x = s as Limb;
+        c = s >> LIMB_BITS;
+    }
+    let k = h2.len().min(h);
+    for (((x, &y), &z), &w) in l2[..k].iter_mut().zip(&*h0_old).zip(&*h2).zip(zm_hi) {
+        let s = *x as WideLimb + y as WideLimb + z as WideLimb + (w ^ m) as WideLimb + c;
+        *x = s as Limb;
+        c = s >> LIMB_BITS;
+    }
+    for ((x, &y), &w) in l2[k..].iter_mut().zip(&h0_old[k..]).zip(&zm_hi[k..]) {
+        let s = *x as WideLimb + y as WideLimb + (w ^ m) as WideLimb + c;
+        *x = s as Limb;
+        c = s >> LIMB_BITS;
+    }
+    // The true carry is c - sub >= 0: the whole sum is a·b, non-negative and below
+    // B^(n+m), so nothing is left over after H2.
+    let carry = add_limb(h2, (c as Limb).wrapping_sub(sub.bit()));
     debug_assert_eq!(carry, 0, "internal error: karatsuba carry");
 }

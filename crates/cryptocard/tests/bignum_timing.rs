@@ -1,0 +1,153 @@
+//! Time per multiplication and squaring at 256..65536 bits, for tuning the thresholds in
+//! `bignum/mul/thresholds.rs`. Ignored by default; it asserts nothing about time.
+//!
+//! ```text
+//! cargo test -p cryptocard --release --test bignum_timing -- --ignored --nocapture
+//! ```
+//!
+//! Scratch space is allocated outside the timed loop: the figures compare the algorithms,
+//! not the allocator. Each figure is the minimum over many batches, the batches of the algorithms being
+//! compared interleaved, so that noise from other processes on the machine hits them
+//! alike. `tune` prints, for each size, the basecase against one level of Karatsuba, and
+//! Karatsuba against one level of Toom-3, which is how the thresholds were chosen.
+
+use cryptocard::bignum::Limb;
+use cryptocard::bignum::mul::{self, Mul, Portable, Thresholds, thresholds};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn operand(n: usize, seed: u64) -> Vec<Limb> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+        .collect()
+}
+
+/// Nanoseconds per call of each closure: the minimum over `rounds` interleaved batches.
+fn race(rounds: usize, mut fs: Vec<Box<dyn FnMut() + '_>>) -> Vec<f64> {
+    // Calibrate the batch so that one batch of the first closure takes about 50 µs.
+    let mut reps = 1;
+    loop {
+        let t = Instant::now();
+        for _ in 0..reps {
+            fs[0]();
+        }
+        if t.elapsed().as_micros() >= 50 || reps >= 1 << 20 {
+            break;
+        }
+        reps *= 2;
+    }
+    let mut best = vec![f64::INFINITY; fs.len()];
+    for _ in 0..rounds {
+        for (f, b) in fs.iter_mut().zip(best.iter_mut()) {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            *b = b.min(t.elapsed().as_nanos() as f64 / reps as f64);
+        }
+    }
+    best
+}
+
+fn timed_mul<'a>(th: Thresholds, a: &'a [Limb], b: &'a [Limb]) -> impl FnMut() + 'a {
+    let mut r = vec![0; a.len() + b.len()];
+    let mut s =
+        vec![0; Mul { kernel: &Portable, thresholds: &th }.mul_scratch_len(a.len(), b.len())];
+    move || {
+        let ctx = Mul { kernel: &Portable, thresholds: &th };
+        ctx.mul(&mut r, black_box(a), black_box(b), &mut s);
+        black_box(&r);
+    }
+}
+
+fn timed_sqr(th: Thresholds, a: &[Limb]) -> impl FnMut() + '_ {
+    let mut r = vec![0; 2 * a.len()];
+    let mut s = vec![0; Mul { kernel: &Portable, thresholds: &th }.sqr_scratch_len(a.len())];
+    move || {
+        let ctx = Mul { kernel: &Portable, thresholds: &th };
+        ctx.sqr(&mut r, black_box(a), &mut s);
+        black_box(&r);
+    }
+}
+
+const NEVER: usize = usize::MAX;
+
+#[test]
+#[ignore]
+fn time_per_product() {
+    let tuned = thresholds::PORTABLE;
+    let school = Thresholds {
+        mul_karatsuba: NEVER,
+        mul_toom3: NEVER,
+        sqr_karatsuba: NEVER,
+        sqr_toom3: NEVER,
+    };
+    println!("bits    rows(ns)  columns(ns)  tuned mul(ns)  school sqr(ns)  tuned sqr(ns)");
+    for bits in [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536] {
+        let n = bits / 64;
+        let (a, b) = (operand(n, 1), operand(n, 2));
+        let mut r1 = vec![0; 2 * n];
+        let rows = move || {
+            mul::mul_basecase_rows(&mut r1, black_box(&a), black_box(&b));
+            black_box(&r1);
+        };
+        let (a, b) = (operand(n, 1), operand(n, 2));
+        let rounds = if bits >= 16384 { 10 } else { 40 };
+        let t = race(
+            rounds,
+            vec![
+                Box::new(rows),
+                Box::new(timed_mul(school, &a, &b)),
+                Box::new(timed_mul(tuned, &a, &b)),
+                Box::new(timed_sqr(school, &a)),
+                Box::new(timed_sqr(tuned, &a)),
+            ],
+        );
+        println!("{bits:6} {:10.0} {:12.0} {:14.0} {:15.0} {:14.0}", t[0], t[1], t[2], t[3], t[4]);
+    }
+}
+
+#[test]
+#[ignore]
+fn tune() {
+    let base = thresholds::PORTABLE;
+    println!("limbs  mul: school  kara1 | sqr: school  kara1");
+    for n in (8..=64).step_by(4) {
+        let (a, b) = (operand(n, 3), operand(n, 4));
+        let school = Thresholds { mul_karatsuba: n + 1, sqr_karatsuba: n + 1, ..base };
+        let kara =
+            Thresholds { mul_karatsuba: n, sqr_karatsuba: n, mul_toom3: NEVER, sqr_toom3: NEVER };
+        let t = race(
+            60,
+            vec![
+                Box::new(timed_mul(school, &a, &b)),
+                Box::new(timed_mul(kara, &a, &b)),
+                Box::new(timed_sqr(school, &a)),
+                Box::new(timed_sqr(kara, &a)),
+            ],
+        );
+        println!("{n:5} {:12.0} {:6.0} | {:11.0} {:6.0}", t[0], t[1], t[2], t[3]);
+    }
+    println!("limbs  mul: kara  toom1 | sqr: kara  toom1");
+    for n in (60..=360).step_by(30) {
+        let (a, b) = (operand(n, 5), operand(n, 6));
+        let kara = Thresholds { mul_toom3: n + 1, sqr_toom3: n + 1, ..base };
+        let toom = Thresholds { mul_toom3: n, sqr_toom3: n, ..base };
+        let t = race(
+            30,
+            vec![
+                Box::new(timed_mul(kara, &a, &b)),
+                Box::new(timed_mul(toom, &a, &b)),
+                Box::new(timed_sqr(kara, &a)),
+                Box::new(timed_sqr(toom, &a)),
+            ],
+        );
+        println!("{n:5} {:10.0} {:6.0} | {:9.0} {:6.0}", t[0], t[1], t[2], t[3]);
+    }
+}

@@ -9,12 +9,35 @@
 //!   encodings, division, gcd, inverses and primes. `Nat` operations are variable-time
 //!   unless their documentation says otherwise: secret arithmetic goes through
 //!   [`crate::modular`], whose sizes are fixed by the public modulus.
+//!
+//! Where things are:
+//!
+//! | file | what |
+//! |---|---|
+//! | `limb.rs`, `add.rs`, `cmp.rs`, `shift.rs` | limb primitives, add/sub (also masked), compare, shifts |
+//! | `mul/` | `mul_1`, `addmul_1`, `submul_1`, basecase, squaring, Karatsuba, Toom-3, thresholds |
+//! | `div.rs` | reciprocal two-by-one division, `divrem_1`, Knuth's algorithm D |
+//! | `nat.rs`, `arith.rs`, `nat_div.rs` | `Nat`, its arithmetic and operators, `div_rem` |
+//! | `encoding.rs` | hexadecimal and decimal strings |
+//! | `gcd.rs`, `inv.rs`, `pow.rs` | gcd/lcm, modular inverses, powers and the general `pow_mod` |
+//! | `random.rs` | uniform random values |
+//!
+//! No function here panics on input: failures are [`crate::Error`] values, and the
+//! operators are only those that are total (`+`, `*`, `<<`, `>>`).
 
 mod add;
+mod arith;
 mod cmp;
+mod div;
+mod encoding;
+mod gcd;
+mod inv;
 mod limb;
 pub mod mul;
 mod nat;
+mod nat_div;
+mod pow;
+mod random;
 mod shift;
 
 pub use add::{
@@ -22,6 +45,8 @@ pub use add::{
     sub_1, sub_limb, sub_n,
 };
 pub use cmp::{cmp_vartime, lt_n};
+pub use div::{Reciprocal, div_qr_normalized, divrem_1};
 pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, mac, sbb, sbb_bit};
 pub use nat::Nat;
+pub use pow::MAX_POW_BITS;
 pub use shift::{lshift, lshift_assign, rshift, rshift_assign};

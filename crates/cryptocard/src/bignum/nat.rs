@@ -38,6 +38,11 @@ impl Nat {
         Nat::from_limbs(vec![x])
     }
 
+    /// A two-limb value.
+    pub fn from_u128(x: u128) -> Nat {
+        Nat::from_limbs(vec![x as Limb, (x >> 64) as Limb])
+    }
+
     /// Takes little-endian limbs, dropping high zero limbs.
     pub fn from_limbs(limbs: Vec<Limb>) -> Nat {
         let mut n = Nat { limbs };
@@ -113,6 +118,42 @@ impl Nat {
         self.limbs.get(q).is_some_and(|l| (l >> r) & 1 == 1)
     }
 
+    /// True for even values (zero included).
+    pub fn is_even(&self) -> bool {
+        !self.is_odd()
+    }
+
+    /// Sets bit `i` to `value`, growing or normalising the value as needed. The value
+    /// grows to `i + 1` bits: with `i` from untrusted input, bound it first.
+    pub fn set_bit(&mut self, i: usize, value: bool) {
+        let (q, r) = (i / Limb::BITS as usize, i % Limb::BITS as usize);
+        if value {
+            if self.limbs.len() <= q {
+                self.limbs.resize(q + 1, 0);
+            }
+            self.limbs[q] |= 1 << r;
+        } else if let Some(l) = self.limbs.get_mut(q) {
+            *l &= !(1 << r);
+            self.normalize();
+        }
+    }
+
+    /// The number of trailing zero bits, or `None` for zero (which has infinitely many).
+    pub fn trailing_zeros(&self) -> Option<usize> {
+        let i = self.limbs.iter().position(|&l| l != 0)?;
+        Some(i * Limb::BITS as usize + self.limbs[i].trailing_zeros() as usize)
+    }
+
+    /// The value as a `u128`, if it fits.
+    pub fn to_u128(&self) -> Option<u128> {
+        match self.limbs.as_slice() {
+            [] => Some(0),
+            [x] => Some(*x as u128),
+            [x, y] => Some(*x as u128 | (*y as u128) << 64),
+            _ => None,
+        }
+    }
+
     /// The value as a `u64`, if it fits.
     pub fn to_u64(&self) -> Option<u64> {
         match self.limbs.as_slice() {
@@ -179,6 +220,12 @@ impl From<u64> for Nat {
     }
 }
 
+impl From<u128> for Nat {
+    fn from(x: u128) -> Nat {
+        Nat::from_u128(x)
+    }
+}
+
 impl core::fmt::Debug for Nat {
     /// Prints the value in hexadecimal. Do not log secrets.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -220,5 +267,17 @@ mod tests {
         assert!(n.bit(0) && !n.bit(1) && n.bit(2) && !n.bit(200));
         assert!(Nat::from_u64(3) < Nat::from_limbs(vec![0, 1]));
         assert_eq!(format!("{:?}", Nat::from_limbs(vec![1, 2])), "Nat(0x20000000000000001)");
+        assert_eq!(Nat::from_u128(u128::MAX).as_limbs(), &[!0, !0]);
+        assert_eq!(Nat::from_u128(5).to_u128(), Some(5));
+        assert_eq!(Nat::from_limbs(vec![1, 2, 3]).to_u128(), None);
+        let mut m = Nat::zero();
+        m.set_bit(130, true);
+        assert_eq!(m.as_limbs(), &[0, 0, 4]);
+        assert_eq!(m.trailing_zeros(), Some(130));
+        m.set_bit(130, false);
+        assert!(m.is_zero() && m.is_even());
+        assert_eq!(m.trailing_zeros(), None);
+        m.set_bit(500, false);
+        assert!(m.is_zero());
     }
 }

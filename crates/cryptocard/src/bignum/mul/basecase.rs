@@ -74,7 +74,7 @@ pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 
 /// Adds a double limb to a three-limb accumulator `(top, acc)`.
 #[inline(always)]
-fn accumulate(acc: &mut WideLimb, top: &mut Limb, p: WideLimb) {
+pub(super) fn accumulate(acc: &mut WideLimb, top: &mut Limb, p: WideLimb) {
     let (s, o) = acc.overflowing_add(p);
     *acc = s;
     *top += o as Limb;
@@ -82,7 +82,7 @@ fn accumulate(acc: &mut WideLimb, top: &mut Limb, p: WideLimb) {
 
 /// The two-limb carry out of a finished column `(top, acc)`: `floor(column / B)`.
 #[inline(always)]
-fn carry_out(acc: WideLimb, top: Limb) -> WideLimb {
+pub(super) fn carry_out(acc: WideLimb, top: Limb) -> WideLimb {
     (acc >> LIMB_BITS) | ((top as WideLimb) << LIMB_BITS)
 }
 

@@ -27,7 +27,7 @@
 //! `z0`'s high half) and `zm` (`2h` limbs); sub-products use the rest.
 
 use super::Basecase;
-use super::recursive::Mul;
+use super::recursive::Multiplier;
 use crate::bignum::add::{abs_diff, add_limb};
 use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
 use crate::ct::Choice;
@@ -43,7 +43,13 @@ pub const fn sqr_own_scratch(h: usize) -> usize {
 }
 
 /// `r = a * b` for `a.len() = n >= m = b.len() > ceil(n/2)`; `r.len() == n + m`.
-pub fn mul<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb], s: &mut [Limb]) {
+pub fn mul<K: Basecase>(
+    ctx: &Multiplier<'_, K>,
+    r: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+    s: &mut [Limb],
+) {
     let (n, m) = (a.len(), b.len());
     let h = n.div_ceil(2);
     assert!(n >= m && m > h, "internal error: karatsuba shape");
@@ -70,7 +76,7 @@ pub fn mul<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb]
 }
 
 /// `r = a^2`, `r.len() == 2 * a.len()`, `a.len() >= 2`.
-pub fn sqr<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
+pub fn sqr<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
     let n = a.len();
     let h = n.div_ceil(2);
     assert!(n >= 2, "internal error: karatsuba shape");

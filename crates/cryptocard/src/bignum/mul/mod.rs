@@ -22,7 +22,7 @@ pub mod thresholds;
 mod toom3;
 
 pub use basecase::{addmul_1, mul_1, mul_basecase, mul_basecase_rows, submul_1};
-pub use recursive::Mul;
+pub use recursive::Multiplier;
 pub use sqr_basecase::sqr_basecase;
 pub use thresholds::Thresholds;
 
@@ -60,8 +60,8 @@ impl Basecase for Portable {
     }
 }
 
-const PORTABLE: Mul<'static, Portable> =
-    Mul { kernel: &Portable, thresholds: &thresholds::PORTABLE };
+const PORTABLE: Multiplier<'static, Portable> =
+    Multiplier { kernel: &Portable, thresholds: &thresholds::PORTABLE };
 
 /// Scratch limbs [`mul_with_scratch`] needs for operands of `an` and `bn` limbs.
 pub fn mul_scratch_len(an: usize, bn: usize) -> usize {
@@ -99,7 +99,7 @@ pub fn sqr(r: &mut [Limb], a: &[Limb]) {
 }
 
 /// `r = a * b` with the given kernel and thresholds, allocating scratch once.
-pub fn mul_with<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+pub fn mul_with<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let len = ctx.mul_scratch_len(a.len(), b.len());
     if len == 0 {
         ctx.mul(r, a, b, &mut []);
@@ -110,7 +110,7 @@ pub fn mul_with<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[
 }
 
 /// `r = a^2` with the given kernel and thresholds, allocating scratch once.
-pub fn sqr_with<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb]) {
+pub fn sqr_with<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb]) {
     let len = ctx.sqr_scratch_len(a.len());
     if len == 0 {
         ctx.sqr(r, a, &mut []);

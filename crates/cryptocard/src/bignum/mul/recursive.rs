@@ -1,7 +1,7 @@
 //! Choosing the algorithm for each product, and unbalanced operands.
 //!
-//! [`Mul`] carries the basecase kernel and the thresholds down the recursion; every
-//! algorithm calls back into [`Mul::mul`] / [`Mul::sqr`] for its sub-products, so the
+//! [`Multiplier`] carries the basecase kernel and the thresholds down the recursion; every
+//! algorithm calls back into [`Multiplier::mul`] / [`Multiplier::sqr`] for its sub-products, so the
 //! choice at each level is made afresh from the sub-product's sizes, and the kernel is
 //! reached through the one [`Basecase`] trait.
 //!
@@ -16,7 +16,7 @@
 //! Squaring has no unbalanced case; Toom-3 needs `n > 2 ceil(n/3)` (all `n >= 5`).
 //!
 //! Scratch: each algorithm needs a fixed number of limbs for its own level plus what its
-//! largest sub-product needs. [`Mul::mul_scratch_len`] computes that exactly by following
+//! largest sub-product needs. [`Multiplier::mul_scratch_len`] computes that exactly by following
 //! the same choices; the caller allocates it once, and the levels share it
 //! stack-fashion (a level uses the front, its sub-products the rest).
 
@@ -35,14 +35,14 @@ enum Algo {
 
 /// A basecase kernel together with the thresholds tuned for it.
 #[derive(Debug)]
-pub struct Mul<'a, K: Basecase> {
+pub struct Multiplier<'a, K: Basecase> {
     /// The kernel every algorithm bottoms out in.
     pub kernel: &'a K,
     /// The cut-over sizes.
     pub thresholds: &'a Thresholds,
 }
 
-impl<K: Basecase> Mul<'_, K> {
+impl<K: Basecase> Multiplier<'_, K> {
     fn choose_mul(&self, n: usize, m: usize) -> Algo {
         debug_assert!(n >= m && m >= 1);
         let th = self.thresholds;
@@ -68,7 +68,7 @@ impl<K: Basecase> Mul<'_, K> {
         }
     }
 
-    /// Scratch limbs needed by [`Mul::mul`] for operands of `an` and `bn` limbs.
+    /// Scratch limbs needed by [`Multiplier::mul`] for operands of `an` and `bn` limbs.
     pub fn mul_scratch_len(&self, an: usize, bn: usize) -> usize {
         let (n, m) = if an >= bn { (an, bn) } else { (bn, an) };
         if m == 0 {
@@ -96,7 +96,7 @@ impl<K: Basecase> Mul<'_, K> {
         }
     }
 
-    /// Scratch limbs needed by [`Mul::sqr`] for an operand of `n` limbs.
+    /// Scratch limbs needed by [`Multiplier::sqr`] for an operand of `n` limbs.
     pub fn sqr_scratch_len(&self, n: usize) -> usize {
         if n == 0 {
             return 0;
@@ -187,7 +187,7 @@ mod tests {
         let mut seed = 0x1234_5678_9abc_def1;
         let mid = Thresholds { mul_karatsuba: 4, mul_toom3: 9, sqr_karatsuba: 4, sqr_toom3: 9 };
         for th in [thresholds::MINIMUM, mid, thresholds::PORTABLE] {
-            let ctx = Mul { kernel: &Portable, thresholds: &th };
+            let ctx = Multiplier { kernel: &Portable, thresholds: &th };
             for n in 1..48 {
                 for m in 1..=n {
                     for ones in [false, true] {

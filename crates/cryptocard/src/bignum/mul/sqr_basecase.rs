@@ -21,47 +21,81 @@
 //!
 //! Time depends only on the length.
 
+use super::basecase::{accumulate, carry_out};
 use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
 
 /// `r = a^2`. Contract: `r.len() == 2 * a.len()`, `a` not empty; `r` is written, never
 /// read. Time depends only on the length.
+///
+/// Like [`super::mul_basecase`], columns go two at a time, `k` and `k + 1`, sharing the
+/// loads of `a_i` over the off-diagonal triangle `i < j`.
 pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
     assert!(!a.is_empty(), "internal error: sqr_basecase empty input");
     assert_eq!(r.len(), 2 * a.len(), "internal error: sqr_basecase lengths");
     let n = a.len();
-    // Carry into the current column: a two-limb value (see the bound above).
+    // Off-diagonal terms of column k: a_i a_(k-i) for lo(k) <= i < k - i, that is
+    // i <= top(k) = (k - 1) / 2 (none for k = 0).
+    let lo = |k: usize| k.saturating_sub(n - 1);
+    let square = |i: usize| (a[i] as WideLimb) * (a[i] as WideLimb);
+    let last = 2 * n - 2;
     let mut carry: WideLimb = 0;
-    for (k, rk) in r[..2 * n - 1].iter_mut().enumerate() {
-        // Off-diagonal products a_i a_j with i < j, i + j = k.
-        let lo = k.saturating_sub(n - 1);
-        let hi = k.div_ceil(2); // exclusive: i < k - i
-        let mut half: WideLimb = 0;
-        let mut top: Limb = 0;
-        if lo < hi {
-            let ai = &a[lo..hi];
-            let aj = &a[k + 1 - hi..=k - lo];
-            for (&x, &y) in ai.iter().zip(aj.iter().rev()) {
-                let (s, o) = half.overflowing_add((x as WideLimb) * (y as WideLimb));
-                half = s;
-                top += o as Limb;
+    let mut k = 0;
+    while k < last {
+        let (mut h0, mut t0): (WideLimb, Limb) = (0, 0);
+        let (mut h1, mut t1): (WideLimb, Limb) = (0, 0);
+        // Column k + 1 reaches i = k / 2, column k only (k - 1) / 2 (when k >= 1).
+        let top1 = k / 2;
+        if k >= 1 {
+            let top0 = (k - 1) / 2;
+            if lo(k) < lo(k + 1) && lo(k) <= top0 {
+                let i = lo(k);
+                accumulate(&mut h0, &mut t0, (a[i] as WideLimb) * (a[k - i] as WideLimb));
             }
+            if lo(k + 1) <= top0 {
+                let xs = &a[lo(k + 1)..=top0];
+                // a[k - top0 ..= k + 1 - lo(k + 1)], one limb longer than xs.
+                let (ys, first) = a[k - top0..=k + 1 - lo(k + 1)].split_at(xs.len());
+                let mut y1 = first[0];
+                for (&x, &y0) in xs.iter().zip(ys.iter().rev()) {
+                    accumulate(&mut h1, &mut t1, (x as WideLimb) * (y1 as WideLimb));
+                    accumulate(&mut h0, &mut t0, (x as WideLimb) * (y0 as WideLimb));
+                    y1 = y0;
+                }
+            }
+            if top1 > top0 && lo(k + 1) <= top1 {
+                accumulate(&mut h1, &mut t1, (a[top1] as WideLimb) * (a[k + 1 - top1] as WideLimb));
+            }
+        } else {
+            // k = 0 (the loop runs only for n >= 2): column 1's one term, a_0 a_1.
+            accumulate(&mut h1, &mut t1, (a[0] as WideLimb) * (a[1] as WideLimb));
         }
-        // Double the half-sum: (top, half) <<= 1.
-        top = (top << 1) | (half >> (2 * LIMB_BITS - 1)) as Limb;
-        let mut acc = half << 1;
+        // Double the off-diagonal sums, add the diagonal squares and the carries.
+        let (mut acc0, mut top0) = double(h0, t0);
         if k % 2 == 0 {
-            let d = a[k / 2] as WideLimb;
-            let (s, o) = acc.overflowing_add(d * d);
-            acc = s;
-            top += o as Limb;
+            accumulate(&mut acc0, &mut top0, square(k / 2));
         }
-        let (s, o) = acc.overflowing_add(carry);
-        acc = s;
-        top += o as Limb;
-        *rk = acc as Limb;
-        carry = (acc >> LIMB_BITS) | ((top as WideLimb) << LIMB_BITS);
+        accumulate(&mut acc0, &mut top0, carry);
+        r[k] = acc0 as Limb;
+        let (mut acc1, mut top1) = double(h1, t1);
+        if k % 2 == 1 {
+            accumulate(&mut acc1, &mut top1, square(k / 2 + 1));
+        }
+        accumulate(&mut acc1, &mut top1, carry_out(acc0, top0));
+        r[k + 1] = acc1 as Limb;
+        carry = carry_out(acc1, top1);
+        k += 2;
     }
-    r[2 * n - 1] = carry as Limb;
+    // k = 2n - 2 (the pairs stop one short, as 2n - 1 columns is odd): only a_(n-1)^2.
+    let (mut acc, mut top) = (carry, 0);
+    accumulate(&mut acc, &mut top, square(n - 1));
+    r[k] = acc as Limb;
+    r[k + 1] = carry_out(acc, top) as Limb;
+}
+
+/// `2·(top, half)`: the doubled three-limb off-diagonal sum.
+#[inline(always)]
+fn double(half: WideLimb, top: Limb) -> (WideLimb, Limb) {
+    (half << 1, (top << 1) | (half >> (2 * LIMB_BITS - 1)) as Limb)
 }
 
 #[cfg(test)]

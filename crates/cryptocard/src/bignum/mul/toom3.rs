@@ -35,7 +35,7 @@
 //! (`k + 1` limbs each) and two temporaries; sub-products use the rest.
 
 use super::Basecase;
-use super::recursive::Mul;
+use super::recursive::Multiplier;
 use crate::bignum::add::{abs_diff, add_1, cnd_neg_assign, sub_1};
 use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
 use crate::bignum::shift::{lshift, rshift_assign};
@@ -52,7 +52,13 @@ pub const fn sqr_own_scratch(k: usize) -> usize {
 }
 
 /// `r = a * b` for `a.len() = n >= m = b.len() > 2 ceil(n/3)`; `r.len() == n + m`.
-pub fn mul<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb], s: &mut [Limb]) {
+pub fn mul<K: Basecase>(
+    ctx: &Multiplier<'_, K>,
+    r: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+    s: &mut [Limb],
+) {
     let (n, m) = (a.len(), b.len());
     let k = n.div_ceil(3);
     assert!(n >= m && m > 2 * k, "internal error: toom3 shape");
@@ -82,7 +88,7 @@ pub fn mul<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], b: &[Limb]
 }
 
 /// `r = a^2` for `a.len() = n >= 3`; `r.len() == 2n`.
-pub fn sqr<K: Basecase>(ctx: &Mul<'_, K>, r: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
+pub fn sqr<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], s: &mut [Limb]) {
     let n = a.len();
     let k = n.div_ceil(3);
     assert!(n >= 3, "internal error: toom3 shape");

@@ -1,5 +1,5 @@
 //! Runs one multiplication size in a loop, for a profiler: `perf record` or
-//! `valgrind --tool=callgrind target/release/examples/mul_profile 64`.
+//! `valgrind --tool=callgrind target/release/examples/bignum_mul_profile 64`.
 use cryptocard::bignum::mul;
 use std::hint::black_box;
 

@@ -1,7 +1,9 @@
 //! The limb-slice kernels: Karatsuba and Toom-3 against the schoolbook at and around the
 //! tuned thresholds, the `Basecase` seam, and the linear kernels against num-bigint.
 
-use cryptocard::bignum::mul::{self, Basecase, Mul, Portable, Thresholds, thresholds::PORTABLE};
+use cryptocard::bignum::mul::{
+    self, Basecase, Multiplier, Portable, Thresholds, thresholds::PORTABLE,
+};
 use cryptocard::bignum::{Limb, Nat, cnd_add_n, cnd_sub_n, divrem_1, lshift, rshift, sub_n};
 use cryptocard::ct::Choice;
 use num_bigint::BigUint;
@@ -109,7 +111,7 @@ impl Basecase for Counting {
 fn the_basecase_seam() {
     let k = Counting { muls: Cell::new(0), sqrs: Cell::new(0) };
     let th = Thresholds { mul_karatsuba: 8, mul_toom3: 30, sqr_karatsuba: 8, sqr_toom3: 30 };
-    let ctx = Mul { kernel: &k, thresholds: &th };
+    let ctx = Multiplier { kernel: &k, thresholds: &th };
     let a: Vec<Limb> = (1..=64u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
     let b: Vec<Limb> = a.iter().map(|x| !x).collect();
     let mut r = vec![0; 128];

@@ -1,1 +1,273 @@
-//! Message digests: MD2, MD4, MD5, SHA-1, SHA-2, and HMAC over each of them.
+//! Message digests: MD2, MD4, MD5, SHA-1, SHA-2, HMAC over each of them, and PBKDF2.
+//!
+//! | type | standard | block | output | status |
+//! |---|---|---|---|---|
+//! | [`Md2`] | RFC 1319 | 16 | 16 | legacy: broken, verify old signatures only |
+//! | [`Md4`] | RFC 1320 | 64 | 16 | legacy: broken (collisions by hand), interoperability only |
+//! | [`Md5`] | RFC 1321 | 64 | 16 | legacy: collisions practical; HMAC-MD5 tolerated in old protocols |
+//! | [`Sha1`] | FIPS 180-4 section 6.1 | 64 | 20 | legacy: collisions practical (SHAttered, 2017); HMAC-SHA1 and verifying old signatures remain acceptable |
+//! | [`Sha224`], [`Sha256`] | FIPS 180-4 section 6.2-6.3 | 64 | 28, 32 | current |
+//! | [`Sha384`], [`Sha512`], [`Sha512_224`], [`Sha512_256`] | FIPS 180-4 section 6.4-6.7 | 128 | 48, 64, 28, 32 | current |
+//!
+//! Every hasher has the same shape: `new`, `update`, `finalize`, `finalize_reset`,
+//! `reset`, the one-shot `digest(data)`, and `BLOCK_LEN` / `OUTPUT_LEN` constants; the
+//! [`HashFunction`] trait names that shape for generic code ([`Hmac`], [`pbkdf2_hmac`]).
+//! [`HashAlg`] picks an algorithm at run time by name or OID (what the RSA and CLI
+//! layers need), [`Hasher`] hashes with it, and [`HashAlg::digest_info_prefix`] gives the
+//! DER prefix of PKCS#1 v1.5 signatures (RFC 8017 section 9.2). With the
+//! `rustcrypto-traits` feature each hasher also implements the RustCrypto `digest` 0.11
+//! traits (`Digest`, `DynDigest`, ...), so other crates can use our types.
+//!
+//! Run-time dispatch: SHA-1 and SHA-256 use the x86 SHA extensions when the CPU has them,
+//! detected once when a hasher is made (not per block); the portable code is always
+//! compiled and is the reference the kernels are tested against. [`Backend::Portable`]
+//! (or the environment variable `CRYPTOCARD_DIGEST_PORTABLE=1`, read once) forces it.
+//!
+//! Timing: the MD and SHA families are constant-time (additions, rotations, Boolean
+//! functions only). MD2 indexes its S-box by data and so leaks through the cache what it
+//! hashes; it is here to verify old signatures, not to hash secrets.
+//!
+//! Speed, one thread, 16 KiB buffers, AMD Zen 4 (Ryzen, SHA-NI, 2 shared cores), min of
+//! interleaved runs, against OpenSSL 3.0.19 (`openssl speed -evp`) and nettle 3.8:
+//! see the table in `README`-style module [`speed`](self#speed) below.
+//!
+//! # Speed
+//!
+//! (filled in by the measurements; see the report of the digest work.)
+
+mod alg;
+mod backend;
+mod buffer;
+mod dynamic;
+mod hmac;
+mod md2;
+mod md4;
+mod md5;
+mod pbkdf2;
+mod sha1;
+mod sha256;
+mod sha512;
+#[cfg(feature = "rustcrypto-traits")]
+mod traits;
+
+pub use alg::HashAlg;
+pub use backend::Backend;
+pub use dynamic::{HashOutput, Hasher};
+pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, hmac};
+pub use md2::{MD2_BLOCK_LEN, MD2_OUTPUT_LEN, Md2};
+pub use md4::{MD4_BLOCK_LEN, MD4_OUTPUT_LEN, Md4};
+pub use md5::{MD5_BLOCK_LEN, MD5_OUTPUT_LEN, Md5};
+pub use pbkdf2::{pbkdf2_hmac, pbkdf2_hmac_alg};
+pub use sha1::{SHA1_BLOCK_LEN, SHA1_OUTPUT_LEN, Sha1};
+pub use sha256::{SHA224_OUTPUT_LEN, SHA256_BLOCK_LEN, SHA256_OUTPUT_LEN, Sha224, Sha256};
+pub use sha512::{
+    SHA384_OUTPUT_LEN, SHA512_224_OUTPUT_LEN, SHA512_256_OUTPUT_LEN, SHA512_BLOCK_LEN,
+    SHA512_OUTPUT_LEN, Sha384, Sha512, Sha512_224, Sha512_256,
+};
+
+pub(crate) use sha256::K as sha256_constants;
+#[cfg(test)]
+pub(crate) use {
+    sha1::compress_portable as sha1_portable, sha256::compress_portable as sha256_portable,
+};
+
+/// The largest block length of any digest here (SHA-384/512: 128 bytes).
+pub const MAX_BLOCK_LEN: usize = 128;
+/// The largest output length of any digest here (SHA-512: 64 bytes).
+pub const MAX_OUTPUT_LEN: usize = 64;
+
+/// A hash function with the streaming interface every digest here shares.
+///
+/// Generic code ([`Hmac`], [`pbkdf2_hmac`]) is written against this trait; the hashers
+/// also have the same methods inherently, so callers need not import it.
+pub trait HashFunction: Clone + Default + Send + Sync + 'static {
+    /// Which algorithm this is.
+    const ALG: HashAlg;
+    /// The block length in bytes (what HMAC pads its key to).
+    const BLOCK_LEN: usize;
+    /// The digest length in bytes.
+    const OUTPUT_LEN: usize;
+    /// The digest: a byte array of `OUTPUT_LEN` bytes.
+    type Output: Copy + AsRef<[u8]> + AsMut<[u8]> + core::fmt::Debug + Send + Sync + 'static;
+
+    /// A hasher at the initial state.
+    fn new() -> Self;
+    /// Absorbs `data`.
+    fn update(&mut self, data: &[u8]);
+    /// The digest of everything absorbed so far; the hasher starts over.
+    fn finalize_reset(&mut self) -> Self::Output;
+    /// Returns to the initial state.
+    fn reset(&mut self);
+
+    /// The digest of everything absorbed so far.
+    fn finalize(mut self) -> Self::Output {
+        self.finalize_reset()
+    }
+
+    /// The digest of `data` in one call.
+    fn digest(data: &[u8]) -> Self::Output {
+        let mut h = Self::new();
+        h.update(data);
+        h.finalize_reset()
+    }
+}
+
+/// The message length in bits after `blocks` full blocks of `block_len` bytes and `pos`
+/// buffered bytes, modulo 2^64 (RFC 1321 section 3.2 keeps the low 64 bits; FIPS 180-4
+/// limits SHA-1/SHA-256 messages to below 2^64 bits, so no valid input wraps).
+#[inline]
+pub(crate) fn md_bit_len(blocks: u64, block_len: usize, pos: usize) -> u64 {
+    blocks.wrapping_mul(block_len as u64).wrapping_add(pos as u64).wrapping_mul(8)
+}
+
+/// The first `N` bytes of `words` written little-endian (MD4, MD5).
+#[inline]
+pub(crate) fn words_le<const N: usize>(words: &[u32]) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_le_bytes())) {
+        *o = b;
+    }
+    out
+}
+
+/// The first `N` bytes of `words` written big-endian (SHA-1, SHA-224, SHA-256).
+#[inline]
+pub(crate) fn words_be<const N: usize>(words: &[u32]) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_be_bytes())) {
+        *o = b;
+    }
+    out
+}
+
+/// The first `N` bytes of `words` written big-endian (SHA-384, SHA-512, SHA-512/t).
+#[inline]
+pub(crate) fn words64_be<const N: usize>(words: &[u64]) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_be_bytes())) {
+        *o = b;
+    }
+    out
+}
+
+/// The parts every hasher shares, given its inherent `new`, `update`, `finalize_reset`
+/// and `reset`, and `core`/`buffer` fields that implement `Zeroize`: the size constants,
+/// `finalize`, `digest`, `Default`, `Debug`, zeroize-on-drop, [`HashFunction`] and the
+/// RustCrypto traits.
+macro_rules! hasher_common {
+    ($ty:ident, $alg:ident, $block:expr, $out:expr, $name:expr) => {
+        impl $ty {
+            /// The block length in bytes.
+            pub const BLOCK_LEN: usize = $block;
+            /// The digest length in bytes.
+            pub const OUTPUT_LEN: usize = $out;
+
+            /// The digest of everything absorbed.
+            pub fn finalize(mut self) -> [u8; $out] {
+                self.finalize_reset()
+            }
+
+            /// The digest of `data` in one call.
+            pub fn digest(data: &[u8]) -> [u8; $out] {
+                let mut h = Self::new();
+                h.update(data);
+                h.finalize_reset()
+            }
+        }
+
+        impl Default for $ty {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                // The state may derive from secrets (HMAC keys): never print it.
+                f.write_str(concat!(stringify!($ty), " { .. }"))
+            }
+        }
+
+        impl Drop for $ty {
+            fn drop(&mut self) {
+                zeroize::Zeroize::zeroize(&mut self.core);
+                zeroize::Zeroize::zeroize(&mut self.buffer);
+            }
+        }
+
+        impl $crate::digest::HashFunction for $ty {
+            const ALG: $crate::digest::HashAlg = $crate::digest::HashAlg::$alg;
+            const BLOCK_LEN: usize = $block;
+            const OUTPUT_LEN: usize = $out;
+            type Output = [u8; $out];
+
+            fn new() -> Self {
+                $ty::new()
+            }
+            fn update(&mut self, data: &[u8]) {
+                $ty::update(self, data)
+            }
+            fn finalize_reset(&mut self) -> [u8; $out] {
+                $ty::finalize_reset(self)
+            }
+            fn reset(&mut self) {
+                $ty::reset(self)
+            }
+        }
+
+        #[cfg(feature = "rustcrypto-traits")]
+        $crate::digest::traits::rustcrypto_impls!($ty, $block, $out, $name);
+    };
+}
+pub(crate) use hasher_common;
+
+/// Runs `$body` with the type alias `$h` naming the hasher of `$alg` (a [`HashAlg`]):
+/// the bridge from a run-time choice to the generic code.
+macro_rules! dispatch {
+    ($alg:expr, $h:ident => $body:expr) => {{
+        use $crate::digest::HashAlg as A;
+        match $alg {
+            A::Md2 => {
+                type $h = $crate::digest::Md2;
+                $body
+            }
+            A::Md4 => {
+                type $h = $crate::digest::Md4;
+                $body
+            }
+            A::Md5 => {
+                type $h = $crate::digest::Md5;
+                $body
+            }
+            A::Sha1 => {
+                type $h = $crate::digest::Sha1;
+                $body
+            }
+            A::Sha224 => {
+                type $h = $crate::digest::Sha224;
+                $body
+            }
+            A::Sha256 => {
+                type $h = $crate::digest::Sha256;
+                $body
+            }
+            A::Sha384 => {
+                type $h = $crate::digest::Sha384;
+                $body
+            }
+            A::Sha512 => {
+                type $h = $crate::digest::Sha512;
+                $body
+            }
+            A::Sha512_224 => {
+                type $h = $crate::digest::Sha512_224;
+                $body
+            }
+            A::Sha512_256 => {
+                type $h = $crate::digest::Sha512_256;
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use dispatch;

@@ -2,3 +2,4 @@
 //! AVX-512 IFMA (radix 2^52) Montgomery arithmetic.
 
 pub(crate) mod cpu;
+pub(crate) mod sha_ni;

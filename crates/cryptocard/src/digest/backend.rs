@@ -1,0 +1,69 @@
+//! The choice between the portable compression functions and the CPU's SHA extensions.
+//!
+//! Detection happens once, when a hasher is made ([`ShaAccel::new`]); the hasher keeps the
+//! result (a zero-sized proof token, see `arch::x86_64::cpu`) and every block goes
+//! straight to the chosen code. Clones (HMAC's saved states, PBKDF2's iterations) inherit
+//! it without detecting again.
+
+use std::sync::OnceLock;
+
+/// Which compression code the SHA-1 and SHA-256 hashers run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// The fastest code the CPU supports (the SHA extensions where present), unless the
+    /// environment variable `CRYPTOCARD_DIGEST_PORTABLE` is `1` when first looked at.
+    #[default]
+    Auto,
+    /// The portable Rust code, on every CPU.
+    Portable,
+}
+
+/// The environment switch that forces [`Backend::Portable`] for `Auto` hashers.
+const FORCE_PORTABLE_VAR: &str = "CRYPTOCARD_DIGEST_PORTABLE";
+
+impl Backend {
+    /// `self`, with `Auto` turned into `Portable` when the environment asks for it (read
+    /// once per process).
+    fn resolve(self) -> Backend {
+        static FORCED: OnceLock<bool> = OnceLock::new();
+        let forced =
+            *FORCED.get_or_init(|| std::env::var_os(FORCE_PORTABLE_VAR).is_some_and(|v| v == "1"));
+        if forced { Backend::Portable } else { self }
+    }
+}
+
+/// The accelerated kernels a hasher may use: the SHA extensions' proof token, if the CPU
+/// has them and the backend allows them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShaAccel {
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) sha_ni: Option<crate::arch::x86_64::cpu::ShaNi>,
+}
+
+impl ShaAccel {
+    /// Detects the CPU's features, unless `backend` (or the environment) says portable.
+    pub(crate) fn new(backend: Backend) -> ShaAccel {
+        let auto = backend.resolve() == Backend::Auto;
+        #[cfg(target_arch = "x86_64")]
+        {
+            ShaAccel { sha_ni: if auto { crate::arch::x86_64::cpu::ShaNi::detect() } else { None } }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = auto;
+            ShaAccel {}
+        }
+    }
+
+    /// Whether the SHA extensions will be used.
+    pub(crate) fn uses_sha_ni(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.sha_ni.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! MD4 (RFC 1320).
+//!
+//! **Legacy.** MD4 is thoroughly broken: collisions cost a few hash evaluations (Wang et
+//! al., EUROCRYPT 2005) and second preimages are feasible for some messages (Leurent,
+//! FSE 2008); RFC 6150 moved it to Historic. Use it only to interoperate with old formats
+//! (NTLM password hashes, rsync, old signatures), never where collisions or preimages
+//! matter.
+//!
+//! The algorithm (RFC 1320 section 3): the same padding and little-endian length as MD5
+//! (section 3.1-3.2, in [`super::buffer`]); each 64-byte block is read as sixteen
+//! little-endian words and runs three rounds of sixteen steps
+//! `a = (a + f(b,c,d) + X[k] + K_r) <<< s`, with `F` (selection), `G` (majority) and `H`
+//! (parity), round constants 0, √2·2^30 and √3·2^30 (section 3.4).
+
+use super::buffer::{BlockBuffer, BlockCompress};
+
+/// MD4 block size in bytes (512 bits, RFC 1320 section 3.4).
+pub const MD4_BLOCK_LEN: usize = 64;
+/// MD4 digest size in bytes (128 bits, RFC 1320 section 3.5).
+pub const MD4_OUTPUT_LEN: usize = 16;
+
+/// The initial chaining value A, B, C, D (RFC 1320 section 3.3, as little-endian words).
+const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+/// Round 2 constant: the integer part of 2^30 · √2 (RFC 1320 section 3.4).
+const K2: u32 = 0x5a82_7999;
+/// Round 3 constant: the integer part of 2^30 · √3 (RFC 1320 section 3.4).
+const K3: u32 = 0x6ed9_eba1;
+
+/// The MD4 chaining value.
+#[derive(Clone, zeroize::Zeroize)]
+pub(crate) struct Md4Core {
+    state: [u32; 4],
+}
+
+impl BlockCompress<MD4_BLOCK_LEN> for Md4Core {
+    #[inline]
+    fn compress(&mut self, blocks: &[[u8; MD4_BLOCK_LEN]]) {
+        for block in blocks {
+            compress_block(&mut self.state, block);
+        }
+    }
+}
+
+/// The MD4 compression function: one 64-byte block into `state` (RFC 1320 section 3.4).
+#[inline]
+fn compress_block(state: &mut [u32; 4], block: &[u8; MD4_BLOCK_LEN]) {
+    let mut x = [0u32; 16];
+    for (w, chunk) in x.iter_mut().zip(block.as_chunks::<4>().0) {
+        *w = u32::from_le_bytes(*chunk);
+    }
+    let [mut a, mut b, mut c, mut d] = *state;
+    // Round 1, F(x,y,z) = xy | ~x z = z ^ (x & (y ^ z)); shifts 3, 7, 11, 19.
+    for k in [0, 4, 8, 12] {
+        a = a.wrapping_add(d ^ (b & (c ^ d))).wrapping_add(x[k]).rotate_left(3);
+        d = d.wrapping_add(c ^ (a & (b ^ c))).wrapping_add(x[k + 1]).rotate_left(7);
+        c = c.wrapping_add(b ^ (d & (a ^ b))).wrapping_add(x[k + 2]).rotate_left(11);
+        b = b.wrapping_add(a ^ (c & (d ^ a))).wrapping_add(x[k + 3]).rotate_left(19);
+    }
+    // Round 2, G(x,y,z) = xy | xz | yz = (x & y) | (z & (x | y)); shifts 3, 5, 9, 13.
+    for k in [0, 1, 2, 3] {
+        a = a
+            .wrapping_add((b & c) | (d & (b | c)))
+            .wrapping_add(x[k])
+            .wrapping_add(K2)
+            .rotate_left(3);
+        d = d
+            .wrapping_add((a & b) | (c & (a | b)))
+            .wrapping_add(x[k + 4])
+            .wrapping_add(K2)
+            .rotate_left(5);
+        c = c
+            .wrapping_add((d & a) | (b & (d | a)))
+            .wrapping_add(x[k + 8])
+            .wrapping_add(K2)
+            .rotate_left(9);
+        b = b
+            .wrapping_add((c & d) | (a & (c | d)))
+            .wrapping_add(x[k + 12])
+            .wrapping_add(K2)
+            .rotate_left(13);
+    }
+    // Round 3, H(x,y,z) = x ^ y ^ z; word order 0 8 4 12 / 2 10 6 14 / 1 9 5 13 / 3 11 7 15;
+    // shifts 3, 9, 11, 15.
+    for k in [0, 2, 1, 3] {
+        a = a.wrapping_add(b ^ c ^ d).wrapping_add(x[k]).wrapping_add(K3).rotate_left(3);
+        d = d.wrapping_add(a ^ b ^ c).wrapping_add(x[k + 8]).wrapping_add(K3).rotate_left(9);
+        c = c.wrapping_add(d ^ a ^ b).wrapping_add(x[k + 4]).wrapping_add(K3).rotate_left(11);
+        b = b.wrapping_add(c ^ d ^ a).wrapping_add(x[k + 12]).wrapping_add(K3).rotate_left(15);
+    }
+    state[0] = state[0].wrapping_add(a);
+    state[1] = state[1].wrapping_add(b);
+    state[2] = state[2].wrapping_add(c);
+    state[3] = state[3].wrapping_add(d);
+}
+
+/// MD4 hasher (RFC 1320). **Legacy**: see the module docs.
+#[derive(Clone)]
+pub struct Md4 {
+    core: Md4Core,
+    buffer: BlockBuffer<MD4_BLOCK_LEN>,
+    blocks: u64,
+}
+
+impl Md4 {
+    /// A hasher at the initial state.
+    pub fn new() -> Self {
+        Md4 { core: Md4Core { state: IV }, buffer: BlockBuffer::new(), blocks: 0 }
+    }
+
+    /// Absorbs `data`.
+    pub fn update(&mut self, data: &[u8]) {
+        self.blocks = self.blocks.wrapping_add(self.buffer.update(&mut self.core, data));
+    }
+
+    /// The digest of everything absorbed so far; the hasher starts over.
+    pub fn finalize_reset(&mut self) -> [u8; MD4_OUTPUT_LEN] {
+        let bits = super::md_bit_len(self.blocks, MD4_BLOCK_LEN, self.buffer.pos());
+        self.buffer.finish_md(&mut self.core, &bits.to_le_bytes());
+        let out = super::words_le(&self.core.state);
+        self.reset();
+        out
+    }
+
+    /// Returns to the initial state, wiping the old one.
+    pub fn reset(&mut self) {
+        *self = Md4::new();
+    }
+}
+
+super::hasher_common!(Md4, Md4, MD4_BLOCK_LEN, MD4_OUTPUT_LEN, "MD4");

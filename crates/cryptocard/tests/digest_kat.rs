@@ -1,0 +1,149 @@
+//! Known-answer tests for MD2, MD4, MD5, SHA-1 and SHA-2: the RFC 1319/1320/1321 appendix
+//! suites, NIST SHAVS short and long messages, and the FIPS 180-4 examples. SHA-1 and
+//! SHA-256 run every vector on both the portable code and the SHA extensions (where the
+//! CPU has them), one-shot and streamed in odd pieces.
+
+mod digest_support;
+
+use cryptocard::digest::{
+    Backend, HashAlg, Hasher, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224,
+    Sha512_256,
+};
+use digest_support::{msg_bytes, parse_records};
+
+/// Hashes `msg` through the run-time interface, whole and in 7-byte pieces.
+fn check_dyn(alg: HashAlg, msg: &[u8], want: &str) {
+    assert_eq!(
+        hex::encode(alg.digest(msg).as_bytes()),
+        want,
+        "{alg} one-shot, {} bytes",
+        msg.len()
+    );
+    let mut h = Hasher::new(alg);
+    for piece in msg.chunks(7) {
+        h.update(piece);
+    }
+    assert_eq!(hex::encode(h.finalize_reset().as_bytes()), want, "{alg} streamed");
+    // After finalize_reset the hasher is fresh.
+    h.update(msg);
+    assert_eq!(hex::encode(h.finalize().as_bytes()), want, "{alg} after reset");
+}
+
+#[test]
+fn rfc_1319_1320_1321_suites() {
+    let text = std::fs::read_to_string(digest_support::data_path("rfc-digests.json")).unwrap();
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let mut counts = [0usize; 3];
+    for c in &cases {
+        let msg = c["msg"].as_str().unwrap().as_bytes();
+        let want = c["digest"].as_str().unwrap();
+        let (alg, i, direct) = match c["alg"].as_str().unwrap() {
+            "md2" => (HashAlg::Md2, 0, hex::encode(Md2::digest(msg))),
+            "md4" => (HashAlg::Md4, 1, hex::encode(Md4::digest(msg))),
+            "md5" => (HashAlg::Md5, 2, hex::encode(Md5::digest(msg))),
+            other => panic!("unexpected algorithm {other}"),
+        };
+        assert_eq!(direct, want, "{alg} {:?}", c["msg"]);
+        check_dyn(alg, msg, want);
+        counts[i] += 1;
+    }
+    assert_eq!(counts, [7, 7, 7], "every RFC suite has seven messages");
+}
+
+/// Runs a SHAVS file through `alg` and, for SHA-1/SHA-256, through both backends.
+fn shavs(file: &str, alg: HashAlg) -> usize {
+    let records = parse_records(file);
+    for r in &records {
+        let msg = msg_bytes(r);
+        let want = r["MD"].to_lowercase();
+        check_dyn(alg, &msg, &want);
+        for backend in [Backend::Portable, Backend::Auto] {
+            let got = match alg {
+                HashAlg::Sha1 => {
+                    let mut h = Sha1::with_backend(backend);
+                    h.update(&msg);
+                    hex::encode(h.finalize())
+                }
+                HashAlg::Sha256 => {
+                    let mut h = Sha256::with_backend(backend);
+                    h.update(&msg);
+                    hex::encode(h.finalize())
+                }
+                HashAlg::Sha224 => {
+                    let mut h = Sha224::with_backend(backend);
+                    h.update(&msg);
+                    hex::encode(h.finalize())
+                }
+                _ => continue,
+            };
+            assert_eq!(got, want, "{file} {backend:?} Len = {}", r["Len"]);
+        }
+    }
+    records.len()
+}
+
+#[test]
+fn shavs_sha1_short_and_long() {
+    assert_eq!(shavs("SHA1ShortMsg.rsp", HashAlg::Sha1), 65);
+    assert_eq!(shavs("SHA1LongMsg.rsp", HashAlg::Sha1), 64);
+}
+
+#[test]
+fn shavs_sha256_short_and_long() {
+    assert_eq!(shavs("SHA256ShortMsg.rsp", HashAlg::Sha256), 65);
+    assert_eq!(shavs("SHA256LongMsg.rsp", HashAlg::Sha256), 64);
+}
+
+#[test]
+fn shavs_sha2_short_messages() {
+    assert_eq!(shavs("SHA224ShortMsg.rsp", HashAlg::Sha224), 65);
+    assert_eq!(shavs("SHA384ShortMsg.rsp", HashAlg::Sha384), 129);
+    assert_eq!(shavs("SHA512ShortMsg.rsp", HashAlg::Sha512), 129);
+    assert_eq!(shavs("SHA512_224ShortMsg.rsp", HashAlg::Sha512_224), 129);
+    assert_eq!(shavs("SHA512_256ShortMsg.rsp", HashAlg::Sha512_256), 129);
+}
+
+#[test]
+fn fips_180_4_examples() {
+    let records = parse_records("fips180-4-examples.txt");
+    assert_eq!(records.len(), 12);
+    for r in &records {
+        let alg = HashAlg::from_name(&r["Alg"]).unwrap();
+        let msg = r["Msg"].as_bytes();
+        let want = &r["MD"];
+        check_dyn(alg, msg, want);
+        let direct = match alg {
+            HashAlg::Sha224 => hex::encode(Sha224::digest(msg)),
+            HashAlg::Sha256 => hex::encode(Sha256::digest(msg)),
+            HashAlg::Sha384 => hex::encode(Sha384::digest(msg)),
+            HashAlg::Sha512 => hex::encode(Sha512::digest(msg)),
+            HashAlg::Sha512_224 => hex::encode(Sha512_224::digest(msg)),
+            HashAlg::Sha512_256 => hex::encode(Sha512_256::digest(msg)),
+            other => panic!("unexpected {other}"),
+        };
+        assert_eq!(&direct, want, "{alg}");
+    }
+}
+
+#[test]
+fn sizes_match_the_standards() {
+    let table = [
+        (HashAlg::Md2, 16, 16),
+        (HashAlg::Md4, 64, 16),
+        (HashAlg::Md5, 64, 16),
+        (HashAlg::Sha1, 64, 20),
+        (HashAlg::Sha224, 64, 28),
+        (HashAlg::Sha256, 64, 32),
+        (HashAlg::Sha384, 128, 48),
+        (HashAlg::Sha512, 128, 64),
+        (HashAlg::Sha512_224, 128, 28),
+        (HashAlg::Sha512_256, 128, 32),
+    ];
+    for (alg, block, out) in table {
+        assert_eq!((alg.block_len(), alg.output_len()), (block, out), "{alg}");
+        assert_eq!(alg.digest(b"").len(), out, "{alg}");
+    }
+    assert_eq!((Sha256::BLOCK_LEN, Sha256::OUTPUT_LEN), (64, 32));
+    assert_eq!((Sha512_224::BLOCK_LEN, Sha512_224::OUTPUT_LEN), (128, 28));
+    assert_eq!((Md2::BLOCK_LEN, Md2::OUTPUT_LEN), (16, 16));
+}

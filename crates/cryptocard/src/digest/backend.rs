@@ -1,6 +1,7 @@
 //! The choice between the portable compression functions and the CPU's SHA extensions.
 //!
-//! Detection happens once, when a hasher is made ([`ShaAccel::new`]); the hasher keeps the
+//! The SHA-1/SHA-256 hashers use the SHA extensions, the SHA-384/512 hashers AVX2 with
+//! BMI2. Detection happens once, when a hasher is made ([`ShaAccel::new`]); the hasher keeps the
 //! result (a zero-sized proof token, see `arch::x86_64::cpu`) and every block goes
 //! straight to the chosen code. Clones (HMAC's saved states, PBKDF2's iterations) inherit
 //! it without detecting again.
@@ -32,12 +33,15 @@ impl Backend {
     }
 }
 
-/// The accelerated kernels a hasher may use: the SHA extensions' proof token, if the CPU
-/// has them and the backend allows them.
+/// The accelerated kernels a hasher may use: the proof tokens of the SHA extensions (for
+/// SHA-1/SHA-256) and of AVX2 with BMI2 (for SHA-384/512), where the CPU has them and the
+/// backend allows them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ShaAccel {
     #[cfg(target_arch = "x86_64")]
     pub(crate) sha_ni: Option<crate::arch::x86_64::cpu::ShaNi>,
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) avx2: Option<crate::arch::x86_64::sha512_avx2::Avx2Bmi2>,
 }
 
 impl ShaAccel {
@@ -46,7 +50,12 @@ impl ShaAccel {
         let auto = backend.resolve() == Backend::Auto;
         #[cfg(target_arch = "x86_64")]
         {
-            ShaAccel { sha_ni: if auto { crate::arch::x86_64::cpu::ShaNi::detect() } else { None } }
+            use crate::arch::x86_64::{cpu::ShaNi, sha512_avx2::Avx2Bmi2};
+            if auto {
+                ShaAccel { sha_ni: ShaNi::detect(), avx2: Avx2Bmi2::detect() }
+            } else {
+                ShaAccel { sha_ni: None, avx2: None }
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -55,11 +64,23 @@ impl ShaAccel {
         }
     }
 
-    /// Whether the SHA extensions will be used.
+    /// Whether the SHA extensions will be used (SHA-1, SHA-256).
     pub(crate) fn uses_sha_ni(self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             self.sha_ni.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// Whether the AVX2/BMI2 kernel will be used (SHA-384/512).
+    pub(crate) fn uses_avx2(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.avx2.is_some()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

@@ -48,44 +48,51 @@ fn compress_block(state: &mut [u32; 4], block: &[u8; MD4_BLOCK_LEN]) {
     for (w, chunk) in x.iter_mut().zip(block.as_chunks::<4>().0) {
         *w = u32::from_le_bytes(*chunk);
     }
+    // The round constants through an opaque reference, so that LLVM does not move the
+    // `+ K` after the round function (see `md5::compress_block`).
+    let [k2, k3] = *core::hint::black_box(&[K2, K3]);
     let [mut a, mut b, mut c, mut d] = *state;
+    // Each step adds `X[k] + K` to `a` before the round function, which reads the newest
+    // word and so is on the critical path; it is added last.
     // Round 1, F(x,y,z) = xy | ~x z = z ^ (x & (y ^ z)); shifts 3, 7, 11, 19.
     for k in [0, 4, 8, 12] {
-        a = a.wrapping_add(d ^ (b & (c ^ d))).wrapping_add(x[k]).rotate_left(3);
-        d = d.wrapping_add(c ^ (a & (b ^ c))).wrapping_add(x[k + 1]).rotate_left(7);
-        c = c.wrapping_add(b ^ (d & (a ^ b))).wrapping_add(x[k + 2]).rotate_left(11);
-        b = b.wrapping_add(a ^ (c & (d ^ a))).wrapping_add(x[k + 3]).rotate_left(19);
+        a = a.wrapping_add(x[k]).wrapping_add(d ^ (b & (c ^ d))).rotate_left(3);
+        d = d.wrapping_add(x[k + 1]).wrapping_add(c ^ (a & (b ^ c))).rotate_left(7);
+        c = c.wrapping_add(x[k + 2]).wrapping_add(b ^ (d & (a ^ b))).rotate_left(11);
+        b = b.wrapping_add(x[k + 3]).wrapping_add(a ^ (c & (d ^ a))).rotate_left(19);
     }
-    // Round 2, G(x,y,z) = xy | xz | yz = (x & y) | (z & (x | y)); shifts 3, 5, 9, 13.
+    // Round 2, G(x,y,z) = xy | xz | yz; shifts 3, 5, 9, 13. With x the newest word,
+    // G = (y & z) + (x & (y ^ z)): the two terms never share a set bit (where y ^ z is 1,
+    // y & z is 0), so their OR is their sum and `y & z` joins the early part of the sum.
     for k in [0, 1, 2, 3] {
         a = a
-            .wrapping_add((b & c) | (d & (b | c)))
-            .wrapping_add(x[k])
-            .wrapping_add(K2)
+            .wrapping_add(x[k].wrapping_add(k2))
+            .wrapping_add(c & d)
+            .wrapping_add(b & (c ^ d))
             .rotate_left(3);
         d = d
-            .wrapping_add((a & b) | (c & (a | b)))
-            .wrapping_add(x[k + 4])
-            .wrapping_add(K2)
+            .wrapping_add(x[k + 4].wrapping_add(k2))
+            .wrapping_add(b & c)
+            .wrapping_add(a & (b ^ c))
             .rotate_left(5);
         c = c
-            .wrapping_add((d & a) | (b & (d | a)))
-            .wrapping_add(x[k + 8])
-            .wrapping_add(K2)
+            .wrapping_add(x[k + 8].wrapping_add(k2))
+            .wrapping_add(a & b)
+            .wrapping_add(d & (a ^ b))
             .rotate_left(9);
         b = b
-            .wrapping_add((c & d) | (a & (c | d)))
-            .wrapping_add(x[k + 12])
-            .wrapping_add(K2)
+            .wrapping_add(x[k + 12].wrapping_add(k2))
+            .wrapping_add(d & a)
+            .wrapping_add(c & (d ^ a))
             .rotate_left(13);
     }
     // Round 3, H(x,y,z) = x ^ y ^ z; word order 0 8 4 12 / 2 10 6 14 / 1 9 5 13 / 3 11 7 15;
     // shifts 3, 9, 11, 15.
     for k in [0, 2, 1, 3] {
-        a = a.wrapping_add(b ^ c ^ d).wrapping_add(x[k]).wrapping_add(K3).rotate_left(3);
-        d = d.wrapping_add(a ^ b ^ c).wrapping_add(x[k + 8]).wrapping_add(K3).rotate_left(9);
-        c = c.wrapping_add(d ^ a ^ b).wrapping_add(x[k + 4]).wrapping_add(K3).rotate_left(11);
-        b = b.wrapping_add(c ^ d ^ a).wrapping_add(x[k + 12]).wrapping_add(K3).rotate_left(15);
+        a = a.wrapping_add(x[k].wrapping_add(k3)).wrapping_add(b ^ (c ^ d)).rotate_left(3);
+        d = d.wrapping_add(x[k + 8].wrapping_add(k3)).wrapping_add(a ^ (b ^ c)).rotate_left(9);
+        c = c.wrapping_add(x[k + 4].wrapping_add(k3)).wrapping_add(d ^ (a ^ b)).rotate_left(11);
+        b = b.wrapping_add(x[k + 12].wrapping_add(k3)).wrapping_add(c ^ (d ^ a)).rotate_left(15);
     }
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);

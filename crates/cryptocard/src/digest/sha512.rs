@@ -12,6 +12,8 @@
 //! shifted, and the schedule is computed in a 16-word ring just ahead of the rounds that
 //! use it (as OpenSSL's `sha512-x86_64`), so the whole state lives in registers.
 
+use super::Backend;
+use super::backend::ShaAccel;
 use super::buffer::{BlockBuffer, BlockCompress};
 
 /// SHA-384/512 block size in bytes (1024 bits, FIPS 180-4 section 1).
@@ -154,49 +156,74 @@ pub(crate) const K: [u64; 80] = [
     0x6c44_198c_4a47_5817,
 ];
 
-/// The SHA-512 chaining value.
+/// The SHA-512 chaining value and the kernel that compresses into it.
 #[derive(Clone, zeroize::Zeroize)]
 pub(crate) struct Sha512Core {
     state: [u64; 8],
+    #[zeroize(skip)]
+    accel: ShaAccel,
 }
 
 impl BlockCompress<SHA512_BLOCK_LEN> for Sha512Core {
     #[inline]
     fn compress(&mut self, blocks: &[[u8; SHA512_BLOCK_LEN]]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = self.accel.avx2 {
+            crate::arch::x86_64::sha512_avx2::sha512_compress(token, &mut self.state, blocks);
+            return;
+        }
         compress_portable(&mut self.state, blocks);
     }
 }
 
-/// One round of section 6.4.2 step 3 on renamed variables: the caller rotates the names
-/// instead of moving eight words.
+/// One round of section 6.4.2 step 3 on renamed variables (places): the caller rotates
+/// the names instead of moving eight words. `$kw` is `K[t] + W[t]`.
 macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $kw:expr) => {
-        // Σ1(e) + Ch(e,f,g) (4.10, 4.8), then Σ0(a) + Maj(a,b,c) (4.9, 4.11).
-        let t1 = $h
-            .wrapping_add($e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41))
-            .wrapping_add($g ^ ($e & ($f ^ $g)))
-            .wrapping_add($kw);
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr, $kw:expr) => {
+        // T1 = h + K + W + Ch(e,f,g) + Σ1(e) (4.8, 4.10); Σ1 is the deepest term (three
+        // levels), so everything else is summed first, and the new e is formed as
+        // (d + h + K + W + Ch) + Σ1 rather than d + T1: four levels from e to e, not five.
+        let ch = $g ^ ($e & ($f ^ $g));
+        let pre = $h.wrapping_add($kw).wrapping_add(ch);
+        let s1 = $e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41);
+        // T2 = Σ0(a) + Maj(a,b,c) (4.9, 4.11), Maj written as (a & b) | (c & (a | b)).
         let t2 = ($a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39))
             .wrapping_add(($a & $b) | ($c & ($a | $b)));
-        $d = $d.wrapping_add(t1);
-        $h = t1.wrapping_add(t2);
+        $d = $d.wrapping_add(pre).wrapping_add(s1);
+        $h = pre.wrapping_add(s1).wrapping_add(t2);
     };
 }
 
-/// `W[t]` for `t >= 16` in the ring `w` (section 6.4.2 step 1, σ0 and σ1 of 4.12, 4.13).
+/// Sixteen rounds of section 6.4.2 step 3 on the working variables `s` (a..h), with
+/// `kw[j] = K[t + j] + W[t + j]` precomputed (by the portable schedule below or a vector
+/// kernel in `arch`). Sixteen is a multiple of eight, so the renamed variables end where
+/// they started.
 #[inline(always)]
-fn schedule(w: &mut [u64; 16], t: usize) -> u64 {
-    let w15 = w[(t + 1) % 16];
-    let w2 = w[(t + 14) % 16];
-    let s0 = w15.rotate_right(1) ^ w15.rotate_right(8) ^ (w15 >> 7);
-    let s1 = w2.rotate_right(19) ^ w2.rotate_right(61) ^ (w2 >> 6);
-    let v = w[t % 16].wrapping_add(s0).wrapping_add(w[(t + 9) % 16]).wrapping_add(s1);
-    w[t % 16] = v;
-    v
+pub(crate) fn rounds16(s: &mut [u64; 8], kw: &[u64; 16]) {
+    let [a, b, c, d, e, f, g, h] = s;
+    macro_rules! eight {
+        ($j:literal) => {
+            round!(*a, *b, *c, *d, *e, *f, *g, *h, kw[$j]);
+            round!(*h, *a, *b, *c, *d, *e, *f, *g, kw[$j + 1]);
+            round!(*g, *h, *a, *b, *c, *d, *e, *f, kw[$j + 2]);
+            round!(*f, *g, *h, *a, *b, *c, *d, *e, kw[$j + 3]);
+            round!(*e, *f, *g, *h, *a, *b, *c, *d, kw[$j + 4]);
+            round!(*d, *e, *f, *g, *h, *a, *b, *c, kw[$j + 5]);
+            round!(*c, *d, *e, *f, *g, *h, *a, *b, kw[$j + 6]);
+            round!(*b, *c, *d, *e, *f, *g, *h, *a, kw[$j + 7]);
+        };
+    }
+    eight!(0);
+    eight!(8);
 }
 
 /// The SHA-512 compression function in portable Rust (FIPS 180-4 section 6.4.2):
 /// `blocks` in order into `state`.
+///
+/// The schedule (step 1) runs sixteen words ahead of the rounds in a 16-word ring:
+/// `W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]` with σ0, σ1 of (4.12), (4.13);
+/// `K[t] + W[t]` goes to a small array the rounds read, which keeps the rounds' eight
+/// variables in registers and the constants out of their critical path.
 #[inline(always)]
 pub(crate) fn compress_portable(state: &mut [u64; 8], blocks: &[[u8; SHA512_BLOCK_LEN]]) {
     for block in blocks {
@@ -204,26 +231,29 @@ pub(crate) fn compress_portable(state: &mut [u64; 8], blocks: &[[u8; SHA512_BLOC
         for (wt, chunk) in w.iter_mut().zip(block.as_chunks::<8>().0) {
             *wt = u64::from_be_bytes(*chunk);
         }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-        let mut t = 0;
-        while t < 80 {
-            // W[t] for the first 16 rounds is the block itself; later ones are scheduled.
-            let mut kw = |i: usize| {
-                let wt = if t + i < 16 { w[t + i] } else { schedule(&mut w, t + i) };
-                K[t + i].wrapping_add(wt)
-            };
-            round!(a, b, c, d, e, f, g, h, kw(0));
-            round!(h, a, b, c, d, e, f, g, kw(1));
-            round!(g, h, a, b, c, d, e, f, kw(2));
-            round!(f, g, h, a, b, c, d, e, kw(3));
-            round!(e, f, g, h, a, b, c, d, kw(4));
-            round!(d, e, f, g, h, a, b, c, kw(5));
-            round!(c, d, e, f, g, h, a, b, kw(6));
-            round!(b, c, d, e, f, g, h, a, kw(7));
-            t += 8;
+        let mut s = *state;
+        let mut kw = [0u64; 16];
+        for base in (0..80).step_by(16) {
+            if base > 0 {
+                // Slot j of the ring holds W[t - 16] for t = base + j.
+                macro_rules! schedule {
+                    ($($j:literal)*) => {$(
+                        let w15 = w[($j + 1) % 16];
+                        let w2 = w[($j + 14) % 16];
+                        let s0 = w15.rotate_right(1) ^ w15.rotate_right(8) ^ (w15 >> 7);
+                        let s1 = w2.rotate_right(19) ^ w2.rotate_right(61) ^ (w2 >> 6);
+                        w[$j] = w[$j].wrapping_add(s0).wrapping_add(w[($j + 9) % 16]).wrapping_add(s1);
+                    )*};
+                }
+                schedule!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+            }
+            for j in 0..16 {
+                kw[j] = K[base + j].wrapping_add(w[j]);
+            }
+            rounds16(&mut s, &kw);
         }
-        for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-            *s = s.wrapping_add(v);
+        for (h, v) in state.iter_mut().zip(s) {
+            *h = h.wrapping_add(v);
         }
     }
 }
@@ -240,9 +270,23 @@ macro_rules! sha512_variant {
         }
 
         impl $ty {
-            /// A hasher at the initial state.
+            /// A hasher at the initial state, using the fastest code this CPU supports.
             pub fn new() -> Self {
-                $ty { core: Sha512Core { state: $iv }, buffer: BlockBuffer::new(), blocks: 0 }
+                Self::with_backend(Backend::Auto)
+            }
+
+            /// A hasher at the initial state, using `backend`'s code.
+            pub fn with_backend(backend: Backend) -> Self {
+                $ty {
+                    core: Sha512Core { state: $iv, accel: ShaAccel::new(backend) },
+                    buffer: BlockBuffer::new(),
+                    blocks: 0,
+                }
+            }
+
+            /// Whether this hasher runs the AVX2/BMI2 kernel.
+            pub fn is_accelerated(&self) -> bool {
+                self.core.accel.uses_avx2()
             }
 
             /// Absorbs `data`.
@@ -261,9 +305,11 @@ macro_rules! sha512_variant {
                 out
             }
 
-            /// Returns to the initial state, wiping the old one.
+            /// Returns to the initial state, wiping the old one; keeps the backend.
             pub fn reset(&mut self) {
-                *self = $ty::new();
+                self.core.state = $iv;
+                self.buffer.clear();
+                self.blocks = 0;
             }
         }
 

@@ -100,16 +100,19 @@ impl<const B: usize> BlockBuffer<B> {
         block
     }
 
-    /// Empties and wipes the buffer.
+    /// Empties the buffer and overwrites its bytes (plain stores: the buffer stays in
+    /// use; the hashers' `Drop` wipes it with [`Zeroize`], which the compiler may not
+    /// elide).
     pub(crate) fn clear(&mut self) {
-        self.bytes.zeroize();
+        self.bytes = [0; B];
         self.pos = 0;
     }
 }
 
 impl<const B: usize> Zeroize for BlockBuffer<B> {
     fn zeroize(&mut self) {
-        self.clear();
+        self.bytes.zeroize();
+        self.pos = 0;
     }
 }
 

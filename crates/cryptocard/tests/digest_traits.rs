@@ -45,11 +45,8 @@ fn same_generic_code_agrees_with_rustcrypto_md2_and_md4() {
 #[test]
 fn dyn_digest_objects_and_reset() {
     let data = bytes(200, 5);
-    let mut boxed: Vec<Box<dyn DynDigest>> = vec![
-        Box::new(cc::Sha256::new()),
-        Box::new(cc::Sha512::new()),
-        Box::new(cc::Md5::new()),
-    ];
+    let mut boxed: Vec<Box<dyn DynDigest>> =
+        vec![Box::new(cc::Sha256::new()), Box::new(cc::Sha512::new()), Box::new(cc::Md5::new())];
     let want = [
         cc::Sha256::digest(&data).to_vec(),
         cc::Sha512::digest(&data).to_vec(),
@@ -68,4 +65,25 @@ fn dyn_digest_objects_and_reset() {
     Digest::update(&mut h, &data);
     assert_eq!(Digest::finalize(h)[..], first[..]);
     assert_eq!(first[..], cc::Sha1::digest(&data));
+}
+
+#[test]
+fn rustcrypto_hmac_and_pbkdf2_run_on_our_hashers() {
+    use hmac::{KeyInit, Mac};
+    let key = bytes(100, 1);
+    let data = bytes(777, 2);
+    macro_rules! check {
+        ($($ty:ident),*) => {$(
+            let mut mac = hmac::Hmac::<cc::$ty>::new_from_slice(&key).unwrap();
+            mac.update(&data);
+            let theirs = mac.finalize().into_bytes();
+            assert_eq!(&theirs[..], &cc::Hmac::<cc::$ty>::mac(&key, &data)[..], stringify!($ty));
+        )*};
+    }
+    check!(Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256);
+    let mut theirs = [0u8; 50];
+    pbkdf2::pbkdf2_hmac::<cc::Sha256>(b"password", b"salt", 50, &mut theirs);
+    let mut ours = [0u8; 50];
+    cc::pbkdf2_hmac::<cc::Sha256>(b"password", b"salt", 50, &mut ours).unwrap();
+    assert_eq!(theirs, ours);
 }

@@ -3,9 +3,14 @@
 //! Each hasher implements `HashMarker`, `OutputSizeUser`, `BlockSizeUser`, `Update`,
 //! `FixedOutput`, `FixedOutputReset`, `Reset` and `AlgorithmName`; `Default` and `Clone`
 //! it has already. The `digest` crate's blanket impls then give `Digest` and `DynDigest`,
-//! so generic RustCrypto code (`fn f<D: Digest>`, `Box<dyn DynDigest>`, `hmac::SimpleHmac`)
-//! can run on our types. The block-level `block_api` (`CoreProxy`, the `EagerHash` that
-//! `hmac::Hmac` wants) is not implemented: our hashers keep their own buffer.
+//! so generic RustCrypto code (`fn f<D: Digest>`, `Box<dyn DynDigest>`) runs on our types.
+//!
+//! The block-level API (`digest::block_api`) is implemented too, with each hasher as its
+//! own core: `UpdateCore` absorbs whole blocks, `FixedOutputCore` absorbs the caller's
+//! partial block and finishes, `BufferKindUser` is `Eager`, and `CoreProxy` composes by
+//! absorbing the buffer's bytes and decomposes into the hasher and an empty buffer (our
+//! hasher keeps its partial block itself). That makes each hasher an `EagerHash`, which
+//! is what `hmac::Hmac<D>` and `pbkdf2::pbkdf2_hmac::<D>` require.
 
 /// Implements the RustCrypto traits for `$ty`, whose inherent `update`,
 /// `finalize_reset` and `reset` do the work.
@@ -42,6 +47,41 @@ macro_rules! rustcrypto_impls {
         impl ::digest::Reset for $ty {
             fn reset(&mut self) {
                 $ty::reset(self)
+            }
+        }
+
+        impl ::digest::block_api::BufferKindUser for $ty {
+            type BufferKind = ::digest::block_api::Eager;
+        }
+
+        impl ::digest::block_api::UpdateCore for $ty {
+            fn update_blocks(&mut self, blocks: &[::digest::block_api::Block<Self>]) {
+                $ty::update(self, ::digest::array::Array::slice_as_flattened(blocks))
+            }
+        }
+
+        impl ::digest::block_api::FixedOutputCore for $ty {
+            fn finalize_fixed_core(
+                &mut self,
+                buffer: &mut ::digest::block_api::Buffer<Self>,
+                out: &mut ::digest::Output<Self>,
+            ) {
+                $ty::update(self, buffer.get_data());
+                buffer.reset();
+                out.copy_from_slice(&$ty::finalize_reset(self));
+            }
+        }
+
+        impl ::digest::block_api::CoreProxy for $ty {
+            type Core = $ty;
+
+            fn compose(mut core: $ty, buffer: ::digest::block_api::Buffer<$ty>) -> Self {
+                $ty::update(&mut core, buffer.get_data());
+                core
+            }
+
+            fn decompose(self) -> ($ty, ::digest::block_api::Buffer<$ty>) {
+                (self, Default::default())
             }
         }
 

@@ -216,7 +216,7 @@ unsafe fn sha512_blocks(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 unsafe fn two_blocks(state: &mut [u64; 8], b0: &[u8; 128], b1: &[u8; 128], both: bool) {
     let k = &crate::digest::sha512_constants;
-    // SAFETY (whole body): 16-byte unaligned loads from the two 128-byte blocks at
+    // SAFETY: for the whole body: 16-byte unaligned loads from the two 128-byte blocks at
     // offsets 16 i (i < 8) and from the 80-word constant table at word offsets 2 p
     // (p < 40); 32-byte unaligned stores into entries p < 40 of `wk`; the rounds read
     // `wk` within the bounds `rounds16_asm` documents; the intrinsics need AVX2, which

@@ -76,7 +76,7 @@ macro_rules! sha1_group {
 #[allow(unused_assignments)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn sha1_blocks(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    // SAFETY (whole body): the loads and stores touch `state` (20 bytes: a 16-byte
+    // SAFETY: for the whole body: the loads and stores touch `state` (20 bytes: a 16-byte
     // unaligned load/store of words 0-3 plus word 4 by value) and whole blocks only; the
     // intrinsics need the features this function is compiled with.
     unsafe {
@@ -149,7 +149,7 @@ macro_rules! sha256_group {
 #[allow(unused_assignments)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn sha256_blocks(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    // SAFETY (whole body): the loads and stores touch the 32 bytes of `state`, whole
+    // SAFETY: for the whole body: the loads and stores touch the 32 bytes of `state`, whole
     // 64-byte blocks and the 256-byte constant table (`4 i + 3 < 64`); all unaligned; the
     // intrinsics need the features this function is compiled with.
     unsafe {

@@ -142,9 +142,21 @@ impl Md2 {
         out
     }
 
-    /// Returns to the initial state, wiping the old one.
+    /// Returns to the initial state, overwriting the old one.
     pub fn reset(&mut self) {
-        *self = Md2::new();
+        self.core = Md2Core { x: [0; MD2_BLOCK_LEN], checksum: [0; MD2_BLOCK_LEN] };
+        self.buffer.clear();
+    }
+
+    /// A hasher at the initial state; MD2 has one implementation, whatever `backend`.
+    pub fn with_backend(_backend: super::Backend) -> Self {
+        Md2::new()
+    }
+
+    /// Always false: MD2 has no accelerated kernel (its speed is one load and one XOR
+    /// per step of a serial chain).
+    pub fn is_accelerated(&self) -> bool {
+        false
     }
 }
 

@@ -12,7 +12,7 @@
 //! `a = (a + f(b,c,d) + X[k] + K_r) <<< s`, with `F` (selection), `G` (majority) and `H`
 //! (parity), round constants 0, √2·2^30 and √3·2^30 (section 3.4).
 
-use super::buffer::{BlockBuffer, BlockCompress};
+use super::buffer::BlockCompress;
 
 /// MD4 block size in bytes (512 bits, RFC 1320 section 3.4).
 pub const MD4_BLOCK_LEN: usize = 64;
@@ -30,6 +30,13 @@ const K3: u32 = 0x6ed9_eba1;
 #[derive(Clone, zeroize::Zeroize)]
 pub(crate) struct Md4Core {
     state: [u32; 4],
+}
+
+impl Md4Core {
+    /// MD4 has no accelerated kernel.
+    fn accelerated(&self) -> bool {
+        false
+    }
 }
 
 impl BlockCompress<MD4_BLOCK_LEN> for Md4Core {
@@ -100,38 +107,11 @@ fn compress_block(state: &mut [u32; 4], block: &[u8; MD4_BLOCK_LEN]) {
     state[3] = state[3].wrapping_add(d);
 }
 
-/// MD4 hasher (RFC 1320). **Legacy**: see the module docs.
-#[derive(Clone)]
-pub struct Md4 {
-    core: Md4Core,
-    buffer: BlockBuffer<MD4_BLOCK_LEN>,
-    blocks: u64,
-}
-
-impl Md4 {
-    /// A hasher at the initial state.
-    pub fn new() -> Self {
-        Md4 { core: Md4Core { state: IV }, buffer: BlockBuffer::new(), blocks: 0 }
-    }
-
-    /// Absorbs `data`.
-    pub fn update(&mut self, data: &[u8]) {
-        self.blocks = self.blocks.wrapping_add(self.buffer.update(&mut self.core, data));
-    }
-
-    /// The digest of everything absorbed so far; the hasher starts over.
-    pub fn finalize_reset(&mut self) -> [u8; MD4_OUTPUT_LEN] {
-        let bits = super::md_bit_len(self.blocks, MD4_BLOCK_LEN, self.buffer.pos());
-        self.buffer.finish_md(&mut self.core, &bits.to_le_bytes());
-        let out = super::words_le(&self.core.state);
-        self.reset();
-        out
-    }
-
-    /// Returns to the initial state, wiping the old one.
-    pub fn reset(&mut self) {
-        *self = Md4::new();
-    }
-}
-
-super::hasher_common!(Md4, Md4, MD4_BLOCK_LEN, MD4_OUTPUT_LEN, "MD4");
+super::md_hasher!(
+    /// MD4 hasher (RFC 1320). **Legacy**: see the module docs.
+    Md4, "MD4", core: Md4Core, block: MD4_BLOCK_LEN, out: MD4_OUTPUT_LEN,
+    init: |_backend| Md4Core { state: IV },
+    set_iv: |core| core.state = IV,
+    length: |bits| (bits as u64).to_le_bytes(),
+    digest: |core| super::frame::words_le(&core.state),
+);

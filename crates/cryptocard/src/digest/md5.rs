@@ -20,7 +20,7 @@
 //! critical path. Measured on an AMD Zen 4 (2 cores shared, 16 KiB buffers, one thread):
 //! see the table in the crate's digest module docs.
 
-use super::buffer::{BlockBuffer, BlockCompress};
+use super::buffer::BlockCompress;
 
 /// MD5 block size in bytes (512 bits, RFC 1321 section 3.4).
 pub const MD5_BLOCK_LEN: usize = 64;
@@ -102,6 +102,13 @@ const T: [u32; 64] = [
 #[derive(Clone, zeroize::Zeroize)]
 pub(crate) struct Md5Core {
     state: [u32; 4],
+}
+
+impl Md5Core {
+    /// MD5 has no accelerated kernel.
+    fn accelerated(&self) -> bool {
+        false
+    }
 }
 
 impl BlockCompress<MD5_BLOCK_LEN> for Md5Core {
@@ -240,38 +247,11 @@ fn compress_block(state: &mut [u32; 4], block: &[u8; MD5_BLOCK_LEN]) {
     state[3] = state[3].wrapping_add(d);
 }
 
-/// MD5 hasher (RFC 1321). **Legacy**: see the module docs.
-#[derive(Clone)]
-pub struct Md5 {
-    core: Md5Core,
-    buffer: BlockBuffer<MD5_BLOCK_LEN>,
-    blocks: u64,
-}
-
-impl Md5 {
-    /// A hasher at the initial state.
-    pub fn new() -> Self {
-        Md5 { core: Md5Core { state: IV }, buffer: BlockBuffer::new(), blocks: 0 }
-    }
-
-    /// Absorbs `data`.
-    pub fn update(&mut self, data: &[u8]) {
-        self.blocks = self.blocks.wrapping_add(self.buffer.update(&mut self.core, data));
-    }
-
-    /// The digest of everything absorbed so far; the hasher starts over.
-    pub fn finalize_reset(&mut self) -> [u8; MD5_OUTPUT_LEN] {
-        let bits = super::md_bit_len(self.blocks, MD5_BLOCK_LEN, self.buffer.pos());
-        self.buffer.finish_md(&mut self.core, &bits.to_le_bytes());
-        let out = super::words_le(&self.core.state);
-        self.reset();
-        out
-    }
-
-    /// Returns to the initial state, wiping the old one.
-    pub fn reset(&mut self) {
-        *self = Md5::new();
-    }
-}
-
-super::hasher_common!(Md5, Md5, MD5_BLOCK_LEN, MD5_OUTPUT_LEN, "MD5");
+super::md_hasher!(
+    /// MD5 hasher (RFC 1321). **Legacy**: see the module docs.
+    Md5, "MD5", core: Md5Core, block: MD5_BLOCK_LEN, out: MD5_OUTPUT_LEN,
+    init: |_backend| Md5Core { state: IV },
+    set_iv: |core| core.state = IV,
+    length: |bits| (bits as u64).to_le_bytes(),
+    digest: |core| super::frame::words_le(&core.state),
+);

@@ -39,6 +39,7 @@ mod alg;
 mod backend;
 mod buffer;
 mod dynamic;
+mod frame;
 mod hmac;
 mod md2;
 mod md4;
@@ -65,6 +66,7 @@ pub use sha512::{
     SHA512_OUTPUT_LEN, Sha384, Sha512, Sha512_224, Sha512_256,
 };
 
+pub(crate) use frame::{hasher_common, md_hasher};
 pub(crate) use sha256::K as sha256_constants;
 pub(crate) use sha512::K as sha512_constants;
 #[cfg(test)]
@@ -113,115 +115,6 @@ pub trait HashFunction: Clone + Default + Send + Sync + 'static {
         h.finalize_reset()
     }
 }
-
-/// The message length in bits after `blocks` full blocks of `block_len` bytes and `pos`
-/// buffered bytes, modulo 2^64 (RFC 1321 section 3.2 keeps the low 64 bits; FIPS 180-4
-/// limits SHA-1/SHA-256 messages to below 2^64 bits, so no valid input wraps).
-#[inline]
-pub(crate) fn md_bit_len(blocks: u64, block_len: usize, pos: usize) -> u64 {
-    blocks.wrapping_mul(block_len as u64).wrapping_add(pos as u64).wrapping_mul(8)
-}
-
-/// The first `N` bytes of `words` written little-endian (MD4, MD5).
-#[inline]
-pub(crate) fn words_le<const N: usize>(words: &[u32]) -> [u8; N] {
-    let mut out = [0u8; N];
-    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_le_bytes())) {
-        *o = b;
-    }
-    out
-}
-
-/// The first `N` bytes of `words` written big-endian (SHA-1, SHA-224, SHA-256).
-#[inline]
-pub(crate) fn words_be<const N: usize>(words: &[u32]) -> [u8; N] {
-    let mut out = [0u8; N];
-    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_be_bytes())) {
-        *o = b;
-    }
-    out
-}
-
-/// The first `N` bytes of `words` written big-endian (SHA-384, SHA-512, SHA-512/t).
-#[inline]
-pub(crate) fn words64_be<const N: usize>(words: &[u64]) -> [u8; N] {
-    let mut out = [0u8; N];
-    for (o, b) in out.iter_mut().zip(words.iter().flat_map(|w| w.to_be_bytes())) {
-        *o = b;
-    }
-    out
-}
-
-/// The parts every hasher shares, given its inherent `new`, `update`, `finalize_reset`
-/// and `reset`, and `core`/`buffer` fields that implement `Zeroize`: the size constants,
-/// `finalize`, `digest`, `Default`, `Debug`, zeroize-on-drop, [`HashFunction`] and the
-/// RustCrypto traits.
-macro_rules! hasher_common {
-    ($ty:ident, $alg:ident, $block:expr, $out:expr, $name:expr) => {
-        impl $ty {
-            /// The block length in bytes.
-            pub const BLOCK_LEN: usize = $block;
-            /// The digest length in bytes.
-            pub const OUTPUT_LEN: usize = $out;
-
-            /// The digest of everything absorbed.
-            pub fn finalize(mut self) -> [u8; $out] {
-                self.finalize_reset()
-            }
-
-            /// The digest of `data` in one call.
-            pub fn digest(data: &[u8]) -> [u8; $out] {
-                let mut h = Self::new();
-                h.update(data);
-                h.finalize_reset()
-            }
-        }
-
-        impl Default for $ty {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl core::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                // The state may derive from secrets (HMAC keys): never print it.
-                f.write_str(concat!(stringify!($ty), " { .. }"))
-            }
-        }
-
-        impl Drop for $ty {
-            fn drop(&mut self) {
-                zeroize::Zeroize::zeroize(&mut self.core);
-                zeroize::Zeroize::zeroize(&mut self.buffer);
-            }
-        }
-
-        impl $crate::digest::HashFunction for $ty {
-            const ALG: $crate::digest::HashAlg = $crate::digest::HashAlg::$alg;
-            const BLOCK_LEN: usize = $block;
-            const OUTPUT_LEN: usize = $out;
-            type Output = [u8; $out];
-
-            fn new() -> Self {
-                $ty::new()
-            }
-            fn update(&mut self, data: &[u8]) {
-                $ty::update(self, data)
-            }
-            fn finalize_reset(&mut self) -> [u8; $out] {
-                $ty::finalize_reset(self)
-            }
-            fn reset(&mut self) {
-                $ty::reset(self)
-            }
-        }
-
-        #[cfg(feature = "rustcrypto-traits")]
-        $crate::digest::traits::rustcrypto_impls!($ty, $block, $out, $name);
-    };
-}
-pub(crate) use hasher_common;
 
 /// Runs `$body` with the type alias `$h` naming the hasher of `$alg` (a [`HashAlg`]):
 /// the bridge from a run-time choice to the generic code.

@@ -17,9 +17,8 @@
 //! (`sha1rnds4`, `sha1nexte`, `sha1msg1`, `sha1msg2`); this portable code is the reference
 //! they are tested against and the fallback everywhere else.
 
-use super::Backend;
 use super::backend::ShaAccel;
-use super::buffer::{BlockBuffer, BlockCompress};
+use super::buffer::BlockCompress;
 
 /// SHA-1 block size in bytes (512 bits, FIPS 180-4 section 1).
 pub const SHA1_BLOCK_LEN: usize = 64;
@@ -37,6 +36,12 @@ pub(crate) struct Sha1Core {
     state: [u32; 5],
     #[zeroize(skip)]
     accel: ShaAccel,
+}
+
+impl Sha1Core {
+    fn accelerated(&self) -> bool {
+        self.accel.uses_sha_ni()
+    }
 }
 
 impl BlockCompress<SHA1_BLOCK_LEN> for Sha1Core {
@@ -90,54 +95,11 @@ pub(crate) fn compress_portable(state: &mut [u32; 5], blocks: &[[u8; SHA1_BLOCK_
     }
 }
 
-/// SHA-1 hasher (FIPS 180-4). **Legacy**: see the module docs.
-#[derive(Clone)]
-pub struct Sha1 {
-    core: Sha1Core,
-    buffer: BlockBuffer<SHA1_BLOCK_LEN>,
-    blocks: u64,
-}
-
-impl Sha1 {
-    /// A hasher at the initial state, using the fastest code this CPU supports.
-    pub fn new() -> Self {
-        Sha1::with_backend(Backend::Auto)
-    }
-
-    /// A hasher at the initial state, using `backend`'s code.
-    pub fn with_backend(backend: Backend) -> Self {
-        Sha1 {
-            core: Sha1Core { state: IV, accel: ShaAccel::new(backend) },
-            buffer: BlockBuffer::new(),
-            blocks: 0,
-        }
-    }
-
-    /// Whether this hasher runs the CPU's SHA extensions.
-    pub fn is_accelerated(&self) -> bool {
-        self.core.accel.uses_sha_ni()
-    }
-
-    /// Absorbs `data`.
-    pub fn update(&mut self, data: &[u8]) {
-        self.blocks = self.blocks.wrapping_add(self.buffer.update(&mut self.core, data));
-    }
-
-    /// The digest of everything absorbed so far; the hasher starts over.
-    pub fn finalize_reset(&mut self) -> [u8; SHA1_OUTPUT_LEN] {
-        let bits = super::md_bit_len(self.blocks, SHA1_BLOCK_LEN, self.buffer.pos());
-        self.buffer.finish_md(&mut self.core, &bits.to_be_bytes());
-        let out = super::words_be(&self.core.state);
-        self.reset();
-        out
-    }
-
-    /// Returns to the initial state, wiping the old one; keeps the backend.
-    pub fn reset(&mut self) {
-        self.core.state = IV;
-        self.buffer.clear();
-        self.blocks = 0;
-    }
-}
-
-super::hasher_common!(Sha1, Sha1, SHA1_BLOCK_LEN, SHA1_OUTPUT_LEN, "SHA1");
+super::md_hasher!(
+    /// SHA-1 hasher (FIPS 180-4). **Legacy**: see the module docs.
+    Sha1, "SHA1", core: Sha1Core, block: SHA1_BLOCK_LEN, out: SHA1_OUTPUT_LEN,
+    init: |backend| Sha1Core { state: IV, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV,
+    length: |bits| (bits as u64).to_be_bytes(),
+    digest: |core| super::frame::words_be(&core.state),
+);

@@ -12,9 +12,8 @@
 //! (`sha256rnds2`, `sha256msg1`, `sha256msg2`), about 2 cycles per byte on Zen 4; this
 //! portable code is the reference they are tested against and the fallback elsewhere.
 
-use super::Backend;
 use super::backend::ShaAccel;
-use super::buffer::{BlockBuffer, BlockCompress};
+use super::buffer::BlockCompress;
 
 /// SHA-224/SHA-256 block size in bytes (512 bits, FIPS 180-4 section 1).
 pub const SHA256_BLOCK_LEN: usize = 64;
@@ -122,6 +121,12 @@ pub(crate) struct Sha256Core {
     accel: ShaAccel,
 }
 
+impl Sha256Core {
+    fn accelerated(&self) -> bool {
+        self.accel.uses_sha_ni()
+    }
+}
+
 impl BlockCompress<SHA256_BLOCK_LEN> for Sha256Core {
     #[inline]
     fn compress(&mut self, blocks: &[[u8; SHA256_BLOCK_LEN]]) {
@@ -172,68 +177,21 @@ pub(crate) fn compress_portable(state: &mut [u32; 8], blocks: &[[u8; SHA256_BLOC
     }
 }
 
-/// Defines a SHA-256-family hasher with initial value `$iv` and `$out` output bytes.
-macro_rules! sha256_variant {
-    ($(#[$doc:meta])* $ty:ident, $iv:expr, $out:expr, $name:expr) => {
-        $(#[$doc])*
-        #[derive(Clone)]
-        pub struct $ty {
-            core: Sha256Core,
-            buffer: BlockBuffer<SHA256_BLOCK_LEN>,
-            blocks: u64,
-        }
-
-        impl $ty {
-            /// A hasher at the initial state, using the fastest code this CPU supports.
-            pub fn new() -> Self {
-                Self::with_backend(Backend::Auto)
-            }
-
-            /// A hasher at the initial state, using `backend`'s code.
-            pub fn with_backend(backend: Backend) -> Self {
-                $ty {
-                    core: Sha256Core { state: $iv, accel: ShaAccel::new(backend) },
-                    buffer: BlockBuffer::new(),
-                    blocks: 0,
-                }
-            }
-
-            /// Whether this hasher runs the CPU's SHA extensions.
-            pub fn is_accelerated(&self) -> bool {
-                self.core.accel.uses_sha_ni()
-            }
-
-            /// Absorbs `data`.
-            pub fn update(&mut self, data: &[u8]) {
-                self.blocks = self.blocks.wrapping_add(self.buffer.update(&mut self.core, data));
-            }
-
-            /// The digest of everything absorbed so far; the hasher starts over.
-            pub fn finalize_reset(&mut self) -> [u8; $out] {
-                let bits = super::md_bit_len(self.blocks, SHA256_BLOCK_LEN, self.buffer.pos());
-                self.buffer.finish_md(&mut self.core, &bits.to_be_bytes());
-                let out = super::words_be(&self.core.state);
-                self.reset();
-                out
-            }
-
-            /// Returns to the initial state, wiping the old one; keeps the backend.
-            pub fn reset(&mut self) {
-                self.core.state = $iv;
-                self.buffer.clear();
-                self.blocks = 0;
-            }
-        }
-
-        super::hasher_common!($ty, $ty, SHA256_BLOCK_LEN, $out, $name);
-    };
-}
-
-sha256_variant!(
+super::md_hasher!(
     /// SHA-256 hasher (FIPS 180-4 section 6.2).
-    Sha256, IV256, SHA256_OUTPUT_LEN, "SHA-256"
+    Sha256, "SHA-256", core: Sha256Core, block: SHA256_BLOCK_LEN, out: SHA256_OUTPUT_LEN,
+    init: |backend| Sha256Core { state: IV256, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV256,
+    length: |bits| (bits as u64).to_be_bytes(),
+    digest: |core| super::frame::words_be(&core.state),
 );
-sha256_variant!(
-    /// SHA-224 hasher (FIPS 180-4 section 6.3).
-    Sha224, IV224, SHA224_OUTPUT_LEN, "SHA-224"
+
+super::md_hasher!(
+    /// SHA-224 hasher (FIPS 180-4 section 6.3): SHA-256 from its own initial value,
+    /// truncated to 224 bits.
+    Sha224, "SHA-224", core: Sha256Core, block: SHA256_BLOCK_LEN, out: SHA224_OUTPUT_LEN,
+    init: |backend| Sha256Core { state: IV224, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV224,
+    length: |bits| (bits as u64).to_be_bytes(),
+    digest: |core| super::frame::words_be(&core.state),
 );

@@ -12,9 +12,8 @@
 //! shifted, and the schedule is computed in a 16-word ring just ahead of the rounds that
 //! use it (as OpenSSL's `sha512-x86_64`), so the whole state lives in registers.
 
-use super::Backend;
 use super::backend::ShaAccel;
-use super::buffer::{BlockBuffer, BlockCompress};
+use super::buffer::BlockCompress;
 
 /// SHA-384/512 block size in bytes (1024 bits, FIPS 180-4 section 1).
 pub const SHA512_BLOCK_LEN: usize = 128;
@@ -164,6 +163,12 @@ pub(crate) struct Sha512Core {
     accel: ShaAccel,
 }
 
+impl Sha512Core {
+    fn accelerated(&self) -> bool {
+        self.accel.uses_avx2()
+    }
+}
+
 impl BlockCompress<SHA512_BLOCK_LEN> for Sha512Core {
     #[inline]
     fn compress(&mut self, blocks: &[[u8; SHA512_BLOCK_LEN]]) {
@@ -258,78 +263,41 @@ pub(crate) fn compress_portable(state: &mut [u64; 8], blocks: &[[u8; SHA512_BLOC
     }
 }
 
-/// Defines a SHA-512-family hasher with initial value `$iv` and `$out` output bytes.
-macro_rules! sha512_variant {
-    ($(#[$doc:meta])* $ty:ident, $iv:expr, $out:expr, $name:expr) => {
-        $(#[$doc])*
-        #[derive(Clone)]
-        pub struct $ty {
-            core: Sha512Core,
-            buffer: BlockBuffer<SHA512_BLOCK_LEN>,
-            blocks: u64,
-        }
-
-        impl $ty {
-            /// A hasher at the initial state, using the fastest code this CPU supports.
-            pub fn new() -> Self {
-                Self::with_backend(Backend::Auto)
-            }
-
-            /// A hasher at the initial state, using `backend`'s code.
-            pub fn with_backend(backend: Backend) -> Self {
-                $ty {
-                    core: Sha512Core { state: $iv, accel: ShaAccel::new(backend) },
-                    buffer: BlockBuffer::new(),
-                    blocks: 0,
-                }
-            }
-
-            /// Whether this hasher runs the AVX2/BMI2 kernel.
-            pub fn is_accelerated(&self) -> bool {
-                self.core.accel.uses_avx2()
-            }
-
-            /// Absorbs `data`.
-            pub fn update(&mut self, data: &[u8]) {
-                self.blocks = self.blocks.wrapping_add(self.buffer.update(&mut self.core, data));
-            }
-
-            /// The digest of everything absorbed so far; the hasher starts over.
-            pub fn finalize_reset(&mut self) -> [u8; $out] {
-                // The 128-bit length of section 5.1.2; a u64 block count covers 2^74 bits.
-                let bytes = u128::from(self.blocks) * SHA512_BLOCK_LEN as u128
-                    + self.buffer.pos() as u128;
-                self.buffer.finish_md(&mut self.core, &(bytes * 8).to_be_bytes());
-                let out = super::words64_be(&self.core.state);
-                self.reset();
-                out
-            }
-
-            /// Returns to the initial state, wiping the old one; keeps the backend.
-            pub fn reset(&mut self) {
-                self.core.state = $iv;
-                self.buffer.clear();
-                self.blocks = 0;
-            }
-        }
-
-        super::hasher_common!($ty, $ty, SHA512_BLOCK_LEN, $out, $name);
-    };
-}
-
-sha512_variant!(
+super::md_hasher!(
     /// SHA-512 hasher (FIPS 180-4 section 6.4).
-    Sha512, IV512, SHA512_OUTPUT_LEN, "SHA-512"
+    Sha512, "SHA-512", core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA512_OUTPUT_LEN,
+    init: |backend| Sha512Core { state: IV512, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV512,
+    length: |bits| bits.to_be_bytes(),
+    digest: |core| super::frame::words64_be(&core.state),
 );
-sha512_variant!(
-    /// SHA-384 hasher (FIPS 180-4 section 6.5).
-    Sha384, IV384, SHA384_OUTPUT_LEN, "SHA-384"
+
+super::md_hasher!(
+    /// SHA-384 hasher (FIPS 180-4 section 6.5): SHA-512 from its own initial value,
+    /// truncated to 384 bits.
+    Sha384, "SHA-384", core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA384_OUTPUT_LEN,
+    init: |backend| Sha512Core { state: IV384, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV384,
+    length: |bits| bits.to_be_bytes(),
+    digest: |core| super::frame::words64_be(&core.state),
 );
-sha512_variant!(
-    /// SHA-512/224 hasher (FIPS 180-4 section 6.7).
-    Sha512_224, IV512_224, SHA512_224_OUTPUT_LEN, "SHA-512/224"
+
+super::md_hasher!(
+    /// SHA-512/224 hasher (FIPS 180-4 section 6.7): SHA-512 from the initial value of
+    /// section 5.3.6.1, truncated to 224 bits.
+    Sha512_224, "SHA-512/224", core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA512_224_OUTPUT_LEN,
+    init: |backend| Sha512Core { state: IV512_224, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV512_224,
+    length: |bits| bits.to_be_bytes(),
+    digest: |core| super::frame::words64_be(&core.state),
 );
-sha512_variant!(
-    /// SHA-512/256 hasher (FIPS 180-4 section 6.7).
-    Sha512_256, IV512_256, SHA512_256_OUTPUT_LEN, "SHA-512/256"
+
+super::md_hasher!(
+    /// SHA-512/256 hasher (FIPS 180-4 section 6.7): SHA-512 from the initial value of
+    /// section 5.3.6.2, truncated to 256 bits.
+    Sha512_256, "SHA-512/256", core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA512_256_OUTPUT_LEN,
+    init: |backend| Sha512Core { state: IV512_256, accel: ShaAccel::new(backend) },
+    set_iv: |core| core.state = IV512_256,
+    length: |bits| bits.to_be_bytes(),
+    digest: |core| super::frame::words64_be(&core.state),
 );

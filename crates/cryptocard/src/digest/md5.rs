@@ -15,10 +15,14 @@
 //! and `T[i] = floor(2^32 · |sin(i)|)`; the block's result is added into the chaining
 //! value. The digest is the final chaining value, little-endian.
 //!
-//! Speed: the steps form one dependency chain (each reads the previous `a`); the code
-//! is fully unrolled so every constant is an immediate and `X[k] + T[i]` is off the
-//! critical path. Measured on an AMD Zen 4 (2 cores shared, 16 KiB buffers, one thread):
-//! see the table in the crate's digest module docs.
+//! Speed: the 64 steps form one dependency chain (each reads the previous result), so
+//! what matters is how many operations stand between one step's result and the next:
+//! the code is fully unrolled, `a + X[k] + T[i]` is summed off the chain (the constants
+//! are read through an opaque reference so that LLVM cannot move their add after the
+//! round function), and where a round function splits into bitwise-disjoint halves the
+//! half that does not read the newest word joins the early sum. 3.24 TSC cycles per byte
+//! (800 MB/s) on AMD Zen 4, 1.05x OpenSSL 3.0's assembly (see the table in
+//! [`crate::digest`]).
 
 use super::buffer::BlockCompress;
 

@@ -8,9 +8,12 @@
 //! roots of the first 80 primes). The four variants differ only in the initial value
 //! (sections 5.3.4-5.3.6) and in how much of the final state they output.
 //!
-//! Speed: the rounds are unrolled by eight with the variables renamed rather than
-//! shifted, and the schedule is computed in a 16-word ring just ahead of the rounds that
-//! use it (as OpenSSL's `sha512-x86_64`), so the whole state lives in registers.
+//! Speed: on x86-64 with AVX2 and BMI2 the blocks go to `arch::x86_64::sha512_avx2`
+//! (the schedule of two blocks at a time in vector registers, the rounds in assembly
+//! with `rorx`/`andn`): 3.09 TSC cycles per byte (840 MB/s) on AMD Zen 4, 0.97x OpenSSL
+//! 3.0's AVX2 code. This portable code, the reference it is tested against, runs the
+//! schedule sixteen words ahead into a small array and the rounds eight at a time with
+//! the names rotated: 4.96 TSC cycles per byte (524 MB/s) there.
 
 use super::backend::ShaAccel;
 use super::buffer::BlockCompress;

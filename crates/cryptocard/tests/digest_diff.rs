@@ -119,9 +119,8 @@ proptest! {
 
 #[test]
 fn pbkdf2_matches_openssl() {
-    for (i, alg) in [HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha512, HashAlg::Md5]
-        .into_iter()
-        .enumerate()
+    for (i, alg) in
+        [HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha512, HashAlg::Md5].into_iter().enumerate()
     {
         for (len, iterations) in [(1usize, 1u32), (20, 2), (65, 100), (129, 7)] {
             let password = bytes(i * 11 + len, 1 + len as u64);
@@ -196,8 +195,8 @@ fn sha_kernels_match_the_portable_code_around_block_boundaries() {
 #[test]
 fn digest_info_prefixes_match_rfc_8017_and_openssl_signatures() {
     // RFC 8017 section 9.2 note 1, copied into the test data.
-    let text = std::fs::read_to_string(digest_support::data_path("rfc-8017-digestinfo.txt"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(digest_support::data_path("rfc-8017-digestinfo.txt")).unwrap();
     let mut listed = 0;
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let (name, hex_prefix) = line.split_once(" = ").unwrap();

@@ -6,8 +6,8 @@ mod digest_support;
 
 use cryptocard::Error;
 use cryptocard::digest::{
-    HashAlg, HashFunction, Hmac, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, hmac, pbkdf2_hmac,
-    pbkdf2_hmac_alg,
+    DynHmac, HashAlg, HashFunction, Hmac, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, hmac,
+    pbkdf2_hmac, pbkdf2_hmac_alg,
 };
 use digest_support::parse_records;
 
@@ -148,12 +148,40 @@ fn rfc_7914_pbkdf2_hmac_sha256() {
 #[test]
 fn pbkdf2_rejects_degenerate_parameters() {
     let mut out = [0u8; 16];
-    assert!(matches!(pbkdf2_hmac::<Sha256>(b"p", b"s", 0, &mut out), Err(Error::InvalidArgument(_))));
-    assert!(matches!(pbkdf2_hmac::<Sha256>(b"p", b"s", 1, &mut []), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        pbkdf2_hmac::<Sha256>(b"p", b"s", 0, &mut out),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        pbkdf2_hmac::<Sha256>(b"p", b"s", 1, &mut []),
+        Err(Error::InvalidArgument(_))
+    ));
     // A key spanning several hash blocks is the concatenation T_1 || T_2 (RFC 8018 5.2).
     let mut long = [0u8; 70];
     pbkdf2_hmac::<Sha256>(b"p", b"s", 3, &mut long).unwrap();
     let mut short = [0u8; 32];
     pbkdf2_hmac::<Sha256>(b"p", b"s", 3, &mut short).unwrap();
     assert_eq!(&long[..32], &short);
+}
+
+#[test]
+fn dyn_hmac_streams_and_verifies_for_every_algorithm() {
+    let key = digest_support::bytes(90, 11);
+    let data = digest_support::bytes(500, 12);
+    for alg in HashAlg::ALL {
+        let want = hmac(alg, &key, &data);
+        let mut m = DynHmac::new(alg, &key);
+        for piece in data.chunks(77) {
+            m.update(piece);
+        }
+        m.clone().verify(want.as_bytes()).unwrap();
+        m.clone().verify_truncated(&want.as_bytes()[..12]).unwrap();
+        let mut bad = want.as_bytes().to_vec();
+        bad[0] ^= 1;
+        assert_eq!(m.clone().verify(&bad), Err(Error::Verification), "{alg}");
+        assert_eq!(m.finalize_reset(), want, "{alg}");
+        // Started over with the same key.
+        m.update(&data);
+        assert_eq!(m.finalize(), want, "{alg}");
+    }
 }

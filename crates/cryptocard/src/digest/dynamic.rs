@@ -1,10 +1,12 @@
 //! A hasher chosen at run time: [`Hasher`] wraps each digest in one enum (no allocation,
-//! no virtual calls), and [`HashOutput`] carries a digest of any length.
+//! no virtual calls), [`DynHmac`] does the same for HMAC, and [`HashOutput`] carries a
+//! digest of any length.
 
 use super::{
-    HashAlg, HashFunction, MAX_OUTPUT_LEN, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512,
-    Sha512_224, Sha512_256,
+    HashAlg, HashFunction, Hmac, MAX_OUTPUT_LEN, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384,
+    Sha512, Sha512_224, Sha512_256,
 };
+use crate::Error;
 
 /// A digest value of up to [`MAX_OUTPUT_LEN`] bytes; `as_ref()` gives exactly the digest.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -143,5 +145,82 @@ impl HashAlg {
     /// The digest of `data` under this algorithm, in one call.
     pub fn digest(self, data: &[u8]) -> HashOutput {
         Hasher::digest(self, data)
+    }
+}
+
+/// Calls `$body` with `$m` bound to the concrete HMAC inside `$self`.
+macro_rules! each_mac {
+    ($self:expr, $m:ident => $body:expr) => {
+        match $self {
+            DynHmac::Md2($m) => $body,
+            DynHmac::Md4($m) => $body,
+            DynHmac::Md5($m) => $body,
+            DynHmac::Sha1($m) => $body,
+            DynHmac::Sha224($m) => $body,
+            DynHmac::Sha256($m) => $body,
+            DynHmac::Sha384($m) => $body,
+            DynHmac::Sha512($m) => $body,
+            DynHmac::Sha512_224($m) => $body,
+            DynHmac::Sha512_256($m) => $body,
+        }
+    };
+}
+
+/// A streaming HMAC whose digest is picked at run time (what `dgst -hmac` needs).
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub enum DynHmac {
+    Md2(Hmac<Md2>),
+    Md4(Hmac<Md4>),
+    Md5(Hmac<Md5>),
+    Sha1(Hmac<Sha1>),
+    Sha224(Hmac<Sha224>),
+    Sha256(Hmac<Sha256>),
+    Sha384(Hmac<Sha384>),
+    Sha512(Hmac<Sha512>),
+    Sha512_224(Hmac<Sha512_224>),
+    Sha512_256(Hmac<Sha512_256>),
+}
+
+impl DynHmac {
+    /// HMAC with digest `alg`, keyed with `key`.
+    pub fn new(alg: HashAlg, key: &[u8]) -> DynHmac {
+        match alg {
+            HashAlg::Md2 => DynHmac::Md2(Hmac::new(key)),
+            HashAlg::Md4 => DynHmac::Md4(Hmac::new(key)),
+            HashAlg::Md5 => DynHmac::Md5(Hmac::new(key)),
+            HashAlg::Sha1 => DynHmac::Sha1(Hmac::new(key)),
+            HashAlg::Sha224 => DynHmac::Sha224(Hmac::new(key)),
+            HashAlg::Sha256 => DynHmac::Sha256(Hmac::new(key)),
+            HashAlg::Sha384 => DynHmac::Sha384(Hmac::new(key)),
+            HashAlg::Sha512 => DynHmac::Sha512(Hmac::new(key)),
+            HashAlg::Sha512_224 => DynHmac::Sha512_224(Hmac::new(key)),
+            HashAlg::Sha512_256 => DynHmac::Sha512_256(Hmac::new(key)),
+        }
+    }
+
+    /// Absorbs message bytes.
+    pub fn update(&mut self, data: &[u8]) {
+        each_mac!(self, m => m.update(data))
+    }
+
+    /// The tag of everything absorbed so far; the MAC starts over with the same key.
+    pub fn finalize_reset(&mut self) -> HashOutput {
+        each_mac!(self, m => HashOutput::from_slice(m.finalize_reset().as_ref()))
+    }
+
+    /// The tag of everything absorbed.
+    pub fn finalize(mut self) -> HashOutput {
+        self.finalize_reset()
+    }
+
+    /// Checks a full-length tag in constant time (see [`Hmac::verify`]).
+    pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
+        each_mac!(self, m => m.verify(tag))
+    }
+
+    /// Checks a truncated tag in constant time (see [`Hmac::verify_truncated`]).
+    pub fn verify_truncated(self, tag: &[u8]) -> Result<(), Error> {
+        each_mac!(self, m => m.verify_truncated(tag))
     }
 }

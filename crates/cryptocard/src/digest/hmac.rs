@@ -47,8 +47,9 @@ impl<H: HashFunction> Hmac<H> {
         let block_len = H::BLOCK_LEN;
         let mut k0 = [0u8; MAX_BLOCK_LEN];
         if key.len() > block_len {
-            let digest = H::digest(key);
+            let mut digest = H::digest(key);
             k0[..H::OUTPUT_LEN].copy_from_slice(digest.as_ref());
+            digest.as_mut().zeroize();
         } else {
             k0[..key.len()].copy_from_slice(key);
         }

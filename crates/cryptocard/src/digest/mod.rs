@@ -13,8 +13,9 @@
 //! `reset`, the one-shot `digest(data)`, and `BLOCK_LEN` / `OUTPUT_LEN` constants; the
 //! [`HashFunction`] trait names that shape for generic code ([`Hmac`], [`pbkdf2_hmac`]).
 //! [`HashAlg`] picks an algorithm at run time by name or OID (what the RSA and CLI
-//! layers need), [`Hasher`] hashes with it, and [`HashAlg::digest_info_prefix`] gives the
-//! DER prefix of PKCS#1 v1.5 signatures (RFC 8017 section 9.2). With the
+//! layers need), [`Hasher`] hashes with it, [`DynHmac`] and [`hmac()`] MAC with it, and
+//! [`HashAlg::digest_info_prefix`] gives the DER prefix of PKCS#1 v1.5 signatures
+//! (RFC 8017 section 9.2). With the
 //! `rustcrypto-traits` feature each hasher also implements the RustCrypto `digest` 0.11
 //! traits (`Digest`, `DynDigest`, ...), so other crates can use our types.
 //!
@@ -66,7 +67,7 @@ mod traits;
 
 pub use alg::HashAlg;
 pub use backend::Backend;
-pub use dynamic::{HashOutput, Hasher};
+pub use dynamic::{DynHmac, HashOutput, Hasher};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, hmac};
 pub use md2::{MD2_BLOCK_LEN, MD2_OUTPUT_LEN, Md2};
 pub use md4::{MD4_BLOCK_LEN, MD4_OUTPUT_LEN, Md4};

@@ -41,7 +41,7 @@ pub(crate) struct ShaAccel {
     #[cfg(target_arch = "x86_64")]
     pub(crate) sha_ni: Option<crate::arch::x86_64::cpu::ShaNi>,
     #[cfg(target_arch = "x86_64")]
-    pub(crate) avx2: Option<crate::arch::x86_64::sha512_avx2::Avx2Bmi2>,
+    pub(crate) avx2: Option<crate::arch::x86_64::sha512::Avx2Bmi2>,
 }
 
 impl ShaAccel {
@@ -50,7 +50,7 @@ impl ShaAccel {
         let auto = backend.resolve() == Backend::Auto;
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::arch::x86_64::{cpu::ShaNi, sha512_avx2::Avx2Bmi2};
+            use crate::arch::x86_64::{cpu::ShaNi, sha512::Avx2Bmi2};
             if auto {
                 ShaAccel { sha_ni: ShaNi::detect(), avx2: Avx2Bmi2::detect() }
             } else {

@@ -2,12 +2,16 @@
 //!
 //! | type | standard | block | output | status |
 //! |---|---|---|---|---|
-//! | [`Md2`] | RFC 1319 | 16 | 16 | legacy: broken, verify old signatures only |
-//! | [`Md4`] | RFC 1320 | 64 | 16 | legacy: broken (collisions by hand), interoperability only |
-//! | [`Md5`] | RFC 1321 | 64 | 16 | legacy: collisions practical; HMAC-MD5 tolerated in old protocols |
-//! | [`Sha1`] | FIPS 180-4 section 6.1 | 64 | 20 | legacy: collisions practical (SHAttered, 2017); HMAC-SHA1 and verifying old signatures remain acceptable |
-//! | [`Sha224`], [`Sha256`] | FIPS 180-4 section 6.2-6.3 | 64 | 28, 32 | current |
-//! | [`Sha384`], [`Sha512`], [`Sha512_224`], [`Sha512_256`] | FIPS 180-4 section 6.4-6.7 | 128 | 48, 64, 28, 32 | current |
+//! | [`Md2`] | RFC 1319 | 16 | 16 | legacy (broken): verify old signatures only |
+//! | [`Md4`] | RFC 1320 | 64 | 16 | legacy (broken): interoperability only |
+//! | [`Md5`] | RFC 1321 | 64 | 16 | legacy (collisions): old data; HMAC-MD5 in old protocols |
+//! | [`Sha1`] | FIPS 180-4 6.1 | 64 | 20 | legacy (collisions): HMAC-SHA1, old signatures |
+//! | [`Sha224`], [`Sha256`] | FIPS 180-4 6.2, 6.3 | 64 | 28, 32 | current |
+//! | [`Sha384`], [`Sha512`] | FIPS 180-4 6.4, 6.5 | 128 | 48, 64 | current |
+//! | [`Sha512_224`], [`Sha512_256`] | FIPS 180-4 6.7 | 128 | 28, 32 | current |
+//!
+//! "Legacy" means broken for collision resistance and not for new designs; each type's
+//! documentation says what use remains acceptable.
 //!
 //! Every hasher has the same shape: `new`, `update`, `finalize`, `finalize_reset`,
 //! `reset`, the one-shot `digest(data)`, and `BLOCK_LEN` / `OUTPUT_LEN` constants; the
@@ -19,12 +23,12 @@
 //! `rustcrypto-traits` feature each hasher also implements the RustCrypto `digest` 0.11
 //! traits (`Digest`, `DynDigest`, ...), so other crates can use our types.
 //!
-//! Run-time dispatch: SHA-1 and SHA-256 use the x86 SHA extensions, SHA-384/512 an AVX2
-//! message schedule with BMI2 assembly rounds, when the CPU has them, detected once when
-//! a hasher is made (not per block). The portable code is always compiled and is the
-//! reference the kernels are tested against; [`Backend::Portable`] (per hasher, through
-//! `with_backend`) or the environment variable `CRYPTOCARD_DIGEST_PORTABLE=1` (read once
-//! per process) forces it.
+//! Run-time dispatch: SHA-1 and SHA-256 use the x86 SHA extensions, SHA-384/512 a vector
+//! message schedule (AVX2, or AVX-512VL) with BMI2 assembly rounds, when the CPU has
+//! them, detected once when a hasher is made (not per block). The portable code is
+//! always compiled and is the reference the kernels are tested against;
+//! [`Backend::Portable`] (per hasher, through `with_backend`) or the environment variable
+//! `CRYPTOCARD_DIGEST_PORTABLE=1` (read once per process) forces it.
 //!
 //! Timing: the MD and SHA families are constant-time (additions, rotations, Boolean
 //! functions only). MD2 indexes its S-box by data and so leaks through the cache what it
@@ -45,7 +49,8 @@
 //! | MD5 | 800 | 3.24 | OpenSSL 763 | 1.05 |
 //! | SHA-1 (SHA-NI) | 1938 | 1.34 | OpenSSL 1891 | 1.02 |
 //! | SHA-256 (SHA-NI) | 1804 | 1.44 | OpenSSL 1774 | 1.02 |
-//! | SHA-512 (AVX2 + BMI2) | 840 | 3.09 | OpenSSL 870 | 0.97 |
+//! | SHA-512 (AVX-512VL schedule + BMI2 rounds) | 873 | 2.97 | OpenSSL 869 | 1.00 |
+//! | SHA-512 (AVX2 schedule + BMI2 rounds) | 840 | 3.09 | OpenSSL 869 | 0.97 |
 //!
 //! Dusse and Kaliski's DSP56000 ran MD2 at 190 Kbit/s (24 KB/s); this is 550 times that.
 

@@ -3,4 +3,4 @@
 
 pub(crate) mod cpu;
 pub(crate) mod sha_ni;
-pub(crate) mod sha512_avx2;
+pub(crate) mod sha512;

@@ -1,18 +1,20 @@
-//! The choice between the portable compression functions and the CPU's SHA extensions.
+//! The choice between the portable compression functions and the CPU-specific kernels.
 //!
-//! The SHA-1/SHA-256 hashers use the SHA extensions, the SHA-384/512 hashers AVX2 with
-//! BMI2. Detection happens once, when a hasher is made ([`ShaAccel::new`]); the hasher keeps the
-//! result (a zero-sized proof token, see `arch::x86_64::cpu`) and every block goes
-//! straight to the chosen code. Clones (HMAC's saved states, PBKDF2's iterations) inherit
-//! it without detecting again.
+//! The SHA-1/SHA-256 hashers use the SHA extensions, the SHA-384/512 hashers AVX2 (or
+//! AVX-512VL) with BMI2. Detection happens once, when a hasher is made
+//! ([`ShaAccel::new`]); the hasher keeps the result (proof tokens, see
+//! `arch::x86_64::cpu`) and every block goes straight to the chosen code. Clones (HMAC's
+//! saved states, PBKDF2's iterations) inherit it without detecting again.
 
 use std::sync::OnceLock;
 
-/// Which compression code the SHA-1 and SHA-256 hashers run.
+/// Which compression code a hasher runs (it matters for SHA-1 and SHA-2, which have
+/// kernels; MD2, MD4 and MD5 have one implementation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Backend {
-    /// The fastest code the CPU supports (the SHA extensions where present), unless the
-    /// environment variable `CRYPTOCARD_DIGEST_PORTABLE` is `1` when first looked at.
+    /// The fastest code the CPU supports (SHA extensions, AVX2/AVX-512VL where present),
+    /// unless the environment variable `CRYPTOCARD_DIGEST_PORTABLE` is `1` when first
+    /// looked at.
     #[default]
     Auto,
     /// The portable Rust code, on every CPU.

@@ -86,13 +86,13 @@ pub use sha512::{
 };
 
 pub(crate) use frame::{hasher_common, md_hasher};
-pub(crate) use sha256::K as sha256_constants;
-pub(crate) use sha512::K as sha512_constants;
 #[cfg(test)]
 pub(crate) use {
     sha1::compress_portable as sha1_portable, sha256::compress_portable as sha256_portable,
     sha512::compress_portable as sha512_portable,
 };
+#[cfg(target_arch = "x86_64")]
+pub(crate) use {sha256::K as sha256_constants, sha512::K as sha512_constants};
 
 /// The largest block length of any digest here (SHA-384/512: 128 bytes).
 pub const MAX_BLOCK_LEN: usize = 128;

@@ -1,6 +1,7 @@
 //! x86-64 kernels: BMI2/ADX (`mulx`, `adcx`, `adox`) scalar multiplication, SHA-NI, and
 //! AVX-512 IFMA (radix 2^52) Montgomery arithmetic.
 
+pub(crate) mod adx;
 pub(crate) mod cpu;
 pub(crate) mod sha_ni;
 pub(crate) mod sha512;

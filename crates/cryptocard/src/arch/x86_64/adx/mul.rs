@@ -1,0 +1,99 @@
+//! Schoolbook multiplication `r = a * b` by rows (GMP `mpn_mul_basecase`).
+//!
+//! Row 0 writes `a * b[0]` (a `mul_1` row, CF chain only); row `i` adds `a * b[i]` into
+//! `r[i..]` (an `addmul_1` row, both chains, see `rows`) and writes its carry-out limb to
+//! the fresh position `r[i + n]`. Rows are independent except through memory, so the
+//! core overlaps one row's tail with the next row's head.
+
+use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled};
+use crate::arch::x86_64::cpu::Adx;
+use crate::bignum::Limb;
+use core::arch::asm;
+
+/// `r = a * b` for `a.len() >= b.len() >= 1`, `r.len() == a.len() + b.len()`; any lengths.
+pub(super) fn mul_loop(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let (n, m) = (a.len(), b.len());
+    assert!(n >= m && m >= 1 && r.len() == n + m, "internal error: adx mul lengths");
+    let neg_n = (n as isize).wrapping_neg();
+    // SAFETY: the token proves BMI2/ADX. Row `i` reads a[0..n], b[i] and r[i..i+n) and
+    // writes r[i..=i+n], all in bounds since r.len() = n + m and i < m. `{x}` and `{t}`
+    // point one past the row (a + n, r + i + n) and are indexed from -n to -1. No stack
+    // use; every register written is declared.
+    unsafe {
+        asm!(
+            "mov rdx, qword ptr [{b}]",
+            "mov {i}, {nn}",
+            row_loop!(mul1_step),
+            "mov {lo:e}, 0",
+            "adcx {h1}, {lo}",
+            "mov qword ptr [{t}], {h1}",
+            "test {rows}, {rows}",
+            "jz 3f",
+            "2:",
+            "lea {b}, [{b} + 8]",
+            "lea {t}, [{t} + 8]",
+            "mov rdx, qword ptr [{b}]",
+            "mov {i}, {nn}",
+            row_loop!(addmul_step),
+            row_carry_out!(),
+            "mov qword ptr [{t}], {h1}",
+            "dec {rows}",
+            "jnz 2b",
+            "3:",
+            x = in(reg) a.as_ptr().add(n),
+            t = inout(reg) r.as_mut_ptr().add(n) => _,
+            b = inout(reg) b.as_ptr() => _,
+            nn = in(reg) neg_n,
+            rows = inout(reg) m - 1 => _,
+            i = out(reg) _,
+            lo = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) _,
+            out("rdx") _,
+            out("rcx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `r = a * b` for `a.len() == b.len() == K`, `r.len() == 2K`, `K` even and at least 2:
+/// rows fully unrolled by the assembler, a loop over the rows.
+pub(super) fn mul_unrolled<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    const { assert!(K >= 2 && K % 2 == 0) };
+    assert!(
+        a.len() == K && b.len() == K && r.len() == 2 * K,
+        "internal error: adx mul_unrolled lengths"
+    );
+    // SAFETY: the token proves BMI2/ADX. Row `i` (`{t}` = r + i) reads a[0..K], b[i],
+    // r[i..i+K) and writes r[i..=i+K], in bounds for i < K. No stack use.
+    unsafe {
+        asm!(
+            "mov rdx, qword ptr [{b}]",
+            row_unrolled!(mul1_step),
+            "mov {lo:e}, 0",
+            "adcx {h1}, {lo}",
+            "mov qword ptr [{t} + 8*{k}], {h1}",
+            "mov {rows:e}, {k} - 1",
+            "2:",
+            "lea {b}, [{b} + 8]",
+            "lea {t}, [{t} + 8]",
+            "mov rdx, qword ptr [{b}]",
+            row_unrolled!(addmul_step),
+            row_carry_out!(),
+            "mov qword ptr [{t} + 8*{k}], {h1}",
+            "dec {rows:e}",
+            "jnz 2b",
+            x = in(reg) a.as_ptr(),
+            t = inout(reg) r.as_mut_ptr() => _,
+            b = inout(reg) b.as_ptr() => _,
+            rows = out(reg) _,
+            lo = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) _,
+            k = const K,
+            half = const K / 2,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! Assembly text for one row of products, shared by every kernel in this folder.
+//!
+//! A row adds `rdx * X[0..len]` into `T[0..len]` (Kaliski's operand scanning, one digit of
+//! the multiplier against the whole multiplicand). Product `j` gives `(h_j, l_j) = rdx *
+//! X[j]` by `mulx`, and the row is the sum of two shifted vectors, so each gets its own
+//! carry chain:
+//!
+//! ```text
+//! T[j] <- T[j] + l_j      + CF    (adcx: the CF chain)
+//! T[j] <- T[j] + h_{j-1}  + OF    (adox: the OF chain)
+//! ```
+//!
+//! Both chains run in parallel (Zen 4 retires one `adcx` and one `adox` per cycle, two
+//! dependent `adc`s only one). The high half alternates between `{h0}` and `{h1}` so that
+//! `h_{j-1}` is still there when `h_j` is written; on entry `{h1}` is the "previous high
+//! half" (0 at the start of a row) and on exit `{h1}` holds `h_{len-1}`, with both flags
+//! still pending. The carry out of the row, `h_{len-1} + CF + OF`, cannot overflow a limb:
+//! `T + rdx * X < 2^(64 len) + (2^64 - 1)(2^(64 len) - 1) < 2^(64 (len + 1))`.
+//!
+//! The macros expand to string literals for `asm!` templates. The operands they name are
+//! `{x}` (multiplicand), `{t}` (accumulator), `{lo}`, `{h0}`, `{h1}` (scratch), and in the
+//! loop form `{i}` (minus the row length) and `rcx`; `rdx` holds the multiplier digit.
+//! Only flag-neutral instructions (`mov`, `lea`, `jrcxz`, `jmp`) may sit between two
+//! steps of a row, since both chains live in the flags.
+
+/// One product of an accumulating row: `T[j] += lo(rdx * X[j]) + h_prev`, leaving `h_j`
+/// in `$hn`. `$idx*8 + $off` is the byte offset of limb `j` from `{x}` and from `{t}`.
+macro_rules! addmul_step {
+    ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
+        concat!(
+            "mulx {",
+            $hn,
+            "}, {lo}, qword ptr [{x} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "]\n",
+            "adcx {lo}, qword ptr [{t} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "]\n",
+            "adox {lo}, {",
+            $hp,
+            "}\n",
+            "mov qword ptr [{t} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "], {lo}\n",
+        )
+    };
+}
+
+/// One product of a row that writes a fresh `T` (GMP's `mul_1`): `T[j] = lo(rdx * X[j])
+/// + h_prev + CF`. Only the CF chain is used; OF stays clear.
+macro_rules! mul1_step {
+    ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
+        concat!(
+            "mulx {",
+            $hn,
+            "}, {lo}, qword ptr [{x} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "]\n",
+            "adcx {lo}, {",
+            $hp,
+            "}\n",
+            "mov qword ptr [{t} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "], {lo}\n",
+        )
+    };
+}
+
+/// One product of a shifting row (Montgomery CIOS): like `addmul_step`, but the sum is
+/// stored one limb lower, `T[j - 1] = T[j] + lo(rdx * X[j]) + h_prev`, which divides the
+/// accumulator by 2^64 as it goes.
+macro_rules! addmul_shift_step {
+    ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
+        concat!(
+            "mulx {",
+            $hn,
+            "}, {lo}, qword ptr [{x} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "]\n",
+            "adcx {lo}, qword ptr [{t} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            "]\n",
+            "adox {lo}, {",
+            $hp,
+            "}\n",
+            "mov qword ptr [{t} + ",
+            $idx,
+            "*8 + ",
+            $off,
+            " - 8], {lo}\n",
+        )
+    };
+}
+
+/// A whole row whose length is known only at run time. On entry: `rdx` is the multiplier,
+/// `{x}` and `{t}` point one past the row's last limb, `{i}` is minus the row length (at
+/// least 1). The row clears both flags and `{h1}`, does `len mod 4` single steps, then
+/// groups of four; the loop counts with `lea` and exits with `jrcxz`, so the flags survive.
+/// On exit `{h1}` is the last high half with CF and OF pending, and `{i}` is 0.
+/// Uses local labels 21 to 27.
+macro_rules! row_loop {
+    ($step:ident) => {
+        concat!(
+            "mov rcx, {i}\n",
+            "neg rcx\n",
+            "and ecx, 3\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jrcxz 24f\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 23f\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 22f\n",
+            $step!("{i}", "0", "h0", "h1"),
+            "mov {h1}, {h0}\n",
+            "lea {i}, [{i} + 1]\n",
+            "22:\n",
+            $step!("{i}", "0", "h0", "h1"),
+            "mov {h1}, {h0}\n",
+            "lea {i}, [{i} + 1]\n",
+            "23:\n",
+            $step!("{i}", "0", "h0", "h1"),
+            "mov {h1}, {h0}\n",
+            "lea {i}, [{i} + 1]\n",
+            "24:\n",
+            "mov rcx, {i}\n",
+            "25:\n",
+            "jrcxz 26f\n",
+            $step!("rcx", "0", "h0", "h1"),
+            $step!("rcx", "8", "h1", "h0"),
+            $step!("rcx", "16", "h0", "h1"),
+            $step!("rcx", "24", "h1", "h0"),
+            "lea rcx, [rcx + 4]\n",
+            "jmp 25b\n",
+            "26:\n",
+            "mov {i}, rcx\n",
+        )
+    };
+}
+
+/// A whole row of compile-time length `2 * {half}`, fully unrolled by the assembler
+/// (`.rept`). On entry `rdx` is the multiplier and `{x}`, `{t}` point at limb 0. Clears
+/// the flags and `{h1}` itself; on exit as `row_loop`. Uses the assembler symbol `ccj`.
+macro_rules! row_unrolled {
+    ($step:ident) => {
+        concat!(
+            "xor {h1:e}, {h1:e}\n",
+            ".set ccj, 0\n",
+            ".rept {half}\n",
+            $step!("0", "8*ccj", "h0", "h1"),
+            $step!("0", "8*ccj + 8", "h1", "h0"),
+            ".set ccj, ccj + 2\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// Ends a row: `{h1} += CF + OF` (the row's carry-out limb; no overflow, see above).
+macro_rules! row_carry_out {
+    () => {
+        concat!("mov {lo:e}, 0\n", "adcx {h1}, {lo}\n", "adox {h1}, {lo}\n")
+    };
+}
+
+pub(super) use {addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled};

@@ -1,0 +1,101 @@
+//! Schoolbook squaring `r = a^2` (GMP `mpn_sqr_basecase`; Dusse-Kaliski's remark that
+//! squaring needs about half the digit products).
+//!
+//! 1. Triangle: `r = sum_{i<j} a_i a_j 2^(64(i+j))` by rows, row `i` adding
+//!    `a_i * a[i+1..k)` into `r[2i+1..i+k)` with its carry-out limb at the fresh `r[i+k]`
+//!    (`k(k-1)/2` products). `r[0]` and `r[2k-1]` are never touched and start at zero.
+//! 2. Diagonal: `r = 2r + sum a_i^2 2^(128 i)` in one pass, two limbs per step: the CF chain
+//!    doubles (`adcx x, x` shifts the top bit of one limb into the next), the OF chain adds
+//!    `a_i^2`. Both final carries are zero because `a^2 < 2^(128k)` and `2 * triangle <= a^2`.
+
+use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop};
+use crate::arch::x86_64::cpu::Adx;
+use crate::bignum::Limb;
+use core::arch::asm;
+
+/// `r = a^2` for any `k = a.len() >= 1`, `r.len() == 2k`.
+pub(super) fn sqr_loop(adx: Adx, r: &mut [Limb], a: &[Limb]) {
+    let k = a.len();
+    assert!(k >= 1 && r.len() == 2 * k, "internal error: adx sqr lengths");
+    r[0] = 0;
+    r[2 * k - 1] = 0;
+    if k >= 2 {
+        let neg_len = 1 - k as isize;
+        // SAFETY: the token proves BMI2/ADX. Row `i` (0..k-1) has `{x}` = a + k, `{t}` =
+        // r + k + i and length k-1-i (indices -(k-1-i)..-1): it reads a[i+1..k), a[i],
+        // r[2i+1..i+k) and writes r[2i+1..=i+k], all within a and r. No stack use.
+        unsafe {
+            asm!(
+                "mov rdx, qword ptr [{a}]",
+                "mov {i}, {nl}",
+                row_loop!(mul1_step),
+                "mov {lo:e}, 0",
+                "adcx {h1}, {lo}",
+                "mov qword ptr [{t}], {h1}",
+                "2:",
+                "inc {nl}",
+                "jz 3f",
+                "lea {a}, [{a} + 8]",
+                "lea {t}, [{t} + 8]",
+                "mov rdx, qword ptr [{a}]",
+                "mov {i}, {nl}",
+                row_loop!(addmul_step),
+                row_carry_out!(),
+                "mov qword ptr [{t}], {h1}",
+                "jmp 2b",
+                "3:",
+                a = inout(reg) a.as_ptr() => _,
+                x = in(reg) a.as_ptr().add(k),
+                t = inout(reg) r.as_mut_ptr().add(k) => _,
+                nl = inout(reg) neg_len => _,
+                i = out(reg) _,
+                lo = out(reg) _,
+                h0 = out(reg) _,
+                h1 = out(reg) _,
+                out("rdx") _,
+                out("rcx") _,
+                options(nostack),
+            );
+        }
+    }
+    double_add_diagonal(adx, r, a);
+}
+
+/// Step 2: `r = 2r + sum a_i^2 2^(128 i)`, `r.len() == 2 * a.len()`.
+fn double_add_diagonal(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
+    let k = a.len();
+    assert!(k >= 1 && r.len() == 2 * k, "internal error: adx diagonal lengths");
+    // SAFETY: the token proves BMI2/ADX. Step `i` (k steps, `rcx` from -k to -1) reads
+    // a[i] and r[2i..2i+2) and writes r[2i..2i+2). No stack use.
+    unsafe {
+        asm!(
+            "xor {lo:e}, {lo:e}",
+            "2:",
+            "mov rdx, qword ptr [{a}]",
+            "mulx {h1}, {h0}, rdx",
+            "mov {lo}, qword ptr [{t}]",
+            "mov {hi}, qword ptr [{t} + 8]",
+            "adcx {lo}, {lo}",
+            "adcx {hi}, {hi}",
+            "adox {lo}, {h0}",
+            "adox {hi}, {h1}",
+            "mov qword ptr [{t}], {lo}",
+            "mov qword ptr [{t} + 8], {hi}",
+            "lea {a}, [{a} + 8]",
+            "lea {t}, [{t} + 16]",
+            "lea rcx, [rcx + 1]",
+            "jrcxz 3f",
+            "jmp 2b",
+            "3:",
+            a = inout(reg) a.as_ptr() => _,
+            t = inout(reg) r.as_mut_ptr() => _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) _,
+            inout("rcx") (k as isize).wrapping_neg() => _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}

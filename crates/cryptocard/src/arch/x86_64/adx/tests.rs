@@ -1,0 +1,186 @@
+//! Every kernel against a plain-Rust reference (u128 schoolbook, bit-serial-free REDC).
+
+use super::*;
+use crate::bignum::{Limb, mac};
+
+fn adx() -> Option<Adx> {
+    let t = Adx::detect();
+    if t.is_none() {
+        eprintln!("skipped: this CPU lacks BMI2/ADX");
+    }
+    t
+}
+
+/// Small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn limbs(&mut self, k: usize) -> Vec<Limb> {
+        (0..k).map(|_| self.next()).collect()
+    }
+}
+
+fn ref_mul(a: &[Limb], b: &[Limb]) -> Vec<Limb> {
+    let mut r = vec![0; a.len() + b.len()];
+    for (i, &bi) in b.iter().enumerate() {
+        let mut c = 0;
+        for (j, &aj) in a.iter().enumerate() {
+            (r[i + j], c) = mac(r[i + j], aj, bi, c);
+        }
+        r[i + a.len()] = c;
+    }
+    r
+}
+
+/// `(c, r)` with `c*R + r = (t + m n)/R`, by the textbook digit loop with full carries.
+fn ref_redc(t: &[Limb], n: &[Limb], n0: Limb) -> (Limb, Vec<Limb>) {
+    let k = n.len();
+    let mut t = t.to_vec();
+    t.push(0);
+    for i in 0..k {
+        let m = t[i].wrapping_mul(n0);
+        let mut c = 0;
+        for j in 0..k {
+            (t[i + j], c) = mac(t[i + j], m, n[j], c);
+        }
+        for x in &mut t[i + k..] {
+            let (s, o) = x.overflowing_add(c);
+            *x = s;
+            c = o as Limb;
+        }
+        assert_eq!(t[i], 0);
+    }
+    (t[2 * k], t[k..2 * k].to_vec())
+}
+
+fn neg_inv(n0: Limb) -> Limb {
+    // Newton: x <- x (2 - n0 x) doubles the correct low bits; x = n0 is right to 3 bits.
+    let mut x = n0;
+    for _ in 0..6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(x)));
+    }
+    x.wrapping_neg()
+}
+
+/// Interesting limb vectors of length k: random, zero, all-ones, and mixtures.
+fn operands(rng: &mut Rng, k: usize) -> Vec<Vec<Limb>> {
+    let mut v = vec![rng.limbs(k), rng.limbs(k), vec![0; k], vec![!0; k]];
+    let mut x = rng.limbs(k);
+    x[k - 1] = !0;
+    x[0] = 0;
+    v.push(x);
+    let mut y = vec![!0; k];
+    y[k / 2] = 0;
+    v.push(y);
+    v
+}
+
+/// Moduli of length k: random odd with a full top limb, top limb 1, 2^(64k) - 1, and
+/// odd random with a small top limb.
+fn moduli(rng: &mut Rng, k: usize) -> Vec<Vec<Limb>> {
+    let mut a = rng.limbs(k);
+    a[0] |= 1;
+    a[k - 1] |= 1 << 63;
+    let mut b = rng.limbs(k);
+    b[0] |= 1;
+    b[k - 1] = 1;
+    let c = vec![!0; k];
+    let mut d = rng.limbs(k);
+    d[k - 1] >>= 40;
+    d[0] |= 1;
+    vec![a, b, c, d]
+}
+
+const SIZES: &[usize] = &[96, 128];
+
+fn all_sizes() -> impl Iterator<Item = usize> {
+    (1..=80).chain(SIZES.iter().copied())
+}
+
+#[test]
+fn mul_basecase_matches_reference() {
+    let Some(adx) = adx() else { return };
+    let mut rng = Rng(1);
+    for k in all_sizes() {
+        for a in operands(&mut rng, k) {
+            for b in [rng.limbs(k), a.clone(), vec![!0; k]] {
+                let mut r = vec![0x5a5a; 2 * k];
+                mul_basecase(adx, &mut r, &a, &b);
+                assert_eq!(r, ref_mul(&a, &b), "k = {k}");
+            }
+        }
+        // Unequal lengths, both orders.
+        for m in [1, 2, 3, 5, k.div_ceil(2), k + 1, k + 7] {
+            let (a, b) = (rng.limbs(k), rng.limbs(m));
+            let mut r = vec![0x5a5a; k + m];
+            mul_basecase(adx, &mut r, &a, &b);
+            assert_eq!(r, ref_mul(&a, &b), "{k} x {m}");
+            mul_basecase(adx, &mut r, &b, &a);
+            assert_eq!(r, ref_mul(&b, &a), "{m} x {k}");
+        }
+    }
+}
+
+#[test]
+fn sqr_basecase_matches_reference() {
+    let Some(adx) = adx() else { return };
+    let mut rng = Rng(2);
+    for k in all_sizes() {
+        for a in operands(&mut rng, k) {
+            let mut r = vec![0x5a5a; 2 * k];
+            sqr_basecase(adx, &mut r, &a);
+            assert_eq!(r, ref_mul(&a, &a), "k = {k}");
+        }
+    }
+}
+
+#[test]
+fn redc_matches_reference() {
+    let Some(adx) = adx() else { return };
+    let mut rng = Rng(3);
+    for k in all_sizes() {
+        for n in moduli(&mut rng, k) {
+            let n0 = neg_inv(n[0]);
+            assert_eq!(n[0].wrapping_mul(n0), !0);
+            let mut ts = vec![rng.limbs(2 * k), vec![!0; 2 * k], vec![0; 2 * k]];
+            let mut x = rng.limbs(2 * k);
+            x[2 * k - 1] = !0;
+            ts.push(x);
+            for t in ts {
+                let mut r = vec![0x5a5a; k];
+                let mut tt = t.clone();
+                let c = redc_raw(adx, &mut r, &mut tt, &n, n0);
+                assert_eq!((c, r), ref_redc(&t, &n, n0), "k = {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn mont_mul_and_sqr_match_reference() {
+    let Some(adx) = adx() else { return };
+    let mut rng = Rng(4);
+    for k in all_sizes() {
+        for n in moduli(&mut rng, k) {
+            let n0 = neg_inv(n[0]);
+            let ops = operands(&mut rng, k);
+            for a in &ops {
+                for b in [&ops[0], &ops[3], a] {
+                    let mut r = vec![0x5a5a; k];
+                    let c = mont_mul_raw(adx, &mut r, a, b, &n, n0);
+                    let want = ref_redc(&ref_mul(a, b), &n, n0);
+                    assert!(want.0 <= 1);
+                    assert_eq!((c, r), want, "mont_mul k = {k}");
+                }
+                let mut r = vec![0x5a5a; k];
+                let c = mont_sqr_raw(adx, &mut r, a, &n, n0);
+                assert_eq!((c, r), ref_redc(&ref_mul(a, a), &n, n0), "mont_sqr k = {k}");
+            }
+        }
+    }
+}

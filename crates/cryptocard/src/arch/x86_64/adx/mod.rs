@@ -6,11 +6,12 @@ mod rows;
 mod sqr;
 
 #[cfg(test)]
+mod bench;
+#[cfg(test)]
 mod tests;
 
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
-use zeroize::Zeroize;
 
 /// Calls `$f::<K>` for the sizes with an unrolled kernel, `$generic` otherwise.
 macro_rules! by_size {
@@ -32,11 +33,18 @@ macro_rules! by_size {
 pub(crate) const MAX_SCRATCH_LIMBS: usize = 128;
 
 /// Runs `f` on a zeroed scratch of `2k` limbs on the stack, and wipes it afterwards.
+///
+/// The wipe is a plain `fill(0)` kept alive by `black_box` rather than `zeroize`'s
+/// volatile stores: those go one limb at a time and cost about 120 cycles at `k = 16`
+/// (15% of a 1024-bit product on Zen 4), the vector fill a handful.
+#[inline(always)]
 fn with_scratch<T>(k: usize, f: impl FnOnce(&mut [Limb]) -> T) -> T {
+    #[inline(always)]
     fn run<const N: usize, T>(k: usize, f: impl FnOnce(&mut [Limb]) -> T) -> T {
         let mut s = [0 as Limb; N];
         let out = f(&mut s[..2 * k]);
-        s[..2 * k].zeroize();
+        s.fill(0);
+        core::hint::black_box(&mut s);
         out
     }
     match k {
@@ -65,7 +73,7 @@ pub(crate) fn mul_basecase(adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// `r = a^2`, `r.len() == 2 * a.len()`, `a` non-empty. Time depends only on the length.
 pub(crate) fn sqr_basecase(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     assert!(!a.is_empty() && r.len() == 2 * a.len(), "internal error: sqr_basecase lengths");
-    sqr::sqr_loop(adx, r, a)
+    by_size!(a.len(), sqr_unrolled, (adx, r, a), sqr::sqr_loop(adx, r, a))
 }
 
 /// Montgomery reduction: `c*R + r = (t + m*n) / R` for the `m` in `[0, R)` that makes the
@@ -109,3 +117,4 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
 
 use mul::mul_unrolled;
 use redc::redc_unrolled;
+use sqr::sqr_unrolled;

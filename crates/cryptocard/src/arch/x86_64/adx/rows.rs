@@ -168,6 +168,26 @@ macro_rules! row_unrolled {
     };
 }
 
+/// A whole row of compile-time length `$len` (an assembler expression, may be odd or
+/// zero), fully unrolled; otherwise as `row_unrolled`. Uses the assembler symbol `ccj`.
+macro_rules! row_unrolled_len {
+    ($step:ident, $len:literal) => {
+        concat!(
+            "xor {h1:e}, {h1:e}\n",
+            ".set ccj, 0\n",
+            ".rept (", $len, ") / 2\n",
+            $step!("0", "8*ccj", "h0", "h1"),
+            $step!("0", "8*ccj + 8", "h1", "h0"),
+            ".set ccj, ccj + 2\n",
+            ".endr\n",
+            ".if (", $len, ") & 1\n",
+            $step!("0", "8*ccj", "h0", "h1"),
+            "mov {h1}, {h0}\n",
+            ".endif\n",
+        )
+    };
+}
+
 /// Ends a row: `{h1} += CF + OF` (the row's carry-out limb; no overflow, see above).
 macro_rules! row_carry_out {
     () => {
@@ -175,4 +195,4 @@ macro_rules! row_carry_out {
     };
 }
 
-pub(super) use {addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled};
+pub(super) use {addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled, row_unrolled_len};

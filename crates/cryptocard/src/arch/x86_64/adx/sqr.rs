@@ -8,7 +8,7 @@
 //!    doubles (`adcx x, x` shifts the top bit of one limb into the next), the OF chain adds
 //!    `a_i^2`. Both final carries are zero because `a^2 < 2^(128k)` and `2 * triangle <= a^2`.
 
-use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop};
+use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled_len};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
@@ -94,6 +94,115 @@ fn double_add_diagonal(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
             h0 = out(reg) _,
             h1 = out(reg) _,
             inout("rcx") (k as isize).wrapping_neg() => _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `r = a^2` for `a.len() == K`, `r.len() == 2K`: the triangle fully unrolled for
+/// `K <= 32`; larger even `K` splits `a = lo + hi 2^(64K/2)` so that the triangle is
+/// `tri(lo) + lo*hi 2^(32K) + tri(hi) 2^(64K)`, two unrolled half triangles and one
+/// unrolled rectangle, which keeps the code in the op cache.
+pub(super) fn sqr_unrolled<const K: usize>(adx: Adx, r: &mut [Limb], a: &[Limb]) {
+    assert!(a.len() == K && r.len() == 2 * K, "internal error: adx sqr_unrolled lengths");
+    match K {
+        ..=32 => triangle::<K>(adx, r, a),
+        48 => split_triangle::<24>(adx, r, a),
+        64 => split_triangle::<32>(adx, r, a),
+        _ => unreachable!("internal error: no unrolled squaring for {K} limbs"),
+    }
+    diagonal::<K>(adx, r, a);
+}
+
+/// The off-diagonal triangle of `a` (length `2H`) from two of length `H` and a rectangle.
+fn split_triangle<const H: usize>(adx: Adx, r: &mut [Limb], a: &[Limb]) {
+    let (lo, hi) = a.split_at(H);
+    let (rl, rh) = r.split_at_mut(2 * H);
+    triangle::<H>(adx, rl, lo);
+    triangle::<H>(adx, rh, hi);
+    let mut s = [0 as Limb; 64];
+    let s = &mut s[..2 * H];
+    super::mul::mul_unrolled::<H>(adx, s, lo, hi);
+    // r[H..) += lo*hi: the carry ripples through r[3H..4H) and dies there, since the sum
+    // is the triangle of `a`, below 2^(64*4H).
+    let carry = crate::bignum::add_1(&mut r[H..], s);
+    debug_assert_eq!(carry, 0, "internal error: squaring triangle overflow");
+}
+
+/// Step 1 for `a.len() == K`, fully unrolled; also zeroes `r[0]` and `r[2K-1]`.
+fn triangle<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
+    assert!(a.len() == K && r.len() == 2 * K, "internal error: adx triangle lengths");
+    r[0] = 0;
+    r[2 * K - 1] = 0;
+    if K < 2 {
+        return;
+    }
+    // SAFETY: the token proves BMI2/ADX. Row `i` (0..K-1) has `{x}` = a + i + 1 and `{t}`
+    // = r + 2i + 1 and length K-1-i: it reads a[i..K) and r[2i+1..i+K) and writes
+    // r[2i+1..=i+K], within a and r. No stack use.
+    unsafe {
+        asm!(
+            "lea {x}, [{a} + 8]",
+            "lea {t}, [{r} + 8]",
+            "mov rdx, qword ptr [{a}]",
+            row_unrolled_len!(mul1_step, "{k} - 1"),
+            "mov {lo:e}, 0",
+            "adcx {h1}, {lo}",
+            "mov qword ptr [{t} + 8*({k} - 1)], {h1}",
+            ".set ccr, 1",
+            ".rept {k} - 2",
+            "lea {x}, [{a} + 8*ccr + 8]",
+            "lea {t}, [{r} + 16*ccr + 8]",
+            "mov rdx, qword ptr [{a} + 8*ccr]",
+            row_unrolled_len!(addmul_step, "{k} - 1 - ccr"),
+            row_carry_out!(),
+            "mov qword ptr [{t} + 8*({k} - 1 - ccr)], {h1}",
+            ".set ccr, ccr + 1",
+            ".endr",
+            a = in(reg) a.as_ptr(),
+            r = in(reg) r.as_mut_ptr(),
+            x = out(reg) _,
+            t = out(reg) _,
+            lo = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) _,
+            k = const K,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Step 2 for `a.len() == K`, fully unrolled.
+fn diagonal<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
+    assert!(a.len() == K && r.len() == 2 * K, "internal error: adx diagonal lengths");
+    // SAFETY: the token proves BMI2/ADX. Step `i < K` reads a[i] and r[2i..2i+2) and
+    // writes r[2i..2i+2). No stack use.
+    unsafe {
+        asm!(
+            "xor {lo:e}, {lo:e}",
+            ".set ccj, 0",
+            ".rept {k}",
+            "mov rdx, qword ptr [{a} + 8*ccj]",
+            "mulx {h1}, {h0}, rdx",
+            "mov {lo}, qword ptr [{t} + 16*ccj]",
+            "mov {hi}, qword ptr [{t} + 16*ccj + 8]",
+            "adcx {lo}, {lo}",
+            "adcx {hi}, {hi}",
+            "adox {lo}, {h0}",
+            "adox {hi}, {h1}",
+            "mov qword ptr [{t} + 16*ccj], {lo}",
+            "mov qword ptr [{t} + 16*ccj + 8], {hi}",
+            ".set ccj, ccj + 1",
+            ".endr",
+            a = in(reg) a.as_ptr(),
+            t = in(reg) r.as_mut_ptr(),
+            lo = out(reg) _,
+            hi = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) _,
+            k = const K,
             out("rdx") _,
             options(nostack),
         );

@@ -1,0 +1,195 @@
+//! Cycle counts per kernel call and a constant-time modular exponentiation built on the raw
+//! kernels, for tuning on a quiet machine:
+//!
+//! ```text
+//! cargo test --release -p cryptocard --lib adx::bench -- --ignored --nocapture
+//! ```
+//!
+//! Counts are TSC ticks, the minimum over many calls (robust when other processes share
+//! the cores); the core clock is measured against a chain of dependent `add`s (one cycle
+//! each) and printed beside them.
+
+use super::*;
+use crate::bignum::{sub_n, Limb};
+use crate::ct::{conditional_copy, select_from_table, Choice};
+use num_bigint::BigUint;
+use std::time::Instant;
+
+fn ticks() -> u64 {
+    // SAFETY: `rdtsc` exists on every x86-64 CPU and has no memory effects.
+    unsafe { core::arch::x86_64::_rdtsc() }
+}
+
+/// Minimum ticks of `f` over `reps` calls.
+fn min_ticks(reps: usize, mut f: impl FnMut()) -> u64 {
+    let mut best = u64::MAX;
+    for _ in 0..reps {
+        let t = ticks();
+        f();
+        best = best.min(ticks() - t);
+    }
+    best
+}
+
+/// TSC ticks per core cycle: 1000 dependent `add`s take 1000 cycles.
+fn ticks_per_cycle() -> f64 {
+    let t = min_ticks(2000, || {
+        let mut x: u64 = 1;
+        // SAFETY: register arithmetic only.
+        unsafe {
+            core::arch::asm!(".rept 1000", "add {x}, {x}", ".endr", x = inout(reg) x, options(nomem, nostack));
+        }
+        std::hint::black_box(x);
+    });
+    t as f64 / 1000.0
+}
+
+fn tsc_hz() -> f64 {
+    let (t0, c0) = (Instant::now(), ticks());
+    while t0.elapsed().as_millis() < 200 {}
+    (ticks() - c0) as f64 / t0.elapsed().as_secs_f64()
+}
+
+fn random(seed: &mut u64, k: usize) -> Vec<Limb> {
+    (0..k)
+        .map(|_| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            *seed ^ (*seed >> 29)
+        })
+        .collect()
+}
+
+fn to_big(x: &[Limb]) -> BigUint {
+    BigUint::from_slice(&x.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>())
+}
+
+fn from_big(x: &BigUint, k: usize) -> Vec<Limb> {
+    let mut v = x.to_u64_digits();
+    v.resize(k, 0);
+    v
+}
+
+/// `r = (c*R + r) mod n` for `c*R + r < 2n`: subtract `n` unless that borrows past `c`.
+fn reduce_once(r: &mut [Limb], c: Limb, n: &[Limb], scratch: &mut [Limb]) {
+    let borrow = sub_n(scratch, r, n);
+    conditional_copy(Choice::from_bit(c | (borrow ^ 1)), r, scratch);
+}
+
+/// `base^e mod n` with a fixed 5-bit window over all `64k` exponent bits, in Montgomery
+/// form throughout: `rr` = R^2 mod n. Every product and square is reduced once.
+fn ct_powm(adx: Adx, base: &[Limb], e: &[Limb], n: &[Limb], n0: Limb, rr: &[Limb]) -> Vec<Limb> {
+    const W: usize = 5;
+    let k = n.len();
+    let mut s = vec![0; k];
+    let mut table = vec![0; k << W];
+    let mut one = vec![0; k];
+    one[0] = 1;
+    let c = mont_mul_raw(adx, &mut table[..k], &one, rr, n, n0); // R mod n
+    reduce_once(&mut table[..k], c, n, &mut s);
+    let c = mont_mul_raw(adx, &mut table[k..2 * k], base, rr, n, n0);
+    reduce_once(&mut table[k..2 * k], c, n, &mut s);
+    for i in 2..1 << W {
+        let (lo, hi) = table.split_at_mut(i * k);
+        let c = mont_mul_raw(adx, &mut hi[..k], &lo[(i - 1) * k..], &lo[k..2 * k], n, n0);
+        reduce_once(&mut hi[..k], c, n, &mut s);
+    }
+    let bits = 64 * k;
+    let window = |top: usize, w: usize| -> usize {
+        (0..w).fold(0, |acc, j| acc << 1 | (e[(top - j) / 64] >> ((top - j) % 64) & 1) as usize)
+    };
+    let first = bits % W;
+    let first = if first == 0 { W } else { first };
+    let mut acc = vec![0; k];
+    let mut tmp = vec![0; k];
+    let mut sel = vec![0; k];
+    select_from_table(&mut acc, &table, window(bits - 1, first));
+    let mut top = bits - first;
+    while top > 0 {
+        for _ in 0..W {
+            let c = mont_sqr_raw(adx, &mut tmp, &acc, n, n0);
+            reduce_once(&mut tmp, c, n, &mut s);
+            std::mem::swap(&mut acc, &mut tmp);
+        }
+        select_from_table(&mut sel, &table, window(top - 1, W));
+        let c = mont_mul_raw(adx, &mut tmp, &acc, &sel, n, n0);
+        reduce_once(&mut tmp, c, n, &mut s);
+        std::mem::swap(&mut acc, &mut tmp);
+        top -= W;
+    }
+    let c = mont_mul_raw(adx, &mut tmp, &acc, &one, n, n0);
+    reduce_once(&mut tmp, c, n, &mut s);
+    tmp
+}
+
+fn setup(k: usize, seed: &mut u64) -> (Vec<Limb>, Limb, Vec<Limb>) {
+    let mut n = random(seed, k);
+    n[0] |= 1;
+    n[k - 1] |= 1 << 63;
+    let mut x = n[0];
+    for _ in 0..6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(n[0].wrapping_mul(x)));
+    }
+    let rr = (BigUint::from(1u8) << (128 * k)) % to_big(&n);
+    (n.clone(), x.wrapping_neg(), from_big(&rr, k))
+}
+
+#[test]
+fn ct_powm_matches_num_bigint() {
+    let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+    let mut seed = 5;
+    for k in [1, 2, 3, 8, 16, 17] {
+        let (n, n0, rr) = setup(k, &mut seed);
+        let b = from_big(&(to_big(&random(&mut seed, k)) % to_big(&n)), k);
+        let e = random(&mut seed, k);
+        let want = to_big(&b).modpow(&to_big(&e), &to_big(&n));
+        assert_eq!(to_big(&ct_powm(adx, &b, &e, &n, n0, &rr)), want, "k = {k}");
+    }
+}
+
+#[test]
+#[ignore = "benchmark: run with --ignored --nocapture on a quiet machine"]
+fn bench_kernels_and_powm() {
+    let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+    let (tpc, hz) = (ticks_per_cycle(), tsc_hz());
+    println!("TSC {:.3} GHz, {tpc:.3} ticks per core cycle (core ~{:.2} GHz)", hz / 1e9, hz / tpc / 1e9);
+    println!("ticks per call (core cycles in brackets), min over calls");
+    println!("   k   mont_mul   mont_sqr   mul_basecase  sqr_basecase  redc");
+    let mut seed = 1;
+    for k in [8, 16, 24, 32, 48, 64] {
+        let (n, n0, _) = setup(k, &mut seed);
+        let (a, b) = (random(&mut seed, k), random(&mut seed, k));
+        let (mut r, mut t) = (vec![0; k], vec![0; 2 * k]);
+        let reps = 200_000 / k;
+        let mm = min_ticks(reps, || _ = mont_mul_raw(adx, &mut r, &a, &b, &n, n0));
+        let ms = min_ticks(reps, || _ = mont_sqr_raw(adx, &mut r, &a, &n, n0));
+        let mb = min_ticks(reps, || mul_basecase(adx, &mut t, &a, &b));
+        let sb = min_ticks(reps, || sqr_basecase(adx, &mut t, &a));
+        let rd = min_ticks(reps, || _ = redc_raw(adx, &mut r, &mut t, &n, n0));
+        let mut tt = vec![0; 2 * k];
+        let sos = min_ticks(reps, || {
+            mul_basecase(adx, &mut tt, &a, &b);
+            _ = redc_raw(adx, &mut r, &mut tt, &n, n0)
+        });
+        println!("     mul+redc on a caller's scratch: {sos}");
+        let cyc = |x: u64| format!("{x:>6} ({:>6.0})", x as f64 / tpc);
+        println!("{k:>4} {} {} {} {} {}", cyc(mm), cyc(ms), cyc(mb), cyc(sb), cyc(rd));
+    }
+    println!("constant-time 5-bit fixed-window modexp, full-length exponent");
+    for bits in [1024, 2048, 4096] {
+        let k = bits / 64;
+        let (n, n0, rr) = setup(k, &mut seed);
+        let b = from_big(&(to_big(&random(&mut seed, k)) % to_big(&n)), k);
+        let e = random(&mut seed, k);
+        let (a, mut r) = (random(&mut seed, k), vec![0; k]);
+        let mm = min_ticks(2000, || _ = mont_mul_raw(adx, &mut r, &a, &b, &n, n0));
+        let ms = min_ticks(2000, || _ = mont_sqr_raw(adx, &mut r, &a, &n, n0));
+        let est = bits as u64 * ms + (bits as u64 / 5 + 32) * mm;
+        let reps = [200, 50, 12][k / 32];
+        let t = min_ticks(reps, || _ = ct_powm(adx, &b, &e, &n, n0, &rr));
+        println!(
+            "{bits:>5} bits: estimated {:>6.0} ops/s from kernels, measured {:>6.0} ops/s ({t} ticks)",
+            hz / est as f64,
+            hz / t as f64
+        );
+    }
+}

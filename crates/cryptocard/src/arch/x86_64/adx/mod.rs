@@ -1,5 +1,6 @@
 //! BMI2/ADX kernels (docs below are filled in once measured).
 
+mod cios;
 mod mul;
 mod redc;
 mod rows;
@@ -99,6 +100,9 @@ pub(crate) fn mont_mul_raw(
         k >= 1 && r.len() == k && a.len() == k && b.len() == k,
         "internal error: mont_mul_raw lengths"
     );
+    if k > MAX_SCRATCH_LIMBS {
+        return cios::mont_mul_cios(adx, r, a, b, n, n0);
+    }
     with_scratch(k, |t| {
         mul_basecase(adx, t, a, b);
         redc_raw(adx, r, t, n, n0)
@@ -109,6 +113,9 @@ pub(crate) fn mont_mul_raw(
 pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
     let k = n.len();
     assert!(k >= 1 && r.len() == k && a.len() == k, "internal error: mont_sqr_raw lengths");
+    if k > MAX_SCRATCH_LIMBS {
+        return cios::mont_mul_cios(adx, r, a, a, n, n0);
+    }
     with_scratch(k, |t| {
         sqr_basecase(adx, t, a);
         redc_raw(adx, r, t, n, n0)

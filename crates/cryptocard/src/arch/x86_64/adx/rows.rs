@@ -111,7 +111,7 @@ macro_rules! addmul_shift_step {
 /// least 1). The row clears both flags and `{h1}`, does `len mod 4` single steps, then
 /// groups of four; the loop counts with `lea` and exits with `jrcxz`, so the flags survive.
 /// On exit `{h1}` is the last high half with CF and OF pending, and `{i}` is 0.
-/// Uses local labels 21 to 27.
+/// Uses local labels 22 to 26.
 macro_rules! row_loop {
     ($step:ident) => {
         concat!(
@@ -119,6 +119,17 @@ macro_rules! row_loop {
             "neg rcx\n",
             "and ecx, 3\n",
             "xor {h1:e}, {h1:e}\n",
+            $crate::arch::x86_64::adx::rows::row_loop_body!($step),
+        )
+    };
+}
+
+/// `row_loop` after its set-up, for rows that start with a step of their own: expects
+/// `rcx` = (row length mod 4), `{i}` = minus the row length (0 allowed), `{h1}` the
+/// previous high half and the flags as the previous step left them.
+macro_rules! row_loop_body {
+    ($step:ident) => {
+        concat!(
             "jrcxz 24f\n",
             "lea rcx, [rcx - 1]\n",
             "jrcxz 23f\n",
@@ -195,4 +206,7 @@ macro_rules! row_carry_out {
     };
 }
 
-pub(super) use {addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled, row_unrolled_len};
+pub(super) use {
+    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop, row_loop_body, row_unrolled,
+    row_unrolled_len,
+};

@@ -96,7 +96,7 @@ fn moduli(rng: &mut Rng, k: usize) -> Vec<Vec<Limb>> {
     vec![a, b, c, d]
 }
 
-const SIZES: &[usize] = &[96, 128];
+const SIZES: &[usize] = &[96, 128, 129, 200];
 
 fn all_sizes() -> impl Iterator<Item = usize> {
     (1..=80).chain(SIZES.iter().copied())
@@ -180,6 +180,25 @@ fn mont_mul_and_sqr_match_reference() {
                 let mut r = vec![0x5a5a; k];
                 let c = mont_sqr_raw(adx, &mut r, a, &n, n0);
                 assert_eq!((c, r), ref_redc(&ref_mul(a, a), &n, n0), "mont_sqr k = {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cios_matches_reference() {
+    let Some(adx) = adx() else { return };
+    let mut rng = Rng(5);
+    for k in all_sizes() {
+        for n in moduli(&mut rng, k) {
+            let n0 = neg_inv(n[0]);
+            let ops = operands(&mut rng, k);
+            for a in &ops {
+                for b in [&ops[1], &ops[3], a] {
+                    let mut r = vec![0x5a5a; k];
+                    let c = cios::mont_mul_cios(adx, &mut r, a, b, &n, n0);
+                    assert_eq!((c, r), ref_redc(&ref_mul(a, b), &n, n0), "cios k = {k}");
+                }
             }
         }
     }

@@ -1,6 +1,11 @@
 //! BMI2/ADX kernels (docs below are filled in once measured).
 
+// The callers (`modular::mont`, `bignum::mul`) are written beside this module and wire
+// these kernels in as they land; until then only the tests use them.
+#![cfg_attr(not(test), allow(dead_code))]
+
 mod cios;
+mod mont;
 mod mul;
 mod redc;
 mod rows;
@@ -103,10 +108,15 @@ pub(crate) fn mont_mul_raw(
     if k > MAX_SCRATCH_LIMBS {
         return cios::mont_mul_cios(adx, r, a, b, n, n0);
     }
-    with_scratch(k, |t| {
-        mul_basecase(adx, t, a, b);
-        redc_raw(adx, r, t, n, n0)
-    })
+    by_size!(
+        k,
+        mont_mul_unrolled,
+        (adx, r, a, b, n, n0),
+        with_scratch(k, |t| {
+            mul::mul_loop(adx, t, a, b);
+            redc::redc_loop(adx, r, t, n, n0)
+        })
+    )
 }
 
 /// Montgomery square: `c*R + r = (a*a + m*n) / R`, lengths all `k >= 1`.
@@ -116,12 +126,20 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
     if k > MAX_SCRATCH_LIMBS {
         return cios::mont_mul_cios(adx, r, a, a, n, n0);
     }
+    match k {
+        8 => return mont::mont_sqr_unrolled::<8>(adx, r, a, n, n0),
+        16 => return mont::mont_sqr_unrolled::<16>(adx, r, a, n, n0),
+        24 => return mont::mont_sqr_unrolled::<24>(adx, r, a, n, n0),
+        32 => return mont::mont_sqr_unrolled::<32>(adx, r, a, n, n0),
+        _ => {}
+    }
     with_scratch(k, |t| {
         sqr_basecase(adx, t, a);
         redc_raw(adx, r, t, n, n0)
     })
 }
 
+use mont::mont_mul_unrolled;
 use mul::mul_unrolled;
 use redc::redc_unrolled;
 use sqr::sqr_unrolled;

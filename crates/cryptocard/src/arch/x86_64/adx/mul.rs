@@ -56,10 +56,35 @@ pub(super) fn mul_loop(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     }
 }
 
+/// The body of [`mul_unrolled`]: `{t}[0..2K) = {x}[0..K) * {b}[0..K)` with `K = 2 * {half}
+/// = {k}`. Leaves `{t}` and `{b}` advanced by `K - 1` limbs. Uses label 2.
+macro_rules! mul_unrolled_body {
+    () => {
+        concat!(
+            "mov rdx, qword ptr [{b}]\n",
+            row_unrolled!(mul1_step),
+            "mov {lo:e}, 0\n",
+            "adcx {h1}, {lo}\n",
+            "mov qword ptr [{t} + 8*{k}], {h1}\n",
+            "mov {rows:e}, {k} - 1\n",
+            "2:\n",
+            "lea {b}, [{b} + 8]\n",
+            "lea {t}, [{t} + 8]\n",
+            "mov rdx, qword ptr [{b}]\n",
+            row_unrolled!(addmul_step),
+            row_carry_out!(),
+            "mov qword ptr [{t} + 8*{k}], {h1}\n",
+            "dec {rows:e}\n",
+            "jnz 2b\n",
+        )
+    };
+}
+pub(super) use mul_unrolled_body;
+
 /// `r = a * b` for `a.len() == b.len() == K`, `r.len() == 2K`, `K` even and at least 2:
 /// rows fully unrolled by the assembler, a loop over the rows.
 pub(super) fn mul_unrolled<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
-    const { assert!(K >= 2 && K % 2 == 0) };
+    const { assert!(K >= 2 && K.is_multiple_of(2)) };
     assert!(
         a.len() == K && b.len() == K && r.len() == 2 * K,
         "internal error: adx mul_unrolled lengths"
@@ -68,21 +93,7 @@ pub(super) fn mul_unrolled<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb]
     // r[i..i+K) and writes r[i..=i+K], in bounds for i < K. No stack use.
     unsafe {
         asm!(
-            "mov rdx, qword ptr [{b}]",
-            row_unrolled!(mul1_step),
-            "mov {lo:e}, 0",
-            "adcx {h1}, {lo}",
-            "mov qword ptr [{t} + 8*{k}], {h1}",
-            "mov {rows:e}, {k} - 1",
-            "2:",
-            "lea {b}, [{b} + 8]",
-            "lea {t}, [{t} + 8]",
-            "mov rdx, qword ptr [{b}]",
-            row_unrolled!(addmul_step),
-            row_carry_out!(),
-            "mov qword ptr [{t} + 8*{k}], {h1}",
-            "dec {rows:e}",
-            "jnz 2b",
+            mul_unrolled_body!(),
             x = in(reg) a.as_ptr(),
             t = inout(reg) r.as_mut_ptr() => _,
             b = inout(reg) b.as_ptr() => _,

@@ -10,7 +10,7 @@
 //! Bound: `(t + m n) / R < (R^2 + R n) / R = R + n < 2R`, so `c` is 0 or 1 when
 //! `t < R^2`.
 
-use super::rows::{addmul_step, row_carry_out, row_loop, row_unrolled};
+use super::rows::{addmul_step, row_carry_out, row_loop};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
@@ -68,6 +68,53 @@ pub(super) fn redc_loop(_adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n
     carry
 }
 
+/// The body of [`redc_unrolled`]: reduces `{t}[0..2K)` by `{x}[0..K)` (the modulus) into
+/// `{r}[0..K)`, carry in `{lo}`; `K = 2 * {half} = {k}` (at least 4), `{n0}` in a register,
+/// `{nx}` scratch. Leaves `{t}`
+/// advanced by `K` limbs. Uses label 3.
+macro_rules! redc_unrolled_body {
+    () => {
+        concat!(
+            "mov rdx, qword ptr [{t}]\n",
+            "imul rdx, {n0}\n",
+            "mov {rows:e}, {k}\n",
+            "3:\n",
+            "xor {h1:e}, {h1:e}\n",
+            addmul_step!("0", "0", "h0", "h1"),
+            addmul_step!("0", "8", "h1", "h0"),
+            // t[i+1] is final now: keep it for the next quotient digit rather than
+            // reload it through the store queue.
+            "mov {nx}, {lo}\n",
+            ".set ccj, 2\n",
+            ".rept {half} - 1\n",
+            addmul_step!("0", "8*ccj", "h0", "h1"),
+            addmul_step!("0", "8*ccj + 8", "h1", "h0"),
+            ".set ccj, ccj + 2\n",
+            ".endr\n",
+            row_carry_out!(),
+            "mov qword ptr [{t}], {h1}\n",
+            "lea {t}, [{t} + 8]\n",
+            "mov rdx, {nx}\n",
+            "imul rdx, {n0}\n",
+            "dec {rows:e}\n",
+            "jnz 3b\n",
+            "mov {lo}, qword ptr [{t}]\n",
+            "add {lo}, qword ptr [{t} - 8*{k}]\n",
+            "mov qword ptr [{r}], {lo}\n",
+            ".set ccj, 1\n",
+            ".rept {k} - 1\n",
+            "mov {lo}, qword ptr [{t} + 8*ccj]\n",
+            "adc {lo}, qword ptr [{t} + 8*ccj - 8*{k}]\n",
+            "mov qword ptr [{r} + 8*ccj], {lo}\n",
+            ".set ccj, ccj + 1\n",
+            ".endr\n",
+            "mov {lo:e}, 0\n",
+            "adc {lo}, 0\n",
+        )
+    };
+}
+pub(super) use redc_unrolled_body;
+
 /// As [`redc_loop`] for `k = K` (even, at least 2): rows and the final pass unrolled.
 pub(super) fn redc_unrolled<const K: usize>(
     _adx: Adx,
@@ -76,7 +123,7 @@ pub(super) fn redc_unrolled<const K: usize>(
     n: &[Limb],
     n0: Limb,
 ) -> Limb {
-    const { assert!(K >= 2 && K % 2 == 0) };
+    const { assert!(K >= 2 && K.is_multiple_of(2)) };
     assert!(
         n.len() == K && r.len() == K && t.len() == 2 * K,
         "internal error: adx redc_unrolled lengths"
@@ -87,28 +134,7 @@ pub(super) fn redc_unrolled<const K: usize>(
     // writes r[0..K). All in bounds. No stack use.
     unsafe {
         asm!(
-            "mov {rows:e}, {k}",
-            "2:",
-            "mov rdx, qword ptr [{t}]",
-            "imul rdx, {n0}",
-            row_unrolled!(addmul_step),
-            row_carry_out!(),
-            "mov qword ptr [{t}], {h1}",
-            "lea {t}, [{t} + 8]",
-            "dec {rows:e}",
-            "jnz 2b",
-            "mov {lo}, qword ptr [{t}]",
-            "add {lo}, qword ptr [{t} - 8*{k}]",
-            "mov qword ptr [{r}], {lo}",
-            ".set ccj, 1",
-            ".rept {k} - 1",
-            "mov {lo}, qword ptr [{t} + 8*ccj]",
-            "adc {lo}, qword ptr [{t} + 8*ccj - 8*{k}]",
-            "mov qword ptr [{r} + 8*ccj], {lo}",
-            ".set ccj, ccj + 1",
-            ".endr",
-            "mov {lo:e}, 0",
-            "adc {lo}, 0",
+            redc_unrolled_body!(),
             x = in(reg) n.as_ptr(),
             t = inout(reg) t.as_mut_ptr() => _,
             r = in(reg) r.as_mut_ptr(),
@@ -117,6 +143,7 @@ pub(super) fn redc_unrolled<const K: usize>(
             lo = out(reg) carry,
             h0 = out(reg) _,
             h1 = out(reg) _,
+            nx = out(reg) _,
             k = const K,
             half = const K / 2,
             out("rdx") _,

@@ -186,12 +186,16 @@ macro_rules! row_unrolled_len {
         concat!(
             "xor {h1:e}, {h1:e}\n",
             ".set ccj, 0\n",
-            ".rept (", $len, ") / 2\n",
+            ".rept (",
+            $len,
+            ") / 2\n",
             $step!("0", "8*ccj", "h0", "h1"),
             $step!("0", "8*ccj + 8", "h1", "h0"),
             ".set ccj, ccj + 2\n",
             ".endr\n",
-            ".if (", $len, ") & 1\n",
+            ".if (",
+            $len,
+            ") & 1\n",
             $step!("0", "8*ccj", "h0", "h1"),
             "mov {h1}, {h0}\n",
             ".endif\n",
@@ -207,6 +211,6 @@ macro_rules! row_carry_out {
 }
 
 pub(super) use {
-    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop, row_loop_body, row_unrolled,
-    row_unrolled_len,
+    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop, row_loop_body,
+    row_unrolled, row_unrolled_len,
 };

@@ -130,6 +130,57 @@ fn split_triangle<const H: usize>(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     debug_assert_eq!(carry, 0, "internal error: squaring triangle overflow");
 }
 
+/// The body of [`triangle`]: `{s}[1..2K-1)` = the triangle of `{a}[0..K)`, `K = {k} >= 2`;
+/// `{s}[0]` and `{s}[2K-1]` are not written. Clobbers `{x}`, `{t}`.
+macro_rules! triangle_body {
+    () => {
+        concat!(
+            "lea {x}, [{a} + 8]\n",
+            "lea {t}, [{s} + 8]\n",
+            "mov rdx, qword ptr [{a}]\n",
+            row_unrolled_len!(mul1_step, "{k} - 1"),
+            "mov {lo:e}, 0\n",
+            "adcx {h1}, {lo}\n",
+            "mov qword ptr [{t} + 8*({k} - 1)], {h1}\n",
+            ".set ccr, 1\n",
+            ".rept {k} - 2\n",
+            "lea {x}, [{a} + 8*ccr + 8]\n",
+            "lea {t}, [{s} + 16*ccr + 8]\n",
+            "mov rdx, qword ptr [{a} + 8*ccr]\n",
+            row_unrolled_len!(addmul_step, "{k} - 1 - ccr"),
+            row_carry_out!(),
+            "mov qword ptr [{t} + 8*({k} - 1 - ccr)], {h1}\n",
+            ".set ccr, ccr + 1\n",
+            ".endr\n",
+        )
+    };
+}
+
+/// The body of [`diagonal`]: `{s}[0..2K) = 2 {s} + sum {a}_i^2 2^(128 i)`, `K = {k}`.
+/// Clobbers `{lo}`, `{t}`, `{h0}`, `{h1}`.
+macro_rules! diagonal_body {
+    () => {
+        concat!(
+            "xor {lo:e}, {lo:e}\n",
+            ".set ccj, 0\n",
+            ".rept {k}\n",
+            "mov rdx, qword ptr [{a} + 8*ccj]\n",
+            "mulx {h1}, {h0}, rdx\n",
+            "mov {lo}, qword ptr [{s} + 16*ccj]\n",
+            "mov {t}, qword ptr [{s} + 16*ccj + 8]\n",
+            "adcx {lo}, {lo}\n",
+            "adcx {t}, {t}\n",
+            "adox {lo}, {h0}\n",
+            "adox {t}, {h1}\n",
+            "mov qword ptr [{s} + 16*ccj], {lo}\n",
+            "mov qword ptr [{s} + 16*ccj + 8], {t}\n",
+            ".set ccj, ccj + 1\n",
+            ".endr\n",
+        )
+    };
+}
+pub(super) use {diagonal_body, triangle_body};
+
 /// Step 1 for `a.len() == K`, fully unrolled; also zeroes `r[0]` and `r[2K-1]`.
 fn triangle<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
     assert!(a.len() == K && r.len() == 2 * K, "internal error: adx triangle lengths");
@@ -143,25 +194,9 @@ fn triangle<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
     // r[2i+1..=i+K], within a and r. No stack use.
     unsafe {
         asm!(
-            "lea {x}, [{a} + 8]",
-            "lea {t}, [{r} + 8]",
-            "mov rdx, qword ptr [{a}]",
-            row_unrolled_len!(mul1_step, "{k} - 1"),
-            "mov {lo:e}, 0",
-            "adcx {h1}, {lo}",
-            "mov qword ptr [{t} + 8*({k} - 1)], {h1}",
-            ".set ccr, 1",
-            ".rept {k} - 2",
-            "lea {x}, [{a} + 8*ccr + 8]",
-            "lea {t}, [{r} + 16*ccr + 8]",
-            "mov rdx, qword ptr [{a} + 8*ccr]",
-            row_unrolled_len!(addmul_step, "{k} - 1 - ccr"),
-            row_carry_out!(),
-            "mov qword ptr [{t} + 8*({k} - 1 - ccr)], {h1}",
-            ".set ccr, ccr + 1",
-            ".endr",
+            triangle_body!(),
             a = in(reg) a.as_ptr(),
-            r = in(reg) r.as_mut_ptr(),
+            s = in(reg) r.as_mut_ptr(),
             x = out(reg) _,
             t = out(reg) _,
             lo = out(reg) _,
@@ -181,25 +216,11 @@ fn diagonal<const K: usize>(_adx: Adx, r: &mut [Limb], a: &[Limb]) {
     // writes r[2i..2i+2). No stack use.
     unsafe {
         asm!(
-            "xor {lo:e}, {lo:e}",
-            ".set ccj, 0",
-            ".rept {k}",
-            "mov rdx, qword ptr [{a} + 8*ccj]",
-            "mulx {h1}, {h0}, rdx",
-            "mov {lo}, qword ptr [{t} + 16*ccj]",
-            "mov {hi}, qword ptr [{t} + 16*ccj + 8]",
-            "adcx {lo}, {lo}",
-            "adcx {hi}, {hi}",
-            "adox {lo}, {h0}",
-            "adox {hi}, {h1}",
-            "mov qword ptr [{t} + 16*ccj], {lo}",
-            "mov qword ptr [{t} + 16*ccj + 8], {hi}",
-            ".set ccj, ccj + 1",
-            ".endr",
+            diagonal_body!(),
             a = in(reg) a.as_ptr(),
-            t = in(reg) r.as_mut_ptr(),
+            s = in(reg) r.as_mut_ptr(),
             lo = out(reg) _,
-            hi = out(reg) _,
+            t = out(reg) _,
             h0 = out(reg) _,
             h1 = out(reg) _,
             k = const K,

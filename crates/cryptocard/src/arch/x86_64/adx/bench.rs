@@ -167,7 +167,10 @@ fn bench_kernels_and_powm() {
         "   k   mont_mul        mont_sqr        mul_basecase    sqr_basecase    redc            cios"
     );
     let mut seed = 1;
-    for k in [8, 16, 24, 32, 48, 64] {
+    for k in [8, 16, 24, 32, 48, 64, 12, 20, 40, 56] {
+        if k == 12 {
+            println!("  sizes without an unrolled kernel (loop kernels):");
+        }
         let (n, n0, _) = setup(k, &mut seed);
         let (a, b) = (random(&mut seed, k), random(&mut seed, k));
         let (mut r, mut t) = (vec![0; k], vec![0; 2 * k]);

@@ -5,7 +5,7 @@
 //! the fresh position `r[i + n]`. Rows are independent except through memory, so the
 //! core overlaps one row's tail with the next row's head.
 
-use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled};
+use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
@@ -14,16 +14,15 @@ use core::arch::asm;
 pub(super) fn mul_loop(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let (n, m) = (a.len(), b.len());
     assert!(n >= m && m >= 1 && r.len() == n + m, "internal error: adx mul lengths");
-    let neg_n = (n as isize).wrapping_neg();
-    // SAFETY: the token proves BMI2/ADX. Row `i` reads a[0..n], b[i] and r[i..i+n) and
-    // writes r[i..=i+n], all in bounds since r.len() = n + m and i < m. `{x}` and `{t}`
-    // point one past the row (a + n, r + i + n) and are indexed from -n to -1. No stack
-    // use; every register written is declared.
+    // SAFETY: the token proves BMI2/ADX. Row `i < m` (`{r}` = r + i) reads a[0..n), b[i]
+    // and r[i..i+n) and writes r[i..=i+n], in bounds since r.len() = n + m. No stack use.
     unsafe {
         asm!(
             "mov rdx, qword ptr [{b}]",
-            "mov {i}, {nn}",
-            row_loop!(mul1_step),
+            "mov {x}, {a}",
+            "mov {t}, {r}",
+            "mov rcx, {n}",
+            row_loop8!(mul1_step),
             "mov {lo:e}, 0",
             "adcx {h1}, {lo}",
             "mov qword ptr [{t}], {h1}",
@@ -31,21 +30,24 @@ pub(super) fn mul_loop(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
             "jz 3f",
             "2:",
             "lea {b}, [{b} + 8]",
-            "lea {t}, [{t} + 8]",
+            "lea {r}, [{r} + 8]",
             "mov rdx, qword ptr [{b}]",
-            "mov {i}, {nn}",
-            row_loop!(addmul_step),
+            "mov {x}, {a}",
+            "mov {t}, {r}",
+            "mov rcx, {n}",
+            row_loop8!(addmul_step),
             row_carry_out!(),
             "mov qword ptr [{t}], {h1}",
             "dec {rows}",
             "jnz 2b",
             "3:",
-            x = in(reg) a.as_ptr().add(n),
-            t = inout(reg) r.as_mut_ptr().add(n) => _,
+            a = in(reg) a.as_ptr(),
+            r = inout(reg) r.as_mut_ptr() => _,
             b = inout(reg) b.as_ptr() => _,
-            nn = in(reg) neg_n,
+            n = in(reg) n,
             rows = inout(reg) m - 1 => _,
-            i = out(reg) _,
+            x = out(reg) _,
+            t = out(reg) _,
             lo = out(reg) _,
             h0 = out(reg) _,
             h1 = out(reg) _,

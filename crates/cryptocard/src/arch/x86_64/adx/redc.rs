@@ -10,7 +10,7 @@
 //! Bound: `(t + m n) / R < (R^2 + R n) / R = R + n < 2R`, so `c` is 0 or 1 when
 //! `t < R^2`.
 
-use super::rows::{addmul_step, row_carry_out, row_loop};
+use super::rows::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
@@ -20,44 +20,31 @@ use core::arch::asm;
 pub(super) fn redc_loop(_adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb {
     let k = n.len();
     assert!(k >= 1 && r.len() == k && t.len() == 2 * k, "internal error: adx redc lengths");
-    let neg_k = (k as isize).wrapping_neg();
-    let carry: Limb;
-    // SAFETY: the token proves BMI2/ADX. Row `i` has `{t}` = t + i + k and touches
-    // t[i..i+k) (indices -k..-1 from `{t}`); the final pass reads t[0..2k) and writes
-    // r[0..k) through `{r}` = r + k with indices -k..-1. All in bounds. No stack use.
+    // SAFETY: the token proves BMI2/ADX. Row `i < k` (`{tb}` = t + i) reads n[0..k) and
+    // t[i..i+k) and writes t[i..i+k), in bounds since t.len() = 2k. No stack use.
     unsafe {
         asm!(
-            "mov {rows}, {nn}",
+            "mov {rows}, {k}",
             "2:",
-            "mov rdx, qword ptr [{t} + {nn}*8]",
+            "mov rdx, qword ptr [{tb}]",
             "imul rdx, {n0}",
-            "mov {i}, {nn}",
-            row_loop!(addmul_step),
+            "mov {x}, {n}",
+            "mov {t}, {tb}",
+            "mov rcx, {k}",
+            row_loop8!(addmul_step),
             row_carry_out!(),
-            "mov qword ptr [{t} + {nn}*8], {h1}",
-            "lea {t}, [{t} + 8]",
-            "inc {rows}",
+            "mov qword ptr [{tb}], {h1}",
+            "lea {tb}, [{tb} + 8]",
+            "dec {rows}",
             "jnz 2b",
-            // {t} = t + 2k ends the high half; {x} = t + k ends the parked carries.
-            "lea {x}, [{t} + {nn}*8]",
-            "mov rcx, {nn}",
-            "xor {lo:e}, {lo:e}",
-            "3:",
-            "mov {lo}, qword ptr [{t} + rcx*8]",
-            "adc {lo}, qword ptr [{x} + rcx*8]",
-            "mov qword ptr [{r} + rcx*8], {lo}",
-            "inc rcx",
-            "jnz 3b",
-            "mov {lo:e}, 0",
-            "adc {lo}, 0",
-            x = inout(reg) n.as_ptr().add(k) => _,
-            t = inout(reg) t.as_mut_ptr().add(k) => _,
-            r = in(reg) r.as_mut_ptr().add(k),
-            nn = in(reg) neg_k,
+            n = in(reg) n.as_ptr(),
+            tb = inout(reg) t.as_mut_ptr() => _,
+            k = in(reg) k,
             n0 = in(reg) n0,
             rows = out(reg) _,
-            i = out(reg) _,
-            lo = out(reg) carry,
+            x = out(reg) _,
+            t = out(reg) _,
+            lo = out(reg) _,
             h0 = out(reg) _,
             h1 = out(reg) _,
             out("rdx") _,
@@ -65,7 +52,9 @@ pub(super) fn redc_loop(_adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n
             options(nostack),
         );
     }
-    carry
+    // The parked carry limbs t[0..k) go onto the high half (see the module docs).
+    let (lo, hi) = t.split_at(k);
+    crate::bignum::add_n(r, hi, lo)
 }
 
 /// The body of [`redc_unrolled`]: reduces `{t}[0..2K)` by `{x}[0..K)` (the modulus) into

@@ -162,6 +162,94 @@ macro_rules! row_loop_body {
     };
 }
 
+/// A whole row whose length is known only at run time, eight steps per loop trip. On
+/// entry: `rdx` is the multiplier, `{x}` and `{t}` point at the row's first limb, `rcx` is
+/// the row length (at least 1). On exit `{x}` and `{t}` point one past the row, `{h1}` is
+/// the last high half with CF and OF pending.
+///
+/// The first trip enters the unrolled body part-way (Duff's device): the pointers are
+/// moved back by the `s = -len mod 8` skipped slots and a three-level branch tree on `s`
+/// picks the entry, through a stub that clears the flags and `{h1}`; `{h0}` is cleared
+/// too, so whichever of the two the entry step reads as "previous high half" is zero.
+/// Addresses are base plus constant displacement only: on Zen 4 a `mulx` or `adcx` with
+/// an indexed memory operand makes the row about 1.6 times slower. The loop counts with
+/// `lea` and exits with `jrcxz`, so the flags survive it. Branches depend only on the
+/// length. Uses local labels 30 to 49.
+macro_rules! row_loop8 {
+    ($step:ident) => {
+        concat!(
+            "mov {lo}, rcx\n",
+            "neg {lo}\n",
+            "and {lo:e}, 7\n",
+            "add rcx, 7\n",
+            "shr rcx, 3\n",
+            "lea {h0}, [{lo}*8]\n",
+            "sub {x}, {h0}\n",
+            "sub {t}, {h0}\n",
+            "xor {h0:e}, {h0:e}\n",
+            "test {lo:e}, 4\n",
+            "jnz 34f\n",
+            "test {lo:e}, 2\n",
+            "jnz 32f\n",
+            "test {lo:e}, 1\n",
+            "jnz 31f\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 40f\n",
+            "31:\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 41f\n",
+            "32:\n",
+            "test {lo:e}, 1\n",
+            "jnz 33f\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 42f\n",
+            "33:\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 43f\n",
+            "34:\n",
+            "test {lo:e}, 2\n",
+            "jnz 36f\n",
+            "test {lo:e}, 1\n",
+            "jnz 35f\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 44f\n",
+            "35:\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 45f\n",
+            "36:\n",
+            "test {lo:e}, 1\n",
+            "jnz 37f\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 46f\n",
+            "37:\n",
+            "xor {h1:e}, {h1:e}\n",
+            "jmp 47f\n",
+            "40:\n",
+            $step!("0", "0", "h0", "h1"),
+            "41:\n",
+            $step!("0", "8", "h1", "h0"),
+            "42:\n",
+            $step!("0", "16", "h0", "h1"),
+            "43:\n",
+            $step!("0", "24", "h1", "h0"),
+            "44:\n",
+            $step!("0", "32", "h0", "h1"),
+            "45:\n",
+            $step!("0", "40", "h1", "h0"),
+            "46:\n",
+            $step!("0", "48", "h0", "h1"),
+            "47:\n",
+            $step!("0", "56", "h1", "h0"),
+            "lea {x}, [{x} + 64]\n",
+            "lea {t}, [{t} + 64]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 49f\n",
+            "jmp 40b\n",
+            "49:\n",
+        )
+    };
+}
+
 /// A whole row of compile-time length `2 * {half}`, fully unrolled by the assembler
 /// (`.rept`). On entry `rdx` is the multiplier and `{x}`, `{t}` point at limb 0. Clears
 /// the flags and `{h1}` itself; on exit as `row_loop`. Uses the assembler symbol `ccj`.
@@ -211,6 +299,6 @@ macro_rules! row_carry_out {
 }
 
 pub(super) use {
-    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop, row_loop_body,
+    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop, row_loop_body, row_loop8,
     row_unrolled, row_unrolled_len,
 };

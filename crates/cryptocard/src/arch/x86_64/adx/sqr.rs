@@ -8,7 +8,7 @@
 //!    doubles (`adcx x, x` shifts the top bit of one limb into the next), the OF chain adds
 //!    `a_i^2`. Both final carries are zero because `a^2 < 2^(128k)` and `2 * triangle <= a^2`.
 
-use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop, row_unrolled_len};
+use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled_len};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
@@ -20,35 +20,38 @@ pub(super) fn sqr_loop(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     r[0] = 0;
     r[2 * k - 1] = 0;
     if k >= 2 {
-        let neg_len = 1 - k as isize;
-        // SAFETY: the token proves BMI2/ADX. Row `i` (0..k-1) has `{x}` = a + k, `{t}` =
-        // r + k + i and length k-1-i (indices -(k-1-i)..-1): it reads a[i+1..k), a[i],
-        // r[2i+1..i+k) and writes r[2i+1..=i+k], all within a and r. No stack use.
+        // SAFETY: the token proves BMI2/ADX. Row `i` (0..k-1; `{a}` = a + i, `{s}` =
+        // r + 2i) has length k-1-i: it reads a[i..k) and r[2i+1..i+k) and writes
+        // r[2i+1..=i+k], within a and r. No stack use.
         unsafe {
             asm!(
                 "mov rdx, qword ptr [{a}]",
-                "mov {i}, {nl}",
-                row_loop!(mul1_step),
+                "lea {x}, [{a} + 8]",
+                "lea {t}, [{s} + 8]",
+                "mov rcx, {len}",
+                row_loop8!(mul1_step),
                 "mov {lo:e}, 0",
                 "adcx {h1}, {lo}",
                 "mov qword ptr [{t}], {h1}",
                 "2:",
-                "inc {nl}",
+                "dec {len}",
                 "jz 3f",
                 "lea {a}, [{a} + 8]",
-                "lea {t}, [{t} + 8]",
+                "lea {s}, [{s} + 16]",
                 "mov rdx, qword ptr [{a}]",
-                "mov {i}, {nl}",
-                row_loop!(addmul_step),
+                "lea {x}, [{a} + 8]",
+                "lea {t}, [{s} + 8]",
+                "mov rcx, {len}",
+                row_loop8!(addmul_step),
                 row_carry_out!(),
                 "mov qword ptr [{t}], {h1}",
                 "jmp 2b",
                 "3:",
                 a = inout(reg) a.as_ptr() => _,
-                x = in(reg) a.as_ptr().add(k),
-                t = inout(reg) r.as_mut_ptr().add(k) => _,
-                nl = inout(reg) neg_len => _,
-                i = out(reg) _,
+                s = inout(reg) r.as_mut_ptr() => _,
+                len = inout(reg) k - 1 => _,
+                x = out(reg) _,
+                t = out(reg) _,
                 lo = out(reg) _,
                 h0 = out(reg) _,
                 h1 = out(reg) _,

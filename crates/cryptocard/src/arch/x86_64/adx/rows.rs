@@ -1,9 +1,9 @@
 //! Assembly text for one row of products, shared by every kernel in this folder.
 //!
 //! A row adds `rdx * X[0..len]` into `T[0..len]` (Kaliski's operand scanning, one digit of
-//! the multiplier against the whole multiplicand). Product `j` gives `(h_j, l_j) = rdx *
-//! X[j]` by `mulx`, and the row is the sum of two shifted vectors, so each gets its own
-//! carry chain:
+//! the multiplier against the whole multiplicand). Product `j` gives
+//! `(h_j, l_j) = rdx * X[j]` by `mulx`, and the row is the sum of two shifted vectors, so
+//! each gets its own carry chain:
 //!
 //! ```text
 //! T[j] <- T[j] + l_j      + CF    (adcx: the CF chain)
@@ -19,9 +19,10 @@
 //!
 //! The macros expand to string literals for `asm!` templates. The operands they name are
 //! `{x}` (multiplicand), `{t}` (accumulator), `{lo}`, `{h0}`, `{h1}` (scratch), and in the
-//! loop form `{i}` (minus the row length) and `rcx`; `rdx` holds the multiplier digit.
-//! Only flag-neutral instructions (`mov`, `lea`, `jrcxz`, `jmp`) may sit between two
-//! steps of a row, since both chains live in the flags.
+//! loop form `rcx` (the trip count); `rdx` holds the multiplier digit. Only flag-neutral
+//! instructions (`mov`, `lea`, `jrcxz`, `jmp`) may sit between two steps of a row, since
+//! both chains live in the flags. The unrolled forms count with the assembler symbols
+//! `ccj` (limb) and `ccr` (row), redefined with `.set` wherever they are used.
 
 /// One product of an accumulating row: `T[j] += lo(rdx * X[j]) + h_prev`, leaving `h_j`
 /// in `$hn`. `$idx*8 + $off` is the byte offset of limb `j` from `{x}` and from `{t}`.
@@ -52,8 +53,8 @@ macro_rules! addmul_step {
     };
 }
 
-/// One product of a row that writes a fresh `T` (GMP's `mul_1`): `T[j] = lo(rdx * X[j])
-/// + h_prev + CF`. Only the CF chain is used; OF stays clear.
+/// One product of a row that writes a fresh `T` (GMP's `mul_1`):
+/// `T[j] = lo(rdx * X[j]) + h_prev + CF`. Only the CF chain is used; OF stays clear.
 macro_rules! mul1_step {
     ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
         concat!(

@@ -25,54 +25,14 @@
 //! `ccj` (limb) and `ccr` (row), redefined with `.set` wherever they are used.
 
 /// One product of an accumulating row: `T[j] += lo(rdx * X[j]) + h_prev`, leaving `h_j`
-/// in `$hn`. `$idx*8 + $off` is the byte offset of limb `j` from `{x}` and from `{t}`.
+/// in `$hn`. `$off` is the byte displacement of limb `j` from `{x}` and from `{t}`.
 macro_rules! addmul_step {
-    ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
+    ($off:expr, $hn:literal, $hp:literal) => {
         concat!(
-            "mulx {",
-            $hn,
-            "}, {lo}, qword ptr [{x} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "]\n",
-            "adcx {lo}, qword ptr [{t} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "]\n",
-            "adox {lo}, {",
-            $hp,
-            "}\n",
-            "mov qword ptr [{t} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "], {lo}\n",
-        )
-    };
-}
-
-/// One product of a row that writes a fresh `T` (GMP's `mul_1`):
-/// `T[j] = lo(rdx * X[j]) + h_prev + CF`. Only the CF chain is used; OF stays clear.
-macro_rules! mul1_step {
-    ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
-        concat!(
-            "mulx {",
-            $hn,
-            "}, {lo}, qword ptr [{x} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "]\n",
-            "adcx {lo}, {",
-            $hp,
-            "}\n",
-            "mov qword ptr [{t} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "], {lo}\n",
+            concat!("mulx {", $hn, "}, {lo}, qword ptr [{x} + ", $off, "]\n"),
+            concat!("adcx {lo}, qword ptr [{t} + ", $off, "]\n"),
+            concat!("adox {lo}, {", $hp, "}\n"),
+            concat!("mov qword ptr [{t} + ", $off, "], {lo}\n"),
         )
     };
 }
@@ -81,28 +41,24 @@ macro_rules! mul1_step {
 /// stored one limb lower, `T[j - 1] = T[j] + lo(rdx * X[j]) + h_prev`, which divides the
 /// accumulator by 2^64 as it goes.
 macro_rules! addmul_shift_step {
-    ($idx:literal, $off:literal, $hn:literal, $hp:literal) => {
+    ($off:expr, $hn:literal, $hp:literal) => {
         concat!(
-            "mulx {",
-            $hn,
-            "}, {lo}, qword ptr [{x} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "]\n",
-            "adcx {lo}, qword ptr [{t} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            "]\n",
-            "adox {lo}, {",
-            $hp,
-            "}\n",
-            "mov qword ptr [{t} + ",
-            $idx,
-            "*8 + ",
-            $off,
-            " - 8], {lo}\n",
+            concat!("mulx {", $hn, "}, {lo}, qword ptr [{x} + ", $off, "]\n"),
+            concat!("adcx {lo}, qword ptr [{t} + ", $off, "]\n"),
+            concat!("adox {lo}, {", $hp, "}\n"),
+            concat!("mov qword ptr [{t} + ", $off, " - 8], {lo}\n"),
+        )
+    };
+}
+
+/// One product of a row that writes a fresh `T` (GMP's `mul_1`):
+/// `T[j] = lo(rdx * X[j]) + h_prev + CF`. Only the CF chain is used; OF stays clear.
+macro_rules! mul1_step {
+    ($off:expr, $hn:literal, $hp:literal) => {
+        concat!(
+            concat!("mulx {", $hn, "}, {lo}, qword ptr [{x} + ", $off, "]\n"),
+            concat!("adcx {lo}, {", $hp, "}\n"),
+            concat!("mov qword ptr [{t} + ", $off, "], {lo}\n"),
         )
     };
 }
@@ -180,21 +136,21 @@ macro_rules! row_loop8_from_h1 {
             "xor {lo:e}, {lo:e}\n",
             "jmp 47f\n",
             "40:\n",
-            $step!("0", "0", "h0", "h1"),
+            $step!("0", "h0", "h1"),
             "41:\n",
-            $step!("0", "8", "h1", "h0"),
+            $step!("8", "h1", "h0"),
             "42:\n",
-            $step!("0", "16", "h0", "h1"),
+            $step!("16", "h0", "h1"),
             "43:\n",
-            $step!("0", "24", "h1", "h0"),
+            $step!("24", "h1", "h0"),
             "44:\n",
-            $step!("0", "32", "h0", "h1"),
+            $step!("32", "h0", "h1"),
             "45:\n",
-            $step!("0", "40", "h1", "h0"),
+            $step!("40", "h1", "h0"),
             "46:\n",
-            $step!("0", "48", "h0", "h1"),
+            $step!("48", "h0", "h1"),
             "47:\n",
-            $step!("0", "56", "h1", "h0"),
+            $step!("56", "h1", "h0"),
             "lea {x}, [{x} + 64]\n",
             "lea {t}, [{t} + 64]\n",
             "lea rcx, [rcx - 1]\n",
@@ -214,8 +170,8 @@ macro_rules! row_unrolled {
             "xor {h1:e}, {h1:e}\n",
             ".set ccj, 0\n",
             ".rept {half}\n",
-            $step!("0", "8*ccj", "h0", "h1"),
-            $step!("0", "8*ccj + 8", "h1", "h0"),
+            $step!("8*ccj", "h0", "h1"),
+            $step!("8*ccj + 8", "h1", "h0"),
             ".set ccj, ccj + 2\n",
             ".endr\n",
         )
@@ -232,14 +188,14 @@ macro_rules! row_unrolled_len {
             ".rept (",
             $len,
             ") / 2\n",
-            $step!("0", "8*ccj", "h0", "h1"),
-            $step!("0", "8*ccj + 8", "h1", "h0"),
+            $step!("8*ccj", "h0", "h1"),
+            $step!("8*ccj + 8", "h1", "h0"),
             ".set ccj, ccj + 2\n",
             ".endr\n",
             ".if (",
             $len,
             ") & 1\n",
-            $step!("0", "8*ccj", "h0", "h1"),
+            $step!("8*ccj", "h0", "h1"),
             "mov {h1}, {h0}\n",
             ".endif\n",
         )

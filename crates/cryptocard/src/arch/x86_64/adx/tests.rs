@@ -203,3 +203,99 @@ fn cios_matches_reference() {
         }
     }
 }
+
+mod differential {
+    //! Against num-bigint, on random lengths and values.
+    use super::super::*;
+    use num_bigint::BigUint;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    fn big(x: &[Limb]) -> BigUint {
+        BigUint::from_slice(
+            &x.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>(),
+        )
+    }
+
+    /// `(c*R + r) R = a b + m n` with `0 <= m < R`: the Montgomery contract, checked
+    /// without an inverse.
+    fn check_mont(c: Limb, r: &[Limb], ab: &BigUint, n: &[Limb]) -> Result<(), TestCaseError> {
+        let k = n.len();
+        let rr = BigUint::from(1u8) << (64 * k);
+        let v = (BigUint::from(c) << (64 * k)) + big(r);
+        prop_assert!(c <= 1);
+        prop_assert!(v < &rr + big(n));
+        let lhs = &v * &rr;
+        prop_assert!(lhs >= *ab);
+        let mn = lhs - ab;
+        prop_assert_eq!(&mn % big(n), BigUint::from(0u8));
+        prop_assert!(mn / big(n) < rr);
+        Ok(())
+    }
+
+    fn odd(mut n: Vec<Limb>) -> Vec<Limb> {
+        n[0] |= 1;
+        n
+    }
+
+    fn n0_of(n: &[Limb]) -> Limb {
+        super::neg_inv(n[0])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn mul_basecase_is_the_product(a in vec(any::<Limb>(), 1..72), b in vec(any::<Limb>(), 1..72)) {
+            let Some(adx) = Adx::detect() else { return Ok(()) };
+            let mut r = vec![0; a.len() + b.len()];
+            mul_basecase(adx, &mut r, &a, &b);
+            prop_assert_eq!(big(&r), big(&a) * big(&b));
+        }
+
+        #[test]
+        fn sqr_basecase_is_the_square(a in vec(any::<Limb>(), 1..72)) {
+            let Some(adx) = Adx::detect() else { return Ok(()) };
+            let mut r = vec![0; 2 * a.len()];
+            sqr_basecase(adx, &mut r, &a);
+            prop_assert_eq!(big(&r), big(&a) * big(&a));
+        }
+
+        #[test]
+        fn montgomery_contract_holds(
+            (n, a, b) in (1usize..72).prop_flat_map(|k| (
+                vec(any::<Limb>(), k).prop_map(odd),
+                vec(any::<Limb>(), k),
+                vec(any::<Limb>(), k),
+            )),
+        ) {
+            let Some(adx) = Adx::detect() else { return Ok(()) };
+            let (k, n0) = (n.len(), n0_of(&n));
+            let mut r = vec![0; k];
+            let c = mont_mul_raw(adx, &mut r, &a, &b, &n, n0);
+            check_mont(c, &r, &(big(&a) * big(&b)), &n)?;
+            let c = mont_sqr_raw(adx, &mut r, &a, &n, n0);
+            check_mont(c, &r, &(big(&a) * big(&a)), &n)?;
+            let mut t: Vec<Limb> = a.iter().chain(&b).copied().collect();
+            let tv = big(&t);
+            let c = redc_raw(adx, &mut r, &mut t, &n, n0);
+            check_mont(c, &r, &tv, &n)?;
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "internal error")]
+fn mont_mul_rejects_mismatched_lengths() {
+    let Some(adx) = Adx::detect() else { panic!("internal error: (skipped: no BMI2/ADX)") };
+    let mut r = [0; 2];
+    mont_mul_raw(adx, &mut r, &[1, 2], &[3], &[5, 7], 3);
+}
+
+#[test]
+#[should_panic(expected = "internal error")]
+fn mul_basecase_rejects_a_short_product() {
+    let Some(adx) = Adx::detect() else { panic!("internal error: (skipped: no BMI2/ADX)") };
+    let mut r = [0; 3];
+    mul_basecase(adx, &mut r, &[1, 2], &[3, 4]);
+}

@@ -7,8 +7,8 @@
 //! read only `t[i + 1..]` below position `k`, so deferring the carry changes nothing they
 //! see. At the end `c*R + r = t[k..2k) + t[0..k)`, one `adc` pass.
 //!
-//! Bound: `(t + m n) / R < (R^2 + R n) / R = R + n < 2R`, so `c` is 0 or 1 when
-//! `t < R^2`.
+//! Bound: any 2k-limb `t` is below `R^2`, so `(t + m n) / R < (R^2 + R n) / R = R + n
+//! < 2R` and `c` is 0 or 1.
 
 use super::rows::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
@@ -52,15 +52,15 @@ pub(super) fn redc_loop(_adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n
             options(nostack),
         );
     }
-    // The parked carry limbs t[0..k) go onto the high half (see the module docs).
+    // The parked carry limbs t[0..k) go onto the high half (see the module docs); the
+    // portable `add_n` is constant-time and costs about k cycles, little beside the rows.
     let (lo, hi) = t.split_at(k);
     crate::bignum::add_n(r, hi, lo)
 }
 
 /// The body of [`redc_unrolled`]: reduces `{t}[0..2K)` by `{x}[0..K)` (the modulus) into
 /// `{r}[0..K)`, carry in `{lo}`; `K = 2 * {half} = {k}` (at least 4), `{n0}` in a register,
-/// `{nx}` scratch. Leaves `{t}`
-/// advanced by `K` limbs. Uses label 3.
+/// `{nx}` scratch. Leaves `{t}` advanced by `K` limbs. Uses label 3.
 macro_rules! redc_unrolled_body {
     () => {
         concat!(

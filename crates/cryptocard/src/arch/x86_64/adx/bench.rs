@@ -209,6 +209,10 @@ fn bench_kernels_and_powm() {
         println!("{k:>4} {row}");
     }
     println!("constant-time 5-bit fixed-window modexp, full-length exponent");
+    let gmp = super::bench_gmp::Gmp::load();
+    if gmp.is_none() {
+        println!("(libgmp.so.10 not found: no GMP column)");
+    }
     for bits in [1024, 2048, 4096] {
         let k = bits / 64;
         let (n, n0, rr) = setup(k, &mut seed);
@@ -231,18 +235,30 @@ fn bench_kernels_and_powm() {
             scan / tpc,
             100.0 * scan * (bits as f64 / 5.0) / est
         );
-        let reps = [200, 50, 20][k / 32];
-        let t = min_ticks(reps, || _ = ct_powm(adx, &b, &e, &n, n0, &rr));
+        let reps = [200, 60, 40][k / 32];
+        // Ours and GMP's in turn, so that both see the same load; minimum per call.
+        let mut gmp_call = gmp.as_ref().map(|g| g.powm_sec(&b, &e, &n));
+        let (mut t, mut tg) = (u64::MAX, u64::MAX);
+        for _ in 0..reps {
+            t = t.min(min_ticks(1, || _ = ct_powm(adx, &b, &e, &n, n0, &rr)));
+            if let Some(g) = gmp_call.as_mut() {
+                tg = tg.min(min_ticks(1, || g.run()));
+            }
+        }
         let calls = (hz / est * 0.6) as usize + 1;
         let cpu0 = thread_cpu_seconds();
         (0..calls).for_each(|_| _ = ct_powm(adx, &b, &e, &n, n0, &rr));
         let cpu = thread_cpu_seconds() - cpu0;
+        let gmp_rate =
+            if gmp_call.is_some() { format!("{:.0}", hz / tg as f64) } else { "-".into() };
         println!(
             "{bits:>5} bits: estimated {:>5.0} ops/s from kernels, measured {:>5.0} ops/s \
-             (min {t} ticks), {:>5.0} ops/s (thread CPU time of {calls} calls)",
+             (min {t} ticks), {:>5.0} ops/s (thread CPU time of {calls} calls); \
+             GMP mpz_powm_sec {gmp_rate} ops/s (min {tg} ticks): {:.2}x",
             hz / est,
             hz / t as f64,
             calls as f64 / cpu,
+            tg as f64 / t as f64,
         );
     }
 }

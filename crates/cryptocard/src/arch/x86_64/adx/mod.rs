@@ -126,6 +126,8 @@ mod sqr;
 #[cfg(test)]
 mod bench;
 #[cfg(test)]
+mod bench_gmp;
+#[cfg(test)]
 mod tests;
 
 use crate::arch::x86_64::cpu::Adx;

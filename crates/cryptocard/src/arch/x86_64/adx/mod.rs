@@ -33,13 +33,15 @@
 //!   mov   [T + 8j], l_j
 //! ```
 //!
-//! The row's carry-out limb `h_{len-1} + CF + OF` never overflows (see `rows`). Every
-//! addition of a row lands at a distinct position on each chain, which is why one row
-//! already needs both flags: putting the `a*b_i` row on CF and the `m*n` row on OF (the
-//! interleaving of Intel's white paper) would need two additions per position per chain.
-//! Instead consecutive rows overlap out of order: a row depends on the previous one only
-//! through the `T` limbs in memory (store forwarding), and REDC's quotient digit only
-//! through one limb, which the unrolled REDC keeps in a register.
+//! The row's carry-out limb `h_{len-1} + CF + OF` never overflows (see `rows`). A chain
+//! can take one addition per limb position per pass (its carry always goes one position
+//! up), so one row, with a low and a high half to add at every position, already keeps
+//! both flags busy; giving the `a*b_i` row one flag and the `m*n` row the other would
+//! need two additions per position on each. Rows of the product and of the reduction are
+//! instead overlapped by the out-of-order core: a row depends on the previous one only
+//! through the `T` limbs in memory (store forwarding), and REDC's next quotient digit only
+//! through one limb, which the unrolled REDC keeps in a register. Measured, this is
+//! throughput-bound (below), not latency-bound.
 //!
 //! Register allocation (names of the `asm!` operands): `rdx` the digit (the implicit
 //! `mulx` source), `{x}` the multiplicand and `{t}` the accumulator (both memory operands

@@ -16,6 +16,7 @@ struct Mpz {
 type Init = unsafe extern "C" fn(*mut Mpz);
 type Import = unsafe extern "C" fn(*mut Mpz, usize, c_int, usize, c_int, usize, *const c_void);
 type Powm = unsafe extern "C" fn(*mut Mpz, *const Mpz, *const Mpz, *const Mpz);
+type Mul = unsafe extern "C" fn(*mut Mpz, *const Mpz, *const Mpz);
 
 unsafe extern "C" {
     fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
@@ -30,6 +31,7 @@ pub(super) struct Gmp {
     clear: Init,
     import: Import,
     powm_sec: Powm,
+    mul: Mul,
 }
 
 impl Gmp {
@@ -38,7 +40,8 @@ impl Gmp {
         // SAFETY: dlopen/dlsym from the C library with NUL-terminated names; a found
         // symbol is a GMP 6 function whose C signature the `type` aliases above copy from
         // gmp.h (`__gmpz_init(mpz_ptr)`, `__gmpz_import(mpz_ptr, size_t, int, size_t, int,
-        // size_t, const void *)`, `__gmpz_powm_sec(mpz_ptr, mpz_srcptr x3)`).
+        // size_t, const void *)`, `__gmpz_powm_sec(mpz_ptr, mpz_srcptr x3)`,
+        // `__gmpz_mul(mpz_ptr, mpz_srcptr, mpz_srcptr)`).
         unsafe {
             let h = dlopen(c"libgmp.so.10".as_ptr(), RTLD_NOW);
             if h.is_null() {
@@ -53,6 +56,7 @@ impl Gmp {
                 clear: core::mem::transmute::<*mut c_void, Init>(sym(c"__gmpz_clear")?),
                 import: core::mem::transmute::<*mut c_void, Import>(sym(c"__gmpz_import")?),
                 powm_sec: core::mem::transmute::<*mut c_void, Powm>(sym(c"__gmpz_powm_sec")?),
+                mul: core::mem::transmute::<*mut c_void, Mul>(sym(c"__gmpz_mul")?),
             })
         }
     }
@@ -85,6 +89,13 @@ impl PowmSec<'_> {
         let [b, e, n, r] = &mut self.v;
         // SAFETY: four initialised `mpz_t`s; `n` is odd, as mpz_powm_sec requires.
         unsafe { (self.gmp.powm_sec)(r, b, e, n) }
+    }
+
+    /// One `mpz_mul(r, b, e)`.
+    pub(super) fn mul(&mut self) {
+        let [b, e, _, r] = &mut self.v;
+        // SAFETY: three initialised `mpz_t`s.
+        unsafe { (self.gmp.mul)(r, b, e) }
     }
 }
 

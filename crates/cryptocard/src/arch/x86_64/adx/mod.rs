@@ -118,6 +118,7 @@
 // these kernels in as they land; until then only the tests use them.
 #![cfg_attr(not(test), allow(dead_code))]
 
+mod basecase;
 mod cios;
 mod mont;
 mod mul;
@@ -262,6 +263,9 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
     })
 }
 
+// The bignum recursion's seam; wired in by `bignum::mul`'s callers (see the note above).
+#[cfg_attr(not(test), allow(unused_imports))]
+pub(crate) use basecase::{AdxBasecase, THRESHOLDS as BASECASE_THRESHOLDS};
 use mont::mont_mul_unrolled;
 use mul::mul_unrolled;
 use redc::redc_unrolled;

@@ -204,6 +204,27 @@ fn cios_matches_reference() {
     }
 }
 
+#[test]
+fn recursion_over_the_adx_basecase_matches_reference() {
+    use crate::bignum::mul::{Multiplier, thresholds};
+    let Some(adx) = adx() else { return };
+    let kernel = AdxBasecase(adx);
+    let mut rng = Rng(6);
+    for th in [&thresholds::MINIMUM, &BASECASE_THRESHOLDS] {
+        let m = Multiplier { kernel: &kernel, thresholds: th };
+        for (n, k) in [(2, 2), (3, 2), (7, 7), (9, 4), (33, 17), (64, 64), (100, 45), (130, 130)] {
+            let (a, b) = (rng.limbs(n), rng.limbs(k));
+            let mut s = vec![0; m.mul_scratch_len(n, k).max(m.sqr_scratch_len(n))];
+            let mut r = vec![0x5a5a; n + k];
+            m.mul(&mut r, &a, &b, &mut s);
+            assert_eq!(r, ref_mul(&a, &b), "{n} x {k}");
+            let mut r = vec![0x5a5a; 2 * n];
+            m.sqr(&mut r, &a, &mut s);
+            assert_eq!(r, ref_mul(&a, &a), "{n}^2");
+        }
+    }
+}
+
 mod differential {
     //! Against num-bigint, on random lengths and values.
     use super::super::*;

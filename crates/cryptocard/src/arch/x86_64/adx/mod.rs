@@ -113,9 +113,18 @@
 //!
 //! The gap between estimate and measurement at 1024 bits is mostly the table scan
 //! (`ct::select_from_table`, about 420 cycles a window, 9%).
+//!
+//! # As the bignum basecase
+//!
+//! [`AdxBasecase`] puts [`mul_basecase`] and [`sqr_basecase`] behind `bignum::mul`'s
+//! `Basecase` seam, with Karatsuba and Toom-3 cut-overs tuned over them
+//! ([`BASECASE_THRESHOLDS`]). Through that recursion a 4096-bit product takes 0.93 times
+//! the time of GMP 6.2's `mpz_mul` and a 65536-bit one 1.46 times (portable kernels: 1.75
+//! and 2.2 times), measured in one process (`bench::bench_products_against_gmp`).
 
-// The callers (`modular::mont`, `bignum::mul`) are written beside this module and wire
-// these kernels in as they land; until then only the tests use them.
+// The callers (`modular`'s Montgomery arithmetic, `Nat` multiplication through
+// `AdxBasecase`) are written beside this module and wire these kernels in as they land;
+// until then only the tests use them.
 #![cfg_attr(not(test), allow(dead_code))]
 
 mod basecase;
@@ -263,7 +272,7 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
     })
 }
 
-// The bignum recursion's seam; wired in by `bignum::mul`'s callers (see the note above).
+// The bignum recursion's seam (see the note at the top).
 #[cfg_attr(not(test), allow(unused_imports))]
 pub(crate) use basecase::{AdxBasecase, THRESHOLDS as BASECASE_THRESHOLDS};
 use mont::mont_mul_unrolled;

@@ -23,8 +23,8 @@ impl Basecase for AdxBasecase {
 }
 
 /// Thresholds for [`AdxBasecase`], tuned on AMD EPYC Zen 4 (2 shared cores, core about
-/// 4.0 GHz, rustc 1.95) with `bench::tune_karatsuba_over_adx` and
-/// `bench::bench_products_against_gmp` (minimum of interleaved samples, core cycles):
+/// 4.0 GHz, rustc 1.95) with `bench_mul::tune_karatsuba_over_adx` and
+/// `bench_mul::bench_products_against_gmp` (minimum of interleaved samples, core cycles):
 ///
 /// * Karatsuba products overtake the basecase between 40 and 48 limbs (40: 2965 against
 ///   2925; 48: 3410 against 3585; 64: 5725 against 6315). The unrolled sizes (16 to 64

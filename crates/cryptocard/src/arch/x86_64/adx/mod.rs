@@ -120,7 +120,7 @@
 //! `Basecase` seam, with Karatsuba and Toom-3 cut-overs tuned over them
 //! ([`BASECASE_THRESHOLDS`]). Through that recursion a 4096-bit product takes 0.93 times
 //! the time of GMP 6.2's `mpz_mul` and a 65536-bit one 1.46 times (portable kernels: 1.75
-//! and 2.2 times), measured in one process (`bench::bench_products_against_gmp`).
+//! and 2.2 times), measured in one process (`bench_mul::bench_products_against_gmp`).
 
 // The callers (`modular`'s Montgomery arithmetic, `Nat` multiplication through
 // `AdxBasecase`) are written beside this module and wire these kernels in as they land;
@@ -139,6 +139,8 @@ mod sqr;
 mod bench;
 #[cfg(test)]
 mod bench_gmp;
+#[cfg(test)]
+mod bench_mul;
 #[cfg(test)]
 mod tests;
 

@@ -2,7 +2,7 @@
 //! kernels, for tuning on a quiet machine:
 //!
 //! ```text
-//! cargo test --release -p cryptocard --lib adx::bench -- --ignored --nocapture
+//! cargo test --release -p cryptocard --lib adx::bench:: -- --ignored --nocapture --test-threads=1
 //! ```
 //!
 //! Counts are TSC ticks, the minimum over many calls (robust when other processes share

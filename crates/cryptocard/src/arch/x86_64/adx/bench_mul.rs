@@ -3,7 +3,7 @@
 //! process:
 //!
 //! ```text
-//! cargo test --release -p cryptocard --lib adx::bench_mul -- --ignored --nocapture
+//! cargo test --release -p cryptocard --lib adx::bench_mul -- --ignored --nocapture --test-threads=1
 //! ```
 
 use super::bench::{random, ticks, ticks_per_cycle};

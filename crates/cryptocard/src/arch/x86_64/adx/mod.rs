@@ -78,8 +78,8 @@
 //!
 //! Core cycles per call (TSC ticks / 0.650; the core ran at about 4.0 GHz against a
 //! 2.596 GHz TSC), the minimum over many samples of 16 back-to-back calls, with other jobs
-//! sharing the two cores (`cargo test --release -p cryptocard --lib adx::bench --
-//! --ignored --nocapture`):
+//! sharing the two cores (`cargo test --release -p cryptocard --lib adx::bench:: --
+//! --ignored --nocapture --test-threads=1`):
 //!
 //! | k | bits | `mont_mul_raw` | `mont_sqr_raw` | `mul_basecase` | `sqr_basecase` | `redc_raw` |
 //! |---:|---:|---:|---:|---:|---:|---:|

@@ -3,5 +3,5 @@
 
 pub(crate) mod adx;
 pub(crate) mod cpu;
-pub(crate) mod sha_ni;
 pub(crate) mod sha512;
+pub(crate) mod sha_ni;

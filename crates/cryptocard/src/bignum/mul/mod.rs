@@ -63,39 +63,59 @@ impl Basecase for Portable {
 const PORTABLE: Multiplier<'static, Portable> =
     Multiplier { kernel: &Portable, thresholds: &thresholds::PORTABLE };
 
+/// Runs `$body` with `$m` bound to the fastest [`Multiplier`] this CPU has: the BMI2/ADX
+/// kernels with their own thresholds where the CPU has them (the detection is a cached
+/// CPUID read), else the portable ones. The choice is fixed for the life of the process,
+/// so the scratch lengths below always match the multiplier that uses the scratch.
+macro_rules! with_best_multiplier {
+    (|$m:ident| $body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        if let Some(adx) = crate::arch::x86_64::cpu::Adx::detect() {
+            let kernel = crate::arch::x86_64::adx::AdxBasecase(adx);
+            let $m = Multiplier {
+                kernel: &kernel,
+                thresholds: &crate::arch::x86_64::adx::BASECASE_THRESHOLDS,
+            };
+            return $body;
+        }
+        let $m = PORTABLE;
+        $body
+    }};
+}
+
 /// Scratch limbs [`mul_with_scratch`] needs for operands of `an` and `bn` limbs.
 pub fn mul_scratch_len(an: usize, bn: usize) -> usize {
-    PORTABLE.mul_scratch_len(an, bn)
+    with_best_multiplier!(|m| m.mul_scratch_len(an, bn))
 }
 
 /// Scratch limbs [`sqr_with_scratch`] needs for an operand of `n` limbs.
 pub fn sqr_scratch_len(n: usize) -> usize {
-    PORTABLE.sqr_scratch_len(n)
+    with_best_multiplier!(|m| m.sqr_scratch_len(n))
 }
 
-/// `r = a * b` with the portable kernels. Contract: `r.len() == a.len() + b.len()`,
-/// neither input empty, `scratch.len() >= mul_scratch_len(a.len(), b.len())`. No
+/// `r = a * b` with the fastest kernels of this CPU. Contract: `r.len() == a.len() +
+/// b.len()`, neither input empty, `scratch.len() >= mul_scratch_len(a.len(), b.len())`. No
 /// allocation; time depends only on the lengths.
 pub fn mul_with_scratch(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
-    PORTABLE.mul(r, a, b, scratch)
+    with_best_multiplier!(|m| m.mul(r, a, b, scratch))
 }
 
-/// `r = a^2` with the portable kernels. Contract: `r.len() == 2 a.len()`, `a` not empty,
-/// `scratch.len() >= sqr_scratch_len(a.len())`. No allocation.
+/// `r = a^2` with the fastest kernels of this CPU. Contract: `r.len() == 2 a.len()`, `a`
+/// not empty, `scratch.len() >= sqr_scratch_len(a.len())`. No allocation.
 pub fn sqr_with_scratch(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
-    PORTABLE.sqr(r, a, scratch)
+    with_best_multiplier!(|m| m.sqr(r, a, scratch))
 }
 
 /// `r = a * b`, allocating the scratch space once (zeroised when freed). Contract:
 /// `r.len() == a.len() + b.len()`, neither input empty.
 pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
-    mul_with(&PORTABLE, r, a, b)
+    with_best_multiplier!(|m| mul_with(&m, r, a, b))
 }
 
 /// `r = a^2`, allocating the scratch space once. Contract: `r.len() == 2 a.len()`, `a` not
 /// empty.
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
-    sqr_with(&PORTABLE, r, a)
+    with_best_multiplier!(|m| sqr_with(&m, r, a))
 }
 
 /// `r = a * b` with the given kernel and thresholds, allocating scratch once.

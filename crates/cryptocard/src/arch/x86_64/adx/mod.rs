@@ -275,7 +275,6 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
 }
 
 // The bignum recursion's seam (see the note at the top).
-#[cfg_attr(not(test), allow(unused_imports))]
 pub(crate) use basecase::{AdxBasecase, THRESHOLDS as BASECASE_THRESHOLDS};
 use mont::mont_mul_unrolled;
 use mul::mul_unrolled;

@@ -1,0 +1,272 @@
+//! The DES engine: initial and final permutations, the key schedule and the sixteen
+//! rounds on expanded halves (FIPS 46-3, "Enciphering", "Deciphering", "Key Schedule
+//! Calculation").
+//!
+//! # Representation
+//!
+//! Between IP and IP^-1 a block is a [`Halves`]: both 32-bit halves in the expanded
+//! 48-bit layout of [`super::tables`]. Every linear step of DES commutes with this
+//! representation (E is linear: `E(a xor b) = E(a) xor E(b)`), which the modes use: CBC
+//! encryption XORs the next plaintext into the *internal* state, since
+//! `IP(P xor C) = IP(P) xor IP(IP^-1(state)) = IP(P) xor state`. IP, IP^-1 and E then
+//! leave the serial chain of CBC, CFB and OFB, and triple-DES runs its three passes back
+//! to back with no permutation between them.
+//!
+//! # Rounds with the key XOR off the critical path
+//!
+//! With `X_r = R_r xor K_r` (the S-box inputs of round r, rounds and keys numbered from 0)
+//! the round `R_{r+1} = L_r xor f(R_r, K_r)`, `L_r = R_{r-1}` becomes
+//!
+//! ```text
+//! X_{r+1} = X_{r-1} xor D_r xor T(X_r),   D_r = K_{r-1} xor K_{r+1}   (K_{-1} = K_16 = 0)
+//! ```
+//!
+//! where `T` is the eight lookups of the combined tables. `X_{r-1} xor D_r` is ready a
+//! round early, so a round's latency is index extraction, one load and a 3-deep XOR tree;
+//! the key XOR has left the chain. Start: `X_{-1} = L_0`, `X_0 = R_0 xor K_0`. End:
+//! `R_16 = X_16`, `L_16 = X_15 xor K_15`. Decryption uses the keys in reverse order, whose
+//! `D` are the same values reversed.
+//!
+//! # Initial permutation
+//!
+//! IP is an 8x8 bit-matrix transpose with its rows and columns reordered: reading the
+//! block big-endian, output byte r bit j is input byte `7 - j` bit `c_r`, `c = 1, 3, 5, 7,
+//! 0, 2, 4, 6` (MSB-first numbering). A byte swap, the three delta swaps of a transpose
+//! (Hacker's Delight 7-3) and two byte-unshuffle delta swaps produce `R || L` exactly.
+//! IP^-1 runs the same involutions in reverse.
+//!
+//! # Timing
+//!
+//! The table lookups are indexed by key- and data-dependent values, as in every
+//! table-driven DES (OpenSSL's `DES_SPtrans`, Go's `feistelBox`): the 4 KiB of tables fit
+//! the L1 cache, but cache-line and cache-bank timing can leak to an attacker sharing the
+//! core. DES is kept for legacy interoperability, not for new designs.
+
+use super::tables::{BOX_BYTE, PC1, PC2, SHIFTS, SP, contract, expand, to_layout};
+use zeroize::Zeroize;
+
+/// Both halves of a block between IP and IP^-1, each expanded to 48 bits (see the module
+/// docs). After the rounds they are in pre-output order: `l` holds R16 and `r` holds L16,
+/// so that IP^-1 of `l || r` is the ciphertext and another pass can start at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Halves {
+    pub(crate) l: u64,
+    pub(crate) r: u64,
+}
+
+impl core::ops::BitXor for Halves {
+    type Output = Halves;
+    #[inline(always)]
+    fn bitxor(self, o: Halves) -> Halves {
+        Halves { l: self.l ^ o.l, r: self.r ^ o.r }
+    }
+}
+
+/// One delta swap: exchanges the bits of `x` under `mask` with those `n` places above.
+#[inline(always)]
+const fn delta_swap(x: u64, n: u32, mask: u64) -> u64 {
+    let t = ((x >> n) ^ x) & mask;
+    x ^ t ^ (t << n)
+}
+
+/// The IP network on a big-endian block; returns `R || L` (R in the high word).
+#[inline(always)]
+const fn ip_network(x: u64) -> u64 {
+    let x = x.swap_bytes();
+    let x = delta_swap(x, 7, 0x00aa_00aa_00aa_00aa);
+    let x = delta_swap(x, 14, 0x0000_cccc_0000_cccc);
+    let x = delta_swap(x, 28, 0x0000_0000_f0f0_f0f0);
+    let x = delta_swap(x, 8, 0x0000_ff00_0000_ff00);
+    delta_swap(x, 16, 0x0000_0000_ffff_0000)
+}
+
+/// The inverse of [`ip_network`].
+#[inline(always)]
+const fn ip_network_inverse(x: u64) -> u64 {
+    let x = delta_swap(x, 16, 0x0000_0000_ffff_0000);
+    let x = delta_swap(x, 8, 0x0000_ff00_0000_ff00);
+    let x = delta_swap(x, 28, 0x0000_0000_f0f0_f0f0);
+    let x = delta_swap(x, 14, 0x0000_cccc_0000_cccc);
+    let x = delta_swap(x, 7, 0x00aa_00aa_00aa_00aa);
+    x.swap_bytes()
+}
+
+/// IP of a block (read big-endian), then E of each half.
+#[inline(always)]
+pub(crate) fn ip_expand(block: u64) -> Halves {
+    let z = ip_network(block);
+    Halves { l: expand(z as u32), r: expand((z >> 32) as u32) }
+}
+
+/// E^-1 of each half, then IP^-1 of `l || r`: the block (big-endian).
+#[inline(always)]
+pub(crate) fn fp_contract(h: Halves) -> u64 {
+    let z = (contract(h.l) as u64) | ((contract(h.r) as u64) << 32);
+    ip_network_inverse(z)
+}
+
+/// A DES key schedule in the form the rounds use (see the module docs): the first and
+/// last round keys and the sixteen `D_r = K_{r-1} xor K_{r+1}`, all in the expanded layout.
+/// Zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct KeySchedule {
+    k_first: u64,
+    k_last: u64,
+    d: [u64; 16],
+}
+
+impl Drop for KeySchedule {
+    fn drop(&mut self) {
+        self.k_first.zeroize();
+        self.k_last.zeroize();
+        self.d.zeroize();
+    }
+}
+
+/// Bit `n` (1-based, FIPS numbering) of a 64-bit key.
+#[inline(always)]
+fn key_bit(key: u64, n: u8) -> u64 {
+    (key >> (64 - n as u32)) & 1
+}
+
+impl KeySchedule {
+    /// The schedule of a 64-bit key (read big-endian; the parity bits 8, 16, ..., 64 are
+    /// ignored, as FIPS 46-3 says). Bit by bit from PC-1 and PC-2: about 1,000 shifts and
+    /// masks at fixed, public positions, so it runs in constant time.
+    pub(crate) fn new(key: u64) -> KeySchedule {
+        let mut cd = 0u64; // C in bits 55..28, D in bits 27..0
+        for &n in &PC1 {
+            cd = (cd << 1) | key_bit(key, n);
+        }
+        let mut c = (cd >> 28) as u32;
+        let mut d = (cd & 0x0fff_ffff) as u32;
+        let mut k = [0u64; 16];
+        for (kr, &s) in k.iter_mut().zip(&SHIFTS) {
+            c = ((c << s) | (c >> (28 - s as u32))) & 0x0fff_ffff;
+            d = ((d << s) | (d >> (28 - s as u32))) & 0x0fff_ffff;
+            let cd = ((c as u64) << 28) | d as u64;
+            let mut v = 0u64;
+            for &n in &PC2 {
+                v = (v << 1) | ((cd >> (56 - n as u32)) & 1);
+            }
+            *kr = to_layout(v);
+        }
+        let mut deltas = [0u64; 16];
+        for (r, dr) in deltas.iter_mut().enumerate() {
+            let before = if r == 0 { 0 } else { k[r - 1] };
+            let after = if r == 15 { 0 } else { k[r + 1] };
+            *dr = before ^ after;
+        }
+        let schedule = KeySchedule { k_first: k[0], k_last: k[15], d: deltas };
+        cd.zeroize();
+        c.zeroize();
+        d.zeroize();
+        k.zeroize();
+        schedule
+    }
+}
+
+/// One round on the S-box inputs `x`: `acc xor T(x)`, where `T` is the eight
+/// combined-table lookups.
+///
+/// The eight lookups land on disjoint bits (each bit of E's output copies one bit of P's
+/// output, which comes from exactly one S-box), so on them OR, ADD and XOR agree. Writing
+/// the tree with a different operator on each level keeps LLVM's reassociation from
+/// flattening it into a serial chain of eight XORs (it only regroups runs of one
+/// operator): the sum is then 3 levels deep after the loads. `acc` (ready a round early)
+/// joins the S7 lookup, whose index (byte 0) is one instruction cheaper to extract.
+#[inline(always)]
+fn round(acc: u64, x: u64) -> u64 {
+    let b = |j: usize| SP[j][(x >> (8 * BOX_BYTE[j])) as u8 as usize];
+    let early = (acc ^ b(6)) ^ b(4);
+    let pair = b(2) | b(5);
+    let quad = (b(0) | b(3)).wrapping_add(b(1) | b(7));
+    (early ^ pair) ^ quad
+}
+
+/// The sixteen rounds on `N` independent blocks at once (interleaved so that one block's
+/// loads fill the other's latency). `decrypt` selects the key order; it is a constant at
+/// every call site, so each direction compiles to its own straight-line code.
+#[inline(always)]
+fn rounds<const N: usize>(ks: &KeySchedule, s: &mut [Halves; N], decrypt: bool) {
+    let (k0, k15) = if decrypt { (ks.k_last, ks.k_first) } else { (ks.k_first, ks.k_last) };
+    // a = X_{r-1}, b = X_r.
+    let mut a = [0u64; N];
+    let mut b = [0u64; N];
+    for i in 0..N {
+        a[i] = s[i].l;
+        b[i] = s[i].r ^ k0;
+    }
+    let mut r = 0;
+    while r < 16 {
+        let (d0, d1) = if decrypt { (ks.d[15 - r], ks.d[14 - r]) } else { (ks.d[r], ks.d[r + 1]) };
+        for i in 0..N {
+            a[i] = round(a[i] ^ d0, b[i]);
+        }
+        for i in 0..N {
+            b[i] = round(b[i] ^ d1, a[i]);
+        }
+        r += 2;
+    }
+    // a = X_15, b = X_16: R16 = X_16, L16 = X_15 xor K_15; pre-output order (R16, L16).
+    for i in 0..N {
+        s[i] = Halves { l: b[i], r: a[i] ^ k15 };
+    }
+}
+
+impl KeySchedule {
+    /// The sixteen encryption rounds, from `IP(block)` to the pre-output (no IP/IP^-1).
+    #[inline(always)]
+    pub(crate) fn encrypt_inner(&self, s: Halves) -> Halves {
+        let mut s = [s];
+        rounds(self, &mut s, false);
+        s[0]
+    }
+
+    /// The sixteen decryption rounds (keys in reverse order).
+    #[inline(always)]
+    pub(crate) fn decrypt_inner(&self, s: Halves) -> Halves {
+        let mut s = [s];
+        rounds(self, &mut s, true);
+        s[0]
+    }
+
+    /// [`Self::encrypt_inner`] on `N` independent blocks, interleaved.
+    #[inline(always)]
+    pub(crate) fn encrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
+        rounds(self, s, false);
+    }
+
+    /// [`Self::decrypt_inner`] on `N` independent blocks, interleaved.
+    #[inline(always)]
+    pub(crate) fn decrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
+        rounds(self, s, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tables::IP;
+    use super::*;
+
+    fn ip_by_table(x: u64) -> u64 {
+        IP.iter().fold(0u64, |acc, &n| (acc << 1) | ((x >> (64 - n as u32)) & 1))
+    }
+
+    #[test]
+    fn ip_network_is_the_standard_ip() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..1000 {
+            let y = ip_by_table(x);
+            assert_eq!(ip_network(x), y.rotate_left(32), "{x:016x}");
+            assert_eq!(ip_network_inverse(ip_network(x)), x);
+            let h = ip_expand(x);
+            assert_eq!(h.l, expand((y >> 32) as u32));
+            assert_eq!(h.r, expand(y as u32));
+            x = x.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(1);
+        }
+        for i in 0..64 {
+            assert_eq!(ip_network(1 << i), ip_by_table(1 << i).rotate_left(32));
+        }
+    }
+}

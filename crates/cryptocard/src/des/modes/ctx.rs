@@ -1,0 +1,309 @@
+//! The streaming encryption/decryption context, shaped like OpenSSL's EVP cipher API:
+//! [`CipherCtx::update`] takes input in pieces of any size and writes what it can,
+//! [`CipherCtx::finalize`] adds or removes the padding. Encrypting in pieces gives the same
+//! bytes as in one call: partial blocks are buffered, and the stream modes keep their
+//! keystream position (OpenSSL's `num`) across calls.
+//!
+//! Padding (ECB and CBC only): PKCS#7 (RFC 5652 section 6.3; 1 to 8 bytes of value n) or
+//! none. Without padding, input whose total length is not a multiple of 8 is an error at
+//! finalize. With padding, decryption holds back the last block until finalize, then
+//! checks the padding in constant time and on failure returns only [`Error::Decryption`]:
+//! no padding oracle (Vaudenay, EUROCRYPT 2002).
+//!
+//! What leaks: the input and output lengths (the plaintext length is the output), never
+//! which padding byte was wrong.
+
+use super::kernels;
+use super::{Direction, Mode, Padding};
+use crate::des::BlockCipher64;
+use crate::{Error, Result, ct};
+use zeroize::Zeroize;
+
+/// An encryption or decryption in progress: cipher, mode, chaining state and buffered
+/// bytes. Secrets (key schedule, chaining value, buffered plaintext) are zeroized on drop.
+pub struct CipherCtx<C: BlockCipher64> {
+    cipher: C,
+    mode: Mode,
+    dir: Direction,
+    padding: Padding,
+    /// The chaining value: CBC's previous ciphertext, CFB's register, OFB's last output
+    /// block, CTR's next counter block (big-endian).
+    reg: u64,
+    /// The keystream block in use (CFB-64, OFB, CTR) and the position in it.
+    ks: [u8; 8],
+    num: usize,
+    /// Buffered input of ECB and CBC (at most one block).
+    buf: [u8; 8],
+    buf_len: usize,
+}
+
+impl<C: BlockCipher64> core::fmt::Debug for CipherCtx<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CipherCtx")
+            .field("cipher", &C::NAME)
+            .field("mode", &self.mode)
+            .field("direction", &self.dir)
+            .field("padding", &self.padding)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: BlockCipher64> Drop for CipherCtx<C> {
+    fn drop(&mut self) {
+        self.reg.zeroize();
+        self.ks.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+impl<C: BlockCipher64> CipherCtx<C> {
+    /// A context for `mode` in direction `dir`. `iv` is empty for ECB and 8 bytes for every
+    /// other mode (for CTR, the initial counter block). `padding` applies to ECB and CBC;
+    /// the stream modes ignore it. Errors: `InvalidArgument` for a wrong IV length.
+    pub fn new(cipher: C, mode: Mode, dir: Direction, iv: &[u8], padding: Padding) -> Result<Self> {
+        let reg = match (mode, iv.len()) {
+            (Mode::Ecb, 0) => 0,
+            (Mode::Ecb, _) => return Err(Error::InvalidArgument("ECB takes no IV")),
+            (_, 8) => u64::from_be_bytes(iv.try_into().map_err(|_| Error::InvalidArgument("IV"))?),
+            _ => return Err(Error::InvalidArgument("the IV of a DES mode is 8 bytes")),
+        };
+        let padding = if mode.is_block_mode() { padding } else { Padding::None };
+        Ok(CipherCtx {
+            cipher,
+            mode,
+            dir,
+            padding,
+            reg,
+            ks: [0; 8],
+            num: 0,
+            buf: [0; 8],
+            buf_len: 0,
+        })
+    }
+
+    /// An encryption context; see [`CipherCtx::new`].
+    pub fn encryptor(cipher: C, mode: Mode, iv: &[u8], padding: Padding) -> Result<Self> {
+        Self::new(cipher, mode, Direction::Encrypt, iv, padding)
+    }
+
+    /// A decryption context; see [`CipherCtx::new`].
+    pub fn decryptor(cipher: C, mode: Mode, iv: &[u8], padding: Padding) -> Result<Self> {
+        Self::new(cipher, mode, Direction::Decrypt, iv, padding)
+    }
+
+    /// The number of bytes the next [`CipherCtx::update`] with `input_len` bytes of input
+    /// writes (exactly). At most `input_len + 7`.
+    pub fn update_len(&self, input_len: usize) -> usize {
+        if !self.mode.is_block_mode() {
+            return input_len;
+        }
+        let total = self.buf_len + input_len;
+        let hold_back = self.dir == Direction::Decrypt && self.padding == Padding::Pkcs7;
+        if hold_back { total.saturating_sub(1) / 8 * 8 } else { total / 8 * 8 }
+    }
+
+    /// Processes `input` and writes [`CipherCtx::update_len`]`(input.len())` bytes to the
+    /// front of `output`; returns that count. Errors: `InvalidArgument` if `output` is too
+    /// short (nothing is consumed then).
+    pub fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize> {
+        let n_out = self.update_len(input.len());
+        if output.len() < n_out {
+            return Err(Error::InvalidArgument("output buffer too small for update"));
+        }
+        let output = &mut output[..n_out];
+        if self.mode.is_block_mode() {
+            self.update_blocks(input, output);
+        } else if self.mode == Mode::Cfb8 {
+            self.update_cfb8(input, output);
+        } else {
+            self.update_stream(input, output);
+        }
+        Ok(n_out)
+    }
+
+    /// ECB and CBC: fills the buffered block, runs whole blocks straight from `input`, and
+    /// buffers the rest. `output.len()` is the exact count from `update_len`.
+    fn update_blocks(&mut self, mut input: &[u8], output: &mut [u8]) {
+        let mut out_pos = 0;
+        if self.buf_len > 0 && !output.is_empty() {
+            let take = 8 - self.buf_len;
+            self.buf[self.buf_len..].copy_from_slice(&input[..take]);
+            input = &input[take..];
+            let block = self.buf;
+            self.run_blocks(&block, &mut output[..8]);
+            self.buf_len = 0;
+            out_pos = 8;
+        }
+        let bulk = output.len() - out_pos;
+        self.run_blocks(&input[..bulk], &mut output[out_pos..]);
+        let rest = &input[bulk..];
+        self.buf[self.buf_len..self.buf_len + rest.len()].copy_from_slice(rest);
+        self.buf_len += rest.len();
+    }
+
+    fn run_blocks(&mut self, input: &[u8], output: &mut [u8]) {
+        let c = &self.cipher;
+        match (self.mode, self.dir) {
+            (Mode::Ecb, Direction::Encrypt) => kernels::ecb::<C, false>(c, input, output),
+            (Mode::Ecb, Direction::Decrypt) => kernels::ecb::<C, true>(c, input, output),
+            (Mode::Cbc, Direction::Encrypt) => {
+                kernels::cbc_encrypt(c, &mut self.reg, input, output)
+            }
+            (Mode::Cbc, Direction::Decrypt) => {
+                kernels::cbc_decrypt(c, &mut self.reg, input, output)
+            }
+            (Mode::Cfb64, Direction::Encrypt) => {
+                kernels::cfb64_encrypt(c, &mut self.reg, input, output)
+            }
+            (Mode::Cfb64, Direction::Decrypt) => {
+                kernels::cfb64_decrypt(c, &mut self.reg, input, output)
+            }
+            (Mode::Ofb, _) => kernels::ofb(c, &mut self.reg, input, output),
+            (Mode::Ctr, _) => kernels::ctr(c, &mut self.reg, input, output),
+            (Mode::Cfb8, _) => unreachable!("internal error: CFB-8 has no block kernel"),
+        }
+    }
+
+    /// CFB-64, OFB and CTR: bytes up to the end of the current keystream block, then whole
+    /// blocks through the kernels, then the start of a new keystream block.
+    fn update_stream(&mut self, input: &[u8], output: &mut [u8]) {
+        let mut pos = 0;
+        while self.num != 0 && pos < input.len() {
+            output[pos] = self.stream_byte(input[pos]);
+            pos += 1;
+        }
+        // Here num == 0, or the input is used up and bulk is 0.
+        let bulk = (input.len() - pos) / 8 * 8;
+        self.run_blocks(&input[pos..pos + bulk], &mut output[pos..pos + bulk]);
+        pos += bulk;
+        for (o, &x) in output[pos..].iter_mut().zip(&input[pos..]) {
+            *o = self.stream_byte(x);
+        }
+    }
+
+    /// One byte of CFB-64, OFB or CTR at keystream position `num`.
+    #[inline]
+    fn stream_byte(&mut self, x: u8) -> u8 {
+        if self.num == 0 {
+            self.next_keystream();
+        }
+        let y = x ^ self.ks[self.num];
+        if self.mode == Mode::Cfb64 {
+            // The register collects the ciphertext bytes as they appear.
+            self.ks[self.num] = if self.dir == Direction::Encrypt { y } else { x };
+        }
+        self.num = (self.num + 1) % 8;
+        if self.num == 0 {
+            self.end_keystream();
+        }
+        y
+    }
+
+    /// Starts a keystream block: `E(register)` for CFB-64 and OFB, `E(counter)` for CTR.
+    fn next_keystream(&mut self) {
+        self.ks = self.cipher.encrypt_u64(self.reg).to_be_bytes();
+        if self.mode == Mode::Ctr {
+            self.reg = self.reg.wrapping_add(1);
+        }
+    }
+
+    /// Ends a keystream block: CFB-64's register becomes the ciphertext block just
+    /// finished, OFB's the output block; CTR already advanced.
+    fn end_keystream(&mut self) {
+        if self.mode != Mode::Ctr {
+            self.reg = u64::from_be_bytes(self.ks);
+        }
+    }
+
+    /// CFB-8 (SP 800-38A 6.3, s = 8): one block encryption per byte, the register shifted
+    /// left by a byte and the ciphertext byte shifted in.
+    fn update_cfb8(&mut self, input: &[u8], output: &mut [u8]) {
+        for (o, &x) in output.iter_mut().zip(input) {
+            let k = (self.cipher.encrypt_u64(self.reg) >> 56) as u8;
+            *o = x ^ k;
+            let c = if self.dir == Direction::Encrypt { *o } else { x };
+            self.reg = (self.reg << 8) | c as u64;
+        }
+    }
+
+    /// Finishes: for ECB and CBC with PKCS#7, encryption writes the padded last block (8
+    /// bytes) and decryption checks and strips the padding (0 to 7 bytes); without padding
+    /// nothing is written. Returns the number of bytes written; give it 8 bytes of room.
+    ///
+    /// Errors: `Decryption` for bad padding or a ciphertext that is not whole blocks
+    /// (decryption with PKCS#7; no further detail), `InvalidArgument` for input that is
+    /// not whole blocks without padding or an `output` shorter than needed.
+    pub fn finalize(mut self, output: &mut [u8]) -> Result<usize> {
+        if !self.mode.is_block_mode() {
+            return Ok(0);
+        }
+        match (self.padding, self.dir) {
+            (Padding::None, _) if self.buf_len == 0 => Ok(0),
+            (Padding::None, _) => Err(Error::InvalidArgument("input is not a multiple of 8 bytes")),
+            (Padding::Pkcs7, Direction::Encrypt) => {
+                let out: &mut [u8; 8] = output
+                    .get_mut(..8)
+                    .and_then(|o| o.try_into().ok())
+                    .ok_or(Error::InvalidArgument("finalize needs 8 bytes of output"))?;
+                let pad = (8 - self.buf_len) as u8;
+                self.buf[self.buf_len..].fill(pad);
+                let block = self.buf;
+                self.run_blocks(&block, out);
+                Ok(8)
+            }
+            (Padding::Pkcs7, Direction::Decrypt) => {
+                if output.len() < 8 {
+                    return Err(Error::InvalidArgument("finalize needs 8 bytes of output"));
+                }
+                if self.buf_len != 8 {
+                    return Err(Error::Decryption);
+                }
+                let mut block = [0u8; 8];
+                let input = self.buf;
+                self.run_blocks(&input, &mut block);
+                let result = unpad_pkcs7(&block);
+                if let Some(n) = result {
+                    output[..n].copy_from_slice(&block[..n]);
+                }
+                block.zeroize();
+                result.ok_or(Error::Decryption)
+            }
+        }
+    }
+}
+
+/// The length of the message in a PKCS#7-padded block, or `None` if the padding is bad.
+/// Constant time: every byte is examined whatever the pad value, and the only branch is
+/// on the overall verdict.
+fn unpad_pkcs7(block: &[u8; 8]) -> Option<usize> {
+    let pad = block[7] as u64;
+    // 1 <= pad <= 8
+    let mut good = !ct::is_zero(pad) & !ct::lt(8, pad);
+    for (i, &b) in block.iter().enumerate() {
+        // Bytes at positions >= 8 - pad must equal pad.
+        let in_pad = !ct::lt(i as u64 + pad, 8);
+        good = good & (!in_pad | ct::eq(b as u64, pad));
+    }
+    good.declassify().then(|| 8 - pad as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unpad_pkcs7;
+
+    #[test]
+    fn pkcs7_unpadding_accepts_exactly_the_valid_paddings() {
+        for pad in 0..=255u8 {
+            for fill in [0u8, 1, 7, 8, 0xff] {
+                let mut b = [fill; 8];
+                b[7] = pad;
+                let n = pad as usize;
+                let valid = (1..=8).contains(&n) && b[8 - n..].iter().all(|&x| x == pad);
+                assert_eq!(unpad_pkcs7(&b), valid.then(|| 8 - n), "{b:?}");
+            }
+        }
+        assert_eq!(unpad_pkcs7(&[8; 8]), Some(0));
+        assert_eq!(unpad_pkcs7(&[9, 2, 2, 2, 2, 2, 2, 2]), Some(1));
+        assert_eq!(unpad_pkcs7(&[1, 1, 1, 1, 1, 1, 3, 3]), None);
+    }
+}

@@ -1,0 +1,134 @@
+//! Whole-block kernels of the modes of operation (FIPS 81; NIST SP 800-38A sections 6.1
+//! to 6.5), generic over the crate's 64-bit block ciphers.
+//!
+//! Contract for every kernel: `input.len() == output.len()`, a multiple of 8 (checked by
+//! the caller: `crate::des::modes::ctx`); `input` and `output` do not overlap (they are
+//! distinct borrows). The chaining value (`iv`) is a big-endian `u64` updated in place so
+//! that a later call continues the stream.
+//!
+//! Serial modes (CBC and CFB-64 encryption, OFB) run their chain on the internal expanded
+//! halves (`feistel` module docs), so each block costs the rounds plus one XOR on the
+//! critical path; IP, E and IP^-1 of the neighbouring blocks overlap with it. Parallel
+//! modes (ECB, CBC and CFB-64 decryption, CTR) interleave two blocks.
+
+use crate::des::cipher::sealed::Inner;
+use crate::des::feistel::{Halves, fp_contract, ip_expand};
+
+#[inline(always)]
+fn load(b: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    u64::from_be_bytes(a)
+}
+
+#[inline(always)]
+fn store(b: &mut [u8], v: u64) {
+    b.copy_from_slice(&v.to_be_bytes());
+}
+
+#[inline(always)]
+fn enc_or_dec<C: Inner, const DEC: bool>(c: &C, s: Halves) -> Halves {
+    if DEC { c.decrypt_inner(s) } else { c.encrypt_inner(s) }
+}
+
+/// Applies the block function (or its inverse, `DEC`) to two blocks at once, then to the
+/// odd one out; `post(i, block_out, index)` combines each result into the output.
+#[inline(always)]
+fn blocks_x2<C: Inner, const DEC: bool>(
+    c: &C,
+    input: &[u8],
+    output: &mut [u8],
+    mut pre: impl FnMut(usize, u64) -> u64,
+    mut post: impl FnMut(usize, u64) -> u64,
+) {
+    let n = input.len() / 8;
+    let mut i = 0;
+    while i + 2 <= n {
+        let mut s = [
+            ip_expand(pre(i, load(&input[8 * i..8 * i + 8]))),
+            ip_expand(pre(i + 1, load(&input[8 * i + 8..8 * i + 16]))),
+        ];
+        if DEC {
+            c.decrypt_inner_x2(&mut s)
+        } else {
+            c.encrypt_inner_x2(&mut s)
+        }
+        store(&mut output[8 * i..8 * i + 8], post(i, fp_contract(s[0])));
+        store(&mut output[8 * i + 8..8 * i + 16], post(i + 1, fp_contract(s[1])));
+        i += 2;
+    }
+    if i < n {
+        let s = enc_or_dec::<C, DEC>(c, ip_expand(pre(i, load(&input[8 * i..8 * i + 8]))));
+        store(&mut output[8 * i..8 * i + 8], post(i, fp_contract(s)));
+    }
+}
+
+/// ECB (SP 800-38A 6.1): `C_i = E(P_i)`, or `P_i = D(C_i)` with `DEC`.
+pub(crate) fn ecb<C: Inner, const DEC: bool>(c: &C, input: &[u8], output: &mut [u8]) {
+    blocks_x2::<C, DEC>(c, input, output, |_, x| x, |_, y| y);
+}
+
+/// CBC encryption (SP 800-38A 6.2): `C_i = E(P_i xor C_{i-1})`, `C_0 = IV`. The chain
+/// runs on the internal halves: `IP(P_i xor C_{i-1}) = IP(P_i) xor state_{i-1}`.
+pub(crate) fn cbc_encrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+    let mut s = ip_expand(*iv);
+    for (i, o) in input.chunks_exact(8).zip(output.chunks_exact_mut(8)) {
+        s = c.encrypt_inner(s ^ ip_expand(load(i)));
+        store(o, fp_contract(s));
+    }
+    *iv = fp_contract(s);
+}
+
+/// CBC decryption: `P_i = D(C_i) xor C_{i-1}`, two blocks at a time.
+pub(crate) fn cbc_decrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+    if input.is_empty() {
+        return;
+    }
+    let first = *iv;
+    let prev = |i: usize| if i == 0 { first } else { load(&input[8 * i - 8..8 * i]) };
+    blocks_x2::<C, true>(c, input, output, |_, x| x, |i, y| y ^ prev(i));
+    *iv = load(&input[input.len() - 8..]);
+}
+
+/// CFB-64 encryption (SP 800-38A 6.3, s = 64): `C_i = P_i xor E(C_{i-1})`. On the internal
+/// halves `IP(C_i) = IP(P_i) xor rounds(IP(C_{i-1}))`, so the chain skips IP and IP^-1.
+pub(crate) fn cfb64_encrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+    let mut s = ip_expand(*iv);
+    for (i, o) in input.chunks_exact(8).zip(output.chunks_exact_mut(8)) {
+        s = c.encrypt_inner(s) ^ ip_expand(load(i));
+        store(o, fp_contract(s));
+    }
+    *iv = fp_contract(s);
+}
+
+/// CFB-64 decryption: `P_i = C_i xor E(C_{i-1})`, two blocks at a time.
+pub(crate) fn cfb64_decrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+    if input.is_empty() {
+        return;
+    }
+    let first = *iv;
+    let prev = |i: usize| if i == 0 { first } else { load(&input[8 * i - 8..8 * i]) };
+    let cur = |i: usize| load(&input[8 * i..8 * i + 8]);
+    blocks_x2::<C, false>(c, input, output, |i, _| prev(i), |i, y| y ^ cur(i));
+    *iv = load(&input[input.len() - 8..]);
+}
+
+/// OFB (SP 800-38A 6.4): `O_i = E(O_{i-1})`, `O_0 = IV`, output `X_i xor O_i` (the same
+/// both ways). `iv` ends as the last `O_i`.
+pub(crate) fn ofb<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+    let mut s = ip_expand(*iv);
+    for (i, o) in input.chunks_exact(8).zip(output.chunks_exact_mut(8)) {
+        s = c.encrypt_inner(s);
+        store(o, load(i) ^ fp_contract(s));
+    }
+    *iv = fp_contract(s);
+}
+
+/// CTR (SP 800-38A 6.5): `X_i xor E(T_i)` with `T_i = IV + i mod 2^64`, the whole block a
+/// big-endian counter. `ctr` ends as the next unused counter block.
+pub(crate) fn ctr<C: Inner>(c: &C, ctr: &mut u64, input: &[u8], output: &mut [u8]) {
+    let t0 = *ctr;
+    let cur = |i: usize| load(&input[8 * i..8 * i + 8]);
+    blocks_x2::<C, false>(c, input, output, |i, _| t0.wrapping_add(i as u64), |i, y| y ^ cur(i));
+    *ctr = t0.wrapping_add((input.len() / 8) as u64);
+}

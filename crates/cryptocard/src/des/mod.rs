@@ -6,6 +6,7 @@ mod cipher;
 mod des;
 mod feistel;
 pub mod key;
+pub mod mac;
 mod tables;
 mod tdes;
 

@@ -79,6 +79,17 @@ pub(crate) fn cbc_encrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &
     *iv = fp_contract(s);
 }
 
+/// The CBC-MAC chain (ISO/IEC 9797-1 MAC algorithm 1): `H_i = E(D_i xor H_{i-1})` with no
+/// output; `h` is `H_0` on entry and `H_q` on return. Same internal-halves chain as
+/// [`cbc_encrypt`].
+pub(crate) fn cbc_mac_blocks<C: Inner>(c: &C, h: &mut u64, input: &[u8]) {
+    let mut s = ip_expand(*h);
+    for i in input.chunks_exact(8) {
+        s = c.encrypt_inner(s ^ ip_expand(load(i)));
+    }
+    *h = fp_contract(s);
+}
+
 /// CBC decryption: `P_i = D(C_i) xor C_{i-1}`, two blocks at a time.
 pub(crate) fn cbc_decrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
     if input.is_empty() {

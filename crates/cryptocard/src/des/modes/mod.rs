@@ -9,7 +9,7 @@
 //! encrypt more than 2^32 blocks under one key in any mode (Sweet32).
 
 mod ctx;
-mod kernels;
+pub(crate) mod kernels;
 mod names;
 
 pub use ctx::CipherCtx;

@@ -110,6 +110,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Long inputs: the serial kernels work in stages of 64 blocks.
+    #[test]
+    fn agrees_with_openssl_on_long_inputs(
+        key in any::<[u8; 24]>(),
+        iv in any::<[u8; 8]>(),
+        len in 500usize..3000,
+    ) {
+        let data: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(key[i % 24] | 1)).collect();
+        for spec in shared() {
+            let key = &key[..spec.key_len];
+            let iv = &iv[..spec.iv_len];
+            let theirs = openssl(spec, key, iv, Direction::Encrypt, true, &data).unwrap();
+            prop_assert_eq!(&ours(spec, key, iv, Direction::Encrypt, Padding::Pkcs7, &data).unwrap(), &theirs, "{}", spec.name);
+            prop_assert_eq!(ours(spec, key, iv, Direction::Decrypt, Padding::Pkcs7, &theirs).unwrap(), data.clone(), "{}", spec.name);
+        }
+    }
+}
+
 #[test]
 fn partial_blocks_without_padding_are_refused_by_both() {
     let spec = lookup("des-ede3-cbc").unwrap();

@@ -42,7 +42,7 @@
 //! the L1 cache, but cache-line and cache-bank timing can leak to an attacker sharing the
 //! core. DES is kept for legacy interoperability, not for new designs.
 
-use super::tables::{BOX_BYTE, PC1, PC2, SHIFTS, SP, contract, expand, to_layout};
+use super::tables::{PC1, PC2, SHIFTS, SP_HI, SP_LO, TAG, contract, expand, to_layout};
 use zeroize::Zeroize;
 
 /// Both halves of a block between IP and IP^-1, each expanded to 48 bits (see the module
@@ -166,21 +166,24 @@ impl KeySchedule {
     }
 }
 
-/// One round on the S-box inputs `x`: `acc xor T(x)`, where `T` is the eight
-/// combined-table lookups.
+/// One round on the tagged S-box inputs `x`: `acc xor T(x)`, where `T` is the eight
+/// combined-table lookups, one per byte of `x` (the tag in bits 6..7 picks the S-box
+/// within [`SP_LO`] or [`SP_HI`]).
 ///
 /// The eight lookups land on disjoint bits (each bit of E's output copies one bit of P's
 /// output, which comes from exactly one S-box), so on them OR, ADD and XOR agree. Writing
 /// the tree with a different operator on each level keeps LLVM's reassociation from
 /// flattening it into a serial chain of eight XORs (it only regroups runs of one
-/// operator): the sum is then 3 levels deep after the loads. `acc` (ready a round early)
-/// joins the S7 lookup, whose index (byte 0) is one instruction cheaper to extract.
+/// operator): the sum is then 3 levels deep after the loads.
 #[inline(always)]
 fn round(acc: u64, x: u64) -> u64 {
-    let b = |j: usize| SP[j][(x >> (8 * BOX_BYTE[j])) as u8 as usize];
-    let early = (acc ^ b(6)) ^ b(4);
-    let pair = b(2) | b(5);
-    let quad = (b(0) | b(3)).wrapping_add(b(1) | b(7));
+    // Byte k of x, times 8: the byte offset of its table entry.
+    let off = |k: u32| (if k == 0 { x << 3 } else { x >> (8 * k - 3) } & 0x7f8) as usize;
+    let lo = |k: u32| SP_LO.at(off(k));
+    let hi = |k: u32| SP_HI.at(off(k));
+    let early = (acc ^ lo(0)) ^ hi(7);
+    let pair = lo(1) | lo(2);
+    let quad = (lo(3) | hi(4)).wrapping_add(hi(5) | hi(6));
     (early ^ pair) ^ quad
 }
 
@@ -194,8 +197,8 @@ fn rounds<const N: usize>(ks: &KeySchedule, s: &mut [Halves; N], decrypt: bool) 
     let mut a = [0u64; N];
     let mut b = [0u64; N];
     for i in 0..N {
-        a[i] = s[i].l;
-        b[i] = s[i].r ^ k0;
+        a[i] = s[i].l | TAG;
+        b[i] = (s[i].r ^ k0) | TAG;
     }
     let mut r = 0;
     while r < 16 {
@@ -210,7 +213,7 @@ fn rounds<const N: usize>(ks: &KeySchedule, s: &mut [Halves; N], decrypt: bool) 
     }
     // a = X_15, b = X_16: R16 = X_16, L16 = X_15 xor K_15; pre-output order (R16, L16).
     for i in 0..N {
-        s[i] = Halves { l: b[i], r: a[i] ^ k15 };
+        s[i] = Halves { l: b[i] & !TAG, r: (a[i] ^ k15) & !TAG };
     }
 }
 

@@ -7,6 +7,8 @@ mod des;
 mod feistel;
 pub mod key;
 pub mod mac;
+#[cfg(feature = "rustcrypto-traits")]
+mod rustcrypto;
 mod tables;
 mod tdes;
 

@@ -303,7 +303,8 @@ mod tests {
             }
         }
         assert_eq!(unpad_pkcs7(&[8; 8]), Some(0));
-        assert_eq!(unpad_pkcs7(&[9, 2, 2, 2, 2, 2, 2, 2]), Some(1));
+        assert_eq!(unpad_pkcs7(&[9, 2, 2, 2, 2, 2, 2, 2]), Some(6));
+        assert_eq!(unpad_pkcs7(&[9, 7, 7, 7, 7, 7, 7, 7]), Some(1));
         assert_eq!(unpad_pkcs7(&[1, 1, 1, 1, 1, 1, 3, 3]), None);
     }
 }

@@ -14,6 +14,11 @@
 use crate::des::cipher::sealed::Inner;
 use crate::des::feistel::{Halves, fp_contract, ip_expand};
 
+/// Blocks per stage of the serial kernels: IP of a stage's blocks runs first, then the
+/// chain, then IP^-1, so the permutations do not compete with the chain for ALU ports
+/// (tuned on AMD Zen 4; 512 bytes of input, 1 KiB of stack).
+const STAGE: usize = 64;
+
 #[inline(always)]
 fn load(b: &[u8]) -> u64 {
     let mut a = [0u8; 8];
@@ -68,26 +73,50 @@ pub(crate) fn ecb<C: Inner, const DEC: bool>(c: &C, input: &[u8], output: &mut [
     blocks_x2::<C, DEC>(c, input, output, |_, x| x, |_, y| y);
 }
 
-/// CBC encryption (SP 800-38A 6.2): `C_i = E(P_i xor C_{i-1})`, `C_0 = IV`. The chain
-/// runs on the internal halves: `IP(P_i xor C_{i-1}) = IP(P_i) xor state_{i-1}`.
-pub(crate) fn cbc_encrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+/// A serial chain on the internal halves, in stages of [`STAGE`] blocks: IP of the
+/// stage's input blocks first, then `s = step(s, IP(x_i))` block after block (the chain),
+/// then IP^-1 of each `s` into `output` if there is one. Staging keeps the permutations,
+/// which are independent of the chain, from competing with it for ALU ports and scheduler
+/// slots: they run at full throughput before and after.
+#[inline(always)]
+fn serial<C: Inner>(
+    c: &C,
+    iv: &mut u64,
+    input: &[u8],
+    mut output: Option<&mut [u8]>,
+    step: impl Fn(&C, Halves, Halves) -> Halves,
+) {
     let mut s = ip_expand(*iv);
-    for (i, o) in input.chunks_exact(8).zip(output.chunks_exact_mut(8)) {
-        s = c.encrypt_inner(s ^ ip_expand(load(i)));
-        store(o, fp_contract(s));
+    let mut buf = [Halves { l: 0, r: 0 }; STAGE];
+    for (n, x) in input.chunks(8 * STAGE).enumerate() {
+        let buf = &mut buf[..x.len() / 8];
+        for (h, x) in buf.iter_mut().zip(x.chunks_exact(8)) {
+            *h = ip_expand(load(x));
+        }
+        for h in buf.iter_mut() {
+            s = step(c, s, *h);
+            *h = s;
+        }
+        if let Some(out) = output.as_deref_mut() {
+            let out = &mut out[8 * STAGE * n..];
+            for (h, y) in buf.iter().zip(out.chunks_exact_mut(8)) {
+                store(y, fp_contract(*h));
+            }
+        }
     }
     *iv = fp_contract(s);
 }
 
+/// CBC encryption (SP 800-38A 6.2): `C_i = E(P_i xor C_{i-1})`, `C_0 = IV`. The chain
+/// runs on the internal halves: `IP(P_i xor C_{i-1}) = IP(P_i) xor state_{i-1}`.
+pub(crate) fn cbc_encrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
+    serial(c, iv, input, Some(output), |c, s, x| c.encrypt_inner(s ^ x));
+}
+
 /// The CBC-MAC chain (ISO/IEC 9797-1 MAC algorithm 1): `H_i = E(D_i xor H_{i-1})` with no
-/// output; `h` is `H_0` on entry and `H_q` on return. Same internal-halves chain as
-/// [`cbc_encrypt`].
+/// output; `h` is `H_0` on entry and `H_q` on return.
 pub(crate) fn cbc_mac_blocks<C: Inner>(c: &C, h: &mut u64, input: &[u8]) {
-    let mut s = ip_expand(*h);
-    for i in input.chunks_exact(8) {
-        s = c.encrypt_inner(s ^ ip_expand(load(i)));
-    }
-    *h = fp_contract(s);
+    serial(c, h, input, None, |c, s, x| c.encrypt_inner(s ^ x));
 }
 
 /// CBC decryption: `P_i = D(C_i) xor C_{i-1}`, two blocks at a time.
@@ -104,12 +133,7 @@ pub(crate) fn cbc_decrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &
 /// CFB-64 encryption (SP 800-38A 6.3, s = 64): `C_i = P_i xor E(C_{i-1})`. On the internal
 /// halves `IP(C_i) = IP(P_i) xor rounds(IP(C_{i-1}))`, so the chain skips IP and IP^-1.
 pub(crate) fn cfb64_encrypt<C: Inner>(c: &C, iv: &mut u64, input: &[u8], output: &mut [u8]) {
-    let mut s = ip_expand(*iv);
-    for (i, o) in input.chunks_exact(8).zip(output.chunks_exact_mut(8)) {
-        s = c.encrypt_inner(s) ^ ip_expand(load(i));
-        store(o, fp_contract(s));
-    }
-    *iv = fp_contract(s);
+    serial(c, iv, input, Some(output), |c, s, x| c.encrypt_inner(s) ^ x);
 }
 
 /// CFB-64 decryption: `P_i = C_i xor E(C_{i-1})`, two blocks at a time.

@@ -27,6 +27,18 @@
 //! `R_16 = X_16`, `L_16 = X_15 xor K_15`. Decryption uses the keys in reverse order, whose
 //! `D` are the same values reversed.
 //!
+//! Inside the rounds every byte of `X` also carries a tag in its two spare top bits (byte
+//! k holds `k mod 4`, [`super::tables::TAG`]): keys, key differences and table entries
+//! are zero there, so the XORs keep the tags, and a whole byte of `X` (offset by 8) picks
+//! the right S-box out of a 2 KiB table holding four of them. A lookup is then
+//! `[base + ((x >> (8k - 3)) & 0x7f8)]`, unscaled and without displacement, the load form
+//! AMD Zen 4 answers in 4 cycles rather than 5. The tags are set on entry and cleared on
+//! exit.
+//!
+//! Measured on AMD Zen 4 at 3.7 GHz: about 13.5 cycles a round on the serial chain
+//! (2 for index extraction, 4 for the load, 3 to 4 for the tree, the rest port contention),
+//! 215 cycles a block for DES and 3 x 215 for triple-DES.
+//!
 //! # Initial permutation
 //!
 //! IP is an 8x8 bit-matrix transpose with its rows and columns reordered: reading the

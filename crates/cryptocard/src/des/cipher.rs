@@ -17,10 +17,10 @@ pub(crate) mod sealed {
         fn encrypt_inner(&self, s: Halves) -> Halves;
         /// The rounds of decryption.
         fn decrypt_inner(&self, s: Halves) -> Halves;
-        /// Encryption rounds on two independent blocks, interleaved.
-        fn encrypt_inner_x2(&self, s: &mut [Halves; 2]);
-        /// Decryption rounds on two independent blocks, interleaved.
-        fn decrypt_inner_x2(&self, s: &mut [Halves; 2]);
+        /// Encryption rounds on `N` independent blocks, interleaved round by round.
+        fn encrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]);
+        /// Decryption rounds on `N` independent blocks, interleaved round by round.
+        fn decrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]);
     }
 }
 

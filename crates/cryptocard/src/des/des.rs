@@ -64,11 +64,11 @@ impl Inner for Des {
         self.ks.decrypt_inner(s)
     }
     #[inline(always)]
-    fn encrypt_inner_x2(&self, s: &mut [Halves; 2]) {
+    fn encrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
         self.ks.encrypt_inner_par(s)
     }
     #[inline(always)]
-    fn decrypt_inner_x2(&self, s: &mut [Halves; 2]) {
+    fn decrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
         self.ks.decrypt_inner_par(s)
     }
 }

@@ -41,7 +41,7 @@
 //! internal expanded halves: `IP(P xor C) = IP(P) xor IP(C)`, and IP of a ciphertext is
 //! the state it came from, so IP, E and their inverses leave the chain, and the three
 //! passes of triple-DES run with no permutation between them. ECB, CTR and the
-//! decryptions of CBC and CFB-64 interleave two blocks.
+//! decryptions of CBC and CFB-64 interleave three blocks.
 //!
 //! ```
 //! use cryptocard::des::{modes, Padding};

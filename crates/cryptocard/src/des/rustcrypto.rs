@@ -1,13 +1,13 @@
 //! The RustCrypto `cipher` 0.5 block-cipher traits for [`Des`], [`TdesEde2`] and
 //! [`TdesEde3`] (feature `rustcrypto-traits`): `KeyInit`, `BlockCipherEncrypt`,
 //! `BlockCipherDecrypt` and `AlgorithmName`, so the types plug into RustCrypto's mode
-//! crates (`cbc`, `ctr`, ...). The backends process two blocks at a time
-//! (`ParBlocksSize = U2`), interleaved as in this crate's own ECB.
+//! crates (`cbc`, `ctr`, ...). The backends process three blocks at a time
+//! (`ParBlocksSize = U3`), interleaved as in this crate's own ECB.
 
 use super::cipher::BlockCipher64;
 use super::feistel::{fp_contract, ip_expand};
 use super::{Des, TdesEde2, TdesEde3};
-use cipher::consts::{U2, U8, U16, U24};
+use cipher::consts::{U3, U8, U16, U24};
 use cipher::{
     AlgorithmName, Array, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
     BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
@@ -22,7 +22,7 @@ impl<C> BlockSizeUser for Backend<'_, C> {
 }
 
 impl<C> ParBlocksSizeUser for Backend<'_, C> {
-    type ParBlocksSize = U2;
+    type ParBlocksSize = U3;
 }
 
 fn load(block: &InOut<'_, '_, Array<u8, U8>>) -> u64 {
@@ -33,19 +33,20 @@ fn store(mut block: InOut<'_, '_, Array<u8, U8>>, v: u64) {
     *block.get_out() = v.to_be_bytes().into();
 }
 
-/// Both directions on two blocks: `DEC` picks decryption.
+/// Both directions on three blocks, interleaved: `DEC` picks decryption.
 fn par<C: BlockCipher64, const DEC: bool>(
     c: &C,
     mut blocks: InOut<'_, '_, ParBlocks<Backend<'_, C>>>,
 ) {
-    let mut s = [ip_expand(load(&blocks.get(0))), ip_expand(load(&blocks.get(1)))];
+    let mut s = [0, 1, 2].map(|i| ip_expand(load(&blocks.get(i))));
     if DEC {
-        c.decrypt_inner_x2(&mut s)
+        c.decrypt_inner_par(&mut s)
     } else {
-        c.encrypt_inner_x2(&mut s)
+        c.encrypt_inner_par(&mut s)
     }
-    store(blocks.get(0), fp_contract(s[0]));
-    store(blocks.get(1), fp_contract(s[1]));
+    for (i, h) in s.iter().enumerate() {
+        store(blocks.get(i), fp_contract(*h));
+    }
 }
 
 impl<C: BlockCipher64> BlockCipherEncBackend for Backend<'_, C> {

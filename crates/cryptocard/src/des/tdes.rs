@@ -96,13 +96,13 @@ impl Inner for Tdes {
         self.k1.decrypt_inner(self.k2.encrypt_inner(self.k3.decrypt_inner(s)))
     }
     #[inline(always)]
-    fn encrypt_inner_x2(&self, s: &mut [Halves; 2]) {
+    fn encrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
         self.k1.encrypt_inner_par(s);
         self.k2.decrypt_inner_par(s);
         self.k3.encrypt_inner_par(s);
     }
     #[inline(always)]
-    fn decrypt_inner_x2(&self, s: &mut [Halves; 2]) {
+    fn decrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
         self.k3.decrypt_inner_par(s);
         self.k2.encrypt_inner_par(s);
         self.k1.decrypt_inner_par(s);
@@ -164,12 +164,12 @@ macro_rules! fixed_tdes {
                 self.0.decrypt_inner(s)
             }
             #[inline(always)]
-            fn encrypt_inner_x2(&self, s: &mut [Halves; 2]) {
-                self.0.encrypt_inner_x2(s)
+            fn encrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
+                self.0.encrypt_inner_par(s)
             }
             #[inline(always)]
-            fn decrypt_inner_x2(&self, s: &mut [Halves; 2]) {
-                self.0.decrypt_inner_x2(s)
+            fn decrypt_inner_par<const N: usize>(&self, s: &mut [Halves; N]) {
+                self.0.decrypt_inner_par(s)
             }
         }
 

@@ -216,13 +216,16 @@ impl<C: BlockCipher64> CipherCtx<C> {
     }
 
     /// CFB-8 (SP 800-38A 6.3, s = 8): one block encryption per byte, the register shifted
-    /// left by a byte and the ciphertext byte shifted in.
+    /// left by a byte and the ciphertext byte shifted in. Encryption is serial (the
+    /// register takes each new ciphertext byte); decryption runs several bytes at once.
     fn update_cfb8(&mut self, input: &[u8], output: &mut [u8]) {
+        if self.dir == Direction::Decrypt {
+            kernels::cfb8_decrypt(&self.cipher, &mut self.reg, input, output);
+            return;
+        }
         for (o, &x) in output.iter_mut().zip(input) {
-            let k = (self.cipher.encrypt_u64(self.reg) >> 56) as u8;
-            *o = x ^ k;
-            let c = if self.dir == Direction::Encrypt { *o } else { x };
-            self.reg = (self.reg << 8) | c as u64;
+            *o = x ^ (self.cipher.encrypt_u64(self.reg) >> 56) as u8;
+            self.reg = (self.reg << 8) | *o as u64;
         }
     }
 

@@ -54,7 +54,7 @@
 //! the L1 cache, but cache-line and cache-bank timing can leak to an attacker sharing the
 //! core. DES is kept for legacy interoperability, not for new designs.
 
-use super::tables::{PC1, PC2, SHIFTS, SP_HI, SP_LO, TAG, contract, expand, to_layout};
+use super::tables::{PC1_MAP, PC2_MAP, SHIFTS, SP_HI, SP_LO, TAG, contract, expand};
 use zeroize::Zeroize;
 
 /// Both halves of a block between IP and IP^-1, each expanded to 48 bits (see the module
@@ -135,33 +135,22 @@ impl Drop for KeySchedule {
     }
 }
 
-/// Bit `n` (1-based, FIPS numbering) of a 64-bit key.
-#[inline(always)]
-fn key_bit(key: u64, n: u8) -> u64 {
-    (key >> (64 - n as u32)) & 1
-}
-
 impl KeySchedule {
     /// The schedule of a 64-bit key (read big-endian; the parity bits 8, 16, ..., 64 are
-    /// ignored, as FIPS 46-3 says). Bit by bit from PC-1 and PC-2: about 1,000 shifts and
-    /// masks at fixed, public positions, so it runs in constant time.
+    /// ignored, as FIPS 46-3 says): PC-1, the rotations of C and D, and PC-2 straight into
+    /// the expanded layout, each permutation as a [`BitMap`](super::tables::BitMap) of fixed rotations and masks,
+    /// so it runs in constant time.
     pub(crate) fn new(key: u64) -> KeySchedule {
-        let mut cd = 0u64; // C in bits 55..28, D in bits 27..0
-        for &n in &PC1 {
-            cd = (cd << 1) | key_bit(key, n);
-        }
-        let mut c = (cd >> 28) as u32;
-        let mut d = (cd & 0x0fff_ffff) as u32;
+        let mut cd = PC1_MAP.apply(key); // C in bits 55..28, D in bits 27..0
         let mut k = [0u64; 16];
         for (kr, &s) in k.iter_mut().zip(&SHIFTS) {
-            c = ((c << s) | (c >> (28 - s as u32))) & 0x0fff_ffff;
-            d = ((d << s) | (d >> (28 - s as u32))) & 0x0fff_ffff;
-            let cd = ((c as u64) << 28) | d as u64;
-            let mut v = 0u64;
-            for &n in &PC2 {
-                v = (v << 1) | ((cd >> (56 - n as u32)) & 1);
-            }
-            *kr = to_layout(v);
+            let s = s as u32;
+            let c = cd >> 28;
+            let d = cd & 0x0fff_ffff;
+            let c = ((c << s) | (c >> (28 - s))) & 0x0fff_ffff;
+            let d = ((d << s) | (d >> (28 - s))) & 0x0fff_ffff;
+            cd = (c << 28) | d;
+            *kr = PC2_MAP.apply(cd);
         }
         let mut deltas = [0u64; 16];
         for (r, dr) in deltas.iter_mut().enumerate() {
@@ -171,8 +160,6 @@ impl KeySchedule {
         }
         let schedule = KeySchedule { k_first: k[0], k_last: k[15], d: deltas };
         cd.zeroize();
-        c.zeroize();
-        d.zeroize();
         k.zeroize();
         schedule
     }
@@ -261,8 +248,39 @@ impl KeySchedule {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tables::IP;
+    use super::super::tables::{IP, PC1, PC2, to_layout};
     use super::*;
+
+    /// The round keys bit by bit, straight from FIPS 46-3's PC-1, shifts and PC-2.
+    fn round_keys_by_table(key: u64) -> [u64; 16] {
+        let bit = |x: u64, width: u32, n: u8| (x >> (width - n as u32)) & 1;
+        let cd = PC1.iter().fold(0u64, |acc, &n| (acc << 1) | bit(key, 64, n));
+        let (mut c, mut d) = ((cd >> 28) as u32, (cd & 0x0fff_ffff) as u32);
+        let mut k = [0u64; 16];
+        for (kr, &s) in k.iter_mut().zip(&SHIFTS) {
+            c = ((c << s) | (c >> (28 - s as u32))) & 0x0fff_ffff;
+            d = ((d << s) | (d >> (28 - s as u32))) & 0x0fff_ffff;
+            let cd = ((c as u64) << 28) | d as u64;
+            *kr = to_layout(PC2.iter().fold(0u64, |acc, &n| (acc << 1) | bit(cd, 56, n)));
+        }
+        k
+    }
+
+    #[test]
+    fn key_schedule_matches_the_standard_bit_by_bit() {
+        let mut key = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..500 {
+            let k = round_keys_by_table(key);
+            let ks = KeySchedule::new(key);
+            assert_eq!((ks.k_first, ks.k_last), (k[0], k[15]));
+            for r in 0..16 {
+                let before = if r == 0 { 0 } else { k[r - 1] };
+                let after = if r == 15 { 0 } else { k[r + 1] };
+                assert_eq!(ks.d[r], before ^ after, "key {key:016x} round {r}");
+            }
+            key = key.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(0x1234_5678);
+        }
+    }
 
     fn ip_by_table(x: u64) -> u64 {
         IP.iter().fold(0u64, |acc, &n| (acc << 1) | ((x >> (64 - n as u32)) & 1))

@@ -180,6 +180,78 @@ pub(crate) const fn to_layout(v: u64) -> u64 {
     out
 }
 
+/// A fixed bit selection (each output bit copies one input bit) written as rotate-and-mask
+/// terms: `out = OR over i of (x <<< rot[i]) & mask[i]`, one term per distinct rotation
+/// distance. It costs three operations a term at fixed, public shifts and masks, so it
+/// runs in constant time; PC-1 needs 39 terms and PC-2 into the expanded layout 31, where
+/// bit by bit would take 56 and 48 shift-mask-or steps in one serial chain.
+pub(crate) struct BitMap {
+    rot: [u32; 64],
+    mask: [u64; 64],
+    n: usize,
+}
+
+impl BitMap {
+    /// The map sending input bit `src[i]` to output bit `dst[i]` (bit 0 = least
+    /// significant) for `i < len`.
+    const fn new(src: &[u32; 64], dst: &[u32; 64], len: usize) -> BitMap {
+        let mut map = BitMap { rot: [0; 64], mask: [0; 64], n: 0 };
+        let mut i = 0;
+        while i < len {
+            let rot = (dst[i] + 64 - src[i]) % 64;
+            let mut t = 0;
+            while t < map.n && map.rot[t] != rot {
+                t += 1;
+            }
+            if t == map.n {
+                map.rot[t] = rot;
+                map.n += 1;
+            }
+            map.mask[t] |= 1 << dst[i];
+            i += 1;
+        }
+        map
+    }
+
+    /// Applies the map.
+    #[inline(always)]
+    pub(crate) fn apply(&self, x: u64) -> u64 {
+        let mut out = 0;
+        let mut i = 0;
+        while i < self.n {
+            out |= x.rotate_left(self.rot[i]) & self.mask[i];
+            i += 1;
+        }
+        out
+    }
+}
+
+/// PC-1 from a key (read big-endian: FIPS bit k at bit `64 - k`) to `C0 || D0` (C0 in bits
+/// 55..28, D0 in bits 27..0).
+pub(crate) const PC1_MAP: BitMap = {
+    let (mut src, mut dst) = ([0u32; 64], [0u32; 64]);
+    let mut i = 0;
+    while i < 56 {
+        src[i] = 64 - PC1[i] as u32;
+        dst[i] = 55 - i as u32;
+        i += 1;
+    }
+    BitMap::new(&src, &dst, 56)
+};
+
+/// PC-2 from `Cn || Dn` (as [`PC1_MAP`] leaves them) straight into the expanded layout:
+/// key bit `6j + i` (0-based j, i) to bit `5 - i` of byte `BOX_BYTE[j]`.
+pub(crate) const PC2_MAP: BitMap = {
+    let (mut src, mut dst) = ([0u32; 64], [0u32; 64]);
+    let mut i = 0;
+    while i < 48 {
+        src[i] = 56 - PC2[i] as u32;
+        dst[i] = 8 * BOX_BYTE[i / 6] + 5 - (i % 6) as u32;
+        i += 1;
+    }
+    BitMap::new(&src, &dst, 48)
+};
+
 /// E(r) in the expanded layout, computed bit by bit from the table [`E`]. This is the
 /// definition; the rounds use the equal but faster [`expand`].
 pub(crate) const fn expand_by_table(r: u32) -> u64 {

@@ -18,6 +18,7 @@ use super::cipher::{BlockCipher64, sealed::Inner};
 use super::feistel::{Halves, KeySchedule};
 use super::key::is_weak_key;
 use crate::{Error, Result};
+use zeroize::Zeroizing;
 
 /// Triple-DES EDE under any keying option (8-, 16- or 24-byte key). Key schedules are
 /// zeroized on drop.
@@ -34,17 +35,17 @@ impl core::fmt::Debug for Tdes {
     }
 }
 
-/// Splits an 8/16/24-byte key into K1, K2, K3 per the keying options.
-fn split_key(key: &[u8]) -> Result<[[u8; 8]; 3]> {
+/// Splits an 8/16/24-byte key into K1, K2, K3 per the keying options (zeroized on drop).
+fn split_key(key: &[u8]) -> Result<Zeroizing<[[u8; 8]; 3]>> {
     let part = |i: usize| -> [u8; 8] {
         let mut k = [0u8; 8];
         k.copy_from_slice(&key[8 * i..8 * i + 8]);
         k
     };
     match key.len() {
-        8 => Ok([part(0), part(0), part(0)]),
-        16 => Ok([part(0), part(1), part(0)]),
-        24 => Ok([part(0), part(1), part(2)]),
+        8 => Ok(Zeroizing::new([part(0), part(0), part(0)])),
+        16 => Ok(Zeroizing::new([part(0), part(1), part(0)])),
+        24 => Ok(Zeroizing::new([part(0), part(1), part(2)])),
         _ => Err(Error::InvalidKey("a triple-DES key is 8, 16 or 24 bytes")),
     }
 }
@@ -57,8 +58,8 @@ impl Tdes {
     /// Parity bits are ignored; weak keys are accepted. Errors: `InvalidKey` for any other
     /// key length.
     pub fn new(key: &[u8]) -> Result<Tdes> {
-        let [a, b, c] = split_key(key)?;
-        Ok(Tdes::from_parts(&a, &b, &c))
+        let parts = split_key(key)?;
+        Ok(Tdes::from_parts(&parts[0], &parts[1], &parts[2]))
     }
 
     /// As [`Tdes::new`], but rejects keys SP 800-67 Rev. 2 rules out: a weak or semi-weak

@@ -161,6 +161,7 @@ impl KeySchedule {
         let schedule = KeySchedule { k_first: k[0], k_last: k[15], d: deltas };
         cd.zeroize();
         k.zeroize();
+        deltas.zeroize();
         schedule
     }
 }
@@ -188,7 +189,9 @@ fn round(acc: u64, x: u64) -> u64 {
 
 /// The sixteen rounds on `N` independent blocks at once (interleaved so that one block's
 /// loads fill the other's latency). `decrypt` selects the key order; it is a constant at
-/// every call site, so each direction compiles to its own straight-line code.
+/// every call site, so each direction compiles to its own code. The loop runs two rounds
+/// an iteration: unrolling all sixteen measured slower on Zen 4 (4% on the DES chain, more
+/// with three lanes), as did a hand-scheduled `asm!` round only 6% faster than this one.
 #[inline(always)]
 fn rounds<const N: usize>(ks: &KeySchedule, s: &mut [Halves; N], decrypt: bool) {
     let (k0, k15) = if decrypt { (ks.k_last, ks.k_first) } else { (ks.k_first, ks.k_last) };

@@ -1,0 +1,76 @@
+//! The dispatch point between the portable Montgomery kernels and CPU-specific ones.
+//!
+//! A [`Backend`] is chosen once, when a [`super::Modulus`] is built (CPU detection is a
+//! cached CPUID read, but even that stays out of the inner loops). Exponentiation then
+//! matches on it once and runs a loop monomorphised for that kernel set
+//! (`with_kernel!`), so each Montgomery product is a direct, inlinable call: no per-call
+//! detection, no function pointer.
+//!
+//! Wiring the x86-64 `mulx/adcx/adox` kernels (`arch::x86_64::adx`, same contracts as
+//! the portable ones with a leading `Adx` token) takes three steps here: a variant
+//! `Backend::Adx(cpu::Adx)` made by `Backend::detect` from `cpu::Adx::detect()`, a
+//! `#[derive(Clone, Copy)] struct AdxKernel(cpu::Adx)` implementing [`MontKernel`] by
+//! forwarding to them, and an arm in `with_kernel!`.
+
+use super::mont::{mont_mul_raw, redc_raw};
+use super::mont_sqr::mont_sqr_raw;
+use crate::bignum::Limb;
+
+/// One set of raw Montgomery kernels, with the contracts of [`mont_mul_raw`],
+/// [`mont_sqr_raw`] and [`redc_raw`].
+pub(crate) trait MontKernel: Copy {
+    /// [`mont_mul_raw`].
+    fn mul(self, r: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb) -> Limb;
+    /// [`mont_sqr_raw`].
+    fn sqr(self, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb;
+    /// [`redc_raw`].
+    fn redc(self, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb;
+}
+
+/// The portable kernels: always compiled, the reference every other backend is tested
+/// against.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl MontKernel for Portable {
+    #[inline(always)]
+    fn mul(self, r: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb) -> Limb {
+        mont_mul_raw(r, a, b, n, n0)
+    }
+    #[inline(always)]
+    fn sqr(self, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
+        mont_sqr_raw(r, a, n, n0)
+    }
+    #[inline(always)]
+    fn redc(self, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb {
+        redc_raw(r, t, n, n0)
+    }
+}
+
+/// Which kernel set a modulus uses; chosen once, at construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// [`Portable`].
+    Portable,
+}
+
+impl Backend {
+    /// The fastest kernel set this CPU supports for a modulus of `limbs` limbs.
+    pub(crate) fn detect(_limbs: usize) -> Backend {
+        Backend::Portable
+    }
+}
+
+/// Runs `$body` with `$k` bound to the kernel set of `$backend`, monomorphising the
+/// body once per backend.
+macro_rules! with_kernel {
+    ($backend:expr, |$k:ident| $body:expr) => {
+        match $backend {
+            $crate::modular::kernel::Backend::Portable => {
+                let $k = $crate::modular::kernel::Portable;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_kernel;

@@ -1,0 +1,131 @@
+//! Every exponentiation variant against the others and against num-bigint: constant
+//! time fixed window (every window size), sliding window, binary, and the `Nat`-level
+//! wrappers; bases reduced on input, edge exponents and bases, special moduli.
+
+mod modular_common;
+
+use cryptocard::bignum::Nat;
+use cryptocard::modular::{MAX_WINDOW, Modulus, pow_mod, pow_mod_vartime};
+use modular_common::*;
+use num_bigint::BigUint;
+use proptest::prelude::*;
+
+/// Checks every variant computes base^exp mod n; `base` may exceed n.
+fn check_all(
+    n: &BigUint,
+    base: &BigUint,
+    exp: &BigUint,
+    windows: &[usize],
+) -> Result<(), TestCaseError> {
+    let want = base.modpow(exp, n);
+    let m: Modulus = Modulus::from_nat(&nat(n)).unwrap();
+    let b = m.to_mont(&m.elem_reduce(&nat(base)));
+    let e = nat(exp);
+    let plain = |x: &cryptocard::modular::Elem<_, _>| big(m.from_mont(x).as_limbs());
+    prop_assert_eq!(plain(&m.pow(&b, &e)), want.clone(), "pow");
+    prop_assert_eq!(plain(&m.pow_vartime(&b, &e)), want.clone(), "pow_vartime");
+    prop_assert_eq!(plain(&m.pow_binary_vartime(&b, &e)), want.clone(), "pow_binary_vartime");
+    for &w in windows {
+        prop_assert_eq!(plain(&m.pow_kary(&b, &e, w).unwrap()), want.clone(), "pow_kary w = {}", w);
+    }
+    prop_assert_eq!(big_nat(&pow_mod(&nat(base), &e, &m)), want.clone(), "pow_mod");
+    prop_assert_eq!(big_nat(&pow_mod_vartime(&nat(base), &e, &m)), want, "pow_mod_vartime");
+    Ok(())
+}
+
+/// Exponents: small ones of every kind, and full-length ones.
+fn exponent(max_limbs: usize) -> impl Strategy<Value = BigUint> {
+    prop_oneof![
+        1 => Just(BigUint::from(0u8)),
+        1 => Just(BigUint::from(1u8)),
+        1 => Just(BigUint::from(65537u32)),
+        2 => (0u64..1 << 20).prop_map(BigUint::from),
+        6 => (1..=max_limbs).prop_flat_map(|k| prop::collection::vec(limb(), k)).prop_map(|v| big(&v)),
+    ]
+}
+
+/// A base below 4n (reduced on input), with 0, 1, n - 1 and n likely.
+fn base(n: &BigUint) -> BoxedStrategy<BigUint> {
+    let n4 = n * 4u8;
+    let (n1, n2) = (n.clone(), n.clone());
+    prop_oneof![
+        5 => below(&n4),
+        1 => Just(n1),
+        1 => Just(n2 + 1u8),
+    ]
+    .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Up to 2048-bit moduli and exponents, every window.
+    #[test]
+    fn all_variants_agree_up_to_2048_bits(
+        (n, b, e) in modulus(32).prop_flat_map(|n| (Just(n.clone()), base(&n), exponent(32)))
+    ) {
+        let windows: Vec<usize> = (1..=MAX_WINDOW).collect();
+        check_all(&n, &b, &e, &windows)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Up to 8192-bit moduli, with exponents up to 256 bits to keep the run short.
+    #[test]
+    fn all_variants_agree_up_to_8192_bits(
+        (n, b, e) in (33usize..=128).prop_flat_map(modulus_of)
+            .prop_flat_map(|n| (Just(n.clone()), base(&n), exponent(4)))
+    ) {
+        check_all(&n, &b, &e, &[1, 4])?;
+    }
+}
+
+#[test]
+fn edge_cases() {
+    let ns = [
+        BigUint::from(3u8),
+        BigUint::from(5u8),
+        pow2(64) - 1u8,
+        pow2(64) + 1u8,
+        pow2(127) - 1u8,
+        pow2(128) + 1u8,
+        pow2(1024) - 1u8,
+        pow2(2048) - 1u8,
+        pow2(2047) + 1u8,
+    ];
+    for n in &ns {
+        let bases = [
+            BigUint::from(0u8),
+            BigUint::from(1u8),
+            BigUint::from(2u8),
+            n - 1u8,
+            n.clone(),
+            n + 1u8,
+            n * 3u8,
+        ];
+        let exps = [
+            BigUint::from(0u8),
+            BigUint::from(1u8),
+            BigUint::from(2u8),
+            n - 1u8,
+            n.clone(),
+            pow2(130) - 1u8,
+        ];
+        for b in &bases {
+            for e in &exps {
+                check_all(n, b, e, &[1, 2, 5, 7]).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn window_out_of_range_is_an_error() {
+    let m: Modulus = Modulus::from_nat(&Nat::from_u64(101)).unwrap();
+    let b = m.one();
+    for w in [0, MAX_WINDOW + 1] {
+        assert!(m.pow_kary(&b, &Nat::from_u64(5), w).is_err());
+    }
+}

@@ -89,3 +89,37 @@ fn modexp_speed() {
         println!("  mont mul {:.0} ns, mont sqr {:.0} ns", 1e9 / mul, 1e9 / sqr);
     }
 }
+
+/// Key-generation-shaped work: two 1024-bit primes with gcd(p - 1, 65537) = 1, from the
+/// operating system's RNG; prints the median and the fastest of 21 runs. Compare with
+/// `openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048` run in a loop.
+#[test]
+#[ignore = "prints timings; run by hand"]
+fn rsa2048_prime_pair_speed() {
+    use cryptocard::bignum::prime::{MillerRabin, PrimeOptions, generate_prime};
+    use cryptocard::rng::OsRng;
+    // e = 65537 is prime, so gcd(p - 1, e) = 1 exactly when p mod e != 1.
+    let e_ok = |p: &Nat| {
+        p.as_limbs().iter().rev().fold(0u128, |acc, &l| ((acc << 64) | u128::from(l)) % 65537) != 1
+    };
+    let opts = PrimeOptions { accept: Some(&e_ok), ..Default::default() };
+    let mut times = Vec::new();
+    let mut p = Nat::zero();
+    for _ in 0..21 {
+        let t = Instant::now();
+        p = generate_prime(1024, &opts, &mut OsRng).unwrap();
+        let _q = generate_prime(1024, &opts, &mut OsRng).unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    println!("two 1024-bit primes: median {:.1} ms, fastest {:.1} ms", times[10], times[0]);
+    let mr = MillerRabin::new(&p).unwrap();
+    let b = Nat::from_u64(3);
+    let ct = ops_per_sec(|| {
+        std::hint::black_box(mr.is_witness(&b));
+    });
+    let vt = ops_per_sec(|| {
+        std::hint::black_box(mr.is_witness_vartime(&b));
+    });
+    println!("Miller-Rabin round on a 1024-bit prime: constant time {ct:.0}/s, vartime {vt:.0}/s");
+}

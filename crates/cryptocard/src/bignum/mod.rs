@@ -37,6 +37,7 @@ pub mod mul;
 mod nat;
 mod nat_div;
 mod pow;
+pub mod prime;
 mod random;
 mod shift;
 

@@ -1,0 +1,180 @@
+//! The Miller-Rabin test, as FIPS 186-5 B.3.1 states it.
+//!
+//! Write w - 1 = 2^a m with m odd. A base b is a *witness* that w is composite unless
+//! b^m = 1 or b^(m 2^j) = -1 (mod w) for some 0 <= j < a: for a prime w, the sequence
+//! b^m, b^2m, ..., b^(w-1) = 1 reaches 1, and the only square roots of 1 mod a prime are
+//! +-1, so the element before the first 1 is -1 (or the sequence starts at 1). At most a
+//! quarter of the bases in [1, w-1] are non-witnesses for an odd composite w (Rabin).
+//!
+//! [`MillerRabin::is_witness`] is constant time: b^m by the fixed-window
+//! [`Modulus::pow`], then all a - 1 squarings with the outcome collected in masks. It
+//! leaks a, the number of trailing zero bits of w - 1 (on average 2 bits of w), and the
+//! final verdict. Key generation uses it, so a candidate that becomes a prime leaks no
+//! more than that through the test. [`MillerRabin::is_witness_vartime`] uses the
+//! sliding-window [`Modulus::pow_vartime`] and stops early: for public numbers.
+
+use crate::bignum::{LIMB_BITS, Limb, Nat};
+use crate::modular::{Elem, Modulus, Mont};
+use crate::rng::RandomSource;
+use crate::{Error, Result};
+
+/// Miller-Rabin state for one odd w >= 3: the modulus, m and a with w - 1 = 2^a m, and
+/// the Montgomery forms of 1 and -1.
+#[derive(Debug)]
+pub struct MillerRabin {
+    w: Modulus,
+    bits: usize,
+    m: Nat,
+    a: usize,
+    one: Elem<crate::modular::Anon, Mont>,
+    minus_one: Elem<crate::modular::Anon, Mont>,
+}
+
+impl MillerRabin {
+    /// Prepares the test of `w`; fails with [`Error::InvalidArgument`] unless w is odd
+    /// and at least 3 (and at most [`crate::modular::MAX_BITS`] bits).
+    pub fn new(w: &Nat) -> Result<MillerRabin> {
+        let modulus: Modulus = Modulus::from_nat(w)?;
+        let limbs = w.as_limbs();
+        // w is odd, so w - 1 only clears bit 0: a >= 1 counts the zeros from bit 1 up.
+        let mut w1 = limbs.to_vec();
+        w1[0] &= !1;
+        let a = trailing_zeros(&w1);
+        let m = Nat::from_limbs(shift_right(&w1, a));
+        let one = modulus.one::<Mont>();
+        let minus_one = modulus.neg(&one);
+        Ok(MillerRabin { bits: w.bits(), w: modulus, m, a, one, minus_one })
+    }
+
+    /// a, the exponent of 2 in w - 1 = 2^a m.
+    pub fn two_adic_order(&self) -> usize {
+        self.a
+    }
+
+    /// True when `b` is a witness that w is composite. `b` is reduced mod w first and
+    /// should not be 0 mod w (0 counts as a witness: 0^m = 0 is neither 1 nor -1); +-1
+    /// are never witnesses. Constant time except for a (see the module docs).
+    pub fn is_witness(&self, b: &Nat) -> bool {
+        let base = self.w.to_mont(&self.w.elem_reduce(b));
+        let mut z = self.w.pow(&base, &self.m);
+        let mut passes = z.ct_eq(&self.one) | z.ct_eq(&self.minus_one);
+        for _ in 1..self.a {
+            z = self.w.sqr(&z);
+            passes = passes | z.ct_eq(&self.minus_one);
+        }
+        !passes.declassify()
+    }
+
+    /// True when `b` is a witness that w is composite, by variable-time exponentiation;
+    /// leaks w, b and the verdict through timing. For public numbers only.
+    pub fn is_witness_vartime(&self, b: &Nat) -> bool {
+        let base = self.w.to_mont(&self.w.elem_reduce(b));
+        let mut z = self.w.pow_vartime(&base, &self.m);
+        if (z.ct_eq(&self.one) | z.ct_eq(&self.minus_one)).declassify() {
+            return false;
+        }
+        for _ in 1..self.a {
+            z = self.w.sqr(&z);
+            if z.ct_eq(&self.minus_one).declassify() {
+                return false;
+            }
+            if z.ct_eq(&self.one).declassify() {
+                return true;
+            }
+        }
+        true
+    }
+
+    /// One round with a uniformly random base in [2, w - 2] (FIPS 186-5 B.3.1 step 4):
+    /// true when w passes (is a probable prime so far). For w = 3 there is no such base
+    /// and 3 passes.
+    pub fn passes_random_round(&self, rng: &mut dyn RandomSource) -> Result<bool> {
+        Ok(match self.random_base(rng)? {
+            Some(b) => !self.is_witness(&b),
+            None => true,
+        })
+    }
+
+    /// As [`MillerRabin::passes_random_round`], by [`MillerRabin::is_witness_vartime`].
+    pub fn passes_random_round_vartime(&self, rng: &mut dyn RandomSource) -> Result<bool> {
+        Ok(match self.random_base(rng)? {
+            Some(b) => !self.is_witness_vartime(&b),
+            None => true,
+        })
+    }
+
+    /// A uniformly random b with 1 < b < w - 1 (`None` for w = 3), by rejection from
+    /// strings of w's bit length (FIPS 186-5 B.3.1 steps 4.1-4.2).
+    fn random_base(&self, rng: &mut dyn RandomSource) -> Result<Option<Nat>> {
+        if self.bits <= 2 {
+            return Ok(None);
+        }
+        let bytes = self.bits.div_ceil(8);
+        let mut buf = vec![0u8; bytes];
+        let mut w_minus_1 = self.w.as_limbs().to_vec();
+        w_minus_1[0] -= 1; // w is odd
+        let w_minus_1 = Nat::from_limbs(w_minus_1);
+        // Each draw succeeds with probability above 1/2 - 2^-(bits-2); 256 failures in a
+        // row mean the source is broken.
+        for _ in 0..256 {
+            rng.fill_bytes(&mut buf)?;
+            buf[0] &= 0xff >> (8 * bytes - self.bits);
+            let b = Nat::from_be_bytes(&buf);
+            if b.bits() > 1 && b < w_minus_1 {
+                return Ok(Some(b));
+            }
+        }
+        Err(Error::Rng)
+    }
+}
+
+/// Trailing zero bits of a non-zero limb slice.
+fn trailing_zeros(x: &[Limb]) -> usize {
+    let i = x.iter().position(|&l| l != 0).unwrap_or(0);
+    i * LIMB_BITS + x[i].trailing_zeros() as usize
+}
+
+/// x >> s for `s` below the bit length of x.
+fn shift_right(x: &[Limb], s: usize) -> Vec<Limb> {
+    let (limbs, bits) = (s / LIMB_BITS, s % LIMB_BITS);
+    let src = &x[limbs..];
+    (0..src.len())
+        .map(|i| {
+            let lo = src[i] >> bits;
+            let hi =
+                if bits > 0 { src.get(i + 1).map_or(0, |&h| h << (LIMB_BITS - bits)) } else { 0 };
+            lo | hi
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_numbers_by_every_base() {
+        // w is prime exactly when no base in [1, w-1] is a witness.
+        for w in (3u64..400).step_by(2) {
+            let mr = MillerRabin::new(&Nat::from_u64(w)).unwrap();
+            let is_prime = (2..w).take_while(|d| d * d <= w).all(|d| w % d != 0);
+            let witnesses = (1..w).filter(|&b| mr.is_witness(&Nat::from_u64(b))).count();
+            assert_eq!(witnesses == 0, is_prime, "w = {w}");
+            for b in 1..w {
+                let b = Nat::from_u64(b);
+                assert_eq!(mr.is_witness(&b), mr.is_witness_vartime(&b), "w = {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn decomposes_w_minus_1() {
+        let mr = MillerRabin::new(&Nat::from_limbs(vec![1, 1 << 5])).unwrap();
+        // w - 1 = 2^69: a = 69, m = 1.
+        assert_eq!(mr.two_adic_order(), 69);
+        assert!(mr.m.is_one());
+        assert!(MillerRabin::new(&Nat::from_u64(9)).is_ok());
+        assert!(MillerRabin::new(&Nat::from_u64(10)).is_err());
+        assert!(MillerRabin::new(&Nat::from_u64(1)).is_err());
+    }
+}

@@ -1,0 +1,172 @@
+//! BoringSSL's known-answer tests for modular multiplication, squaring, exponentiation
+//! and Miller-Rabin witnesses (`tests/data/boringssl-bn/`, see its README), through
+//! `Modulus`, every exponentiation variant and `MillerRabin`.
+//!
+//! BoringSSL's `BIGNUM` is signed: an operand A < 0 is mapped to A mod M, computed as
+//! the negation mod M of |A| mod M, both through our own reduction.
+//!
+//! Cases whose modulus is even (or 1) are outside Montgomery arithmetic; they belong to
+//! the general `Nat` fallback (`Nat::mod_mul_vartime`, `Nat::pow_mod_vartime`) that the
+//! `bignum` branch adds. Until it is on main they are counted, checked to be exactly the
+//! even and unit moduli, and reported as pending: see `fallback_mod_mul` and
+//! `fallback_pow_mod` below, which are the two lines to switch on after the merge.
+
+mod modular_common;
+
+use cryptocard::bignum::Nat;
+use cryptocard::bignum::prime::MillerRabin;
+use cryptocard::modular::{Elem, MAX_WINDOW, Modulus, Plain};
+use modular_common::*;
+use num_bigint::BigUint;
+use std::collections::HashMap;
+
+type Case = HashMap<String, String>;
+
+/// The cases of one file: key to value maps, in file order (comments skipped).
+fn cases(name: &str) -> Vec<Case> {
+    let path = format!("{}/tests/data/boringssl-bn/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("vector file");
+    let mut out = Vec::new();
+    let mut cur = HashMap::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else if !line.starts_with('#') {
+            // Some values carry extra spaces after the '='.
+            let (k, v) = line.split_once('=').expect("key = value");
+            cur.insert(k.trim().to_string(), v.trim().to_string());
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// (negative, magnitude) of a hex value.
+fn signed(c: &Case, key: &str) -> (bool, BigUint) {
+    let v = c.get(key).unwrap_or_else(|| panic!("missing {key} in {c:?}"));
+    let (neg, digits) = v.strip_prefix('-').map_or((false, v.as_str()), |d| (true, d));
+    let mag = BigUint::parse_bytes(digits.as_bytes(), 16).expect("hex");
+    (neg, mag)
+}
+
+fn unsigned(c: &Case, key: &str) -> BigUint {
+    let (neg, mag) = signed(c, key);
+    assert!(!neg, "{key} must not be negative");
+    mag
+}
+
+/// A mod M for a signed A, through `Modulus::elem_reduce` and `Modulus::neg`.
+fn residue(m: &Modulus, c: &Case, key: &str) -> Elem<cryptocard::modular::Anon, Plain> {
+    let (neg, mag) = signed(c, key);
+    let r = m.elem_reduce(&nat(&mag));
+    if neg { m.neg(&r) } else { r }
+}
+
+/// The general fallback for even moduli. TO ENABLE once `bignum` is merged:
+/// `Some(a.mod_mul_vartime(b, m).unwrap())`.
+fn fallback_mod_mul(_a: &Nat, _b: &Nat, _m: &Nat) -> Option<Nat> {
+    None
+}
+
+/// The general fallback for even moduli. TO ENABLE once `bignum` is merged:
+/// `Some(a.pow_mod_vartime(e, m).unwrap())`.
+fn fallback_pow_mod(_a: &Nat, _e: &Nat, _m: &Nat) -> Option<Nat> {
+    None
+}
+
+/// A mod M for a signed A, by num-bigint (only to feed the fallback).
+fn signed_mod(c: &Case, key: &str, m: &BigUint) -> BigUint {
+    let (neg, mag) = signed(c, key);
+    let r = mag % m;
+    if neg && r != BigUint::from(0u8) { m - r } else { r }
+}
+
+#[test]
+fn mod_mul_and_mod_square() {
+    let (mut odd, mut pending) = (0, 0);
+    for c in cases("mod_mul_tests.txt") {
+        let m_big = unsigned(&c, "M");
+        let square = c.contains_key("ModSquare");
+        let want = unsigned(&c, if square { "ModSquare" } else { "ModMul" });
+        let Ok(m) = Modulus::from_nat(&nat(&m_big)) else {
+            assert!(m_big.bits() <= 1 || !m_big.bit(0), "only even or unit moduli fall back");
+            let a = signed_mod(&c, "A", &m_big);
+            let b = if square { a.clone() } else { signed_mod(&c, "B", &m_big) };
+            match fallback_mod_mul(&nat(&a), &nat(&b), &nat(&m_big)) {
+                Some(got) => assert_eq!(big_nat(&got), want, "{c:?}"),
+                None => pending += 1,
+            }
+            continue;
+        };
+        let a = residue(&m, &c, "A");
+        let am = m.to_mont(&a);
+        if square {
+            assert_eq!(big(m.from_mont(&m.sqr(&am)).as_limbs()), want, "{c:?}");
+            assert_eq!(big(m.mul(&am, &a).as_limbs()), want, "{c:?}");
+        } else {
+            let b = residue(&m, &c, "B");
+            // Mont x Plain -> Plain, and Mont x Mont -> Mont, then out.
+            assert_eq!(big(m.mul(&am, &b).as_limbs()), want, "{c:?}");
+            assert_eq!(big(m.from_mont(&m.mul(&am, &m.to_mont(&b))).as_limbs()), want, "{c:?}");
+        }
+        odd += 1;
+    }
+    println!("mod_mul: {odd} odd-modulus cases passed, {pending} even-modulus cases pending");
+    assert_eq!(odd + pending, 437);
+    assert!(odd > 0);
+}
+
+#[test]
+fn mod_exp() {
+    let (mut odd, mut pending) = (0, 0);
+    for c in cases("mod_exp_tests.txt") {
+        let m_big = unsigned(&c, "M");
+        let e = unsigned(&c, "E");
+        let want = unsigned(&c, "ModExp");
+        let Ok(m) = Modulus::from_nat(&nat(&m_big)) else {
+            assert!(m_big.bits() <= 1 || !m_big.bit(0), "only even or unit moduli fall back");
+            let a = signed_mod(&c, "A", &m_big);
+            match fallback_pow_mod(&nat(&a), &nat(&e), &nat(&m_big)) {
+                Some(got) => assert_eq!(big_nat(&got), want, "{c:?}"),
+                None => pending += 1,
+            }
+            continue;
+        };
+        let base = m.to_mont(&residue(&m, &c, "A"));
+        let e = nat(&e);
+        let out = |x: Elem<_, _>| big(m.from_mont(&x).as_limbs());
+        assert_eq!(out(m.pow(&base, &e)), want, "pow {c:?}");
+        assert_eq!(out(m.pow_vartime(&base, &e)), want, "pow_vartime {c:?}");
+        assert_eq!(out(m.pow_binary_vartime(&base, &e)), want, "pow_binary_vartime {c:?}");
+        for w in [1, 2, 4, MAX_WINDOW] {
+            assert_eq!(out(m.pow_kary(&base, &e, w).unwrap()), want, "pow_kary {w} {c:?}");
+        }
+        odd += 1;
+    }
+    println!("mod_exp: {odd} odd-modulus cases passed, {pending} even-modulus cases pending");
+    assert_eq!(odd + pending, 140);
+    assert!(odd > 0);
+}
+
+#[test]
+fn miller_rabin_witnesses() {
+    let mut n = 0;
+    for c in cases("miller_rabin_tests.txt") {
+        let w = nat(&unsigned(&c, "W"));
+        let b = nat(&unsigned(&c, "B"));
+        let composite = match c["Result"].as_str() {
+            "Composite" => true,
+            "PossiblyPrime" => false,
+            other => panic!("unknown result {other}"),
+        };
+        let mr = MillerRabin::new(&w).unwrap();
+        assert_eq!(mr.is_witness(&b), composite, "{c:?}");
+        assert_eq!(mr.is_witness_vartime(&b), composite, "vartime {c:?}");
+        n += 1;
+    }
+    assert_eq!(n, 72);
+}

@@ -78,6 +78,14 @@ fn acceptance_check_is_applied() {
 }
 
 #[test]
+fn an_acceptance_check_that_never_accepts_is_an_error() {
+    let mut rng = TestRng(6);
+    let never = |_: &Nat| false;
+    let opts = PrimeOptions { accept: Some(&never), ..Default::default() };
+    assert!(matches!(generate_prime(32, &opts, &mut rng), Err(Error::InvalidArgument(_))));
+}
+
+#[test]
 fn sizes_out_of_range_are_errors() {
     let mut rng = TestRng(4);
     for bits in [0, 1, 2, 31, 16385] {

@@ -9,6 +9,11 @@
 //!
 //! The 2k-limb square lives in a stack buffer sized by the modulus length class, so the
 //! kernel allocates nothing and keeps the raw-kernel contract (no scratch argument).
+//!
+//! This is the portable twin of the `mulx/adcx/adox` squaring kernel. The portable kernel
+//! set itself squares with the CIOS product (see `kernel::Portable` for the measurement):
+//! here the REDC after the square runs at one carry chain per row and gives back what the
+//! halved cross products saved.
 
 use super::mont::redc_raw;
 use crate::bignum::mul::{addmul_1, mul_1};

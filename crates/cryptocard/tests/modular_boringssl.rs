@@ -5,11 +5,10 @@
 //! BoringSSL's `BIGNUM` is signed: an operand A < 0 is mapped to A mod M, computed as
 //! the negation mod M of |A| mod M, both through our own reduction.
 //!
-//! Cases whose modulus is even (or 1) are outside Montgomery arithmetic; they belong to
-//! the general `Nat` fallback (`Nat::mod_mul_vartime`, `Nat::pow_mod_vartime`) that the
-//! `bignum` branch adds. Until it is on main they are counted, checked to be exactly the
-//! even and unit moduli, and reported as pending: see `fallback_mod_mul` and
-//! `fallback_pow_mod` below, which are the two lines to switch on after the merge.
+//! Cases whose modulus is even (or 1) are outside Montgomery arithmetic (`Modulus`
+//! refuses them); they go through the general `Nat` fallback, `Nat::mod_mul_vartime`
+//! and `Nat::pow_mod_vartime`, and every case of both files runs one way or the other.
+//! Every odd-modulus case also runs on the portable kernels when the CPU has faster ones.
 
 mod modular_common;
 
@@ -66,19 +65,7 @@ fn residue(m: &Modulus, c: &Case, key: &str) -> Elem<cryptocard::modular::Anon, 
     if neg { m.neg(&r) } else { r }
 }
 
-/// The general fallback for even moduli. TO ENABLE once `bignum` is merged:
-/// `Some(a.mod_mul_vartime(b, m).unwrap())`.
-fn fallback_mod_mul(_a: &Nat, _b: &Nat, _m: &Nat) -> Option<Nat> {
-    None
-}
-
-/// The general fallback for even moduli. TO ENABLE once `bignum` is merged:
-/// `Some(a.pow_mod_vartime(e, m).unwrap())`.
-fn fallback_pow_mod(_a: &Nat, _e: &Nat, _m: &Nat) -> Option<Nat> {
-    None
-}
-
-/// A mod M for a signed A, by num-bigint (only to feed the fallback).
+/// A mod M for a signed A, by num-bigint (only to feed the `Nat` fallback).
 fn signed_mod(c: &Case, key: &str, m: &BigUint) -> BigUint {
     let (neg, mag) = signed(c, key);
     let r = mag % m;
@@ -87,7 +74,7 @@ fn signed_mod(c: &Case, key: &str, m: &BigUint) -> BigUint {
 
 #[test]
 fn mod_mul_and_mod_square() {
-    let (mut odd, mut pending) = (0, 0);
+    let (mut odd, mut even) = (0, 0);
     for c in cases("mod_mul_tests.txt") {
         let m_big = unsigned(&c, "M");
         let square = c.contains_key("ModSquare");
@@ -96,33 +83,38 @@ fn mod_mul_and_mod_square() {
             assert!(m_big.bits() <= 1 || !m_big.bit(0), "only even or unit moduli fall back");
             let a = signed_mod(&c, "A", &m_big);
             let b = if square { a.clone() } else { signed_mod(&c, "B", &m_big) };
-            match fallback_mod_mul(&nat(&a), &nat(&b), &nat(&m_big)) {
-                Some(got) => assert_eq!(big_nat(&got), want, "{c:?}"),
-                None => pending += 1,
-            }
+            let got = nat(&a).mod_mul_vartime(&nat(&b), &nat(&m_big)).unwrap();
+            assert_eq!(big_nat(&got), want, "{c:?}");
+            even += 1;
             continue;
         };
-        let a = residue(&m, &c, "A");
-        let am = m.to_mont(&a);
-        if square {
-            assert_eq!(big(m.from_mont(&m.sqr(&am)).as_limbs()), want, "{c:?}");
-            assert_eq!(big(m.mul(&am, &a).as_limbs()), want, "{c:?}");
-        } else {
-            let b = residue(&m, &c, "B");
-            // Mont x Plain -> Plain, and Mont x Mont -> Mont, then out.
-            assert_eq!(big(m.mul(&am, &b).as_limbs()), want, "{c:?}");
-            assert_eq!(big(m.from_mont(&m.mul(&am, &m.to_mont(&b))).as_limbs()), want, "{c:?}");
+        for m in [m.clone(), m.with_portable_kernels()] {
+            check_mod_mul(&m, &c, square, &want);
         }
         odd += 1;
     }
-    println!("mod_mul: {odd} odd-modulus cases passed, {pending} even-modulus cases pending");
-    assert_eq!(odd + pending, 437);
-    assert!(odd > 0);
+    println!("mod_mul: {odd} odd-modulus cases through Modulus, {even} through the Nat fallback");
+    assert_eq!(odd + even, 437);
+    assert!(odd > 0 && even > 0);
+}
+
+fn check_mod_mul(m: &Modulus, c: &Case, square: bool, want: &BigUint) {
+    let a = residue(m, c, "A");
+    let am = m.to_mont(&a);
+    if square {
+        assert_eq!(&big(m.from_mont(&m.sqr(&am)).as_limbs()), want, "{c:?}");
+        assert_eq!(&big(m.mul(&am, &a).as_limbs()), want, "{c:?}");
+    } else {
+        let b = residue(m, c, "B");
+        // Mont x Plain -> Plain, and Mont x Mont -> Mont, then out.
+        assert_eq!(&big(m.mul(&am, &b).as_limbs()), want, "{c:?}");
+        assert_eq!(&big(m.from_mont(&m.mul(&am, &m.to_mont(&b))).as_limbs()), want, "{c:?}");
+    }
 }
 
 #[test]
 fn mod_exp() {
-    let (mut odd, mut pending) = (0, 0);
+    let (mut odd, mut even) = (0, 0);
     for c in cases("mod_exp_tests.txt") {
         let m_big = unsigned(&c, "M");
         let e = unsigned(&c, "E");
@@ -130,26 +122,30 @@ fn mod_exp() {
         let Ok(m) = Modulus::from_nat(&nat(&m_big)) else {
             assert!(m_big.bits() <= 1 || !m_big.bit(0), "only even or unit moduli fall back");
             let a = signed_mod(&c, "A", &m_big);
-            match fallback_pow_mod(&nat(&a), &nat(&e), &nat(&m_big)) {
-                Some(got) => assert_eq!(big_nat(&got), want, "{c:?}"),
-                None => pending += 1,
-            }
+            let got = nat(&a).pow_mod_vartime(&nat(&e), &nat(&m_big)).unwrap();
+            assert_eq!(big_nat(&got), want, "{c:?}");
+            even += 1;
             continue;
         };
-        let base = m.to_mont(&residue(&m, &c, "A"));
-        let e = nat(&e);
-        let out = |x: Elem<_, _>| big(m.from_mont(&x).as_limbs());
-        assert_eq!(out(m.pow(&base, &e)), want, "pow {c:?}");
-        assert_eq!(out(m.pow_vartime(&base, &e)), want, "pow_vartime {c:?}");
-        assert_eq!(out(m.pow_binary_vartime(&base, &e)), want, "pow_binary_vartime {c:?}");
-        for w in [1, 2, 4, MAX_WINDOW] {
-            assert_eq!(out(m.pow_kary(&base, &e, w).unwrap()), want, "pow_kary {w} {c:?}");
+        for m in [m.clone(), m.with_portable_kernels()] {
+            check_mod_exp(&m, &c, &nat(&e), &want);
         }
         odd += 1;
     }
-    println!("mod_exp: {odd} odd-modulus cases passed, {pending} even-modulus cases pending");
-    assert_eq!(odd + pending, 140);
-    assert!(odd > 0);
+    println!("mod_exp: {odd} odd-modulus cases through Modulus, {even} through the Nat fallback");
+    assert_eq!(odd + even, 140);
+    assert!(odd > 0 && even > 0);
+}
+
+fn check_mod_exp(m: &Modulus, c: &Case, e: &Nat, want: &BigUint) {
+    let base = m.to_mont(&residue(m, c, "A"));
+    let out = |x: Elem<_, _>| big(m.from_mont(&x).as_limbs());
+    assert_eq!(&out(m.pow(&base, e)), want, "pow {c:?}");
+    assert_eq!(&out(m.pow_vartime(&base, e)), want, "pow_vartime {c:?}");
+    assert_eq!(&out(m.pow_binary_vartime(&base, e)), want, "pow_binary_vartime {c:?}");
+    for w in [1, 2, 4, MAX_WINDOW] {
+        assert_eq!(&out(m.pow_kary(&base, e, w).unwrap()), want, "pow_kary {w} {c:?}");
+    }
 }
 
 #[test]

@@ -188,6 +188,37 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The CPU's kernel set (if any) against the portable one, through every `Modulus`
+    /// operation that reaches a kernel: product, square, REDC (leaving Montgomery form)
+    /// and the wide reduction.
+    #[test]
+    fn kernel_sets_agree((n, a, b) in modulus(128).prop_flat_map(|n| (Just(n.clone()), below(&n), below(&n)))) {
+        let k = n.to_u64_digits().len();
+        let fast: Modulus = Modulus::from_nat(&nat(&n)).unwrap();
+        let portable = fast.clone().with_portable_kernels();
+        prop_assert_eq!(portable.kernels(), "portable");
+        let run = |m: &Modulus| {
+            let am = m.to_mont(&m.elem_from_nat(&nat(&a)).unwrap());
+            let bp = m.elem_from_nat(&nat(&b)).unwrap();
+            let wide = limbs(&(&a * &b), 2 * k);
+            (
+                big(m.mul(&am, &bp).as_limbs()),
+                big(m.sqr(&am).as_limbs()),
+                big(m.from_mont(&am).as_limbs()),
+                big(m.reduce_wide(&wide).unwrap().as_limbs()),
+            )
+        };
+        let got = run(&fast);
+        prop_assert_eq!(&got, &run(&portable));
+        let r = pow2(64 * k);
+        prop_assert_eq!(got.0, &a * &b % &n);
+        prop_assert_eq!(got.1, &a * &a * &r % &n);
+    }
+}
+
 #[test]
 fn wide_reduction_of_a_crt_input() {
     // c < p*q reduced mod p with p's limbs: c < p*R since q < R.

@@ -78,40 +78,44 @@ fn modexp_speed() {
         let k = bits / 64;
         let mut n = rng.limbs(k);
         n[0] |= 1;
-        let m: Modulus = Modulus::from_limbs(&n).unwrap();
-        let base: Elem<_, Mont> = m.to_mont(&m.reduce_limbs(&rng.limbs(k)));
+        let fast: Modulus = Modulus::from_limbs(&n).unwrap();
+        let base_limbs = rng.limbs(k);
         let exp = Nat::from_limbs(rng.limbs(k));
-        let ct = ops_per_sec(|| {
-            std::hint::black_box(m.pow(&base, &exp));
-        });
-        let sliding = ops_per_sec(|| {
-            std::hint::black_box(m.pow_vartime(&base, &exp));
-        });
-        let binary = ops_per_sec(|| {
-            std::hint::black_box(m.pow_binary_vartime(&base, &exp));
-        });
-        println!(
-            "modexp{bits}: pow (ct, window {}) {ct:.0}/s, pow_vartime {sliding:.0}/s, \
-             pow_binary_vartime {binary:.0}/s",
-            cryptocard::modular::ct_window_bits(bits)
-        );
-        let kary: Vec<String> = (1..=7)
-            .map(|w| {
-                let r = ops_per_sec(|| {
-                    std::hint::black_box(m.pow_kary(&base, &exp, w).unwrap());
-                });
-                format!("w{w} {r:.0}")
-            })
-            .collect();
-        println!("  pow_kary: {}", kary.join(", "));
-        let a = base.clone();
-        let mul = ops_per_sec(|| {
-            std::hint::black_box(m.mul(&a, &base));
-        });
-        let sqr = ops_per_sec(|| {
-            std::hint::black_box(m.sqr(&a));
-        });
-        println!("  mont mul {:.0} ns, mont sqr {:.0} ns", 1e9 / mul, 1e9 / sqr);
+        for m in [fast.clone(), fast.with_portable_kernels()] {
+            let base: Elem<_, Mont> = m.to_mont(&m.reduce_limbs(&base_limbs));
+            let ct = ops_per_sec(|| {
+                std::hint::black_box(m.pow(&base, &exp));
+            });
+            let sliding = ops_per_sec(|| {
+                std::hint::black_box(m.pow_vartime(&base, &exp));
+            });
+            let binary = ops_per_sec(|| {
+                std::hint::black_box(m.pow_binary_vartime(&base, &exp));
+            });
+            println!(
+                "modexp{bits} [{} kernels]: pow (ct, window {}) {ct:.0}/s, pow_vartime \
+                 {sliding:.0}/s, pow_binary_vartime {binary:.0}/s",
+                m.kernels(),
+                cryptocard::modular::ct_window_bits(bits)
+            );
+            let kary: Vec<String> = (1..=7)
+                .map(|w| {
+                    let r = ops_per_sec(|| {
+                        std::hint::black_box(m.pow_kary(&base, &exp, w).unwrap());
+                    });
+                    format!("w{w} {r:.0}")
+                })
+                .collect();
+            println!("  pow_kary: {}", kary.join(", "));
+            let a = base.clone();
+            let mul = ops_per_sec(|| {
+                std::hint::black_box(m.mul(&a, &base));
+            });
+            let sqr = ops_per_sec(|| {
+                std::hint::black_box(m.sqr(&a));
+            });
+            println!("  mont mul {:.0} ns, mont sqr {:.0} ns", 1e9 / mul, 1e9 / sqr);
+        }
     }
 }
 

@@ -8,7 +8,7 @@
 //! (shrink as L/w); with the full-table scan below, each multiplication also reads
 //! every table entry (2^w k limbs, about 20% of a product's time at w = 5 and k = 16),
 //! so the best w grows slowly with L (see [`ct_window_bits`]: 4 for 1024-bit
-//! exponents, 5 for 2048 and 4096).
+//! exponents, 5 for 2048, 6 for 4096).
 //!
 //! What makes it constant time:
 //!
@@ -38,14 +38,14 @@ use zeroize::Zeroize;
 pub const MAX_WINDOW: usize = 7;
 
 /// Exponents of at least this many bits use a 5-bit window, below it 4 (3 up to 32
-/// bits). Tuned on AMD Zen 4 (EPYC, portable kernels) with `tests/modular_speed.rs`:
-/// ops/s for windows 3/4/5/6 at 1024 bits 2091/2200/2177/2139, at 2048 bits
-/// 276/294/299/299, at 4096 bits 31/37/38/36.
+/// bits). Tuned on AMD Zen 4 (EPYC) with `tests/modular_speed.rs`, full-length
+/// exponents, ops/s for windows 3/4/5/6: at 1024 bits 3501/3663/3647/3467 (ADX kernels)
+/// and 2089/2202/2211/2141 (portable); at 2048 bits 495/529/542/538 and 271/294/300/301.
 pub const CT_WINDOW_5_MIN_BITS: usize = 1536;
-/// Exponents of at least this many bits use a 6-bit window (the 64-entry table scan
-/// costs less against a product as k grows); by the cost model
-/// L/w * (1 + scan) + 2^w, from about 6144 bits on the machine above.
-pub const CT_WINDOW_6_MIN_BITS: usize = 6144;
+/// Exponents of at least this many bits use a 6-bit window: at 4096 bits windows 5/6 ran
+/// 70/71 (ADX) and 38/39 (portable) on the machine above; the 64-entry table scan costs
+/// less against a product as the modulus grows.
+pub const CT_WINDOW_6_MIN_BITS: usize = 4096;
 
 /// The window [`Modulus::pow`] uses for an exponent of `bits` (public) bits.
 pub fn ct_window_bits(bits: usize) -> usize {

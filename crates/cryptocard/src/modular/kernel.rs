@@ -6,13 +6,15 @@
 //! (`with_kernel!`), so each Montgomery product is a direct, inlinable call: no per-call
 //! detection, no function pointer.
 //!
-//! Wiring the x86-64 `mulx/adcx/adox` kernels (`arch::x86_64::adx`, same contracts as
-//! the portable ones with a leading `Adx` token) takes three steps here: a variant
-//! `Backend::Adx(cpu::Adx)` made by `Backend::detect` from `cpu::Adx::detect()`, a
-//! `#[derive(Clone, Copy)] struct AdxKernel(cpu::Adx)` implementing [`MontKernel`] by
-//! forwarding to them, and an arm in `with_kernel!`.
+//! Two kernel sets exist: [`Portable`] (always compiled, the reference) and, on x86-64
+//! CPUs with BMI2 and ADX, `AdxKernel`, which forwards to the `mulx/adcx/adox` kernels of
+//! `arch::x86_64::adx` (same contracts, with the `Adx` token that proves the
+//! instructions exist). Adding a set takes a `Backend` variant, a [`MontKernel`]
+//! implementation and an arm in `with_kernel!`.
 
 use super::mont::{mont_mul_raw, redc_raw};
+#[cfg(target_arch = "x86_64")]
+use crate::arch::x86_64::{adx, cpu::Adx};
 use crate::bignum::Limb;
 
 /// One set of raw Montgomery kernels, with the contracts of [`mont_mul_raw`],
@@ -55,16 +57,47 @@ impl MontKernel for Portable {
     }
 }
 
+/// The `mulx/adcx/adox` kernels; holding one proves the CPU has BMI2 and ADX. Their
+/// squaring is the dedicated one (square, then REDC), about 20% faster than their product
+/// from 16 limbs up.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AdxKernel(pub(crate) Adx);
+
+#[cfg(target_arch = "x86_64")]
+impl MontKernel for AdxKernel {
+    #[inline(always)]
+    fn mul(self, r: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb) -> Limb {
+        adx::mont_mul_raw(self.0, r, a, b, n, n0)
+    }
+    #[inline(always)]
+    fn sqr(self, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
+        adx::mont_sqr_raw(self.0, r, a, n, n0)
+    }
+    #[inline(always)]
+    fn redc(self, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb {
+        adx::redc_raw(self.0, r, t, n, n0)
+    }
+}
+
 /// Which kernel set a modulus uses; chosen once, at construction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Backend {
     /// [`Portable`].
     Portable,
+    /// `AdxKernel`.
+    #[cfg(target_arch = "x86_64")]
+    Adx(Adx),
 }
 
 impl Backend {
-    /// The fastest kernel set this CPU supports for a modulus of `limbs` limbs.
-    pub(crate) fn detect(_limbs: usize) -> Backend {
+    /// The fastest kernel set this CPU supports (for every modulus size: the ADX kernels
+    /// win from one limb up).
+    pub(crate) fn detect() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = Adx::detect() {
+            return Backend::Adx(token);
+        }
         Backend::Portable
     }
 }
@@ -76,6 +109,11 @@ macro_rules! with_kernel {
         match $backend {
             $crate::modular::kernel::Backend::Portable => {
                 let $k = $crate::modular::kernel::Portable;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::modular::kernel::Backend::Adx(token) => {
+                let $k = $crate::modular::kernel::AdxKernel(token);
                 $body
             }
         }

@@ -101,9 +101,27 @@ impl<M> Modulus<M> {
         let bits = len * LIMB_BITS - limbs[len - 1].leading_zeros() as usize;
         let n: Box<[Limb]> = limbs.into();
         let n0 = neg_inv_limb(n[0]);
-        let backend = Backend::detect(len);
+        let backend = Backend::detect();
         let RPowers { one, rr, rrr } = with_kernel!(backend, |k| r_powers(k, &n, n0, bits));
         Ok(Modulus { n, n0, one, rr, rrr, bits, backend, _tag: PhantomData })
+    }
+
+    /// The same modulus on the portable kernels, whatever the CPU offers: the reference
+    /// the CPU-specific kernels are tested against, and the baseline `speed` compares
+    /// them with.
+    pub fn with_portable_kernels(mut self) -> Self {
+        self.backend = Backend::Portable;
+        self
+    }
+
+    /// The name of the kernel set this modulus runs on: `"portable"` or `"adx"`
+    /// (x86-64 `mulx/adcx/adox`).
+    pub fn kernels(&self) -> &'static str {
+        match self.backend {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Adx(_) => "adx",
+        }
     }
 
     /// The modulus's bit length.

@@ -1,0 +1,145 @@
+//! The libcrypto functions the peers use, declared once (prototypes from OpenSSL 3.0's
+//! headers, unchanged in 4.0) and filled from the static 4.0.3 or a `dlopen`ed libcrypto.
+
+use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
+
+macro_rules! opaque {
+    ($($name:ident),*) => {$(
+        /// An opaque libcrypto object, only ever handled through pointers.
+        #[repr(C)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        pub(crate) struct $name {
+            _private: [u8; 0],
+        }
+    )*};
+}
+
+opaque!(
+    OSSL_LIB_CTX,
+    OSSL_PROVIDER,
+    EVP_MD,
+    EVP_MD_CTX,
+    EVP_CIPHER,
+    EVP_CIPHER_CTX,
+    EVP_MAC,
+    EVP_MAC_CTX,
+    EVP_PKEY,
+    EVP_PKEY_CTX,
+    PKCS8_PRIV_KEY_INFO,
+    BIGNUM,
+    BN_CTX,
+    BN_MONT_CTX
+);
+
+/// `OSSL_PARAM` (openssl/core.h): one typed name/value pair of a parameter array.
+#[repr(C)]
+#[derive(Debug)]
+pub(crate) struct OSSL_PARAM {
+    pub(crate) key: *const c_char,
+    pub(crate) data_type: c_uint,
+    pub(crate) data: *mut c_void,
+    pub(crate) data_size: usize,
+    pub(crate) return_size: usize,
+}
+
+/// `OSSL_PARAM_UTF8_STRING` (openssl/core.h).
+pub(crate) const OSSL_PARAM_UTF8_STRING: c_uint = 4;
+/// `OSSL_PARAM_UNMODIFIED` (openssl/params.h): `return_size` before the callee sets it.
+pub(crate) const OSSL_PARAM_UNMODIFIED: usize = usize::MAX;
+/// `OPENSSL_VERSION_STRING` (openssl/crypto.h): "4.0.3", without the "OpenSSL " prefix.
+pub(crate) const OPENSSL_VERSION_STRING: c_int = 6;
+
+crate::ffi_table! {
+    /// libcrypto entry points, one table for the static and the `dlopen`ed library.
+    pub(crate) struct CryptoFns [linked] {
+        fn OpenSSL_version(t: c_int) -> *const c_char;
+        fn OSSL_PROVIDER_load(libctx: *mut OSSL_LIB_CTX, name: *const c_char) -> *mut OSSL_PROVIDER;
+        fn ERR_get_error() -> c_ulong;
+        fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
+        fn ERR_clear_error();
+
+        fn EVP_MD_fetch(libctx: *mut OSSL_LIB_CTX, alg: *const c_char, props: *const c_char) -> *mut EVP_MD;
+        fn EVP_MD_free(md: *mut EVP_MD);
+        fn EVP_MD_get_size(md: *const EVP_MD) -> c_int;
+        fn EVP_MD_CTX_new() -> *mut EVP_MD_CTX;
+        fn EVP_MD_CTX_free(ctx: *mut EVP_MD_CTX);
+        fn EVP_DigestInit_ex(ctx: *mut EVP_MD_CTX, md: *const EVP_MD, engine: *mut c_void) -> c_int;
+        fn EVP_DigestUpdate(ctx: *mut EVP_MD_CTX, data: *const c_void, len: usize) -> c_int;
+        fn EVP_DigestFinal_ex(ctx: *mut EVP_MD_CTX, out: *mut u8, len: *mut c_uint) -> c_int;
+
+        fn EVP_CIPHER_fetch(libctx: *mut OSSL_LIB_CTX, alg: *const c_char, props: *const c_char) -> *mut EVP_CIPHER;
+        fn EVP_CIPHER_free(cipher: *mut EVP_CIPHER);
+        fn EVP_CIPHER_get_key_length(cipher: *const EVP_CIPHER) -> c_int;
+        fn EVP_CIPHER_get_iv_length(cipher: *const EVP_CIPHER) -> c_int;
+        fn EVP_CIPHER_get_block_size(cipher: *const EVP_CIPHER) -> c_int;
+        fn EVP_CIPHER_CTX_new() -> *mut EVP_CIPHER_CTX;
+        fn EVP_CIPHER_CTX_free(ctx: *mut EVP_CIPHER_CTX);
+        fn EVP_CipherInit_ex2(
+            ctx: *mut EVP_CIPHER_CTX, cipher: *const EVP_CIPHER, key: *const u8, iv: *const u8,
+            enc: c_int, params: *const OSSL_PARAM
+        ) -> c_int;
+        fn EVP_CIPHER_CTX_set_padding(ctx: *mut EVP_CIPHER_CTX, pad: c_int) -> c_int;
+        fn EVP_CipherUpdate(
+            ctx: *mut EVP_CIPHER_CTX, out: *mut u8, outl: *mut c_int, inp: *const u8, inl: c_int
+        ) -> c_int;
+        fn EVP_CipherFinal_ex(ctx: *mut EVP_CIPHER_CTX, out: *mut u8, outl: *mut c_int) -> c_int;
+
+        fn EVP_MAC_fetch(libctx: *mut OSSL_LIB_CTX, alg: *const c_char, props: *const c_char) -> *mut EVP_MAC;
+        fn EVP_MAC_free(mac: *mut EVP_MAC);
+        fn EVP_MAC_CTX_new(mac: *mut EVP_MAC) -> *mut EVP_MAC_CTX;
+        fn EVP_MAC_CTX_free(ctx: *mut EVP_MAC_CTX);
+        fn EVP_MAC_init(ctx: *mut EVP_MAC_CTX, key: *const u8, keylen: usize, params: *const OSSL_PARAM) -> c_int;
+        fn EVP_MAC_update(ctx: *mut EVP_MAC_CTX, data: *const u8, len: usize) -> c_int;
+        fn EVP_MAC_final(ctx: *mut EVP_MAC_CTX, out: *mut u8, outl: *mut usize, outsize: usize) -> c_int;
+
+        fn d2i_AutoPrivateKey(a: *mut *mut EVP_PKEY, pp: *mut *const u8, len: c_long) -> *mut EVP_PKEY;
+        fn d2i_PUBKEY(a: *mut *mut EVP_PKEY, pp: *mut *const u8, len: c_long) -> *mut EVP_PKEY;
+        fn i2d_PUBKEY(a: *const EVP_PKEY, pp: *mut *mut u8) -> c_int;
+        fn i2d_PrivateKey(a: *const EVP_PKEY, pp: *mut *mut u8) -> c_int;
+        fn EVP_PKEY2PKCS8(pkey: *const EVP_PKEY) -> *mut PKCS8_PRIV_KEY_INFO;
+        fn i2d_PKCS8_PRIV_KEY_INFO(a: *const PKCS8_PRIV_KEY_INFO, pp: *mut *mut u8) -> c_int;
+        fn PKCS8_PRIV_KEY_INFO_free(a: *mut PKCS8_PRIV_KEY_INFO);
+        fn EVP_PKEY_free(pkey: *mut EVP_PKEY);
+        fn EVP_PKEY_get_bits(pkey: *const EVP_PKEY) -> c_int;
+        fn EVP_PKEY_get_size(pkey: *const EVP_PKEY) -> c_int;
+        fn EVP_PKEY_CTX_new_from_pkey(libctx: *mut OSSL_LIB_CTX, pkey: *mut EVP_PKEY, props: *const c_char) -> *mut EVP_PKEY_CTX;
+        fn EVP_PKEY_CTX_new_from_name(libctx: *mut OSSL_LIB_CTX, name: *const c_char, props: *const c_char) -> *mut EVP_PKEY_CTX;
+        fn EVP_PKEY_CTX_free(ctx: *mut EVP_PKEY_CTX);
+        fn EVP_PKEY_keygen_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_CTX_set_rsa_keygen_bits(ctx: *mut EVP_PKEY_CTX, bits: c_int) -> c_int;
+        fn EVP_PKEY_generate(ctx: *mut EVP_PKEY_CTX, pkey: *mut *mut EVP_PKEY) -> c_int;
+        fn EVP_PKEY_sign_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_verify_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_encrypt_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_decrypt_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_sign(ctx: *mut EVP_PKEY_CTX, out: *mut u8, outlen: *mut usize, inp: *const u8, inlen: usize) -> c_int;
+        fn EVP_PKEY_verify(ctx: *mut EVP_PKEY_CTX, sig: *const u8, siglen: usize, tbs: *const u8, tbslen: usize) -> c_int;
+        fn EVP_PKEY_encrypt(ctx: *mut EVP_PKEY_CTX, out: *mut u8, outlen: *mut usize, inp: *const u8, inlen: usize) -> c_int;
+        fn EVP_PKEY_decrypt(ctx: *mut EVP_PKEY_CTX, out: *mut u8, outlen: *mut usize, inp: *const u8, inlen: usize) -> c_int;
+        fn EVP_PKEY_CTX_set_rsa_padding(ctx: *mut EVP_PKEY_CTX, pad: c_int) -> c_int;
+        fn EVP_PKEY_CTX_set_signature_md(ctx: *mut EVP_PKEY_CTX, md: *const EVP_MD) -> c_int;
+        fn EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx: *mut EVP_PKEY_CTX, len: c_int) -> c_int;
+        fn EVP_PKEY_CTX_set_rsa_mgf1_md(ctx: *mut EVP_PKEY_CTX, md: *const EVP_MD) -> c_int;
+        fn EVP_PKEY_CTX_set_rsa_oaep_md(ctx: *mut EVP_PKEY_CTX, md: *const EVP_MD) -> c_int;
+
+        fn BN_free(a: *mut BIGNUM);
+        fn BN_bin2bn(s: *const u8, len: c_int, ret: *mut BIGNUM) -> *mut BIGNUM;
+        fn BN_bn2binpad(a: *const BIGNUM, to: *mut u8, tolen: c_int) -> c_int;
+        fn BN_num_bits(a: *const BIGNUM) -> c_int;
+        fn BN_is_odd(a: *const BIGNUM) -> c_int;
+        fn BN_CTX_new() -> *mut BN_CTX;
+        fn BN_CTX_free(ctx: *mut BN_CTX);
+        fn BN_MONT_CTX_new() -> *mut BN_MONT_CTX;
+        fn BN_MONT_CTX_free(mont: *mut BN_MONT_CTX);
+        fn BN_MONT_CTX_set(mont: *mut BN_MONT_CTX, m: *const BIGNUM, ctx: *mut BN_CTX) -> c_int;
+        fn BN_mod_exp_mont(
+            r: *mut BIGNUM, a: *const BIGNUM, p: *const BIGNUM, m: *const BIGNUM, ctx: *mut BN_CTX,
+            mont: *mut BN_MONT_CTX
+        ) -> c_int;
+        fn BN_mod_exp_mont_consttime(
+            r: *mut BIGNUM, a: *const BIGNUM, p: *const BIGNUM, m: *const BIGNUM, ctx: *mut BN_CTX,
+            mont: *mut BN_MONT_CTX
+        ) -> c_int;
+        fn BN_mul(r: *mut BIGNUM, a: *const BIGNUM, b: *const BIGNUM, ctx: *mut BN_CTX) -> c_int;
+    }
+}

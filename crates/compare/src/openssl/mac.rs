@@ -1,0 +1,107 @@
+//! HMAC (RFC 2104) through `EVP_MAC`: keyed once, then each message re-initialises the
+//! context from the saved keyed state (`EVP_MAC_init` with a NULL key), as a server that
+//! MACs many messages under one key does.
+
+use super::fns::{EVP_MAC, EVP_MAC_CTX, OSSL_PARAM, OSSL_PARAM_UNMODIFIED, OSSL_PARAM_UTF8_STRING};
+use super::{Openssl, c_name};
+use crate::{PeerError, Result};
+use std::ptr;
+
+/// An HMAC context keyed for one digest and key.
+#[derive(Debug)]
+pub struct Hmac {
+    lib: &'static Openssl,
+    mac: *mut EVP_MAC,
+    ctx: *mut EVP_MAC_CTX,
+    size: usize,
+}
+
+// SAFETY: the EVP_MAC is immutable and reference-counted and the context belongs to this
+// value alone; `&mut self` on every operation keeps it to one thread at a time.
+unsafe impl Send for Hmac {}
+
+impl Openssl {
+    /// HMAC with digest `digest` ("SHA256", "SHA1", "MD5"...) under `key`.
+    pub fn hmac(&'static self, digest: &str, key: &[u8]) -> Result<Hmac> {
+        let f = &self.fns;
+        let mut h = Hmac { lib: self, mac: ptr::null_mut(), ctx: ptr::null_mut(), size: 0 };
+        // SAFETY: NULL library context and properties mean the defaults.
+        h.mac = self.fetched(
+            unsafe { (f.EVP_MAC_fetch)(ptr::null_mut(), c"HMAC".as_ptr(), ptr::null()) },
+            "MAC",
+            "HMAC",
+        )?;
+        // SAFETY: `h.mac` is a valid fetched MAC.
+        h.ctx = self.non_null(unsafe { (f.EVP_MAC_CTX_new)(h.mac) }, "EVP_MAC_CTX_new")?;
+        // The size is that of the digest; fetching it also rejects unknown names early.
+        h.size = self.digest(digest)?.size();
+        let digest = c_name(digest)?;
+        let params = [
+            OSSL_PARAM {
+                key: c"digest".as_ptr(),
+                data_type: OSSL_PARAM_UTF8_STRING,
+                data: digest.as_ptr().cast_mut().cast(),
+                data_size: digest.as_bytes().len(),
+                return_size: OSSL_PARAM_UNMODIFIED,
+            },
+            OSSL_PARAM {
+                key: ptr::null(),
+                data_type: 0,
+                data: ptr::null_mut(),
+                data_size: 0,
+                return_size: 0,
+            },
+        ];
+        // SAFETY: `params` is a terminated OSSL_PARAM array whose string outlives the call;
+        // the key is read for `key.len()` bytes (OpenSSL copies it).
+        let rc = unsafe { (f.EVP_MAC_init)(h.ctx, key.as_ptr(), key.len(), params.as_ptr()) };
+        self.check(rc, "EVP_MAC_init")?;
+        Ok(h)
+    }
+}
+
+impl Hmac {
+    /// Tag length in bytes.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The tag of `data` into the front of `out` (at least [`size`](Self::size) bytes);
+    /// returns its length.
+    pub fn mac_into(&mut self, data: &[u8], out: &mut [u8]) -> Result<usize> {
+        if out.len() < self.size {
+            return Err(PeerError::InvalidInput("MAC output buffer too small"));
+        }
+        let f = &self.lib.fns;
+        // SAFETY: a NULL key re-initialises from the key given at creation.
+        let rc = unsafe { (f.EVP_MAC_init)(self.ctx, ptr::null(), 0, ptr::null()) };
+        self.lib.check(rc, "EVP_MAC_init")?;
+        // SAFETY: `data` is readable for its length.
+        let rc = unsafe { (f.EVP_MAC_update)(self.ctx, data.as_ptr(), data.len()) };
+        self.lib.check(rc, "EVP_MAC_update")?;
+        let mut len = 0usize;
+        // SAFETY: `out` is writable for `out.len()` bytes, which is passed as its size.
+        let rc = unsafe { (f.EVP_MAC_final)(self.ctx, out.as_mut_ptr(), &mut len, out.len()) };
+        self.lib.check(rc, "EVP_MAC_final")?;
+        Ok(len)
+    }
+
+    /// The tag of `data`.
+    pub fn mac(&mut self, data: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0; self.size];
+        let n = self.mac_into(data, &mut out)?;
+        out.truncate(n);
+        Ok(out)
+    }
+}
+
+impl Drop for Hmac {
+    fn drop(&mut self) {
+        // SAFETY: both pointers are owned by this value (or NULL, which the free functions
+        // accept) and are not used again.
+        unsafe {
+            (self.lib.fns.EVP_MAC_CTX_free)(self.ctx);
+            (self.lib.fns.EVP_MAC_free)(self.mac);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! DES and triple DES (`des-ecb`, `des-cbc`, ..., `des-ede3-ofb`): "encrypt" and
+//! "decrypt" rows over a `-bytes` buffer, each call one pass over the buffer with the
+//! chaining state carried on (as `openssl speed -evp` does). Bits per second count 8 bits
+//! per byte.
+
+use super::{peer_err, test_bytes};
+use crate::speed::registry::{Bench, Candidate, Context, Row, bench};
+use std::sync::Arc;
+
+/// The shared inputs: key (8, 16 or 24 bytes), IV (empty for ECB) and the data buffer.
+struct Inputs {
+    name: String,
+    key: Vec<u8>,
+    iv: Vec<u8>,
+    data: Vec<u8>,
+}
+
+/// The "encrypt" and "decrypt" rows of cipher `name` (an OpenSSL cipher name).
+pub fn rows(name: &str, ctx: &Context<'_>) -> Vec<Row> {
+    let key_len = if name.starts_with("des-ede3") {
+        24
+    } else if name.starts_with("des-ede") {
+        16
+    } else {
+        8
+    };
+    let ecb = matches!(name, "des-ecb" | "des-ede" | "des-ede3");
+    // Whole 8-byte blocks, at least one.
+    let len = (ctx.bytes / 8).max(1) * 8;
+    let x = Arc::new(Inputs {
+        name: name.to_string(),
+        key: test_bytes(7, key_len),
+        iv: if ecb { Vec::new() } else { test_bytes(8, 8) },
+        data: test_bytes(9, len),
+    });
+    [("encrypt", true), ("decrypt", false)]
+        .into_iter()
+        .map(|(op, encrypt)| {
+            let mut row = Row::new(name, op, 8 * len as u64, Some(len as u64), Vec::new());
+            // Ours: DES (`cryptocard::des`) is not on main yet; rows run with the peers only.
+            for &lib in &ctx.peers.openssl {
+                // Single DES needs the legacy provider, which a system OpenSSL may lack.
+                if let Err(e) = lib.cipher(name, &x.key, &x.iv, encrypt) {
+                    row.notes.push(format!("{name}: {e}"));
+                    continue;
+                }
+                let x = x.clone();
+                row.candidates.push(Candidate::peer(lib.info(), move || {
+                    let c = lib.cipher(&x.name, &x.key, &x.iv, encrypt).map_err(peer_err)?;
+                    Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(peer_err)))
+                }));
+            }
+            // nettle has no OFB and no two-key EDE: those rows leave its column empty.
+            if let Some(nettle) =
+                ctx.peers.nettle.filter(|n| n.des(name, &x.key, &x.iv, encrypt).is_ok())
+            {
+                let x = x.clone();
+                row.candidates.push(Candidate::peer(nettle.info(), move || {
+                    let c = nettle.des(&x.name, &x.key, &x.iv, encrypt).map_err(peer_err)?;
+                    Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(peer_err)))
+                }));
+            }
+            row
+        })
+        .collect()
+}
+
+/// A bench that passes the whole input buffer through `update` once per call.
+fn stream<C: 'static>(
+    cipher: C,
+    x: &Arc<Inputs>,
+    update: impl Fn(&mut C, &[u8], &mut [u8]) -> Result<usize, String> + 'static,
+) -> Box<dyn Bench> {
+    let x = x.clone();
+    let out = vec![0u8; x.data.len()];
+    bench(
+        (cipher, out),
+        move |(c, out)| update(c, &x.data, out).map(drop),
+        |(_, out)| Some(out.clone()),
+    )
+}

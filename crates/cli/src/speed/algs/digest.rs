@@ -1,0 +1,79 @@
+//! Message digests (`md2` ... `sha512`) and `hmac` (HMAC-SHA-256 under a 32-byte key):
+//! one "digest" (or "mac") row over a `-bytes` buffer, each call hashing the whole buffer
+//! from a fresh state. Bits per second count 8 bits per byte.
+
+use super::{peer_err, test_bytes};
+use crate::speed::registry::{Candidate, Context, Row, bench};
+use compare::rustcrypto;
+use std::sync::Arc;
+
+/// The `md2` ... `sha512` row.
+pub fn digest(name: &str, ctx: &Context<'_>) -> Row {
+    let data = Arc::new(test_bytes(11, ctx.bytes));
+    let mut row =
+        Row::new(name, "digest", 8 * ctx.bytes as u64, Some(ctx.bytes as u64), Vec::new());
+    // Ours: the digests (`cryptocard::digest`) are not on main yet; rows run with the peers.
+    for &lib in &ctx.peers.openssl {
+        if let Err(e) = lib.digest(name) {
+            row.notes.push(format!("{name}: {e}"));
+            continue;
+        }
+        let (data, name) = (data.clone(), name.to_string());
+        row.candidates.push(Candidate::peer(lib.info(), move || {
+            let d = lib.digest(&name).map_err(peer_err)?;
+            let (data, out) = (data.clone(), vec![0u8; d.size()]);
+            Ok(bench(
+                (d, out),
+                move |(d, out)| d.digest_into(&data, out).map(drop).map_err(peer_err),
+                |(_, out)| Some(out.clone()),
+            ))
+        }));
+    }
+    if let Some(nettle) = ctx.peers.nettle.filter(|n| n.hash(name).is_ok()) {
+        let (data, name) = (data.clone(), name.to_string());
+        row.candidates.push(Candidate::peer(nettle.info(), move || {
+            let h = nettle.hash(&name).map_err(peer_err)?;
+            let (data, out) = (data.clone(), vec![0u8; h.size()]);
+            Ok(bench(
+                (h, out),
+                move |(h, out)| h.digest_into(&data, out).map(drop).map_err(peer_err),
+                |(_, out)| Some(out.clone()),
+            ))
+        }));
+    }
+    if ctx.peers.rustcrypto && name == "md2" {
+        row.candidates.push(Candidate::peer(rustcrypto::md2_info(), move || {
+            let data = data.clone();
+            Ok(bench(
+                [0u8; 16],
+                move |out| {
+                    *out = rustcrypto::md2(&data);
+                    Ok(())
+                },
+                |out| Some(out.to_vec()),
+            ))
+        }));
+    }
+    row
+}
+
+/// The `hmac` row: HMAC-SHA-256, keyed once, one tag per call.
+pub fn hmac(ctx: &Context<'_>) -> Row {
+    let data = Arc::new(test_bytes(12, ctx.bytes));
+    let key = Arc::new(test_bytes(13, 32));
+    // Ours: HMAC (`cryptocard::digest::hmac`) is not on main yet.
+    let mut row = Row::new("hmac", "mac", 8 * ctx.bytes as u64, Some(ctx.bytes as u64), Vec::new());
+    for &lib in &ctx.peers.openssl {
+        let (data, key) = (data.clone(), key.clone());
+        row.candidates.push(Candidate::peer(lib.info(), move || {
+            let h = lib.hmac("sha256", &key).map_err(peer_err)?;
+            let (data, out) = (data.clone(), vec![0u8; h.size()]);
+            Ok(bench(
+                (h, out),
+                move |(h, out)| h.mac_into(&data, out).map(drop).map_err(peer_err),
+                |(_, out)| Some(out.clone()),
+            ))
+        }));
+    }
+    row
+}

@@ -1,0 +1,121 @@
+//! `rsaN`: RSA private- and public-key operations with the fixed keys in `keys/`
+//! (generated once with `openssl genpkey`, PKCS#8 and SubjectPublicKeyInfo DER, so every
+//! run and every implementation uses the same key; 7680- and 15360-bit keys take minutes to
+//! generate).
+//!
+//! Operations, as `openssl speed rsa` reports them: "sign" (PKCS#1 v1.5 over a SHA-256
+//! digest), "verify" (of that signature), "encrypt" and "decrypt" (PKCS#1 v1.5, a 32-byte
+//! message). Bits per second count the modulus bits per operation (the seeds' Kbit/s).
+
+use super::{peer_err, test_bytes};
+use crate::speed::registry::{Candidate, Context, Row, bench};
+use compare::openssl::{Openssl, RsaOp, RsaPadding};
+use std::sync::Arc;
+
+/// The speed keys: (bits, PKCS#8 private key DER, SubjectPublicKeyInfo DER).
+const KEYS: &[(u32, &[u8], &[u8])] = &[
+    (512, include_bytes!("../keys/rsa512.p8.der"), include_bytes!("../keys/rsa512.spki.der")),
+    (1024, include_bytes!("../keys/rsa1024.p8.der"), include_bytes!("../keys/rsa1024.spki.der")),
+    (2048, include_bytes!("../keys/rsa2048.p8.der"), include_bytes!("../keys/rsa2048.spki.der")),
+    (3072, include_bytes!("../keys/rsa3072.p8.der"), include_bytes!("../keys/rsa3072.spki.der")),
+    (4096, include_bytes!("../keys/rsa4096.p8.der"), include_bytes!("../keys/rsa4096.spki.der")),
+    (7680, include_bytes!("../keys/rsa7680.p8.der"), include_bytes!("../keys/rsa7680.spki.der")),
+    (15360, include_bytes!("../keys/rsa15360.p8.der"), include_bytes!("../keys/rsa15360.spki.der")),
+];
+
+const SIGN: RsaPadding<'static> = RsaPadding::Pkcs1 { digest: Some("sha256") };
+const ENCRYPT: RsaPadding<'static> = RsaPadding::Pkcs1 { digest: None };
+
+/// The inputs every implementation of a row gets.
+struct Inputs {
+    private: &'static [u8],
+    public: &'static [u8],
+    /// SHA-256 digest to sign and verify.
+    hash: Vec<u8>,
+    /// A valid signature over `hash`.
+    signature: Vec<u8>,
+    /// The message to encrypt, and a PKCS#1 v1.5 ciphertext of it.
+    message: Vec<u8>,
+    ciphertext: Vec<u8>,
+}
+
+/// The four rows of `rsaN`.
+pub fn rows(name: &str, bits: u32, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
+    let &(_, private, public) =
+        KEYS.iter().find(|k| k.0 == bits).ok_or("internal error: no key")?;
+    // Prepare the shared signature and ciphertext with the vendored OpenSSL, which is
+    // always linked (whether or not it is among the measured peers).
+    let prep = Openssl::vendored().map_err(peer_err)?;
+    let key = prep.rsa_private_key_der(private).map_err(peer_err)?;
+    let hash =
+        prep.digest("sha256").and_then(|mut d| d.digest(name.as_bytes())).map_err(peer_err)?;
+    let signature =
+        key.prepare(RsaOp::Sign, SIGN).and_then(|mut c| c.run(&hash)).map_err(peer_err)?;
+    let message = test_bytes(u64::from(bits), 32);
+    let pubkey = prep.rsa_public_key_der(public).map_err(peer_err)?;
+    let ciphertext = pubkey
+        .prepare(RsaOp::Encrypt, ENCRYPT)
+        .and_then(|mut c| c.run(&message))
+        .map_err(peer_err)?;
+    let x = Arc::new(Inputs { private, public, hash, signature, message, ciphertext });
+
+    // Ours: RSA (`cryptocard::rsa`) is not on main yet; rows run with the peers only.
+    let ops = [RsaOp::Sign, RsaOp::Verify, RsaOp::Encrypt, RsaOp::Decrypt];
+    Ok(ops
+        .into_iter()
+        .map(|op| {
+            let candidates =
+                ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, op, &x)).collect();
+            Row::new(name, op_name(op), u64::from(bits), None, candidates)
+        })
+        .collect())
+}
+
+fn op_name(op: RsaOp) -> &'static str {
+    match op {
+        RsaOp::Sign => "sign",
+        RsaOp::Verify => "verify",
+        RsaOp::Encrypt => "encrypt",
+        RsaOp::Decrypt => "decrypt",
+    }
+}
+
+/// An OpenSSL copy's candidate for `op`: the key is read and the context prepared once per
+/// thread; each call is one `EVP_PKEY_sign` / `verify` / `encrypt` / `decrypt`.
+fn openssl_candidate(lib: &'static Openssl, op: RsaOp, x: &Arc<Inputs>) -> Candidate {
+    let x = x.clone();
+    Candidate::peer(lib.info(), move || {
+        let private = matches!(op, RsaOp::Sign | RsaOp::Decrypt);
+        let key = if private {
+            lib.rsa_private_key_der(x.private)
+        } else {
+            lib.rsa_public_key_der(x.public)
+        };
+        let padding = if matches!(op, RsaOp::Sign | RsaOp::Verify) { SIGN } else { ENCRYPT };
+        let ctx = key.and_then(|k| k.prepare(op, padding)).map_err(peer_err)?;
+        let out = vec![0u8; ctx.output_len()];
+        let x = x.clone();
+        Ok(bench(
+            (ctx, out, 0usize),
+            move |(ctx, out, len)| {
+                *len = match op {
+                    RsaOp::Sign => ctx.run_into(&x.hash, out),
+                    RsaOp::Encrypt => ctx.run_into(&x.message, out),
+                    RsaOp::Decrypt => ctx.run_into(&x.ciphertext, out),
+                    RsaOp::Verify => match ctx.verify(&x.hash, &x.signature) {
+                        Ok(true) => {
+                            out[0] = 1;
+                            Ok(1)
+                        }
+                        Ok(false) => return Err("signature did not verify".into()),
+                        Err(e) => Err(e),
+                    },
+                }
+                .map_err(peer_err)?;
+                Ok(())
+            },
+            // Encryption is randomized; the others are comparable across implementations.
+            move |(_, out, len)| (op != RsaOp::Encrypt).then(|| out[..*len].to_vec()),
+        ))
+    })
+}

@@ -1,0 +1,210 @@
+//! `cryptocard speed`: cryptocard measured side by side with OpenSSL, GMP, nettle and
+//! RustCrypto, in one process.
+//!
+//! ```text
+//! cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N]
+//!                  [--compare openssl,gmp,...] [--json] [-mr]
+//! ```
+//!
+//! Each algorithm expands into rows (one per operation); each row's implementations (ours
+//! and the selected peers', over the same prepared inputs) are measured interleaved, in
+//! short alternating slices, so that their ratio is robust to clock drift and to whatever
+//! else the machine does meanwhile (see [`measure`] for the method and why). Without
+//! arguments, a short default set shows the headline ([`registry::DEFAULT_SET`]) against
+//! every peer present; with algorithms named, only the peers `--compare` selects run.
+//!
+//! Structure: [`registry`] (names to rows and candidates), [`algs`] (one module per family,
+//! ours and the peers' over shared inputs), [`peers`] (the `--compare` selection),
+//! [`measure`] (the interleaved harness), [`report`] (table, JSON lines, `-mr`).
+
+pub mod algs;
+pub mod measure;
+pub mod peers;
+pub mod registry;
+pub mod report;
+
+use crate::args::{self, ArgError, Flag};
+use measure::Settings;
+use peers::PeerSet;
+use registry::{Context, Row};
+use report::{Format, Report};
+use std::io::{IsTerminal, Write};
+
+const FLAGS: &[Flag] = &[
+    Flag::value("seconds", "S"),
+    Flag::value("bytes", "N"),
+    Flag::value("multi", "N"),
+    Flag::value("batch", "N"),
+    Flag::value("compare", "LIST"),
+    Flag::switch("json"),
+    Flag::switch("mr"),
+    Flag::switch("help"),
+    Flag::switch("h"),
+];
+
+/// Seconds each implementation runs per row unless `-seconds` says otherwise.
+const DEFAULT_SECONDS: f64 = 1.0;
+/// Buffer size of byte-oriented algorithms unless `-bytes` says otherwise.
+const DEFAULT_BYTES: usize = 8192;
+
+const USAGE: &str = "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] \
+[--compare openssl,gmp,nettle,rustcrypto|all] [--json] [-mr]";
+
+/// Everything the command line says.
+#[derive(Debug)]
+struct Options {
+    algs: Vec<String>,
+    seconds: f64,
+    bytes: usize,
+    multi: Option<usize>,
+    batch: Option<usize>,
+    compare: String,
+    format: Format,
+}
+
+fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
+    let p = args::parse(argv, FLAGS)?;
+    if p.has("help") || p.has("h") {
+        return Ok(None);
+    }
+    let seconds = p.parsed::<f64>("seconds")?.unwrap_or(DEFAULT_SECONDS);
+    if !(seconds > 0.0 && seconds <= 3600.0) {
+        return Err(ArgError(format!("-seconds: must be above 0 and at most 3600, not {seconds}")));
+    }
+    let bytes =
+        in_range(p.parsed::<usize>("bytes")?, "bytes", 1, 1 << 26)?.unwrap_or(DEFAULT_BYTES);
+    let multi = in_range(p.parsed::<usize>("multi")?, "multi", 1, 1024)?;
+    let batch = in_range(p.parsed::<usize>("batch")?, "batch", 1, 1024)?;
+    let format = match (p.has("json"), p.has("mr")) {
+        (true, true) => return Err(ArgError("--json and -mr exclude each other".into())),
+        (true, false) => Format::Json,
+        (false, true) => Format::MachineReadable,
+        (false, false) => Format::Table,
+    };
+    let defaults = p.positional.is_empty();
+    let algs = if defaults {
+        registry::DEFAULT_SET.iter().map(|s| s.to_string()).collect()
+    } else {
+        p.positional.iter().map(|a| a.to_ascii_lowercase()).collect()
+    };
+    let compare = p
+        .value("compare")
+        .map(str::to_string)
+        .unwrap_or_else(|| if defaults { "all" } else { "none" }.into());
+    Ok(Some(Options { algs, seconds, bytes, multi, batch, compare, format }))
+}
+
+fn in_range(
+    v: Option<usize>,
+    name: &str,
+    min: usize,
+    max: usize,
+) -> Result<Option<usize>, ArgError> {
+    match v {
+        Some(n) if !(min..=max).contains(&n) => {
+            Err(ArgError(format!("-{name}: must be from {min} to {max}, not {n}")))
+        }
+        v => Ok(v),
+    }
+}
+
+/// Runs `speed` with the arguments after the subcommand; returns the exit status.
+pub fn main(argv: &[String]) -> i32 {
+    let o = match options(argv) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            println!("{USAGE}");
+            println!("algorithms: {} modexpN mulN (N a multiple of 64)", registry::NAMES.join(" "));
+            println!("peers: {}", peers::NAMES.join(" "));
+            return 0;
+        }
+        Err(e) => return fail(&e.to_string()),
+    };
+    let set = match PeerSet::select(&o.compare) {
+        Ok(set) => set,
+        Err(e) => return fail(&e),
+    };
+    let ctx = Context { peers: &set, bytes: o.bytes, batch: o.batch };
+    let mut rows: Vec<Row> = Vec::new();
+    for alg in &o.algs {
+        match registry::rows(alg, &ctx) {
+            Ok(r) => rows.extend(r),
+            Err(e) => return fail(&e),
+        }
+    }
+    let table = o.format == Format::Table;
+    if table {
+        for note in set.notes.iter().chain(rows.iter().flat_map(|r| &r.notes)) {
+            eprintln!("note: {note}");
+        }
+        let missing: Vec<&str> = rows
+            .iter()
+            .filter(|r| !r.candidates.iter().any(|c| c.who == registry::Who::Ours))
+            .map(|r| r.alg.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let mut m = missing.clone();
+            m.dedup();
+            eprintln!("note: no cryptocard implementation yet for {} (peers only)", m.join(" "));
+        }
+    }
+    let settings = Settings::new(o.seconds, o.multi.unwrap_or(1));
+    let report = Report::new(o.format, o.multi, &rows, &set.infos());
+    let mut out = std::io::stdout().lock();
+    if let Some(h) = report.header() {
+        let _ = writeln!(
+            out,
+            "{} s per implementation and row, interleaved in {} ms slices, {} thread(s), \
+             {}-byte buffers; ratio = cryptocard / peer",
+            o.seconds,
+            settings.slice.as_millis(),
+            settings.threads,
+            o.bytes
+        );
+        let _ = writeln!(out, "{h}");
+    }
+    let progress = std::io::stderr().is_terminal();
+    for (i, row) in rows.iter().enumerate() {
+        let label = format!("[{}/{}] {} {}", i + 1, rows.len(), row.alg, row.op);
+        let result = measure::measure_row(row, &settings, &mut |f| {
+            if progress {
+                eprint!("\r\x1b[K{label} {:3.0}%", f * 100.0);
+            }
+        });
+        if progress {
+            eprint!("\r\x1b[K");
+        }
+        for (cand, cell) in row.candidates.iter().zip(&result.cells) {
+            if let (Err(e), true) = (cell, table) {
+                eprintln!("note: {} {}: {}: {e}", row.alg, row.op, who(&cand.who));
+            }
+        }
+        for &k in &result.mismatches {
+            eprintln!(
+                "warning: {} {}: {} computed a different result from the other implementations",
+                row.alg,
+                row.op,
+                who(&row.candidates[k].who)
+            );
+        }
+        for line in report.row(row, &result) {
+            if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                return 0; // stdout closed (e.g. piped into `head`): stop quietly
+            }
+        }
+    }
+    0
+}
+
+fn who(w: &registry::Who) -> String {
+    match w {
+        registry::Who::Ours => "cryptocard".into(),
+        registry::Who::Peer(p) => p.to_string(),
+    }
+}
+
+/// Reports a usage error as one line and returns the exit status.
+fn fail(msg: &str) -> i32 {
+    eprintln!("cryptocard speed: {msg}");
+    1
+}

@@ -1,0 +1,119 @@
+//! Which peers `--compare` selects, and which of them are present on this machine.
+//!
+//! `--compare` takes a comma-separated list: `openssl` (the vendored 4.0.3 and the system's
+//! libcrypto), `openssl-vendored`, `openssl-system`, `gmp` (bundled and system),
+//! `gmp-bundled`, `gmp-system`, `nettle`, `rustcrypto`, `all` or `none`. A selected system
+//! library that is not installed is left out with a note, never an error.
+
+use compare::gmp::Gmp;
+use compare::nettle::Nettle;
+use compare::openssl::Openssl;
+use compare::{PeerInfo, rustcrypto};
+
+/// The peers selected and present.
+#[derive(Debug, Default)]
+pub struct PeerSet {
+    /// OpenSSL copies, vendored first.
+    pub openssl: Vec<&'static Openssl>,
+    /// GMP copies, bundled first.
+    pub gmp: Vec<&'static Gmp>,
+    /// The system's nettle.
+    pub nettle: Option<&'static Nettle>,
+    /// Whether RustCrypto's crates are selected (MD2).
+    pub rustcrypto: bool,
+    /// One line for each selected peer that is missing, for stderr.
+    pub notes: Vec<String>,
+}
+
+/// The words `--compare` accepts.
+pub const NAMES: &[&str] = &[
+    "openssl",
+    "openssl-vendored",
+    "openssl-system",
+    "gmp",
+    "gmp-bundled",
+    "gmp-system",
+    "nettle",
+    "rustcrypto",
+    "all",
+    "none",
+];
+
+impl PeerSet {
+    /// Selects peers by the `--compare` list and loads them.
+    pub fn select(list: &str) -> Result<PeerSet, String> {
+        let mut want = [false; 6]; // openssl v/s, gmp b/s, nettle, rustcrypto
+        for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            let picks: &[usize] = match word {
+                "openssl" => &[0, 1],
+                "openssl-vendored" => &[0],
+                "openssl-system" => &[1],
+                "gmp" => &[2, 3],
+                "gmp-bundled" => &[2],
+                "gmp-system" => &[3],
+                "nettle" => &[4],
+                "rustcrypto" => &[5],
+                "all" => &[0, 1, 2, 3, 4, 5],
+                "none" => &[],
+                _ => {
+                    return Err(format!(
+                        "--compare: unknown peer '{word}' (known: {})",
+                        NAMES.join(" ")
+                    ));
+                }
+            };
+            for &i in picks {
+                want[i] = true;
+            }
+        }
+        let mut set = PeerSet { rustcrypto: want[5], ..PeerSet::default() };
+        if want[0] {
+            match Openssl::vendored() {
+                Ok(o) => set.openssl.push(o),
+                Err(e) => set.notes.push(format!("vendored OpenSSL unusable: {e}")),
+            }
+        }
+        if want[1] {
+            set.add(Openssl::system(), compare::openssl::SYSTEM_LIBCRYPTO, |s, o| {
+                s.openssl.push(o)
+            });
+        }
+        if want[2] {
+            set.gmp.push(Gmp::bundled());
+        }
+        if want[3] {
+            set.add(Gmp::system(), compare::gmp::SYSTEM_LIBGMP, |s, g| s.gmp.push(g));
+        }
+        if want[4] {
+            set.add(Nettle::system(), compare::nettle::SYSTEM_LIBNETTLE, |s, n| s.nettle = Some(n));
+        }
+        Ok(set)
+    }
+
+    /// Adds a system peer if present, or a note saying why not.
+    fn add<T>(
+        &mut self,
+        found: compare::Result<Option<T>>,
+        soname: &str,
+        put: impl FnOnce(&mut Self, T),
+    ) {
+        match found {
+            Ok(Some(peer)) => put(self, peer),
+            Ok(None) => self.notes.push(format!("{soname} not found: that system peer is skipped")),
+            Err(e) => {
+                self.notes.push(format!("{soname} unusable ({e}): that system peer is skipped"))
+            }
+        }
+    }
+
+    /// Every present peer, in column order.
+    pub fn infos(&self) -> Vec<PeerInfo> {
+        let mut v: Vec<PeerInfo> = self.openssl.iter().map(|o| o.info().clone()).collect();
+        v.extend(self.gmp.iter().map(|g| g.info().clone()));
+        v.extend(self.nettle.map(|n| n.info().clone()));
+        if self.rustcrypto {
+            v.push(rustcrypto::md2_info().clone());
+        }
+        v
+    }
+}

@@ -1,0 +1,148 @@
+//! `cryptocard speed` end to end: the binary run as a user would, with tiny `-seconds` so
+//! the suite stays fast. Nothing here asserts how fast anything is.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::time::Instant;
+
+fn speed(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("cryptocard").unwrap().arg("speed").args(args).output().unwrap()
+}
+
+fn json_lines(out: &std::process::Output) -> Vec<Value> {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+}
+
+/// Equal up to floating-point rounding.
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} missing in {v}"))
+}
+
+#[test]
+fn json_rows_carry_the_schema() {
+    let out = speed(&[
+        "mul1024",
+        "modexp512",
+        "md5",
+        "-seconds",
+        "0.02",
+        "-bytes",
+        "1024",
+        "--compare",
+        "openssl,gmp",
+        "--json",
+    ]);
+    let rows = json_lines(&out);
+    let mut seen = std::collections::HashSet::new();
+    for r in &rows {
+        let (alg, imp) = (r["alg"].as_str().unwrap(), r["impl"].as_str().unwrap());
+        seen.insert((alg.to_string(), imp.to_string()));
+        assert!(r["op"].is_string() && r["version"].is_string(), "{r}");
+        assert!(num(r, "ops_per_s") > 0.0 && num(r, "bits_per_s") > 0.0, "{r}");
+        assert!(num(r, "seconds") >= 0.02, "{r}");
+        assert!(r.get("multi").is_none() && r.get("batch").is_none(), "{r}");
+        if alg == "md5" {
+            assert!(close(num(r, "bytes_per_s"), num(r, "ops_per_s") * 1024.0), "{r}");
+            assert!(close(num(r, "bits_per_s"), num(r, "bytes_per_s") * 8.0), "{r}");
+        } else {
+            assert!(r.get("bytes_per_s").is_none(), "{r}");
+        }
+        if alg == "mul1024" {
+            assert!(close(num(r, "bits_per_s"), num(r, "ops_per_s") * 1024.0), "{r}");
+        }
+        if imp != "cryptocard" {
+            assert!(matches!(r["origin"].as_str(), Some("vendored" | "bundled" | "system")), "{r}");
+        }
+    }
+    for want in [
+        ("mul1024", "cryptocard"),
+        ("mul1024", "gmp"),
+        ("mul1024", "openssl"),
+        ("modexp512", "gmp"),
+        ("md5", "openssl"),
+    ] {
+        assert!(seen.contains(&(want.0.to_string(), want.1.to_string())), "no row for {want:?}");
+    }
+    assert!(!seen.iter().any(|(_, i)| i == "nettle"), "nettle was not selected");
+}
+
+#[test]
+fn rsa_rows_name_their_operations_and_multi_is_reported() {
+    let out = speed(&[
+        "rsa512",
+        "-seconds",
+        "0.01",
+        "--compare",
+        "openssl-vendored",
+        "--json",
+        "-multi",
+        "2",
+    ]);
+    let rows = json_lines(&out);
+    let ops: Vec<&str> = rows.iter().map(|r| r["op"].as_str().unwrap()).collect();
+    assert_eq!(ops, ["sign", "verify", "encrypt", "decrypt"]);
+    for r in &rows {
+        assert_eq!((r["alg"].as_str(), r["impl"].as_str()), (Some("rsa512"), Some("openssl")));
+        assert_eq!(r["multi"].as_u64(), Some(2));
+        assert!(close(num(r, "bits_per_s"), num(r, "ops_per_s") * 512.0), "{r}");
+    }
+}
+
+#[test]
+fn table_names_each_peer_and_its_version() {
+    let out = speed(&["mul2048", "-seconds", "0.02", "--compare", "gmp-bundled,openssl-vendored"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("GMP 6.3"), "{text}");
+    assert!(text.contains("OpenSSL 4.0"), "{text}");
+    assert!(text.contains("(bundled)") && text.contains("(vendored)"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("mul2048")).expect("a mul2048 line");
+    // ours, then rate and ratio for each of the two peers.
+    assert_eq!(line.split_whitespace().count(), 3 + 1 + 4, "{line}");
+    // No progress indicator when stderr is not a terminal.
+    assert!(!String::from_utf8(out.stderr).unwrap().contains('\r'));
+}
+
+#[test]
+fn seconds_is_respected() {
+    let start = Instant::now();
+    let rows = json_lines(&speed(&["mul4096", "-seconds", "0.3", "--json"]));
+    let wall = start.elapsed().as_secs_f64();
+    assert_eq!(rows.len(), 1);
+    let measured = num(&rows[0], "seconds");
+    assert!(measured >= 0.3, "ran {measured} s");
+    // Generous: warm-up, process start and a loaded machine, but not several times over.
+    assert!(measured < 3.0 && wall < 30.0, "measured {measured} s, wall {wall} s");
+}
+
+#[test]
+fn bad_arguments_fail_with_one_line() {
+    for args in [
+        &["nosuchalg"][..],
+        &["mul100"],
+        &["modexp0"],
+        &["-seconds", "abc"],
+        &["-seconds", "0"],
+        &["-seconds", "-1"],
+        &["-seconds"],
+        &["-bytes", "0"],
+        &["-multi", "x"],
+        &["--compare", "bogus"],
+        &["-frobnicate"],
+        &["--json", "-mr"],
+    ] {
+        let out = speed(args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("cryptocard speed: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -37,6 +37,8 @@ fn main() {
         None => build_into(&out_dir.join("openssl"), &out_dir.join("openssl-install")),
     };
 
+    // If the cache entry is deleted, run again (and rebuild) instead of failing to link.
+    println!("cargo:rerun-if-changed={}", install.join("lib").join("libcrypto.a").display());
     println!("cargo:rustc-link-search=native={}", install.join("lib").display());
     println!("cargo:rustc-link-lib=static=crypto");
     println!("cargo:rustc-env=COMPARE_OPENSSL_SRC={}", openssl_src::version());

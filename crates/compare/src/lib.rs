@@ -14,6 +14,10 @@
 //! [`ffi`]); each library's functions are declared once, in one table filled either way, so
 //! the code that drives a library is written once for both copies.
 //!
+//! One rule follows: never link `openssl-sys` (the `openssl` crate) into a binary that
+//! links this crate. Its shared libcrypto would be bound to the static 4.0.3 symbols this
+//! binary defines, and each copy would run on the other's data structures.
+//!
 //! Every peer reports its exact version and origin ([`PeerInfo`]). A system library that is
 //! not installed is an absent peer (`Ok(None)`), never an error; anything a library rejects
 //! comes back as a [`PeerError`], never a panic. Nothing here is used by the cryptocard

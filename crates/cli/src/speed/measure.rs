@@ -172,7 +172,7 @@ fn worker(row: &Row, t: usize, cmds: mpsc::Receiver<Cmd>, reports: mpsc::Sender<
     let mut benches: Vec<Option<Box<dyn Bench>>> = Vec::new();
     let mut outputs = Vec::new();
     for c in &row.candidates {
-        match (c.make)().and_then(|mut b| b.run().map(|()| b)) {
+        match guarded(|| (c.make)().and_then(|mut b| b.run().map(|()| b))) {
             Ok(b) => {
                 outputs.push(Ok(b.output()));
                 benches.push(Some(b));
@@ -188,7 +188,7 @@ fn worker(row: &Row, t: usize, cmds: mpsc::Receiver<Cmd>, reports: mpsc::Sender<
     while let Ok(Cmd::Run { k, slice }) = cmds.recv() {
         let report = match benches[k].as_mut() {
             None => Report::Failed { error: "not available".into() },
-            Some(b) => match run_slice(b.as_mut(), &mut chunks[k], slice) {
+            Some(b) => match guarded(|| run_slice(b.as_mut(), &mut chunks[k], slice)) {
                 Ok((calls, secs)) => {
                     Report::Done { ops: calls * row.candidates[k].ops_per_call(), secs }
                 }
@@ -197,6 +197,13 @@ fn worker(row: &Row, t: usize, cmds: mpsc::Receiver<Cmd>, reports: mpsc::Sender<
         };
         let _ = reports.send((t, report));
     }
+}
+
+/// Runs `f`, turning a panic (a bug in an implementation) into an error for its cell, so
+/// that one broken implementation cannot take the harness down or leave it waiting.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err("internal error: the implementation panicked".into()))
 }
 
 /// Calls `b` in chunks until `slice` has passed; returns (calls, seconds).

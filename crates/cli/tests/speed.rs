@@ -146,3 +146,32 @@ fn bad_arguments_fail_with_one_line() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn default_set_is_the_headline_against_every_peer() {
+    let rows = json_lines(&speed(&["-seconds", "0.01", "--json"]));
+    let algs: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["alg"].as_str().unwrap()).collect();
+    assert_eq!(algs, ["des-cbc", "md2", "rsa2048", "sha256"].into_iter().collect());
+    let peers: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["impl"].as_str().unwrap()).collect();
+    assert!(peers.contains("openssl") && peers.contains("rustcrypto"), "{peers:?}");
+}
+
+#[test]
+fn machine_readable_lines_and_batch_note() {
+    let out = speed(&["mul256", "-seconds", "0.01", "-mr", "-batch", "8"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let fields: Vec<&str> = text.trim().split(':').collect();
+    assert_eq!(
+        &fields[..6],
+        ["+F", "mul256", "mul", "cryptocard", env!("CARGO_PKG_VERSION"), "ours"],
+        "{text}"
+    );
+    let ops: f64 = fields[6].parse().unwrap();
+    let bits: f64 = fields[7].parse().unwrap();
+    assert!(ops > 0.0 && (bits / ops - 256.0).abs() < 1.0, "{text}");
+    // -mr is for machines: no notes on stderr.
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -3,7 +3,7 @@
 //! from a fresh state. Bits per second count 8 bits per byte.
 
 use super::{peer_err, test_bytes};
-use crate::speed::registry::{Candidate, Context, Row, bench};
+use crate::speed::registry::{Bench, Candidate, Context, Row, bench};
 use compare::rustcrypto;
 use std::sync::Arc;
 
@@ -21,24 +21,14 @@ pub fn digest(name: &str, ctx: &Context<'_>) -> Row {
         let (data, name) = (data.clone(), name.to_string());
         row.candidates.push(Candidate::peer(lib.info(), move || {
             let d = lib.digest(&name).map_err(peer_err)?;
-            let (data, out) = (data.clone(), vec![0u8; d.size()]);
-            Ok(bench(
-                (d, out),
-                move |(d, out)| d.digest_into(&data, out).map(drop).map_err(peer_err),
-                |(_, out)| Some(out.clone()),
-            ))
+            Ok(hashing(vec![0u8; d.size()], d, &data, |d, m, out| d.digest_into(m, out)))
         }));
     }
     if let Some(nettle) = ctx.peers.nettle.filter(|n| n.hash(name).is_ok()) {
         let (data, name) = (data.clone(), name.to_string());
         row.candidates.push(Candidate::peer(nettle.info(), move || {
             let h = nettle.hash(&name).map_err(peer_err)?;
-            let (data, out) = (data.clone(), vec![0u8; h.size()]);
-            Ok(bench(
-                (h, out),
-                move |(h, out)| h.digest_into(&data, out).map(drop).map_err(peer_err),
-                |(_, out)| Some(out.clone()),
-            ))
+            Ok(hashing(vec![0u8; h.size()], h, &data, |h, m, out| h.digest_into(m, out)))
         }));
     }
     if ctx.peers.rustcrypto && name == "md2" {
@@ -67,13 +57,24 @@ pub fn hmac(ctx: &Context<'_>) -> Row {
         let (data, key) = (data.clone(), key.clone());
         row.candidates.push(Candidate::peer(lib.info(), move || {
             let h = lib.hmac("sha256", &key).map_err(peer_err)?;
-            let (data, out) = (data.clone(), vec![0u8; h.size()]);
-            Ok(bench(
-                (h, out),
-                move |(h, out)| h.mac_into(&data, out).map(drop).map_err(peer_err),
-                |(_, out)| Some(out.clone()),
-            ))
+            Ok(hashing(vec![0u8; h.size()], h, &data, |h, m, out| h.mac_into(m, out)))
         }));
     }
     row
+}
+
+/// A bench that hashes (or MACs) the whole buffer into `out` once per call, with any
+/// implementation's `hash_into(state, message, out)`.
+fn hashing<H: 'static>(
+    out: Vec<u8>,
+    state: H,
+    data: &Arc<Vec<u8>>,
+    hash_into: impl Fn(&mut H, &[u8], &mut [u8]) -> compare::Result<usize> + 'static,
+) -> Box<dyn Bench> {
+    let data = data.clone();
+    bench(
+        (state, out),
+        move |(h, out)| hash_into(h, &data, out).map(drop).map_err(peer_err),
+        |(_, out)| Some(out.clone()),
+    )
 }

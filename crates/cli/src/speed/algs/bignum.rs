@@ -8,7 +8,7 @@
 
 use super::{peer_err, test_bytes};
 use crate::speed::registry::{Candidate, Context, Row, Who, bench};
-use cryptocard::bignum::mul::mul_basecase;
+use cryptocard::bignum::mul::{mul_scratch_len, mul_with_scratch};
 use cryptocard::bignum::{Limb, Nat};
 use std::sync::Arc;
 
@@ -89,23 +89,24 @@ pub fn mul(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
     Row::new(name, "mul", u64::from(bits), None, candidates)
 }
 
-/// Ours: the schoolbook product of the limb vectors (`bignum::mul_basecase`, what main
-/// offers today; Karatsuba's `Nat` multiplication replaces it when it lands).
+/// Ours: `bignum::mul::mul_with_scratch` (basecase, Karatsuba or Toom-3 by the tuned
+/// thresholds) into a result and scratch space allocated once per thread, as `mpz_mul`
+/// reuses its destination's limbs.
 fn ours_mul(x: &Arc<Operands>) -> Candidate {
     let x = x.clone();
     Candidate::new(Who::Ours, move || {
-        let a =
-            Nat::from_be_bytes(&x.a).to_limbs_padded(x.m.len() / 8).map_err(|e| e.to_string())?;
-        let b =
-            Nat::from_be_bytes(&x.m).to_limbs_padded(x.m.len() / 8).map_err(|e| e.to_string())?;
-        let r: Vec<Limb> = vec![0; a.len() + b.len()];
+        let limbs = x.m.len() / 8;
+        let a = Nat::from_be_bytes(&x.a).to_limbs_padded(limbs).map_err(|e| e.to_string())?;
+        let b = Nat::from_be_bytes(&x.m).to_limbs_padded(limbs).map_err(|e| e.to_string())?;
+        let r: Vec<Limb> = vec![0; 2 * limbs];
+        let scratch: Vec<Limb> = vec![0; mul_scratch_len(limbs, limbs)];
         Ok(bench(
-            (a, b, r),
-            |(a, b, r)| {
-                mul_basecase(r, a, b);
+            (a, b, r, scratch),
+            |(a, b, r, s)| {
+                mul_with_scratch(r, a, b, s);
                 Ok(())
             },
-            |(_, _, r)| Some(Nat::from_slice(r).to_be_bytes()),
+            |(_, _, r, _)| Some(Nat::from_slice(r).to_be_bytes()),
         ))
     })
 }

@@ -175,3 +175,20 @@ fn machine_readable_lines_and_batch_note() {
     // -mr is for machines: no notes on stderr.
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn ours_computes_what_the_peers_compute() {
+    // The harness compares every implementation's first result; a mismatch is a warning.
+    let algs = ["mul1024", "mul65536", "md2", "md5", "sha1", "sha256", "sha512", "hmac"];
+    let mut args = algs.to_vec();
+    args.extend(["-seconds", "0.01", "-bytes", "1000", "--compare", "all"]);
+    let out = speed(&args);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("warning:"), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for alg in algs {
+        let line = text.lines().find(|l| l.starts_with(alg)).unwrap_or_else(|| panic!("{text}"));
+        assert!(!line.contains("n/a") && !line.contains("error"), "ours runs for {alg}: {line}");
+    }
+}

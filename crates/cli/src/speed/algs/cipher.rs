@@ -4,7 +4,8 @@
 //! per byte.
 
 use super::{peer_err, test_bytes};
-use crate::speed::registry::{Bench, Candidate, Context, Row, bench};
+use crate::speed::registry::{Bench, Candidate, Context, Row, Who, bench};
+use cryptocard::des::{self, Direction, Padding};
 use std::sync::Arc;
 
 /// The shared inputs: key (8, 16 or 24 bytes), IV (empty for ECB) and the data buffer.
@@ -37,7 +38,17 @@ pub fn rows(name: &str, ctx: &Context<'_>) -> Vec<Row> {
         .into_iter()
         .map(|(op, encrypt)| {
             let mut row = Row::new(name, op, 8 * len as u64, Some(len as u64), Vec::new());
-            // Ours: DES (`cryptocard::des`) is not on main yet; rows run with the peers only.
+            // Ours: the cipher by its OpenSSL name (`des::modes::lookup`), padding off.
+            if let Some(spec) = des::modes::lookup(name) {
+                let x = x.clone();
+                let dir = if encrypt { Direction::Encrypt } else { Direction::Decrypt };
+                row.candidates.push(Candidate::new(Who::Ours, move || {
+                    let c = spec
+                        .new_ctx(&x.key, &x.iv, dir, Padding::None)
+                        .map_err(|e| e.to_string())?;
+                    Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(|e| e.to_string())))
+                }));
+            }
             for &lib in &ctx.peers.openssl {
                 // Single DES needs the legacy provider, which a system OpenSSL may lack.
                 if let Err(e) = lib.cipher(name, &x.key, &x.iv, encrypt) {

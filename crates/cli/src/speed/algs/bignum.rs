@@ -10,6 +10,7 @@ use super::{peer_err, test_bytes};
 use crate::speed::registry::{Candidate, Context, Row, Who, bench};
 use cryptocard::bignum::mul::{mul_scratch_len, mul_with_scratch};
 use cryptocard::bignum::{Limb, Nat};
+use cryptocard::modular::Modulus;
 use std::sync::Arc;
 
 /// Same-size operands for a row: modulus (odd, top bit set), base (below the modulus) and
@@ -35,8 +36,7 @@ fn operands(bits: u32) -> Arc<Operands> {
 /// The `modexpN` row.
 pub fn modexp(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
     let x = operands(bits);
-    let mut candidates = Vec::new();
-    // Ours: the constant-time exponentiation of `cryptocard::modular` is not on main yet.
+    let mut candidates = vec![ours_modexp(&x)];
     for &gmp in &ctx.peers.gmp {
         let x = x.clone();
         candidates.push(Candidate::peer(gmp.info(), move || {
@@ -87,6 +87,28 @@ pub fn mul(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
         }));
     }
     Row::new(name, "mul", u64::from(bits), None, candidates)
+}
+
+/// Ours: `modular::Modulus::pow` (fixed window, constant-time table scans), the modulus
+/// and the base in Montgomery form prepared once per thread, as OpenSSL's Montgomery
+/// context is; each call is one exponentiation, leaving Montgomery form only for the
+/// cross-check.
+fn ours_modexp(x: &Arc<Operands>) -> Candidate {
+    let x = x.clone();
+    Candidate::new(Who::Ours, move || {
+        let m: Modulus = Modulus::from_be_bytes(&x.m).map_err(|e| e.to_string())?;
+        let base = m.to_mont(&m.elem_reduce_be_bytes(&x.a));
+        let e = Nat::from_be_bytes(&x.e);
+        let r = m.pow(&base, &e);
+        Ok(bench(
+            (m, base, e, r),
+            |(m, base, e, r)| {
+                *r = m.pow(base, e);
+                Ok(())
+            },
+            |(m, _, _, r)| Some(m.to_be_bytes(&m.from_mont(r))),
+        ))
+    })
 }
 
 /// Ours: `bignum::mul::mul_with_scratch` (basecase, Karatsuba or Toom-3 by the tuned

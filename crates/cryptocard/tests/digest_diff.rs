@@ -39,6 +39,10 @@ fn openssl_md(alg: HashAlg) -> Option<MessageDigest> {
         HashAlg::Sha512 => "SHA512",
         HashAlg::Sha512_224 => "SHA512-224",
         HashAlg::Sha512_256 => "SHA512-256",
+        HashAlg::Sha3_224 => "SHA3-224",
+        HashAlg::Sha3_256 => "SHA3-256",
+        HashAlg::Sha3_384 => "SHA3-384",
+        HashAlg::Sha3_512 => "SHA3-512",
     };
     Some(MessageDigest::from_name(name).unwrap_or_else(|| panic!("OpenSSL lacks {name}")))
 }
@@ -217,6 +221,10 @@ fn digest_info_prefixes_match_rfc_8017_and_openssl_signatures() {
         (HashAlg::Sha512, "sha512"),
         (HashAlg::Sha512_224, "sha512-224"),
         (HashAlg::Sha512_256, "sha512-256"),
+        (HashAlg::Sha3_224, "SHA3-224"),
+        (HashAlg::Sha3_256, "SHA3-256"),
+        (HashAlg::Sha3_384, "SHA3-384"),
+        (HashAlg::Sha3_512, "SHA3-512"),
     ] {
         let obj = openssl::asn1::Asn1Object::from_str(sn).unwrap();
         assert_eq!(alg.oid_der(), obj.as_slice(), "{alg}");
@@ -259,6 +267,10 @@ fn names_print_as_openssl_dgst_and_parse_as_users_type_them() {
         (HashAlg::Sha512, "SHA2-512"),
         (HashAlg::Sha512_224, "SHA2-512/224"),
         (HashAlg::Sha512_256, "SHA2-512/256"),
+        (HashAlg::Sha3_224, "SHA3-224"),
+        (HashAlg::Sha3_256, "SHA3-256"),
+        (HashAlg::Sha3_384, "SHA3-384"),
+        (HashAlg::Sha3_512, "SHA3-512"),
     ];
     for (alg, name) in printed {
         assert_eq!(alg.name(), name);
@@ -278,10 +290,27 @@ fn names_print_as_openssl_dgst_and_parse_as_users_type_them() {
         ("SHA-512/224", HashAlg::Sha512_224),
         ("sha-1", HashAlg::Sha1),
         ("Sha384", HashAlg::Sha384),
+        ("sha3-256", HashAlg::Sha3_256),
+        ("SHA3_256", HashAlg::Sha3_256),
+        ("sha3-224", HashAlg::Sha3_224),
+        ("SHA3-384", HashAlg::Sha3_384),
+        ("sha3_512", HashAlg::Sha3_512),
     ] {
         assert_eq!(typed.parse::<HashAlg>(), Ok(alg), "{typed}");
     }
-    for bad in ["", "sha", "sha2", "sha2-1", "sha3-256", "md6", "RSA-SHA256", "sha256x"] {
+    for bad in [
+        "",
+        "sha",
+        "sha2",
+        "sha3",
+        "sha2-1",
+        "sha3-1",
+        "sha3-128",
+        "shake128",
+        "md6",
+        "RSA-SHA256",
+        "sha256x",
+    ] {
         assert!(HashAlg::from_name(bad).is_err(), "{bad} should not parse");
     }
 }
@@ -298,4 +327,5 @@ fn hmac_generic_and_dynamic_agree_for_every_algorithm() {
         )*};
     }
     check!(Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256);
+    check!(Sha3_224, Sha3_256, Sha3_384, Sha3_512);
 }

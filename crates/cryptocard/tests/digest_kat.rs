@@ -138,6 +138,10 @@ fn sizes_match_the_standards() {
         (HashAlg::Sha512, 128, 64),
         (HashAlg::Sha512_224, 128, 28),
         (HashAlg::Sha512_256, 128, 32),
+        (HashAlg::Sha3_224, 144, 28),
+        (HashAlg::Sha3_256, 136, 32),
+        (HashAlg::Sha3_384, 104, 48),
+        (HashAlg::Sha3_512, 72, 64),
     ];
     for (alg, block, out) in table {
         assert_eq!((alg.block_len(), alg.output_len()), (block, out), "{alg}");

@@ -81,6 +81,7 @@ fn rustcrypto_hmac_and_pbkdf2_run_on_our_hashers() {
         )*};
     }
     check!(Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256);
+    check!(Sha3_224, Sha3_256, Sha3_384, Sha3_512);
     let mut theirs = [0u8; 50];
     pbkdf2::pbkdf2_hmac::<cc::Sha256>(b"password", b"salt", 50, &mut theirs);
     let mut ours = [0u8; 50];

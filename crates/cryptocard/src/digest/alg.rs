@@ -2,14 +2,16 @@
 //! prefixes.
 //!
 //! Names: [`HashAlg::name`] spells each algorithm as OpenSSL 3's `openssl dgst` prints it
-//! ("MD5", "SHA1", "SHA2-256", "SHA2-512/256"); [`HashAlg::from_name`] accepts what users
-//! type: any case, with or without `-`, `_` or `/` ("sha256", "SHA-256", "SHA2-256",
-//! "sha512-256", "SHA512/256", "sha512_256").
+//! ("MD5", "SHA1", "SHA2-256", "SHA2-512/256", "SHA3-256"); [`HashAlg::from_name`] accepts
+//! what users type: any case, with or without `-`, `_` or `/` ("sha256", "SHA-256",
+//! "SHA2-256", "sha512-256", "SHA512/256", "sha512_256", "sha3-256", "SHA3_256").
 //!
 //! DigestInfo (RFC 8017 section 9.2, EMSA-PKCS1-v1_5 step 2): the DER encoding of
 //! `SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING digest }` up to the digest bytes; the
 //! prefixes are those of the RFC's note 1, plus MD4 (OID 1.2.840.113549.2.4, RFC 1320
-//! appendix / PKCS#1 v1.5 `md4WithRSAEncryption`) built the same way.
+//! appendix / PKCS#1 v1.5 `md4WithRSAEncryption`) and SHA-3 (NIST's hashAlgs arc
+//! 2.16.840.1.101.3.4.2.7 to .10, as in `id-rsassa-pkcs1-v1_5-with-sha3-*` of the NIST
+//! Computer Security Objects Register) built the same way.
 
 use crate::Error;
 
@@ -36,6 +38,14 @@ pub enum HashAlg {
     Sha512_224,
     /// SHA-512/256 (FIPS 180-4).
     Sha512_256,
+    /// SHA3-224 (FIPS 202).
+    Sha3_224,
+    /// SHA3-256 (FIPS 202).
+    Sha3_256,
+    /// SHA3-384 (FIPS 202).
+    Sha3_384,
+    /// SHA3-512 (FIPS 202).
+    Sha3_512,
 }
 
 /// Everything known about one algorithm, in one row.
@@ -75,7 +85,7 @@ macro_rules! nist_prefix {
 
 impl HashAlg {
     /// Every algorithm, in the order of the enum.
-    pub const ALL: [HashAlg; 10] = [
+    pub const ALL: [HashAlg; 14] = [
         HashAlg::Md2,
         HashAlg::Md4,
         HashAlg::Md5,
@@ -86,6 +96,10 @@ impl HashAlg {
         HashAlg::Sha512,
         HashAlg::Sha512_224,
         HashAlg::Sha512_256,
+        HashAlg::Sha3_224,
+        HashAlg::Sha3_256,
+        HashAlg::Sha3_384,
+        HashAlg::Sha3_512,
     ];
 
     fn info(self) -> &'static Info {
@@ -100,7 +114,7 @@ impl HashAlg {
         ) -> Info {
             Info { name, key, output_len, block_len, oid, digest_info_prefix, legacy }
         }
-        const TABLE: [Info; 10] = [
+        const TABLE: [Info; 14] = [
             row("MD2", "md2", 16, 16, "1.2.840.113549.2.2", rsadsi_prefix!(0x02), true),
             row("MD4", "md4", 16, 64, "1.2.840.113549.2.4", rsadsi_prefix!(0x04), true),
             row("MD5", "md5", 16, 64, "1.2.840.113549.2.5", rsadsi_prefix!(0x05), true),
@@ -171,6 +185,43 @@ impl HashAlg {
                 nist_prefix!(0x31, 0x06, 0x20),
                 false,
             ),
+            // SHA-3: block = rate (FIPS 202 section 6.1); OIDs id-sha3-224 .. id-sha3-512.
+            row(
+                "SHA3-224",
+                "sha3224",
+                28,
+                144,
+                "2.16.840.1.101.3.4.2.7",
+                nist_prefix!(0x2d, 0x07, 0x1c),
+                false,
+            ),
+            row(
+                "SHA3-256",
+                "sha3256",
+                32,
+                136,
+                "2.16.840.1.101.3.4.2.8",
+                nist_prefix!(0x31, 0x08, 0x20),
+                false,
+            ),
+            row(
+                "SHA3-384",
+                "sha3384",
+                48,
+                104,
+                "2.16.840.1.101.3.4.2.9",
+                nist_prefix!(0x41, 0x09, 0x30),
+                false,
+            ),
+            row(
+                "SHA3-512",
+                "sha3512",
+                64,
+                72,
+                "2.16.840.1.101.3.4.2.10",
+                nist_prefix!(0x51, 0x0a, 0x40),
+                false,
+            ),
         ];
         &TABLE[self as usize]
     }
@@ -186,7 +237,7 @@ impl HashAlg {
         self.info().output_len
     }
 
-    /// The block length in bytes (what HMAC pads its key to).
+    /// The block length in bytes (what HMAC pads its key to); for SHA-3 the rate.
     pub fn block_len(self) -> usize {
         self.info().block_len
     }

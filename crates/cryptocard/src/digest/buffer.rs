@@ -1,5 +1,6 @@
-//! The streaming frame shared by every digest: a partial-block buffer, a block counter and
-//! Merkle-Damgård strengthening (the "pad with 1, zeros, then the length" rule).
+//! The streaming frame shared by every digest: a partial-block buffer, a block counter,
+//! Merkle-Damgård strengthening (the "pad with 1, zeros, then the length" rule) and the
+//! sponge's pad10*1 (SHA-3, SHAKE: FIPS 202 section 5.1, where the block is the rate).
 //!
 //! MD4 (RFC 1320 section 3.1-3.2), MD5 (RFC 1321 section 3.1-3.2), SHA-1 and SHA-2 (FIPS
 //! 180-4 section 5.1) all pad a message of `l` bits with one `1` bit, then zeros up to
@@ -17,6 +18,10 @@ use zeroize::Zeroize;
 /// The first padding byte: a single `1` bit followed by seven `0` bits (RFC 1321 section
 /// 3.1, FIPS 180-4 section 5.1.1).
 const PAD_START: u8 = 0x80;
+
+/// The last bit of the sponge's pad10*1, as the final byte of a block holds it (FIPS 202
+/// section 5.1; bytes are read least significant bit first, appendix B.1).
+const SPONGE_PAD_END: u8 = 0x80;
 
 /// A compression function over `B`-byte blocks.
 pub(crate) trait BlockCompress<const B: usize> {
@@ -85,6 +90,21 @@ impl<const B: usize> BlockBuffer<B> {
             self.bytes.fill(0);
         }
         self.bytes[B - len_field.len()..].copy_from_slice(len_field);
+        core.compress(core::slice::from_ref(&self.bytes));
+        self.clear();
+    }
+
+    /// The sponge's last block (FIPS 202 section 5.1 and Algorithm 8 step 1): the
+    /// message's unfinished block, then `domain` (the domain-separation suffix bits and
+    /// the first bit of pad10*1, least significant bit first), zeros, and a final `1` bit
+    /// in the block's last byte; absorbed by `core`. Leaves the buffer empty.
+    ///
+    /// `domain` is 0x06 for SHA-3 (suffix `01`, section 6.1) and 0x1f for SHAKE (suffix
+    /// `1111`, section 6.2); when the block has one free byte, both padding ends share it.
+    pub(crate) fn finish_sponge<C: BlockCompress<B>>(&mut self, core: &mut C, domain: u8) {
+        self.bytes[self.pos] = domain;
+        self.bytes[self.pos + 1..].fill(0);
+        self.bytes[B - 1] |= SPONGE_PAD_END;
         core.compress(core::slice::from_ref(&self.bytes));
         self.clear();
     }
@@ -161,6 +181,20 @@ mod tests {
             let flat: Vec<u8> = rec.0.concat();
             assert_eq!(flat[len], PAD_START);
             assert!(flat[len + 1..flat.len() - 2].iter().all(|&b| b == 0));
+        }
+    }
+
+    #[test]
+    fn sponge_padding_puts_the_domain_after_the_message_and_ends_with_0x80() {
+        for (len, last) in
+            [(0usize, [0x1f, 0, 0, 0, 0, 0, 0, 0x80]), (7, [9, 9, 9, 9, 9, 9, 9, 0x9f])]
+        {
+            let mut rec = Recorder(Vec::new());
+            let mut buf = BlockBuffer::<8>::new();
+            buf.update(&mut rec, &vec![9; len]);
+            buf.finish_sponge(&mut rec, 0x1f);
+            assert_eq!(rec.0, vec![last], "len {len}");
+            assert_eq!(buf.pos(), 0);
         }
     }
 

@@ -3,8 +3,8 @@
 //! digest of any length.
 
 use super::{
-    HashAlg, HashFunction, Hmac, MAX_OUTPUT_LEN, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384,
-    Sha512, Sha512_224, Sha512_256,
+    HashAlg, HashFunction, Hmac, MAX_OUTPUT_LEN, Md2, Md4, Md5, Sha1, Sha3_224, Sha3_256, Sha3_384,
+    Sha3_512, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
 };
 use crate::Error;
 
@@ -68,6 +68,10 @@ macro_rules! each {
             Hasher::Sha512($h) => $body,
             Hasher::Sha512_224($h) => $body,
             Hasher::Sha512_256($h) => $body,
+            Hasher::Sha3_224($h) => $body,
+            Hasher::Sha3_256($h) => $body,
+            Hasher::Sha3_384($h) => $body,
+            Hasher::Sha3_512($h) => $body,
         }
     };
 }
@@ -86,6 +90,10 @@ pub enum Hasher {
     Sha512(Sha512),
     Sha512_224(Sha512_224),
     Sha512_256(Sha512_256),
+    Sha3_224(Sha3_224),
+    Sha3_256(Sha3_256),
+    Sha3_384(Sha3_384),
+    Sha3_512(Sha3_512),
 }
 
 impl Hasher {
@@ -102,6 +110,10 @@ impl Hasher {
             HashAlg::Sha512 => Hasher::Sha512(Sha512::new()),
             HashAlg::Sha512_224 => Hasher::Sha512_224(Sha512_224::new()),
             HashAlg::Sha512_256 => Hasher::Sha512_256(Sha512_256::new()),
+            HashAlg::Sha3_224 => Hasher::Sha3_224(Sha3_224::new()),
+            HashAlg::Sha3_256 => Hasher::Sha3_256(Sha3_256::new()),
+            HashAlg::Sha3_384 => Hasher::Sha3_384(Sha3_384::new()),
+            HashAlg::Sha3_512 => Hasher::Sha3_512(Sha3_512::new()),
         }
     }
 
@@ -162,6 +174,10 @@ macro_rules! each_mac {
             DynHmac::Sha512($m) => $body,
             DynHmac::Sha512_224($m) => $body,
             DynHmac::Sha512_256($m) => $body,
+            DynHmac::Sha3_224($m) => $body,
+            DynHmac::Sha3_256($m) => $body,
+            DynHmac::Sha3_384($m) => $body,
+            DynHmac::Sha3_512($m) => $body,
         }
     };
 }
@@ -180,6 +196,10 @@ pub enum DynHmac {
     Sha512(Hmac<Sha512>),
     Sha512_224(Hmac<Sha512_224>),
     Sha512_256(Hmac<Sha512_256>),
+    Sha3_224(Hmac<Sha3_224>),
+    Sha3_256(Hmac<Sha3_256>),
+    Sha3_384(Hmac<Sha3_384>),
+    Sha3_512(Hmac<Sha3_512>),
 }
 
 impl DynHmac {
@@ -196,6 +216,10 @@ impl DynHmac {
             HashAlg::Sha512 => DynHmac::Sha512(Hmac::new(key)),
             HashAlg::Sha512_224 => DynHmac::Sha512_224(Hmac::new(key)),
             HashAlg::Sha512_256 => DynHmac::Sha512_256(Hmac::new(key)),
+            HashAlg::Sha3_224 => DynHmac::Sha3_224(Hmac::new(key)),
+            HashAlg::Sha3_256 => DynHmac::Sha3_256(Hmac::new(key)),
+            HashAlg::Sha3_384 => DynHmac::Sha3_384(Hmac::new(key)),
+            HashAlg::Sha3_512 => DynHmac::Sha3_512(Hmac::new(key)),
         }
     }
 

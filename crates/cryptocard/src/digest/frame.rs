@@ -115,10 +115,36 @@ pub(crate) fn words64_be<const N: usize>(words: &[u64]) -> [u8; N] {
     out
 }
 
+/// `Default` (from `new`), a `Debug` that hides the state, and zeroize-on-drop of the
+/// `core` and `buffer` fields: what every hasher and XOF type has.
+macro_rules! state_impls {
+    ($ty:ident) => {
+        impl Default for $ty {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                // The state may derive from secrets (HMAC keys, MGF seeds): never print it.
+                f.write_str(concat!(stringify!($ty), " { .. }"))
+            }
+        }
+
+        impl Drop for $ty {
+            fn drop(&mut self) {
+                zeroize::Zeroize::zeroize(&mut self.core);
+                zeroize::Zeroize::zeroize(&mut self.buffer);
+            }
+        }
+    };
+}
+pub(crate) use state_impls;
+
 /// The parts every hasher shares, given its inherent `new`, `update`, `finalize_reset`
 /// and `reset`, and `core`/`buffer` fields that implement `Zeroize`: the size constants,
-/// `finalize`, `digest`, `Default`, `Debug`, zeroize-on-drop, [`HashFunction`] and the
-/// RustCrypto traits.
+/// `finalize`, `digest`, [`state_impls`], [`HashFunction`] and the RustCrypto traits.
 macro_rules! hasher_common {
     ($ty:ident, $alg:ident, $block:expr, $out:expr, $name:expr) => {
         impl $ty {
@@ -140,25 +166,7 @@ macro_rules! hasher_common {
             }
         }
 
-        impl Default for $ty {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl core::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                // The state may derive from secrets (HMAC keys): never print it.
-                f.write_str(concat!(stringify!($ty), " { .. }"))
-            }
-        }
-
-        impl Drop for $ty {
-            fn drop(&mut self) {
-                zeroize::Zeroize::zeroize(&mut self.core);
-                zeroize::Zeroize::zeroize(&mut self.buffer);
-            }
-        }
+        $crate::digest::state_impls!($ty);
 
         impl $crate::digest::HashFunction for $ty {
             const ALG: $crate::digest::HashAlg = $crate::digest::HashAlg::$alg;

@@ -60,13 +60,16 @@ mod buffer;
 mod dynamic;
 mod frame;
 mod hmac;
+mod keccak;
 mod md2;
 mod md4;
 mod md5;
 mod pbkdf2;
 mod sha1;
 mod sha256;
+mod sha3;
 mod sha512;
+mod shake;
 #[cfg(feature = "rustcrypto-traits")]
 mod traits;
 
@@ -79,13 +82,22 @@ pub use md4::{MD4_BLOCK_LEN, MD4_OUTPUT_LEN, Md4};
 pub use md5::{MD5_BLOCK_LEN, MD5_OUTPUT_LEN, Md5};
 pub use pbkdf2::{pbkdf2_hmac, pbkdf2_hmac_alg};
 pub use sha1::{SHA1_BLOCK_LEN, SHA1_OUTPUT_LEN, Sha1};
+pub use sha3::{
+    SHA3_224_BLOCK_LEN, SHA3_224_OUTPUT_LEN, SHA3_256_BLOCK_LEN, SHA3_256_OUTPUT_LEN,
+    SHA3_384_BLOCK_LEN, SHA3_384_OUTPUT_LEN, SHA3_512_BLOCK_LEN, SHA3_512_OUTPUT_LEN, Sha3_224,
+    Sha3_256, Sha3_384, Sha3_512,
+};
 pub use sha256::{SHA224_OUTPUT_LEN, SHA256_BLOCK_LEN, SHA256_OUTPUT_LEN, Sha224, Sha256};
 pub use sha512::{
     SHA384_OUTPUT_LEN, SHA512_224_OUTPUT_LEN, SHA512_256_OUTPUT_LEN, SHA512_BLOCK_LEN,
     SHA512_OUTPUT_LEN, Sha384, Sha512, Sha512_224, Sha512_256,
 };
+pub use shake::{
+    SHAKE128_BLOCK_LEN, SHAKE256_BLOCK_LEN, Shake128, Shake128Reader, Shake256, Shake256Reader,
+    shake128, shake256,
+};
 
-pub(crate) use frame::{hasher_common, md_hasher};
+pub(crate) use frame::{hasher_common, md_hasher, state_impls};
 #[cfg(test)]
 pub(crate) use {
     sha1::compress_portable as sha1_portable, sha256::compress_portable as sha256_portable,
@@ -94,8 +106,8 @@ pub(crate) use {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use {sha256::K as sha256_constants, sha512::K as sha512_constants};
 
-/// The largest block length of any digest here (SHA-384/512: 128 bytes).
-pub const MAX_BLOCK_LEN: usize = 128;
+/// The largest block length of any fixed-length digest here (SHA3-224's rate: 144 bytes).
+pub const MAX_BLOCK_LEN: usize = 144;
 /// The largest output length of any digest here (SHA-512: 64 bytes).
 pub const MAX_OUTPUT_LEN: usize = 64;
 
@@ -179,6 +191,22 @@ macro_rules! dispatch {
             }
             A::Sha512_256 => {
                 type $h = $crate::digest::Sha512_256;
+                $body
+            }
+            A::Sha3_224 => {
+                type $h = $crate::digest::Sha3_224;
+                $body
+            }
+            A::Sha3_256 => {
+                type $h = $crate::digest::Sha3_256;
+                $body
+            }
+            A::Sha3_384 => {
+                type $h = $crate::digest::Sha3_384;
+                $body
+            }
+            A::Sha3_512 => {
+                type $h = $crate::digest::Sha3_512;
                 $body
             }
         }

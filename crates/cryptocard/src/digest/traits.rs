@@ -11,6 +11,9 @@
 //! absorbing the buffer's bytes and decomposes into the hasher and an empty buffer (our
 //! hasher keeps its partial block itself). That makes each hasher an `EagerHash`, which
 //! is what `hmac::Hmac<D>` and `pbkdf2::pbkdf2_hmac::<D>` require.
+//!
+//! SHAKE128 and SHAKE256 implement the XOF side instead: `ExtendableOutput`,
+//! `ExtendableOutputReset` and `CollisionResistance`, with `XofReader` on their readers.
 
 /// Implements the RustCrypto traits for `$ty`, whose inherent `update`,
 /// `finalize_reset` and `reset` do the work.
@@ -93,3 +96,60 @@ macro_rules! rustcrypto_impls {
     };
 }
 pub(crate) use rustcrypto_impls;
+
+/// Implements the RustCrypto XOF traits for the SHAKE type `$ty` and its reader
+/// `$reader`: `HashMarker`, `BlockSizeUser`, `Update`, `ExtendableOutput`,
+/// `ExtendableOutputReset`, `Reset`, `CollisionResistance` (`$security` bytes) and
+/// `AlgorithmName`; `XofReader` for the reader.
+macro_rules! rustcrypto_xof_impls {
+    ($ty:ident, $reader:ident, $block:expr, $security:ty, $name:expr) => {
+        impl ::digest::HashMarker for $ty {}
+
+        impl ::digest::common::BlockSizeUser for $ty {
+            type BlockSize = ::digest::typenum::U<{ $block }>;
+        }
+
+        impl ::digest::Update for $ty {
+            fn update(&mut self, data: &[u8]) {
+                $ty::update(self, data)
+            }
+        }
+
+        impl ::digest::ExtendableOutput for $ty {
+            type Reader = $reader;
+
+            fn finalize_xof(self) -> $reader {
+                $ty::finalize_xof(self)
+            }
+        }
+
+        impl ::digest::ExtendableOutputReset for $ty {
+            fn finalize_xof_reset(&mut self) -> $reader {
+                $ty::finalize_xof_reset(self)
+            }
+        }
+
+        impl ::digest::Reset for $ty {
+            fn reset(&mut self) {
+                $ty::reset(self)
+            }
+        }
+
+        impl ::digest::CollisionResistance for $ty {
+            type CollisionResistance = $security;
+        }
+
+        impl ::digest::common::AlgorithmName for $ty {
+            fn write_alg_name(f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str($name)
+            }
+        }
+
+        impl ::digest::XofReader for $reader {
+            fn read(&mut self, buffer: &mut [u8]) {
+                $reader::read(self, buffer)
+            }
+        }
+    };
+}
+pub(crate) use rustcrypto_xof_impls;

@@ -70,6 +70,7 @@ mod sha256;
 mod sha3;
 mod sha512;
 mod shake;
+mod sponge;
 #[cfg(feature = "rustcrypto-traits")]
 mod traits;
 

@@ -13,7 +13,7 @@
 //! Timing: constant-time (the permutation has no data-dependent branches or indices).
 
 use super::buffer::BlockBuffer;
-use super::keccak::KeccakState;
+use super::sponge::KeccakState;
 
 /// SHA3-224 rate in bytes (`1600 - 2·224` bits, FIPS 202 section 6.1).
 pub const SHA3_224_BLOCK_LEN: usize = 144;

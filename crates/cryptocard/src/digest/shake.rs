@@ -16,7 +16,7 @@
 //! Timing: constant-time; the output length is public.
 
 use super::buffer::BlockBuffer;
-use super::keccak::{KeccakState, Squeezer};
+use super::sponge::{KeccakState, Squeezer};
 
 /// SHAKE128 rate in bytes (`1600 - 256` bits, FIPS 202 section 6.2).
 pub const SHAKE128_BLOCK_LEN: usize = 168;

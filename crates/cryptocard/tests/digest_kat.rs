@@ -6,28 +6,9 @@
 mod digest_support;
 
 use cryptocard::digest::{
-    Backend, HashAlg, Hasher, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224,
-    Sha512_256,
+    Backend, HashAlg, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
 };
-use digest_support::{msg_bytes, parse_records};
-
-/// Hashes `msg` through the run-time interface, whole and in 7-byte pieces.
-fn check_dyn(alg: HashAlg, msg: &[u8], want: &str) {
-    assert_eq!(
-        hex::encode(alg.digest(msg).as_bytes()),
-        want,
-        "{alg} one-shot, {} bytes",
-        msg.len()
-    );
-    let mut h = Hasher::new(alg);
-    for piece in msg.chunks(7) {
-        h.update(piece);
-    }
-    assert_eq!(hex::encode(h.finalize_reset().as_bytes()), want, "{alg} streamed");
-    // After finalize_reset the hasher is fresh.
-    h.update(msg);
-    assert_eq!(hex::encode(h.finalize().as_bytes()), want, "{alg} after reset");
-}
+use digest_support::{check_dyn, msg_bytes, parse_records};
 
 #[test]
 fn rfc_1319_1320_1321_suites() {

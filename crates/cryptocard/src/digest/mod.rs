@@ -1,4 +1,5 @@
-//! Message digests: MD2, MD4, MD5, SHA-1, SHA-2, HMAC over each of them, and PBKDF2.
+//! Message digests: MD2, MD4, MD5, SHA-1, SHA-2, SHA-3, HMAC over each of them, PBKDF2,
+//! and the extendable-output functions SHAKE128 and SHAKE256.
 //!
 //! | type | standard | block | output | status |
 //! |---|---|---|---|---|
@@ -9,6 +10,9 @@
 //! | [`Sha224`], [`Sha256`] | FIPS 180-4 6.2, 6.3 | 64 | 28, 32 | current |
 //! | [`Sha384`], [`Sha512`] | FIPS 180-4 6.4, 6.5 | 128 | 48, 64 | current |
 //! | [`Sha512_224`], [`Sha512_256`] | FIPS 180-4 6.7 | 128 | 28, 32 | current |
+//! | [`Sha3_224`], [`Sha3_256`] | FIPS 202 6.1 | 144, 136 (rate) | 28, 32 | current |
+//! | [`Sha3_384`], [`Sha3_512`] | FIPS 202 6.1 | 104, 72 (rate) | 48, 64 | current |
+//! | [`Shake128`], [`Shake256`] | FIPS 202 6.2 | 168, 136 (rate) | any (XOF) | current |
 //!
 //! "Legacy" means broken for collision resistance and not for new designs; each type's
 //! documentation says what use remains acceptable.
@@ -19,9 +23,12 @@
 //! [`HashAlg`] picks an algorithm at run time by name or OID (what the RSA and CLI
 //! layers need), [`Hasher`] hashes with it, [`DynHmac`] and [`hmac()`] MAC with it, and
 //! [`HashAlg::digest_info_prefix`] gives the DER prefix of PKCS#1 v1.5 signatures
-//! (RFC 8017 section 9.2). With the
-//! `rustcrypto-traits` feature each hasher also implements the RustCrypto `digest` 0.11
-//! traits (`Digest`, `DynDigest`, ...), so other crates can use our types.
+//! (RFC 8017 section 9.2). The XOFs have their own shape: `update`, then `finalize_xof`
+//! into a reader whose `read` fills any number of bytes ([`shake128`], [`shake256`] in
+//! one call); [`XofAlg`] and [`DynXof`] choose one at run time (RSASSA-PSS with SHAKE,
+//! RFC 8702). With the `rustcrypto-traits` feature each hasher also implements the
+//! RustCrypto `digest` 0.11 traits (`Digest`, `DynDigest`, ...; `ExtendableOutput` and
+//! `XofReader` for SHAKE), so other crates can use our types.
 //!
 //! Run-time dispatch: SHA-1 and SHA-256 use the x86 SHA extensions, SHA-384/512 a vector
 //! message schedule (AVX2, or AVX-512VL) with BMI2 assembly rounds, when the CPU has
@@ -30,7 +37,7 @@
 //! [`Backend::Portable`] (per hasher, through `with_backend`) or the environment variable
 //! `CRYPTOCARD_DIGEST_PORTABLE=1` (read once per process) forces it.
 //!
-//! Timing: the MD and SHA families are constant-time (additions, rotations, Boolean
+//! Timing: the MD, SHA and SHA-3 families are constant-time (additions, rotations, Boolean
 //! functions only). MD2 indexes its S-box by data and so leaks through the cache what it
 //! hashes; it is here to verify old signatures, not to hash secrets.
 //!
@@ -51,6 +58,9 @@
 //! | SHA-256 (SHA-NI) | 1804 | 1.44 | OpenSSL 1774 | 1.02 |
 //! | SHA-512 (AVX-512VL schedule + BMI2 rounds) | 873 | 2.97 | OpenSSL 869 | 1.00 |
 //! | SHA-512 (AVX2 schedule + BMI2 rounds) | 840 | 3.09 | OpenSSL 869 | 0.97 |
+//! | SHA3-256 (portable, lane complementing) | 521 | 4.99 | OpenSSL 504 | 1.03 |
+//! | SHA3-512 | 277 | 9.38 | OpenSSL 271 | 1.02 |
+//! | SHAKE128 | 634 | 4.10 | OpenSSL 618 | 1.03 |
 //!
 //! Dusse and Kaliski's DSP56000 ran MD2 at 190 Kbit/s (24 KB/s); this is 550 times that.
 
@@ -73,6 +83,7 @@ mod shake;
 mod sponge;
 #[cfg(feature = "rustcrypto-traits")]
 mod traits;
+mod xof;
 
 pub use alg::HashAlg;
 pub use backend::Backend;
@@ -97,6 +108,7 @@ pub use shake::{
     SHAKE128_BLOCK_LEN, SHAKE256_BLOCK_LEN, Shake128, Shake128Reader, Shake256, Shake256Reader,
     shake128, shake256,
 };
+pub use xof::{DynXof, DynXofReader, XofAlg};
 
 pub(crate) use frame::{hasher_common, md_hasher, state_impls};
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use cryptocard::digest::{HashAlg, Hasher};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -58,4 +59,22 @@ pub fn bytes(n: usize, seed: u64) -> Vec<u8> {
             (x >> 24) as u8
         })
         .collect()
+}
+
+/// Hashes `msg` through the run-time interface, whole and in 7-byte pieces.
+pub fn check_dyn(alg: HashAlg, msg: &[u8], want: &str) {
+    assert_eq!(
+        hex::encode(alg.digest(msg).as_bytes()),
+        want,
+        "{alg} one-shot, {} bytes",
+        msg.len()
+    );
+    let mut h = Hasher::new(alg);
+    for piece in msg.chunks(7) {
+        h.update(piece);
+    }
+    assert_eq!(hex::encode(h.finalize_reset().as_bytes()), want, "{alg} streamed");
+    // After finalize_reset the hasher is fresh.
+    h.update(msg);
+    assert_eq!(hex::encode(h.finalize().as_bytes()), want, "{alg} after reset");
 }

@@ -1,0 +1,49 @@
+//! AVX-512 IFMA Montgomery arithmetic in radix 2^52 (docs to come).
+
+/// Expands `$body` once for each `$k` in `0..$n` (a constant), as straight-line code when
+/// `$n <= 24`: the kernels keep their accumulators in registers, which needs every index
+/// constant, and LLVM does not fully unroll loops of this size by itself. Larger counts
+/// get an ordinary loop (correct, but with the accumulators in memory).
+macro_rules! unroll {
+    ($k:ident in 0..$n:expr => $body:block) => {
+        unroll!(@ $k, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23)
+    };
+    (@ $k:ident, $n:expr, $body:block, $($i:literal)*) => {{
+        if $n <= 24 {
+            $( if $i < $n { let $k: usize = $i; $body } )*
+        } else {
+            for $k in 0..$n $body
+        }
+    }};
+}
+
+pub(crate) mod amm;
+pub(crate) mod exp_mb8;
+pub(crate) mod radix52;
+mod vec52;
+
+pub(crate) use radix52::Params52;
+
+use crate::Error;
+
+/// The outcome of one lane of a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LaneStatus {
+    /// The lane's result is in its output.
+    Done,
+    /// The lane had no job.
+    Empty,
+    /// The lane's inputs were invalid; its output was zero-filled.
+    Failed(Error),
+}
+
+/// Bits `[pos, pos + w)` of the little-endian limbs `e` (zero beyond its end), `w <= 8`.
+/// Constant-time in the value of `e`; `pos` and `w` are public.
+fn window_bits(e: &[u64], pos: usize, w: usize) -> u64 {
+    radix52::bits_at(e, pos) & ((1 << w) - 1)
+}
+
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+pub(super) mod tests;

@@ -1,0 +1,267 @@
+//! Radix 2^52: conversion from and to 64-bit limbs, and the Montgomery parameters of a
+//! modulus in that radix.
+//!
+//! A number `x < 2^(52 D)` is held as `D` digits `x_k < 2^52` in `u64` words,
+//! `x = sum x_k 2^(52 k)`: digit `k` is bits `[52 k, 52 k + 52)` of `x`. The 12 bits above
+//! each digit are the guard bits the IFMA kernels accumulate into (see `super`).
+//!
+//! [`Params52`] is everything a kernel needs to know about one modulus `n`: its digits,
+//! `k0 = -n^-1 mod 2^52` (the Montgomery quotient factor of Dusse-Kaliski section 3, here
+//! for the digit radix 2^52), and `RR = 2^(2 * 52 * D) mod n`, the square of the Montgomery
+//! radix `R = 2^(52 D)`, which takes a number into Montgomery form with one
+//! multiplication. `RR` is computed by the caller (the modular layer, once per key) and
+//! cached with the rest; this module only checks that it is below `n`.
+//!
+//! The modulus is public: constructing the parameters may branch on it. Conversions of
+//! secret numbers (`to_radix52`, `from_radix52`) only branch on lengths.
+
+use crate::Error;
+use crate::ct::{self, Choice};
+
+/// Bits in a digit.
+pub(crate) const DIGIT_BITS: u32 = 52;
+/// The low 52 bits of a word.
+pub(crate) const DIGIT_MASK: u64 = (1 << DIGIT_BITS) - 1;
+
+/// The smallest digit count `D` for moduli of up to `bits` bits: `4 n < R = 2^(52 D)`, the
+/// condition under which almost-Montgomery products stay below `2 n` (see `super`).
+pub(crate) const fn digits_for_bits(bits: usize) -> usize {
+    (bits + 2).div_ceil(DIGIT_BITS as usize)
+}
+
+/// The largest modulus size, in bits, that `D` digits can hold with `4 n < 2^(52 D)`.
+pub(crate) const fn max_modulus_bits(digits: usize) -> usize {
+    DIGIT_BITS as usize * digits - 2
+}
+
+/// Writes the radix-2^52 digits of the little-endian limbs `src` into `dst` (all of it,
+/// zero-filled), and returns whether the value fits in `dst.len()` digits. Constant-time in
+/// the values; the lengths are public.
+pub(crate) fn to_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
+    let bit = |pos: usize| bits_at(src, pos);
+    for (k, d) in dst.iter_mut().enumerate() {
+        *d = bit(52 * k) & DIGIT_MASK;
+    }
+    // Every bit of src at or above 52 * dst.len() must be zero.
+    let top = 52 * dst.len();
+    let mut spill = 0;
+    let mut pos = top;
+    while pos < 64 * src.len() {
+        spill |= bit(pos);
+        pos += 64;
+    }
+    ct::is_zero(spill)
+}
+
+/// Bits `[pos, pos + 64)` of the little-endian limbs `src`, zero beyond its end.
+/// Constant-time in the values; `pos` and the length are public.
+pub(crate) fn bits_at(src: &[u64], pos: usize) -> u64 {
+    let (l, s) = (pos / 64, pos % 64);
+    let lo = src.get(l).copied().unwrap_or(0) >> s;
+    let hi = match (s, src.get(l + 1)) {
+        (0, _) | (_, None) => 0,
+        (_, Some(&h)) => h << (64 - s),
+    };
+    lo | hi
+}
+
+/// Writes the number with radix-2^52 digits `src` (each below 2^52) into the little-endian
+/// limbs `dst` (all of it, zero-filled), and returns whether it fits. Constant-time in the
+/// values; the lengths are public.
+pub(crate) fn from_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
+    dst.fill(0);
+    let mut spill = 0;
+    for (k, &d) in src.iter().enumerate() {
+        debug_assert!(d <= DIGIT_MASK, "internal error: unnormalised digit");
+        let (l, s) = ((52 * k) / 64, (52 * k) % 64);
+        let lo = d << s;
+        let hi = if s > 12 { d >> (64 - s) } else { 0 };
+        match dst.get_mut(l) {
+            Some(w) => *w |= lo,
+            None => spill |= lo,
+        }
+        match dst.get_mut(l + 1) {
+            Some(w) => *w |= hi,
+            None => spill |= hi,
+        }
+    }
+    ct::is_zero(spill)
+}
+
+/// `-n^-1 mod 2^52` for odd `n` (only its low word matters), by Newton's iteration
+/// `x <- x (2 - n x)`, which doubles the number of correct low bits: `x = n` is right to 3
+/// bits (`n^2 = 1 mod 8` for odd `n`), five steps give 96 >= 64.
+pub(crate) fn neg_inv52(n_low: u64) -> u64 {
+    debug_assert!(n_low & 1 == 1, "internal error: even modulus");
+    let mut x = n_low;
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(n_low.wrapping_mul(x)));
+    }
+    x.wrapping_neg() & DIGIT_MASK
+}
+
+/// The Montgomery parameters of one odd modulus `n < 2^(52 D - 2)` in radix 2^52.
+///
+/// Numbers that go with these parameters are passed as little-endian `u64` limb slices of
+/// exactly [`Params52::limbs`] limbs, the length of the modulus slice it was made from.
+#[derive(Clone, Debug)]
+pub(crate) struct Params52<const D: usize> {
+    /// The digits of `n`.
+    pub(super) n: [u64; D],
+    /// The digits of `RR = 2^(104 D) mod n`.
+    pub(super) rr: [u64; D],
+    /// `-n^-1 mod 2^52`.
+    pub(super) k0: u64,
+    /// The limb length of the numbers that go with this modulus.
+    limbs: usize,
+}
+
+impl<const D: usize> Params52<D> {
+    /// Parameters for the modulus `n` (little-endian limbs, high zero limbs allowed) with
+    /// `rr = 2^(2 * 52 * D) mod n` (any length). Fails if `n` is even (zero included), if
+    /// it has more than `52 D - 2` bits or more limbs than `D` digits take, or if `rr >= n`.
+    /// Whether `rr` is the right residue is not checked: a wrong one gives wrong results.
+    pub(crate) fn new(n: &[u64], rr: &[u64]) -> Result<Self, Error> {
+        const { assert!(D >= 2, "internal error: Params52 needs at least two digits") };
+        if n.first().is_none_or(|&w| w & 1 == 0) {
+            return Err(Error::InvalidArgument("modulus must be odd"));
+        }
+        let bits = crate::bignum::Nat::from_slice(n).bits();
+        if bits > max_modulus_bits(D) || n.len() > (52 * D).div_ceil(64) {
+            return Err(Error::InvalidArgument("modulus too large for the digit count"));
+        }
+        if crate::bignum::cmp_vartime(rr, n).is_ge() {
+            return Err(Error::InvalidArgument("RR must be below the modulus"));
+        }
+        let mut p = Params52 { n: [0; D], rr: [0; D], k0: neg_inv52(n[0]), limbs: n.len() };
+        // Both fit: n has at most 52 D - 2 bits and rr < n.
+        let fits = to_radix52(&mut p.n, n) & to_radix52(&mut p.rr, rr);
+        assert!(fits.declassify(), "internal error: checked operands do not fit");
+        Ok(p)
+    }
+
+    /// The limb length of the numbers (bases, results) that go with this modulus.
+    pub(crate) fn limbs(&self) -> usize {
+        self.limbs
+    }
+
+    /// True when the little-endian limbs `x`, of [`Params52::limbs`] limbs, are below `n`.
+    /// Constant-time in `x`.
+    pub(super) fn is_reduced(&self, x: &[u64]) -> Choice {
+        debug_assert_eq!(x.len(), self.limbs);
+        let mut digits = [0u64; D];
+        let fits = to_radix52(&mut digits, x);
+        // Borrow out of x - n over the digits.
+        let mut borrow = 0u64;
+        for (&xd, &nd) in digits.iter().zip(&self.n) {
+            let t = xd.wrapping_sub(nd).wrapping_sub(borrow);
+            borrow = t >> 63;
+        }
+        fits & Choice::from_bit(borrow)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn splitmix(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    #[test]
+    fn digit_counts() {
+        assert_eq!(digits_for_bits(512), 10);
+        assert_eq!(digits_for_bits(1024), 20);
+        assert_eq!(digits_for_bits(1536), 30);
+        assert_eq!(digits_for_bits(2048), 40);
+        assert_eq!(digits_for_bits(3072), 60);
+        assert_eq!(digits_for_bits(4096), 79);
+        assert_eq!(digits_for_bits(1038), 20);
+        assert_eq!(digits_for_bits(1039), 21);
+        for d in 2..100 {
+            assert_eq!(digits_for_bits(max_modulus_bits(d)), d);
+            assert_eq!(digits_for_bits(max_modulus_bits(d) + 1), d + 1);
+        }
+    }
+
+    #[test]
+    fn conversion_round_trips_at_every_size() {
+        let mut s = 1;
+        for limbs in 0..70usize {
+            let mut x: Vec<u64> = (0..limbs).map(|_| splitmix(&mut s)).collect();
+            let digits = (64 * limbs).div_ceil(52);
+            let mut d = vec![0; digits];
+            assert!(to_radix52(&mut d, &x).declassify());
+            assert!(d.iter().all(|&w| w <= DIGIT_MASK));
+            // Digit k is bits [52k, 52k + 52), checked bit by bit.
+            for (k, &w) in d.iter().enumerate() {
+                for b in 0..52 {
+                    let p = 52 * k + b;
+                    let want = if p < 64 * limbs { (x[p / 64] >> (p % 64)) & 1 } else { 0 };
+                    assert_eq!((w >> b) & 1, want, "limbs {limbs} digit {k} bit {b}");
+                }
+            }
+            let mut back = vec![0; limbs];
+            assert!(from_radix52(&mut back, &d).declassify());
+            assert_eq!(back, x);
+            // One digit too few overflows exactly when the top digit is non-zero.
+            if digits > 0 {
+                let mut short = vec![0; digits - 1];
+                let fits = to_radix52(&mut short, &x).declassify();
+                assert_eq!(fits, d[digits - 1] == 0);
+                x.iter_mut().for_each(|w| *w = 0);
+                assert!(to_radix52(&mut short, &x).declassify());
+            }
+        }
+    }
+
+    #[test]
+    fn from_radix52_reports_overflow() {
+        // Two digits (104 bits) fit one limb only if bits 64..104 are zero.
+        let mut one = [0u64; 1];
+        assert!(from_radix52(&mut one, &[1, 1]).declassify());
+        assert_eq!(one, [1 | 1 << 52]);
+        assert!(from_radix52(&mut one, &[5, 0]).declassify());
+        assert_eq!(one, [5]);
+        assert!(!from_radix52(&mut one, &[0, 1 << 12]).declassify());
+        assert!(from_radix52(&mut one, &[DIGIT_MASK, (1 << 12) - 1]).declassify());
+        assert_eq!(one, [!0]);
+    }
+
+    #[test]
+    fn k0_is_minus_the_inverse() {
+        let mut s = 7;
+        for _ in 0..1000 {
+            let n = splitmix(&mut s) | 1;
+            let k0 = neg_inv52(n);
+            assert!(k0 <= DIGIT_MASK);
+            assert_eq!(n.wrapping_mul(k0).wrapping_add(1) & DIGIT_MASK, 0);
+        }
+        assert_eq!(neg_inv52(1), DIGIT_MASK);
+    }
+
+    #[test]
+    fn params_check_their_modulus() {
+        let n = [0xffff_ffff_ffff_fff1u64, 0x0fff];
+        assert!(Params52::<2>::new(&n, &[3]).is_ok());
+        assert!(Params52::<2>::new(&[4, 1], &[3]).is_err(), "even");
+        assert!(Params52::<2>::new(&[0, 0], &[0]).is_err(), "zero");
+        assert!(Params52::<2>::new(&[], &[]).is_err(), "empty");
+        assert!(Params52::<2>::new(&n, &n).is_err(), "rr = n");
+        // 102 bits is the most two digits take; 103 bits is too many.
+        assert!(Params52::<2>::new(&[1, (1 << 38) - 1], &[]).is_ok());
+        assert!(Params52::<2>::new(&[1, 1 << 38], &[]).is_err());
+        assert!(Params52::<2>::new(&[1, 0, 0], &[]).is_err(), "too many limbs");
+        let p = Params52::<2>::new(&n, &[3]).unwrap();
+        assert_eq!(p.limbs(), 2);
+        assert_eq!(p.k0, neg_inv52(n[0]));
+        assert!(p.is_reduced(&[0xffff_ffff_ffff_fff0, 0x0fff]).declassify());
+        assert!(!p.is_reduced(&n).declassify());
+        assert!(!p.is_reduced(&[0, 0x1000]).declassify());
+    }
+}

@@ -18,6 +18,7 @@ macro_rules! unroll {
 }
 
 pub(crate) mod amm;
+pub(crate) mod ams;
 pub(crate) mod exp_mb8;
 pub(crate) mod radix52;
 mod vec52;

@@ -4,6 +4,7 @@
 
 use super::LaneStatus;
 use super::amm::{amm_mb8, amm_x2};
+use super::ams::{ams_mb8, ams_x2};
 use super::exp_mb8::{Mb8Lane, exp_mb8};
 use super::radix52::{self, max_modulus_bits};
 use super::vec52::{Mb8, X2};
@@ -241,7 +242,7 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
         unsafe {
             let k = _mm512_loadu_si512(k0.as_ptr().cast());
             if square {
-                amm_mb8(&a, &a, &n, k, &mut out);
+                ams_mb8(&a, &n, k, &mut out);
             } else {
                 amm_mb8(&a, &b, &n, k, &mut out);
             }
@@ -265,7 +266,7 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
             unsafe {
                 let k = _mm_set_epi64x(k0[2 * p + 1] as i64, k0[2 * p] as i64);
                 if square {
-                    amm_x2(&a, &a, &n, k, &mut out);
+                    ams_x2(&a, &n, k, &mut out);
                 } else {
                     amm_x2(&a, &b, &n, k, &mut out);
                 }
@@ -290,4 +291,17 @@ fn amm_matches_num_bigint_at_every_size() {
     amm_matches::<60>(&mut rng, false);
     amm_matches::<79>(&mut rng, false);
     amm_matches::<80>(&mut rng, false);
+}
+
+#[test]
+fn ams_matches_num_bigint_at_every_size() {
+    let mut rng = Rng(4);
+    amm_matches::<10>(&mut rng, true);
+    amm_matches::<20>(&mut rng, true);
+    amm_matches::<21>(&mut rng, true);
+    amm_matches::<30>(&mut rng, true);
+    amm_matches::<40>(&mut rng, true);
+    amm_matches::<60>(&mut rng, true);
+    amm_matches::<79>(&mut rng, true);
+    amm_matches::<80>(&mut rng, true);
 }

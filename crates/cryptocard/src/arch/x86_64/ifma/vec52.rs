@@ -116,6 +116,14 @@ pub(super) fn pair_bcast<const D: usize>(x: &X2<D>, k: usize) -> __m512i {
     _mm512_broadcast_i32x4(pair(x, k))
 }
 
+/// `[x0, x1]` broadcast to every lane pair.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn pair_splat(x: [u64; 2]) -> __m512i {
+    let (a, b) = (x[0] as i64, x[1] as i64);
+    _mm512_set_epi64(b, a, b, a, b, a, b, a)
+}
+
 /// Propagates the carries of eight columns of unnormalised digits (each below 2^63) into
 /// normalised digits, written to `out`. The value must be below `2^(52 D)` in every lane.
 /// A chain of `D` dependent add-shift pairs; the mb8 products are throughput-bound, so its

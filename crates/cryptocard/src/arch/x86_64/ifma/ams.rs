@@ -22,7 +22,8 @@ use core::arch::x86_64::*;
 
 /// `ams(a) = a^2 / R mod n` of eight lanes; contract as `amm_mb8` with `b = a`.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
-pub(super) fn ams_mb8<const D: usize>(a: &Mb8<D>, n: &Mb8<D>, k0: __m512i, out: &mut Mb8<D>) {
+pub(super) fn ams_mb8<const D: usize>(a: &Mb8<D>, n: &Mb8<D>, k0: &[u64; 8], out: &mut Mb8<D>) {
+    let k0 = vec52::load8(k0);
     let zero = _mm512_setzero_si512();
     let not_one = _mm512_set1_epi64(!1);
     let a2 = doubled_mb8(a);
@@ -71,7 +72,8 @@ fn doubled_mb8<const D: usize>(a: &Mb8<D>) -> Mb8<D> {
 
 /// `ams(a) = a^2 / R mod n` of two interleaved numbers; contract as `amm_x2` with `b = a`.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
-pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: __m128i, out: &mut X2<D>) {
+pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
+    let k0 = vec52::load2(k0);
     let blocks = X2::<D>::BLOCKS;
     let zero = _mm512_setzero_si512();
     let (a2, e) = doubled_x2(a);
@@ -106,7 +108,10 @@ pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: __m128i, out: &mu
         if i == 0 {
             digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);
         }
-        let x = _mm_add_epi64(_mm512_extracti32x4_epi32::<1>(acc[0]), _mm512_castsi512_si128(h[0]));
+        let x = _mm_add_epi64(
+            _mm512_extracti32x4_epi32::<1>(acc[0]),
+            _mm512_castsi512_si128(h[0]),
+        );
         let (y, carry) = (digit0.y, digit0.carry);
         digit0 = digit0.next(x, n, k0);
         unroll!(v in 0..blocks => {

@@ -1,108 +1,227 @@
-//! Cycle counts of the kernels (`#[ignore]`d; run with
-//! `cargo test -p cryptocard --lib ifma::bench -- --ignored --nocapture`).
+//! Cycle counts of the kernels and exponentiation rates beside OpenSSL (`#[ignore]`d; run
+//! with `cargo test --release -p cryptocard --lib ifma::bench -- --ignored --nocapture
+//! --test-threads 1`).
 //!
-//! Each figure is the minimum over many runs of `rdtsc` ticks per call: the cores are
-//! shared, and the minimum is the run nobody interrupted. The TSC of the development
-//! machine ticks at 2.6 GHz while the core runs at about 3.7 GHz, so core cycles are about
-//! 1.42 times the ticks; both are printed.
+//! Every figure is the minimum over many single calls, timed with `rdtsc`: the machine's
+//! cores are shared, and the minimum is a call nobody interrupted (a rate over a long loop
+//! measures the neighbours too). OpenSSL's RSA private operation (libcrypto through the
+//! `openssl` crate, the system's 3.0.19) is timed the same way, interleaved with ours.
+//! Core cycles are TSC ticks times the measured ratio of core clock to TSC.
 
 use super::amm::{amm_mb8, amm_x2};
 use super::ams::{ams_mb8, ams_x2};
-use super::tests::{Job, Rng, ifma_or_skip};
+use super::exp_mb8::{Mb8Lane, exp_mb8};
+use super::exp_x2::exp_x2;
+use super::radix52::{Params52, max_modulus_bits};
+use super::tests::{Job, Rng, ifma_or_skip, limbs_for};
 use super::vec52::{Mb8, X2};
-use core::arch::x86_64::{__m128i, __m512i, _mm_set1_epi64x, _mm512_set1_epi64, _rdtsc};
+use core::arch::x86_64::_rdtsc;
+use openssl::rsa::{Padding, Rsa};
+use std::time::Instant;
 
-/// Core cycles per TSC tick on the development machine (Zen 4, 3.7 GHz core, 2.6 GHz TSC).
-const CORE_PER_TSC: f64 = 3.7 / 2.596;
+fn ticks() -> u64 {
+    // SAFETY: rdtsc has no preconditions on x86-64.
+    unsafe { _rdtsc() }
+}
 
+/// Minimum TSC ticks of one call of `f` over `reps` calls.
 fn min_ticks(reps: usize, mut f: impl FnMut()) -> f64 {
     let mut best = u64::MAX;
     for _ in 0..reps {
-        // SAFETY: rdtsc has no preconditions on x86-64.
-        let t = unsafe { _rdtsc() };
+        let t = ticks();
         f();
-        // SAFETY: as above.
-        let d = unsafe { _rdtsc() } - t;
-        best = best.min(d);
+        best = best.min(ticks() - t);
     }
     best as f64
 }
 
-fn report(what: &str, ticks: f64) {
-    println!("{what:<28} {:>10.0} ticks {:>10.0} cycles", ticks, ticks * CORE_PER_TSC);
+/// This thread's CPU time in nanoseconds (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`): time
+/// the thread was not running does not count, as in `openssl speed`'s default.
+fn thread_cpu_ns() -> u64 {
+    let mut ts = [0i64; 2];
+    // SAFETY: Linux x86-64 syscall 228 (`clock_gettime`) with clock 3
+    // (`CLOCK_THREAD_CPUTIME_ID`) writes two words to `ts`, a valid, writable buffer; the
+    // syscall clobbers rcx and r11.
+    unsafe {
+        core::arch::asm!(
+            "syscall",
+            inlateout("rax") 228i64 => _,
+            in("rdi") 3i64,
+            in("rsi") ts.as_mut_ptr(),
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack)
+        )
+    };
+    (ts[0] as u64) * 1_000_000_000 + ts[1] as u64
 }
 
-fn bench_amm<const D: usize>() {
+/// Mean CPU microseconds of one call of `f`, over calls for at least `budget_ms` of CPU
+/// time; the best of `rounds` such means.
+fn cpu_us(rounds: usize, budget_ms: u64, mut f: impl FnMut()) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..rounds {
+        let (t0, mut calls) = (thread_cpu_ns(), 0u64);
+        while thread_cpu_ns() - t0 < budget_ms * 1_000_000 {
+            f();
+            calls += 1;
+        }
+        best = best.min((thread_cpu_ns() - t0) as f64 / 1e3 / calls as f64);
+    }
+    best
+}
+
+/// Core cycles per TSC tick: a chain of 4096 dependent additions takes 4096 cycles.
+fn core_per_tick() -> f64 {
+    let t = min_ticks(2000, || {
+        let mut x = 1u64;
+        // SAFETY: register-only arithmetic.
+        unsafe {
+            core::arch::asm!(
+                ".rept 4096", "add {x}, {x}", ".endr",
+                x = inout(reg) x, options(nomem, nostack, pure)
+            )
+        };
+        core::hint::black_box(x);
+    });
+    4096.0 / t
+}
+
+/// TSC ticks per second, from the wall clock.
+fn ticks_per_second() -> f64 {
+    let (t0, i0) = (ticks(), Instant::now());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    (ticks() - t0) as f64 / i0.elapsed().as_secs_f64()
+}
+
+fn random_mb8<const D: usize>(rng: &mut Rng) -> Mb8<D> {
+    let mut x = Mb8::<D>::ZERO;
+    for (k, row) in x.0.iter_mut().enumerate() {
+        // Values below 2^(52 D - 2), as the kernels' contracts want.
+        let top = if k + 1 == D { 2 } else { 0 };
+        row.iter_mut().for_each(|d| *d = rng.next() >> (12 + top));
+    }
+    x
+}
+
+fn random_x2<const D: usize>(rng: &mut Rng) -> X2<D> {
+    let mut x = X2::<D>::ZERO;
+    for (k, pair) in x.d.iter_mut().enumerate() {
+        let top = if k + 1 == D { 2 } else { 0 };
+        pair.iter_mut().for_each(|d| *d = rng.next() >> (12 + top));
+    }
+    x
+}
+
+/// Ticks per call of `step` applied 64 times in a dependent chain (each output the next
+/// input, as in an exponentiation: a call's latency counts, not only its throughput).
+fn chained<T: Clone>(x0: &T, mut step: impl FnMut(&T, &mut T)) -> f64 {
+    let (mut x, mut y) = (x0.clone(), x0.clone());
+    min_ticks(200, || {
+        for _ in 0..32 {
+            step(&x, &mut y);
+            step(&y, &mut x);
+        }
+    }) / 64.0
+}
+
+/// Cycles of one AMM and one AMS in a dependent chain, x2 and (for the transposed sizes)
+/// mb8.
+fn kernels<const D: usize>(cpt: f64) {
     let Some(_ifma) = ifma_or_skip("bench") else { return };
     let mut rng = Rng(9);
-    let mut a = Mb8::<D>::ZERO;
-    let mut n = Mb8::<D>::ZERO;
-    for k in 0..D {
-        for l in 0..8 {
-            // Values below 2^(52 D - 2), as the kernels' contracts want.
-            let top = if k + 1 == D { 2 } else { 0 };
-            a.0[k][l] = rng.next() >> (12 + top);
-            n.0[k][l] = rng.next() >> (12 + top);
-        }
+    let (a, n) = (random_x2::<D>(&mut rng), random_x2::<D>(&mut rng));
+    let k0 = [rng.next() >> 12, rng.next() >> 12];
+    // SAFETY (all calls below): IFMA was detected above.
+    let amm = chained(&a, |x, y| unsafe { amm_x2(x, x, &n, &k0, y) });
+    let ams = chained(&a, |x, y| unsafe { ams_x2(x, &n, &k0, y) });
+    print!("D={D:>2} x2 : amm {:>6.0}  ams {:>6.0} cycles", amm * cpt, ams * cpt);
+    if D <= super::exp_mb8::MB8_TRANSPOSED_MAX_DIGITS {
+        let (a, n) = (random_mb8::<D>(&mut rng), random_mb8::<D>(&mut rng));
+        let k0 = [rng.next() >> 12; 8];
+        let amm = chained(&a, |x, y| unsafe { amm_mb8(x, x, &n, &k0, y) });
+        let ams = chained(&a, |x, y| unsafe { ams_mb8(x, &n, &k0, y) });
+        print!("   mb8: amm {:>6.0}  ams {:>6.0} cycles", amm * cpt, ams * cpt);
     }
-    let k0: __m512i = unsafe_k0();
-    let mut out = Mb8::<D>::ZERO;
-    // SAFETY: the IFMA token was detected above.
-    let t = min_ticks(2000, || unsafe { amm_mb8(&a, &a, &n, k0, &mut out) });
-    report(&format!("amm52x{D} mb8"), t);
-    // SAFETY: as above.
-    let t = min_ticks(2000, || unsafe { ams_mb8(&a, &n, k0, &mut out) });
-    report(&format!("ams52x{D} mb8"), t);
-
-    let mut ax = X2::<D>::ZERO;
-    let mut nx = X2::<D>::ZERO;
-    for k in 0..D {
-        let top = if k + 1 == D { 2 } else { 0 };
-        ax.d[k] = [rng.next() >> (12 + top), rng.next() >> (12 + top)];
-        nx.d[k] = [rng.next() >> (12 + top), rng.next() >> (12 + top)];
-    }
-    let mut outx = X2::<D>::ZERO;
-    // SAFETY: as above.
-    // SAFETY: as above.
-    let k0x: __m128i = unsafe { _mm_set1_epi64x(12345) };
-    let t = min_ticks(2000, || unsafe { amm_x2(&ax, &ax, &nx, k0x, &mut outx) });
-    report(&format!("amm52x{D} x2"), t);
-    // SAFETY: as above.
-    let t = min_ticks(2000, || unsafe { ams_x2(&ax, &nx, k0x, &mut outx) });
-    report(&format!("ams52x{D} x2"), t);
+    println!();
 }
 
-fn unsafe_k0() -> __m512i {
-    // SAFETY: the callers checked for AVX-512.
-    unsafe { _mm512_set1_epi64(12345) }
-}
-
-fn bench_exp_mb8<const D: usize>(bits: usize) {
+/// One RSA private operation of `2 * half` bits: our x2 exponentiation pair and mb8 batch
+/// against OpenSSL's whole private operation (CRT, blinding, checks included).
+fn rsa<const D: usize>(half: usize, cpt: f64, tps: f64) {
     let Some(ifma) = ifma_or_skip("bench") else { return };
+    assert!(half <= max_modulus_bits(D));
     let mut rng = Rng(10);
-    let jobs: Vec<Job> = (0..8).map(|_| Job::random(&mut rng, D, bits, bits / 64)).collect();
-    let mut outs = vec![vec![0u64; super::tests::limbs_for(D)]; 8];
-    let t = min_ticks(5, || {
-        let mut it = outs.iter_mut();
-        let lanes = core::array::from_fn(|l| {
-            let j = &jobs[l];
-            Some(super::exp_mb8::Mb8Lane {
-                modulus: &j.n,
-                rr: &j.rr,
-                base: &j.base,
-                exp: &j.exp,
-                out: it.next().unwrap(),
-            })
-        });
-        super::exp_mb8::exp_mb8::<D>(ifma, lanes);
-    });
-    report(&format!("exp {bits}-bit mb8 (8 lanes)"), t);
+    let jobs: Vec<Job> = (0..8).map(|_| Job::random(&mut rng, D, half, half / 64)).collect();
+    let params: Vec<Params52<D>> =
+        jobs.iter().map(|j| Params52::<D>::new(&j.n, &j.rr).unwrap()).collect();
+    let key = Rsa::generate(2 * half as u32).unwrap();
+    let msg = {
+        let mut m = vec![0x5au8; 2 * half / 8];
+        m[0] = 0;
+        m
+    };
+    let mut sig = vec![0u8; 2 * half / 8];
+    let (mut o0, mut o1) = (vec![0u64; limbs_for(D)], vec![0u64; limbs_for(D)]);
+    let mut outs = vec![vec![0u64; limbs_for(D)]; 8];
+    let (mut x2, mut mb8, mut ossl) = (f64::MAX, f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        x2 = x2.min(cpu_us(1, 300, || {
+            exp_x2::<D>(
+                ifma,
+                [&mut o0, &mut o1],
+                [&jobs[0].base, &jobs[1].base],
+                [&jobs[0].exp, &jobs[1].exp],
+                [&params[0], &params[1]],
+            )
+            .unwrap();
+        }));
+        mb8 = mb8.min(cpu_us(1, 300, || {
+            let mut it = outs.iter_mut();
+            let lanes = core::array::from_fn(|l| {
+                let j = &jobs[l];
+                let out = it.next().unwrap();
+                Some(Mb8Lane { modulus: &j.n, rr: &j.rr, base: &j.base, exp: &j.exp, out })
+            });
+            exp_mb8::<D>(ifma, lanes);
+        }));
+        ossl = ossl.min(cpu_us(1, 300, || {
+            key.private_encrypt(&msg, &mut sig, Padding::NONE).unwrap();
+        }));
+    }
+    assert_eq!(o0, jobs[0].want);
+    // An x2 pair is one RSA operation's exponentiations; a batch of 8 is four operations.
+    println!(
+        "RSA-{:<4} (D={D:>2}) x2 pair {:>7.0} us {:>8.0} cyc {:>6.0}/s | mb8 batch {:>7.0} us \
+         {:>6.0} RSA/s | OpenSSL {:>6.0} us {:>6.0}/s | x2 {:.2}x  mb8 {:.2}x",
+        2 * half,
+        x2,
+        x2 * 1e-6 * tps * cpt,
+        1e6 / x2,
+        mb8,
+        4e6 / mb8,
+        ossl,
+        1e6 / ossl,
+        ossl / x2,
+        4.0 * ossl / mb8,
+    );
 }
 
 #[test]
 #[ignore]
 fn cycles() {
-    bench_amm::<20>();
-    bench_amm::<40>();
-    bench_exp_mb8::<20>(1024);
+    let (cpt, tps) = (core_per_tick(), ticks_per_second());
+    println!("TSC {:.3} GHz, core {:.3} GHz", tps / 1e9, tps * cpt / 1e9);
+    kernels::<10>(cpt);
+    kernels::<20>(cpt);
+    kernels::<30>(cpt);
+    kernels::<40>(cpt);
+    kernels::<60>(cpt);
+    kernels::<79>(cpt);
+    rsa::<10>(512, cpt, tps);
+    rsa::<20>(1024, cpt, tps);
+    rsa::<30>(1536, cpt, tps);
+    rsa::<40>(2048, cpt, tps);
+    rsa::<79>(4096, cpt, tps);
 }
+

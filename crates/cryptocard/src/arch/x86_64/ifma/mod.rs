@@ -1,5 +1,8 @@
 //! AVX-512 IFMA Montgomery arithmetic in radix 2^52 (docs to come).
 
+// The RSA layer and the engine are the callers; until they land only the tests are.
+#![cfg_attr(not(test), allow(dead_code))]
+
 /// Expands `$body` once for each `$k` in `0..$n` (a constant), as straight-line code when
 /// `$n <= 24`: the kernels keep their accumulators in registers, which needs every index
 /// constant, and LLVM does not fully unroll loops of this size by itself. Larger counts
@@ -12,6 +15,7 @@ macro_rules! unroll {
         if $n <= 24 {
             $( if $i < $n { let $k: usize = $i; $body } )*
         } else {
+            #[allow(clippy::needless_range_loop)]
             for $k in 0..$n $body
         }
     }};
@@ -20,10 +24,10 @@ macro_rules! unroll {
 pub(crate) mod amm;
 pub(crate) mod ams;
 pub(crate) mod exp_mb8;
+pub(crate) mod exp_x2;
 pub(crate) mod radix52;
 mod vec52;
-
-pub(crate) use radix52::Params52;
+mod window;
 
 use crate::Error;
 

@@ -88,6 +88,26 @@ pub(crate) fn from_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
     ct::is_zero(spill)
 }
 
+/// `x = x - n` if `x >= n`: the final reduction of a result in `[0, 2n)`, on normalised
+/// digits of equal length, in constant time (a full borrow chain and a masked select).
+pub(crate) fn reduce_once(x: &mut [u64], n: &[u64]) {
+    debug_assert_eq!(x.len(), n.len());
+    let mut diff = [0u64; 128];
+    let diff = &mut diff[..x.len()];
+    let mut borrow = 0u64;
+    for ((d, &xd), &nd) in diff.iter_mut().zip(x.iter()).zip(n) {
+        let t = xd.wrapping_sub(nd).wrapping_sub(borrow);
+        borrow = t >> 63;
+        *d = t & DIGIT_MASK;
+    }
+    // Keep x where the subtraction borrowed (x < n).
+    let keep_x = Choice::from_bit(borrow);
+    for (xd, &d) in x.iter_mut().zip(diff.iter()) {
+        *xd = keep_x.select(*xd, d);
+    }
+    diff.fill(0);
+}
+
 /// `-n^-1 mod 2^52` for odd `n` (only its low word matters), by Newton's iteration
 /// `x <- x (2 - n x)`, which doubles the number of correct low bits: `x = n` is right to 3
 /// bits (`n^2 = 1 mod 8` for odd `n`), five steps give 96 >= 64.

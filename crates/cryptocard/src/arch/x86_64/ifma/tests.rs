@@ -6,10 +6,10 @@ use super::LaneStatus;
 use super::amm::{amm_mb8, amm_x2};
 use super::ams::{ams_mb8, ams_x2};
 use super::exp_mb8::{Mb8Lane, exp_mb8};
-use super::radix52::{self, max_modulus_bits};
+use super::exp_x2::exp_x2;
+use super::radix52::{self, Params52, max_modulus_bits};
 use super::vec52::{Mb8, X2};
 use crate::arch::x86_64::cpu::Ifma;
-use core::arch::x86_64::{_mm_set_epi64x, _mm512_loadu_si512};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
@@ -238,13 +238,12 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
             k0[l] = radix52::neg_inv52(dn[0]);
         }
         let mut out = Mb8::<D>::ZERO;
-        // SAFETY: IFMA was detected above; `k0` is 64 readable bytes.
+        // SAFETY: IFMA was detected above.
         unsafe {
-            let k = _mm512_loadu_si512(k0.as_ptr().cast());
             if square {
-                ams_mb8(&a, &n, k, &mut out);
+                ams_mb8(&a, &n, &k0, &mut out);
             } else {
-                amm_mb8(&a, &b, &n, k, &mut out);
+                amm_mb8(&a, &b, &n, &k0, &mut out);
             }
         }
         for l in 0..8 {
@@ -264,7 +263,7 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
             let mut out = X2::<D>::ZERO;
             // SAFETY: IFMA was detected above.
             unsafe {
-                let k = _mm_set_epi64x(k0[2 * p + 1] as i64, k0[2 * p] as i64);
+                let k = &[k0[2 * p], k0[2 * p + 1]];
                 if square {
                     ams_x2(&a, &n, k, &mut out);
                 } else {
@@ -304,4 +303,158 @@ fn ams_matches_num_bigint_at_every_size() {
     amm_matches::<60>(&mut rng, true);
     amm_matches::<79>(&mut rng, true);
     amm_matches::<80>(&mut rng, true);
+}
+
+fn x2_random_pairs<const D: usize>(rng: &mut Rng) {
+    let Some(ifma) = ifma_or_skip("x2_random_pairs") else { return };
+    let top = max_modulus_bits(D);
+    for (bits, exp_limbs) in
+        [(top, [top.div_ceil(64); 2]), (top - 7, [3, 1]), (52 * D - 60, [0, 2])]
+    {
+        let jobs: Vec<Job> = (0..2).map(|s| Job::random(rng, D, bits, exp_limbs[s])).collect();
+        let params: Vec<Params52<D>> =
+            jobs.iter().map(|j| Params52::<D>::new(&j.n, &j.rr).unwrap()).collect();
+        let (mut o0, mut o1) = (vec![7u64; limbs_for(D)], vec![7u64; limbs_for(D)]);
+        exp_x2::<D>(
+            ifma,
+            [&mut o0, &mut o1],
+            [&jobs[0].base, &jobs[1].base],
+            [&jobs[0].exp, &jobs[1].exp],
+            [&params[0], &params[1]],
+        )
+        .unwrap();
+        assert_eq!(o0, jobs[0].want, "D={D} bits={bits} number 0");
+        assert_eq!(o1, jobs[1].want, "D={D} bits={bits} number 1");
+    }
+}
+
+#[test]
+fn x2_exp_matches_modpow_at_every_size() {
+    let mut rng = Rng(5);
+    x2_random_pairs::<10>(&mut rng);
+    x2_random_pairs::<20>(&mut rng);
+    x2_random_pairs::<30>(&mut rng);
+    x2_random_pairs::<40>(&mut rng);
+    x2_random_pairs::<60>(&mut rng);
+    x2_random_pairs::<79>(&mut rng);
+}
+
+#[test]
+fn x2_edge_cases_and_errors() {
+    let Some(ifma) = ifma_or_skip("x2_edge_cases_and_errors") else { return };
+    const D: usize = 20;
+    let mut rng = Rng(6);
+    let n = [rng.odd_modulus(1024), rng.odd_modulus(1023)];
+    let nm1 = [&n[0] - 1u32, &n[1] - 1u32];
+    let full = vec![!0u64; 16];
+    let r: Vec<u64> = (0..16).map(|_| rng.next()).collect();
+    let cases: [([BigUint; 2], [&[u64]; 2]); 6] = [
+        ([BigUint::zero(), BigUint::one()], [&r, &r]),
+        ([nm1[0].clone(), nm1[1].clone()], [&full, &r]),
+        ([nm1[0].clone(), BigUint::zero()], [&[], &[1]]),
+        ([BigUint::one(), nm1[1].clone()], [&[0, 0, 0], &full]),
+        ([rng.below(&n[0]), rng.below(&n[1])], [&[1], &[0]]),
+        ([rng.below(&n[0]), rng.below(&n[1])], [&full[..1], &r[..5]]),
+    ];
+    let params: Vec<Params52<D>> = (0..2)
+        .map(|s| {
+            let rr = to_limbs(&rr52(&n[s], D), 16);
+            Params52::<D>::new(&to_limbs(&n[s], 16), &rr).unwrap()
+        })
+        .collect();
+    for (bases, exps) in &cases {
+        let b = [to_limbs(&bases[0], 16), to_limbs(&bases[1], 16)];
+        let (mut o0, mut o1) = (vec![0u64; 16], vec![0u64; 16]);
+        exp_x2::<D>(ifma, [&mut o0, &mut o1], [&b[0], &b[1]], *exps, [&params[0], &params[1]])
+            .unwrap();
+        for (s, o) in [o0, o1].iter().enumerate() {
+            let want = bases[s].modpow(&from_limbs(exps[s]), &n[s]);
+            assert_eq!(from_limbs(o), want, "number {s}");
+        }
+    }
+    // base >= n, and a wrong length, fail and zero the outputs.
+    let ok = to_limbs(&BigUint::one(), 16);
+    let bad = to_limbs(&n[1], 16);
+    let (mut o0, mut o1) = (vec![5u64; 16], vec![5u64; 16]);
+    let e = exp_x2::<D>(ifma, [&mut o0, &mut o1], [&ok, &bad], [&r, &r], [&params[0], &params[1]]);
+    assert!(e.is_err());
+    assert!(o0.iter().chain(&o1).all(|&w| w == 0));
+    let short = vec![1u64; 15];
+    let (mut o0, mut o1) = (vec![5u64; 16], vec![5u64; 16]);
+    let e =
+        exp_x2::<D>(ifma, [&mut o0, &mut o1], [&short, &ok], [&r, &r], [&params[0], &params[1]]);
+    assert!(e.is_err());
+}
+
+#[test]
+fn mb8_partial_duplicate_and_invalid_lanes() {
+    let Some(ifma) = ifma_or_skip("mb8_partial_duplicate_and_invalid_lanes") else { return };
+    const D: usize = 20;
+    let mut rng = Rng(7);
+    let good: Vec<Job> = (0..8).map(|l| Job::random(&mut rng, D, 1024 - l, 16 - l)).collect();
+    // Partial batches: 1..7 live lanes in varying positions; dead lanes are left untouched.
+    for live in 1..8 {
+        let batch: [Option<&Job>; 8] =
+            core::array::from_fn(|l| ((l * 3 + live) % 8 < live).then_some(&good[l]));
+        assert_eq!(batch.iter().filter(|j| j.is_some()).count(), live);
+        run_mb8::<D>(ifma, &batch);
+    }
+    // The same job in several lanes.
+    let batch = [
+        Some(&good[0]),
+        Some(&good[0]),
+        Some(&good[1]),
+        Some(&good[0]),
+        None,
+        Some(&good[1]),
+        Some(&good[0]),
+        Some(&good[0]),
+    ];
+    run_mb8::<D>(ifma, &batch);
+    // Invalid lanes fail alone: even modulus, zero modulus, base >= n, base == n, too
+    // large a modulus for D, wrong base length, rr >= n.
+    let mut bad: Vec<Job> = (0..7).map(|l| Job::random(&mut rng, D, 1000 + l, 4)).collect();
+    bad[0].n[0] &= !1;
+    bad[1].n.iter_mut().for_each(|w| *w = 0);
+    bad[2].base = bad[2].n.clone();
+    bad[2].base[0] += 1;
+    bad[3].base = bad[3].n.clone();
+    bad[4].n = to_limbs(&rng.odd_modulus(max_modulus_bits(D) + 1), 17);
+    bad[4].base = vec![0; 17];
+    bad[5].base.pop();
+    bad[6].rr = bad[6].n.clone();
+    for (k, b) in bad.iter().enumerate() {
+        let mut batch: [Option<&Job>; 8] = core::array::from_fn(|l| Some(&good[l]));
+        batch[(k * 5) % 8] = Some(b);
+        batch[(k * 5 + 3) % 8] = None;
+        let status = run_mb8::<D>(ifma, &batch);
+        for l in 0..8 {
+            let want_failed = l == (k * 5) % 8;
+            assert_eq!(matches!(status[l], LaneStatus::Failed(_)), want_failed, "bad {k} lane {l}");
+        }
+    }
+}
+
+#[test]
+fn mb8_large_digit_counts_run_as_x2_pairs_with_lane_failures() {
+    let Some(ifma) = ifma_or_skip("mb8_large_digit_counts") else { return };
+    const D: usize = 40;
+    let mut rng = Rng(8);
+    let jobs: Vec<Job> =
+        (0..8).map(|l| Job::random(&mut rng, D, 2048 - 3 * l, 32 - 4 * l)).collect();
+    let mut bad = Job::random(&mut rng, D, 2048, 32);
+    bad.n[0] &= !1;
+    let batch: [Option<&Job>; 8] = [
+        Some(&jobs[0]),
+        Some(&bad),
+        Some(&jobs[2]),
+        None,
+        Some(&jobs[4]),
+        Some(&jobs[5]),
+        Some(&jobs[6]),
+        Some(&jobs[0]),
+    ];
+    let status = run_mb8::<D>(ifma, &batch);
+    assert!(matches!(status[1], LaneStatus::Failed(_)));
+    assert_eq!(status.iter().filter(|s| **s == LaneStatus::Done).count(), 6);
 }

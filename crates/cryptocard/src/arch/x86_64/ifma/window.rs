@@ -1,0 +1,99 @@
+//! Constant-time fixed-window exponentiation over almost-Montgomery products, shared by
+//! the x2 and mb8 layouts.
+//!
+//! Left to right with windows of [`WINDOW`] bits (Kaliski's "k-ary" method with `k = 5`):
+//! a table of `x^0 .. x^31` in Montgomery form (the even entries by squaring), then per
+//! window five squarings and one multiplication by the table entry the window selects.
+//! The entry is read by a masked scan of the whole table, so neither branches nor memory
+//! addresses depend on the exponent. Every lane runs the same number of windows, set by
+//! the longest exponent slice (a public length); a shorter exponent is read as if padded
+//! with zeros, which selects `x^0` (Montgomery one) and leaves the result unchanged.
+//!
+//! Values stay below `2n` throughout (almost-Montgomery, never reduced): `amm(x, y) < 2n`
+//! for `x, y < 2n` when `4n < R`. The last product, by plain 1, leaves Montgomery form and
+//! lands in `[0, n]`; the caller reduces it once.
+
+use super::window_bits;
+use zeroize::Zeroize;
+
+/// Window width in bits (tuned on AMD Zen 4 for 1024..4096-bit moduli, see `super`).
+pub(super) const WINDOW: usize = 5;
+/// Entries of the power table.
+pub(super) const TABLE: usize = 1 << WINDOW;
+
+/// The products of one layout, bound to its moduli.
+pub(super) trait Kernels {
+    /// The layout's numbers (all lanes).
+    type Num: Clone + Zeroize;
+    /// Lanes (independent exponents).
+    const LANES: usize;
+    /// Zero in every lane.
+    fn zero(&self) -> Self::Num;
+    /// The plain number 1 in every lane.
+    fn one(&self) -> Self::Num;
+    /// `out = amm(a, b)`.
+    fn mul(&self, a: &Self::Num, b: &Self::Num, out: &mut Self::Num);
+    /// `out = amm(a, a)`.
+    fn sqr(&self, a: &Self::Num, out: &mut Self::Num);
+    /// `out = table[idx[l]]` in lane `l`, reading the whole table.
+    fn select(&self, table: &[Self::Num; TABLE], idx: &[u64; 8], out: &mut Self::Num);
+}
+
+/// `out = x^e mod n` in every lane, in `[0, n]` (`n` itself standing for 0), given
+/// `base = x < n` and `rr = R^2 mod n` (digits normalised); `exps[l]` is lane `l`'s
+/// exponent, `exps.len() == K::LANES`.
+pub(super) fn exp<K: Kernels>(
+    k: &K,
+    base: &K::Num,
+    rr: &K::Num,
+    exps: &[&[u64]],
+    out: &mut K::Num,
+) {
+    assert_eq!(exps.len(), K::LANES, "internal error: one exponent per lane");
+    let one = k.one();
+    let mut table: [K::Num; TABLE] = core::array::from_fn(|_| k.zero());
+    // table[0] = R mod n, table[1] = x R mod n, table[j] = x^j R mod n.
+    k.mul(rr, &one, &mut table[0]);
+    k.mul(base, rr, &mut table[1]);
+    for j in 2..TABLE {
+        let (done, rest) = table.split_at_mut(j);
+        if j.is_multiple_of(2) {
+            k.sqr(&done[j / 2], &mut rest[0]);
+        } else {
+            k.mul(&done[j - 1], &done[1], &mut rest[0]);
+        }
+    }
+
+    let bits = exps.iter().map(|e| 64 * e.len()).max().unwrap_or(0);
+    let windows = bits.div_ceil(WINDOW);
+    let (mut x, mut y, mut t) = (k.zero(), k.zero(), k.zero());
+    let mut idx = [0u64; 8];
+    let (mut acc, mut spare) = (&mut x, &mut y);
+    acc.clone_from(&table[0]);
+    for w in (0..windows).rev() {
+        for (i, e) in idx.iter_mut().zip(exps) {
+            *i = window_bits(e, WINDOW * w, WINDOW);
+        }
+        if w + 1 == windows {
+            k.select(&table, &idx, acc);
+            continue;
+        }
+        for _ in 0..WINDOW {
+            k.sqr(acc, spare);
+            core::mem::swap(&mut acc, &mut spare);
+        }
+        k.select(&table, &idx, &mut t);
+        k.mul(acc, &t, spare);
+        core::mem::swap(&mut acc, &mut spare);
+    }
+    // amm(acc, 1) = acc / R mod n, at most n since acc < 2n < R.
+    k.mul(acc, &one, out);
+
+    for e in table.iter_mut() {
+        e.zeroize();
+    }
+    x.zeroize();
+    y.zeroize();
+    t.zeroize();
+    idx.zeroize();
+}

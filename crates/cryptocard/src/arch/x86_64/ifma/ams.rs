@@ -89,13 +89,13 @@ pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &
         let diag: u8 = 0b11 << r;
         let next: u8 = if r < 6 { 0b1100 << r } else { 0 };
         let row = |v: usize, acc: &mut __m512i, h: &mut __m512i| {
-            let mut m = vec52::block(&a2, v);
+            let mut m = a2[v];
             if v == vi {
                 m = _mm512_mask_blend_epi64(diag, m, vec52::block(a, v));
-                m = _mm512_mask_blend_epi64(next, m, vec52::block(&e, v));
+                m = _mm512_mask_blend_epi64(next, m, e[v]);
                 m = _mm512_maskz_mov_epi64(keep, m);
             } else if v == vi + 1 && r == 6 {
-                m = _mm512_mask_blend_epi64(0b11, m, vec52::block(&e, v));
+                m = _mm512_mask_blend_epi64(0b11, m, e[v]);
             }
             *acc = _mm512_madd52lo_epu64(*acc, m, ai);
             *h = _mm512_madd52hi_epu64(zero, m, ai);
@@ -131,20 +131,21 @@ pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &
 /// `(a2, e)` with `a2 = 2a` in normalised digits (`a2_j = (2 a_j mod 2^52) + c_(j-1)`, `c_j`
 /// bit 51 of `a_j`) and `e_j = 2 a_j mod 2^52` (without the carry in). `a < 2^(52 D - 1)`,
 /// so the carry out of the top digit is zero and `2a` fits `D` digits.
+#[inline]
 #[target_feature(enable = "avx512f")]
-fn doubled_x2<const D: usize>(a: &X2<D>) -> (X2<D>, X2<D>) {
+fn doubled_x2<const D: usize>(a: &X2<D>) -> ([__m512i; D], [__m512i; D]) {
     let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
-    let (mut a2, mut e) = (X2::<D>::ZERO, X2::<D>::ZERO);
-    let mut prev_c = _mm512_setzero_si512();
-    for v in 0..X2::<D>::BLOCKS {
+    let zero = _mm512_setzero_si512();
+    let (mut a2, mut e) = ([zero; D], [zero; D]);
+    let mut prev_c = zero;
+    unroll!(v in 0..X2::<D>::BLOCKS => {
         let x = vec52::block(a, v);
-        let ev = _mm512_and_si512(_mm512_slli_epi64::<1>(x), mask);
+        e[v] = _mm512_and_si512(_mm512_slli_epi64::<1>(x), mask);
         let c = _mm512_srli_epi64::<51>(x);
-        vec52::set_block(&mut e, v, ev);
         // The carry of digit j - 1 is two lanes down (one digit of the same number).
-        vec52::set_block(&mut a2, v, _mm512_or_si512(ev, _mm512_alignr_epi64::<6>(c, prev_c)));
+        a2[v] = _mm512_or_si512(e[v], _mm512_alignr_epi64::<6>(c, prev_c));
         prev_c = c;
-    }
+    });
     debug_assert!(a.d[D - 1].iter().all(|&d| d >> 51 == 0), "internal error: a >= R / 2");
     (a2, e)
 }

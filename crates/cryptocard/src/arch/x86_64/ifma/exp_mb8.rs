@@ -28,8 +28,9 @@ use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// The largest digit count run transposed (tuned on AMD Zen 4); larger ones run as x2 pairs.
-pub(crate) const MB8_TRANSPOSED_MAX_DIGITS: usize = 24;
+/// The largest digit count run transposed; larger ones run as x2 pairs (tuned on AMD
+/// Zen 4, see the module docs).
+pub(crate) const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 
 /// One lane's job: `out = base^exp mod modulus`.
 ///

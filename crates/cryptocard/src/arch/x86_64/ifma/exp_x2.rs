@@ -18,9 +18,12 @@ use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// Squarings by `ams_x2` from this digit count up; below it `amm_x2(a, a)` is as fast on
-/// AMD Zen 4 (the squaring's shorter rows leave the step bound by its quotient chain).
-pub(crate) const AMS_X2_MIN_DIGITS: usize = 24;
+/// The digit counts whose squarings use `ams_x2`; outside them `amm_x2(a, a)` is as fast
+/// or faster (tuned on AMD Zen 4, chained cycles: 636 against 606 at 20 digits, 1336 against
+/// 1295 at 30, 1884 against 2114 at 40, 4347 against 4736 at 60, 9555 against 8828 at 79).
+/// Below, the squaring's shorter rows leave the step bound by its quotient-digit chain;
+/// above, its extra operand (`2a`) pushes the accumulators out of the registers.
+pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 32..=64;
 
 /// `out[s] = base[s]^exp[s] mod n_s` for `s = 0, 1`, where `params[s]` holds `n_s`.
 ///
@@ -147,7 +150,7 @@ impl<const D: usize> Kernels for X2Kernels<'_, D> {
     }
 
     fn sqr(&self, a: &X2<D>, out: &mut X2<D>) {
-        if D >= AMS_X2_MIN_DIGITS {
+        if AMS_X2_DIGITS.contains(&D) {
             // SAFETY: as in `mul`.
             unsafe { ams_x2(a, self.n, &self.k0, out) }
         } else {

@@ -4,15 +4,15 @@
 #![cfg_attr(not(test), allow(dead_code))]
 
 /// Expands `$body` once for each `$k` in `0..$n` (a constant), as straight-line code when
-/// `$n <= 24`: the kernels keep their accumulators in registers, which needs every index
+/// `$n <= 32`: the kernels keep their accumulators in registers, which needs every index
 /// constant, and LLVM does not fully unroll loops of this size by itself. Larger counts
 /// get an ordinary loop (correct, but with the accumulators in memory).
 macro_rules! unroll {
     ($k:ident in 0..$n:expr => $body:block) => {
-        unroll!(@ $k, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23)
+        unroll!(@ $k, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
     };
     (@ $k:ident, $n:expr, $body:block, $($i:literal)*) => {{
-        if $n <= 24 {
+        if $n <= 32 {
             $( if $i < $n { let $k: usize = $i; $body } )*
         } else {
             #[allow(clippy::needless_range_loop)]

@@ -108,10 +108,7 @@ pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &
         if i == 0 {
             digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);
         }
-        let x = _mm_add_epi64(
-            _mm512_extracti32x4_epi32::<1>(acc[0]),
-            _mm512_castsi512_si128(h[0]),
-        );
+        let x = _mm_add_epi64(_mm512_extracti32x4_epi32::<1>(acc[0]), _mm512_castsi512_si128(h[0]));
         let (y, carry) = (digit0.y, digit0.carry);
         digit0 = digit0.next(x, n, k0);
         unroll!(v in 0..blocks => {
@@ -137,14 +134,13 @@ fn doubled_x2<const D: usize>(a: &X2<D>) -> ([__m512i; D], [__m512i; D]) {
     let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
     let zero = _mm512_setzero_si512();
     let (mut a2, mut e) = ([zero; D], [zero; D]);
-    let mut prev_c = zero;
     unroll!(v in 0..X2::<D>::BLOCKS => {
         let x = vec52::block(a, v);
         e[v] = _mm512_and_si512(_mm512_slli_epi64::<1>(x), mask);
         let c = _mm512_srli_epi64::<51>(x);
+        let below = if v > 0 { _mm512_srli_epi64::<51>(vec52::block(a, v - 1)) } else { zero };
         // The carry of digit j - 1 is two lanes down (one digit of the same number).
-        a2[v] = _mm512_or_si512(e[v], _mm512_alignr_epi64::<6>(c, prev_c));
-        prev_c = c;
+        a2[v] = _mm512_or_si512(e[v], _mm512_alignr_epi64::<6>(c, below));
     });
     debug_assert!(a.d[D - 1].iter().all(|&d| d >> 51 == 0), "internal error: a >= R / 2");
     (a2, e)

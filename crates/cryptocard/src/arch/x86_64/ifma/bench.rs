@@ -132,15 +132,26 @@ fn kernels<const D: usize>(cpt: f64) {
     let mut rng = Rng(9);
     let (a, n) = (random_x2::<D>(&mut rng), random_x2::<D>(&mut rng));
     let k0 = [rng.next() >> 12, rng.next() >> 12];
-    // SAFETY (all calls below): IFMA was detected above.
-    let amm = chained(&a, |x, y| unsafe { amm_x2(x, x, &n, &k0, y) });
-    let ams = chained(&a, |x, y| unsafe { ams_x2(x, &n, &k0, y) });
+    let amm = chained(&a, |x, y| {
+        // SAFETY: IFMA was detected above.
+        unsafe { amm_x2(x, x, &n, &k0, y) }
+    });
+    let ams = chained(&a, |x, y| {
+        // SAFETY: IFMA was detected above.
+        unsafe { ams_x2(x, &n, &k0, y) }
+    });
     print!("D={D:>2} x2 : amm {:>6.0}  ams {:>6.0} cycles", amm * cpt, ams * cpt);
     if D <= super::exp_mb8::MB8_TRANSPOSED_MAX_DIGITS {
         let (a, n) = (random_mb8::<D>(&mut rng), random_mb8::<D>(&mut rng));
         let k0 = [rng.next() >> 12; 8];
-        let amm = chained(&a, |x, y| unsafe { amm_mb8(x, x, &n, &k0, y) });
-        let ams = chained(&a, |x, y| unsafe { ams_mb8(x, &n, &k0, y) });
+        let amm = chained(&a, |x, y| {
+            // SAFETY: IFMA was detected above.
+            unsafe { amm_mb8(x, x, &n, &k0, y) }
+        });
+        let ams = chained(&a, |x, y| {
+            // SAFETY: IFMA was detected above.
+            unsafe { ams_mb8(x, &n, &k0, y) }
+        });
         print!("   mb8: amm {:>6.0}  ams {:>6.0} cycles", amm * cpt, ams * cpt);
     }
     println!();
@@ -224,4 +235,3 @@ fn cycles() {
     rsa::<40>(2048, cpt, tps);
     rsa::<79>(4096, cpt, tps);
 }
-

@@ -126,15 +126,7 @@ impl<const D: usize> LaneDigits<D> {
 
     fn new(lane: &Mb8Lane<'_>) -> Result<Self, Error> {
         let p = Params52::<D>::new(lane.modulus, lane.rr)?;
-        if lane.base.len() != p.limbs() || lane.out.len() != p.limbs() {
-            return Err(Error::InvalidArgument("base and result must have the modulus's length"));
-        }
-        if !p.is_reduced(lane.base).declassify() {
-            return Err(Error::InvalidArgument("base must be below the modulus"));
-        }
-        let mut base = [0u64; D];
-        // Fits: base < n < 2^(52 D).
-        let _ = radix52::to_radix52(&mut base, lane.base);
+        let base = p.operand_digits(lane.base, lane.out.len())?;
         Ok(LaneDigits { n: p.n, rr: p.rr, base, k0: p.k0 })
     }
 }

@@ -165,19 +165,25 @@ impl<const D: usize> Params52<D> {
         self.limbs
     }
 
-    /// True when the little-endian limbs `x`, of [`Params52::limbs`] limbs, are below `n`.
-    /// Constant-time in `x`.
-    pub(super) fn is_reduced(&self, x: &[u64]) -> Choice {
-        debug_assert_eq!(x.len(), self.limbs);
+    /// The radix-2^52 digits of an operand `base` that goes with this modulus, checking the
+    /// contract of the exponentiations: `base` and `out_len` are [`Params52::limbs`] long
+    /// and `base < n`. Constant-time in `base`; the error reveals only which check failed.
+    pub(super) fn operand_digits(&self, base: &[u64], out_len: usize) -> Result<[u64; D], Error> {
+        if base.len() != self.limbs || out_len != self.limbs {
+            return Err(Error::InvalidArgument("base and result must have the modulus's length"));
+        }
         let mut digits = [0u64; D];
-        let fits = to_radix52(&mut digits, x);
-        // Borrow out of x - n over the digits.
+        let fits = to_radix52(&mut digits, base);
+        // Borrow out of base - n over the digits.
         let mut borrow = 0u64;
         for (&xd, &nd) in digits.iter().zip(&self.n) {
-            let t = xd.wrapping_sub(nd).wrapping_sub(borrow);
-            borrow = t >> 63;
+            borrow = xd.wrapping_sub(nd).wrapping_sub(borrow) >> 63;
         }
-        fits & Choice::from_bit(borrow)
+        if !(fits & Choice::from_bit(borrow)).declassify() {
+            digits.fill(0);
+            return Err(Error::InvalidArgument("base must be below the modulus"));
+        }
+        Ok(digits)
     }
 }
 
@@ -280,8 +286,11 @@ mod tests {
         let p = Params52::<2>::new(&n, &[3]).unwrap();
         assert_eq!(p.limbs(), 2);
         assert_eq!(p.k0, neg_inv52(n[0]));
-        assert!(p.is_reduced(&[0xffff_ffff_ffff_fff0, 0x0fff]).declassify());
-        assert!(!p.is_reduced(&n).declassify());
-        assert!(!p.is_reduced(&[0, 0x1000]).declassify());
+        let below = [0xffff_ffff_ffff_fff0, 0x0fff];
+        assert_eq!(p.operand_digits(&below, 2).unwrap()[0], below[0] & DIGIT_MASK);
+        assert!(p.operand_digits(&n, 2).is_err());
+        assert!(p.operand_digits(&[0, 0x1000], 2).is_err());
+        assert!(p.operand_digits(&below, 3).is_err());
+        assert!(p.operand_digits(&below[..1], 2).is_err());
     }
 }

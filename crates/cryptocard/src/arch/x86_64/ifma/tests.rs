@@ -6,7 +6,7 @@ use super::LaneStatus;
 use super::amm::{amm_mb8, amm_x2};
 use super::ams::{ams_mb8, ams_x2};
 use super::exp_mb8::{Mb8Lane, exp_mb8};
-use super::exp_x2::exp_x2;
+use super::exp_x2::{exp_x1, exp_x2};
 use super::radix52::{self, Params52, max_modulus_bits};
 use super::vec52::{Mb8, X2};
 use crate::arch::x86_64::cpu::Ifma;
@@ -325,6 +325,9 @@ fn x2_random_pairs<const D: usize>(rng: &mut Rng) {
         .unwrap();
         assert_eq!(o0, jobs[0].want, "D={D} bits={bits} number 0");
         assert_eq!(o1, jobs[1].want, "D={D} bits={bits} number 1");
+        let mut o = vec![7u64; limbs_for(D)];
+        exp_x1::<D>(ifma, &mut o, &jobs[1].base, &jobs[1].exp, &params[1]).unwrap();
+        assert_eq!(o, jobs[1].want, "D={D} bits={bits} x1");
     }
 }
 
@@ -428,9 +431,9 @@ fn mb8_partial_duplicate_and_invalid_lanes() {
         batch[(k * 5) % 8] = Some(b);
         batch[(k * 5 + 3) % 8] = None;
         let status = run_mb8::<D>(ifma, &batch);
-        for l in 0..8 {
+        for (l, s) in status.iter().enumerate() {
             let want_failed = l == (k * 5) % 8;
-            assert_eq!(matches!(status[l], LaneStatus::Failed(_)), want_failed, "bad {k} lane {l}");
+            assert_eq!(matches!(s, LaneStatus::Failed(_)), want_failed, "bad {k} lane {l}");
         }
     }
 }

@@ -235,3 +235,40 @@ fn cycles() {
     rsa::<40>(2048, cpt, tps);
     rsa::<79>(4096, cpt, tps);
 }
+
+/// Exponentiation time with windows of 4 and 5 bits, interleaved (the tuning of
+/// `MB8_WINDOW` and `X2_WINDOW`).
+fn window_widths<const D: usize>(half: usize) {
+    let Some(ifma) = ifma_or_skip("bench") else { return };
+    let mut rng = Rng(11);
+    let jobs: Vec<Job> = (0..8).map(|_| Job::random(&mut rng, D, half, half / 64)).collect();
+    let mut outs = vec![vec![0u64; limbs_for(D)]; 8];
+    let mut run = |w: usize| {
+        let mut it = outs.iter_mut();
+        let lanes = core::array::from_fn(|l| {
+            let j = &jobs[l];
+            let out = it.next().unwrap();
+            Some(Mb8Lane { modulus: &j.n, rr: &j.rr, base: &j.base, exp: &j.exp, out })
+        });
+        if w == 4 {
+            super::exp_mb8::exp_mb8_window::<D, 4>(ifma, lanes);
+        } else {
+            super::exp_mb8::exp_mb8_window::<D, 5>(ifma, lanes);
+        }
+    };
+    let (mut w4, mut w5) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        w4 = w4.min(cpu_us(1, 300, || run(4)));
+        w5 = w5.min(cpu_us(1, 300, || run(5)));
+    }
+    println!("mb8 D={D:>2} {half}-bit: window 4 {w4:>7.0} us, window 5 {w5:>7.0} us per batch");
+}
+
+#[test]
+#[ignore]
+fn windows() {
+    window_widths::<10>(512);
+    window_widths::<20>(1024);
+    window_widths::<30>(1536);
+    window_widths::<40>(2048);
+}

@@ -12,7 +12,7 @@ use super::amm::amm_x2;
 use super::ams::ams_x2;
 use super::radix52::{self, Params52};
 use super::vec52::{self, X2};
-use super::window::{self, Kernels, TABLE};
+use super::window::{self, Kernels};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
@@ -54,7 +54,7 @@ pub(crate) fn exp_x2<const D: usize>(
         }
     }
     let mut result = X2::<D>::ZERO;
-    exp_pair(ifma, &inp, exp, &mut result);
+    exp_pair::<D, X2_WINDOW>(ifma, &inp, exp, &mut result);
     for (s, o) in out.into_iter().enumerate() {
         let digits: [u64; D] = core::array::from_fn(|k| result.d[k][s]);
         let fits = radix52::from_radix52(o, &digits);
@@ -87,7 +87,7 @@ pub(crate) fn exp_x1<const D: usize>(
     inp.set(0, &params.n, &params.rr, &digits, params.k0);
     digits.zeroize();
     let mut result = X2::<D>::ZERO;
-    exp_pair(ifma, &inp, [exp, &[]], &mut result);
+    exp_pair::<D, X2_WINDOW>(ifma, &inp, [exp, &[]], &mut result);
     let digits: [u64; D] = core::array::from_fn(|k| result.d[k][0]);
     let fits = radix52::from_radix52(out, &digits);
     assert!(fits.declassify(), "internal error: result does not fit the modulus");
@@ -126,15 +126,19 @@ impl<const D: usize> PairInputs<D> {
     }
 }
 
-/// `out = base^exp mod n` for both numbers of `inp`, fully reduced.
-pub(super) fn exp_pair<const D: usize>(
+/// Window width of the x2 exponentiations (tuned on AMD Zen 4, see the module docs).
+pub(crate) const X2_WINDOW: usize = 5;
+
+/// `out = base^exp mod n` for both numbers of `inp`, fully reduced, with windows of `W`
+/// bits.
+pub(super) fn exp_pair<const D: usize, const W: usize>(
     ifma: Ifma,
     inp: &PairInputs<D>,
     exp: [&[u64]; 2],
     out: &mut X2<D>,
 ) {
     let k = X2Kernels { _ifma: ifma, n: &inp.n, k0: inp.k0 };
-    window::exp(&k, &inp.base, &inp.rr, &exp, out);
+    window::exp::<_, W>(&k, &inp.base, &inp.rr, &exp, out);
     for s in 0..2 {
         let mut x: [u64; D] = core::array::from_fn(|j| out.d[j][s]);
         let n: [u64; D] = core::array::from_fn(|j| inp.n.d[j][s]);
@@ -181,7 +185,7 @@ impl<const D: usize> Kernels for X2Kernels<'_, D> {
         }
     }
 
-    fn select(&self, table: &[X2<D>; TABLE], idx: &[u64; 8], out: &mut X2<D>) {
+    fn select(&self, table: &[X2<D>], idx: &[u64; 8], out: &mut X2<D>) {
         // SAFETY: as in `mul`.
         unsafe { select_x2(table, [idx[0], idx[1]], out) }
     }
@@ -189,7 +193,7 @@ impl<const D: usize> Kernels for X2Kernels<'_, D> {
 
 /// `out = table[idx[s]]` for number `s`, by a masked scan of the whole table.
 #[target_feature(enable = "avx512f")]
-pub(super) fn select_x2<const D: usize>(table: &[X2<D>; TABLE], idx: [u64; 2], out: &mut X2<D>) {
+pub(super) fn select_x2<const D: usize>(table: &[X2<D>], idx: [u64; 2], out: &mut X2<D>) {
     let blocks = X2::<D>::BLOCKS;
     let idx = vec52::pair_splat(idx);
     let zero = _mm512_setzero_si512();

@@ -16,10 +16,10 @@
 use super::window_bits;
 use zeroize::Zeroize;
 
-/// Window width in bits (tuned on AMD Zen 4 for 1024..4096-bit moduli, see `super`).
-pub(super) const WINDOW: usize = 5;
-/// Entries of the power table.
-pub(super) const TABLE: usize = 1 << WINDOW;
+/// The widest window, in bits; each layout picks its own width up to this.
+pub(super) const MAX_WINDOW: usize = 5;
+/// Entries of the largest power table.
+pub(super) const TABLE: usize = 1 << MAX_WINDOW;
 
 /// The products of one layout, bound to its moduli.
 pub(super) trait Kernels {
@@ -35,14 +35,14 @@ pub(super) trait Kernels {
     fn mul(&self, a: &Self::Num, b: &Self::Num, out: &mut Self::Num);
     /// `out = amm(a, a)`.
     fn sqr(&self, a: &Self::Num, out: &mut Self::Num);
-    /// `out = table[idx[l]]` in lane `l`, reading the whole table.
-    fn select(&self, table: &[Self::Num; TABLE], idx: &[u64; 8], out: &mut Self::Num);
+    /// `out = table[idx[l]]` in lane `l`, reading every entry of `table`.
+    fn select(&self, table: &[Self::Num], idx: &[u64; 8], out: &mut Self::Num);
 }
 
 /// `out = x^e mod n` in every lane, in `[0, n]` (`n` itself standing for 0), given
-/// `base = x < n` and `rr = R^2 mod n` (digits normalised); `exps[l]` is lane `l`'s
-/// exponent, `exps.len() == K::LANES`.
-pub(super) fn exp<K: Kernels>(
+/// `base = x < n` and `rr = R^2 mod n` (digits normalised), with windows of `W` bits
+/// (`1 <= W <= MAX_WINDOW`); `exps[l]` is lane `l`'s exponent, `exps.len() == K::LANES`.
+pub(super) fn exp<K: Kernels, const W: usize>(
     k: &K,
     base: &K::Num,
     rr: &K::Num,
@@ -50,12 +50,14 @@ pub(super) fn exp<K: Kernels>(
     out: &mut K::Num,
 ) {
     assert_eq!(exps.len(), K::LANES, "internal error: one exponent per lane");
+    const { assert!(W >= 1 && W <= MAX_WINDOW, "internal error: window width") };
     let one = k.one();
     let mut table: [K::Num; TABLE] = core::array::from_fn(|_| k.zero());
+    let table = &mut table[..1 << W];
     // table[0] = R mod n, table[1] = x R mod n, table[j] = x^j R mod n.
     k.mul(rr, &one, &mut table[0]);
     k.mul(base, rr, &mut table[1]);
-    for j in 2..TABLE {
+    for j in 2..1 << W {
         let (done, rest) = table.split_at_mut(j);
         if j.is_multiple_of(2) {
             k.sqr(&done[j / 2], &mut rest[0]);
@@ -65,24 +67,24 @@ pub(super) fn exp<K: Kernels>(
     }
 
     let bits = exps.iter().map(|e| 64 * e.len()).max().unwrap_or(0);
-    let windows = bits.div_ceil(WINDOW);
+    let windows = bits.div_ceil(W);
     let (mut x, mut y, mut t) = (k.zero(), k.zero(), k.zero());
     let mut idx = [0u64; 8];
     let (mut acc, mut spare) = (&mut x, &mut y);
     acc.clone_from(&table[0]);
     for w in (0..windows).rev() {
         for (i, e) in idx.iter_mut().zip(exps) {
-            *i = window_bits(e, WINDOW * w, WINDOW);
+            *i = window_bits(e, W * w, W);
         }
         if w + 1 == windows {
-            k.select(&table, &idx, acc);
+            k.select(table, &idx, acc);
             continue;
         }
-        for _ in 0..WINDOW {
+        for _ in 0..W {
             k.sqr(acc, spare);
             core::mem::swap(&mut acc, &mut spare);
         }
-        k.select(&table, &idx, &mut t);
+        k.select(table, &idx, &mut t);
         k.mul(acc, &t, spare);
         core::mem::swap(&mut acc, &mut spare);
     }

@@ -1,4 +1,104 @@
-//! AVX-512 IFMA Montgomery arithmetic in radix 2^52 (docs to come).
+//! AVX-512 IFMA Montgomery arithmetic in radix 2^52: the accelerator's kernels.
+//!
+//! # The unit
+//!
+//! `vpmadd52luq` / `vpmadd52huq` multiply the low 52 bits of two 64-bit lanes and add the
+//! low (or high) 52 bits of the 104-bit product to a third lane, eight lanes per `zmm`.
+//! That is the DSP56000 of Dusse and Kaliski's card (24x24-bit products into 56-bit
+//! accumulators) with 12 guard bits instead of 8: numbers are held in radix 2^52
+//! ([`radix52`]), products accumulate without carry propagation, and one normalisation
+//! ends each Montgomery product.
+//!
+//! # Almost-Montgomery products (`amm`, `ams`)
+//!
+//! With `R = 2^(52 D)` and `k0 = -n^-1 mod 2^52`, word-serial Montgomery multiplication
+//! (Dusse-Kaliski section 3, Tang-Tsui-Leong Algorithm 2 at radix 2^52) computes
+//! `amm(a, b) = (a b + q n) / R` with `q < R`: see [`amm`]. There is no final subtraction,
+//! as in Dusse-Kaliski's Theorem 2 and Shand-Bertin-Vuillemin's redundant results; in the
+//! unsigned form the theorem needs `n < R / 4`, which fixes the digit count
+//! ([`radix52::digits_for_bits`]: 20 digits for 1024-bit moduli, 30, 40, 60, 79 for 1536,
+//! 2048, 3072, 4096):
+//!
+//! ```text
+//! a, b < 2n,  4n < R   =>   amm(a, b) < (4 n^2 + R n) / R = n (4n / R + 1) < 2n
+//! x < R,  RR < n       =>   amm(x, RR) < (R n + R n) / R = 2n          (into Montgomery form)
+//! a < 2n               =>   amm(a, 1) < (2n + R n) / R < n + 1         (out of it)
+//! ```
+//!
+//! so values stay below `2n` through a whole exponentiation and only the result is
+//! reduced, once, from `[0, n]`. `ams(a) = amm(a, a)` with the digit products `a_i a_j`,
+//! `i < j`, computed once and doubled: about `3 D^2` IFMA instructions against `4 D^2`
+//! ([`ams`]).
+//!
+//! Guard bits: a step adds to each accumulator digit at most four terms below 2^52 (the
+//! low and high halves of one `a b_i` and one `n y` product, or of the squaring's row and
+//! `n y`) and the carry out of digit 0 (below 2^12). A digit lives through at most `D`
+//! steps, so it stays below `4 D 2^52 + D 2^12 < 2^61` for `D <= 128`: no carry pass is
+//! needed inside a product, for every supported size, and the normalisation's inputs are
+//! below 2^63 as it requires. The multiplicands, though, must be normalised (IFMA reads 52
+//! bits), which is why each product ends with one.
+//!
+//! # Layouts and entry points
+//!
+//! * [`exp_x2::exp_x2`]: the two CRT exponentiations of one RSA private operation,
+//!   interleaved digit by digit in one register set (`X2`), OpenSSL's
+//!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_x1`] runs one on the same
+//!   kernel.
+//! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
+//!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
+//!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register) up to
+//!   32 digits; above that the accumulator does not fit the 32 registers and the batch
+//!   runs as four x2 pairs, which are then as fast (see `exp_mb8`).
+//!
+//! Both take a [`crate::arch::x86_64::cpu::Ifma`] token, use fixed windows (`window`), read
+//! the power table by a masked scan, and are constant-time in bases and exponents: no
+//! branch or address depends on them, only on the public sizes (digit count, exponent
+//! slice lengths). Secret temporaries (tables, accumulators, windows, digit copies) are
+//! zeroized before returning. The modulus and `RR = 2^(104 D) mod n` come from the caller
+//! in [`radix52::Params52`] (x2) or per lane (mb8).
+//!
+//! # Scheduling (AMD Zen 4)
+//!
+//! Zen 4 runs a 512-bit IFMA as two 256-bit halves: one `zmm` or two `ymm` IFMA per cycle,
+//! latency 4; `valignq`, shuffles and additions share the same pipes, and a `zmm` store
+//! costs two cycles and stalls the multipliers, so accumulators must stay in registers
+//! (the `unroll!` macro below makes their indices constant). The mb8 kernels are
+//! throughput-bound (80 IFMA a step at 20 digits). The x2 kernels at 20 digits have 20
+//! IFMA a step against a quotient-digit chain (`y` to the next `y`) through the vector
+//! accumulator of about 30 cycles, so the digit that decides the next `y` is tracked
+//! apart in an `xmm` register with a carry computed without `y` (`amm::Digit0`), the
+//! high halves go to registers of their own, and the next `y` is computed before the
+//! step's bulk in program order. The normalisation between two products costs about 70
+//! cycles of latency at 20 digits (its mask lookahead runs in general registers; in mask
+//! registers it was slower). Measured on Zen 4 (EPYC, 3.75 GHz, TSC 2.6 GHz), cycles of one
+//! product in a dependent chain (each output the next input), minimum of many runs:
+//!
+//! | digits (modulus bits) | x2 amm | x2 ams | mb8 amm | mb8 ams | per lane, best |
+//! |-----------------------|-------:|-------:|--------:|--------:|---------------:|
+//! | 10 (512)              |    271 |    301 |     457 |     398 |        50 (mb8)|
+//! | 20 (1024)             |    606 |    636 |    1772 |    1526 |       191 (mb8)|
+//! | 30 (1536)             |   1340 |   1417 |    4000 |    3285 |       411 (mb8)|
+//! | 40 (2048)             |   2109 |   1864 |       - |       - |       932 (x2) |
+//! | 60 (3072)             |   4707 |   4351 |       - |       - |      2176 (x2) |
+//! | 79 (4096)             |   8840 |   9644 |       - |       - |      4420 (x2) |
+//!
+//! (mb8 figures are for the whole batch of eight; the x2 squaring uses `ams_x2` only where
+//! it wins, 32..=64 digits, see `exp_x2::AMS_X2_DIGITS`.) Whole exponentiations with
+//! full-length exponents, in the same process as OpenSSL 3.0.19's RSA private operation
+//! (libcrypto through the `openssl` crate: CRT, blinding and checks included), CPU time per
+//! call (`bench`); OpenSSL 4.0.3's figures come from the same measurement in a C program
+//! linked to its static library:
+//!
+//! | RSA  | x2 pair (1 op) | mb8 batch (4 ops) | OpenSSL 3.0.19 | OpenSSL 4.0.3 |
+//! |------|---------------:|------------------:|---------------:|--------------:|
+//! | 1024 |   53 us 18.7k/s|    83 us  48.3k/s |  85 us 11.7k/s |             - |
+//! | 2048 |  229 us  4.4k/s|   582 us   6.9k/s | 251 us  4.0k/s | 231 us 4.3k/s |
+//! | 3072 |  687 us  1.5k/s|  1936 us   2.1k/s | 1786 us  560/s | 664 us 1.5k/s |
+//! | 4096 | 1383 us   723/s|  5543 us    722/s | 4049 us  247/s | 1407 us 711/s |
+//! | 8192 | 12.9 ms    77/s|  51.8 ms     77/s | 30.3 ms   33/s |             - |
+//!
+//! The x2 pair is an RSA operation's exponentiations only; the CRT recombination, blinding
+//! and fault check of the RSA layer come on top.
 
 // The RSA layer and the engine are the callers; until they land only the tests are.
 #![cfg_attr(not(test), allow(dead_code))]

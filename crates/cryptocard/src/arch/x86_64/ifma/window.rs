@@ -1,9 +1,10 @@
 //! Constant-time fixed-window exponentiation over almost-Montgomery products, shared by
 //! the x2 and mb8 layouts.
 //!
-//! Left to right with windows of [`WINDOW`] bits (Kaliski's "k-ary" method with `k = 5`):
-//! a table of `x^0 .. x^31` in Montgomery form (the even entries by squaring), then per
-//! window five squarings and one multiplication by the table entry the window selects.
+//! Left to right with windows of `W` bits (Kaliski's "k-ary" method; `W` is 5 for x2 and
+//! 4 for transposed mb8, tuned per layout): a table of `x^0 .. x^(2^W - 1)` in Montgomery
+//! form (the even entries by squaring), then per window `W` squarings and one
+//! multiplication by the table entry the window selects.
 //! The entry is read by a masked scan of the whole table, so neither branches nor memory
 //! addresses depend on the exponent. Every lane runs the same number of windows, set by
 //! the longest exponent slice (a public length); a shorter exponent is read as if padded

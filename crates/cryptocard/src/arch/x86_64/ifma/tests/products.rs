@@ -1,0 +1,120 @@
+//! AMM and AMS, both layouts, against num-bigint at every size: random operands below
+//! `2n` and the extremes 0, 1, `2n - 1`, moduli with the top bit set and smaller ones.
+
+use super::{Rng, digits, from_digits, ifma_or_skip};
+use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
+use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
+use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
+use crate::arch::x86_64::ifma::vec52::{Mb8, X2};
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+/// Operands for the product tests: random ones below 2n, and the extremes 0, 1, 2n - 1.
+fn operand(rng: &mut Rng, n: &BigUint, case: usize) -> BigUint {
+    let two_n: BigUint = n << 1;
+    match case % 5 {
+        0 => BigUint::zero(),
+        1 => BigUint::one(),
+        2 => &two_n - 1u32,
+        _ => rng.below(&two_n),
+    }
+}
+
+/// Checks `out = a b / R mod n` with `out < 2n` and normalised digits.
+pub(super) fn check_amm(a: &BigUint, b: &BigUint, n: &BigUint, digits: usize, out: &[u64]) {
+    assert!(out.iter().all(|&d| d <= radix52::DIGIT_MASK), "unnormalised digit");
+    let r = BigUint::one() << (52 * digits);
+    let got = from_digits(out);
+    assert!(got < (n << 1), "result not below 2n");
+    assert_eq!((&got * &r) % n, (a * b) % n, "wrong residue");
+}
+
+fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
+    let Some(_ifma) = ifma_or_skip("amm_matches") else { return };
+    for round in 0..6 {
+        // Eight moduli: full size (top bit set) and smaller ones.
+        let ns: Vec<BigUint> = (0..8)
+            .map(|l| rng.odd_modulus(max_modulus_bits(D) - [0, 0, 1, 5, 40, 51, 0, 3][l]))
+            .collect();
+        let xs: Vec<BigUint> = (0..8).map(|l| operand(rng, &ns[l], round + l)).collect();
+        let ys: Vec<BigUint> = if square {
+            xs.clone()
+        } else {
+            (0..8).map(|l| operand(rng, &ns[l], 2 * round + 3 * l)).collect()
+        };
+        let (mut a, mut b, mut n) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+        let mut k0 = [0u64; 8];
+        for l in 0..8 {
+            let (da, db, dn) = (digits::<D>(&xs[l]), digits::<D>(&ys[l]), digits::<D>(&ns[l]));
+            for k in 0..D {
+                (a.0[k][l], b.0[k][l], n.0[k][l]) = (da[k], db[k], dn[k]);
+            }
+            k0[l] = radix52::neg_inv52(dn[0]);
+        }
+        let mut out = Mb8::<D>::ZERO;
+        // SAFETY: IFMA was detected above.
+        unsafe {
+            if square {
+                ams_mb8(&a, &n, &k0, &mut out);
+            } else {
+                amm_mb8(&a, &b, &n, &k0, &mut out);
+            }
+        }
+        for l in 0..8 {
+            let o: Vec<u64> = (0..D).map(|k| out.0[k][l]).collect();
+            check_amm(&xs[l], &ys[l], &ns[l], D, &o);
+        }
+        // x2: lanes (0, 1), (2, 3), ... as pairs.
+        for p in 0..4 {
+            let (mut a, mut b, mut n) = (X2::<D>::ZERO, X2::<D>::ZERO, X2::<D>::ZERO);
+            for s in 0..2 {
+                let l = 2 * p + s;
+                let (da, db, dn) = (digits::<D>(&xs[l]), digits::<D>(&ys[l]), digits::<D>(&ns[l]));
+                for k in 0..D {
+                    (a.d[k][s], b.d[k][s], n.d[k][s]) = (da[k], db[k], dn[k]);
+                }
+            }
+            let mut out = X2::<D>::ZERO;
+            // SAFETY: IFMA was detected above.
+            unsafe {
+                let k = &[k0[2 * p], k0[2 * p + 1]];
+                if square {
+                    ams_x2(&a, &n, k, &mut out);
+                } else {
+                    amm_x2(&a, &b, &n, k, &mut out);
+                }
+            }
+            for s in 0..2 {
+                let l = 2 * p + s;
+                let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
+                check_amm(&xs[l], &ys[l], &ns[l], D, &o);
+            }
+        }
+    }
+}
+
+#[test]
+fn amm_matches_num_bigint_at_every_size() {
+    let mut rng = Rng(3);
+    amm_matches::<10>(&mut rng, false);
+    amm_matches::<20>(&mut rng, false);
+    amm_matches::<21>(&mut rng, false);
+    amm_matches::<30>(&mut rng, false);
+    amm_matches::<40>(&mut rng, false);
+    amm_matches::<60>(&mut rng, false);
+    amm_matches::<79>(&mut rng, false);
+    amm_matches::<80>(&mut rng, false);
+}
+
+#[test]
+fn ams_matches_num_bigint_at_every_size() {
+    let mut rng = Rng(4);
+    amm_matches::<10>(&mut rng, true);
+    amm_matches::<20>(&mut rng, true);
+    amm_matches::<21>(&mut rng, true);
+    amm_matches::<30>(&mut rng, true);
+    amm_matches::<40>(&mut rng, true);
+    amm_matches::<60>(&mut rng, true);
+    amm_matches::<79>(&mut rng, true);
+    amm_matches::<80>(&mut rng, true);
+}

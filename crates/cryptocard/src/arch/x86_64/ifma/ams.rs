@@ -20,13 +20,21 @@ use super::radix52::DIGIT_MASK;
 use super::vec52::{self, Mb8, X2};
 use core::arch::x86_64::*;
 
-/// `ams(a) = a^2 / R mod n` of eight lanes; contract as `amm_mb8` with `b = a`.
+/// `ams(a) = a^2 / R mod n` of eight lanes; contract as `amm_mb8` with `b = a`. `scratch`
+/// receives `2a` (a secret the caller zeroizes when done).
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
-pub(super) fn ams_mb8<const D: usize>(a: &Mb8<D>, n: &Mb8<D>, k0: &[u64; 8], out: &mut Mb8<D>) {
+pub(super) fn ams_mb8<const D: usize>(
+    a: &Mb8<D>,
+    n: &Mb8<D>,
+    k0: &[u64; 8],
+    out: &mut Mb8<D>,
+    scratch: &mut Mb8<D>,
+) {
     let k0 = vec52::load8(k0);
     let zero = _mm512_setzero_si512();
     let not_one = _mm512_set1_epi64(!1);
-    let a2 = doubled_mb8(a);
+    doubled_mb8(a, scratch);
+    let a2 = &*scratch;
     let mut acc = [zero; D];
     let mut top = zero;
     for i in 0..D {
@@ -38,9 +46,9 @@ pub(super) fn ams_mb8<const D: usize>(a: &Mb8<D>, n: &Mb8<D>, k0: &[u64; 8], out
                 let m = if j == i {
                     ai
                 } else if j == i + 1 {
-                    _mm512_and_si512(vec52::row(&a2, j), not_one)
+                    _mm512_and_si512(vec52::row(a2, j), not_one)
                 } else {
-                    vec52::row(&a2, j)
+                    vec52::row(a2, j)
                 };
                 acc[j] = _mm512_madd52lo_epu64(acc[j], m, ai);
                 let up = if j + 1 < D { &mut acc[j + 1] } else { &mut top };
@@ -56,18 +64,16 @@ pub(super) fn ams_mb8<const D: usize>(a: &Mb8<D>, n: &Mb8<D>, k0: &[u64; 8], out
 /// `a_j` (the low bit of `2 a_j mod 2^52` is free for it). `a < 2^(52 D - 1)`, so the carry
 /// out of the top digit is zero.
 #[target_feature(enable = "avx512f")]
-fn doubled_mb8<const D: usize>(a: &Mb8<D>) -> Mb8<D> {
+fn doubled_mb8<const D: usize>(a: &Mb8<D>, a2: &mut Mb8<D>) {
     let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
-    let mut a2 = Mb8::<D>::ZERO;
     let mut c = _mm512_setzero_si512();
     for j in 0..D {
         let x = vec52::row(a, j);
         let d = _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64::<1>(x), mask), c);
-        vec52::set_row(&mut a2, j, d);
+        vec52::set_row(a2, j, d);
         c = _mm512_srli_epi64::<51>(x);
     }
     debug_assert!(a.0[D - 1].iter().all(|&d| d >> 51 == 0), "internal error: a >= R / 2");
-    a2
 }
 
 /// `ams(a) = a^2 / R mod n` of two interleaved numbers; contract as `amm_x2` with `b = a`.

@@ -148,9 +148,10 @@ fn kernels<const D: usize>(cpt: f64) {
             // SAFETY: IFMA was detected above.
             unsafe { amm_mb8(x, x, &n, &k0, y) }
         });
+        let mut scratch = Mb8::<D>::ZERO;
         let ams = chained(&a, |x, y| {
             // SAFETY: IFMA was detected above.
-            unsafe { ams_mb8(x, &n, &k0, y) }
+            unsafe { ams_mb8(x, &n, &k0, y, &mut scratch) }
         });
         print!("   mb8: amm {:>6.0}  ams {:>6.0} cycles", amm * cpt, ams * cpt);
     }

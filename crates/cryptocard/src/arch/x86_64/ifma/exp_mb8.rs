@@ -162,9 +162,10 @@ fn transposed<const D: usize, const W: usize>(
             (n.0[k][l], rr.0[k][l], base.0[k][l]) = (d.n[k], d.rr[k], d.base[k]);
         }
     }
-    let k = Mb8Kernels { _ifma: ifma, n: &n, k0: lanes.map(|d| d.k0) };
+    let mut k = Mb8Kernels { _ifma: ifma, n: &n, k0: lanes.map(|d| d.k0), scratch: Mb8::ZERO };
     let mut out = Mb8::<D>::ZERO;
-    window::exp::<_, W>(&k, &base, &rr, exps, &mut out);
+    window::exp::<_, W>(&mut k, &base, &rr, exps, &mut out);
+    k.scratch.zeroize();
     for (l, r) in result.iter_mut().enumerate() {
         *r = core::array::from_fn(|j| out.0[j][l]);
         radix52::reduce_once(r, &lanes[l].n);
@@ -178,6 +179,8 @@ struct Mb8Kernels<'a, const D: usize> {
     _ifma: Ifma,
     n: &'a Mb8<D>,
     k0: [u64; 8],
+    /// `2a` of the squarings.
+    scratch: Mb8<D>,
 }
 
 impl<const D: usize> Kernels for Mb8Kernels<'_, D> {
@@ -194,14 +197,14 @@ impl<const D: usize> Kernels for Mb8Kernels<'_, D> {
         one
     }
 
-    fn mul(&self, a: &Mb8<D>, b: &Mb8<D>, out: &mut Mb8<D>) {
+    fn mul(&mut self, a: &Mb8<D>, b: &Mb8<D>, out: &mut Mb8<D>) {
         // SAFETY: `self._ifma` proves the CPU has the features `amm_mb8` enables.
         unsafe { amm_mb8(a, b, self.n, &self.k0, out) }
     }
 
-    fn sqr(&self, a: &Mb8<D>, out: &mut Mb8<D>) {
+    fn sqr(&mut self, a: &Mb8<D>, out: &mut Mb8<D>) {
         // SAFETY: as in `mul`.
-        unsafe { ams_mb8(a, self.n, &self.k0, out) }
+        unsafe { ams_mb8(a, self.n, &self.k0, out, &mut self.scratch) }
     }
 
     fn select(&self, table: &[Mb8<D>], idx: &[u64; 8], out: &mut Mb8<D>) {

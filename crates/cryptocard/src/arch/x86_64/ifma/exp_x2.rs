@@ -137,8 +137,8 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     exp: [&[u64]; 2],
     out: &mut X2<D>,
 ) {
-    let k = X2Kernels { _ifma: ifma, n: &inp.n, k0: inp.k0 };
-    window::exp::<_, W>(&k, &inp.base, &inp.rr, &exp, out);
+    let mut k = X2Kernels { _ifma: ifma, n: &inp.n, k0: inp.k0 };
+    window::exp::<_, W>(&mut k, &inp.base, &inp.rr, &exp, out);
     for s in 0..2 {
         let mut x: [u64; D] = core::array::from_fn(|j| out.d[j][s]);
         let n: [u64; D] = core::array::from_fn(|j| inp.n.d[j][s]);
@@ -171,12 +171,12 @@ impl<const D: usize> Kernels for X2Kernels<'_, D> {
         one
     }
 
-    fn mul(&self, a: &X2<D>, b: &X2<D>, out: &mut X2<D>) {
+    fn mul(&mut self, a: &X2<D>, b: &X2<D>, out: &mut X2<D>) {
         // SAFETY: `self._ifma` proves the CPU has the features `amm_x2` enables.
         unsafe { amm_x2(a, b, self.n, &self.k0, out) }
     }
 
-    fn sqr(&self, a: &X2<D>, out: &mut X2<D>) {
+    fn sqr(&mut self, a: &X2<D>, out: &mut X2<D>) {
         if AMS_X2_DIGITS.contains(&D) {
             // SAFETY: as in `mul`.
             unsafe { ams_x2(a, self.n, &self.k0, out) }

@@ -33,9 +33,9 @@ pub(super) trait Kernels {
     /// The plain number 1 in every lane.
     fn one(&self) -> Self::Num;
     /// `out = amm(a, b)`.
-    fn mul(&self, a: &Self::Num, b: &Self::Num, out: &mut Self::Num);
+    fn mul(&mut self, a: &Self::Num, b: &Self::Num, out: &mut Self::Num);
     /// `out = amm(a, a)`.
-    fn sqr(&self, a: &Self::Num, out: &mut Self::Num);
+    fn sqr(&mut self, a: &Self::Num, out: &mut Self::Num);
     /// `out = table[idx[l]]` in lane `l`, reading every entry of `table`.
     fn select(&self, table: &[Self::Num], idx: &[u64; 8], out: &mut Self::Num);
 }
@@ -44,7 +44,7 @@ pub(super) trait Kernels {
 /// `base = x < n` and `rr = R^2 mod n` (digits normalised), with windows of `W` bits
 /// (`1 <= W <= MAX_WINDOW`); `exps[l]` is lane `l`'s exponent, `exps.len() == K::LANES`.
 pub(super) fn exp<K: Kernels, const W: usize>(
-    k: &K,
+    k: &mut K,
     base: &K::Num,
     rr: &K::Num,
     exps: &[&[u64]],

@@ -245,3 +245,45 @@ fn mb8_large_digit_counts_run_as_x2_pairs_with_lane_failures() {
     assert!(matches!(status[1], LaneStatus::Failed(_)));
     assert_eq!(status.iter().filter(|s| **s == LaneStatus::Done).count(), 6);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(24))]
+
+    /// exp_x2 against modpow on arbitrary 1024-bit-class moduli (any odd size that 20
+    /// digits take), bases and exponents of up to 17 limbs.
+    #[test]
+    fn x2_exp_matches_modpow_on_arbitrary_inputs(
+        n0 in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..=17),
+        n1 in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..=17),
+        b in proptest::collection::vec(proptest::prelude::any::<u64>(), 2),
+        e0 in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..=17),
+        e1 in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..=17),
+    ) {
+        let Some(ifma) = ifma_or_skip("x2_exp_matches_modpow_on_arbitrary_inputs") else {
+            return Ok(());
+        };
+        const D: usize = 20;
+        let fit = |mut x: BigUint| {
+            x = x % (BigUint::one() << max_modulus_bits(D));
+            x | BigUint::one()
+        };
+        let n = [fit(from_limbs(&n0)), fit(from_limbs(&n1))];
+        let jobs = [
+            Job::new(D, &n[0], &(BigUint::from(b[0]) % &n[0]), &e0),
+            Job::new(D, &n[1], &(from_limbs(&b) % &n[1]), &e1),
+        ];
+        let params: Vec<Params52<D>> =
+            jobs.iter().map(|j| Params52::<D>::new(&j.n, &j.rr).unwrap()).collect();
+        let (mut o0, mut o1) = (vec![0u64; limbs_for(D)], vec![0u64; limbs_for(D)]);
+        exp_x2::<D>(
+            ifma,
+            [&mut o0, &mut o1],
+            [&jobs[0].base, &jobs[1].base],
+            [&jobs[0].exp, &jobs[1].exp],
+            [&params[0], &params[1]],
+        )
+        .unwrap();
+        proptest::prop_assert_eq!(&o0, &jobs[0].want);
+        proptest::prop_assert_eq!(&o1, &jobs[1].want);
+    }
+}

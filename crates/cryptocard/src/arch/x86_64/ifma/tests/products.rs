@@ -51,11 +51,11 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
             }
             k0[l] = radix52::neg_inv52(dn[0]);
         }
-        let mut out = Mb8::<D>::ZERO;
+        let (mut out, mut scratch) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO);
         // SAFETY: IFMA was detected above.
         unsafe {
             if square {
-                ams_mb8(&a, &n, &k0, &mut out);
+                ams_mb8(&a, &n, &k0, &mut out, &mut scratch);
             } else {
                 amm_mb8(&a, &b, &n, &k0, &mut out);
             }

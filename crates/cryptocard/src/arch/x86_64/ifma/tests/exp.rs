@@ -263,10 +263,7 @@ proptest::proptest! {
             return Ok(());
         };
         const D: usize = 20;
-        let fit = |mut x: BigUint| {
-            x = x % (BigUint::one() << max_modulus_bits(D));
-            x | BigUint::one()
-        };
+        let fit = |x: BigUint| (x % (BigUint::one() << max_modulus_bits(D))) | BigUint::one();
         let n = [fit(from_limbs(&n0)), fit(from_limbs(&n1))];
         let jobs = [
             Job::new(D, &n[0], &(BigUint::from(b[0]) % &n[0]), &e0),

@@ -160,6 +160,19 @@ impl<const D: usize> Params52<D> {
         Ok(p)
     }
 
+    /// Parameters for the modulus `n`, computing `RR = 2^(104 D) mod n` itself by one long
+    /// division (`Nat::rem`): microseconds at RSA sizes, once per key. Variable-time in `n`,
+    /// which is public; fails as [`Params52::new`].
+    pub(crate) fn from_modulus_vartime(n: &[u64]) -> Result<Self, Error> {
+        if n.first().is_none_or(|&w| w & 1 == 0) {
+            return Err(Error::InvalidArgument("modulus must be odd"));
+        }
+        let mut r2 = crate::bignum::Nat::zero();
+        r2.set_bit(2 * 52 * D, true);
+        let rr = r2.rem(&crate::bignum::Nat::from_slice(n))?;
+        Self::new(n, rr.as_limbs())
+    }
+
     /// The limb length of the numbers (bases, results) that go with this modulus.
     pub(crate) fn limbs(&self) -> usize {
         self.limbs
@@ -285,6 +298,16 @@ mod tests {
         assert!(Params52::<2>::new(&[1, 0, 0], &[]).is_err(), "too many limbs");
         let p = Params52::<2>::new(&n, &[3]).unwrap();
         assert_eq!(p.limbs(), 2);
+        // RR computed by the constructor: 2^208 mod n, checked against num-bigint.
+        let m = num_bigint::BigUint::from(n[1]) << 64 | num_bigint::BigUint::from(n[0]);
+        let rr: num_bigint::BigUint = (num_bigint::BigUint::from(1u8) << 208usize) % &m;
+        let q = Params52::<2>::from_modulus_vartime(&n).unwrap();
+        let mut want = [0u64; 2];
+        let digits = rr.to_u64_digits();
+        want[..digits.len()].copy_from_slice(&digits);
+        assert_eq!(q.rr, Params52::<2>::new(&n, &want).unwrap().rr);
+        assert!(Params52::<2>::from_modulus_vartime(&[0, 0]).is_err());
+        assert!(Params52::<2>::from_modulus_vartime(&[2]).is_err());
         assert_eq!(p.k0, neg_inv52(n[0]));
         let below = [0xffff_ffff_ffff_fff0, 0x0fff];
         assert_eq!(p.operand_digits(&below, 2).unwrap()[0], below[0] & DIGIT_MASK);

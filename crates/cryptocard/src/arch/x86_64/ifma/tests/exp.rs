@@ -98,6 +98,9 @@ fn x2_random_pairs<const D: usize>(rng: &mut Rng) {
         let jobs: Vec<Job> = (0..2).map(|s| Job::random(rng, D, bits, exp_limbs[s])).collect();
         let params: Vec<Params52<D>> =
             jobs.iter().map(|j| Params52::<D>::new(&j.n, &j.rr).unwrap()).collect();
+        // The constructor that computes RR itself agrees with num-bigint's.
+        let own = Params52::<D>::from_modulus_vartime(&jobs[0].n).unwrap();
+        assert_eq!(own.rr, params[0].rr);
         let (mut o0, mut o1) = (vec![7u64; limbs_for(D)], vec![7u64; limbs_for(D)]);
         exp_x2::<D>(
             ifma,

@@ -1,0 +1,210 @@
+//! The CRT form of the private key and the exponentiation seam ("CRT backend").
+//!
+//! RFC 8017 section 5.1.2 (RSADP), step 2.b: with c < n,
+//!
+//! ```text
+//! m_1 = c^dP mod p,  m_2 = c^dQ mod q,  m_i = c^(d_i) mod r_i (i >= 3)   -- step 2.b.i-ii
+//! ```
+//!
+//! then Garner's recombination (steps 2.b.iii-v, [`crate::modular::crt`]). Each m_i costs
+//! an exponentiation with a |r_i|-bit exponent modulo a |r_i|-bit prime, about 1/8 of
+//! the work of c^d mod n for two primes (Kaliski, "The Z80180 and big-number
+//! arithmetic"; Markovic et al. measure the same factor on the TMS320C54x; Shand,
+//! Bertin and Vuillemin let the host do the CRT while their boards exponentiate).
+//!
+//! # The seam
+//!
+//! The private operation ([`super::private`]) runs in three phases: (a) `prepare`
+//! (blinding, reduction of c mod every prime), (b) `exponentiate` (the per-prime
+//! exponentiations: this file), (c) `finish` (Garner, unblinding, fault check). Phase (b)
+//! is all of the time and none of the logic, so it sits behind [`CrtBackend`]: it takes
+//! the key's [`CrtKey`] and a request's [`CrtResidues`] (c mod r_i, plain, fully
+//! reduced) and replaces every residue by its power. [`ScalarBackend`] is the portable
+//! one (the modular core's fixed-window exponentiation, which runs on the BMI2/ADX
+//! kernels where the CPU has them). Other backends plug in here:
+//!
+//! * the AVX-512 IFMA "x2" kernel (`arch/x86_64/ifma/exp_x2.rs`), which runs the two
+//!   halves of one request interleaved in one register set: it implements
+//!   [`CrtBackend::exponentiate`] for two-prime keys of equal prime lengths;
+//! * the batching engine's "mb8" kernel, eight requests (keys may differ) one per lane:
+//!   it implements [`CrtBackend::exponentiate_batch`].
+//!
+//! A backend must produce exactly c_i^(d_i) mod r_i, fully reduced; phase (c) checks the
+//! recombined result with e, so a wrong backend result is caught as
+//! [`crate::Error::FaultDetected`] and never leaves. The residues are secret (blinded,
+//! but secret), and so are the moduli and exponents: backends must be constant time.
+
+use super::key::N;
+use crate::bignum::{LIMB_BITS, Limb, Nat};
+use crate::modular::{CrtPrime, Elem, Modulus, Mont, Plain, ct_window_bits, garner_multi};
+use crate::{Error, Result};
+use zeroize::Zeroizing;
+
+/// The tag of the first prime p = r_1.
+#[derive(Debug)]
+pub(crate) enum P {}
+/// The tag of the second prime q = r_2.
+#[derive(Debug)]
+pub(crate) enum Q {}
+/// The tag shared by the extra primes r_3, ..., r_u of a multi-prime key (each residue is
+/// only ever used with its own prime's modulus).
+#[derive(Debug)]
+pub(crate) enum R {}
+
+/// One prime with its CRT exponent.
+pub(crate) struct PrimeCtx<T> {
+    pub(crate) modulus: Modulus<T>,
+    /// d_i = d mod (r_i - 1), zero-padded to the prime's limb length: the exponentiation
+    /// then leaks that length only.
+    pub(crate) exponent: Zeroizing<Vec<Limb>>,
+    /// Whether every c < n is < r_i * R (R = 2^(64 len(r_i))), so that c mod r_i is one
+    /// REDC and one product ([`Modulus::reduce_wide`]); true for balanced two-prime keys.
+    wide: bool,
+}
+
+impl<T> PrimeCtx<T> {
+    fn new(n: &Nat, prime: &Nat, exponent: &Nat) -> Result<PrimeCtx<T>> {
+        let modulus = Modulus::from_nat(prime).map_err(|_| Error::InvalidKey("bad prime"))?;
+        let exponent = Zeroizing::new(
+            exponent
+                .to_limbs_padded(modulus.limbs())
+                .map_err(|_| Error::InvalidKey("CRT exponent longer than its prime"))?,
+        );
+        // bits(n / r) <= bits(n) - bits(r) + 1, so this bound is safe.
+        let wide = n.bits() < prime.bits() + LIMB_BITS * modulus.limbs();
+        Ok(PrimeCtx { modulus, exponent, wide })
+    }
+
+    /// c mod r_i for c < n (given as n's limbs). Constant time.
+    fn reduce(&self, c: &[Limb]) -> Elem<T, Plain> {
+        match self.wide.then(|| self.modulus.reduce_wide(c)) {
+            Some(Ok(r)) => r,
+            _ => self.modulus.reduce_limbs(c),
+        }
+    }
+
+    /// c^(d_i) mod r_i by the constant-time fixed window. Leaks the limb length of r_i.
+    pub(crate) fn power(&self, c: &Elem<T, Plain>) -> Elem<T, Plain> {
+        let m = &self.modulus;
+        let window = ct_window_bits(self.exponent.len() * LIMB_BITS);
+        m.from_mont(&m.pow_window(&m.to_mont(c), &self.exponent, window))
+    }
+}
+
+impl<T> Clone for PrimeCtx<T> {
+    fn clone(&self) -> Self {
+        PrimeCtx { modulus: self.modulus.clone(), exponent: self.exponent.clone(), wide: self.wide }
+    }
+}
+
+/// An extra prime r_i (i >= 3) of a multi-prime key with its coefficient t_i.
+#[derive(Clone)]
+pub(crate) struct OtherPrime {
+    pub(crate) prime: PrimeCtx<R>,
+    /// t_i = (r_1 ... r_{i-1})^-1 mod r_i, in Montgomery form.
+    pub(crate) t: Elem<R, Mont>,
+}
+
+/// The private key in the form the exponentiations and Garner's recombination use.
+#[derive(Clone)]
+pub(crate) struct CrtKey {
+    pub(crate) p: PrimeCtx<P>,
+    pub(crate) q: PrimeCtx<Q>,
+    /// qInv = q^-1 mod p, in Montgomery form.
+    pub(crate) q_inv: Elem<P, Mont>,
+    pub(crate) others: Vec<OtherPrime>,
+}
+
+impl CrtKey {
+    /// Precomputes from validated values ([`super::validate`]).
+    pub(crate) fn new(
+        n: &Nat,
+        primes: &[Nat],
+        exponents: &[Nat],
+        coefficients: &[Nat],
+    ) -> Result<CrtKey> {
+        let p: PrimeCtx<P> = PrimeCtx::new(n, &primes[0], &exponents[0])?;
+        let q = PrimeCtx::new(n, &primes[1], &exponents[1])?;
+        let bad = |_| Error::InvalidKey("CRT coefficient out of range");
+        let q_inv = p.modulus.to_mont(&p.modulus.elem_from_nat(&coefficients[0]).map_err(bad)?);
+        let mut others = Vec::with_capacity(primes.len() - 2);
+        for i in 2..primes.len() {
+            let prime: PrimeCtx<R> = PrimeCtx::new(n, &primes[i], &exponents[i])?;
+            let t = prime
+                .modulus
+                .to_mont(&prime.modulus.elem_from_nat(&coefficients[i - 1]).map_err(bad)?);
+            others.push(OtherPrime { prime, t });
+        }
+        Ok(CrtKey { p, q, q_inv, others })
+    }
+
+    /// Phase (a), second half: c mod r_i for every prime (RSADP step 2.b's inputs).
+    pub(crate) fn reduce(&self, c: &Elem<N, Plain>) -> CrtResidues {
+        let c = c.as_limbs();
+        CrtResidues {
+            p: self.p.reduce(c),
+            q: self.q.reduce(c),
+            others: self.others.iter().map(|o| o.prime.reduce(c)).collect(),
+        }
+    }
+
+    /// Phase (c), first half: Garner's recombination (RSADP steps 2.b.iii-v). A result
+    /// that does not fit n can only come from a wrong residue: [`Error::FaultDetected`].
+    pub(crate) fn recombine(&self, r: &CrtResidues, n: &Modulus<N>) -> Result<Elem<N, Plain>> {
+        let others: Vec<CrtPrime<'_, R>> = self
+            .others
+            .iter()
+            .zip(&r.others)
+            .map(|(o, m)| CrtPrime { modulus: &o.prime.modulus, residue: m, coefficient: &o.t })
+            .collect();
+        garner_multi(&self.p.modulus, &self.q.modulus, &r.p, &r.q, &self.q_inv, &others, n)
+            .map_err(|_| Error::FaultDetected)
+    }
+}
+
+/// One request's residues: c mod r_i after phase (a), c^(d_i) mod r_i after phase (b).
+/// Each is fully reduced and has its prime's limb length.
+pub(crate) struct CrtResidues {
+    pub(crate) p: Elem<P, Plain>,
+    pub(crate) q: Elem<Q, Plain>,
+    pub(crate) others: Vec<Elem<R, Plain>>,
+}
+
+/// Phase (b) of the private operation: the per-prime exponentiations (see the module
+/// docs for the contract).
+pub(crate) trait CrtBackend: Sync {
+    /// A short name for reports ("scalar", "ifma-x2", ...).
+    #[allow(dead_code)]
+    fn name(&self) -> &'static str;
+
+    /// Replaces every residue c_i of `residues` by c_i^(d_i) mod r_i.
+    fn exponentiate(&self, key: &CrtKey, residues: &mut CrtResidues);
+
+    /// Phase (b) of several requests at once (keys may differ); a backend with lanes
+    /// (mb8) overrides it. The default runs them one at a time.
+    #[allow(dead_code)]
+    fn exponentiate_batch(&self, jobs: &mut [(&CrtKey, &mut CrtResidues)]) {
+        for (key, residues) in jobs.iter_mut() {
+            self.exponentiate(key, residues);
+        }
+    }
+}
+
+/// The portable backend: the modular core's constant-time fixed-window exponentiation,
+/// one prime after the other.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ScalarBackend;
+
+impl CrtBackend for ScalarBackend {
+    fn name(&self) -> &'static str {
+        "scalar"
+    }
+
+    fn exponentiate(&self, key: &CrtKey, r: &mut CrtResidues) {
+        r.p = key.p.power(&r.p);
+        r.q = key.q.power(&r.q);
+        for (o, m) in key.others.iter().zip(r.others.iter_mut()) {
+            *m = o.prime.power(m);
+        }
+    }
+}

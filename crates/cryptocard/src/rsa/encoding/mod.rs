@@ -1,0 +1,171 @@
+//! RSA key formats: PKCS#1 (RFC 8017 appendix A.1), PKCS#8 (RFC 5208 / RFC 5958) plain and
+//! PBES2-encrypted (RFC 8018), SubjectPublicKeyInfo (RFC 5280, RFC 3279 2.3.1), each in
+//! DER and PEM (RFC 7468).
+//!
+//! The ASN.1 is the RustCrypto crates' (`der`, `pkcs1`, `pkcs8`, `spki`, `pkcs5` for the
+//! PBES2 parameter types), not hand-written; the cryptography of encrypted PKCS#8 is
+//! ours (PBKDF2 over [`crate::digest`]) except AES, which comes from the RustCrypto `aes`
+//! and `cbc` crates. Every parsed key goes through the checks of
+//! [`crate::rsa::validate`]. Malformed input is [`Error::InvalidEncoding`]; a well-formed
+//! but unusable key is [`Error::InvalidKey`] or [`Error::Unsupported`]; nothing panics.
+//!
+//! | format | PEM label | parse | write |
+//! |---|---|---|---|
+//! | PKCS#1 `RSAPrivateKey` (multi-prime too) | RSA PRIVATE KEY | [`RsaPrivateKey::from_pkcs1_der`] | [`RsaPrivateKey::to_pkcs1_der`] |
+//! | PKCS#1 `RSAPublicKey` | RSA PUBLIC KEY | [`RsaPublicKey::from_pkcs1_der`] | [`RsaPublicKey::to_pkcs1_der`] |
+//! | PKCS#8 `PrivateKeyInfo` | PRIVATE KEY | [`RsaPrivateKey::from_pkcs8_der`] | [`RsaPrivateKey::to_pkcs8_der`] |
+//! | PKCS#8 `EncryptedPrivateKeyInfo` | ENCRYPTED PRIVATE KEY | [`RsaPrivateKey::from_pkcs8_encrypted_der`] | [`RsaPrivateKey::to_pkcs8_encrypted_der`] |
+//! | `SubjectPublicKeyInfo` | PUBLIC KEY | [`RsaPublicKey::from_public_key_der`] | [`RsaPublicKey::to_public_key_der`] |
+//!
+//! [`key_from_pem`] and [`key_from_der`] take any of them and say which it was.
+
+mod pbes2;
+mod pkcs1;
+mod pkcs8;
+
+pub use pbes2::{DEFAULT_MAX_ITERATIONS, PBKDF2_ITERATIONS, SALT_LEN};
+pub use pkcs1::{PRIVATE_LABEL as PKCS1_PRIVATE_LABEL, PUBLIC_LABEL as PKCS1_PUBLIC_LABEL};
+pub use pkcs8::{
+    ENCRYPTED_LABEL, PRIVATE_LABEL as PKCS8_PRIVATE_LABEL, PUBLIC_LABEL as SPKI_LABEL,
+};
+
+use crate::bignum::Nat;
+use crate::rsa::{RsaPrivateKey, RsaPublicKey};
+use crate::{Error, Result};
+use der::asn1::UintRef;
+use zeroize::Zeroizing;
+
+pub(crate) const DER_ERROR: Error = Error::InvalidEncoding("malformed DER");
+
+/// A key read from a file: private or public.
+// Keys are read once and moved about rarely: the size difference is not worth a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RsaKey {
+    /// A private key (its public half is [`RsaPrivateKey::public_key`]).
+    Private(RsaPrivateKey),
+    /// A public key.
+    Public(RsaPublicKey),
+}
+
+impl RsaKey {
+    /// The public key, of either kind.
+    pub fn public_key(&self) -> &RsaPublicKey {
+        match self {
+            RsaKey::Private(k) => k.public_key(),
+            RsaKey::Public(k) => k,
+        }
+    }
+}
+
+fn nat(u: UintRef<'_>) -> Nat {
+    Nat::from_be_bytes(u.as_bytes())
+}
+
+fn secret_bytes(x: &Nat) -> Zeroizing<Vec<u8>> {
+    Zeroizing::new(x.to_be_bytes())
+}
+
+/// PEM with LF line endings and 64-column lines, as OpenSSL writes it.
+fn to_pem(label: &str, der: &[u8]) -> Result<Zeroizing<String>> {
+    der::pem::encode_string(label, der::pem::LineEnding::LF, der)
+        .map(Zeroizing::new)
+        .map_err(|_| Error::InvalidEncoding("PEM encoding failed"))
+}
+
+/// The label and DER of the first PEM block in `text`; text before the BEGIN line and
+/// after the END line is ignored, as OpenSSL does.
+fn pem_decode(text: &str) -> Result<(String, Zeroizing<Vec<u8>>)> {
+    const NO_PEM: Error = Error::InvalidEncoding("no PEM block");
+    let start = text.find("-----BEGIN ").ok_or(NO_PEM)?;
+    let body = &text[start..];
+    if body.contains("Proc-Type:") {
+        return Err(Error::Unsupported(
+            "legacy encrypted PEM (Proc-Type header); convert it with openssl pkcs8 -topk8",
+        ));
+    }
+    let end_line = body.find("-----END ").ok_or(NO_PEM)?;
+    let end = body[end_line + 9..].find("-----").map(|i| end_line + 9 + i + 5).ok_or(NO_PEM)?;
+    let block = &body[..end];
+    let (label, der) = der::pem::decode_vec(block.as_bytes())
+        .map_err(|_| Error::InvalidEncoding("malformed PEM"))?;
+    Ok((label.to_string(), Zeroizing::new(der)))
+}
+
+/// Decodes a PEM block that must carry `label`, and parses its DER with `parse`.
+fn from_pem_with<T>(text: &str, label: &str, parse: impl FnOnce(&[u8]) -> Result<T>) -> Result<T> {
+    let (found, der) = pem_decode(text)?;
+    if found != label {
+        return Err(Error::InvalidEncoding("unexpected PEM label"));
+    }
+    parse(&der)
+}
+
+/// Reads a key from PEM, by its label: "RSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED
+/// PRIVATE KEY" (needs `password`), "PUBLIC KEY", "RSA PUBLIC KEY".
+pub fn key_from_pem(text: &str, password: Option<&[u8]>) -> Result<RsaKey> {
+    let (label, der) = pem_decode(text)?;
+    match label.as_str() {
+        pkcs1::PRIVATE_LABEL => RsaPrivateKey::from_pkcs1_der(&der).map(RsaKey::Private),
+        pkcs8::PRIVATE_LABEL => RsaPrivateKey::from_pkcs8_der(&der).map(RsaKey::Private),
+        pkcs8::ENCRYPTED_LABEL => {
+            let password = password
+                .ok_or(Error::InvalidArgument("the key is encrypted: a password is needed"))?;
+            RsaPrivateKey::from_pkcs8_encrypted_der(&der, password).map(RsaKey::Private)
+        }
+        pkcs8::PUBLIC_LABEL => RsaPublicKey::from_public_key_der(&der).map(RsaKey::Public),
+        pkcs1::PUBLIC_LABEL => RsaPublicKey::from_pkcs1_der(&der).map(RsaKey::Public),
+        _ => Err(Error::Unsupported("PEM label is not an RSA key")),
+    }
+}
+
+/// Reads a key from DER of any of the formats, trying PKCS#8, PKCS#1 private,
+/// SubjectPublicKeyInfo, PKCS#1 public and (with `password`) encrypted PKCS#8. The
+/// error is that of the format the bytes parse as, or [`Error::InvalidEncoding`].
+pub fn key_from_der(der: &[u8], password: Option<&[u8]>) -> Result<RsaKey> {
+    // The structures differ in their first fields, so at most one parses as DER; a key
+    // that parses and then fails its checks reports that failure.
+    let mut outcome = Err(Error::InvalidEncoding("not an RSA key in any known DER format"));
+    let attempts: [&dyn Fn() -> Result<RsaKey>; 5] = [
+        &|| RsaPrivateKey::from_pkcs8_der(der).map(RsaKey::Private),
+        &|| RsaPrivateKey::from_pkcs1_der(der).map(RsaKey::Private),
+        &|| RsaPublicKey::from_public_key_der(der).map(RsaKey::Public),
+        &|| RsaPublicKey::from_pkcs1_der(der).map(RsaKey::Public),
+        &|| match password {
+            Some(pw) => RsaPrivateKey::from_pkcs8_encrypted_der(der, pw).map(RsaKey::Private),
+            None => Err(DER_ERROR),
+        },
+    ];
+    for attempt in attempts {
+        match attempt() {
+            Ok(key) => return Ok(key),
+            Err(e) if e == DER_ERROR => {}
+            Err(e) => outcome = Err(e),
+        }
+    }
+    outcome
+}
+
+impl RsaPrivateKey {
+    /// Reads a private key from PEM: "RSA PRIVATE KEY", "PRIVATE KEY", or "ENCRYPTED
+    /// PRIVATE KEY" with `password`.
+    pub fn from_pem(text: &str, password: Option<&[u8]>) -> Result<RsaPrivateKey> {
+        match key_from_pem(text, password)? {
+            RsaKey::Private(k) => Ok(k),
+            RsaKey::Public(_) => {
+                Err(Error::InvalidArgument("a public key where a private key is needed"))
+            }
+        }
+    }
+}
+
+impl RsaPublicKey {
+    /// Reads a public key from PEM: "PUBLIC KEY" or "RSA PUBLIC KEY", or the public half
+    /// of an unencrypted private key.
+    pub fn from_pem(text: &str) -> Result<RsaPublicKey> {
+        match key_from_pem(text, None)? {
+            RsaKey::Private(k) => Ok(k.public_key().clone()),
+            RsaKey::Public(k) => Ok(k),
+        }
+    }
+}

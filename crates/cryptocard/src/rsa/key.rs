@@ -1,0 +1,187 @@
+//! RSA keys (RFC 8017 section 3): the public key (n, e) and the private key in its CRT
+//! form (p, q, dP, dQ, qInv) with the multi-prime extension (r_i, d_i, t_i).
+//!
+//! A key is validated once, when it is made ([`super::validate`]), and carries everything
+//! the private operation reuses: the [`Modulus`] of n and of every prime (Montgomery
+//! constants), the CRT exponents padded to their prime's limb length (so that the
+//! constant-time exponentiation leaks only that length), qInv and t_i in Montgomery form,
+//! the pool of blinding factors ([`super::blinding`]) and the hashed private exponent that
+//! keys PKCS#1 v1.5 implicit rejection ([`super::implicit`]). Every secret is zeroised on
+//! drop: `Nat`, `Modulus` and `Elem` wipe themselves, the padded exponents are
+//! `Zeroizing`.
+
+use super::blinding::BlindingPool;
+use super::crt::CrtKey;
+use crate::Result;
+use crate::bignum::Nat;
+use crate::modular::Modulus;
+use zeroize::Zeroizing;
+
+/// The type tag of the RSA modulus n.
+#[derive(Debug)]
+pub(crate) enum N {}
+
+/// An RSA public key (n, e), RFC 8017 section 3.1.
+///
+/// Made by [`RsaPublicKey::new`] (which validates it), by the parsers in
+/// [`super::encoding`], or from a private key ([`RsaPrivateKey::public_key`]).
+#[derive(Clone)]
+pub struct RsaPublicKey {
+    pub(crate) n: Modulus<N>,
+    pub(crate) e: Nat,
+}
+
+impl RsaPublicKey {
+    /// The key (n, e), after the checks of RFC 8017 section 3.1 and the size limits of
+    /// [`super::validate`]: n odd, 512 to 16384 bits; e odd, 3 <= e < n, and at most 64
+    /// bits when n has more than 3072 bits (OpenSSL's limit, which bounds the cost of
+    /// verification). Fails with [`crate::Error::InvalidKey`].
+    pub fn new(n: Nat, e: Nat) -> Result<RsaPublicKey> {
+        super::validate::public_key(&n, &e)?;
+        let n = Modulus::from_nat(&n).map_err(|_| crate::Error::InvalidKey("bad modulus"))?;
+        Ok(RsaPublicKey { n, e })
+    }
+
+    /// [`RsaPublicKey::new`] from big-endian byte strings (leading zeros allowed).
+    pub fn from_be_bytes(n: &[u8], e: &[u8]) -> Result<RsaPublicKey> {
+        RsaPublicKey::new(Nat::from_be_bytes(n), Nat::from_be_bytes(e))
+    }
+
+    /// The modulus n.
+    pub fn n(&self) -> Nat {
+        self.n.to_nat()
+    }
+
+    /// The public exponent e.
+    pub fn e(&self) -> &Nat {
+        &self.e
+    }
+
+    /// The modulus's bit length ("RSA-2048" has 2048).
+    pub fn bits(&self) -> usize {
+        self.n.bits()
+    }
+
+    /// k, the modulus's length in bytes: the length of every signature and ciphertext.
+    pub fn size(&self) -> usize {
+        self.n.byte_len()
+    }
+}
+
+impl PartialEq for RsaPublicKey {
+    fn eq(&self, other: &RsaPublicKey) -> bool {
+        self.n.as_limbs() == other.n.as_limbs() && self.e == other.e
+    }
+}
+
+impl Eq for RsaPublicKey {}
+
+impl core::fmt::Debug for RsaPublicKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RsaPublicKey")
+            .field("bits", &self.bits())
+            .field("e", &self.e)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An RSA private key, RFC 8017 section 3.2, second representation (CRT), with u >= 2
+/// primes.
+///
+/// Made by key generation ([`super::keygen`]), by [`RsaPrivateKey::from_components`] and
+/// its siblings (which validate every value), or by the parsers in [`super::encoding`].
+/// Safe to share between threads: the private operation takes `&self`.
+pub struct RsaPrivateKey {
+    pub(crate) public: RsaPublicKey,
+    pub(crate) d: Nat,
+    /// r_1 = p, r_2 = q, r_3, ..., r_u.
+    pub(crate) primes: Vec<Nat>,
+    /// d_i = d mod (r_i - 1), in the order of `primes`.
+    pub(crate) exponents: Vec<Nat>,
+    /// qInv = q^-1 mod p, then t_i = (r_1 ... r_{i-1})^-1 mod r_i for i >= 3.
+    pub(crate) coefficients: Vec<Nat>,
+    /// The precomputed CRT values, in the form the exponentiation uses.
+    pub(crate) crt: CrtKey,
+    pub(crate) blinding: BlindingPool,
+    /// SHA-256(I2OSP(d, k)), the HMAC key from which implicit rejection derives its
+    /// key-derivation key per ciphertext.
+    pub(crate) d_hash: Zeroizing<[u8; 32]>,
+}
+
+impl RsaPrivateKey {
+    /// The public half.
+    pub fn public_key(&self) -> &RsaPublicKey {
+        &self.public
+    }
+
+    /// The modulus's bit length.
+    pub fn bits(&self) -> usize {
+        self.public.bits()
+    }
+
+    /// k, the modulus's length in bytes.
+    pub fn size(&self) -> usize {
+        self.public.size()
+    }
+
+    /// The private exponent d. Secret.
+    pub fn d(&self) -> &Nat {
+        &self.d
+    }
+
+    /// The primes r_1 = p, r_2 = q, r_3, ... in key order. Secret.
+    pub fn primes(&self) -> &[Nat] {
+        &self.primes
+    }
+
+    /// The CRT exponents d_i = d mod (r_i - 1) (dP, dQ, d_3, ...). Secret.
+    pub fn crt_exponents(&self) -> &[Nat] {
+        &self.exponents
+    }
+
+    /// The CRT coefficients: qInv, then t_3, ..., t_u. Secret.
+    pub fn crt_coefficients(&self) -> &[Nat] {
+        &self.coefficients
+    }
+}
+
+impl Clone for RsaPrivateKey {
+    /// A copy with its own, empty, pool of blinding factors.
+    fn clone(&self) -> RsaPrivateKey {
+        RsaPrivateKey {
+            public: self.public.clone(),
+            d: self.d.clone(),
+            primes: self.primes.clone(),
+            exponents: self.exponents.clone(),
+            coefficients: self.coefficients.clone(),
+            crt: self.crt.clone(),
+            blinding: BlindingPool::default(),
+            d_hash: self.d_hash.clone(),
+        }
+    }
+}
+
+impl PartialEq for RsaPrivateKey {
+    /// Keys are equal when all their components are; variable-time (do not compare
+    /// secret keys in front of an observer).
+    fn eq(&self, other: &RsaPrivateKey) -> bool {
+        self.public == other.public
+            && self.d == other.d
+            && self.primes == other.primes
+            && self.exponents == other.exponents
+            && self.coefficients == other.coefficients
+    }
+}
+
+impl Eq for RsaPrivateKey {}
+
+impl core::fmt::Debug for RsaPrivateKey {
+    /// Prints the public part and the number of primes, never a secret.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RsaPrivateKey")
+            .field("bits", &self.bits())
+            .field("e", &self.public.e)
+            .field("primes", &self.primes.len())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,45 @@
+//! Mask generation functions: MGF1 (RFC 8017 appendix B.2.1), used by OAEP and PSS.
+//!
+//! MGF1(seed, len) = T truncated to `len` bytes, T = Hash(seed || C_0) || Hash(seed ||
+//! C_1) || ..., C_i the 4-byte big-endian counter i. The masks are applied in place by
+//! XOR, which is all the schemes do with them. Constant time: the work depends on the
+//! lengths only.
+
+use crate::digest::{HashAlg, Hasher};
+
+/// `out ^= MGF1-Hash(seed, out.len())`. `out` is at most a modulus long, far below
+/// MGF1's limit of 2^32 hLen bytes.
+pub(crate) fn mgf1_xor(hash: HashAlg, seed: &[u8], out: &mut [u8]) {
+    let mut prefix = Hasher::new(hash);
+    prefix.update(seed);
+    for (counter, chunk) in out.chunks_mut(hash.output_len()).enumerate() {
+        let mut h = prefix.clone();
+        h.update(&(counter as u32).to_be_bytes());
+        let t = h.finalize();
+        for (o, t) in chunk.iter_mut().zip(t.as_bytes()) {
+            *o ^= t;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mgf1_is_the_hash_of_seed_and_counter() {
+        let mut out = [0u8; 45];
+        mgf1_xor(HashAlg::Sha1, b"seed", &mut out);
+        let mut expected = Vec::new();
+        for c in 0u32..3 {
+            let mut h = Hasher::new(HashAlg::Sha1);
+            h.update(b"seed");
+            h.update(&c.to_be_bytes());
+            expected.extend_from_slice(h.finalize().as_bytes());
+        }
+        assert_eq!(&out[..], &expected[..45]);
+        // Applying the same mask twice restores the input.
+        mgf1_xor(HashAlg::Sha1, b"seed", &mut out);
+        assert_eq!(out, [0u8; 45]);
+    }
+}

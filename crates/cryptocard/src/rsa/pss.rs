@@ -1,0 +1,213 @@
+//! RSASSA-PSS (RFC 8017 section 8.1) with EMSA-PSS encoding (section 9.1).
+//!
+//! ```text
+//! M'  = 0x00 * 8 || mHash || salt                    H = Hash(M')
+//! DB  = PS (zeros) || 0x01 || salt                   maskedDB = DB xor MGF(H, emLen - hLen - 1)
+//! EM  = maskedDB || H || 0xbc                        emLen = ceil(emBits / 8), emBits = modBits - 1
+//! ```
+//!
+//! The top 8 emLen - emBits bits of maskedDB are cleared, so EM < 2^emBits < n.
+//!
+//! Salt length ([`SaltLength`]): the digest length (RFC 8017's recommendation, TLS 1.3),
+//! the maximum emLen - hLen - 2 (what `openssl dgst -sigopt rsa_padding_mode:pss` uses by
+//! default), or a number; verification can take the length from the signature
+//! ([`SaltLength::Auto`], OpenSSL's `RSA_PSS_SALTLEN_AUTO`), so that signatures with any
+//! salt, OpenSSL's default included, verify. The hash and the MGF1 hash are separate
+//! parameters ([`Pss::with_mgf1`]), as in RFC 4055 `RSASSA-PSS-params`.
+//!
+//! Verification is public data only and needs no constant-time care; the final
+//! comparison of H is constant time anyway. Signing uses fresh random salt from the
+//! caller's [`RandomSource`].
+
+use super::key::{RsaPrivateKey, RsaPublicKey};
+use super::mgf::mgf1_xor;
+use crate::ct;
+use crate::digest::{HashAlg, Hasher};
+use crate::rng::RandomSource;
+use crate::{Error, Result};
+use zeroize::Zeroizing;
+
+/// The PSS salt length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaltLength {
+    /// As long as the digest (hLen).
+    DigestLength,
+    /// The largest that fits: emLen - hLen - 2.
+    Maximum,
+    /// Exactly this many bytes.
+    Exact(usize),
+    /// Verification only: whatever the signature carries.
+    Auto,
+}
+
+/// RSASSA-PSS parameters: the message hash, the MGF1 hash and the salt length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pss {
+    /// The hash of the message and of M'.
+    pub hash: HashAlg,
+    /// The hash MGF1 uses.
+    pub mgf1: HashAlg,
+    /// The salt length.
+    pub salt: SaltLength,
+}
+
+impl Pss {
+    /// PSS with `hash` for both the message and MGF1, and a digest-length salt.
+    pub fn new(hash: HashAlg) -> Pss {
+        Pss { hash, mgf1: hash, salt: SaltLength::DigestLength }
+    }
+
+    /// The same with MGF1 over `mgf1`.
+    pub fn with_mgf1(self, mgf1: HashAlg) -> Pss {
+        Pss { mgf1, ..self }
+    }
+
+    /// The same with salt length `salt`.
+    pub fn with_salt(self, salt: SaltLength) -> Pss {
+        Pss { salt, ..self }
+    }
+
+    fn h_len(&self) -> usize {
+        self.hash.output_len()
+    }
+
+    /// H = Hash(0x00 * 8 || mHash || salt) (9.1.1 steps 5-6).
+    fn hash_m_prime(&self, m_hash: &[u8], salt: &[u8]) -> Vec<u8> {
+        let mut h = Hasher::new(self.hash);
+        h.update(&[0u8; 8]);
+        h.update(m_hash);
+        h.update(salt);
+        h.finalize().as_bytes().to_vec()
+    }
+}
+
+/// EMSA-PSS-ENCODE (9.1.1) of mHash into `em_len` bytes for `em_bits`.
+fn encode(
+    params: &Pss,
+    m_hash: &[u8],
+    em_bits: usize,
+    rng: &mut dyn RandomSource,
+) -> Result<Zeroizing<Vec<u8>>> {
+    let em_len = em_bits.div_ceil(8);
+    let h_len = params.h_len();
+    // Step 3: emLen >= hLen + sLen + 2.
+    let max_salt = em_len.checked_sub(h_len + 2).ok_or(Error::MessageTooLong)?;
+    let s_len = match params.salt {
+        SaltLength::DigestLength => h_len,
+        SaltLength::Maximum => max_salt,
+        SaltLength::Exact(n) => n,
+        SaltLength::Auto => {
+            return Err(Error::InvalidArgument("PSS signing needs a salt length, not Auto"));
+        }
+    };
+    if s_len > max_salt {
+        return Err(Error::MessageTooLong);
+    }
+    let mut salt = vec![0u8; s_len];
+    rng.fill_bytes(&mut salt)?;
+    let h = params.hash_m_prime(m_hash, &salt);
+    // Steps 7-12: DB = PS || 0x01 || salt, masked; EM = maskedDB || H || 0xbc.
+    let db_len = em_len - h_len - 1;
+    let mut em = Zeroizing::new(vec![0u8; em_len]);
+    em[db_len - s_len - 1] = 0x01;
+    em[db_len - s_len..db_len].copy_from_slice(&salt);
+    mgf1_xor(params.mgf1, &h, &mut em[..db_len]);
+    em[0] &= 0xff >> (8 * em_len - em_bits);
+    em[db_len..em_len - 1].copy_from_slice(&h);
+    em[em_len - 1] = 0xbc;
+    Ok(em)
+}
+
+/// EMSA-PSS-VERIFY (9.1.2) of `em` (emLen bytes) against mHash.
+fn verify_encoded(params: &Pss, m_hash: &[u8], em: &mut [u8], em_bits: usize) -> Result<()> {
+    const BAD: Error = Error::Verification;
+    let em_len = em.len();
+    let h_len = params.h_len();
+    // Steps 3-4.
+    if em_len < h_len + 2 || em[em_len - 1] != 0xbc {
+        return Err(BAD);
+    }
+    // Steps 5-6: the top bits of maskedDB must be zero.
+    let db_len = em_len - h_len - 1;
+    let top_mask = 0xffu8 >> (8 * em_len - em_bits);
+    if em[0] & !top_mask != 0 {
+        return Err(BAD);
+    }
+    let (db, rest) = em.split_at_mut(db_len);
+    let h = &rest[..h_len];
+    // Steps 7-9: unmask DB.
+    mgf1_xor(params.mgf1, h, db);
+    db[0] &= top_mask;
+    // Step 10: PS zeros, then 0x01.
+    let ps_len = db.iter().take_while(|&&b| b == 0).count();
+    if ps_len == db_len || db[ps_len] != 0x01 {
+        return Err(BAD);
+    }
+    let s_len = db_len - ps_len - 1;
+    let expected = match params.salt {
+        SaltLength::Auto => s_len,
+        SaltLength::DigestLength => h_len,
+        SaltLength::Maximum => em_len.saturating_sub(h_len + 2),
+        SaltLength::Exact(n) => n,
+    };
+    if s_len != expected {
+        return Err(BAD);
+    }
+    // Steps 11-14.
+    let h2 = params.hash_m_prime(m_hash, &db[ps_len + 1..]);
+    if ct::bytes_eq(h, &h2).declassify() { Ok(()) } else { Err(BAD) }
+}
+
+fn check_digest(params: &Pss, digest: &[u8]) -> Result<()> {
+    if digest.len() != params.h_len() {
+        return Err(Error::InvalidArgument("digest length does not match the hash algorithm"));
+    }
+    Ok(())
+}
+
+impl RsaPrivateKey {
+    /// RSASSA-PSS-SIGN (8.1.1) of `msg`. Returns k bytes.
+    pub fn sign_pss(
+        &self,
+        params: &Pss,
+        msg: &[u8],
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<u8>> {
+        let digest = Hasher::digest(params.hash, msg);
+        self.sign_pss_prehashed(params, digest.as_bytes(), rng)
+    }
+
+    /// RSASSA-PSS-SIGN of a digest the caller computed with `params.hash`.
+    pub fn sign_pss_prehashed(
+        &self,
+        params: &Pss,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<u8>> {
+        check_digest(params, digest)?;
+        let em = encode(params, digest, self.bits() - 1, rng)?;
+        self.raw_private(&em, rng)
+    }
+}
+
+impl RsaPublicKey {
+    /// RSASSA-PSS-VERIFY (8.1.2) of `msg`: `Ok(())` or [`Error::Verification`].
+    pub fn verify_pss(&self, params: &Pss, msg: &[u8], sig: &[u8]) -> Result<()> {
+        let digest = Hasher::digest(params.hash, msg);
+        self.verify_pss_prehashed(params, digest.as_bytes(), sig)
+    }
+
+    /// RSASSA-PSS-VERIFY of a digest computed by the caller with `params.hash`.
+    pub fn verify_pss_prehashed(&self, params: &Pss, digest: &[u8], sig: &[u8]) -> Result<()> {
+        check_digest(params, digest).map_err(|_| Error::Verification)?;
+        let em_bits = self.bits() - 1;
+        let em_len = em_bits.div_ceil(8);
+        let mut em = self.open_signature(sig)?;
+        // Step 2.c: EM = I2OSP(m, emLen); when emLen = k - 1 the first byte must be 0.
+        let extra = em.len() - em_len;
+        if em[..extra].iter().any(|&b| b != 0) {
+            return Err(Error::Verification);
+        }
+        verify_encoded(params, digest, &mut em[extra..], em_bits)
+    }
+}

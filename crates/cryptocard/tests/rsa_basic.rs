@@ -1,0 +1,154 @@
+//! RSA round trips on generated keys, key validation, fault injection and (n, e, d)
+//! recovery.
+
+use cryptocard::Error;
+use cryptocard::bignum::Nat;
+use cryptocard::digest::HashAlg;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{KeyGenOptions, Oaep, Pss, RsaPrivateKey, RsaPublicKey, SaltLength};
+use std::sync::OnceLock;
+
+fn key2048() -> &'static RsaPrivateKey {
+    static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
+    KEY.get_or_init(|| RsaPrivateKey::generate(2048, &mut OsRng).unwrap())
+}
+
+#[test]
+fn generated_key_is_consistent() {
+    let key = key2048();
+    assert_eq!(key.bits(), 2048);
+    assert_eq!(key.size(), 256);
+    assert_eq!(key.primes().len(), 2);
+    let (p, q) = (&key.primes()[0], &key.primes()[1]);
+    assert_eq!(&(p * q), &key.public_key().n());
+    // Rebuilding from the components passes every check.
+    let again = RsaPrivateKey::from_crt_components(
+        key.public_key().n(),
+        key.public_key().e().clone(),
+        key.d().clone(),
+        key.primes().to_vec(),
+        key.crt_exponents().to_vec(),
+        key.crt_coefficients().to_vec(),
+    )
+    .unwrap();
+    assert_eq!(&again, key);
+}
+
+#[test]
+fn raw_round_trip_and_fault() {
+    let key = key2048();
+    let m = b"some message representative";
+    let s = key.raw_private(m, &mut OsRng).unwrap();
+    let back = key.public_key().raw_public(&s).unwrap();
+    assert_eq!(&back[back.len() - m.len()..], m);
+    assert!(back[..back.len() - m.len()].iter().all(|&b| b == 0));
+    // Many operations, past the blinding refresh.
+    for i in 0..70u8 {
+        let s = key.raw_private(&[i; 100], &mut OsRng).unwrap();
+        assert_eq!(key.public_key().raw_public(&s).unwrap()[156..], [i; 100]);
+    }
+    assert_eq!(key.raw_private_with_injected_fault(m, &mut OsRng), Err(Error::FaultDetected));
+    let too_big = vec![0xffu8; 256];
+    assert!(matches!(key.raw_private(&too_big, &mut OsRng), Err(Error::InvalidArgument(_))));
+}
+
+#[test]
+fn signatures_round_trip() {
+    let key = key2048();
+    let public = key.public_key();
+    for hash in [HashAlg::Md5, HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha512] {
+        let sig = key.sign_pkcs1v15(hash, b"hello", &mut OsRng).unwrap();
+        public.verify_pkcs1v15(hash, b"hello", &sig).unwrap();
+        assert_eq!(public.verify_pkcs1v15(hash, b"hellO", &sig), Err(Error::Verification));
+        for salt in [SaltLength::DigestLength, SaltLength::Maximum, SaltLength::Exact(0)] {
+            let params = Pss::new(hash).with_salt(salt);
+            let sig = key.sign_pss(&params, b"hello", &mut OsRng).unwrap();
+            public.verify_pss(&params, b"hello", &sig).unwrap();
+            public.verify_pss(&params.with_salt(SaltLength::Auto), b"hello", &sig).unwrap();
+            assert_eq!(public.verify_pss(&params, b"hellO", &sig), Err(Error::Verification));
+        }
+    }
+    let sig = key.sign_pkcs1v15_raw(b"raw data", &mut OsRng).unwrap();
+    public.verify_pkcs1v15_raw(b"raw data", &sig).unwrap();
+    assert_eq!(public.recover_pkcs1v15_raw(&sig).unwrap(), b"raw data");
+}
+
+#[test]
+fn encryption_round_trip() {
+    let key = key2048();
+    let public = key.public_key();
+    for params in [
+        Oaep::new(HashAlg::Sha1),
+        Oaep::new(HashAlg::Sha256).with_mgf1(HashAlg::Sha1).with_label(b"L"),
+    ] {
+        let ct = public.encrypt_oaep(&params, b"secret", &mut OsRng).unwrap();
+        assert_eq!(key.decrypt_oaep(&params, &ct, &mut OsRng).unwrap(), b"secret");
+        let wrong = params.clone().with_label(b"other");
+        assert_eq!(key.decrypt_oaep(&wrong, &ct, &mut OsRng), Err(Error::Decryption));
+    }
+    let ct = public.encrypt_pkcs1v15(b"secret", &mut OsRng).unwrap();
+    assert_eq!(key.decrypt_pkcs1v15(&ct, &mut OsRng).unwrap(), b"secret");
+    assert_eq!(key.decrypt_pkcs1v15_explicit(&ct, &mut OsRng).unwrap(), b"secret");
+    // An invalid padding: explicit error, or a deterministic synthetic message.
+    let bad = key.raw_private(&[0x42; 200], &mut OsRng).unwrap();
+    let bad_ct = public.raw_public(&bad).unwrap();
+    let _ = bad_ct;
+    let garbage = public.raw_public(&[0x01; 255]).unwrap();
+    assert_eq!(key.decrypt_pkcs1v15_explicit(&garbage, &mut OsRng), Err(Error::Decryption));
+    let a = key.decrypt_pkcs1v15(&garbage, &mut OsRng).unwrap();
+    let b = key.decrypt_pkcs1v15(&garbage, &mut OsRng).unwrap();
+    assert_eq!(a, b);
+    assert!(a.len() <= 246);
+}
+
+#[test]
+fn formats_round_trip() {
+    let key = key2048();
+    let der = key.to_pkcs1_der().unwrap();
+    assert_eq!(&RsaPrivateKey::from_pkcs1_der(&der).unwrap(), key);
+    let pem = key.to_pkcs8_pem().unwrap();
+    assert_eq!(&RsaPrivateKey::from_pem(&pem, None).unwrap(), key);
+    let enc = key.to_pkcs8_encrypted_pem(b"pw", &mut OsRng).unwrap();
+    assert_eq!(&RsaPrivateKey::from_pem(&enc, Some(b"pw")).unwrap(), key);
+    assert_eq!(
+        RsaPrivateKey::from_pem(&enc, Some(b"wrong")),
+        Err(Error::InvalidEncoding("wrong password or corrupt key"))
+    );
+    let spki = key.public_key().to_public_key_pem().unwrap();
+    assert_eq!(&RsaPublicKey::from_pem(&spki).unwrap(), key.public_key());
+    let pkcs1 = key.public_key().to_pkcs1_pem().unwrap();
+    assert_eq!(&RsaPublicKey::from_pem(&pkcs1).unwrap(), key.public_key());
+}
+
+#[test]
+fn recovery_from_n_e_d() {
+    let key = key2048();
+    let rec = RsaPrivateKey::from_n_e_d(
+        key.public_key().n(),
+        key.public_key().e().clone(),
+        key.d().clone(),
+    )
+    .unwrap();
+    let mut primes = key.primes().to_vec();
+    primes.sort();
+    let mut got = rec.primes().to_vec();
+    got.sort();
+    assert_eq!(got, primes);
+    let wrong_d = key.d() + &Nat::from_u64(2);
+    assert!(matches!(
+        RsaPrivateKey::from_n_e_d(key.public_key().n(), key.public_key().e().clone(), wrong_d),
+        Err(Error::InvalidKey(_))
+    ));
+}
+
+#[test]
+fn multi_prime_keys() {
+    let opts = KeyGenOptions { primes: 3, ..KeyGenOptions::new(2048) };
+    let key = RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap();
+    assert_eq!(key.primes().len(), 3);
+    assert_eq!(key.bits(), 2048);
+    let sig = key.sign_pkcs1v15(HashAlg::Sha256, b"m", &mut OsRng).unwrap();
+    key.public_key().verify_pkcs1v15(HashAlg::Sha256, b"m", &sig).unwrap();
+    let der = key.to_pkcs1_der().unwrap();
+    assert_eq!(RsaPrivateKey::from_pkcs1_der(&der).unwrap(), key);
+}

@@ -21,5 +21,6 @@ pub mod validate;
 pub use encoding::{RsaKey, key_from_der, key_from_pem};
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use keygen::{DEFAULT_PUBLIC_EXPONENT, KeyGenOptions, max_primes};
+pub use mgf::Mgf;
 pub use oaep::Oaep;
-pub use pss::{Pss, SaltLength};
+pub use pss::{Pss, PssHash, SaltLength};

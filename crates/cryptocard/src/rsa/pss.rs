@@ -13,16 +13,17 @@
 //! default), or a number; verification can take the length from the signature
 //! ([`SaltLength::Auto`], OpenSSL's `RSA_PSS_SALTLEN_AUTO`), so that signatures with any
 //! salt, OpenSSL's default included, verify. The hash and the MGF1 hash are separate
-//! parameters ([`Pss::with_mgf1`]), as in RFC 4055 `RSASSA-PSS-params`.
+//! parameters ([`Pss::with_mgf1`]), as in RFC 4055 `RSASSA-PSS-params`; SHAKE128 and
+//! SHAKE256 serve as both hash and MGF per RFC 8702 ([`Pss::shake`]).
 //!
 //! Verification is public data only and needs no constant-time care; the final
 //! comparison of H is constant time anyway. Signing uses fresh random salt from the
 //! caller's [`RandomSource`].
 
 use super::key::{RsaPrivateKey, RsaPublicKey};
-use super::mgf::mgf1_xor;
+use super::mgf::Mgf;
 use crate::ct;
-use crate::digest::{HashAlg, Hasher};
+use crate::digest::{DynXof, HashAlg, Hasher, XofAlg};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 use zeroize::Zeroizing;
@@ -40,26 +41,71 @@ pub enum SaltLength {
     Auto,
 }
 
-/// RSASSA-PSS parameters: the message hash, the MGF1 hash and the salt length.
+/// The hash of RSASSA-PSS: a [`HashAlg`], or a SHAKE XOF with 2 * security bytes of
+/// output (SHAKE128: 32, SHAKE256: 64; RFC 8702 section 3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PssHash {
+    /// A fixed-length hash.
+    Hash(HashAlg),
+    /// SHAKE128 or SHAKE256.
+    Shake(XofAlg),
+}
+
+impl PssHash {
+    /// hLen.
+    pub fn output_len(self) -> usize {
+        match self {
+            PssHash::Hash(h) => h.output_len(),
+            PssHash::Shake(x) => 2 * x.security_len(),
+        }
+    }
+
+    /// The hash of the concatenation of `parts`.
+    fn digest(self, parts: &[&[u8]]) -> Vec<u8> {
+        match self {
+            PssHash::Hash(alg) => {
+                let mut h = Hasher::new(alg);
+                parts.iter().for_each(|p| h.update(p));
+                h.finalize().as_bytes().to_vec()
+            }
+            PssHash::Shake(alg) => {
+                let mut x = DynXof::new(alg);
+                parts.iter().for_each(|p| x.update(p));
+                let mut out = vec![0u8; self.output_len()];
+                x.finalize_xof().read(&mut out);
+                out
+            }
+        }
+    }
+}
+
+/// RSASSA-PSS parameters: the message hash, the mask generation function and the salt
+/// length (RFC 4055 `RSASSA-PSS-params`, RFC 8702).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pss {
     /// The hash of the message and of M'.
-    pub hash: HashAlg,
-    /// The hash MGF1 uses.
-    pub mgf1: HashAlg,
+    pub hash: PssHash,
+    /// The mask generation function.
+    pub mgf: Mgf,
     /// The salt length.
     pub salt: SaltLength,
 }
 
 impl Pss {
-    /// PSS with `hash` for both the message and MGF1, and a digest-length salt.
+    /// PSS with `hash` for the message and for MGF1, and a digest-length salt.
     pub fn new(hash: HashAlg) -> Pss {
-        Pss { hash, mgf1: hash, salt: SaltLength::DigestLength }
+        Pss { hash: PssHash::Hash(hash), mgf: Mgf::Mgf1(hash), salt: SaltLength::DigestLength }
+    }
+
+    /// RSASSA-PSS with SHAKE128 or SHAKE256 as hash and MGF, salt of the digest length
+    /// (RFC 8702 section 3.2: 32 or 64 bytes).
+    pub fn shake(xof: XofAlg) -> Pss {
+        Pss { hash: PssHash::Shake(xof), mgf: Mgf::Shake(xof), salt: SaltLength::DigestLength }
     }
 
     /// The same with MGF1 over `mgf1`.
     pub fn with_mgf1(self, mgf1: HashAlg) -> Pss {
-        Pss { mgf1, ..self }
+        Pss { mgf: Mgf::Mgf1(mgf1), ..self }
     }
 
     /// The same with salt length `salt`.
@@ -73,11 +119,7 @@ impl Pss {
 
     /// H = Hash(0x00 * 8 || mHash || salt) (9.1.1 steps 5-6).
     fn hash_m_prime(&self, m_hash: &[u8], salt: &[u8]) -> Vec<u8> {
-        let mut h = Hasher::new(self.hash);
-        h.update(&[0u8; 8]);
-        h.update(m_hash);
-        h.update(salt);
-        h.finalize().as_bytes().to_vec()
+        self.hash.digest(&[&[0u8; 8], m_hash, salt])
     }
 }
 
@@ -111,7 +153,7 @@ fn encode(
     let mut em = Zeroizing::new(vec![0u8; em_len]);
     em[db_len - s_len - 1] = 0x01;
     em[db_len - s_len..db_len].copy_from_slice(&salt);
-    mgf1_xor(params.mgf1, &h, &mut em[..db_len]);
+    params.mgf.apply(&h, &mut em[..db_len]);
     em[0] &= 0xff >> (8 * em_len - em_bits);
     em[db_len..em_len - 1].copy_from_slice(&h);
     em[em_len - 1] = 0xbc;
@@ -136,7 +178,7 @@ fn verify_encoded(params: &Pss, m_hash: &[u8], em: &mut [u8], em_bits: usize) ->
     let (db, rest) = em.split_at_mut(db_len);
     let h = &rest[..h_len];
     // Steps 7-9: unmask DB.
-    mgf1_xor(params.mgf1, h, db);
+    params.mgf.apply(h, db);
     db[0] &= top_mask;
     // Step 10: PS zeros, then 0x01.
     let ps_len = db.iter().take_while(|&&b| b == 0).count();
@@ -173,8 +215,8 @@ impl RsaPrivateKey {
         msg: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        let digest = Hasher::digest(params.hash, msg);
-        self.sign_pss_prehashed(params, digest.as_bytes(), rng)
+        let digest = params.hash.digest(&[msg]);
+        self.sign_pss_prehashed(params, &digest, rng)
     }
 
     /// RSASSA-PSS-SIGN of a digest the caller computed with `params.hash`.
@@ -193,8 +235,8 @@ impl RsaPrivateKey {
 impl RsaPublicKey {
     /// RSASSA-PSS-VERIFY (8.1.2) of `msg`: `Ok(())` or [`Error::Verification`].
     pub fn verify_pss(&self, params: &Pss, msg: &[u8], sig: &[u8]) -> Result<()> {
-        let digest = Hasher::digest(params.hash, msg);
-        self.verify_pss_prehashed(params, digest.as_bytes(), sig)
+        let digest = params.hash.digest(&[msg]);
+        self.verify_pss_prehashed(params, &digest, sig)
     }
 
     /// RSASSA-PSS-VERIFY of a digest computed by the caller with `params.hash`.

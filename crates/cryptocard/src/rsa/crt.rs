@@ -36,6 +36,7 @@
 
 use super::key::N;
 use crate::bignum::{LIMB_BITS, Limb, Nat};
+use crate::ct::Choice;
 use crate::modular::{CrtPrime, Elem, Modulus, Mont, Plain, ct_window_bits, garner_multi};
 use crate::{Error, Result};
 use zeroize::Zeroizing;
@@ -81,6 +82,20 @@ impl<T> PrimeCtx<T> {
             Some(Ok(r)) => r,
             _ => self.modulus.reduce_limbs(c),
         }
+    }
+
+    /// c mod r_i in Montgomery form, for c < n. Constant time.
+    fn reduce_mont(&self, c: &[Limb]) -> Elem<T, Mont> {
+        match self.wide.then(|| self.modulus.reduce_wide_mont(c)) {
+            Some(Ok(r)) => r,
+            _ => self.modulus.reduce_limbs_mont(c),
+        }
+    }
+
+    /// Whether m^e = c mod r_i, for m, c < n. Leaks e (public) through its timing.
+    fn check(&self, m: &[Limb], c: &[Limb], e: &Nat) -> Choice {
+        let lhs = self.modulus.pow_vartime(&self.reduce_mont(m), e);
+        lhs.ct_eq(&self.reduce_mont(c))
     }
 
     /// c^(d_i) mod r_i by the constant-time fixed window. Leaks the limb length of r_i.
@@ -159,6 +174,19 @@ impl CrtKey {
             .collect();
         garner_multi(&self.p.modulus, &self.q.modulus, &r.p, &r.q, &self.q_inv, &others, n)
             .map_err(|_| Error::FaultDetected)
+    }
+}
+
+impl CrtKey {
+    /// The fault check of phase (c): m^e = c mod n, tested modulo every prime (which is
+    /// the same test, n being the product of the pairwise coprime r_i, at about half the
+    /// cost of one test modulo n for two primes: 2 x 17 products of |n|/2 bits against 17
+    /// of |n| bits). Constant time in m and c.
+    pub(crate) fn check(&self, m: &Elem<N, Plain>, c: &Elem<N, Plain>, e: &Nat) -> Choice {
+        let (m, c) = (m.as_limbs(), c.as_limbs());
+        self.others.iter().fold(self.p.check(m, c, e) & self.q.check(m, c, e), |ok, o| {
+            ok & o.prime.check(m, c, e)
+        })
     }
 }
 

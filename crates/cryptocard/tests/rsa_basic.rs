@@ -37,19 +37,21 @@ fn generated_key_is_consistent() {
 #[test]
 fn raw_round_trip_and_fault() {
     let key = key2048();
-    let m = b"some message representative";
-    let s = key.raw_private(m, &mut OsRng).unwrap();
-    let back = key.public_key().raw_public(&s).unwrap();
-    assert_eq!(&back[back.len() - m.len()..], m);
-    assert!(back[..back.len() - m.len()].iter().all(|&b| b == 0));
+    let mut m = vec![0u8; 256];
+    m[200..].copy_from_slice(&[0x42; 56]);
+    let s = key.raw_private(&m, &mut OsRng).unwrap();
+    assert_eq!(key.public_key().raw_public(&s).unwrap(), m);
     // Many operations, past the blinding refresh.
     for i in 0..70u8 {
-        let s = key.raw_private(&[i; 100], &mut OsRng).unwrap();
-        assert_eq!(key.public_key().raw_public(&s).unwrap()[156..], [i; 100]);
+        m[255] = i;
+        let s = key.raw_private(&m, &mut OsRng).unwrap();
+        assert_eq!(key.public_key().raw_public(&s).unwrap(), m);
     }
-    assert_eq!(key.raw_private_with_injected_fault(m, &mut OsRng), Err(Error::FaultDetected));
-    let too_big = vec![0xffu8; 256];
-    assert!(matches!(key.raw_private(&too_big, &mut OsRng), Err(Error::InvalidArgument(_))));
+    assert_eq!(key.raw_private_with_injected_fault(&m, &mut OsRng), Err(Error::FaultDetected));
+    // Not k bytes, or not below n.
+    assert!(matches!(key.raw_private(&m[1..], &mut OsRng), Err(Error::InvalidArgument(_))));
+    assert!(matches!(key.raw_private(&[0xff; 256], &mut OsRng), Err(Error::InvalidArgument(_))));
+    assert!(matches!(key.public_key().raw_public(&[0xff; 256]), Err(Error::InvalidArgument(_))));
 }
 
 #[test]
@@ -90,10 +92,9 @@ fn encryption_round_trip() {
     assert_eq!(key.decrypt_pkcs1v15(&ct, &mut OsRng).unwrap(), b"secret");
     assert_eq!(key.decrypt_pkcs1v15_explicit(&ct, &mut OsRng).unwrap(), b"secret");
     // An invalid padding: explicit error, or a deterministic synthetic message.
-    let bad = key.raw_private(&[0x42; 200], &mut OsRng).unwrap();
-    let bad_ct = public.raw_public(&bad).unwrap();
-    let _ = bad_ct;
-    let garbage = public.raw_public(&[0x01; 255]).unwrap();
+    let mut em = [0x01u8; 256];
+    em[0] = 0;
+    let garbage = public.raw_public(&em).unwrap();
     assert_eq!(key.decrypt_pkcs1v15_explicit(&garbage, &mut OsRng), Err(Error::Decryption));
     let a = key.decrypt_pkcs1v15(&garbage, &mut OsRng).unwrap();
     let b = key.decrypt_pkcs1v15(&garbage, &mut OsRng).unwrap();

@@ -228,7 +228,11 @@ impl RsaPrivateKey {
     ) -> Result<Vec<u8>> {
         check_digest(params, digest)?;
         let em = encode(params, digest, self.bits() - 1, rng)?;
-        self.raw_private(&em, rng)
+        // EM has emLen = k or k - 1 bytes; RSASP1 takes it as an integer of k bytes.
+        let mut padded = Zeroizing::new(vec![0u8; self.size()]);
+        let k = padded.len();
+        padded[k - em.len()..].copy_from_slice(&em);
+        self.raw_private(&padded, rng)
     }
 }
 

@@ -33,9 +33,12 @@ impl RsaPublicKey {
     }
 
     /// Raw RSA with the public key: `input`^e mod n, as exactly k bytes (I2OSP). `input`
-    /// is big-endian, at most k bytes, and must be less than n
-    /// ([`Error::InvalidArgument`] otherwise).
+    /// is exactly k bytes, big-endian, and less than n ([`Error::InvalidArgument`]
+    /// otherwise), as OpenSSL's `RSA_NO_PADDING`.
     pub fn raw_public(&self, input: &[u8]) -> Result<Vec<u8>> {
+        if input.len() != self.size() {
+            return Err(Error::InvalidArgument("raw RSA input must be exactly k bytes"));
+        }
         let x = self.elem_from_be_bytes(input)?;
         Ok(self.n.to_be_bytes(&self.public_elem(&x)))
     }
@@ -43,10 +46,13 @@ impl RsaPublicKey {
 
 impl RsaPrivateKey {
     /// Raw RSA with the private key: `input`^d mod n, as exactly k bytes, by CRT with
-    /// blinding and the fault check ([`super::private`]). `input` is big-endian, at most k
-    /// bytes, and must be less than n ([`Error::InvalidArgument`] otherwise). Constant
-    /// time in the input and the key; `rng` draws the blinding factors.
+    /// blinding and the fault check ([`super::private`]). `input` is exactly k bytes,
+    /// big-endian, and less than n ([`Error::InvalidArgument`] otherwise). Constant time in
+    /// the input and the key; `rng` draws the blinding factors.
     pub fn raw_private(&self, input: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {
+        if input.len() != self.size() {
+            return Err(Error::InvalidArgument("raw RSA input must be exactly k bytes"));
+        }
         let c = self.public.elem_from_be_bytes(input)?;
         let m = self.private_elem(&c, rng)?;
         Ok(self.public.n.to_be_bytes(&m))

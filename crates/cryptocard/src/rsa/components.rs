@@ -77,6 +77,12 @@ fn recover_primes(n: &Nat, e: &Nat, d: &Nat) -> Result<(Nat, Nat)> {
     let m: Modulus = Modulus::from_nat(n)?;
     let one = m.one::<crate::modular::Mont>();
     let minus_one = m.neg(&one);
+    // A cheap first test: for a right d, 2^(e*d - 1) = 1 mod n. A wrong d then costs one
+    // exponentiation instead of RECOVERY_TRIES of them.
+    let two = m.to_mont(&m.elem_from_nat(&Nat::from_u64(2))?);
+    if !m.pow(&two, &k).ct_eq(&one).declassify() {
+        return Err(FAILED);
+    }
     for g in 2..2 + RECOVERY_TRIES {
         let base = m.to_mont(&m.elem_from_nat(&Nat::from_u64(g))?);
         let mut y = m.pow(&base, &r);

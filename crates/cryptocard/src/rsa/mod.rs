@@ -5,6 +5,8 @@ mod components;
 mod crt;
 mod ct_bytes;
 pub mod encoding;
+#[doc(hidden)]
+pub mod fuzzing;
 mod implicit;
 mod key;
 pub mod keygen;

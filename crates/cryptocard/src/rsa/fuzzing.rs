@@ -1,0 +1,103 @@
+//! The bodies of the fuzz targets in `crates/cryptocard/fuzz` (cargo-fuzz, nightly), kept
+//! in the library so that an ordinary test (`tests/rsa_fuzz_bodies.rs`) can run them on
+//! random and mutated inputs without nightly. Each takes arbitrary bytes and must never
+//! panic; where an operation succeeds, they check what must then hold.
+//!
+//! ```text
+//! cd crates/cryptocard/fuzz
+//! cargo +nightly fuzz run parse_keys -- -max_len=4096 -max_total_time=60
+//! cargo +nightly fuzz run verify -- -max_total_time=60
+//! cargo +nightly fuzz run decrypt -- -max_total_time=60
+//! ```
+
+use super::{Oaep, Pss, RsaPrivateKey, RsaPublicKey, SaltLength, key_from_der, key_from_pem};
+use crate::digest::{HashAlg, XofAlg};
+use crate::rng::OsRng;
+
+/// PBKDF2 iterations the fuzzed encrypted-PKCS#8 parser accepts (keeps each input fast).
+const FUZZ_MAX_ITERATIONS: u32 = 64;
+
+/// Every key parser on `data`; a key that parses must write itself back to bytes that
+/// parse to the same key.
+pub fn parse_keys(data: &[u8]) {
+    if let Ok(k) = RsaPrivateKey::from_pkcs1_der(data) {
+        let again = RsaPrivateKey::from_pkcs1_der(&k.to_pkcs1_der().expect("encodes"));
+        assert_eq!(again.as_ref(), Ok(&k), "PKCS#1 private round trip");
+    }
+    if let Ok(k) = RsaPrivateKey::from_pkcs8_der(data) {
+        let again = RsaPrivateKey::from_pkcs8_der(&k.to_pkcs8_der().expect("encodes"));
+        assert_eq!(again.as_ref(), Ok(&k), "PKCS#8 round trip");
+    }
+    if let Ok(k) = RsaPublicKey::from_pkcs1_der(data) {
+        let again = RsaPublicKey::from_pkcs1_der(&k.to_pkcs1_der().expect("encodes"));
+        assert_eq!(again.as_ref(), Ok(&k), "PKCS#1 public round trip");
+    }
+    if let Ok(k) = RsaPublicKey::from_public_key_der(data) {
+        let again = RsaPublicKey::from_public_key_der(&k.to_public_key_der().expect("encodes"));
+        assert_eq!(again.as_ref(), Ok(&k), "SPKI round trip");
+    }
+    let _ = RsaPrivateKey::from_pkcs8_encrypted_der_limited(data, b"x", FUZZ_MAX_ITERATIONS);
+    let _ = key_from_der(data, None);
+    if let Ok(text) = core::str::from_utf8(data) {
+        let _ = key_from_pem(text, None);
+    }
+}
+
+/// The hash a selector byte picks.
+fn hash(selector: u8) -> HashAlg {
+    const HASHES: [HashAlg; 8] = [
+        HashAlg::Sha1,
+        HashAlg::Sha256,
+        HashAlg::Sha384,
+        HashAlg::Sha512,
+        HashAlg::Md5,
+        HashAlg::Sha224,
+        HashAlg::Sha3_256,
+        HashAlg::Sha512_256,
+    ];
+    HASHES[usize::from(selector) % HASHES.len()]
+}
+
+/// Every verification with `key` on a signature and message cut from `data`: byte 0
+/// picks the hash, the next k bytes (or fewer) are the signature, the rest the message.
+pub fn verify(key: &RsaPublicKey, data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else { return };
+    let (sig, msg) = rest.split_at(rest.len().min(key.size()));
+    let h = hash(selector);
+    let _ = key.verify_pkcs1v15(h, msg, sig);
+    let _ = key.verify_pkcs1v15_prehashed(h, msg, sig);
+    let _ = key.verify_pss(&Pss::new(h).with_salt(SaltLength::Auto), msg, sig);
+    let _ = key.verify_pss(
+        &Pss::new(h).with_mgf1(HashAlg::Sha1).with_salt(SaltLength::Maximum),
+        msg,
+        sig,
+    );
+    let _ = key.verify_pss(&Pss::shake(XofAlg::Shake128).with_salt(SaltLength::Auto), msg, sig);
+    if let Ok(data) = key.recover_pkcs1v15_raw(sig) {
+        assert_eq!(key.verify_pkcs1v15_raw(&data, sig), Ok(()), "recovered data verifies");
+    }
+    if let Ok(m) = key.raw_public(sig) {
+        assert_eq!(m.len(), key.size());
+    }
+}
+
+/// Every decryption with `key` of a ciphertext cut from `data` (byte 0 picks the OAEP
+/// hash): implicit rejection is deterministic and agrees with the explicit form where
+/// that succeeds.
+pub fn decrypt(key: &RsaPrivateKey, data: &[u8]) {
+    let Some((&selector, ct)) = data.split_first() else { return };
+    let implicit = key.decrypt_pkcs1v15(ct, &mut OsRng);
+    if let Ok(m) = key.decrypt_pkcs1v15_explicit(ct, &mut OsRng) {
+        assert_eq!(implicit.as_ref(), Ok(&m), "explicit and implicit agree on valid padding");
+    }
+    if let Ok(m) = &implicit {
+        assert_eq!(
+            key.decrypt_pkcs1v15(ct, &mut OsRng).as_ref(),
+            Ok(m),
+            "implicit rejection is deterministic"
+        );
+    }
+    let _ = key.decrypt_oaep(&Oaep::new(hash(selector)), ct, &mut OsRng);
+    let _ = key.decrypt_oaep(&Oaep::new(HashAlg::Sha256).with_label(&data[..1]), ct, &mut OsRng);
+    let _ = key.raw_private(ct, &mut OsRng);
+}

@@ -153,3 +153,22 @@ fn multi_prime_keys() {
     let der = key.to_pkcs1_der().unwrap();
     assert_eq!(RsaPrivateKey::from_pkcs1_der(&der).unwrap(), key);
 }
+
+#[test]
+fn concurrent_signers_share_a_key() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<RsaPrivateKey>();
+    send_sync::<RsaPublicKey>();
+    let key = key2048();
+    std::thread::scope(|s| {
+        for t in 0..4u8 {
+            s.spawn(move || {
+                for i in 0..40u8 {
+                    let msg = [t, i];
+                    let sig = key.sign_pkcs1v15(HashAlg::Sha256, &msg, &mut OsRng).unwrap();
+                    key.public_key().verify_pkcs1v15(HashAlg::Sha256, &msg, &sig).unwrap();
+                }
+            });
+        }
+    });
+}

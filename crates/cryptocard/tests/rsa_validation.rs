@@ -49,7 +49,8 @@ fn the_unmodified_key_is_accepted() {
 fn inconsistencies_are_rejected() {
     let two = Nat::from_u64(2);
     let one = Nat::one();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Parts)>)> = vec![
+    type Mutation = Box<dyn Fn(&mut Parts)>;
+    let cases: Vec<(&str, Mutation)> = vec![
         ("wrong d", Box::new(|p| p.d = &p.d + &Nat::from_u64(2))),
         ("d = 0", Box::new(|p| p.d = Nat::zero())),
         ("d = 1", Box::new(|p| p.d = Nat::one())),

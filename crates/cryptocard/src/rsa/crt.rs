@@ -9,7 +9,7 @@
 //! then Garner's recombination (steps 2.b.iii-v, [`crate::modular::crt`]). Each m_i costs
 //! an exponentiation with a |r_i|-bit exponent modulo a |r_i|-bit prime, about 1/8 of
 //! the work of c^d mod n for two primes (Kaliski, "The Z80180 and big-number
-//! arithmetic"; Markovic et al. measure the same factor on the TMS320C54x; Shand,
+//! arithmetic"; Markovic et al. measured more than 2.5 times on the TMS320C54x; Shand,
 //! Bertin and Vuillemin let the host do the CRT while their boards exponentiate).
 //!
 //! # The seam

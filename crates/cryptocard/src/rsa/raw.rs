@@ -46,7 +46,7 @@ impl RsaPublicKey {
 
 impl RsaPrivateKey {
     /// Raw RSA with the private key: `input`^d mod n, as exactly k bytes, by CRT with
-    /// blinding and the fault check ([`super::private`]). `input` is exactly k bytes,
+    /// blinding and the fault check (see the [module docs](super)). `input` is exactly k bytes,
     /// big-endian, and less than n ([`Error::InvalidArgument`] otherwise). Constant time in
     /// the input and the key; `rng` draws the blinding factors.
     pub fn raw_private(&self, input: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {

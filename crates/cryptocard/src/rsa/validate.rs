@@ -15,10 +15,10 @@
 //!   inverse), which the CRT needs.
 //!
 //! Missing CRT values (a caller that has only the primes) are computed; a key with no
-//! primes at all goes through [`super::recover`] first. Primality of the r_i is not
+//! primes at all goes through the recovery of `components.rs` first. Primality of the r_i is not
 //! tested (it would cost more than the import is worth); a composite "prime" that passes
 //! the checks above still cannot produce a wrong result, since every private-key result
-//! is checked with e before it leaves ([`super::private`]).
+//! is checked with e before it leaves (the fault check of the private operation).
 //!
 //! Timing: these checks use `Nat` arithmetic (products, division, gcd), which is variable
 //! time in the values; they run once per key, on data the caller just handed over.

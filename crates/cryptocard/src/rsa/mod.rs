@@ -107,6 +107,7 @@
 //! cargo +nightly fuzz run decrypt -- -max_total_time=60
 //! ```
 
+pub mod batch;
 mod blinding;
 mod components;
 mod crt;
@@ -127,6 +128,7 @@ mod pss;
 mod raw;
 pub mod validate;
 
+pub use batch::{PrivateRequest, private_batch};
 pub use encoding::{RsaKey, key_from_der, key_from_pem};
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use keygen::{DEFAULT_PUBLIC_EXPONENT, KeyGenOptions, max_primes};

@@ -155,7 +155,36 @@ fn kernels<const D: usize>(cpt: f64) {
         });
         print!("   mb8: amm {:>6.0}  ams {:>6.0} cycles", amm * cpt, ams * cpt);
     }
+    ps::<D, 10>(cpt, &mut rng);
+    ps::<D, 8>(cpt, &mut rng);
+    ps::<D, 6>(cpt, &mut rng);
+    ps::<D, 4>(cpt, &mut rng);
+    ps::<D, 2>(cpt, &mut rng);
     println!();
+}
+
+fn ps<const D: usize, const W: usize>(cpt: f64, rng: &mut Rng) {
+    if super::ps::width_ok::<D, W>() {
+        let (a, n) = (random_mb8::<D>(rng), random_mb8::<D>(rng));
+        let k0 = [rng.next() >> 12; 8];
+        let mut y = Mb8::<D>::ZERO;
+        let amm = chained(&a, |x, o| {
+            // SAFETY: IFMA was detected above.
+            unsafe { super::ps::amm_mb8_ps::<D, W>(x, x, &n, &k0, o, &mut y) }
+        });
+        let mut a2 = Mb8::<D>::ZERO;
+        let ams = chained(&a, |x, o| {
+            // SAFETY: IFMA was detected above.
+            unsafe { super::ps::ams_mb8_ps::<D, W>(x, &n, &k0, o, &mut a2, &mut y) }
+        });
+        print!(
+            "   ps{W}: amm {:>6.0} ({:.0}%) ams {:>6.0} ({:.0}%)",
+            amm * cpt,
+            400.0 * (D * D) as f64 / (amm * cpt),
+            ams * cpt,
+            100.0 * (3 * D * D + D) as f64 / (ams * cpt)
+        );
+    }
 }
 
 /// One RSA private operation of `2 * half` bits: our x2 exponentiation pair and mb8 batch
@@ -272,4 +301,48 @@ fn windows() {
     window_widths::<20>(1024);
     window_widths::<30>(1536);
     window_widths::<40>(2048);
+    window_widths::<30>(1536);
+    window_widths::<40>(2048);
+}
+
+fn select_cost<const D: usize>(cpt: f64) {
+    let mut rng = Rng(12);
+    let table: Vec<Mb8<D>> = (0..32).map(|_| random_mb8::<D>(&mut rng)).collect();
+    let mut out = Mb8::<D>::ZERO;
+    let idx = [3, 7, 0, 31, 15, 16, 9, 1];
+    for entries in [16, 32] {
+        let t = min_ticks(2000, || {
+            // SAFETY: IFMA (so AVX-512F) was checked by the caller.
+            unsafe { super::exp_mb8::select_mb8(&table[..entries], &idx, &mut out) }
+        });
+        println!("select mb8 D={D} {entries} entries: {:.0} cycles", t * cpt);
+    }
+}
+
+#[test]
+#[ignore]
+fn select() {
+    let Some(_ifma) = ifma_or_skip("bench") else { return };
+    let cpt = core_per_tick();
+    select_cost::<20>(cpt);
+    select_cost::<30>(cpt);
+    select_cost::<40>(cpt);
+}
+
+#[test]
+#[ignore]
+fn ams40() {
+    let Some(_ifma) = ifma_or_skip("bench") else { return };
+    let mut rng = Rng(13);
+    let (a, n) = (random_mb8::<40>(&mut rng), random_mb8::<40>(&mut rng));
+    let k0 = [rng.next() >> 12; 8];
+    let (mut y, mut a2) = (Mb8::<40>::ZERO, Mb8::<40>::ZERO);
+    let cpt = core_per_tick();
+    for _ in 0..20 {
+        let t = chained(&a, |x, o| {
+            // SAFETY: IFMA was detected above.
+            unsafe { super::ps::ams_mb8_ps::<40, 4>(x, &n, &k0, o, &mut a2, &mut y) }
+        });
+        println!("ams40 {:.0}", t * cpt);
+    }
 }

@@ -7,19 +7,20 @@
 //! dummy modulus (`n = 1`) and is reported in its [`LaneStatus`], and the other lanes are
 //! unaffected.
 //!
-//! Up to [`MB8_TRANSPOSED_MAX_DIGITS`] digits the data is transposed ([`Mb8`]): digit `k`
-//! of all eight lanes is one register, the accumulator of a product is `D` registers, and
-//! a shift by one digit is a renaming. Above that the accumulator no longer fits the 32
-//! registers and every step would spill it (a `zmm` store costs two cycles on Zen 4 and
-//! competes with the multipliers: `amm52x40` transposed took 17.3k cycles against 2.0k for
-//! an x2 pair, four pairs being 8.0k); there the batch runs as four x2 pairs, which keep
-//! their accumulators (`D / 4` registers per pair) in registers and are throughput-bound
-//! at these sizes.
+//! The data is transposed ([`Mb8`]): digit `k` of all eight lanes is one register. The
+//! products run by column groups (`ps`) wherever a group width divides `D` (every even
+//! RSA size: 10, 20, 30, 40, 60, 80 digits), with a few registers of accumulators whatever
+//! the size. Otherwise, up to [`MB8_TRANSPOSED_MAX_DIGITS`] digits, they run by rows
+//! (`amm`, `ams`): the accumulator of a product is `D` registers and a shift by one digit
+//! is a renaming. Above that (odd digit counts only) the row accumulator no longer fits
+//! the 32 registers and every step would spill it (`amm52x40` by rows took 17.3k cycles
+//! on Zen 4 against 2.0k for an x2 pair); there the batch runs as four x2 pairs.
 
 use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
 use super::exp_x2::{PairInputs, X2_WINDOW, exp_pair};
+use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
 use super::radix52::{self, Params52};
 use super::vec52::{self, Mb8, X2};
 use super::window::{self, Kernels};
@@ -28,8 +29,8 @@ use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// The largest digit count run transposed; larger ones run as x2 pairs (tuned on AMD
-/// Zen 4, see the module docs).
+/// The largest digit count run transposed by rows; larger ones without a column-group
+/// width run as x2 pairs (tuned on AMD Zen 4, see the module docs).
 pub(crate) const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 
 /// One lane's job: `out = base^exp mod modulus`.
@@ -56,7 +57,7 @@ pub(crate) fn exp_mb8<const D: usize>(
     ifma: Ifma,
     lanes: [Option<Mb8Lane<'_>>; 8],
 ) -> [LaneStatus; 8] {
-    if D <= MB8_TRANSPOSED_MAX_DIGITS {
+    if transposed_fits::<D>() {
         exp_mb8_window::<D, MB8_WINDOW>(ifma, lanes)
     } else {
         exp_mb8_window::<D, X2_WINDOW>(ifma, lanes)
@@ -94,8 +95,13 @@ pub(super) fn exp_mb8_window<const D: usize, const W: usize>(
         _ => &[][..],
     });
     let mut result = [[0u64; D]; 8];
-    if D <= MB8_TRANSPOSED_MAX_DIGITS {
-        transposed::<D, W>(ifma, &lane_digits, &exps, &mut result);
+    if transposed_fits::<D>() {
+        match ps::group_width(D) {
+            4 => transposed::<D, W, 4>(ifma, &lane_digits, &exps, &mut result),
+            6 => transposed::<D, W, 6>(ifma, &lane_digits, &exps, &mut result),
+            10 => transposed::<D, W, 10>(ifma, &lane_digits, &exps, &mut result),
+            _ => transposed::<D, W, 0>(ifma, &lane_digits, &exps, &mut result),
+        }
     } else {
         for p in 0..4 {
             let mut inp = PairInputs::<D>::default();
@@ -149,8 +155,15 @@ impl<const D: usize> LaneDigits<D> {
     }
 }
 
-/// The batch in the transposed layout; `result[l]` gets lane `l`'s reduced digits.
-fn transposed<const D: usize, const W: usize>(
+/// Whether the batch runs transposed: by column groups where a width fits `D`
+/// (`ps::group_width`), else by rows up to [`MB8_TRANSPOSED_MAX_DIGITS`].
+const fn transposed_fits<const D: usize>() -> bool {
+    ps::group_width(D) != 0 || D <= MB8_TRANSPOSED_MAX_DIGITS
+}
+
+/// The batch in the transposed layout, by column groups of `G` (`G = 0`: by rows);
+/// `result[l]` gets lane `l`'s reduced digits.
+fn transposed<const D: usize, const W: usize, const G: usize>(
     ifma: Ifma,
     lanes: &[LaneDigits<D>; 8],
     exps: &[&[u64]; 8],
@@ -162,10 +175,17 @@ fn transposed<const D: usize, const W: usize>(
             (n.0[k][l], rr.0[k][l], base.0[k][l]) = (d.n[k], d.rr[k], d.base[k]);
         }
     }
-    let mut k = Mb8Kernels { _ifma: ifma, n: &n, k0: lanes.map(|d| d.k0), scratch: Mb8::ZERO };
+    let mut k = Mb8Kernels::<D, G> {
+        _ifma: ifma,
+        n: &n,
+        k0: lanes.map(|d| d.k0),
+        a2: Mb8::ZERO,
+        y: Mb8::ZERO,
+    };
     let mut out = Mb8::<D>::ZERO;
     window::exp::<_, W>(&mut k, &base, &rr, exps, &mut out);
-    k.scratch.zeroize();
+    k.a2.zeroize();
+    k.y.zeroize();
     for (l, r) in result.iter_mut().enumerate() {
         *r = core::array::from_fn(|j| out.0[j][l]);
         radix52::reduce_once(r, &lanes[l].n);
@@ -174,16 +194,18 @@ fn transposed<const D: usize, const W: usize>(
     base.zeroize();
 }
 
-/// The transposed products bound to eight moduli.
-struct Mb8Kernels<'a, const D: usize> {
+/// The transposed products bound to eight moduli, by column groups of `G` (0: by rows).
+struct Mb8Kernels<'a, const D: usize, const G: usize> {
     _ifma: Ifma,
     n: &'a Mb8<D>,
     k0: [u64; 8],
     /// `2a` of the squarings.
-    scratch: Mb8<D>,
+    a2: Mb8<D>,
+    /// The quotient digits of the column-group products.
+    y: Mb8<D>,
 }
 
-impl<const D: usize> Kernels for Mb8Kernels<'_, D> {
+impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
     type Num = Mb8<D>;
     const LANES: usize = 8;
 
@@ -198,13 +220,23 @@ impl<const D: usize> Kernels for Mb8Kernels<'_, D> {
     }
 
     fn mul(&mut self, a: &Mb8<D>, b: &Mb8<D>, out: &mut Mb8<D>) {
-        // SAFETY: `self._ifma` proves the CPU has the features `amm_mb8` enables.
-        unsafe { amm_mb8(a, b, self.n, &self.k0, out) }
+        if G == 0 {
+            // SAFETY: `self._ifma` proves the CPU has the features `amm_mb8` enables.
+            unsafe { amm_mb8(a, b, self.n, &self.k0, out) }
+        } else {
+            // SAFETY: as above.
+            unsafe { amm_mb8_ps::<D, G>(a, b, self.n, &self.k0, out, &mut self.y) }
+        }
     }
 
     fn sqr(&mut self, a: &Mb8<D>, out: &mut Mb8<D>) {
-        // SAFETY: as in `mul`.
-        unsafe { ams_mb8(a, self.n, &self.k0, out, &mut self.scratch) }
+        if G == 0 {
+            // SAFETY: as in `mul`.
+            unsafe { ams_mb8(a, self.n, &self.k0, out, &mut self.a2) }
+        } else {
+            // SAFETY: as in `mul`.
+            unsafe { ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.a2, &mut self.y) }
+        }
     }
 
     fn select(&self, table: &[Mb8<D>], idx: &[u64; 8], out: &mut Mb8<D>) {
@@ -215,7 +247,7 @@ impl<const D: usize> Kernels for Mb8Kernels<'_, D> {
 
 /// `out = table[idx[l]]` lane by lane, by a masked scan of the whole table.
 #[target_feature(enable = "avx512f")]
-fn select_mb8<const D: usize>(table: &[Mb8<D>], idx: &[u64; 8], out: &mut Mb8<D>) {
+pub(super) fn select_mb8<const D: usize>(table: &[Mb8<D>], idx: &[u64; 8], out: &mut Mb8<D>) {
     let idx = vec52::load8(idx);
     let zero = _mm512_setzero_si512();
     let mut acc = [zero; D];

@@ -125,6 +125,7 @@ pub(crate) mod amm;
 pub(crate) mod ams;
 pub(crate) mod exp_mb8;
 pub(crate) mod exp_x2;
+mod ps;
 pub(crate) mod radix52;
 mod vec52;
 mod window;

@@ -62,8 +62,10 @@ fn mb8_exp_matches_modpow_at_every_size() {
     mb8_random_batches::<20>(&mut rng);
     mb8_random_batches::<30>(&mut rng);
     mb8_random_batches::<40>(&mut rng);
+    mb8_random_batches::<21>(&mut rng);
     mb8_random_batches::<60>(&mut rng);
     mb8_random_batches::<79>(&mut rng);
+    mb8_random_batches::<80>(&mut rng);
 }
 
 #[test]
@@ -176,12 +178,12 @@ fn x2_edge_cases_and_errors() {
     assert!(e.is_err());
 }
 
-#[test]
-fn mb8_partial_duplicate_and_invalid_lanes() {
-    let Some(ifma) = ifma_or_skip("mb8_partial_duplicate_and_invalid_lanes") else { return };
-    const D: usize = 20;
-    let mut rng = Rng(7);
-    let good: Vec<Job> = (0..8).map(|l| Job::random(&mut rng, D, 1024 - l, 16 - l)).collect();
+/// Partial batches, the same job in several lanes, and invalid lanes that fail alone, at
+/// `D` digits.
+fn mb8_partial_and_invalid_lanes<const D: usize>(rng: &mut Rng) {
+    let Some(ifma) = ifma_or_skip("mb8_partial_and_invalid_lanes") else { return };
+    let top = max_modulus_bits(D);
+    let good: Vec<Job> = (0..8).map(|l| Job::random(rng, D, top - 3 * l, 4 + l)).collect();
     // Partial batches: 1..7 live lanes in varying positions; dead lanes are left untouched.
     for live in 1..8 {
         let batch: [Option<&Job>; 8] =
@@ -203,14 +205,14 @@ fn mb8_partial_duplicate_and_invalid_lanes() {
     run_mb8::<D>(ifma, &batch);
     // Invalid lanes fail alone: even modulus, zero modulus, base >= n, base == n, too
     // large a modulus for D, wrong base length, rr >= n.
-    let mut bad: Vec<Job> = (0..7).map(|l| Job::random(&mut rng, D, 1000 + l, 4)).collect();
+    let mut bad: Vec<Job> = (0..7).map(|l| Job::random(rng, D, top - 20 + l, 4)).collect();
     bad[0].n[0] &= !1;
     bad[1].n.iter_mut().for_each(|w| *w = 0);
     bad[2].base = bad[2].n.clone();
     bad[2].base[0] += 1;
     bad[3].base = bad[3].n.clone();
-    bad[4].n = to_limbs(&rng.odd_modulus(max_modulus_bits(D) + 1), 17);
-    bad[4].base = vec![0; 17];
+    bad[4].n = to_limbs(&rng.odd_modulus(top + 1), limbs_for(D + 1));
+    bad[4].base = vec![0; limbs_for(D + 1)];
     bad[5].base.pop();
     bad[6].rr = bad[6].n.clone();
     for (k, b) in bad.iter().enumerate() {
@@ -220,33 +222,22 @@ fn mb8_partial_duplicate_and_invalid_lanes() {
         let status = run_mb8::<D>(ifma, &batch);
         for (l, s) in status.iter().enumerate() {
             let want_failed = l == (k * 5) % 8;
-            assert_eq!(matches!(s, LaneStatus::Failed(_)), want_failed, "bad {k} lane {l}");
+            assert_eq!(matches!(s, LaneStatus::Failed(_)), want_failed, "D={D} bad {k} lane {l}");
         }
     }
 }
 
+/// Every way a batch runs: by column groups of 4 (20, 40 digits), 6 (30) and 10 (10), by
+/// rows (21 digits), and as x2 pairs (79 digits).
 #[test]
-fn mb8_large_digit_counts_run_as_x2_pairs_with_lane_failures() {
-    let Some(ifma) = ifma_or_skip("mb8_large_digit_counts") else { return };
-    const D: usize = 40;
-    let mut rng = Rng(8);
-    let jobs: Vec<Job> =
-        (0..8).map(|l| Job::random(&mut rng, D, 2048 - 3 * l, 32 - 4 * l)).collect();
-    let mut bad = Job::random(&mut rng, D, 2048, 32);
-    bad.n[0] &= !1;
-    let batch: [Option<&Job>; 8] = [
-        Some(&jobs[0]),
-        Some(&bad),
-        Some(&jobs[2]),
-        None,
-        Some(&jobs[4]),
-        Some(&jobs[5]),
-        Some(&jobs[6]),
-        Some(&jobs[0]),
-    ];
-    let status = run_mb8::<D>(ifma, &batch);
-    assert!(matches!(status[1], LaneStatus::Failed(_)));
-    assert_eq!(status.iter().filter(|s| **s == LaneStatus::Done).count(), 6);
+fn mb8_partial_duplicate_and_invalid_lanes() {
+    let mut rng = Rng(7);
+    mb8_partial_and_invalid_lanes::<10>(&mut rng);
+    mb8_partial_and_invalid_lanes::<20>(&mut rng);
+    mb8_partial_and_invalid_lanes::<21>(&mut rng);
+    mb8_partial_and_invalid_lanes::<30>(&mut rng);
+    mb8_partial_and_invalid_lanes::<40>(&mut rng);
+    mb8_partial_and_invalid_lanes::<79>(&mut rng);
 }
 
 proptest::proptest! {

@@ -1,9 +1,11 @@
-//! AMM and AMS, both layouts, against num-bigint at every size: random operands below
-//! `2n` and the extremes 0, 1, `2n - 1`, moduli with the top bit set and smaller ones.
+//! AMM and AMS, every layout and kernel (x2; mb8 by rows and by column groups of every
+//! width that fits), against num-bigint at every size: random operands below `2n` and the
+//! extremes 0, 1, `2n - 1`, moduli with the top bit set and smaller ones.
 
 use super::{Rng, digits, from_digits, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
+use crate::arch::x86_64::ifma::ps::{amm_mb8_ps, ams_mb8_ps, width_ok};
 use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
 use crate::arch::x86_64::ifma::vec52::{Mb8, X2};
 use num_bigint::BigUint;
@@ -64,6 +66,12 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
             let o: Vec<u64> = (0..D).map(|k| out.0[k][l]).collect();
             check_amm(&xs[l], &ys[l], &ns[l], D, &o);
         }
+        // The column-group kernels at every width that fits D.
+        ps_matches::<D, 2>(&a, &b, &n, &k0, square, &xs, &ys, &ns);
+        ps_matches::<D, 4>(&a, &b, &n, &k0, square, &xs, &ys, &ns);
+        ps_matches::<D, 6>(&a, &b, &n, &k0, square, &xs, &ys, &ns);
+        ps_matches::<D, 8>(&a, &b, &n, &k0, square, &xs, &ys, &ns);
+        ps_matches::<D, 10>(&a, &b, &n, &k0, square, &xs, &ys, &ns);
         // x2: lanes (0, 1), (2, 3), ... as pairs.
         for p in 0..4 {
             let (mut a, mut b, mut n) = (X2::<D>::ZERO, X2::<D>::ZERO, X2::<D>::ZERO);
@@ -93,6 +101,36 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
     }
 }
 
+/// `amm_mb8_ps` / `ams_mb8_ps` with groups of `W` columns, if `W` fits `D`.
+#[allow(clippy::too_many_arguments)]
+fn ps_matches<const D: usize, const W: usize>(
+    a: &Mb8<D>,
+    b: &Mb8<D>,
+    n: &Mb8<D>,
+    k0: &[u64; 8],
+    square: bool,
+    xs: &[BigUint],
+    ys: &[BigUint],
+    ns: &[BigUint],
+) {
+    if !width_ok::<D, W>() {
+        return;
+    }
+    let (mut out, mut y, mut a2) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+    // SAFETY: the caller detected IFMA.
+    unsafe {
+        if square {
+            ams_mb8_ps::<D, W>(a, n, k0, &mut out, &mut a2, &mut y);
+        } else {
+            amm_mb8_ps::<D, W>(a, b, n, k0, &mut out, &mut y);
+        }
+    }
+    for l in 0..8 {
+        let o: Vec<u64> = (0..D).map(|k| out.0[k][l]).collect();
+        check_amm(&xs[l], &ys[l], &ns[l], D, &o);
+    }
+}
+
 #[test]
 fn amm_matches_num_bigint_at_every_size() {
     let mut rng = Rng(3);
@@ -100,6 +138,7 @@ fn amm_matches_num_bigint_at_every_size() {
     amm_matches::<20>(&mut rng, false);
     amm_matches::<21>(&mut rng, false);
     amm_matches::<30>(&mut rng, false);
+    amm_matches::<24>(&mut rng, false);
     amm_matches::<40>(&mut rng, false);
     amm_matches::<60>(&mut rng, false);
     amm_matches::<79>(&mut rng, false);
@@ -113,6 +152,7 @@ fn ams_matches_num_bigint_at_every_size() {
     amm_matches::<20>(&mut rng, true);
     amm_matches::<21>(&mut rng, true);
     amm_matches::<30>(&mut rng, true);
+    amm_matches::<24>(&mut rng, true);
     amm_matches::<40>(&mut rng, true);
     amm_matches::<60>(&mut rng, true);
     amm_matches::<79>(&mut rng, true);

@@ -19,7 +19,7 @@
 use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
-use super::exp_x2::{PairInputs, X2_WINDOW, exp_pair};
+use super::exp_x2::{PairInputs, exp_pair};
 use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
 use super::radix52::{self, Params52};
 use super::vec52::{self, Mb8, X2};
@@ -57,17 +57,28 @@ pub(crate) fn exp_mb8<const D: usize>(
     ifma: Ifma,
     lanes: [Option<Mb8Lane<'_>>; 8],
 ) -> [LaneStatus; 8] {
-    if transposed_fits::<D>() {
+    if transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS {
         exp_mb8_window::<D, MB8_WINDOW>(ifma, lanes)
     } else {
-        exp_mb8_window::<D, X2_WINDOW>(ifma, lanes)
+        exp_mb8_window::<D, 5>(ifma, lanes)
     }
 }
 
-/// Window width of the transposed exponentiations: 4, not 5, because the table of 16
-/// entries (20 KiB at 20 digits) stays in the 32 KiB first-level cache, where the 32 of a
-/// 5-bit window are read from the second level at every window (tuned on AMD Zen 4: a batch
-/// of 1024-bit exponentiations takes 570 us against 600 us, of 1536-bit 2001 against 2059).
+/// The digit count from which a window's table selection is spread over its squarings
+/// (`Kernels::sqr_select`) rather than scanned on its own. A 32-entry table of 40 digits
+/// is 80 KiB, read from the second-level cache at every window: alone, the scan took 3500
+/// cycles a window, 9% of a batch; spread, RSA-4096 batches take 3.92 ms against 4.11 (AMD
+/// Zen 4). At 30 digits the gain is 1-2%; at 20 and below the table is in or near the
+/// first-level cache and the spread scan's extra loads cost more than they hide.
+pub(crate) const FUSED_SELECT_MIN_DIGITS: usize = 30;
+
+/// Window width of the transposed exponentiations below [`FUSED_SELECT_MIN_DIGITS`]: 4,
+/// not 5, because the table of 16 entries (20 KiB at 20 digits) stays in the 32 KiB
+/// first-level cache, where the 32 of a 5-bit window are read from the second level at
+/// every window (tuned on AMD Zen 4: a batch of 1024-bit exponentiations takes 530 us
+/// against 560 us). From there up, with the selection spread over the squarings, windows
+/// are 5 bits (x2 pairs too, `X2_WINDOW`): a batch of 1536-bit exponentiations takes 1740
+/// us against 1760 us, of 2048-bit 3920 us against 3990 us.
 pub(crate) const MB8_WINDOW: usize = 4;
 
 /// [`exp_mb8`] with windows of `W` bits.
@@ -181,11 +192,13 @@ fn transposed<const D: usize, const W: usize, const G: usize>(
         k0: lanes.map(|d| d.k0),
         a2: Mb8::ZERO,
         y: Mb8::ZERO,
+        masks: [[0; 8]; window::TABLE],
     };
     let mut out = Mb8::<D>::ZERO;
     window::exp::<_, W>(&mut k, &base, &rr, exps, &mut out);
     k.a2.zeroize();
     k.y.zeroize();
+    k.masks.zeroize();
     for (l, r) in result.iter_mut().enumerate() {
         *r = core::array::from_fn(|j| out.0[j][l]);
         radix52::reduce_once(r, &lanes[l].n);
@@ -203,6 +216,9 @@ struct Mb8Kernels<'a, const D: usize, const G: usize> {
     a2: Mb8<D>,
     /// The quotient digits of the column-group products.
     y: Mb8<D>,
+    /// The selection masks of a window spread over its squarings: lane `l` of entry `k`
+    /// is all ones where `idx[l] = k`.
+    masks: [[u64; 8]; window::TABLE],
 }
 
 impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
@@ -235,7 +251,9 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
             unsafe { ams_mb8(a, self.n, &self.k0, out, &mut self.a2) }
         } else {
             // SAFETY: as in `mul`.
-            unsafe { ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.a2, &mut self.y) }
+            unsafe {
+                ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.a2, &mut self.y, || {})
+            }
         }
     }
 
@@ -243,6 +261,89 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
         // SAFETY: as in `mul`.
         unsafe { select_mb8(table, idx, out) }
     }
+
+    /// By column groups from [`FUSED_SELECT_MIN_DIGITS`] up, the selection's rows are
+    /// read two at a time between the groups of the squarings (`ceil(D / parts)` rows per
+    /// squaring, spread evenly over its groups), where their loads and masking overlap the
+    /// multiplications.
+    fn sqr_select(
+        &mut self,
+        a: &Mb8<D>,
+        out: &mut Mb8<D>,
+        table: &[Mb8<D>],
+        idx: &[u64; 8],
+        t: &mut Mb8<D>,
+        part: usize,
+        parts: usize,
+    ) {
+        if G == 0 || D < FUSED_SELECT_MIN_DIGITS {
+            self.sqr(a, out);
+            if part + 1 == parts {
+                self.select(table, idx, t);
+            }
+            return;
+        }
+        if part == 0 {
+            // SAFETY: as in `mul`.
+            unsafe { select_masks(idx, &mut self.masks) };
+        }
+        let per_part = D.div_ceil(parts);
+        let (first, end) = (part * per_part, D.min((part + 1) * per_part));
+        let masks = &self.masks;
+        // Spread evenly over the 2D / G groups, in pairs of rows.
+        let (mut next, mut calls, groups) = (first, 0, 2 * D / G);
+        let mut side = || {
+            calls += 1;
+            let due = first + (end - first) * calls / groups;
+            while next < end && next < due {
+                // SAFETY: as in `mul`.
+                unsafe { select_rows(table, masks, t, next) };
+                next += 2;
+            }
+        };
+        // SAFETY: as in `mul`.
+        unsafe {
+            ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.a2, &mut self.y, &mut side)
+        }
+        while next < end {
+            // SAFETY: as in `mul`.
+            unsafe { select_rows(table, masks, t, next) };
+            next += 2;
+        }
+    }
+}
+
+/// `masks[k]` = all ones in the lanes `l` where `idx[l] = k`, zero elsewhere.
+#[target_feature(enable = "avx512f")]
+fn select_masks(idx: &[u64; 8], masks: &mut [[u64; 8]]) {
+    let idx = vec52::load8(idx);
+    for (k, m) in masks.iter_mut().enumerate() {
+        let hit = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(k as i64));
+        let v = _mm512_maskz_mov_epi64(hit, _mm512_set1_epi64(-1));
+        // SAFETY: `m` is 64 writable bytes; the store is unaligned.
+        unsafe { _mm512_storeu_si512(m.as_mut_ptr().cast(), v) };
+    }
+}
+
+/// Rows `j` and `j + 1` (if below `D`) of `out = table[idx]`, with `masks[k]` all ones in
+/// the lanes where `idx = k`: every entry's rows are read and masked.
+#[target_feature(enable = "avx512f")]
+pub(super) fn select_rows<const D: usize>(
+    table: &[Mb8<D>],
+    masks: &[[u64; 8]],
+    out: &mut Mb8<D>,
+    j: usize,
+) {
+    let j1 = (j + 1).min(D - 1);
+    let (mut acc0, mut acc1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+    for (entry, m) in table.iter().zip(masks) {
+        let m = vec52::load8(m);
+        // acc | (entry & m)
+        acc0 = _mm512_ternarylogic_epi64::<0xf8>(acc0, vec52::row(entry, j), m);
+        acc1 = _mm512_ternarylogic_epi64::<0xf8>(acc1, vec52::row(entry, j1), m);
+    }
+    vec52::set_row(out, j, acc0);
+    vec52::set_row(out, j1, acc1);
 }
 
 /// `out = table[idx[l]]` lane by lane, by a masked scan of the whole table.

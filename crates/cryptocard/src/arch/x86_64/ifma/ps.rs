@@ -105,7 +105,9 @@ pub(super) const fn group_width(d: usize) -> usize {
 /// multiplication and the squaring. `a_part(acc, c0)` adds the multiplicand half's pairs
 /// of the group at `c0` (all of them: the triangle's first columns included); then this
 /// adds the `n y` pairs, makes the group's quotient digits (below the diagonal, stored to
-/// `y`) or its normalised result digits (above it, to `out`).
+/// `y`) or its normalised result digits (above it, to `out`). `side()` runs after each
+/// group: independent work (a table scan) that then executes in the shadow of the
+/// products, on the ports and registers they leave free.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn groups<const D: usize, const W: usize>(
@@ -114,6 +116,7 @@ pub(super) fn groups<const D: usize, const W: usize>(
     out: &mut Mb8<D>,
     y: &mut Mb8<D>,
     mut a_part: impl FnMut(&mut Acc, usize),
+    mut side: impl FnMut(),
 ) {
     assert!(width_ok::<D, W>(), "internal error: column group width");
     let zero = _mm512_setzero_si512();
@@ -156,6 +159,7 @@ pub(super) fn groups<const D: usize, const W: usize>(
             });
         }
         over = acc[W];
+        side();
     }
 }
 
@@ -171,27 +175,35 @@ pub(super) fn amm_mb8_ps<const D: usize, const W: usize>(
     out: &mut Mb8<D>,
     y: &mut Mb8<D>,
 ) {
-    groups::<D, W>(n, k0, out, y, |acc, c0| {
-        if c0 < D {
-            full_rows!(W, acc, a, b, c0, 0..c0);
-            unroll!(k in 0..W => {
-                let br = vec52::row(b, c0 + k);
-                unroll!(m in 0..W => {
-                    if m >= k {
-                        mac(acc, m, vec52::row(a, m - k), br);
-                    }
+    groups::<D, W>(
+        n,
+        k0,
+        out,
+        y,
+        |acc, c0| {
+            if c0 < D {
+                full_rows!(W, acc, a, b, c0, 0..c0);
+                unroll!(k in 0..W => {
+                    let br = vec52::row(b, c0 + k);
+                    unroll!(m in 0..W => {
+                        if m >= k {
+                            mac(acc, m, vec52::row(a, m - k), br);
+                        }
+                    });
                 });
-            });
-        } else {
-            clipped_rows!(D, W, acc, a, b, c0);
-            full_rows!(W, acc, a, b, c0, c0 + W - D..D);
-        }
-    });
+            } else {
+                clipped_rows!(D, W, acc, a, b, c0);
+                full_rows!(W, acc, a, b, c0, c0 + W - D..D);
+            }
+        },
+        || {},
+    );
 }
 
 /// `ams(a) = amm(a, a)` of eight lanes by column groups of `W`; contract as
 /// `ams::ams_mb8`. `a2` receives `2a` and `y` the quotient digits (secrets: the caller
-/// zeroizes them when done).
+/// zeroizes them when done); `side` runs after each of the `2D / W` column groups (see
+/// [`groups`]).
 ///
 /// The square's pairs are `(i, j)`, `i <= j`, in column `i + j`: row `i` starts at
 /// column `2i` with `a_i a_i`, then `e_(i+1) a_i` (`e_(i+1) = 2 a_(i+1) mod 2^52`), then
@@ -207,6 +219,7 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
     out: &mut Mb8<D>,
     a2: &mut Mb8<D>,
     y: &mut Mb8<D>,
+    side: impl FnMut(),
 ) {
     super::ams::doubled_mb8(a, a2);
     let a2 = &*a2;
@@ -222,39 +235,46 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
             vec52::row(a2, c - i)
         }
     };
-    groups::<D, W>(n, k0, out, y, |acc, c0| {
-        if c0 + W == 2 * D {
-            // The last group: rows i = D - W + 1 + k reach columns m in
-            // [max(0, 2i - c0), k].
+    groups::<D, W>(
+        n,
+        k0,
+        out,
+        y,
+        |acc, c0| {
+            if c0 + W == 2 * D {
+                // The last group: rows i = D - W + 1 + k reach columns m in
+                // [max(0, 2i - c0), k].
+                unroll!(k in 0..W => {
+                    if k + 1 < W {
+                        let i = D - W + 1 + k;
+                        let ai = vec52::row(a, i);
+                        unroll!(m in 0..W => {
+                            if m <= k && 2 * k + 2 <= W + m {
+                                mac(acc, m, x(i, c0 + m), ai);
+                            }
+                        });
+                    }
+                });
+                return;
+            }
+            if c0 >= D {
+                // Clipped rows, all of them past their first two columns.
+                clipped_rows!(D, W, acc, a2, a, c0);
+            }
+            full_rows!(W, acc, a2, a, c0, (c0 + W).saturating_sub(D)..c0 / 2);
+            // Rows starting in the group: i = c0 / 2 + k, from column 2k.
             unroll!(k in 0..W => {
-                if k + 1 < W {
-                    let i = D - W + 1 + k;
+                if 2 * k < W {
+                    let i = c0 / 2 + k;
                     let ai = vec52::row(a, i);
                     unroll!(m in 0..W => {
-                        if m <= k && 2 * k + 2 <= W + m {
+                        if m >= 2 * k {
                             mac(acc, m, x(i, c0 + m), ai);
                         }
                     });
                 }
             });
-            return;
-        }
-        if c0 >= D {
-            // Clipped rows, all of them past their first two columns.
-            clipped_rows!(D, W, acc, a2, a, c0);
-        }
-        full_rows!(W, acc, a2, a, c0, (c0 + W).saturating_sub(D)..c0 / 2);
-        // Rows starting in the group: i = c0 / 2 + k, from column 2k.
-        unroll!(k in 0..W => {
-            if 2 * k < W {
-                let i = c0 / 2 + k;
-                let ai = vec52::row(a, i);
-                unroll!(m in 0..W => {
-                    if m >= 2 * k {
-                        mac(acc, m, x(i, c0 + m), ai);
-                    }
-                });
-            }
-        });
-    });
+        },
+        side,
+    );
 }

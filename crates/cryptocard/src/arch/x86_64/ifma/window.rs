@@ -38,6 +38,26 @@ pub(super) trait Kernels {
     fn sqr(&mut self, a: &Self::Num, out: &mut Self::Num);
     /// `out = table[idx[l]]` in lane `l`, reading every entry of `table`.
     fn select(&self, table: &[Self::Num], idx: &[u64; 8], out: &mut Self::Num);
+    /// `out = amm(a, a)` and part `part` of `parts` of `select(table, idx, t)`: a layout
+    /// may spread a window's selection over its squarings, where it runs in their shadow;
+    /// the selection is complete after part `parts - 1`. By default the whole selection
+    /// is the last part.
+    #[allow(clippy::too_many_arguments)]
+    fn sqr_select(
+        &mut self,
+        a: &Self::Num,
+        out: &mut Self::Num,
+        table: &[Self::Num],
+        idx: &[u64; 8],
+        t: &mut Self::Num,
+        part: usize,
+        parts: usize,
+    ) {
+        self.sqr(a, out);
+        if part + 1 == parts {
+            self.select(table, idx, t);
+        }
+    }
 }
 
 /// `out = x^e mod n` in every lane, in `[0, n]` (`n` itself standing for 0), given
@@ -81,11 +101,10 @@ pub(super) fn exp<K: Kernels, const W: usize>(
             k.select(table, &idx, acc);
             continue;
         }
-        for _ in 0..W {
-            k.sqr(acc, spare);
+        for s in 0..W {
+            k.sqr_select(acc, spare, table, &idx, &mut t, s, W);
             core::mem::swap(&mut acc, &mut spare);
         }
-        k.select(table, &idx, &mut t);
         k.mul(acc, &t, spare);
         core::mem::swap(&mut acc, &mut spare);
     }

@@ -120,7 +120,7 @@ fn ps_matches<const D: usize, const W: usize>(
     // SAFETY: the caller detected IFMA.
     unsafe {
         if square {
-            ams_mb8_ps::<D, W>(a, n, k0, &mut out, &mut a2, &mut y);
+            ams_mb8_ps::<D, W>(a, n, k0, &mut out, &mut a2, &mut y, || {});
         } else {
             amm_mb8_ps::<D, W>(a, b, n, k0, &mut out, &mut y);
         }

@@ -30,7 +30,6 @@ use super::kernel::{MontKernel, with_kernel};
 use super::modulus::Modulus;
 use super::mont::{Finish, normalize};
 use crate::bignum::{LIMB_BITS, Limb, Nat};
-use crate::ct::select_from_table;
 use crate::{Error, Result};
 use zeroize::Zeroize;
 
@@ -135,13 +134,11 @@ fn fixed_window<K: MontKernel>(
         return;
     }
     let entries = 1 << w;
-    // One buffer: the table, then the accumulator, a product buffer and the selected
-    // entry.
-    let mut buf = vec![0 as Limb; (entries + 3) * k];
+    // One buffer: the table, the accumulator, the selected entry and the kernels' scratch.
+    let mut buf = vec![0 as Limb; (entries + 2) * k + kern.chain_scratch_len(k)];
     let (table, rest) = buf.split_at_mut(entries * k);
     let (acc, rest) = rest.split_at_mut(k);
-    let (tmp, sel) = rest.split_at_mut(k);
-    let (mut acc, mut tmp) = (acc, tmp);
+    let (sel, scratch) = rest.split_at_mut(k);
 
     // table[i] = base^i: even entries by squaring, odd ones by one more product.
     table[..k].copy_from_slice(one);
@@ -161,17 +158,11 @@ fn fixed_window<K: MontKernel>(
 
     let windows = bits.div_ceil(w);
     let top = bits - (windows - 1) * w;
-    select_from_table(acc, table, digit(exp, (windows - 1) * w, top));
+    kern.select(acc, table, digit(exp, (windows - 1) * w, top));
     for win in (0..windows - 1).rev() {
-        for _ in 0..w {
-            let c = kern.sqr(tmp, acc, n, n0);
-            finish.apply(tmp, c, n);
-            core::mem::swap(&mut acc, &mut tmp);
-        }
-        select_from_table(sel, table, digit(exp, win * w, w));
-        let c = kern.mul(tmp, acc, sel, n, n0);
-        finish.apply(tmp, c, n);
-        core::mem::swap(&mut acc, &mut tmp);
+        kern.sqr_n(acc, w, n, n0, finish, scratch);
+        kern.select(sel, table, digit(exp, win * w, w));
+        kern.mul_into(acc, sel, n, n0, finish, scratch);
     }
     normalize(acc, n, finish.bound_multiple());
     out.copy_from_slice(acc);

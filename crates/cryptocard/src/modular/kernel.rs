@@ -12,9 +12,13 @@
 //! instructions exist). Adding a set takes a `Backend` variant, a [`MontKernel`]
 //! implementation and an arm in `with_kernel!`.
 
-use super::mont::{mont_mul_raw, redc_raw};
+use super::mont::{Finish, mont_mul_raw, redc_raw};
 #[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::{adx, cpu::Adx};
+use crate::arch::x86_64::{
+    adx,
+    cpu::{Adx, Avx2},
+    select,
+};
 use crate::bignum::Limb;
 
 /// One set of raw Montgomery kernels, with the contracts of [`mont_mul_raw`],
@@ -26,6 +30,54 @@ pub(crate) trait MontKernel: Copy {
     fn sqr(self, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb;
     /// [`redc_raw`].
     fn redc(self, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb;
+
+    /// Scratch limbs [`MontKernel::sqr_n`] and [`MontKernel::mul_into`] need for k-limb
+    /// operands.
+    fn chain_scratch_len(self, k: usize) -> usize {
+        k
+    }
+
+    /// `acc = acc^(2^w) R^(1 - 2^w)` by `w` squarings, each finished by `finish` (the
+    /// exponentiation's inner loop). Results are those of `w` calls of
+    /// [`MontKernel::sqr`] and [`Finish::apply`]; `scratch` has
+    /// [`MontKernel::chain_scratch_len`] limbs, garbage afterwards.
+    fn sqr_n(
+        self,
+        acc: &mut [Limb],
+        w: usize,
+        n: &[Limb],
+        n0: Limb,
+        finish: Finish,
+        scratch: &mut [Limb],
+    ) {
+        let t = &mut scratch[..n.len()];
+        for _ in 0..w {
+            let c = self.sqr(t, acc, n, n0);
+            finish.apply(t, c, n);
+            acc.copy_from_slice(t);
+        }
+    }
+
+    /// `acc = acc b R^-1`, finished by `finish`; `scratch` as for [`MontKernel::sqr_n`].
+    fn mul_into(
+        self,
+        acc: &mut [Limb],
+        b: &[Limb],
+        n: &[Limb],
+        n0: Limb,
+        finish: Finish,
+        scratch: &mut [Limb],
+    ) {
+        let t = &mut scratch[..n.len()];
+        let c = self.mul(t, acc, b, n, n0);
+        finish.apply(t, c, n);
+        acc.copy_from_slice(t);
+    }
+
+    /// `out = table[index]` by a full masked scan ([`crate::ct::select_from_table`]).
+    fn select(self, out: &mut [Limb], table: &[Limb], index: usize) {
+        crate::ct::select_from_table(out, table, index);
+    }
 }
 
 /// The portable kernels: always compiled, the reference every other backend is tested
@@ -59,10 +111,21 @@ impl MontKernel for Portable {
 
 /// The `mulx/adcx/adox` kernels; holding one proves the CPU has BMI2 and ADX. Their
 /// squaring is the dedicated one (square, then REDC), about 20% faster than their product
-/// from 16 limbs up.
+/// from 16 limbs up. Exponentiation chains run on the fused kernels of
+/// `adx::chain` (squarings and product with the almost-Montgomery finish inside), and the
+/// table scan on AVX2 where the CPU has it.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct AdxKernel(pub(crate) Adx);
+pub(crate) struct AdxKernel(pub(crate) Adx, pub(crate) Option<Avx2>);
+
+#[cfg(target_arch = "x86_64")]
+impl AdxKernel {
+    /// The kernel set for a detected `Adx` token, with AVX2 if this CPU has it.
+    #[inline]
+    pub(crate) fn new(adx: Adx) -> AdxKernel {
+        AdxKernel(adx, Avx2::detect())
+    }
+}
 
 #[cfg(target_arch = "x86_64")]
 impl MontKernel for AdxKernel {
@@ -77,6 +140,41 @@ impl MontKernel for AdxKernel {
     #[inline(always)]
     fn redc(self, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb {
         adx::redc_raw(self.0, r, t, n, n0)
+    }
+    fn chain_scratch_len(self, k: usize) -> usize {
+        adx::chain_scratch_len(k)
+    }
+    /// The almost finish is right for every `Finish` the chains use: with headroom (the
+    /// `Redundant` case) the carry is always 0 and nothing is subtracted.
+    fn sqr_n(
+        self,
+        acc: &mut [Limb],
+        w: usize,
+        n: &[Limb],
+        n0: Limb,
+        finish: Finish,
+        scratch: &mut [Limb],
+    ) {
+        debug_assert!(finish != Finish::Full, "internal error: full finish in a chain");
+        adx::sqr_n_almost(self.0, acc, w, n, n0, scratch);
+    }
+    fn mul_into(
+        self,
+        acc: &mut [Limb],
+        b: &[Limb],
+        n: &[Limb],
+        n0: Limb,
+        finish: Finish,
+        scratch: &mut [Limb],
+    ) {
+        debug_assert!(finish != Finish::Full, "internal error: full finish in a chain");
+        adx::mul_almost(self.0, acc, b, n, n0, scratch);
+    }
+    fn select(self, out: &mut [Limb], table: &[Limb], index: usize) {
+        match self.1 {
+            Some(avx2) => select::select_from_table(avx2, out, table, index),
+            None => crate::ct::select_from_table(out, table, index),
+        }
     }
 }
 
@@ -113,7 +211,7 @@ macro_rules! with_kernel {
             }
             #[cfg(target_arch = "x86_64")]
             $crate::modular::kernel::Backend::Adx(token) => {
-                let $k = $crate::modular::kernel::AdxKernel(token);
+                let $k = $crate::modular::kernel::AdxKernel::new(token);
                 $body
             }
         }

@@ -21,6 +21,21 @@ impl Adx {
     }
 }
 
+/// AVX2: 256-bit integer vectors (`vpand`, `vpor`, `vpcmpeqq`, ...).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2 {
+    _proof: (),
+}
+
+impl Avx2 {
+    /// The token, if this CPU has AVX2 (and the OS saves the 256-bit registers, which
+    /// `is_x86_feature_detected!` checks through XGETBV).
+    #[inline]
+    pub(crate) fn detect() -> Option<Avx2> {
+        std::is_x86_feature_detected!("avx2").then_some(Avx2 { _proof: () })
+    }
+}
+
 /// AVX-512 with IFMA: `vpmadd52luq`, `vpmadd52huq` on 512-bit and 256-bit vectors
 /// (AVX512F, AVX512IFMA, AVX512VL, AVX512BW).
 #[derive(Clone, Copy, Debug)]

@@ -4,5 +4,6 @@
 pub(crate) mod adx;
 pub(crate) mod cpu;
 pub(crate) mod ifma;
+pub(crate) mod select;
 pub(crate) mod sha512;
 pub(crate) mod sha_ni;

@@ -229,11 +229,18 @@ fn bench_kernels_and_powm() {
             idx = (idx + 7) % 32;
             select_from_table(&mut sel, &table, idx)
         });
+        let scan_avx2 = crate::arch::x86_64::cpu::Avx2::detect().map_or(f64::NAN, |avx2| {
+            ticks_per_call(500, || {
+                idx = (idx + 7) % 32;
+                crate::arch::x86_64::select::select_from_table(avx2, &mut sel, &table, idx)
+            })
+        });
         println!(
             "{bits:>5} bits: one 32-entry ct::select_from_table scan {:.0} cycles, {:.0}% of \
-             the estimated exponentiation",
+             the estimated exponentiation; AVX2 scan {:.0} cycles",
             scan / tpc,
-            100.0 * scan * (bits as f64 / 5.0) / est
+            100.0 * scan * (bits as f64 / 5.0) / est,
+            scan_avx2 / tpc,
         );
         let reps = [200, 60, 40][k / 32];
         // Ours and GMP's in turn, so that both see the same load; minimum per call.

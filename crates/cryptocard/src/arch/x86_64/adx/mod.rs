@@ -128,6 +128,7 @@
 #![cfg_attr(not(test), allow(dead_code))]
 
 mod basecase;
+mod chain;
 mod cios;
 mod mont;
 mod mul;
@@ -274,6 +275,7 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
     })
 }
 
+pub(crate) use chain::{mul_almost, scratch_len as chain_scratch_len, sqr_n_almost};
 // The bignum recursion's seam (see the note at the top).
 pub(crate) use basecase::{AdxBasecase, THRESHOLDS as BASECASE_THRESHOLDS};
 use mont::mont_mul_unrolled;

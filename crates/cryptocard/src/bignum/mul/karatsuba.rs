@@ -23,13 +23,14 @@
 //! multiplication and 1024 bits for squaring on the DSP; on Zen 4 with our `u128`
 //! basecase the cut-overs are in [`super::thresholds::PORTABLE`].
 //!
-//! Scratch per level: `t` (`2h` limbs: first the two differences, then a copy of
-//! `z0`'s high half) and `zm` (`2h` limbs); sub-products use the rest.
+//! Scratch per level: `t` (`2h` limbs, the two differences) and `zm` (`2h` limbs);
+//! sub-products use the rest. The additions run on the kernel set's carry chains
+//! (`Basecase::add_n` and friends, see `linear`).
 
 use super::Basecase;
+use super::linear::{abs_diff, add_or_sub, add_small};
 use super::recursive::Multiplier;
-use crate::bignum::add::{abs_diff, add_limb};
-use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
+use crate::bignum::limb::Limb;
 use crate::ct::Choice;
 
 /// Scratch limbs a multiplication level with split `h` needs for itself.
@@ -67,12 +68,12 @@ pub fn mul<K: Basecase>(
     // zm = |a0 - a1|·|b0 - b1|; the product (a0 - a1)(b0 - b1) is negative when exactly
     // one difference is.
     let (da, db) = t[..2 * h].split_at_mut(h);
-    let sa = abs_diff(da, a0, a1);
-    let sb = abs_diff(db, b0, b1);
+    let sa = abs_diff(ctx.kernel, da, a0, a1);
+    let sb = abs_diff(ctx.kernel, db, b0, b1);
     ctx.mul(zm, da, db, s);
 
-    // t = z0 + z2 - (a0 - a1)(b0 - b1): subtract zm when the product is non-negative.
-    middle(r, t, zm, h, Choice::from_bit(1 ^ sa ^ sb));
+    // z0 + z2 - (a0 - a1)(b0 - b1): subtract zm when the product is non-negative.
+    ctx.kernel.karatsuba_middle(r, zm, h, Choice::from_bit(1 ^ sa ^ sb));
 }
 
 /// `r = a^2`, `r.len() == 2 * a.len()`, `a.len() >= 2`.
@@ -89,53 +90,47 @@ pub fn sqr<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], s: 
         ctx.sqr(z2, a1, s);
     }
     let da = &mut t[..h];
-    abs_diff(da, a0, a1);
+    abs_diff(ctx.kernel, da, a0, a1);
     ctx.sqr(zm, da, s);
     // (a0 - a1)^2 >= 0: always subtracted.
-    middle(r, t, zm, h, Choice::TRUE);
+    ctx.kernel.karatsuba_middle(r, zm, h, Choice::TRUE);
 }
 
-/// `r += (z0 + z2 ± zm)·B^h` in one pass, subtracting `zm` where `sub` is true, with
-/// `z0 = r[..2h]` and `z2 = r[2h..]` in place and `t` (at least `h` limbs) as scratch.
+/// `r += (z0 + z2 ± zm)·B^h`, subtracting `zm` where `sub` is true, with `z0 = r[..2h]`
+/// and `z2 = r[2h..]` in place; `zm` (`2h` limbs, scratch) is destroyed.
 ///
 /// Write `z0 = H0·B^h + L0` and `z2 = H2·B^h + L2` in `h`-limb halves (`H2` may be
-/// shorter). The middle term lands on `r[h..2h] = H0` and `r[2h..3h] = L2`, so
+/// shorter, `n + m >= 3h` always). With `S = H0 + L2 = S' + c1·B^h` (GMP's `toom22`
+/// sharing of the common sum),
 ///
 /// ```text
-/// r[h..2h]  = H0 + L0 + L2 ± zm_lo
-/// r[2h..3h] = L2 + H0 + H2 ± zm_hi     (H0 as it was before the first line)
+/// r = L0 + (S + L0)·B^h + (S + H2)·B^(2h) + H2·B^(3h) ± zm·B^h
+///   = L0 + (S' + L0)·B^h + (S' + H2)·B^(2h) + H2·B^(3h) + c1·(B^(2h) + B^(3h)) ± zm·B^h
 /// ```
 ///
-/// then the carry goes into `H2`. The subtraction is the masked two's complement
-/// `!zm + 1`, which adds `B^(2h)` too much; that is taken back from the final carry. Each
-/// step adds five limbs, so the carry between steps is at most 4.
-fn middle(r: &mut [Limb], t: &mut [Limb], zm: &[Limb], h: usize, sub: Choice) {
-    let (l0, rest) = r.split_at_mut(h);
-    let (h0, rest) = rest.split_at_mut(h);
-    let (l2, h2) = rest.split_at_mut(h);
-    let h0_old = &mut t[..h];
-    h0_old.copy_from_slice(h0);
-    let (zm_lo, zm_hi) = zm.split_at(h);
-    let m = sub.mask();
-    let mut c = sub.bit() as WideLimb;
-    for (((x, &y), &z), &w) in h0.iter_mut().zip(&*l0).zip(&*l2).zip(zm_lo) {
-        let s = *x as WideLimb + y as WideLimb + z as WideLimb + (w ^ m) as WideLimb + c;
-        *x = s as Limb;
-        c = s >> LIMB_BITS;
-    }
-    let k = h2.len().min(h);
-    for (((x, &y), &z), &w) in l2[..k].iter_mut().zip(&*h0_old).zip(&*h2).zip(zm_hi) {
-        let s = *x as WideLimb + y as WideLimb + z as WideLimb + (w ^ m) as WideLimb + c;
-        *x = s as Limb;
-        c = s >> LIMB_BITS;
-    }
-    for ((x, &y), &w) in l2[k..].iter_mut().zip(&h0_old[k..]).zip(&zm_hi[k..]) {
-        let s = *x as WideLimb + y as WideLimb + (w ^ m) as WideLimb + c;
-        *x = s as Limb;
-        c = s >> LIMB_BITS;
-    }
-    // The true carry is c - sub >= 0: the whole sum is a·b, non-negative and below
-    // B^(n+m), so nothing is left over after H2.
-    let carry = add_limb(h2, (c as Limb).wrapping_sub(sub.bit()));
-    debug_assert_eq!(carry, 0, "internal error: karatsuba carry");
+/// so: `r[2h..3h] = S'` (carry `c1`), `r[h..2h] = S' + L0` (carry `c2` at `2h`),
+/// `r[2h..3h] += H2` (carry `c3` at `3h`), `±zm` over `r[h..]` (sign-extended: two's
+/// complement modulo `B^(n+m)`), then `c1 + c2` at `2h` and `c1 + c3` at `3h`. Every step
+/// is an exact operation modulo `B^(n+m)`, and the true result `a·b` is below `B^(n+m)`,
+/// so the carries out of the top are dropped. About `9h` limb steps on the kernel's
+/// carry chains.
+pub(super) fn middle<K: Basecase + ?Sized>(
+    k: &K,
+    r: &mut [Limb],
+    zm: &mut [Limb],
+    h: usize,
+    sub: Choice,
+) {
+    let (c1, c2, c3) = {
+        let (l0, rest) = r.split_at_mut(h);
+        let (h0, rest) = rest.split_at_mut(h);
+        let (l2, h2) = rest.split_at_mut(h);
+        let c1 = k.add_n_assign(l2, h0, 0);
+        let c2 = k.add_n(h0, l2, l0, 0);
+        let c3 = k.add_1(l2, h2);
+        (c1, c2, c3)
+    };
+    add_or_sub(k, &mut r[h..], zm, sub);
+    add_small(k, &mut r[2 * h..], c1 + c2);
+    add_small(k, &mut r[3 * h..], c1 + c3);
 }

@@ -16,6 +16,7 @@
 
 mod basecase;
 mod karatsuba;
+mod linear;
 mod recursive;
 mod sqr_basecase;
 pub mod thresholds;
@@ -27,6 +28,7 @@ pub use sqr_basecase::sqr_basecase;
 pub use thresholds::Thresholds;
 
 use crate::bignum::limb::Limb;
+use crate::ct::Choice;
 use zeroize::Zeroizing;
 
 /// A schoolbook kernel pair that the recursive algorithms bottom out in.
@@ -37,11 +39,48 @@ use zeroize::Zeroizing;
 /// * `sqr_basecase(r, a)`: `r = a^2`; `r.len() == 2 a.len()`, `a` not empty.
 ///
 /// Both must run in time that depends only on the lengths.
+///
+/// The trait also carries the carry-chain passes of the recursion's linear steps, with
+/// portable defaults (the contracts of `bignum::add_n`, `add_1`, ... with a carry in), so
+/// that a kernel set can bring faster ones; all in time that depends on the lengths only.
 pub trait Basecase {
     /// `r = a * b`.
     fn mul_basecase(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]);
     /// `r = a^2`.
     fn sqr_basecase(&self, r: &mut [Limb], a: &[Limb]);
+
+    /// `r = a + b + cin` over equal lengths (`cin` 0 or 1), returning the carry.
+    fn add_n(&self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
+        linear::add_n_portable(r, a, b, cin)
+    }
+    /// `a = a + b + cin` in place over equal lengths, returning the carry.
+    fn add_n_assign(&self, a: &mut [Limb], b: &[Limb], cin: Limb) -> Limb {
+        linear::add_n_assign_portable(a, b, cin)
+    }
+    /// `r = a - b - bin` over equal lengths (`bin` 0 or 1), returning the borrow.
+    fn sub_n(&self, r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) -> Limb {
+        linear::sub_n_portable(r, a, b, bin)
+    }
+    /// `a += b` (`b` no longer than `a`), the carry through the rest of `a`
+    /// ([`crate::bignum::add_1`]).
+    fn add_1(&self, a: &mut [Limb], b: &[Limb]) -> Limb {
+        crate::bignum::add_1(a, b)
+    }
+    /// `a -= b` likewise ([`crate::bignum::sub_1`]).
+    fn sub_1(&self, a: &mut [Limb], b: &[Limb]) -> Limb {
+        crate::bignum::sub_1(a, b)
+    }
+    /// `a = a + x + c` with the limb `x` repeated over all of `a` (0: carry propagation,
+    /// `!0`: sign extension), `c` 0 or 1; returns the carry out.
+    fn add_repeated(&self, a: &mut [Limb], x: Limb, c: Limb) -> Limb {
+        linear::add_repeated_portable(a, x, c)
+    }
+    /// Karatsuba's middle term: `r += (z0 + z2 ± zm)·B^h` with `z0 = r[..2h]` and
+    /// `z2 = r[2h..]` in place, subtracting `zm` (`2h` limbs, destroyed) where `sub` is
+    /// true; `3h <= r.len() <= 4h`. By default the passes above (`karatsuba::middle`).
+    fn karatsuba_middle(&self, r: &mut [Limb], zm: &mut [Limb], h: usize, sub: Choice) {
+        karatsuba::middle(self, r, zm, h, sub)
+    }
 }
 
 /// The portable kernels of this module, always available; the reference the
@@ -138,4 +177,15 @@ pub fn sqr_with<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb]
         let mut scratch = Zeroizing::new(vec![0; len]);
         ctx.sqr(r, a, &mut scratch);
     }
+}
+
+/// [`linear::abs_diff`] for benchmarks elsewhere in the crate.
+#[cfg(test)]
+pub(crate) fn abs_diff_for_bench<K: Basecase>(
+    k: &K,
+    r: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+) -> Limb {
+    linear::abs_diff(k, r, a, b)
 }

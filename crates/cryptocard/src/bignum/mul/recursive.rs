@@ -21,7 +21,6 @@
 //! stack-fashion (a level uses the front, its sub-products the rest).
 
 use super::{Basecase, Thresholds, karatsuba, toom3};
-use crate::bignum::add::add_1;
 use crate::bignum::limb::Limb;
 
 /// The algorithm for one product.
@@ -159,7 +158,7 @@ impl<K: Basecase> Multiplier<'_, K> {
             let len = chunk.len() + m;
             self.mul(&mut tmp[..len], chunk, b, rest);
             // r holds a[..off + len - m]·b < B^(off + len): no carry leaves the window.
-            let carry = add_1(&mut r[off..off + len], &tmp[..len]);
+            let carry = self.kernel.add_1(&mut r[off..off + len], &tmp[..len]);
             debug_assert_eq!(carry, 0, "internal error: chunked product carry");
         }
     }

@@ -35,8 +35,8 @@
 //! (`k + 1` limbs each) and two temporaries; sub-products use the rest.
 
 use super::Basecase;
+use super::linear::{abs_diff, cnd_neg};
 use super::recursive::Multiplier;
-use crate::bignum::add::{abs_diff, add_1, cnd_neg_assign, sub_1};
 use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
 use crate::bignum::shift::{lshift, rshift_assign};
 use crate::ct::Choice;
@@ -66,8 +66,9 @@ pub fn mul<K: Basecase>(
     let (ea, s) = s.split_at_mut(3 * (k + 1));
     let (eb, s) = s.split_at_mut(3 * (k + 1));
     let (tmp, s) = s.split_at_mut(2 * (k + 1));
-    let (sa1, sa2) = evaluate(a, k, ea, tmp);
-    let (sb1, sb2) = evaluate(b, k, eb, tmp);
+    let kern = ctx.kernel;
+    let (sa1, sa2) = evaluate(kern, a, k, ea, tmp);
+    let (sb1, sb2) = evaluate(kern, b, k, eb, tmp);
     let (ea1, eam) = ea.split_at(k + 1);
     let (eam1, eam2) = eam.split_at(k + 1);
     let (eb1, ebm) = eb.split_at(k + 1);
@@ -76,15 +77,15 @@ pub fn mul<K: Basecase>(
     let (vm1, vm2) = vm.split_at_mut(2 * k + 2);
     ctx.mul(v1, ea1, eb1, s);
     ctx.mul(vm1, eam1, ebm1, s);
-    cnd_neg_assign(Choice::from_bit(sa1 ^ sb1), vm1);
+    cnd_neg(kern, Choice::from_bit(sa1 ^ sb1), vm1);
     ctx.mul(vm2, eam2, ebm2, s);
-    cnd_neg_assign(Choice::from_bit(sa2 ^ sb2), vm2);
+    cnd_neg(kern, Choice::from_bit(sa2 ^ sb2), vm2);
     {
         let (v0, rest) = r.split_at_mut(2 * k);
         ctx.mul(v0, &a[..k], &b[..k], s);
         ctx.mul(&mut rest[2 * k..], &a[2 * k..], &b[2 * k..], s);
     }
-    interpolate(r, v1, vm1, vm2, k);
+    interpolate(kern, r, v1, vm1, vm2, k);
 }
 
 /// `r = a^2` for `a.len() = n >= 3`; `r.len() == 2n`.
@@ -96,7 +97,7 @@ pub fn sqr<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], s: 
     let (ea, s) = s.split_at_mut(3 * (k + 1));
     let (tmp, s) = s.split_at_mut(2 * (k + 1));
     // Squares are non-negative: the signs of a(-1), a(-2) do not matter.
-    evaluate(a, k, ea, tmp);
+    evaluate(ctx.kernel, a, k, ea, tmp);
     let (ea1, eam) = ea.split_at(k + 1);
     let (eam1, eam2) = eam.split_at(k + 1);
     let (v1, vm) = v.split_at_mut(2 * k + 2);
@@ -109,12 +110,18 @@ pub fn sqr<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], s: 
         ctx.sqr(v0, &a[..k], s);
         ctx.sqr(&mut rest[2 * k..], &a[2 * k..], s);
     }
-    interpolate(r, v1, vm1, vm2, k);
+    interpolate(ctx.kernel, r, v1, vm1, vm2, k);
 }
 
 /// Writes `|x(1)|, |x(-1)|, |x(-2)|` (each `k + 1` limbs) into `e`, returning the signs of
 /// `x(-1)` and `x(-2)` (1 for negative). `tmp` is `2(k + 1)` limbs.
-fn evaluate(x: &[Limb], k: usize, e: &mut [Limb], tmp: &mut [Limb]) -> (Limb, Limb) {
+fn evaluate<K: Basecase>(
+    kern: &K,
+    x: &[Limb],
+    k: usize,
+    e: &mut [Limb],
+    tmp: &mut [Limb],
+) -> (Limb, Limb) {
     let (x0, x12) = x.split_at(k);
     let (x1, x2) = x12.split_at(k);
     let (e1, em) = e.split_at_mut(k + 1);
@@ -123,46 +130,53 @@ fn evaluate(x: &[Limb], k: usize, e: &mut [Limb], tmp: &mut [Limb]) -> (Limb, Li
     // t1 = x0 + x2 < 2 B^k.
     t1[..k].copy_from_slice(x0);
     t1[k] = 0;
-    add_1(t1, x2);
+    kern.add_1(t1, x2);
     // x(1) = t1 + x1 < 3 B^k; x(-1) = t1 - x1, |x(-1)| < 2 B^k.
     e1.copy_from_slice(t1);
-    add_1(e1, x1);
-    let s1 = abs_diff(em1, t1, x1);
+    kern.add_1(e1, x1);
+    let s1 = abs_diff(kern, em1, t1, x1);
     // x(-2) = (x0 + 4 x2) - 2 x1: both terms below 5 B^k.
     let l2 = x2.len();
     t1.fill(0);
     t1[l2] = lshift(&mut t1[..l2], x2, 2);
-    add_1(t1, x0);
+    kern.add_1(t1, x0);
     t2[k] = lshift(&mut t2[..k], x1, 1);
-    let s2 = abs_diff(em2, t1, t2);
+    let s2 = abs_diff(kern, em2, t1, t2);
     (s1, s2)
 }
 
 /// Bodrato's sequence on `w = 2k + 2`-limb two's complement values, then the
 /// recomposition into `r`, which holds `v(0)` in `r[..2k]` and `v(∞)` in `r[4k..]`.
-fn interpolate(r: &mut [Limb], v1: &mut [Limb], vm1: &mut [Limb], vm2: &mut [Limb], k: usize) {
+fn interpolate<K: Basecase>(
+    kern: &K,
+    r: &mut [Limb],
+    v1: &mut [Limb],
+    vm1: &mut [Limb],
+    vm2: &mut [Limb],
+    k: usize,
+) {
     {
         let (v0, rest) = r.split_at(2 * k);
         let vinf = &rest[2 * k..];
         // r3 = (v(-2) - v(1)) / 3
-        sub_1(vm2, v1);
+        kern.sub_1(vm2, v1);
         divexact_by3_assign(vm2);
         // r1 = (v(1) - v(-1)) / 2
-        sub_1(v1, vm1);
+        kern.sub_1(v1, vm1);
         sar1_assign(v1);
         // r2 = v(-1) - v(0)
-        sub_1(vm1, v0);
+        kern.sub_1(vm1, v0);
         // r3 = (r2 - r3) / 2 + 2 v(∞)
-        sub_1(vm2, vm1);
-        cnd_neg_assign(Choice::TRUE, vm2);
+        kern.sub_1(vm2, vm1);
+        cnd_neg(kern, Choice::TRUE, vm2);
         sar1_assign(vm2);
-        add_1(vm2, vinf);
-        add_1(vm2, vinf);
+        kern.add_1(vm2, vinf);
+        kern.add_1(vm2, vinf);
         // r2 = r2 + r1 - v(∞)
-        add_1(vm1, v1);
-        sub_1(vm1, vinf);
+        kern.add_1(vm1, v1);
+        kern.sub_1(vm1, vinf);
         // r1 = r1 - r3
-        sub_1(v1, vm2);
+        kern.sub_1(v1, vm2);
     }
     // c = v(0) + r1 x + r2 x^2 + r3 x^3 + v(∞) x^4, with the gap [2k, 4k) cleared first.
     r[2 * k..4 * k].fill(0);
@@ -170,7 +184,7 @@ fn interpolate(r: &mut [Limb], v1: &mut [Limb], vm1: &mut [Limb], vm2: &mut [Lim
         // The product is below B^(n+m): limbs of a coefficient beyond r are zero.
         let len = coeff.len().min(r.len() - off);
         debug_assert!(coeff[len..].iter().all(|&x| x == 0), "internal error: toom3 coefficient");
-        let carry = add_1(&mut r[off..], &coeff[..len]);
+        let carry = kern.add_1(&mut r[off..], &coeff[..len]);
         debug_assert_eq!(carry, 0, "internal error: toom3 carry");
     }
 }

@@ -1,10 +1,11 @@
 //! The BMI2/ADX kernels as the basecase of the bignum multiplication recursion
 //! (`bignum::mul::Basecase`), with the Karatsuba and Toom-3 cut-overs that go with them.
 
-use super::{mul_basecase, sqr_basecase};
+use super::{linear, mul_basecase, sqr_basecase};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use crate::bignum::mul::{Basecase, Thresholds};
+use crate::ct::Choice;
 
 /// [`mul_basecase`] and [`sqr_basecase`] behind the `Basecase` seam; holding one proves the
 /// CPU has the instructions.
@@ -19,6 +20,37 @@ impl Basecase for AdxBasecase {
     #[inline]
     fn sqr_basecase(&self, r: &mut [Limb], a: &[Limb]) {
         sqr_basecase(self.0, r, a)
+    }
+    #[inline]
+    fn add_n(&self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
+        linear::add_n(self.0, r, a, b, cin)
+    }
+    #[inline]
+    fn add_n_assign(&self, a: &mut [Limb], b: &[Limb], cin: Limb) -> Limb {
+        linear::add_n_assign(self.0, a, b, cin)
+    }
+    #[inline]
+    fn sub_n(&self, r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) -> Limb {
+        linear::sub_n(self.0, r, a, b, bin)
+    }
+    #[inline]
+    fn add_1(&self, a: &mut [Limb], b: &[Limb]) -> Limb {
+        linear::add_1(self.0, a, b)
+    }
+    #[inline]
+    fn sub_1(&self, a: &mut [Limb], b: &[Limb]) -> Limb {
+        linear::sub_1(self.0, a, b)
+    }
+    #[inline]
+    fn add_repeated(&self, a: &mut [Limb], x: Limb, c: Limb) -> Limb {
+        linear::add_repeated(self.0, a, x, c)
+    }
+    fn karatsuba_middle(&self, r: &mut [Limb], zm: &mut [Limb], h: usize, sub: Choice) {
+        let m = sub.mask();
+        for x in zm.iter_mut() {
+            *x ^= m;
+        }
+        linear::karatsuba_middle(self.0, r, zm, h, m);
     }
 }
 

@@ -269,3 +269,33 @@ fn bench_kernels_and_powm() {
         );
     }
 }
+
+/// The fused chain kernels against the separate ones they replace, per product.
+#[test]
+#[ignore = "benchmark: run with --ignored --nocapture on a quiet machine"]
+fn bench_chain_kernels() {
+    let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+    let tpc = ticks_per_cycle();
+    println!(
+        "core cycles per product: sqr_n_almost (w = 5) / 5, mul_almost; mont_sqr_raw, mont_mul_raw"
+    );
+    let mut seed = 3;
+    for k in [8, 16, 24, 32, 48, 64] {
+        let (n, n0, _) = setup(k, &mut seed);
+        let (mut a, b) = (random(&mut seed, k), random(&mut seed, k));
+        let mut s = vec![0; chain_scratch_len(k)];
+        let mut r = vec![0; k];
+        let reps = 40_000 / k;
+        let sq = ticks_per_call(reps, || sqr_n_almost(adx, &mut a, 5, &n, n0, &mut s)) / 5.0;
+        let mu = ticks_per_call(reps, || mul_almost(adx, &mut a, &b, &n, n0, &mut s));
+        let rs = ticks_per_call(reps, || _ = mont_sqr_raw(adx, &mut r, &a, &n, n0));
+        let rm = ticks_per_call(reps, || _ = mont_mul_raw(adx, &mut r, &a, &b, &n, n0));
+        println!(
+            "{k:>4} {:>8.0} {:>8.0}   {:>8.0} {:>8.0}",
+            sq / tpc,
+            mu / tpc,
+            rs / tpc,
+            rm / tpc
+        );
+    }
+}

@@ -12,6 +12,7 @@ use super::*;
 /// TSC ticks per call of each closure, the minimum over `rounds` interleaved samples of 8
 /// calls; the closures get the result and scratch buffers.
 type Job<'a> = &'a dyn Fn(&mut [Limb], &mut [Limb]);
+type BoxedJob<'a> = Box<dyn Fn(&mut [Limb], &mut [Limb]) + 'a>;
 fn race(rounds: usize, r: &mut [Limb], s: &mut [Limb], fs: &[Job<'_>]) -> Vec<f64> {
     let mut best = vec![f64::INFINITY; fs.len()];
     for _ in 0..rounds {
@@ -130,6 +131,144 @@ fn bench_products_against_gmp() {
             best[0] / tpc,
             best[1] / tpc,
             best[0] / best_g
+        );
+    }
+}
+
+/// A 65536-bit product in a loop for a profiler (`perf record -e cpu-clock`).
+#[test]
+#[ignore = "profiling aid: runs for several seconds"]
+fn profile_product_65536() {
+    use crate::bignum::mul::Multiplier;
+    let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+    let kernel = AdxBasecase(adx);
+    let m = Multiplier { kernel: &kernel, thresholds: &super::BASECASE_THRESHOLDS };
+    let n = 1024;
+    let mut seed = 5;
+    let (a, b) = (random(&mut seed, n), random(&mut seed, n));
+    let mut s = vec![0; m.mul_scratch_len(n, n)];
+    let mut r = vec![0; 2 * n];
+    let t = std::time::Instant::now();
+    while t.elapsed().as_secs() < 4 {
+        m.mul(&mut r, &a, &b, &mut s);
+    }
+}
+
+#[test]
+#[ignore = "benchmark"]
+fn bench_linear_portable() {
+    use crate::bignum::{add_n, sub_n};
+    let tpc = ticks_per_cycle();
+    let mut seed = 5;
+    for n in [16usize, 64, 256, 512] {
+        let (a, b) = (random(&mut seed, n), random(&mut seed, n));
+        let mut r = vec![0; n];
+        let mut best = [u64::MAX; 4];
+        for _ in 0..2000 {
+            let t = ticks();
+            std::hint::black_box(add_n(&mut r, &a, &b));
+            best[0] = best[0].min(ticks() - t);
+            let t = ticks();
+            std::hint::black_box(sub_n(&mut r, &a, &b));
+            best[1] = best[1].min(ticks() - t);
+            let t = ticks();
+            std::hint::black_box(crate::bignum::abs_diff(&mut r, &a, &b));
+            best[2] = best[2].min(ticks() - t);
+            let t = ticks();
+            std::hint::black_box(crate::bignum::add_1(&mut r, &b));
+            best[3] = best[3].min(ticks() - t);
+        }
+        let adx = Adx::detect().unwrap();
+        let mut best2 = [u64::MAX; 2];
+        for _ in 0..2000 {
+            let t = ticks();
+            std::hint::black_box(super::linear::add_n(adx, &mut r, &a, &b, 0));
+            best2[0] = best2[0].min(ticks() - t);
+            let t = ticks();
+            std::hint::black_box(super::linear::add_1(adx, &mut r, &b));
+            best2[1] = best2[1].min(ticks() - t);
+        }
+        let c: Vec<String> = best
+            .iter()
+            .chain(&best2)
+            .map(|&x| format!("{:.2}", x as f64 / tpc / n as f64))
+            .collect();
+        println!(
+            "n={n}: cycles/limb add_n {} sub_n {} abs_diff {} add_1 {}  asm add_n {} add_1 {}",
+            c[0], c[1], c[2], c[3], c[4], c[5]
+        );
+    }
+}
+
+/// Whole products of `n` limbs under a few Toom-3 cut-overs (the Karatsuba ones fixed).
+#[test]
+#[ignore = "tuning: run with --ignored --nocapture on a quiet machine"]
+fn tune_toom3_over_adx() {
+    use crate::bignum::mul::{Multiplier, Thresholds};
+    let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+    let kernel = AdxBasecase(adx);
+    let tpc = ticks_per_cycle();
+    let th = super::BASECASE_THRESHOLDS;
+    let cuts = [100usize, 150, 200, 300, 400, 600, 5000];
+    println!("core cycles per n x n product and square; Toom-3 from {cuts:?} limbs");
+    let mut seed = 17;
+    for n in [128usize, 192, 256, 384, 512, 768, 1024] {
+        let (a, b) = (random(&mut seed, n), random(&mut seed, n));
+        let (a, b) = (&a, &b);
+        let ms: Vec<Thresholds> =
+            cuts.iter().map(|&c| Thresholds { mul_toom3: c, sqr_toom3: c, ..th }).collect();
+        let ms: Vec<Multiplier<'_, AdxBasecase>> =
+            ms.iter().map(|t| Multiplier { kernel: &kernel, thresholds: t }).collect();
+        let len =
+            ms.iter().map(|m| m.mul_scratch_len(n, n).max(m.sqr_scratch_len(n))).max().unwrap_or(0);
+        let (mut s, mut r) = (vec![0; len], vec![0; 2 * n]);
+        let jobs: Vec<BoxedJob<'_>> = ms
+            .iter()
+            .map(|m| {
+                Box::new(move |r: &mut [Limb], s: &mut [Limb]| m.mul(r, a, b, s)) as BoxedJob<'_>
+            })
+            .chain(ms.iter().map(|m| {
+                Box::new(move |r: &mut [Limb], s: &mut [Limb]| m.sqr(r, a, s)) as BoxedJob<'_>
+            }))
+            .collect();
+        let refs: Vec<Job<'_>> = jobs.iter().map(|j| j.as_ref() as Job<'_>).collect();
+        let t = race((4_000_000 / (n * n)).max(3), &mut r, &mut s, &refs);
+        let c: Vec<String> = t.iter().map(|x| format!("{:>7.0}", x / tpc / 1000.0)).collect();
+        println!(
+            "{n:>5} mul {}  sqr {} (kcycles)",
+            c[..cuts.len()].join(""),
+            c[cuts.len()..].join("")
+        );
+    }
+}
+
+#[test]
+#[ignore = "benchmark"]
+fn bench_karatsuba_middle() {
+    let Some(adx) = Adx::detect() else { return };
+    let tpc = ticks_per_cycle();
+    let mut seed = 5;
+    for h in [16usize, 64, 256] {
+        let mut r = random(&mut seed, 4 * h);
+        let zx = random(&mut seed, 2 * h);
+        let mut best = u64::MAX;
+        let mut best_abs = u64::MAX;
+        let a = random(&mut seed, h);
+        let b = random(&mut seed, h);
+        let mut d = vec![0; h];
+        let kern = AdxBasecase(adx);
+        for _ in 0..3000 {
+            let t = ticks();
+            super::linear::karatsuba_middle(adx, &mut r, &zx, h, !0);
+            best = best.min(ticks() - t);
+            let t = ticks();
+            std::hint::black_box(crate::bignum::mul::abs_diff_for_bench(&kern, &mut d, &a, &b));
+            best_abs = best_abs.min(ticks() - t);
+        }
+        println!(
+            "h = {h}: middle {:.2} cycles per h, abs_diff {:.2} per limb",
+            best as f64 / tpc / h as f64,
+            best_abs as f64 / tpc / h as f64
         );
     }
 }

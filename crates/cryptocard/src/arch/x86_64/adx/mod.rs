@@ -130,6 +130,7 @@
 mod basecase;
 mod chain;
 mod cios;
+mod linear;
 mod mont;
 mod mul;
 mod redc;

@@ -254,7 +254,11 @@ fn recursion_over_the_adx_basecase_matches_reference() {
     let mut rng = Rng(6);
     for th in [&thresholds::MINIMUM, &BASECASE_THRESHOLDS] {
         let m = Multiplier { kernel: &kernel, thresholds: th };
-        for (n, k) in [(2, 2), (3, 2), (7, 7), (9, 4), (33, 17), (64, 64), (100, 45), (130, 130)] {
+        let big = [(1024, 1024), (1000, 700), (517, 517)];
+        for (n, k) in [(2, 2), (3, 2), (7, 7), (9, 4), (33, 17), (64, 64), (100, 45), (130, 130)]
+            .into_iter()
+            .chain(big)
+        {
             let (a, b) = (rng.limbs(n), rng.limbs(k));
             let mut s = vec![0; m.mul_scratch_len(n, k).max(m.sqr_scratch_len(n))];
             let mut r = vec![0x5a5a; n + k];

@@ -134,3 +134,35 @@ fn window_out_of_range_is_an_error() {
         assert!(m.pow_kary(&b, &Nat::from_u64(5), w).is_err());
     }
 }
+
+/// The sizes with fused chain kernels (8 to 64 limbs) and their neighbours, full-length
+/// exponents, moduli with the top bit set (no headroom: almost-Montgomery chains whose
+/// carries do fire) and with headroom, against num-bigint, on the CPU's kernels and the
+/// portable ones. Deterministic values (a simple generator), so a failure reproduces.
+#[test]
+fn chain_sizes_full_exponents() {
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for k in [8usize, 15, 16, 17, 24, 32, 33, 48, 64] {
+        for top in [!0u64, 1 << 63, 1 << 61] {
+            let mut n: Vec<u64> = (0..k).map(|_| next()).collect();
+            n[0] |= 1;
+            n[k - 1] = (n[k - 1] | top) & (top | (top - 1));
+            let n = big(&n);
+            let b = big(&(0..k).map(|_| next()).collect::<Vec<_>>()) % &n;
+            let e = big(&(0..k).map(|_| next()).collect::<Vec<_>>());
+            let want = b.modpow(&e, &n);
+            let m: Modulus = Modulus::from_nat(&nat(&n)).unwrap();
+            for m in [m.clone(), m.with_portable_kernels()] {
+                let x = m.to_mont(&m.elem_reduce(&nat(&b)));
+                let got = big(m.from_mont(&m.pow(&x, &nat(&e))).as_limbs());
+                assert_eq!(got, want, "k = {k}, top {top:#x}, {}", m.kernels());
+            }
+        }
+    }
+}

@@ -6,9 +6,9 @@
 //! For an L-bit exponent that is L squarings, L/w multiplications and 2^w - 2 table
 //! products. The window trades the table (grows as 2^w) against the multiplications
 //! (shrink as L/w); with the full-table scan below, each multiplication also reads
-//! every table entry (2^w k limbs, about 20% of a product's time at w = 5 and k = 16),
-//! so the best w grows slowly with L (see [`ct_window_bits`]: 4 for 1024-bit
-//! exponents, 5 for 2048, 6 for 4096).
+//! every table entry (2^w k limbs: with the AVX2 scan about 150 core cycles at w = 5 and
+//! k = 16, a sixth of a product), so the best w grows slowly with L (see
+//! [`ct_window_bits`]: 5 for 1024-bit exponents, 6 from 1536).
 //!
 //! What makes it constant time:
 //!
@@ -37,14 +37,17 @@ use zeroize::Zeroize;
 pub const MAX_WINDOW: usize = 7;
 
 /// Exponents of at least this many bits use a 5-bit window, below it 4 (3 up to 32
-/// bits). Tuned on AMD Zen 4 (EPYC) with `tests/modular_speed.rs`, full-length
-/// exponents, ops/s for windows 3/4/5/6: at 1024 bits 3501/3663/3647/3467 (ADX kernels)
-/// and 2089/2202/2211/2141 (portable); at 2048 bits 495/529/542/538 and 271/294/300/301.
-pub const CT_WINDOW_5_MIN_BITS: usize = 1536;
-/// Exponents of at least this many bits use a 6-bit window: at 4096 bits windows 5/6 ran
-/// 70/71 (ADX) and 38/39 (portable) on the machine above; the 64-entry table scan costs
-/// less against a product as the modulus grows.
-pub const CT_WINDOW_6_MIN_BITS: usize = 4096;
+/// bits). Tuned on AMD Zen 4 (EPYC, core about 4 GHz) with `tests/modexp_cycles.rs`
+/// (`WINDOWS=1`: minimum core kcycles over interleaved calls, full-length exponent, ADX
+/// chain kernels and the AVX2 table scan): at 1024 bits windows 4/5/6 took
+/// 969/961/975 kcycles. (Before the fused chains and the vector scan, window 4 won at
+/// 1024 bits: each window's scan then cost 20% of a product.)
+pub const CT_WINDOW_5_MIN_BITS: usize = 1024;
+/// Exponents of at least this many bits use a 6-bit window: on the machine above, windows
+/// 4/5/6 took 3097/3006/2988 kcycles at 1536 bits, 7278/6976/6909 at 2048, 23174/22355/
+/// 21923 at 3072 and 54478/52993/52051 at 4096. (A 7-bit table of 4096-bit entries, 64
+/// KiB, no longer fits the 32 KiB L1 its scan reads.)
+pub const CT_WINDOW_6_MIN_BITS: usize = 1536;
 
 /// The window [`Modulus::pow`] uses for an exponent of `bits` (public) bits.
 pub fn ct_window_bits(bits: usize) -> usize {

@@ -70,4 +70,4 @@ impl Basecase for AdxBasecase {
 /// With these, a 4096-bit product takes 0.92 times GMP 6.2's `mpz_mul` time and a
 /// 65536-bit one 1.44 times (portable basecase: 1.75 and 2.2 times).
 pub(crate) const THRESHOLDS: Thresholds =
-    Thresholds { mul_karatsuba: 44, mul_toom3: 1500, sqr_karatsuba: 60, sqr_toom3: 1500 };
+    Thresholds { mul_karatsuba: 32, mul_toom3: 1500, sqr_karatsuba: 60, sqr_toom3: 1500 };

@@ -209,14 +209,24 @@ fn tune_toom3_over_adx() {
     let kernel = AdxBasecase(adx);
     let tpc = ticks_per_cycle();
     let th = super::BASECASE_THRESHOLDS;
-    let cuts = [100usize, 150, 200, 300, 400, 600, 5000];
-    println!("core cycles per n x n product and square; Toom-3 from {cuts:?} limbs");
+    let cuts: Vec<(usize, usize)> = match std::env::var("KARATSUBA") {
+        Ok(v) => v.split(',').filter_map(|x| x.parse().ok()).map(|k| (k, 5000)).collect(),
+        Err(_) => [100, 150, 200, 300, 400, 600, 5000].map(|t| (th.mul_karatsuba, t)).to_vec(),
+    };
+    println!("core cycles per n x n product and square; (Karatsuba, Toom-3) from {cuts:?} limbs");
     let mut seed = 17;
     for n in [128usize, 192, 256, 384, 512, 768, 1024] {
         let (a, b) = (random(&mut seed, n), random(&mut seed, n));
         let (a, b) = (&a, &b);
-        let ms: Vec<Thresholds> =
-            cuts.iter().map(|&c| Thresholds { mul_toom3: c, sqr_toom3: c, ..th }).collect();
+        let ms: Vec<Thresholds> = cuts
+            .iter()
+            .map(|&(k, c)| Thresholds {
+                mul_karatsuba: k,
+                sqr_karatsuba: k.max(th.sqr_karatsuba),
+                mul_toom3: c,
+                sqr_toom3: c,
+            })
+            .collect();
         let ms: Vec<Multiplier<'_, AdxBasecase>> =
             ms.iter().map(|t| Multiplier { kernel: &kernel, thresholds: t }).collect();
         let len =

@@ -31,9 +31,11 @@ use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
 
-/// Scratch limbs the kernels here need for `k`-limb operands.
+/// Scratch limbs the kernels here need for `k`-limb operands: the double-length product
+/// and two words for the loop, plus (above 32 limbs, where the product is a Karatsuba
+/// level over the unrolled half-size kernels) `|a0 - a1|`, `|b0 - b1|` and their product.
 pub(crate) const fn scratch_len(k: usize) -> usize {
-    2 * k + 2
+    if k > 32 { 4 * k + 2 } else { 2 * k + 2 }
 }
 
 /// `{r} -= {x} & -{lo}` over `{k}` limbs, `{lo}` the carry (0 or 1) of the REDC above.
@@ -160,6 +162,126 @@ pub(crate) fn mont_mul_almost<const K: usize>(
     }
 }
 
+/// `c*R + r = (t + m n) / R` (REDC of `t = s[0..2K)`) and then `r -= n & -c`, in one
+/// `asm!` block; `r` and `n` have `K` limbs (even, at least 4), `s` at least `2K`.
+fn redc_finish<const K: usize>(_adx: Adx, r: &mut [Limb], s: &mut [Limb], n: &[Limb], n0: Limb) {
+    const { assert!(K >= 4 && K.is_multiple_of(2)) };
+    assert!(
+        r.len() == K && n.len() == K && s.len() >= 2 * K,
+        "internal error: adx redc_finish lengths"
+    );
+    // SAFETY: the token proves BMI2/ADX. REDC reads n[0..K) and s[0..2K) and writes
+    // s[0..2K) and r[0..K) (see `redc_unrolled`); the finish reads n[0..K) and rewrites
+    // r[0..K). No stack use.
+    unsafe {
+        asm!(
+            redc_unrolled_body!(),
+            finish_almost_body!(),
+            x = in(reg) n.as_ptr(),
+            t = inout(reg) s.as_mut_ptr() => _,
+            r = in(reg) r.as_mut_ptr(),
+            n0 = in(reg) n0,
+            rows = out(reg) _,
+            lo = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) _,
+            nx = out(reg) _,
+            k = const K,
+            half = const K / 2,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `|a0 - a1|` of the halves of `a` (length `2H`) into `d`, returning the sign (1 when
+/// `a1 > a0`), on the `adc`/`sbb` chains of `linear`.
+fn half_diff<const H: usize>(adx: Adx, d: &mut [Limb], a: &[Limb]) -> Limb {
+    let (a0, a1) = a.split_at(H);
+    let borrow = super::linear::sub_n(adx, d, a0, a1, 0);
+    let m = borrow.wrapping_neg();
+    for x in d.iter_mut() {
+        *x ^= m;
+    }
+    super::linear::add_repeated(adx, d, 0, borrow);
+    borrow
+}
+
+/// `s[0..2K) = a * b` (or `a^2` when `b` is `None`) for `K = 2H` by one Karatsuba level
+/// over the unrolled `H`-limb kernels (`bignum::mul::karatsuba` with the asm middle
+/// term); `t` is `4H` limbs of scratch.
+fn karatsuba_product<const H: usize>(
+    adx: Adx,
+    s: &mut [Limb],
+    a: &[Limb],
+    b: Option<&[Limb]>,
+    t: &mut [Limb],
+) {
+    let (d, t) = t.split_at_mut(H);
+    let (e, zm) = t.split_at_mut(H);
+    let zm = &mut zm[..2 * H];
+    let (z0, z2) = s[..4 * H].split_at_mut(2 * H);
+    let (a0, a1) = a.split_at(H);
+    let sub = match b {
+        None => {
+            super::sqr::sqr_unrolled::<H>(adx, z0, a0);
+            super::sqr::sqr_unrolled::<H>(adx, z2, a1);
+            half_diff::<H>(adx, d, a);
+            super::sqr::sqr_unrolled::<H>(adx, zm, d);
+            !0
+        }
+        Some(b) => {
+            let (b0, b1) = b.split_at(H);
+            super::mul::mul_unrolled::<H>(adx, z0, a0, b0);
+            super::mul::mul_unrolled::<H>(adx, z2, a1, b1);
+            let sa = half_diff::<H>(adx, d, a);
+            let sb = half_diff::<H>(adx, e, b);
+            super::mul::mul_unrolled::<H>(adx, zm, d, e);
+            (1 ^ sa ^ sb).wrapping_neg()
+        }
+    };
+    for x in zm.iter_mut() {
+        *x ^= sub;
+    }
+    super::linear::karatsuba_middle(adx, &mut s[..4 * H], zm, H, sub);
+}
+
+/// [`mont_sqr_n_almost`] for `K = 2H` of 48 or 64 limbs: the square by one Karatsuba
+/// level, then REDC and the finish in one `asm!` block.
+fn mont_sqr_n_almost_k<const K: usize, const H: usize>(
+    adx: Adx,
+    acc: &mut [Limb],
+    w: usize,
+    n: &[Limb],
+    n0: Limb,
+    s: &mut [Limb],
+) {
+    const { assert!(K == 2 * H) };
+    assert!(s.len() == scratch_len(K), "internal error: adx chain scratch");
+    let (p, t) = s.split_at_mut(2 * K + 2);
+    for _ in 0..w {
+        karatsuba_product::<H>(adx, p, acc, None, t);
+        redc_finish::<K>(adx, acc, p, n, n0);
+    }
+}
+
+/// [`mont_mul_almost`] for `K = 2H` of 48 or 64 limbs, the product by one Karatsuba
+/// level.
+fn mont_mul_almost_k<const K: usize, const H: usize>(
+    adx: Adx,
+    acc: &mut [Limb],
+    b: &[Limb],
+    n: &[Limb],
+    n0: Limb,
+    s: &mut [Limb],
+) {
+    const { assert!(K == 2 * H) };
+    assert!(s.len() == scratch_len(K), "internal error: adx chain scratch");
+    let (p, t) = s.split_at_mut(2 * K + 2);
+    karatsuba_product::<H>(adx, p, acc, Some(b), t);
+    redc_finish::<K>(adx, acc, p, n, n0);
+}
+
 /// `r -= n & -c` for a carry `c` in {0, 1}, in portable Rust (the sizes without a chain
 /// kernel).
 fn finish_almost(r: &mut [Limb], c: Limb, n: &[Limb]) {
@@ -186,6 +308,8 @@ pub(crate) fn sqr_n_almost(
         16 => mont_sqr_n_almost::<16>(adx, acc, w, n, n0, s),
         24 => mont_sqr_n_almost::<24>(adx, acc, w, n, n0, s),
         32 => mont_sqr_n_almost::<32>(adx, acc, w, n, n0, s),
+        48 => mont_sqr_n_almost_k::<48, 24>(adx, acc, w, n, n0, s),
+        64 => mont_sqr_n_almost_k::<64, 32>(adx, acc, w, n, n0, s),
         k => {
             assert!(s.len() == scratch_len(k), "internal error: adx sqr_n_almost scratch");
             for _ in 0..w {
@@ -211,8 +335,8 @@ pub(crate) fn mul_almost(
         16 => mont_mul_almost::<16>(adx, acc, b, n, n0, s),
         24 => mont_mul_almost::<24>(adx, acc, b, n, n0, s),
         32 => mont_mul_almost::<32>(adx, acc, b, n, n0, s),
-        48 => mont_mul_almost::<48>(adx, acc, b, n, n0, s),
-        64 => mont_mul_almost::<64>(adx, acc, b, n, n0, s),
+        48 => mont_mul_almost_k::<48, 24>(adx, acc, b, n, n0, s),
+        64 => mont_mul_almost_k::<64, 32>(adx, acc, b, n, n0, s),
         k => {
             assert!(s.len() == scratch_len(k), "internal error: adx mul_almost scratch");
             let c = super::mont_mul_raw(adx, &mut s[..k], acc, b, n, n0);

@@ -110,14 +110,21 @@ impl Basecase for Counting {
 #[test]
 fn the_basecase_seam() {
     let k = Counting { muls: Cell::new(0), sqrs: Cell::new(0) };
-    let th = Thresholds { mul_karatsuba: 8, mul_toom3: 30, sqr_karatsuba: 8, sqr_toom3: 30 };
+    let th = Thresholds {
+        mul_karatsuba: 8,
+        mul_toom3: 30,
+        sqr_karatsuba: 8,
+        sqr_toom3: 30,
+        mul_toom4: 48,
+        sqr_toom4: 48,
+    };
     let ctx = Multiplier { kernel: &k, thresholds: &th };
     let a: Vec<Limb> = (1..=64u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
     let b: Vec<Limb> = a.iter().map(|x| !x).collect();
     let mut r = vec![0; 128];
     mul::mul_with(&ctx, &mut r, &a, &b);
     assert_eq!(r, schoolbook(&a, &b));
-    // 64 limbs: Toom-3 (5 products of 22-23 limbs) then Karatsuba, all the way down.
+    // 64 limbs: Toom-4 (7 products of 16 limbs with small corrections), then Karatsuba.
     assert!(k.muls.get() > 5, "{} basecase calls", k.muls.get());
     mul::sqr_with(&ctx, &mut r, &a);
     assert_eq!(r, schoolbook(&a, &a));

@@ -90,6 +90,8 @@ fn time_per_product() {
         mul_toom3: NEVER,
         sqr_karatsuba: NEVER,
         sqr_toom3: NEVER,
+        mul_toom4: NEVER,
+        sqr_toom4: NEVER,
     };
     println!("bits    rows(ns)  columns(ns)  tuned mul(ns)  school sqr(ns)  tuned sqr(ns)");
     for bits in [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536] {
@@ -148,8 +150,13 @@ fn tune() {
     for n in (8..=64).step_by(4) {
         let (a, b) = (operand(n, 3), operand(n, 4));
         let school = Thresholds { mul_karatsuba: n + 1, sqr_karatsuba: n + 1, ..base };
-        let kara =
-            Thresholds { mul_karatsuba: n, sqr_karatsuba: n, mul_toom3: NEVER, sqr_toom3: NEVER };
+        let kara = Thresholds {
+            mul_karatsuba: n,
+            sqr_karatsuba: n,
+            mul_toom3: NEVER,
+            sqr_toom3: NEVER,
+            ..base
+        };
         let t = race(
             60,
             vec![

@@ -8,7 +8,7 @@
 //! lengths only: signs are masks.
 
 use super::Basecase;
-use crate::bignum::limb::{Limb, adc_bit, sbb_bit};
+use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb, adc_bit, sbb_bit};
 use crate::ct::Choice;
 
 /// Portable `r = a + b + cin` over equal lengths, returning the carry.
@@ -37,6 +37,16 @@ pub(super) fn sub_n_portable(r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) 
     let mut borrow = bin != 0;
     for ((r, &a), &b) in r.iter_mut().zip(a).zip(b) {
         (*r, borrow) = sbb_bit(a, b, borrow);
+    }
+    borrow as Limb
+}
+
+/// Portable `a = a - b - bin` in place.
+pub(super) fn sub_n_assign_portable(a: &mut [Limb], b: &[Limb], bin: Limb) -> Limb {
+    assert_eq!(a.len(), b.len(), "internal error: sub_n_assign lengths");
+    let mut borrow = bin != 0;
+    for (a, &b) in a.iter_mut().zip(b) {
+        (*a, borrow) = sbb_bit(*a, b, borrow);
     }
     borrow as Limb
 }
@@ -106,4 +116,24 @@ pub(super) fn add_or_sub<K: Basecase + ?Sized>(k: &K, a: &mut [Limb], b: &mut [L
     let (lo, hi) = a.split_at_mut(b.len());
     let c = k.add_n_assign(lo, b, sub.bit());
     k.add_repeated(hi, m, c);
+}
+
+/// `v = v / d` for a two's complement `v` known to be a multiple of the odd `d < 16`
+/// (Jebelean's exact division, GMP's `mpn_divexact_1`): `q_i = (v_i - c) inv mod B` with
+/// `inv = d^-1 mod B`, and the carry `c` (below `d`) is the high limb of `d q_i` plus the
+/// borrow of `v_i - c`.
+pub(super) fn divexact_assign(v: &mut [Limb], d: Limb) {
+    // Newton: x <- x (2 - d x) doubles the correct low bits; x = d is right to 3 bits.
+    let mut inv = d;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(d.wrapping_mul(inv)));
+    }
+    debug_assert_eq!(d.wrapping_mul(inv), 1, "internal error: divexact inverse");
+    let mut c: Limb = 0;
+    for x in v.iter_mut() {
+        let (t, borrow) = x.overflowing_sub(c);
+        let q = t.wrapping_mul(inv);
+        *x = q;
+        c = ((d as WideLimb * q as WideLimb) >> LIMB_BITS) as Limb + borrow as Limb;
+    }
 }

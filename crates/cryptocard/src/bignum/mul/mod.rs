@@ -21,6 +21,7 @@ mod recursive;
 mod sqr_basecase;
 pub mod thresholds;
 mod toom3;
+mod toom4;
 
 pub use basecase::{addmul_1, mul_1, mul_basecase, mul_basecase_rows, submul_1};
 pub use recursive::Multiplier;
@@ -57,6 +58,10 @@ pub trait Basecase {
     fn add_n_assign(&self, a: &mut [Limb], b: &[Limb], cin: Limb) -> Limb {
         linear::add_n_assign_portable(a, b, cin)
     }
+    /// `a = a - b - bin` in place over equal lengths, returning the borrow.
+    fn sub_n_assign(&self, a: &mut [Limb], b: &[Limb], bin: Limb) -> Limb {
+        linear::sub_n_assign_portable(a, b, bin)
+    }
     /// `r = a - b - bin` over equal lengths (`bin` 0 or 1), returning the borrow.
     fn sub_n(&self, r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) -> Limb {
         linear::sub_n_portable(r, a, b, bin)
@@ -74,6 +79,11 @@ pub trait Basecase {
     /// `!0`: sign extension), `c` 0 or 1; returns the carry out.
     fn add_repeated(&self, a: &mut [Limb], x: Limb, c: Limb) -> Limb {
         linear::add_repeated_portable(a, x, c)
+    }
+    /// `r += a * d` over `r.len() == a.len()` limbs, returning the high limb
+    /// ([`addmul_1`]).
+    fn addmul_1(&self, r: &mut [Limb], a: &[Limb], d: Limb) -> Limb {
+        addmul_1(r, a, d)
     }
     /// Karatsuba's middle term: `r += (z0 + z2 ± zm)·B^h` with `z0 = r[..2h]` and
     /// `z2 = r[2h..]` in place, subtracting `zm` (`2h` limbs, destroyed) where `sub` is

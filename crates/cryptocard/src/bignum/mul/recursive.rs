@@ -20,7 +20,7 @@
 //! the same choices; the caller allocates it once, and the levels share it
 //! stack-fashion (a level uses the front, its sub-products the rest).
 
-use super::{Basecase, Thresholds, karatsuba, toom3};
+use super::{Basecase, Thresholds, karatsuba, toom3, toom4};
 use crate::bignum::limb::Limb;
 
 /// The algorithm for one product.
@@ -30,6 +30,7 @@ enum Algo {
     Chunked,
     Karatsuba,
     Toom3,
+    Toom4,
 }
 
 /// A basecase kernel together with the thresholds tuned for it.
@@ -49,6 +50,8 @@ impl<K: Basecase> Multiplier<'_, K> {
             Algo::Basecase
         } else if m <= n.div_ceil(2) {
             Algo::Chunked
+        } else if m >= th.mul_toom4.max(4) && m > 3 * n.div_ceil(4) {
+            Algo::Toom4
         } else if m >= th.mul_toom3.max(3) && m > 2 * n.div_ceil(3) {
             Algo::Toom3
         } else {
@@ -60,6 +63,8 @@ impl<K: Basecase> Multiplier<'_, K> {
         let th = self.thresholds;
         if n < th.sqr_karatsuba.max(2) {
             Algo::Basecase
+        } else if n >= th.sqr_toom4.max(4) && n > 3 * n.div_ceil(4) {
+            Algo::Toom4
         } else if n >= th.sqr_toom3.max(3) && n > 2 * n.div_ceil(3) {
             Algo::Toom3
         } else {
@@ -92,6 +97,14 @@ impl<K: Basecase> Multiplier<'_, K> {
                         .max(self.mul_scratch_len(k, k))
                         .max(self.mul_scratch_len(n - 2 * k, m - 2 * k))
             }
+            Algo::Toom4 => {
+                let k = n.div_ceil(4);
+                toom4::mul_own_scratch(k)
+                    + self
+                        .mul_scratch_len(k + 1, k + 1)
+                        .max(self.mul_scratch_len(k, k))
+                        .max(self.mul_scratch_len(n - 3 * k, m - 3 * k))
+            }
         }
     }
 
@@ -115,6 +128,14 @@ impl<K: Basecase> Multiplier<'_, K> {
                         .max(self.sqr_scratch_len(k))
                         .max(self.sqr_scratch_len(n - 2 * k))
             }
+            Algo::Toom4 => {
+                let k = n.div_ceil(4);
+                toom4::sqr_own_scratch(k)
+                    + self
+                        .sqr_scratch_len(k + 1)
+                        .max(self.sqr_scratch_len(k))
+                        .max(self.sqr_scratch_len(n - 3 * k))
+            }
         }
     }
 
@@ -131,6 +152,7 @@ impl<K: Basecase> Multiplier<'_, K> {
             Algo::Chunked => self.mul_chunked(r, a, b, scratch),
             Algo::Karatsuba => karatsuba::mul(self, r, a, b, scratch),
             Algo::Toom3 => toom3::mul(self, r, a, b, scratch),
+            Algo::Toom4 => toom4::mul(self, r, a, b, scratch),
         }
     }
 
@@ -143,6 +165,7 @@ impl<K: Basecase> Multiplier<'_, K> {
             Algo::Basecase | Algo::Chunked => self.kernel.sqr_basecase(r, a),
             Algo::Karatsuba => karatsuba::sqr(self, r, a, scratch),
             Algo::Toom3 => toom3::sqr(self, r, a, scratch),
+            Algo::Toom4 => toom4::sqr(self, r, a, scratch),
         }
     }
 
@@ -184,7 +207,14 @@ mod tests {
     #[test]
     fn every_algorithm_matches_the_schoolbook() {
         let mut seed = 0x1234_5678_9abc_def1;
-        let mid = Thresholds { mul_karatsuba: 4, mul_toom3: 9, sqr_karatsuba: 4, sqr_toom3: 9 };
+        let mid = Thresholds {
+            mul_karatsuba: 4,
+            mul_toom3: 9,
+            sqr_karatsuba: 4,
+            sqr_toom3: 9,
+            mul_toom4: 16,
+            sqr_toom4: 16,
+        };
         for th in [thresholds::MINIMUM, mid, thresholds::PORTABLE] {
             let ctx = Multiplier { kernel: &Portable, thresholds: &th };
             for n in 1..48 {

@@ -17,6 +17,10 @@ pub struct Thresholds {
     pub sqr_karatsuba: usize,
     /// Toom-3 squaring from this many limbs.
     pub sqr_toom3: usize,
+    /// Toom-4 multiplication from this many limbs (operands within 3/4 of each other).
+    pub mul_toom4: usize,
+    /// Toom-4 squaring from this many limbs.
+    pub sqr_toom4: usize,
 }
 
 /// Thresholds for the portable `u128` kernels ([`super::Portable`]).
@@ -29,11 +33,23 @@ pub struct Thresholds {
 /// 36); squaring, whose basecase does half the products, at 56. Toom-3 won consistently
 /// from 210 limbs for products and from about 250 for squares (the curves cross several
 /// times below that, within the noise).
-pub const PORTABLE: Thresholds =
-    Thresholds { mul_karatsuba: 24, mul_toom3: 120, sqr_karatsuba: 32, sqr_toom3: 160 };
+pub const PORTABLE: Thresholds = Thresholds {
+    mul_karatsuba: 24,
+    mul_toom3: 120,
+    sqr_karatsuba: 32,
+    sqr_toom3: 160,
+    mul_toom4: usize::MAX,
+    sqr_toom4: usize::MAX,
+};
 
 /// The smallest thresholds the algorithms accept: Karatsuba needs a high half of at least
-/// one limb in both operands, Toom-3 a third part of at least one limb. Tests run every
-/// algorithm down at these sizes.
-pub const MINIMUM: Thresholds =
-    Thresholds { mul_karatsuba: 2, mul_toom3: 3, sqr_karatsuba: 2, sqr_toom3: 3 };
+/// one limb in both operands, Toom-3 a third part and Toom-4 a fourth part of at least
+/// one limb. Tests run every algorithm down at these sizes.
+pub const MINIMUM: Thresholds = Thresholds {
+    mul_karatsuba: 2,
+    mul_toom3: 3,
+    sqr_karatsuba: 2,
+    sqr_toom3: 3,
+    mul_toom4: 4,
+    sqr_toom4: 4,
+};

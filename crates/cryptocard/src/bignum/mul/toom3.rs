@@ -35,9 +35,9 @@
 //! (`k + 1` limbs each) and two temporaries; sub-products use the rest.
 
 use super::Basecase;
-use super::linear::{abs_diff, cnd_neg};
+use super::linear::{abs_diff, cnd_neg, divexact_assign};
 use super::recursive::Multiplier;
-use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
+use crate::bignum::limb::{LIMB_BITS, Limb};
 use crate::bignum::shift::{lshift, rshift_assign};
 use crate::ct::Choice;
 
@@ -160,7 +160,7 @@ fn interpolate<K: Basecase>(
         let vinf = &rest[2 * k..];
         // r3 = (v(-2) - v(1)) / 3
         kern.sub_1(vm2, v1);
-        divexact_by3_assign(vm2);
+        divexact_assign(vm2, 3);
         // r1 = (v(1) - v(-1)) / 2
         kern.sub_1(v1, vm1);
         sar1_assign(v1);
@@ -186,20 +186,6 @@ fn interpolate<K: Basecase>(
         debug_assert!(coeff[len..].iter().all(|&x| x == 0), "internal error: toom3 coefficient");
         let carry = kern.add_1(&mut r[off..], &coeff[..len]);
         debug_assert_eq!(carry, 0, "internal error: toom3 carry");
-    }
-}
-
-/// `v = v / 3` for a two's complement `v` known to be a multiple of 3 (Jebelean's exact
-/// division, GMP's `mpn_divexact_by3`): `q_i = (v_i - c)·3^-1 mod B`, and the carry `c`
-/// (at most 3) is the high limb of `3 q_i` plus the borrow of `v_i - c`.
-fn divexact_by3_assign(v: &mut [Limb]) {
-    const INV3: Limb = 0xaaaa_aaaa_aaaa_aaab; // 3 · INV3 = 2^65 + 1 ≡ 1 (mod 2^64)
-    let mut c: Limb = 0;
-    for x in v.iter_mut() {
-        let (t, borrow) = x.overflowing_sub(c);
-        let q = t.wrapping_mul(INV3);
-        *x = q;
-        c = ((3 * q as WideLimb) >> LIMB_BITS) as Limb + borrow as Limb;
     }
 }
 

@@ -33,7 +33,13 @@ fn tune_karatsuba_over_adx() {
     let kernel = AdxBasecase(adx);
     let tpc = ticks_per_cycle();
     let mut seed = 9;
-    let at = |m, t| Thresholds { mul_karatsuba: m, sqr_karatsuba: m, mul_toom3: t, sqr_toom3: t };
+    let at = |m, t| Thresholds {
+        mul_karatsuba: m,
+        sqr_karatsuba: m,
+        mul_toom3: t,
+        sqr_toom3: t,
+        ..super::BASECASE_THRESHOLDS
+    };
     println!("core cycles per call: basecase against one Karatsuba level over it");
     println!("   n   mul basecase  mul karatsuba   sqr basecase  sqr karatsuba");
     for n in [16, 20, 24, 28, 32, 36, 40, 48, 56, 64, 80, 96] {
@@ -209,22 +215,32 @@ fn tune_toom3_over_adx() {
     let kernel = AdxBasecase(adx);
     let tpc = ticks_per_cycle();
     let th = super::BASECASE_THRESHOLDS;
-    let cuts: Vec<(usize, usize)> = match std::env::var("KARATSUBA") {
-        Ok(v) => v.split(',').filter_map(|x| x.parse().ok()).map(|k| (k, 5000)).collect(),
-        Err(_) => [100, 150, 200, 300, 400, 600, 5000].map(|t| (th.mul_karatsuba, t)).to_vec(),
+    let list = |name: &str| -> Option<Vec<usize>> {
+        Some(std::env::var(name).ok()?.split(',').filter_map(|x| x.parse().ok()).collect())
     };
-    println!("core cycles per n x n product and square; (Karatsuba, Toom-3) from {cuts:?} limbs");
+    // (Karatsuba, Toom-3, Toom-4) cut-overs to compare, from KARATSUBA, TOOM4 or the
+    // default Toom-3 list.
+    let cuts: Vec<(usize, usize, usize)> = if let Some(v) = list("KARATSUBA") {
+        v.into_iter().map(|k| (k, 5000, th.mul_toom4)).collect()
+    } else if let Some(v) = list("TOOM4") {
+        v.into_iter().map(|t| (th.mul_karatsuba, 5000, t)).collect()
+    } else {
+        [100, 150, 200, 300, 400, 600, 5000].map(|t| (th.mul_karatsuba, t, 5000)).to_vec()
+    };
+    println!("core cycles per n x n product and square; (Karatsuba, Toom-3, Toom-4) from {cuts:?}");
     let mut seed = 17;
     for n in [128usize, 192, 256, 384, 512, 768, 1024] {
         let (a, b) = (random(&mut seed, n), random(&mut seed, n));
         let (a, b) = (&a, &b);
         let ms: Vec<Thresholds> = cuts
             .iter()
-            .map(|&(k, c)| Thresholds {
+            .map(|&(k, c, t4)| Thresholds {
                 mul_karatsuba: k,
                 sqr_karatsuba: k.max(th.sqr_karatsuba),
                 mul_toom3: c,
                 sqr_toom3: c,
+                mul_toom4: t4,
+                sqr_toom4: t4,
             })
             .collect();
         let ms: Vec<Multiplier<'_, AdxBasecase>> =
@@ -242,7 +258,7 @@ fn tune_toom3_over_adx() {
             }))
             .collect();
         let refs: Vec<Job<'_>> = jobs.iter().map(|j| j.as_ref() as Job<'_>).collect();
-        let t = race((4_000_000 / (n * n)).max(3), &mut r, &mut s, &refs);
+        let t = race((40_000_000 / (n * n)).max(30), &mut r, &mut s, &refs);
         let c: Vec<String> = t.iter().map(|x| format!("{:>7.0}", x / tpc / 1000.0)).collect();
         println!(
             "{n:>5} mul {}  sqr {} (kcycles)",

@@ -12,6 +12,7 @@
 //! (the same limbs, in place: each step reads its inputs before it writes), never
 //! partially overlapping. Time depends on the lengths only.
 
+use super::rows::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
 use crate::bignum::Limb;
 use core::arch::asm;
@@ -333,6 +334,31 @@ macro_rules! p3_bump {
     };
 }
 
+/// `r += a * d` over `r.len() == a.len() >= 1` limbs, returning the high limb (GMP's
+/// `mpn_addmul_1`): one `mulx` row with both carry chains (see `rows`).
+pub(crate) fn addmul_1(_adx: Adx, r: &mut [Limb], a: &[Limb], d: Limb) -> Limb {
+    let n = r.len();
+    assert!(n >= 1 && a.len() == n, "internal error: addmul_1 lengths");
+    let hi: Limb;
+    // SAFETY: the token proves BMI2/ADX. The row reads a[0..n) and r[0..n) and writes
+    // r[0..n) (see `rows::row_loop8`). No stack use.
+    unsafe {
+        asm!(
+            row_loop8!(addmul_step),
+            row_carry_out!(),
+            x = inout(reg) a.as_ptr() => _,
+            t = inout(reg) r.as_mut_ptr() => _,
+            lo = out(reg) _,
+            h0 = out(reg) _,
+            h1 = out(reg) hi,
+            inout("rdx") d => _,
+            inout("rcx") n => _,
+            options(nostack),
+        );
+    }
+    hi
+}
+
 /// Karatsuba's middle term in three two-chain passes: `r += (z0 + z2 ± zm)·B^h` with
 /// `z0 = r[..2h]` and `z2 = r[2h..]` in place (`r.len() = L`, `3h <= L <= 4h`), where
 /// `zx` is `zm` already complemented under the mask `m` (`zm ^ m`, `2h` limbs) and `m` is
@@ -557,6 +583,25 @@ mod tests {
                     let zx: Vec<Limb> = zm.iter().map(|&x| x ^ m_).collect();
                     karatsuba_middle(adx, &mut r, &zx, h, m_);
                     assert_eq!(r, want, "n = {n}, m = {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn addmul_1_matches_the_portable_row() {
+        let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+        let mut seed = 7;
+        for n in (1..=20).chain([31, 64, 65]) {
+            for (ka, kr) in [(0, 0), (1, 1), (0, 1)] {
+                let a = limbs(&mut seed, n, ka);
+                let r0 = limbs(&mut seed, n, kr);
+                for d in [0, 1, 15, 65, !0, 0x1234_5678_9abc_def1] {
+                    let mut want = r0.clone();
+                    let cw = crate::bignum::mul::addmul_1(&mut want, &a, d);
+                    let mut got = r0.clone();
+                    assert_eq!(addmul_1(adx, &mut got, &a, d), cw, "n = {n}, d = {d}");
+                    assert_eq!(got, want);
                 }
             }
         }

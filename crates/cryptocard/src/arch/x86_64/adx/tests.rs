@@ -254,7 +254,7 @@ fn recursion_over_the_adx_basecase_matches_reference() {
     let mut rng = Rng(6);
     for th in [&thresholds::MINIMUM, &BASECASE_THRESHOLDS] {
         let m = Multiplier { kernel: &kernel, thresholds: th };
-        let big = [(1024, 1024), (1000, 700), (517, 517)];
+        let big = [(1024, 1024), (1000, 700), (900, 800), (517, 517), (301, 300)];
         for (n, k) in [(2, 2), (3, 2), (7, 7), (9, 4), (33, 17), (64, 64), (100, 45), (130, 130)]
             .into_iter()
             .chain(big)
@@ -318,6 +318,24 @@ mod differential {
             let mut r = vec![0; a.len() + b.len()];
             mul_basecase(adx, &mut r, &a, &b);
             prop_assert_eq!(big(&r), big(&a) * big(&b));
+        }
+
+        #[test]
+        fn the_tuned_recursion_is_the_product(
+            a in vec(any::<Limb>(), 280..700),
+            b in vec(any::<Limb>(), 200..700),
+        ) {
+            use crate::bignum::mul::Multiplier;
+            let Some(adx) = Adx::detect() else { return Ok(()) };
+            let kernel = AdxBasecase(adx);
+            let m = Multiplier { kernel: &kernel, thresholds: &BASECASE_THRESHOLDS };
+            let mut s = vec![0; m.mul_scratch_len(a.len(), b.len()).max(m.sqr_scratch_len(a.len()))];
+            let mut r = vec![0; a.len() + b.len()];
+            m.mul(&mut r, &a, &b, &mut s);
+            prop_assert_eq!(big(&r), big(&a) * big(&b));
+            let mut r = vec![0; 2 * a.len()];
+            m.sqr(&mut r, &a, &mut s);
+            prop_assert_eq!(big(&r), big(&a) * big(&a));
         }
 
         #[test]

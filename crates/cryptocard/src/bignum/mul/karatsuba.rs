@@ -28,7 +28,7 @@
 //! (`Basecase::add_n` and friends, see `linear`).
 
 use super::Basecase;
-use super::linear::{abs_diff, add_or_sub, add_small};
+use super::linear::{add_or_sub, add_small};
 use super::recursive::Multiplier;
 use crate::bignum::limb::Limb;
 use crate::ct::Choice;
@@ -68,8 +68,8 @@ pub fn mul<K: Basecase>(
     // zm = |a0 - a1|·|b0 - b1|; the product (a0 - a1)(b0 - b1) is negative when exactly
     // one difference is.
     let (da, db) = t[..2 * h].split_at_mut(h);
-    let sa = abs_diff(ctx.kernel, da, a0, a1);
-    let sb = abs_diff(ctx.kernel, db, b0, b1);
+    let sa = ctx.kernel.abs_diff(da, a0, a1);
+    let sb = ctx.kernel.abs_diff(db, b0, b1);
     ctx.mul(zm, da, db, s);
 
     // z0 + z2 - (a0 - a1)(b0 - b1): subtract zm when the product is non-negative.
@@ -90,7 +90,7 @@ pub fn sqr<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb], s: 
         ctx.sqr(z2, a1, s);
     }
     let da = &mut t[..h];
-    abs_diff(ctx.kernel, da, a0, a1);
+    ctx.kernel.abs_diff(da, a0, a1);
     ctx.sqr(zm, da, s);
     // (a0 - a1)^2 >= 0: always subtracted.
     ctx.kernel.karatsuba_middle(r, zm, h, Choice::TRUE);

@@ -80,6 +80,11 @@ pub trait Basecase {
     fn add_repeated(&self, a: &mut [Limb], x: Limb, c: Limb) -> Limb {
         linear::add_repeated_portable(a, x, c)
     }
+    /// `r = |a - b|`, returning 1 where `a < b` ([`crate::bignum::abs_diff`]);
+    /// `r.len() == a.len() >= b.len()`.
+    fn abs_diff(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+        linear::abs_diff(self, r, a, b)
+    }
     /// `r += a * d` over `r.len() == a.len()` limbs, returning the high limb
     /// ([`addmul_1`]).
     fn addmul_1(&self, r: &mut [Limb], a: &[Limb], d: Limb) -> Limb {

@@ -35,7 +35,7 @@
 //! (`k + 1` limbs each) and two temporaries; sub-products use the rest.
 
 use super::Basecase;
-use super::linear::{abs_diff, cnd_neg, divexact_assign};
+use super::linear::{cnd_neg, divexact_assign};
 use super::recursive::Multiplier;
 use crate::bignum::limb::{LIMB_BITS, Limb};
 use crate::bignum::shift::{lshift, rshift_assign};
@@ -134,14 +134,14 @@ fn evaluate<K: Basecase>(
     // x(1) = t1 + x1 < 3 B^k; x(-1) = t1 - x1, |x(-1)| < 2 B^k.
     e1.copy_from_slice(t1);
     kern.add_1(e1, x1);
-    let s1 = abs_diff(kern, em1, t1, x1);
+    let s1 = kern.abs_diff(em1, t1, x1);
     // x(-2) = (x0 + 4 x2) - 2 x1: both terms below 5 B^k.
     let l2 = x2.len();
     t1.fill(0);
     t1[l2] = lshift(&mut t1[..l2], x2, 2);
     kern.add_1(t1, x0);
     t2[k] = lshift(&mut t2[..k], x1, 1);
-    let s2 = abs_diff(kern, em2, t1, t2);
+    let s2 = kern.abs_diff(em2, t1, t2);
     (s1, s2)
 }
 

@@ -41,7 +41,7 @@
 
 use super::Basecase;
 use super::basecase::{addmul_1, submul_1};
-use super::linear::{abs_diff, cnd_neg, divexact_assign};
+use super::linear::{cnd_neg, divexact_assign};
 use super::recursive::Multiplier;
 use crate::bignum::limb::Limb;
 use crate::bignum::shift::{lshift, rshift_assign};
@@ -207,7 +207,7 @@ fn evaluate<K: Basecase + ?Sized>(
     t2[k] = 0;
     kern.add_1(t2, x3);
     kern.add_n(e1, t1, t2, 0);
-    let s1 = abs_diff(kern, em1, t1, t2);
+    let s1 = kern.abs_diff(em1, t1, t2);
     // x(±2) = (x0 + 4 x2) ± (2 x1 + 8 x3): below 5 B^k and 10 B^k. `em2` is the
     // shift temporary until its own value is written.
     t1[..k].copy_from_slice(x0);
@@ -217,7 +217,7 @@ fn evaluate<K: Basecase + ?Sized>(
     add_shifted(kern, t2, x1, 1, em2);
     add_shifted(kern, t2, x3, 3, em2);
     kern.add_n(e2, t1, t2, 0);
-    let s2 = abs_diff(kern, em2, t1, t2);
+    let s2 = kern.abs_diff(em2, t1, t2);
     // 8 x(1/2) = 8 x0 + 4 x1 + 2 x2 + x3, below 15 B^k (`t1` as the shift temporary).
     eh.fill(0);
     add_shifted(kern, eh, x0, 3, t1);

@@ -194,58 +194,6 @@ fn redc_finish<const K: usize>(_adx: Adx, r: &mut [Limb], s: &mut [Limb], n: &[L
     }
 }
 
-/// `|a0 - a1|` of the halves of `a` (length `2H`) into `d`, returning the sign (1 when
-/// `a1 > a0`), on the `adc`/`sbb` chains of `linear`.
-fn half_diff<const H: usize>(adx: Adx, d: &mut [Limb], a: &[Limb]) -> Limb {
-    let (a0, a1) = a.split_at(H);
-    let borrow = super::linear::sub_n(adx, d, a0, a1, 0);
-    let m = borrow.wrapping_neg();
-    for x in d.iter_mut() {
-        *x ^= m;
-    }
-    super::linear::add_repeated(adx, d, 0, borrow);
-    borrow
-}
-
-/// `s[0..2K) = a * b` (or `a^2` when `b` is `None`) for `K = 2H` by one Karatsuba level
-/// over the unrolled `H`-limb kernels (`bignum::mul::karatsuba` with the asm middle
-/// term); `t` is `4H` limbs of scratch.
-fn karatsuba_product<const H: usize>(
-    adx: Adx,
-    s: &mut [Limb],
-    a: &[Limb],
-    b: Option<&[Limb]>,
-    t: &mut [Limb],
-) {
-    let (d, t) = t.split_at_mut(H);
-    let (e, zm) = t.split_at_mut(H);
-    let zm = &mut zm[..2 * H];
-    let (z0, z2) = s[..4 * H].split_at_mut(2 * H);
-    let (a0, a1) = a.split_at(H);
-    let sub = match b {
-        None => {
-            super::sqr::sqr_unrolled::<H>(adx, z0, a0);
-            super::sqr::sqr_unrolled::<H>(adx, z2, a1);
-            half_diff::<H>(adx, d, a);
-            super::sqr::sqr_unrolled::<H>(adx, zm, d);
-            !0
-        }
-        Some(b) => {
-            let (b0, b1) = b.split_at(H);
-            super::mul::mul_unrolled::<H>(adx, z0, a0, b0);
-            super::mul::mul_unrolled::<H>(adx, z2, a1, b1);
-            let sa = half_diff::<H>(adx, d, a);
-            let sb = half_diff::<H>(adx, e, b);
-            super::mul::mul_unrolled::<H>(adx, zm, d, e);
-            (1 ^ sa ^ sb).wrapping_neg()
-        }
-    };
-    for x in zm.iter_mut() {
-        *x ^= sub;
-    }
-    super::linear::karatsuba_middle(adx, &mut s[..4 * H], zm, H, sub);
-}
-
 /// [`mont_sqr_n_almost`] for `K = 2H` of 48 or 64 limbs: the square by one Karatsuba
 /// level, then REDC and the finish in one `asm!` block.
 fn mont_sqr_n_almost_k<const K: usize, const H: usize>(
@@ -260,7 +208,7 @@ fn mont_sqr_n_almost_k<const K: usize, const H: usize>(
     assert!(s.len() == scratch_len(K), "internal error: adx chain scratch");
     let (p, t) = s.split_at_mut(2 * K + 2);
     for _ in 0..w {
-        karatsuba_product::<H>(adx, p, acc, None, t);
+        super::karatsuba::karatsuba_product::<H>(adx, p, acc, None, t);
         redc_finish::<K>(adx, acc, p, n, n0);
     }
 }
@@ -278,7 +226,7 @@ fn mont_mul_almost_k<const K: usize, const H: usize>(
     const { assert!(K == 2 * H) };
     assert!(s.len() == scratch_len(K), "internal error: adx chain scratch");
     let (p, t) = s.split_at_mut(2 * K + 2);
-    karatsuba_product::<H>(adx, p, acc, Some(b), t);
+    super::karatsuba::karatsuba_product::<H>(adx, p, acc, Some(b), t);
     redc_finish::<K>(adx, acc, p, n, n0);
 }
 

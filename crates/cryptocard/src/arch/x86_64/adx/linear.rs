@@ -334,6 +334,100 @@ macro_rules! p3_bump {
     };
 }
 
+/// `r = |a - b|`, returning 1 where `a < b` (`bignum::abs_diff`): `r.len() == a.len() >=
+/// b.len()`, `b` zero-extended. One `asm!` block, three passes: the `sbb` chain into `r`,
+/// the complement under the borrow mask (SSE2 `pxor`, two limbs at a time, which leaves
+/// the flags alone), and the `+1` of the two's complement on an `adc` chain.
+pub(crate) fn abs_diff(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    let (n, lb) = (a.len(), b.len());
+    assert!(r.len() == n && n >= lb, "internal error: abs_diff lengths");
+    if n == 0 {
+        return 0;
+    }
+    let sign: Limb;
+    // SAFETY: pass 1 reads a[0..n) and b[0..lb) and writes r[0..n); passes 2 and 3 read
+    // and write r[0..n) (pass 2 in pairs while two limbs remain, then one). No stack use;
+    // xmm0 and xmm1 are declared clobbered.
+    unsafe {
+        asm!(
+            // Pass 1: r = a - b over lb limbs, then a - borrow over the rest.
+            "mov {p}, {r}",
+            "mov rcx, {lb}",
+            "clc",
+            "jrcxz 3f",
+            "2:",
+            "mov {x}, qword ptr [{a}]",
+            "sbb {x}, qword ptr [{b}]",
+            "mov qword ptr [{p}], {x}",
+            "lea {a}, [{a} + 8]",
+            "lea {b}, [{b} + 8]",
+            "lea {p}, [{p} + 8]",
+            "dec rcx",
+            "jnz 2b",
+            "3:",
+            "mov rcx, {rest}",
+            "jrcxz 5f",
+            "4:",
+            "mov {x}, qword ptr [{a}]",
+            "sbb {x}, 0",
+            "mov qword ptr [{p}], {x}",
+            "lea {a}, [{a} + 8]",
+            "lea {p}, [{p} + 8]",
+            "dec rcx",
+            "jnz 4b",
+            "5:",
+            // m = -borrow; sign = borrow.
+            "sbb {m}, {m}",
+            "mov {sign}, {m}",
+            "neg {sign}",
+            // Pass 2: r ^= m.
+            "movq xmm0, {m}",
+            "punpcklqdq xmm0, xmm0",
+            "mov {p}, {r}",
+            "mov rcx, {n}",
+            "shr rcx, 1",
+            "jz 7f",
+            "6:",
+            "movdqu xmm1, xmmword ptr [{p}]",
+            "pxor xmm1, xmm0",
+            "movdqu xmmword ptr [{p}], xmm1",
+            "add {p}, 16",
+            "dec rcx",
+            "jnz 6b",
+            "7:",
+            "test {n:e}, 1",
+            "jz 8f",
+            "xor qword ptr [{p}], {m}",
+            "8:",
+            // Pass 3: r += sign (carry through all of r).
+            "mov {p}, {r}",
+            "mov rcx, {n}",
+            "mov {x}, {sign}",
+            "neg {x}",                  // CF = sign
+            "9:",
+            "adc qword ptr [{p}], 0",
+            "lea {p}, [{p} + 8]",
+            "dec rcx",
+            "jnz 9b",
+            r = in(reg) r.as_mut_ptr(),
+            a = inout(reg) a.as_ptr() => _,
+            b = inout(reg) b.as_ptr() => _,
+            n = in(reg) n,
+            lb = in(reg) lb,
+            rest = in(reg) n - lb,
+            p = out(reg) _,
+            x = out(reg) _,
+            m = out(reg) _,
+            sign = out(reg) sign,
+            out("rcx") _,
+            out("xmm0") _,
+            out("xmm1") _,
+            options(nostack),
+        );
+    }
+    sign
+}
+
 /// `r += a * d` over `r.len() == a.len() >= 1` limbs, returning the high limb (GMP's
 /// `mpn_addmul_1`): one `mulx` row with both carry chains (see `rows`).
 pub(crate) fn addmul_1(_adx: Adx, r: &mut [Limb], a: &[Limb], d: Limb) -> Limb {
@@ -602,6 +696,25 @@ mod tests {
                     let mut got = r0.clone();
                     assert_eq!(addmul_1(adx, &mut got, &a, d), cw, "n = {n}, d = {d}");
                     assert_eq!(got, want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn abs_diff_matches_the_portable_one() {
+        let Some(adx) = Adx::detect() else { return eprintln!("skipped: no BMI2/ADX") };
+        let mut seed = 11;
+        for n in 1usize..=40 {
+            for lb in [0, 1, n / 2, n - 1, n] {
+                for (ka, kb) in [(0, 0), (1, 1), (2, 1), (1, 2), (2, 2), (0, 1)] {
+                    let a = limbs(&mut seed, n, ka);
+                    let b = limbs(&mut seed, lb, kb);
+                    let mut want = vec![0; n];
+                    let sw = bignum::abs_diff(&mut want, &a, &b);
+                    let mut got = vec![0x5a; n];
+                    assert_eq!(abs_diff(adx, &mut got, &a, &b), sw, "n = {n}, lb = {lb}");
+                    assert_eq!(got, want, "n = {n}, lb = {lb}");
                 }
             }
         }

@@ -130,6 +130,7 @@
 mod basecase;
 mod chain;
 mod cios;
+mod karatsuba;
 mod linear;
 mod mont;
 mod mul;

@@ -1,8 +1,9 @@
 //! Multiplication of limb slices: single-limb kernels, the schoolbook basecase by product
-//! scanning, dedicated squaring, Karatsuba and Toom-3 above tuned thresholds.
+//! scanning, dedicated squaring, Karatsuba, Toom-3 and Toom-4 above tuned thresholds.
 //!
 //! Every algorithm bottoms out in a [`Basecase`] kernel, the one seam where a faster
-//! kernel (the x86-64 `mulx`/`adcx`/`adox` kernels under `arch/`) is plugged in: the
+//! kernel (the x86-64 `mulx`/`adcx`/`adox` kernels under `arch/`) is plugged in, together
+//! with the carry-chain passes of the algorithms' linear steps (`linear`): the
 //! recursion is generic over it, and [`Thresholds`] are data that travel with it, because
 //! a faster basecase moves the cut-overs. [`mul`] and [`sqr`] use the portable kernel
 //! and the thresholds tuned for it; [`mul_with`] and [`sqr_with`] take any pair.
@@ -12,7 +13,7 @@
 //! allocate it, zeroised on drop, for convenience) and shared by all recursion levels.
 //!
 //! Constant time: every algorithm here runs in time that depends only on the operand
-//! lengths; the signs inside Karatsuba and Toom-3 are masks.
+//! lengths; the signs inside Karatsuba, Toom-3 and Toom-4 are masks.
 
 mod basecase;
 mod karatsuba;

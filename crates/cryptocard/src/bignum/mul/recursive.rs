@@ -10,10 +10,12 @@
 //! * `m` below the Karatsuba threshold: the basecase, whatever `n` is.
 //! * `m <= ceil(n/2)` (unbalanced): `a` is cut into chunks of `m` limbs,
 //!   `a·b = Σ_i (a_i·b) B^(im)`; each chunk is a balanced product, added at its offset.
+//! * `m` at least the Toom-4 threshold and `m > 3·ceil(n/4)`: Toom-4.
 //! * `m` at least the Toom-3 threshold and `m > 2·ceil(n/3)`: Toom-3.
 //! * otherwise Karatsuba, which accepts any `m` in `(ceil(n/2), n]`.
 //!
-//! Squaring has no unbalanced case; Toom-3 needs `n > 2 ceil(n/3)` (all `n >= 5`).
+//! Squaring has no unbalanced case; Toom-3 needs `n > 2 ceil(n/3)` (all `n >= 5`), Toom-4
+//! `n > 3 ceil(n/4)`.
 //!
 //! Scratch: each algorithm needs a fixed number of limbs for its own level plus what its
 //! largest sub-product needs. [`Multiplier::mul_scratch_len`] computes that exactly by following

@@ -78,19 +78,23 @@ impl Basecase for AdxBasecase {
 
 /// Thresholds for [`AdxBasecase`], tuned on AMD EPYC Zen 4 (2 shared cores, core about
 /// 4.0 GHz, rustc 1.95) with `bench_mul::tune_karatsuba_over_adx` and
-/// `bench_mul::bench_products_against_gmp` (minimum of interleaved samples, core cycles):
+/// `bench_mul::tune_toom3_over_adx` (`KARATSUBA=...`, `TOOM4=...`: minimum of interleaved
+/// samples, core cycles), after the linear passes moved to `linear`:
 ///
-/// * Karatsuba products overtake the basecase between 40 and 48 limbs (40: 2965 against
-///   2925; 48: 3410 against 3585; 64: 5725 against 6315). The unrolled sizes (16 to 64
-///   limbs) make the curve jagged, hence a cut in the gap.
-/// * Karatsuba squares from 64 limbs (56: 3390 against 3165; 64: 3450 against 3805).
-/// * Toom-3 (one level over Karatsuba) never won clearly up to 500 limbs (within 2% either
-///   way from 300 up), and whole 65536-bit products were fastest with none: 586600 cycles
-///   against 618400 with Toom-3 from 150 or 300 limbs. So it starts above the largest size
-///   measured (1024 limbs).
+/// * Karatsuba products against the basecase at 32/40/48/64 limbs: 1565/2780/3140/5080
+///   against 1500/2970/3580/6310 (the 32-limb basecase is itself one Karatsuba level over
+///   the unrolled 16-limb kernel, see `mul_basecase` above). Whole 65536-bit products
+///   with the cut at 32/36/40/44/48: 422k/410k/410k/410k/410k cycles.
+/// * Karatsuba squares from 64 limbs (56: 3220 against 3205; 64: 3155 against 3790).
+/// * Toom-4 (one level, over Karatsuba) against Karatsuba at 256/384/512/768/1024 limbs:
+///   52k/95k/146k/269k/417k against 50k/96k/154k/296k/471k for products; squares at
+///   1024 limbs 278k against 298k. So from 300 limbs (a 65536-bit product is one Toom-4
+///   level over seven 256-limb Karatsuba products).
+/// * Toom-3 never won (its 342-limb parts of a 1024-limb product recurse to loop-kernel
+///   sizes), and Toom-4 covers its range; it stays above the sizes measured.
 ///
-/// With these, a 4096-bit product takes 0.92 times GMP 6.2's `mpz_mul` time and a
-/// 65536-bit one 1.44 times (portable basecase: 1.75 and 2.2 times).
+/// With these, a 4096-bit product takes about 0.85 times GMP 6.2's `mpz_mul` time and a
+/// 65536-bit one about 1.0 times (`bench_mul::bench_products_against_gmp`).
 pub(crate) const THRESHOLDS: Thresholds = Thresholds {
     mul_karatsuba: 40,
     mul_toom3: 1500,

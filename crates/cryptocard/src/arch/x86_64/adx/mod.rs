@@ -1,7 +1,7 @@
 //! Scalar Montgomery and schoolbook kernels on BMI2/ADX (`mulx`, `adcx`, `adox`), in
 //! inline assembly.
 //!
-//! The five entry points take the [`Adx`] token first, so they cannot run on a CPU without
+//! The entry points take the [`Adx`] token first, so they cannot run on a CPU without
 //! the instructions; all are safe and panic only on a length mismatch. Limbs are `u64`,
 //! little-endian; `r` never aliases an input. With `R = 2^(64k)`, `n` odd and
 //! `n0 = -n^-1 mod 2^64`:
@@ -13,10 +13,12 @@
 //! | [`redc_raw`] | `c*R + r = (t + m*n) / R` for a 2k-limb `t` (destroyed) |
 //! | [`mul_basecase`] | `r = a*b`, any non-empty lengths |
 //! | [`sqr_basecase`] | `r = a^2` |
+//! | [`sqr_n_almost`] | `acc = acc^(2^w) R^(1-2^w)` below `R`, each square finished almost-Montgomery |
+//! | [`mul_almost`] | `acc = acc b R^-1` below `R`, finished almost-Montgomery |
 //!
 //! Here `m` is the one value in `[0, R)` that makes the division exact. The portable
-//! twins (same contracts) are `modular::mont` and `bignum::mul`; the tests here check
-//! against a plain `u128` reference and num-bigint.
+//! twins (same contracts) are `modular::mont` (with `Finish::apply` for the chains) and
+//! `bignum::mul`; the tests here check against a plain `u128` reference and num-bigint.
 //!
 //! # Method
 //!
@@ -74,53 +76,94 @@
 //! targets depend on the lengths only. The carry `c` is returned for the caller to fold
 //! in with a mask.
 //!
+//! # Exponentiation chains
+//!
+//! A fixed-window exponentiation is `w` squarings and one product per window, each
+//! finished almost-Montgomery (subtract `n` when the carry is set). `chain` runs the `w`
+//! squarings in one `asm!` block (square, REDC and the masked subtraction of `n`, with
+//! `pext` as the flag-neutral mask, a loop counter kept in the scratch) and the product in
+//! another, for 8 to 32 limbs; at 48 and 64 limbs the double-length product is one
+//! Karatsuba level over the unrolled half-size kernels (`karatsuba`), then REDC and the
+//! finish in one block. OpenSSL's `bn_powerx5` is the same idea. `modular::exp` drives
+//! them through `MontKernel::sqr_n` and `mul_into`, with the table scan on AVX2
+//! (`arch::x86_64::select`).
+//!
+//! # Linear passes
+//!
+//! `linear` has the carry-chain passes the bignum recursion needs (Karatsuba, Toom-3,
+//! Toom-4), behind the `Basecase` seam: `adc`/`sbb` loops four limbs a trip (about 1.1
+//! cycles a limb against 2.5 for the portable loops), `abs_diff` in one block,
+//! `addmul_1` on one `mulx` row, and Karatsuba's middle term in three passes that each add
+//! two operands per limb, one on `CF` (`adcx`) and one on `OF` (`adox`), sharing
+//! `H0 + L2` between the two halves (GMP's `toom22` order): about 6.5 cycles per limb of
+//! the half size against 13.5 for the portable five-operand sums. (These passes need
+//! only `adc`/`sbb`; they take the `Adx` token because they live with the kernels they
+//! serve.)
+//!
 //! # Measured on Zen 4 (this project's machine)
 //!
 //! Core cycles per call (TSC ticks / 0.650; the core ran at about 4.0 GHz against a
-//! 2.596 GHz TSC), the minimum over many samples of 16 back-to-back calls, with other jobs
-//! sharing the two cores (`cargo test --release -p cryptocard --lib adx::bench:: --
-//! --ignored --nocapture --test-threads=1`):
+//! 2.596 GHz TSC), the minimum over many samples of 16 back-to-back calls, best of four
+//! runs, with other jobs sharing the two cores (`cargo test --release -p cryptocard --lib
+//! adx::bench:: -- --ignored --nocapture --test-threads=1`):
 //!
-//! | k | bits | `mont_mul_raw` | `mont_sqr_raw` | `mul_basecase` | `sqr_basecase` | `redc_raw` |
-//! |---:|---:|---:|---:|---:|---:|---:|
-//! | 8  |  512 |   250 |   222 |  115 |   90 |  128 |
-//! | 16 | 1024 |   845 |   710 |  400 |  275 |  430 |
-//! | 24 | 1536 |  1850 |  1482 |  895 |  535 |  940 |
-//! | 32 | 2048 |  3242 |  2548 | 1592 |  895 | 1638 |
-//! | 48 | 3072 |  7312 |  5948 | 3575 | 2135 | 3650 |
-//! | 64 | 4096 | 12808 | 10350 | 6302 | 3792 | 6440 |
-//! | 20 (loop) | 1280 | 1728 | 1445 | 795 | 522 | 850 |
-//! | 40 (loop) | 2560 | 6080 | 4888 | 2948 | 1740 | 3090 |
+//! | k | bits | `mont_mul_raw` | `mont_sqr_raw` | `mul_basecase` | `sqr_basecase` | `redc_raw` | chain square | chain product |
+//! |---:|---:|---:|---:|---:|---:|---:|---:|---:|
+//! | 8  |  512 |   250 |   222 |  115 |   90 |  128 |   232 |   255 |
+//! | 16 | 1024 |   845 |   710 |  400 |  275 |  430 |   716 |   845 |
+//! | 24 | 1536 |  1850 |  1482 |  895 |  535 |  940 |  1496 |  1858 |
+//! | 32 | 2048 |  3242 |  2548 | 1592 |  895 | 1638 |  2607 |  3260 |
+//! | 48 | 3072 |  7312 |  5948 | 3575 | 2135 | 3650 |  5679 |  6728 |
+//! | 64 | 4096 | 12808 | 10350 | 6302 | 3792 | 6440 |  9928 | 11760 |
+//! | 20 (loop) | 1280 | 1728 | 1445 | 795 | 522 | 850 | | |
+//! | 40 (loop) | 2560 | 6080 | 4888 | 2948 | 1740 | 3090 | | |
+//!
+//! The chain columns include the almost-Montgomery subtraction (the raw kernels leave it
+//! to the caller) and are per squaring (`w = 5` per call); at 48 and 64 limbs they are
+//! the Karatsuba forms, 4% to 9% below the raw kernels.
 //!
 //! The unrolled rows run at about 1.56 cycles per digit product: alone `mulx` issues one
 //! per cycle and an `adcx`/`adox` pair one per cycle, but together they share the integer
-//! ALUs and settle at 1.5. A `mulx` or `adcx` with an indexed memory operand
-//! (`[x + rcx*8]`) costs about 1.6 times as much, hence constant displacements and
-//! pointer bumps in the loops; `loop` is no faster than `lea`+`jrcxz`+`jmp`; loading the
-//! operand or the accumulator limb into a register first is slower. Squaring beats the
-//! Montgomery product at every size, by 9% at 8 limbs and 16-21% from 16 limbs up.
+//! ALUs and settle at 1.5. Measured in isolation, `mulx` with two dependent or independent
+//! additions never went below about 1.5 cycles per product on this core, whether the
+//! accumulator lives in memory or in a sliding window of registers (OpenSSL's
+//! `sqrx8x`), and whichever registers receive the halves; so the kernels keep the
+//! accumulator in memory and the gains come from removing work around the rows. A `mulx`
+//! or `adcx` with an indexed memory operand (`[x + rcx*8]`) costs about 1.6 times as
+//! much, hence constant displacements and pointer bumps in the loops; `loop` is no faster
+//! than `lea`+`jrcxz`+`jmp`; loading the operand or the accumulator limb into a register
+//! first is slower. Squaring beats the Montgomery product at every size, by 9% at 8
+//! limbs and 16-21% from 16 limbs up. For comparison, OpenSSL 4.0.3's `bn_mul_mont` on
+//! the same machine takes 1028/2222/3865 cycles at 16/24/32 limbs for a product and
+//! 762/1600/2768 for a square (its `bn_sqr8x_mont`), and GMP 6.3's `mpn_mul_basecase`
+//! 625/1400/2488 for the plain 16/24/32-limb product.
 //!
-//! A constant-time fixed 5-bit-window exponentiation with a full-length exponent on these
-//! kernels (in `bench`: `bits` squarings, `bits/5` products, a masked subtraction after
-//! each and a masked scan of the 32-entry table) against GMP 6.2's `mpz_powm_sec` on the
-//! same machine (min-of-N TSC time per call, same moduli sizes):
+//! Whole constant-time exponentiations, `modular::Modulus::pow` against OpenSSL 3.0's
+//! `BN_mod_exp_mont_consttime` (its `x86_64-mont5` `mulx` code, the single-exponent path
+//! whether or not its IFMA code is enabled), interleaved in one process, full-length
+//! exponent, minimum kcycles (`tests/modexp_cycles.rs`):
 //!
-//! | bits | estimated from the table | measured | GMP `mpz_powm_sec` |
+//! | bits | ours | OpenSSL | ratio |
 //! |---:|---:|---:|---:|
-//! | 1024 | 4290/s | 3670/s | 2760/s |
-//! | 2048 |  593/s |  537/s |  366/s |
-//! | 4096 |   75/s |   70/s |   46/s |
+//! | 1024 |   961 |  1071 | 1.11 |
+//! | 1536 |  2988 |  3350 | 1.12 |
+//! | 2048 |  6855 |  7666 | 1.12 |
+//! | 3072 | 22217 | 24927 | 1.12 |
+//! | 4096 | 51237 | 58652 | 1.14 |
 //!
-//! The gap between estimate and measurement at 1024 bits is mostly the table scan
-//! (`ct::select_from_table`, about 420 cycles a window, 9%).
+//! Per window at 1024 bits that is five chain squarings (716), a chain product (845) and
+//! an AVX2 scan (about 115-150), 4560 cycles, against 5055 for OpenSSL's `bn_power5`.
+//! Before the chains and the vector scan the same exponentiation ran 0.92x OpenSSL.
 //!
 //! # As the bignum basecase
 //!
-//! [`AdxBasecase`] puts [`mul_basecase`] and [`sqr_basecase`] behind `bignum::mul`'s
-//! `Basecase` seam, with Karatsuba and Toom-3 cut-overs tuned over them
-//! ([`BASECASE_THRESHOLDS`]). Through that recursion a 4096-bit product takes 0.93 times
-//! the time of GMP 6.2's `mpz_mul` and a 65536-bit one 1.46 times (portable kernels: 1.75
-//! and 2.2 times), measured in one process (`bench_mul::bench_products_against_gmp`).
+//! [`AdxBasecase`] puts [`mul_basecase`] and [`sqr_basecase`] (a 32 x 32 product as one
+//! Karatsuba level over the 16-limb kernel) and the linear passes behind `bignum::mul`'s
+//! `Basecase` seam, with Karatsuba and Toom-4 cut-overs tuned over them
+//! ([`BASECASE_THRESHOLDS`]). Through that recursion a 4096-bit product takes about 0.85
+//! times the time of GMP 6.2's `mpz_mul` and a 65536-bit one about 1.0 times (portable
+//! kernels: 1.8 and 2.6 times), measured in one process (`bench_mul`); `cryptocard speed
+//! mul65536` puts it at 0.85-0.87x GMP 6.3's rate.
 
 // The callers (`modular`'s Montgomery arithmetic, `Nat` multiplication through
 // `AdxBasecase`) are written beside this module and wire these kernels in as they land;

@@ -22,8 +22,9 @@
 //!   the carry is set) or, when the modulus has two bits of headroom, no subtraction at
 //!   all, staying in [0, 2n) (see [`super::mont`]); one normalisation at the end.
 //!
-//! The table is one contiguous buffer allocated once per exponentiation together with
-//! the accumulators; the loop allocates nothing and squarings use the dedicated kernel.
+//! The table is one contiguous buffer together with the accumulators and the kernels'
+//! scratch, on the stack up to 4096-bit moduli (heap above), wiped afterwards; the loop
+//! allocates nothing and squarings use the dedicated kernel.
 
 use super::elem::{Elem, Mont};
 use super::kernel::{MontKernel, with_kernel};
@@ -137,8 +138,58 @@ fn fixed_window<K: MontKernel>(
         return;
     }
     let entries = 1 << w;
-    // One buffer: the table, the accumulator, the selected entry and the kernels' scratch.
-    let mut buf = vec![0 as Limb; (entries + 2) * k + kern.chain_scratch_len(k)];
+    // One buffer: the table, the accumulator, the selected entry and the kernels' scratch;
+    // on the stack up to 4096-bit moduli with 6-bit windows (36 KiB), so that an
+    // exponentiation allocates nothing but its result.
+    let len = (entries + 2) * k + kern.chain_scratch_len(k);
+    match len {
+        0..=1024 => with_stack_buffer::<1024>(len, |b| {
+            window_loop(kern, n, n0, one, base, exp, w, finish, out, b)
+        }),
+        1025..=4096 => with_stack_buffer::<4096>(len, |b| {
+            window_loop(kern, n, n0, one, base, exp, w, finish, out, b)
+        }),
+        4097..=STACK_LIMBS => with_stack_buffer::<STACK_LIMBS>(len, |b| {
+            window_loop(kern, n, n0, one, base, exp, w, finish, out, b)
+        }),
+        _ => {
+            let mut buf = vec![0 as Limb; len];
+            window_loop(kern, n, n0, one, base, exp, w, finish, out, &mut buf);
+            buf.zeroize();
+        }
+    }
+}
+
+/// The largest exponentiation buffer kept on the stack, in limbs: the 64-entry table,
+/// accumulator, entry and chain scratch of a 64-limb modulus.
+const STACK_LIMBS: usize = 66 * 64 + 4 * 64 + 2;
+
+/// Runs `f` on a zeroed stack buffer of `len <= N` limbs and wipes it afterwards.
+#[inline(always)]
+fn with_stack_buffer<const N: usize>(len: usize, f: impl FnOnce(&mut [Limb])) {
+    let mut b = [0 as Limb; N];
+    f(&mut b[..len]);
+    b[..len].zeroize();
+}
+
+/// The body of [`fixed_window`] on its buffer (`buf.len()` is exactly
+/// `(2^w + 2) k + chain_scratch_len(k)`); the caller wipes the buffer.
+#[allow(clippy::too_many_arguments)]
+fn window_loop<K: MontKernel>(
+    kern: K,
+    n: &[Limb],
+    n0: Limb,
+    one: &[Limb],
+    base: &[Limb],
+    exp: &[Limb],
+    w: usize,
+    finish: Finish,
+    out: &mut [Limb],
+    buf: &mut [Limb],
+) {
+    let k = n.len();
+    let bits = exp.len() * LIMB_BITS;
+    let entries = 1 << w;
     let (table, rest) = buf.split_at_mut(entries * k);
     let (acc, rest) = rest.split_at_mut(k);
     let (sel, scratch) = rest.split_at_mut(k);
@@ -169,5 +220,4 @@ fn fixed_window<K: MontKernel>(
     }
     normalize(acc, n, finish.bound_multiple());
     out.copy_from_slice(acc);
-    buf.zeroize();
 }

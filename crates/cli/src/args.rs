@@ -5,6 +5,13 @@
 //! same flags too, so `-json` and `--seconds 3` work as well. Each subcommand declares its
 //! flags as a table of [`Flag`]s; [`parse`] splits the arguments into flags and positional
 //! words and reports the first problem as one [`ArgError`] line. `--` ends the flags.
+//!
+//! Some OpenSSL commands take flags whose names are data: `dgst -sha256`, `enc -des-cbc`.
+//! [`parse_with`] accepts such switches through a predicate and keeps them, in order, in
+//! [`Parsed::dynamic`]. Flags that may repeat (`-pkeyopt`, `-macopt`) give all their
+//! values through [`Parsed::values`]; where OpenSSL lets the last of two exclusive
+//! switches win (`dgst -hex -binary`), [`Parsed::last_of`] says which came last.
+//! [`help`] writes a command's flag table the way `openssl CMD -help` does.
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,17 +24,24 @@ pub struct Flag {
     /// For a flag that takes a value, the value's name in messages ("S", "LIST"); `None`
     /// for a switch.
     pub value: Option<&'static str>,
+    /// One line for `-help` ("" for none).
+    pub about: &'static str,
 }
 
 impl Flag {
     /// A flag that takes a value.
     pub const fn value(name: &'static str, value: &'static str) -> Flag {
-        Flag { name, value: Some(value) }
+        Flag { name, value: Some(value), about: "" }
     }
 
     /// A switch.
     pub const fn switch(name: &'static str) -> Flag {
-        Flag { name, value: None }
+        Flag { name, value: None, about: "" }
+    }
+
+    /// The same flag with its `-help` line.
+    pub const fn about(self, about: &'static str) -> Flag {
+        Flag { about, ..self }
     }
 }
 
@@ -48,6 +62,8 @@ impl std::error::Error for ArgError {}
 pub struct Parsed {
     /// Words that are not flags or flag values, in order.
     pub positional: Vec<String>,
+    /// Switches accepted by [`parse_with`]'s predicate, without the dashes, in order.
+    pub dynamic: Vec<String>,
     flags: Vec<(&'static str, Option<String>)>,
 }
 
@@ -60,6 +76,16 @@ impl Parsed {
     /// The value of flag `name` (the last one if repeated).
     pub fn value(&self, name: &str) -> Option<&str> {
         self.flags.iter().rev().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref())
+    }
+
+    /// Every value of flag `name`, in order (for flags that may repeat).
+    pub fn values(&self, name: &str) -> Vec<&str> {
+        self.flags.iter().filter(|(n, _)| *n == name).filter_map(|(_, v)| v.as_deref()).collect()
+    }
+
+    /// Which of `names` was given last, if any.
+    pub fn last_of(&self, names: &[&str]) -> Option<&'static str> {
+        self.flags.iter().rev().map(|(n, _)| *n).find(|n| names.contains(n))
     }
 
     /// The value of flag `name` parsed as `T`; a value that does not parse is an error
@@ -76,6 +102,16 @@ impl Parsed {
 
 /// Splits `args` (without the program and subcommand names) by the `flags` table.
 pub fn parse(args: &[String], flags: &[Flag]) -> Result<Parsed, ArgError> {
+    parse_with(args, flags, &|_| false)
+}
+
+/// As [`parse`], also accepting as a switch any other single-dash word whose name
+/// `dynamic` accepts (`-sha256`, `-des-ede3-cbc`); those go to [`Parsed::dynamic`].
+pub fn parse_with(
+    args: &[String],
+    flags: &[Flag],
+    dynamic: &dyn Fn(&str) -> bool,
+) -> Result<Parsed, ArgError> {
     let mut parsed = Parsed::default();
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -97,6 +133,10 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Parsed, ArgError> {
             None => (body, None),
         };
         let Some(flag) = flags.iter().find(|f| f.name == name) else {
+            if inline.is_none() && !word.starts_with("--") && dynamic(name) {
+                parsed.dynamic.push(name.to_string());
+                continue;
+            }
             return Err(ArgError(format!("unknown option '{word}'")));
         };
         let value = match (flag.value, inline) {
@@ -111,6 +151,22 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Parsed, ArgError> {
         parsed.flags.push((flag.name, value));
     }
     Ok(parsed)
+}
+
+/// The `-help` text: the usage line, then one line per flag (`-name VALUE  about`), as
+/// `openssl CMD -help` lays them out.
+pub fn help(usage: &str, flags: &[Flag]) -> String {
+    let mut out = format!("Usage: {usage}\n");
+    for f in flags {
+        let left = match f.value {
+            Some(v) => format!("-{} {v}", f.name),
+            None => format!("-{}", f.name),
+        };
+        let line = format!(" {left:<24} {}", f.about);
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -143,6 +199,31 @@ mod tests {
         assert_eq!(p.value("seconds"), Some("2"));
         assert_eq!(p.positional, ["-json", "-"]);
         assert!(!p.has("json"));
+    }
+
+    #[test]
+    fn dynamic_switches_repeats_and_order() {
+        let dynamic = |n: &str| n.starts_with("sha");
+        let p = parse_with(&args("-sha256 -json -seconds 1 -seconds 2 -sha1 x"), FLAGS, &dynamic)
+            .unwrap();
+        assert_eq!(p.dynamic, ["sha256", "sha1"]);
+        assert_eq!(p.values("seconds"), ["1", "2"]);
+        assert_eq!(p.last_of(&["json", "seconds"]), Some("seconds"));
+        assert_eq!(p.last_of(&["compare"]), None);
+        assert_eq!(p.positional, ["x"]);
+        // Not accepted by the predicate, or in GNU style, or with a value: still unknown.
+        for bad in ["-md5", "--sha256", "-sha256=1"] {
+            assert!(parse_with(&args(bad), FLAGS, &dynamic).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn help_lists_every_flag() {
+        let flags = [Flag::value("in", "FILE").about("Input file"), Flag::switch("r")];
+        let h = help("x [options]", &flags);
+        assert_eq!(h.lines().next(), Some("Usage: x [options]"));
+        assert!(h.lines().any(|l| l.starts_with(" -in FILE") && l.ends_with("Input file")));
+        assert!(h.lines().any(|l| l == " -r"));
     }
 
     #[test]

@@ -1,0 +1,261 @@
+//! Input and output files, shared by every command.
+//!
+//! Inputs: a path, or stdin for none or `-`. Outputs: stdout for none or `-`; a path is
+//! written through [`Output`], which writes a temporary file in the same directory and
+//! renames it over the target only when the command succeeds ([`Output::commit`]), so a
+//! failed decryption or signature never leaves a half-written file in place of a good one:
+//! the temporary file is removed and an existing file is left untouched. Outputs that are
+//! not regular files (`/dev/null`, a FIFO, a terminal) are written in place, since they
+//! cannot be renamed over.
+//!
+//! Error messages name the path and the system's reason, without Rust's "(os error N)".
+
+use crate::fail::{CmdResult, Fail};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The system's reason for `e`, as `strerror` words ("No such file or directory").
+pub fn reason(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Whether `path` means stdin/stdout.
+fn is_std(path: Option<&str>) -> bool {
+    matches!(path, None | Some("-"))
+}
+
+/// The name of an input in messages and digest lines.
+pub fn input_name(path: Option<&str>) -> &str {
+    if is_std(path) { "stdin" } else { path.unwrap_or("stdin") }
+}
+
+/// Opens an input for reading: the file, or stdin for `None` and `-`.
+pub fn open_input(path: Option<&str>) -> CmdResult<Box<dyn Read>> {
+    match path.filter(|p| *p != "-") {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) => match File::open(p) {
+            Ok(f) if f.metadata().is_ok_and(|m| m.is_dir()) => {
+                Err(Fail::msg(format!("{p}: Is a directory")))
+            }
+            Ok(f) => Ok(Box::new(f)),
+            Err(e) => Err(Fail::msg(format!("{p}: {}", reason(&e)))),
+        },
+    }
+}
+
+/// A read error on `path`.
+pub fn read_error(path: Option<&str>, e: &io::Error) -> Fail {
+    Fail::msg(format!("{}: {}", input_name(path), reason(e)))
+}
+
+/// Feeds everything `r` holds to `f`, in chunks of up to 64 KiB; `name` is the input's
+/// name for a read error.
+pub fn for_each_chunk(r: &mut dyn Read, name: &str, mut f: impl FnMut(&[u8])) -> CmdResult {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(k) => f(&buf[..k]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Fail::msg(format!("{name}: {}", reason(&e)))),
+        }
+    }
+}
+
+/// Reads until `buf` is full or the input ends; returns the count (short only at the end).
+pub fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// How a new output file is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Readable as the umask allows (ciphertexts, digests, public keys).
+    Public,
+    /// Owner only, 0600 (private keys, as OpenSSL writes them).
+    Private,
+}
+
+enum Sink {
+    Stdout(io::StdoutLock<'static>),
+    /// Written in place: a device, FIFO or other non-regular file.
+    Direct(BufWriter<File>),
+    /// A temporary file beside `target`, renamed over it on commit.
+    Temp {
+        file: BufWriter<File>,
+        temp: PathBuf,
+        target: PathBuf,
+    },
+}
+
+/// An output being written; see the module docs. Dropping it without
+/// [`Output::commit`] removes the temporary file.
+pub struct Output {
+    sink: Sink,
+    name: String,
+}
+
+impl std::fmt::Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Output").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl Output {
+    /// An output to `path`, or to stdout for `None` and `-`.
+    pub fn create(path: Option<&str>, mode: Mode) -> CmdResult<Output> {
+        let Some(p) = path.filter(|p| *p != "-") else {
+            return Ok(Output { sink: Sink::Stdout(io::stdout().lock()), name: "stdout".into() });
+        };
+        let fail = |e: &io::Error| Fail::msg(format!("{p}: {}", reason(e)));
+        let target = PathBuf::from(p);
+        match fs::metadata(&target) {
+            Ok(m) if m.is_dir() => return Err(Fail::msg(format!("{p}: Is a directory"))),
+            Ok(m) if !m.is_file() => {
+                let f = OpenOptions::new().write(true).open(&target).map_err(|e| fail(&e))?;
+                return Ok(Output { sink: Sink::Direct(BufWriter::new(f)), name: p.into() });
+            }
+            _ => {}
+        }
+        let (file, temp) = create_temp(&target, mode).map_err(|e| fail(&e))?;
+        Ok(Output { sink: Sink::Temp { file: BufWriter::new(file), temp, target }, name: p.into() })
+    }
+
+    /// A write error on this output.
+    pub fn error(&self, e: &io::Error) -> Fail {
+        Fail::msg(format!("{}: {}", self.name, reason(e)))
+    }
+
+    /// Writes all of `data`, with the error as a [`Fail`].
+    pub fn put(&mut self, data: &[u8]) -> CmdResult {
+        self.write_all(data).map_err(|e| self.error(&e))
+    }
+
+    /// Flushes and, for a file, renames the temporary file over the target.
+    pub fn commit(mut self) -> CmdResult {
+        self.flush().map_err(|e| self.error(&e))?;
+        if let Sink::Temp { file, temp, target } = &mut self.sink {
+            file.get_ref()
+                .sync_all()
+                .map_err(|e| Fail::msg(format!("{}: {}", self.name, reason(&e))))?;
+            fs::rename(&*temp, &*target)
+                .map_err(|e| Fail::msg(format!("{}: {}", self.name, reason(&e))))?;
+            // Renamed: nothing left for Drop to remove.
+            temp.clear();
+        }
+        Ok(())
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Stdout(s) => s.write(buf),
+            Sink::Direct(f) | Sink::Temp { file: f, .. } => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Stdout(s) => s.flush(),
+            Sink::Direct(f) | Sink::Temp { file: f, .. } => f.flush(),
+        }
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Sink::Temp { temp, .. } = &self.sink
+            && !temp.as_os_str().is_empty()
+        {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// Creates a new file `.NAME.PID.N.tmp` beside `target`, with owner-only permissions for
+/// [`Mode::Private`] (before any byte is written).
+fn create_temp(target: &Path, mode: Mode) -> io::Result<(File, PathBuf)> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".{base}.{}.{n}.tmp", std::process::id()));
+        let mut opts = OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(if mode == Mode::Private { 0o600 } else { 0o666 });
+        }
+        match opts.open(&temp) {
+            Ok(f) => return Ok((f, temp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < u32::MAX => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("cryptocard-io-{}-{}", std::process::id(), line!()));
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn commit_replaces_and_drop_keeps_the_old_file() {
+        let d = dir();
+        let target = d.join("out.bin");
+        fs::write(&target, b"old").unwrap();
+        let t = target.to_str().unwrap();
+        let mut o = Output::create(Some(t), Mode::Public).unwrap();
+        o.put(b"partial").unwrap();
+        drop(o);
+        assert_eq!(fs::read(&target).unwrap(), b"old");
+        let mut o = Output::create(Some(t), Mode::Private).unwrap();
+        o.put(b"new").unwrap();
+        o.commit().unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        // Only the target remains: no temporary files left behind.
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn errors_name_the_path() {
+        let e = open_input(Some("/nonexistent/x")).err().unwrap();
+        assert_eq!(e.to_string(), "/nonexistent/x: No such file or directory");
+        let e = Output::create(Some("/nonexistent/x"), Mode::Public).unwrap_err();
+        assert_eq!(e.to_string(), "/nonexistent/x: No such file or directory");
+        assert_eq!(input_name(Some("-")), "stdin");
+    }
+}

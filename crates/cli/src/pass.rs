@@ -1,0 +1,97 @@
+//! Password arguments, as OpenSSL's `-pass`, `-passin` and `-passout` take them
+//! (openssl-passphrase-options(1)):
+//!
+//! * `pass:WORD`: the password itself (visible to `ps`; for tests and scripts);
+//! * `env:VAR`: the value of environment variable VAR;
+//! * `file:PATH`: the first line of the file;
+//! * `fd:N`: the first line read from file descriptor N;
+//! * `stdin`: the first line of standard input.
+//!
+//! "First line" excludes the line ending (`\n` or `\r\n`). Nothing here prompts on the
+//! terminal: with no password argument, commands that need one say so and fail.
+//! Passwords are wiped from memory when dropped.
+
+use crate::fail::{CmdResult, Fail};
+use crate::io::reason;
+use std::io::{BufRead, BufReader, Read};
+use zeroize::Zeroizing;
+
+/// A password, wiped on drop.
+pub type Password = Zeroizing<Vec<u8>>;
+
+/// The longest password line read from a file, descriptor or stdin.
+const MAX_LEN: u64 = 64 * 1024;
+
+/// Resolves a password argument (`pass:`, `env:`, `file:`, `fd:`, `stdin`).
+pub fn resolve(arg: &str) -> CmdResult<Password> {
+    let bad = |why: String| Fail::msg(format!("invalid password argument '{}': {why}", shown(arg)));
+    if let Some(p) = arg.strip_prefix("pass:") {
+        return Ok(Zeroizing::new(p.as_bytes().to_vec()));
+    }
+    if let Some(var) = arg.strip_prefix("env:") {
+        return match std::env::var_os(var) {
+            Some(v) => Ok(Zeroizing::new(v.into_encoded_bytes())),
+            None => Err(bad(format!("environment variable {var} is not set"))),
+        };
+    }
+    if let Some(path) = arg.strip_prefix("file:") {
+        let f = std::fs::File::open(path).map_err(|e| bad(format!("{path}: {}", reason(&e))))?;
+        return first_line(f).map_err(|e| bad(format!("{path}: {e}")));
+    }
+    if let Some(fd) = arg.strip_prefix("fd:") {
+        let n: u32 = fd.parse().map_err(|_| bad("not a descriptor number".into()))?;
+        let path = format!("/dev/fd/{n}");
+        let f = std::fs::File::open(&path).map_err(|e| bad(reason(&e)))?;
+        return first_line(f).map_err(&bad);
+    }
+    if arg == "stdin" {
+        return first_line(std::io::stdin().lock()).map_err(&bad);
+    }
+    Err(bad("expected pass:, env:, file:, fd: or stdin".into()))
+}
+
+/// The argument as it may appear in a message: never the password itself.
+fn shown(arg: &str) -> &str {
+    if arg.starts_with("pass:") { "pass:..." } else { arg }
+}
+
+/// The first line of `r`, without its line ending.
+fn first_line(r: impl Read) -> Result<Password, String> {
+    let mut line = Zeroizing::new(Vec::new());
+    BufReader::new(r.take(MAX_LEN)).read_until(b'\n', &mut line).map_err(|e| reason(&e))?;
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+    }
+    Ok(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources() {
+        assert_eq!(resolve("pass:sec ret").unwrap().as_slice(), b"sec ret");
+        assert_eq!(resolve("pass:").unwrap().as_slice(), b"");
+        let dir = std::env::temp_dir().join(format!("cryptocard-pass-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("pw");
+        std::fs::write(&f, b"first\r\nsecond\n").unwrap();
+        let arg = format!("file:{}", f.display());
+        assert_eq!(resolve(&arg).unwrap().as_slice(), b"first");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // PATH is set in any test environment.
+        assert!(!resolve("env:PATH").unwrap().is_empty());
+    }
+
+    #[test]
+    fn bad_arguments_never_echo_the_password() {
+        for arg in ["word", "env:CRYPTOCARD_SURELY_UNSET_VAR", "file:/nonexistent", "fd:x"] {
+            let e = resolve(arg).unwrap_err().to_string();
+            assert!(e.starts_with("invalid password argument"), "{e}");
+        }
+    }
+}

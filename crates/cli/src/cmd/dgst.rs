@@ -1,0 +1,138 @@
+//! `cryptocard dgst`: message digests and MACs of files, as OpenSSL 3's `openssl dgst`.
+//!
+//! ```text
+//! cryptocard dgst [-md2|-md4|-md5|-sha1|-sha224|-sha256|-sha384|-sha512|-sha512-224|
+//!                  -sha512-256] [-r|-c] [-hex|-binary] [-hmac KEY] [-mac NAME -macopt ...]
+//!                 [-out F] [FILE ...]
+//! ```
+//!
+//! Output lines as OpenSSL 3.0 prints them: `SHA2-256(file)= hex`, `(stdin)` for standard
+//! input, `HMAC-SHA2-256(file)= hex` with a MAC, `hex *file` with `-r`, colon-separated
+//! bytes with `-c`, raw bytes with `-binary` (of `-hex`/`-binary` and of `-r`/`-c`, the last
+//! given wins, as in OpenSSL). Without a digest flag the digest is SHA-256, printed under
+//! OpenSSL's legacy name `SHA256`. A file that cannot be read is reported on stderr and
+//! the others are still processed; the exit status is then 1.
+
+use super::Spec;
+use super::mac::{self, Kind, Params};
+use crate::args::Flag;
+use crate::fail::{CmdResult, Fail};
+use crate::hex;
+use crate::io::{self, Mode, Output};
+use cryptocard::digest::{HashAlg, Hasher};
+use std::io::Read;
+
+const SPEC: Spec = Spec {
+    usage: "dgst [options] [FILE ...]",
+    flags: &[
+        Flag::switch("list").about("List the digests"),
+        Flag::switch("r").about("Output the digest in coreutils format (hex *file)"),
+        Flag::switch("c").about("Print the digest with separating colons"),
+        Flag::switch("hex").about("Print as hex dump (the default)"),
+        Flag::switch("binary").about("Print in binary form"),
+        Flag::value("out", "FILE").about("Output to FILE rather than stdout"),
+        Flag::value("hmac", "KEY").about("Create a hashed MAC with KEY"),
+        Flag::value("mac", "NAME").about("Create a MAC (HMAC, CBC-MAC, RETAIL-MAC; see mac -help)"),
+        Flag::value("macopt", "OPT:VALUE").about("MAC parameter (key:, hexkey:, ...)"),
+    ],
+    notes: "Digests: -md2 -md4 -md5 -sha1 -sha224 -sha256 -sha384 -sha512 -sha512-224 -sha512-256\n\
+(also spelled -sha2-256, -sha512/256, ...)\n",
+};
+
+/// What is computed over each file.
+enum Job {
+    Digest(HashAlg),
+    Mac(Params),
+}
+
+/// Runs `dgst`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse_with(argv, &|n| HashAlg::from_name(n).is_ok())? else {
+        return Ok(());
+    };
+    if a.has("list") {
+        let names: Vec<String> =
+            HashAlg::ALL.iter().map(|h| format!("-{}", h.name().to_ascii_lowercase())).collect();
+        super::print_text(&format!("Supported digests:\n{}\n", names.join(" ")));
+        return Ok(());
+    }
+    let chosen = match a.dynamic.last() {
+        Some(n) => Some(super::digest_by_name(n)?),
+        None => None,
+    };
+    // OpenSSL 3.0 prints its default digest under the legacy name.
+    let md_name = chosen.map_or("SHA256", HashAlg::name);
+    let alg = chosen.unwrap_or(HashAlg::Sha256);
+    let (job, label) = match (a.value("hmac"), a.value("mac")) {
+        (Some(_), Some(_)) => return Err(Fail::msg("-hmac and -mac exclude each other")),
+        (Some(key), None) => {
+            let p = Params::new("HMAC", Some(alg.name()), None, &[], Some(key.as_bytes()))?;
+            (Job::Mac(p), format!("HMAC-{md_name}"))
+        }
+        (None, Some(name)) => {
+            let kind =
+                Kind::from_name(name).ok_or_else(|| Fail::msg(format!("unknown MAC '{name}'")))?;
+            let digest = (kind == Kind::Hmac).then_some(alg.name()).filter(|_| chosen.is_some());
+            let p = Params::new(name, digest, None, &a.values("macopt"), None)?;
+            let label = match p.digest {
+                Some(d) => format!("{}-{}", kind.name(), d.name()),
+                None => kind.name().to_string(),
+            };
+            (Job::Mac(p), label)
+        }
+        (None, None) => {
+            if a.has("macopt") {
+                return Err(Fail::msg("-macopt needs -mac"));
+            }
+            (Job::Digest(alg), md_name.to_string())
+        }
+    };
+    let binary = a.last_of(&["hex", "binary"]) == Some("binary");
+    let style = a.last_of(&["r", "c"]);
+    let files: Vec<Option<&str>> = if a.positional.is_empty() {
+        vec![None]
+    } else {
+        a.positional.iter().map(|s| Some(s.as_str())).collect()
+    };
+    let mut out = Output::create(a.value("out"), Mode::Public)?;
+    let mut failed = false;
+    for file in files {
+        let name = io::input_name(file);
+        let result = io::open_input(file).and_then(|mut r| match &job {
+            Job::Digest(alg) => digest_reader(*alg, &mut r, name),
+            Job::Mac(p) => mac::compute(p, &mut r, name),
+        });
+        let value = match result {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("{e}");
+                failed = true;
+                continue;
+            }
+        };
+        if binary {
+            out.put(&value)?;
+        } else {
+            let line = match style {
+                Some("r") => format!("{} *{name}\n", hex::lower(&value)),
+                Some("c") => format!("{label}({})= {}\n", shown(file), hex::colons(&value)),
+                _ => format!("{label}({})= {}\n", shown(file), hex::lower(&value)),
+            };
+            out.put(line.as_bytes())?;
+        }
+    }
+    out.commit()?;
+    if failed { Err(Fail::silent(1)) } else { Ok(()) }
+}
+
+/// The name inside the parentheses: the path, or `stdin`.
+fn shown(file: Option<&str>) -> &str {
+    io::input_name(file)
+}
+
+/// The digest of everything `r` holds.
+pub fn digest_reader(alg: HashAlg, r: &mut dyn Read, name: &str) -> CmdResult<Vec<u8>> {
+    let mut h = Hasher::new(alg);
+    io::for_each_chunk(r, name, |chunk| h.update(chunk))?;
+    Ok(h.finalize().as_bytes().to_vec())
+}

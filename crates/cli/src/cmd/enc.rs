@@ -1,0 +1,308 @@
+//! `cryptocard enc`: DES and triple-DES encryption, file-compatible with OpenSSL 3.0's
+//! `openssl enc`.
+//!
+//! ```text
+//! cryptocard enc -CIPHER [-e|-d] [-in F] [-out F] [-a|-base64 [-A]] [-nopad] [-p|-P]
+//!                (-K HEX [-iv HEX] | -pass ARG|-k WORD|-kfile F [-pbkdf2] [-iter N]
+//!                 [-md NAME] [-S HEX|-nosalt])
+//! ```
+//!
+//! CIPHER is any name `des::modes::lookup` knows: `des-ecb`, `des-cbc` (`des`), `des-cfb`,
+//! `des-cfb8`, `des-ofb`, `des-ede`, `des-ede-cbc`, `des-ede3`, `des-ede3-cbc` (`des3`),
+//! ... (`-list`). Without a cipher the data is copied (with `-a`, base64 only).
+//!
+//! Key and IV: from `-K`/`-iv` in hex (too short is zero-padded and too long truncated,
+//! with OpenSSL's warnings), or derived from a password. Derivation, as OpenSSL's
+//! `enc.c`: with `-pbkdf2` or `-iter N`, PBKDF2-HMAC (RFC 8018 section 5.2) with `-md`
+//! (default SHA-256) and N iterations (default 10000) gives key || IV; otherwise the
+//! legacy `EVP_BytesToKey` with one iteration, `D_i = H(D_{i-1} || password || salt)`,
+//! and OpenSSL's warning. The salt is 8 random bytes written after the magic `Salted__`
+//! (read back from there when decrypting) unless `-nosalt`; a salt given with `-S` is used
+//! as OpenSSL 3.0 uses it: without writing the header.
+//!
+//! A ciphertext that does not decrypt (bad padding, a wrong password) prints
+//! `bad decrypt`, exits 1 and leaves no output file (an existing one is untouched).
+
+use super::{Spec, digest_by_name, no_positional};
+use crate::args::Flag;
+use crate::base64;
+use crate::fail::{CmdResult, Fail};
+use crate::hex::{self, Fit};
+use crate::io::{self, Mode, Output};
+use crate::pass::{self, Password};
+use cryptocard::des::modes::{CIPHERS, CipherSpec, lookup};
+use cryptocard::des::{Direction, Padding};
+use cryptocard::digest::{HashAlg, Hasher, pbkdf2_hmac_alg};
+use cryptocard::rng::{OsRng, RandomSource};
+use std::io::{Read, Write};
+use zeroize::Zeroizing;
+
+const SPEC: Spec = Spec {
+    usage: "enc -CIPHER [options]",
+    flags: &[
+        Flag::switch("list").about("List the ciphers"),
+        Flag::switch("ciphers").about("Alias for -list"),
+        Flag::switch("e").about("Encrypt (the default)"),
+        Flag::switch("d").about("Decrypt"),
+        Flag::value("in", "FILE").about("Input file (default stdin)"),
+        Flag::value("out", "FILE").about("Output file (default stdout)"),
+        Flag::value("pass", "ARG").about("Password source (pass:, env:, file:, fd:, stdin)"),
+        Flag::value("k", "WORD").about("Password (legacy; prefer -pass)"),
+        Flag::value("kfile", "FILE")
+            .about("Read the password from the first line of FILE (legacy)"),
+        Flag::value("K", "HEX").about("Raw key, in hex"),
+        Flag::value("iv", "HEX").about("IV, in hex"),
+        Flag::value("S", "HEX").about("Salt, in hex (no Salted__ header is written then)"),
+        Flag::switch("salt").about("Use a salt in the key derivation (the default)"),
+        Flag::switch("nosalt").about("Do not use a salt"),
+        Flag::switch("p").about("Print the salt, key and IV"),
+        Flag::switch("P").about("Print the salt, key and IV and exit"),
+        Flag::switch("pbkdf2").about("Derive the key with PBKDF2"),
+        Flag::value("iter", "N").about("PBKDF2 iterations (implies -pbkdf2; default 10000)"),
+        Flag::value("md", "NAME").about("Digest for the key derivation (default sha256)"),
+        Flag::switch("nopad").about("Disable standard block padding"),
+        Flag::switch("a").about("Base64 encode/decode, depending on the direction"),
+        Flag::switch("base64").about("Same as -a"),
+        Flag::switch("A").about("With -a, base64 on one line"),
+        Flag::switch("v").about("Verbose: print the byte counts"),
+    ],
+    notes: "Ciphers: -des-ecb -des-cbc -des-cfb -des-cfb8 -des-ofb -des-ctr -des-ede -des-ede-cbc\n\
+-des-ede-cfb -des-ede-ofb -des-ede-ctr -des-ede3 -des-ede3-cbc -des-ede3-cfb -des-ede3-cfb8\n\
+-des-ede3-ofb -des-ede3-ctr; aliases -des -des3 -des-ede-ecb -des-ede3-ecb -des-cfb64 ...\n\
+(the -ctr modes are cryptocard's: OpenSSL has no DES CTR)\n",
+};
+
+/// The magic that starts a salted file.
+const MAGIC: &[u8; 8] = b"Salted__";
+const SALT_LEN: usize = 8;
+const DEFAULT_ITER: u32 = 10_000;
+const CHUNK: usize = 64 * 1024;
+
+/// Runs `enc`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse_with(argv, &|n| lookup(n).is_some())? else { return Ok(()) };
+    no_positional(&a)?;
+    if a.has("list") || a.has("ciphers") {
+        let names: Vec<String> = CIPHERS.iter().map(|c| format!("-{}", c.name)).collect();
+        super::print_text(&format!("Supported ciphers:\n{}\n", names.join(" ")));
+        return Ok(());
+    }
+    let cipher = match a.dynamic.last() {
+        Some(n) => Some(lookup(n).ok_or_else(|| Fail::msg(format!("unknown cipher '{n}'")))?),
+        None => None,
+    };
+    let decrypt = a.last_of(&["e", "d"]) == Some("d");
+    let base64 = a.has("a") || a.has("base64");
+    let input = a.value("in");
+    let mut reader: Box<dyn Read> = io::open_input(input)?;
+    if base64 && decrypt {
+        reader = Box::new(base64::Decoder::new(reader));
+    }
+    let mut out = Output::create(a.value("out"), Mode::Public)?;
+    let mut header = Vec::new();
+    let ctx = match cipher {
+        None => None,
+        Some(spec) => {
+            let keys = keys(&a, spec, decrypt, &mut reader, input, &mut header)?;
+            if a.has("p") || a.has("P") {
+                let mut text = String::new();
+                if let Some(salt) = &keys.salt {
+                    text += &format!("salt={}\n", hex::upper(salt));
+                }
+                text += &format!("key={}\n", hex::upper(&keys.key));
+                if spec.iv_len > 0 {
+                    text += &format!("iv ={}\n", hex::upper(&keys.iv));
+                }
+                if a.has("P") {
+                    super::print_text(&text);
+                    return Ok(());
+                }
+                // As OpenSSL, on stdout even when the data goes there too.
+                super::print_text(&text);
+            }
+            let dir = if decrypt { Direction::Decrypt } else { Direction::Encrypt };
+            let padding = if a.has("nopad") { Padding::None } else { Padding::Pkcs7 };
+            Some(
+                spec.new_ctx(&keys.key, &keys.iv, dir, padding)
+                    .map_err(|e| Fail::lib("cipher", e))?,
+            )
+        }
+    };
+    let written = if base64 && !decrypt {
+        let mut enc = base64::Encoder::new(&mut out, !a.has("A"));
+        let n = pump(ctx, &header, &mut reader, &mut enc, input)?;
+        enc.finish().map_err(|e| Fail::msg(format!("write error: {}", io::reason(&e))))?;
+        n
+    } else {
+        pump(ctx, &header, &mut reader, &mut out, input)?
+    };
+    if a.has("v") {
+        eprintln!("bytes written: {written:8}");
+    }
+    out.commit()
+}
+
+/// Key, IV and salt of a run.
+struct Keys {
+    key: Zeroizing<Vec<u8>>,
+    iv: Vec<u8>,
+    salt: Option<Vec<u8>>,
+}
+
+/// Works out the key and IV as `openssl enc` does; reads the salt header when
+/// decrypting, and leaves the header to write in `header` when encrypting.
+fn keys(
+    a: &crate::args::Parsed,
+    spec: CipherSpec,
+    decrypt: bool,
+    reader: &mut Box<dyn Read>,
+    input: Option<&str>,
+    header: &mut Vec<u8>,
+) -> CmdResult<Keys> {
+    let mut k =
+        Keys { key: Zeroizing::new(vec![0; spec.key_len]), iv: vec![0; spec.iv_len], salt: None };
+    let password: Option<Password> = if let Some(arg) = a.value("pass") {
+        Some(pass::resolve(arg)?)
+    } else if let Some(word) = a.value("k") {
+        Some(Zeroizing::new(word.as_bytes().to_vec()))
+    } else if let Some(file) = a.value("kfile") {
+        Some(pass::resolve(&format!("file:{file}"))?)
+    } else {
+        None
+    };
+    if password.is_none() && a.value("K").is_none() {
+        return Err(Fail::msg(
+            "no key: give -K HEX, or a password with -pass (pass:, env:, file:, fd:, stdin)",
+        ));
+    }
+    let iter = a.parsed::<u32>("iter")?;
+    if iter == Some(0) {
+        return Err(Fail::msg("-iter: must be at least 1"));
+    }
+    let md = a.value("md").map(digest_by_name).transpose()?.unwrap_or(HashAlg::Sha256);
+    if let Some(pw) = &password {
+        if !a.has("nosalt") {
+            let mut salt = vec![0u8; SALT_LEN];
+            if let Some(s) = a.value("S") {
+                salt = fixed_hex(s, SALT_LEN, "salt")?;
+            }
+            if decrypt {
+                let mut head = [0u8; 16];
+                let n = io::read_full(reader.as_mut(), &mut head)
+                    .map_err(|e| io::read_error(input, &e))?;
+                if n < head.len() {
+                    return Err(Fail::msg("error reading input file"));
+                }
+                if &head[..8] != MAGIC {
+                    return Err(Fail::msg("bad magic number"));
+                }
+                salt.copy_from_slice(&head[8..]);
+            } else if a.value("S").is_none() {
+                OsRng.fill_bytes(&mut salt).map_err(|e| Fail::lib("salt", e))?;
+                header.extend_from_slice(MAGIC);
+                header.extend_from_slice(&salt);
+            }
+            k.salt = Some(salt);
+        }
+        let salt = k.salt.as_deref().unwrap_or(&[]);
+        let mut keyiv = Zeroizing::new(vec![0u8; spec.key_len + spec.iv_len]);
+        if a.has("pbkdf2") || iter.is_some() {
+            pbkdf2_hmac_alg(md, pw, salt, iter.unwrap_or(DEFAULT_ITER), &mut keyiv)
+                .map_err(|e| Fail::lib("PBKDF2", e))?;
+        } else {
+            eprintln!(
+                "*** WARNING : deprecated key derivation used.\nUsing -iter or -pbkdf2 would be better."
+            );
+            bytes_to_key(md, pw, salt, &mut keyiv);
+        }
+        k.key.copy_from_slice(&keyiv[..spec.key_len]);
+        k.iv.copy_from_slice(&keyiv[spec.key_len..]);
+    }
+    if let Some(iv) = a.value("iv") {
+        if spec.iv_len == 0 {
+            eprintln!("warning: iv not used by this cipher");
+        } else {
+            k.iv = fixed_hex(iv, spec.iv_len, "iv")?;
+        }
+    } else if password.is_none() && spec.iv_len > 0 {
+        return Err(Fail::msg("iv undefined: give -iv HEX with -K"));
+    }
+    if let Some(hexkey) = a.value("K") {
+        k.key = Zeroizing::new(fixed_hex(hexkey, spec.key_len, "key")?);
+    }
+    Ok(k)
+}
+
+/// A hex key, IV or salt of `len` bytes, with OpenSSL's warnings for the wrong length.
+fn fixed_hex(s: &str, len: usize, what: &str) -> CmdResult<Vec<u8>> {
+    let (bytes, fit) =
+        hex::fixed(s, len).map_err(|e| Fail::msg(format!("invalid hex {what} value: {e}")))?;
+    match fit {
+        Fit::Exact => {}
+        Fit::Padded => eprintln!("hex string is too short, padding with zero bytes to length"),
+        Fit::Truncated => eprintln!("hex string is too long, ignoring excess"),
+    }
+    Ok(bytes)
+}
+
+/// OpenSSL's `EVP_BytesToKey` with one iteration: `D_1 = H(password || salt)`,
+/// `D_i = H(D_{i-1} || password || salt)`, concatenated until `out` is full.
+fn bytes_to_key(md: HashAlg, password: &[u8], salt: &[u8], out: &mut [u8]) {
+    let mut prev: Option<Zeroizing<Vec<u8>>> = None;
+    let mut filled = 0;
+    while filled < out.len() {
+        let mut h = Hasher::new(md);
+        if let Some(p) = &prev {
+            h.update(p);
+        }
+        h.update(password);
+        h.update(salt);
+        let d = Zeroizing::new(h.finalize().as_bytes().to_vec());
+        let take = d.len().min(out.len() - filled);
+        out[filled..filled + take].copy_from_slice(&d[..take]);
+        filled += take;
+        prev = Some(d);
+    }
+}
+
+/// Streams `reader` through the cipher (or copies it) into `w`, after `header`; returns
+/// the bytes written.
+fn pump(
+    mut ctx: Option<cryptocard::des::modes::AnyCipherCtx>,
+    header: &[u8],
+    reader: &mut Box<dyn Read>,
+    w: &mut dyn Write,
+    input: Option<&str>,
+) -> CmdResult<u64> {
+    let write_err = |e: std::io::Error| Fail::msg(format!("write error: {}", io::reason(&e)));
+    w.write_all(header).map_err(write_err)?;
+    let mut written = header.len() as u64;
+    let mut inbuf = vec![0u8; CHUNK];
+    let mut outbuf = Zeroizing::new(vec![0u8; CHUNK + 16]);
+    loop {
+        let k = match reader.read(&mut inbuf) {
+            Ok(0) => break,
+            Ok(k) => k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io::read_error(input, &e)),
+        };
+        let n = match ctx.as_mut() {
+            Some(c) => c.update(&inbuf[..k], &mut outbuf).map_err(|e| Fail::lib("cipher", e))?,
+            None => {
+                outbuf[..k].copy_from_slice(&inbuf[..k]);
+                k
+            }
+        };
+        w.write_all(&outbuf[..n]).map_err(write_err)?;
+        written += n as u64;
+    }
+    if let Some(c) = ctx {
+        let n = c.finalize(&mut outbuf).map_err(|e| match e {
+            cryptocard::Error::Decryption => Fail::bare("bad decrypt"),
+            e => Fail::lib("cipher", e),
+        })?;
+        w.write_all(&outbuf[..n]).map_err(write_err)?;
+        written += n as u64;
+    }
+    Ok(written)
+}

@@ -1,0 +1,188 @@
+//! The commands, one module each, and what they share: the command table, `-help`, and
+//! OpenSSL's shortcuts (`cryptocard sha256 FILE` is `dgst -sha256 FILE`,
+//! `cryptocard des3 ...` is `enc -des3 ...`).
+
+pub mod dgst;
+pub mod enc;
+pub mod mac;
+pub mod prime;
+pub mod version;
+
+use crate::args::{self, Flag, Parsed};
+use crate::fail::{CmdResult, Fail};
+use cryptocard::digest::HashAlg;
+
+/// A command: its name, a one-line summary for `help`, and its entry point.
+#[derive(Debug)]
+pub struct Command {
+    /// The name on the command line.
+    pub name: &'static str,
+    /// One line for `cryptocard help`.
+    pub summary: &'static str,
+    /// Runs the command with the arguments after its name.
+    pub run: fn(&[String]) -> CmdResult,
+}
+
+/// Every command, in the order `help` lists them.
+pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "dgst",
+        summary: "Message digests, HMAC and signatures over files",
+        run: dgst::main,
+    },
+    Command {
+        name: "enc",
+        summary: "DES and triple-DES encryption (keys or passwords)",
+        run: enc::main,
+    },
+    Command {
+        name: "mac",
+        summary: "HMAC, DES CBC-MAC (FIPS 113) and the retail MAC",
+        run: mac::main,
+    },
+    Command {
+        name: "prime",
+        summary: "Test numbers for primality, generate primes",
+        run: prime::main,
+    },
+    Command {
+        name: "speed",
+        summary: "Measure cryptocard beside OpenSSL, GMP and others",
+        run: speed,
+    },
+    Command { name: "version", summary: "Version and the CPU backends in use", run: version::main },
+    Command { name: "help", summary: "This list", run: help },
+];
+
+/// Runs the command line (without the program name); returns the exit status.
+pub fn run(argv: &[String]) -> i32 {
+    let Some(name) = argv.first() else {
+        eprintln!("usage: cryptocard COMMAND [options] (try 'cryptocard help')");
+        return 1;
+    };
+    let rest = &argv[1..];
+    let name = name.as_str();
+    let name = match name {
+        "-help" | "--help" | "-h" => "help",
+        "-version" | "--version" => "version",
+        n => n,
+    };
+    let result = if let Some(c) = COMMANDS.iter().find(|c| c.name == name) {
+        (c.run)(rest)
+    } else if HashAlg::from_name(name).is_ok() {
+        // `cryptocard sha256 FILE`, as `openssl sha256 FILE`.
+        return finish("dgst", dgst::main(&shortcut(name, rest)));
+    } else if cryptocard::des::modes::lookup(name).is_some() {
+        return finish("enc", enc::main(&shortcut(name, rest)));
+    } else {
+        Err(Fail::msg(format!("unknown command '{name}' (try 'cryptocard help')")))
+    };
+    finish(name, result)
+}
+
+fn shortcut(flag: &str, rest: &[String]) -> Vec<String> {
+    std::iter::once(format!("-{flag}")).chain(rest.iter().cloned()).collect()
+}
+
+/// Prints a failure's line and gives the exit status.
+fn finish(cmd: &str, result: CmdResult) -> i32 {
+    match result {
+        Ok(()) => 0,
+        Err(f) => {
+            if let Some(line) = f.line(cmd) {
+                eprintln!("{line}");
+            }
+            f.code
+        }
+    }
+}
+
+/// A command's flags and `-help` text.
+#[derive(Debug)]
+pub struct Spec {
+    /// The usage line after "Usage: cryptocard ".
+    pub usage: &'static str,
+    /// The flags.
+    pub flags: &'static [Flag],
+    /// Lines after the flag table (dynamic flags, names, notes); "" for none.
+    pub notes: &'static str,
+}
+
+const HELP: Flag = Flag::switch("help").about("Display this summary");
+
+impl Spec {
+    /// Parses `argv`; `None` when `-help` was given (the help is printed then).
+    pub fn parse(&self, argv: &[String]) -> CmdResult<Option<Parsed>> {
+        self.parse_with(argv, &|_| false)
+    }
+
+    /// As [`Spec::parse`], with dynamic switches (see [`args::parse_with`]).
+    pub fn parse_with(
+        &self,
+        argv: &[String],
+        dynamic: &dyn Fn(&str) -> bool,
+    ) -> CmdResult<Option<Parsed>> {
+        let mut flags = vec![HELP, Flag::switch("h"), Flag::switch("?")];
+        flags.extend_from_slice(self.flags);
+        let p = args::parse_with(argv, &flags, dynamic)?;
+        if p.has("help") || p.has("h") || p.has("?") {
+            print_text(&self.help());
+            return Ok(None);
+        }
+        Ok(Some(p))
+    }
+
+    /// The `-help` text.
+    pub fn help(&self) -> String {
+        let mut flags = vec![HELP];
+        flags.extend_from_slice(self.flags);
+        let mut text = args::help(&format!("cryptocard {}", self.usage), &flags);
+        if !self.notes.is_empty() {
+            text.push('\n');
+            text.push_str(self.notes);
+            if !self.notes.ends_with('\n') {
+                text.push('\n');
+            }
+        }
+        text
+    }
+}
+
+/// Writes `text` to stdout, ignoring a closed pipe (help piped into `head`).
+pub fn print_text(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// Fails unless `p` has no positional words.
+pub fn no_positional(p: &Parsed) -> CmdResult {
+    match p.positional.first() {
+        Some(w) => Err(Fail::msg(format!("unexpected argument '{w}' (see -help)"))),
+        None => Ok(()),
+    }
+}
+
+/// A digest by name, or an error naming it.
+pub fn digest_by_name(name: &str) -> CmdResult<HashAlg> {
+    HashAlg::from_name(name).map_err(|_| Fail::msg(format!("unknown digest '{name}'")))
+}
+
+fn speed(argv: &[String]) -> CmdResult {
+    match crate::speed::main(argv) {
+        0 => Ok(()),
+        code => Err(Fail::silent(code)),
+    }
+}
+
+fn help(_argv: &[String]) -> CmdResult {
+    let mut text = String::from("cryptocard: an OpenSSL-compatible command line\n\nCommands:\n");
+    for c in COMMANDS {
+        text.push_str(&format!("  {:<10} {}\n", c.name, c.summary));
+    }
+    text.push_str(
+        "\nDigest and cipher names work as commands too (`cryptocard sha256 FILE`,\n\
+         `cryptocard des-ede3-cbc -d ...`). Every command takes -help.\n",
+    );
+    print_text(&text);
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! The command line as a whole: `help`, `version`, `-help` on every command, unknown
+//! commands, and a sweep of malformed arguments that must each give one line on stderr
+//! and a non-zero status, never a panic.
+
+mod common;
+use common::*;
+
+const COMMANDS: &[&str] = &["dgst", "enc", "mac", "prime", "speed", "version"];
+
+#[test]
+fn help_lists_the_commands_and_every_command_has_help() {
+    let text = ok_text(&run(&["help"], b""));
+    for c in COMMANDS {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(c)),
+            "{c} missing from help: {text}"
+        );
+    }
+    assert_eq!(ok_text(&run(&["--help"], b"")), text);
+    for c in COMMANDS {
+        for flag in ["-help", "--help"] {
+            let out = run(&[c, flag], b"");
+            let help = ok_text(&out);
+            assert!(help.contains("usage") || help.contains("Usage"), "{c} {flag}: {help}");
+        }
+    }
+    // Each flag of each command's table appears in its help.
+    let dgst = ok_text(&run(&["dgst", "-help"], b""));
+    for f in ["-r ", "-c ", "-hex", "-binary", "-out FILE", "-hmac KEY", "-mac NAME", "-macopt"] {
+        assert!(dgst.contains(f), "{f}: {dgst}");
+    }
+    let enc = ok_text(&run(&["enc", "-help"], b""));
+    for f in [
+        "-K HEX",
+        "-iv HEX",
+        "-pass ARG",
+        "-pbkdf2",
+        "-iter N",
+        "-md NAME",
+        "-S HEX",
+        "-nosalt",
+        "-nopad",
+        "-a ",
+    ] {
+        assert!(enc.contains(f), "{f}: {enc}");
+    }
+    let mac = ok_text(&run(&["mac", "-help"], b""));
+    assert!(
+        mac.contains("CBC-MAC") && mac.contains("RETAIL-MAC") && mac.contains("FIPS 113"),
+        "{mac}"
+    );
+}
+
+#[test]
+fn version_names_the_backends() {
+    let text = ok_text(&run(&["version"], b""));
+    assert!(text.starts_with(&format!("cryptocard {}\n", env!("CARGO_PKG_VERSION"))), "{text}");
+    assert!(text.contains("backends: modular arithmetic "), "{text}");
+    assert_eq!(
+        ok_text(&run(&["version", "-v"], b"")),
+        format!("cryptocard {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(ok_text(&run(&["version", "-a"], b"")).contains("target: "));
+}
+
+#[test]
+fn unknown_commands_and_no_command() {
+    fails(&run(&["frobnicate"], b""), 1, "unknown command 'frobnicate'");
+    let out = run(&[], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("usage"));
+}
+
+#[test]
+fn malformed_arguments_never_panic() {
+    let cases: &[&[&str]] = &[
+        &["dgst", "-"],
+        &["dgst", "-sha256", "-out"],
+        &["dgst", "--sha256"],
+        &["dgst", "-sha256=1"],
+        &["enc", "-des-cbc", "-K"],
+        &["enc", "-des-cbc", "-d", "-K", "0011223344556677", "-iv", "0011223344556677"],
+        &["enc", "-des-ede3-cbc", "-pass", "fd:999"],
+        &["enc", "-des-ede3-cbc", "-pass", "fd:-1"],
+        &["enc", "-des-ede3-cbc", "-iter", "99999999999999999999", "-pass", "pass:x"],
+        &["mac", "-macopt", ":", "HMAC"],
+        &["mac", "-macopt", "hexkey:", "CBC-MAC"],
+        &["prime", "-hex", ""],
+        &["prime", "-bits", "-generate"],
+        &["prime", "99999999999999999999999999999999999999999999999999999999999999999999999x"],
+        &["version", "extra"],
+        &["speed", "-seconds", "nan"],
+    ];
+    for args in cases {
+        let out = run(args, b"garbage input that is not a ciphertext");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("internal error"), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,159 @@
+//! `cryptocard dgst` (and the `cryptocard sha256` shortcuts): output formats as OpenSSL 3
+//! prints them, known answers from the RFCs and FIPS 180, bad input, and agreement with
+//! `openssl dgst`.
+
+mod common;
+use common::*;
+
+/// RFC 1319/1320/1321 appendix A.5 and FIPS 180-2 appendix B ("abc") digests.
+const ABC: &[(&str, &str, &str)] = &[
+    ("md2", "MD2", "da853b0d3f88d99b30283a69e6ded6bb"),
+    ("md4", "MD4", "a448017aaf21d8525fc10ae87aa6729d"),
+    ("md5", "MD5", "900150983cd24fb0d6963f7d28e17f72"),
+    ("sha1", "SHA1", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+    ("sha224", "SHA2-224", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
+    ("sha256", "SHA2-256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    (
+        "sha384",
+        "SHA2-384",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    ),
+    (
+        "sha512",
+        "SHA2-512",
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    ),
+    ("sha512-224", "SHA2-512/224", "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"),
+    (
+        "sha512-256",
+        "SHA2-512/256",
+        "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+    ),
+];
+
+#[test]
+fn known_answers_in_openssl_format() {
+    let dir = tempdir();
+    std::fs::write(dir.path().join("abc.txt"), b"abc").unwrap();
+    for (flag, name, hex) in ABC {
+        let out = run_in(dir.path(), &["dgst", &format!("-{flag}"), "abc.txt"]);
+        assert_eq!(ok_text(&out), format!("{name}(abc.txt)= {hex}\n"), "{flag}");
+        // The shortcut, from stdin.
+        let out = run(&[flag], b"abc");
+        assert_eq!(ok_text(&out), format!("{name}(stdin)= {hex}\n"), "{flag}");
+    }
+}
+
+#[test]
+fn formats_r_c_binary_and_default_digest() {
+    let sha256 = ABC[5].2;
+    // No digest flag: SHA-256 under OpenSSL 3.0's legacy name.
+    assert_eq!(ok_text(&run(&["dgst"], b"abc")), format!("SHA256(stdin)= {sha256}\n"));
+    assert_eq!(ok_text(&run(&["dgst", "-sha256", "-r"], b"abc")), format!("{sha256} *stdin\n"));
+    let colons: Vec<String> = (0..32).map(|i| sha256[2 * i..2 * i + 2].to_string()).collect();
+    assert_eq!(
+        ok_text(&run(&["dgst", "-sha256", "-c"], b"abc")),
+        format!("SHA2-256(stdin)= {}\n", colons.join(":"))
+    );
+    // Of -r and -c, and of -hex and -binary, the last given wins (as in OpenSSL).
+    assert_eq!(
+        ok_text(&run(&["dgst", "-sha256", "-c", "-r"], b"abc")),
+        format!("{sha256} *stdin\n")
+    );
+    assert_eq!(ok(&run(&["dgst", "-sha256", "-hex", "-binary"], b"abc")), unhex(sha256));
+    assert!(ok_text(&run(&["dgst", "-sha256", "-binary", "-hex"], b"abc")).starts_with("SHA2-256"));
+    // The last digest flag wins as well.
+    assert!(ok_text(&run(&["dgst", "-md5", "-sha1"], b"abc")).starts_with("SHA1(stdin)"));
+}
+
+#[test]
+fn hmac_rfc4231_and_rfc2202() {
+    // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
+    let data = b"what do ya want for nothing?";
+    let want = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
+    assert_eq!(
+        ok_text(&run(&["dgst", "-sha256", "-hmac", "Jefe"], data)),
+        format!("HMAC-SHA2-256(stdin)= {want}\n")
+    );
+    assert_eq!(
+        ok_text(&run(&["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:4a656665"], data)),
+        format!("HMAC-SHA2-256(stdin)= {want}\n")
+    );
+    // Default digest: printed under the legacy name, as OpenSSL 3.0 does.
+    assert_eq!(
+        ok_text(&run(&["dgst", "-hmac", "Jefe"], data)),
+        format!("HMAC-SHA256(stdin)= {want}\n")
+    );
+    // RFC 2202 test case 2 (HMAC-MD5).
+    assert_eq!(
+        ok_text(&run(&["dgst", "-md5", "-hmac", "Jefe", "-r"], data)),
+        "750c783e6ab0b503eaa86e310a5db738 *stdin\n"
+    );
+}
+
+#[test]
+fn several_files_and_a_missing_one() {
+    let dir = tempdir();
+    std::fs::write(dir.path().join("a"), b"abc").unwrap();
+    let out = run_in(dir.path(), &["dgst", "-md5", "a", "missing", "a"]);
+    let line = format!("MD5(a)= {}\n", ABC[2].2);
+    assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), format!("{line}{line}"));
+    fails(&out, 1, "missing: No such file or directory");
+}
+
+#[test]
+fn out_file_and_bad_input() {
+    let dir = tempdir();
+    let out_path = path(dir.path(), "d.txt");
+    ok(&run(&["dgst", "-sha1", "-out", &out_path], b"abc"));
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), format!("SHA1(stdin)= {}\n", ABC[3].2));
+    fails(&run(&["dgst", "-sha3-999"], b""), 1, "unknown option '-sha3-999'");
+    fails(&run(&["dgst", "-in"], b""), 1, "unknown option");
+    fails(&run(&["dgst", "-hmac"], b""), 1, "-hmac needs a value");
+    fails(&run(&["dgst", "-mac", "NOPE", "-macopt", "key:k"], b""), 1, "unknown MAC 'NOPE'");
+    fails(&run(&["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:zz"], b""), 1, "hexkey");
+    fails(&run(&["dgst", "-sha256", "-mac", "HMAC"], b""), 1, "needs a key");
+    fails(&run(&["dgst", "-macopt", "key:k"], b""), 1, "-macopt needs -mac");
+    fails(&run_in(dir.path(), &["dgst", "."]), 1, ".: Is a directory");
+    fails(&run(&["dgst", "-out", "/nonexistent/dir/x"], b""), 1, "/nonexistent/dir/x");
+}
+
+#[test]
+fn agrees_with_openssl_dgst() {
+    if !have_openssl("agrees_with_openssl_dgst") {
+        return;
+    }
+    let dir = tempdir();
+    let file = path(dir.path(), "data.bin");
+    std::fs::write(&file, bytes(1, 100_000)).unwrap();
+    for flag in [
+        "-md4",
+        "-md5",
+        "-sha1",
+        "-sha224",
+        "-sha256",
+        "-sha384",
+        "-sha512",
+        "-sha512-224",
+        "-sha512-256",
+    ] {
+        for extra in [&[][..], &["-r"], &["-c"], &["-hmac", "k3y"]] {
+            let mut args = vec!["dgst", flag];
+            args.extend_from_slice(extra);
+            args.push(&file);
+            let ours = ok_text(&run(&args, b""));
+            let mut theirs_args: Vec<&str> = args.clone();
+            if flag == "-md4" {
+                theirs_args.splice(1..1, LEGACY);
+            }
+            let theirs = String::from_utf8(openssl(&theirs_args, b"")).unwrap();
+            assert_eq!(ours, theirs, "{args:?}");
+        }
+    }
+    // Binary output, and the default digest's name.
+    assert_eq!(
+        ok(&run(&["dgst", "-sha384", "-binary", &file], b"")),
+        openssl(&["dgst", "-sha384", "-binary", &file], b"")
+    );
+    assert_eq!(ok(&run(&["dgst", &file], b"")), openssl(&["dgst", &file], b""));
+}

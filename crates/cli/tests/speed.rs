@@ -216,3 +216,37 @@ fn ours_computes_what_the_peers_compute() {
         }
     }
 }
+
+#[test]
+fn seeds_view_cites_each_paper_with_our_figure() {
+    let out = speed(&["--seeds", "-seconds", "0.01", "-bytes", "1024"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for (paper, figure, unit) in [
+        ("Dusse-Kaliski 1990, sec. 6", "11.6", "Kbit/s"),
+        ("Shand-Bertin-Vuillemin 1990, Table 1", "226.0", "Kbit/s"),
+        ("Tang-Tsui-Leong 2003, Table 5", "0.66", "ms/op"),
+        ("Markovic et al., Table 5", "30.0", "ops/s"),
+        ("Dusse-Kaliski 1990, sec. 6", "350.0", "Kbit/s"),
+        ("Dusse-Kaliski 1990, sec. 6", "190.0", "Kbit/s"),
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(paper) && l.contains(figure) && l.contains(unit)),
+            "{paper} {figure} {unit}: {text}"
+        );
+    }
+    // DES and MD2 have a figure of ours: a number, and a speed-up over the paper.
+    for what in ["DES-CBC", "MD2"] {
+        let line = text.lines().find(|l| l.starts_with("Dusse") && l.contains(what)).unwrap();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let ours: f64 = fields[fields.len() - 3].parse().unwrap_or_else(|_| panic!("{line}"));
+        let times: f64 = fields[fields.len() - 1].parse().unwrap_or_else(|_| panic!("{line}"));
+        assert!(ours > 0.0 && times > 0.0, "{line}");
+    }
+    for bad in
+        [&["--seeds", "md5"][..], &["--seeds", "--compare", "gmp"], &["--seeds", "-multi", "2"]]
+    {
+        let out = speed(bad);
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+    }
+}

@@ -4,6 +4,7 @@
 //! ```text
 //! cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N]
 //!                  [--compare openssl,gmp,...] [--json] [-mr]
+//! cryptocard speed --seeds [-seconds S] [-bytes N]
 //! ```
 //!
 //! Each algorithm expands into rows (one per operation); each row's implementations (ours
@@ -12,6 +13,9 @@
 //! else the machine does meanwhile (see [`measure`] for the method and why). Without
 //! arguments, a short default set shows the headline ([`registry::DEFAULT_SET`]) against
 //! every peer present; with algorithms named, only the peers `--compare` selects run.
+//! `-batch N` asks for rows with `batch: N` where cryptocard has a batched path (others
+//! say in a note that they ignore it). `--seeds` prints the seed papers' headline figures
+//! beside ours ([`seeds`]).
 //!
 //! Structure: [`registry`] (names to rows and candidates), [`algs`] (one module per family,
 //! ours and the peers' over shared inputs), [`peers`] (the `--compare` selection),
@@ -22,6 +26,7 @@ pub mod measure;
 pub mod peers;
 pub mod registry;
 pub mod report;
+pub mod seeds;
 
 use crate::args::{self, ArgError, Flag};
 use measure::Settings;
@@ -38,6 +43,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("compare", "LIST"),
     Flag::switch("json"),
     Flag::switch("mr"),
+    Flag::switch("seeds"),
     Flag::switch("help"),
     Flag::switch("h"),
 ];
@@ -47,8 +53,22 @@ const DEFAULT_SECONDS: f64 = 1.0;
 /// Buffer size of byte-oriented algorithms unless `-bytes` says otherwise.
 const DEFAULT_BYTES: usize = 8192;
 
-const USAGE: &str = "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] \
-[--compare openssl,gmp,nettle,rustcrypto|all] [--json] [-mr]";
+const USAGE: &str =
+    "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] \
+[--compare openssl,gmp,nettle,rustcrypto|all] [--json] [-mr]
+       cryptocard speed --seeds [-seconds S] [-bytes N]
+
+ -seconds S      seconds each implementation runs per row (default 1)
+ -bytes N        buffer size for ciphers, digests and HMAC (default 8192)
+ -multi N        run each row on N threads at once
+ -batch N        rows with batch: N where cryptocard has a batched path
+ --compare LIST  peers to measure beside cryptocard (default: all for the default set,
+                 none when algorithms are named)
+ --json          one JSON object per implementation and row
+ -mr             machine-readable +F: lines
+ --seeds         the seed papers' headline rows beside ours, in their units
+
+Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.";
 
 /// Everything the command line says.
 #[derive(Debug)]
@@ -60,6 +80,7 @@ struct Options {
     batch: Option<usize>,
     compare: String,
     format: Format,
+    seeds: bool,
 }
 
 fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
@@ -91,7 +112,11 @@ fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
         .value("compare")
         .map(str::to_string)
         .unwrap_or_else(|| if defaults { "all" } else { "none" }.into());
-    Ok(Some(Options { algs, seconds, bytes, multi, batch, compare, format }))
+    let seeds = p.has("seeds");
+    if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
+        return Err(ArgError("--seeds takes only -seconds and -bytes".into()));
+    }
+    Ok(Some(Options { algs, seconds, bytes, multi, batch, compare, format, seeds }))
 }
 
 fn in_range(
@@ -113,13 +138,18 @@ pub fn main(argv: &[String]) -> i32 {
     let o = match options(argv) {
         Ok(Some(o)) => o,
         Ok(None) => {
-            println!("{USAGE}");
-            println!("algorithms: {} modexpN mulN (N a multiple of 64)", registry::NAMES.join(" "));
-            println!("peers: {}", peers::NAMES.join(" "));
+            crate::cmd::print_text(&format!(
+                "{USAGE}\nalgorithms: {} modexpN mulN (N a multiple of 64)\npeers: {}\n",
+                registry::NAMES.join(" "),
+                peers::NAMES.join(" ")
+            ));
             return 0;
         }
         Err(e) => return fail(&e.to_string()),
     };
+    if o.seeds {
+        return seeds::run(o.seconds, o.bytes);
+    }
     let set = match PeerSet::select(&o.compare) {
         Ok(set) => set,
         Err(e) => return fail(&e),

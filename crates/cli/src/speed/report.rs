@@ -196,7 +196,7 @@ fn identity(who: &Who) -> (&str, &str, &str) {
 }
 
 /// Four significant figures or so, without exponents: 1234567, 1234.6, 12.35, 0.1235.
-fn format_rate(x: f64) -> String {
+pub fn format_rate(x: f64) -> String {
     match x {
         x if x >= 10_000.0 => format!("{x:.0}"),
         x if x >= 100.0 => format!("{x:.1}"),

@@ -17,6 +17,7 @@
 use super::measure::{Settings, measure_row};
 use super::peers::PeerSet;
 use super::registry::{self, Context, Who};
+use super::report::format_rate as figure;
 use std::fmt::Write as _;
 
 /// The unit a paper states its figure in.
@@ -194,16 +195,6 @@ pub fn run(seconds: f64, bytes: usize) -> i32 {
     }
     crate::cmd::print_text(&out);
     0
-}
-
-/// A figure with about four significant digits.
-fn figure(x: f64) -> String {
-    match x {
-        x if x >= 1000.0 => format!("{x:.0}"),
-        x if x >= 10.0 => format!("{x:.1}"),
-        x if x >= 0.1 => format!("{x:.2}"),
-        x => format!("{x:.4}"),
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 mod common;
 use common::*;
 
-/// RFC 1319/1320/1321 appendix A.5 and FIPS 180-2 appendix B ("abc") digests.
+/// RFC 1319/1320/1321 appendix A.5, FIPS 180-2 appendix B and the FIPS 202 examples
+/// ("abc") digests.
 const ABC: &[(&str, &str, &str)] = &[
     ("md2", "MD2", "da853b0d3f88d99b30283a69e6ded6bb"),
     ("md4", "MD4", "a448017aaf21d8525fc10ae87aa6729d"),
@@ -29,7 +30,23 @@ const ABC: &[(&str, &str, &str)] = &[
         "SHA2-512/256",
         "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
     ),
+    ("sha3-256", "SHA3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
+    ("shake128", "SHAKE-128", "5881092dd818bf5cf8a3ddb793fbcba7"),
+    ("shake256", "SHAKE-256", "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739"),
 ];
+
+#[test]
+fn xof_lengths() {
+    // SHAKE128("") (FIPS 202 example values), 32 bytes.
+    let out = run(&["dgst", "-shake128", "-xoflen", "32", "-r"], b"");
+    assert_eq!(
+        ok_text(&out),
+        "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26 *stdin\n"
+    );
+    fails(&run(&["dgst", "-sha256", "-xoflen", "8"], b""), 1, "-xoflen");
+    fails(&run(&["dgst", "-shake256", "-xoflen", "0"], b""), 1, "-xoflen");
+    fails(&run(&["dgst", "-shake256", "-hmac", "k"], b""), 1, "MAC");
+}
 
 #[test]
 fn known_answers_in_openssl_format() {
@@ -156,4 +173,12 @@ fn agrees_with_openssl_dgst() {
         openssl(&["dgst", "-sha384", "-binary", &file], b"")
     );
     assert_eq!(ok(&run(&["dgst", &file], b"")), openssl(&["dgst", &file], b""));
+    for x in
+        [&["-shake128"][..], &["-shake256", "-xoflen", "100"], &["-shake128", "-c", "-xoflen", "3"]]
+    {
+        let mut args = vec!["dgst"];
+        args.extend_from_slice(x);
+        args.push(&file);
+        assert_eq!(ok(&run(&args, b"")), openssl(&args, b""), "{args:?}");
+    }
 }

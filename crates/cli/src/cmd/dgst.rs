@@ -16,11 +16,15 @@
 use super::Spec;
 use super::mac::{self, Kind, Params};
 use crate::args::Flag;
+use crate::args::Parsed;
 use crate::fail::{CmdResult, Fail};
 use crate::hex;
 use crate::io::{self, Mode, Output};
-use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::digest::{DynXof, HashAlg, Hasher, XofAlg};
 use std::io::Read;
+
+/// The longest `-xoflen` (a sanity bound, not a limit of the XOF).
+const MAX_XOF_LEN: usize = 1 << 20;
 
 const SPEC: Spec = Spec {
     usage: "dgst [options] [FILE ...]",
@@ -34,59 +38,38 @@ const SPEC: Spec = Spec {
         Flag::value("hmac", "KEY").about("Create a hashed MAC with KEY"),
         Flag::value("mac", "NAME").about("Create a MAC (HMAC, CBC-MAC, RETAIL-MAC; see mac -help)"),
         Flag::value("macopt", "OPT:VALUE").about("MAC parameter (key:, hexkey:, ...)"),
+        Flag::value("xoflen", "N").about("Output length in bytes of -shake128/-shake256"),
     ],
     notes: "Digests: -md2 -md4 -md5 -sha1 -sha224 -sha256 -sha384 -sha512 -sha512-224 -sha512-256\n\
-(also spelled -sha2-256, -sha512/256, ...)\n",
+-sha3-224 -sha3-256 -sha3-384 -sha3-512 (also spelled -sha2-256, -sha512/256, ...);\n\
+XOFs -shake128 (16 bytes unless -xoflen) -shake256 (32 bytes unless -xoflen)\n",
 };
 
 /// What is computed over each file.
 enum Job {
     Digest(HashAlg),
+    Xof(XofAlg, usize),
     Mac(Params),
+}
+
+/// Whether `name` is a digest or XOF flag (`-sha256`, `-shake128`).
+pub fn is_digest(name: &str) -> bool {
+    HashAlg::from_name(name).is_ok() || XofAlg::from_name(name).is_ok()
 }
 
 /// Runs `dgst`.
 pub fn main(argv: &[String]) -> CmdResult {
-    let Some(a) = SPEC.parse_with(argv, &|n| HashAlg::from_name(n).is_ok())? else {
+    let Some(a) = SPEC.parse_with(argv, &is_digest)? else {
         return Ok(());
     };
     if a.has("list") {
-        let names: Vec<String> =
+        let mut names: Vec<String> =
             HashAlg::ALL.iter().map(|h| format!("-{}", h.name().to_ascii_lowercase())).collect();
+        names.extend(XofAlg::ALL.iter().map(|x| format!("-{}", x.name().to_ascii_lowercase())));
         super::print_text(&format!("Supported digests:\n{}\n", names.join(" ")));
         return Ok(());
     }
-    let chosen = match a.dynamic.last() {
-        Some(n) => Some(super::digest_by_name(n)?),
-        None => None,
-    };
-    // OpenSSL 3.0 prints its default digest under the legacy name.
-    let md_name = chosen.map_or("SHA256", HashAlg::name);
-    let alg = chosen.unwrap_or(HashAlg::Sha256);
-    let (job, label) = match (a.value("hmac"), a.value("mac")) {
-        (Some(_), Some(_)) => return Err(Fail::msg("-hmac and -mac exclude each other")),
-        (Some(key), None) => {
-            let p = Params::new("HMAC", Some(alg.name()), None, &[], Some(key.as_bytes()))?;
-            (Job::Mac(p), format!("HMAC-{md_name}"))
-        }
-        (None, Some(name)) => {
-            let kind =
-                Kind::from_name(name).ok_or_else(|| Fail::msg(format!("unknown MAC '{name}'")))?;
-            let digest = (kind == Kind::Hmac).then_some(alg.name()).filter(|_| chosen.is_some());
-            let p = Params::new(name, digest, None, &a.values("macopt"), None)?;
-            let label = match p.digest {
-                Some(d) => format!("{}-{}", kind.name(), d.name()),
-                None => kind.name().to_string(),
-            };
-            (Job::Mac(p), label)
-        }
-        (None, None) => {
-            if a.has("macopt") {
-                return Err(Fail::msg("-macopt needs -mac"));
-            }
-            (Job::Digest(alg), md_name.to_string())
-        }
-    };
+    let (job, label) = job(&a)?;
     let binary = a.last_of(&["hex", "binary"]) == Some("binary");
     let style = a.last_of(&["r", "c"]);
     let files: Vec<Option<&str>> = if a.positional.is_empty() {
@@ -100,6 +83,13 @@ pub fn main(argv: &[String]) -> CmdResult {
         let name = io::input_name(file);
         let result = io::open_input(file).and_then(|mut r| match &job {
             Job::Digest(alg) => digest_reader(*alg, &mut r, name),
+            Job::Xof(alg, len) => {
+                let mut x = DynXof::new(*alg);
+                io::for_each_chunk(&mut r, name, |chunk| x.update(chunk))?;
+                let mut out = vec![0u8; *len];
+                x.finalize_xof().read(&mut out);
+                Ok(out)
+            }
             Job::Mac(p) => mac::compute(p, &mut r, name),
         });
         let value = match result {
@@ -123,6 +113,56 @@ pub fn main(argv: &[String]) -> CmdResult {
     }
     out.commit()?;
     if failed { Err(Fail::silent(1)) } else { Ok(()) }
+}
+
+/// What to compute, and the name that labels its output lines.
+fn job(a: &Parsed) -> CmdResult<(Job, String)> {
+    let last = a.dynamic.last().map(String::as_str);
+    let xof = last.and_then(|n| XofAlg::from_name(n).ok());
+    let xoflen = a.parsed::<usize>("xoflen")?;
+    if let Some(x) = xof {
+        if a.has("hmac") || a.has("mac") {
+            return Err(Fail::msg(format!("{} cannot make a MAC here", x.name())));
+        }
+        let len = xoflen.unwrap_or(x.security_len());
+        if !(1..=MAX_XOF_LEN).contains(&len) {
+            return Err(Fail::msg(format!("-xoflen: 1 to {MAX_XOF_LEN} bytes")));
+        }
+        return Ok((Job::Xof(x, len), x.name().to_string()));
+    }
+    if xoflen.is_some() {
+        return Err(Fail::msg(
+            "-xoflen: length can only be specified for an XOF (-shake128, -shake256)",
+        ));
+    }
+    let chosen = last.map(super::digest_by_name).transpose()?;
+    // OpenSSL 3.0 prints its default digest under the legacy name.
+    let md_name = chosen.map_or("SHA256", HashAlg::name);
+    let alg = chosen.unwrap_or(HashAlg::Sha256);
+    Ok(match (a.value("hmac"), a.value("mac")) {
+        (Some(_), Some(_)) => return Err(Fail::msg("-hmac and -mac exclude each other")),
+        (Some(key), None) => {
+            let p = Params::new("HMAC", Some(alg.name()), None, &[], Some(key.as_bytes()))?;
+            (Job::Mac(p), format!("HMAC-{md_name}"))
+        }
+        (None, Some(name)) => {
+            let kind =
+                Kind::from_name(name).ok_or_else(|| Fail::msg(format!("unknown MAC '{name}'")))?;
+            let digest = (kind == Kind::Hmac).then_some(alg.name()).filter(|_| chosen.is_some());
+            let p = Params::new(name, digest, None, &a.values("macopt"), None)?;
+            let label = match p.digest {
+                Some(d) => format!("{}-{}", kind.name(), d.name()),
+                None => kind.name().to_string(),
+            };
+            (Job::Mac(p), label)
+        }
+        (None, None) => {
+            if a.has("macopt") {
+                return Err(Fail::msg("-macopt needs -mac"));
+            }
+            (Job::Digest(alg), md_name.to_string())
+        }
+    })
 }
 
 /// The name inside the parentheses: the path, or `stdin`.

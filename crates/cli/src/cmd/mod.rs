@@ -69,7 +69,7 @@ pub fn run(argv: &[String]) -> i32 {
     };
     let result = if let Some(c) = COMMANDS.iter().find(|c| c.name == name) {
         (c.run)(rest)
-    } else if HashAlg::from_name(name).is_ok() {
+    } else if dgst::is_digest(name) {
         // `cryptocard sha256 FILE`, as `openssl sha256 FILE`.
         return finish("dgst", dgst::main(&shortcut(name, rest)));
     } else if cryptocard::des::modes::lookup(name).is_some() {

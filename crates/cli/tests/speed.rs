@@ -187,6 +187,7 @@ fn ours_computes_what_the_peers_compute() {
         "sha1",
         "sha256",
         "sha512",
+        "sha3-256",
         "hmac",
         "des-ecb",
         "des-cbc",

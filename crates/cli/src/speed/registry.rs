@@ -171,6 +171,8 @@ pub const NAMES: &[&str] = &[
     "sha256",
     "sha384",
     "sha512",
+    "sha3-256",
+    "sha3-512",
     "hmac",
 ];
 

@@ -6,7 +6,7 @@
 //! failed decryption or signature never leaves a half-written file in place of a good one:
 //! the temporary file is removed and an existing file is left untouched. Outputs that are
 //! not regular files (`/dev/null`, a FIFO, a terminal) are written in place, since they
-//! cannot be renamed over.
+//! cannot be renamed over. Through a symbolic link, the file it points to is replaced.
 //!
 //! Error messages name the path and the system's reason, without Rust's "(os error N)".
 
@@ -47,6 +47,13 @@ pub fn open_input(path: Option<&str>) -> CmdResult<Box<dyn Read>> {
             Err(e) => Err(Fail::msg(format!("{p}: {}", reason(&e)))),
         },
     }
+}
+
+/// Reads a whole input (keys, signatures, RSA messages: small files).
+pub fn read_input(path: Option<&str>) -> CmdResult<Vec<u8>> {
+    let mut data = Vec::new();
+    open_input(path)?.read_to_end(&mut data).map_err(|e| read_error(path, &e))?;
+    Ok(data)
 }
 
 /// A read error on `path`.
@@ -123,7 +130,11 @@ impl Output {
             return Ok(Output { sink: Sink::Stdout(io::stdout().lock()), name: "stdout".into() });
         };
         let fail = |e: &io::Error| Fail::msg(format!("{p}: {}", reason(e)));
-        let target = PathBuf::from(p);
+        // Through a symbolic link, replace the file it points to, not the link.
+        let target = match fs::symlink_metadata(p) {
+            Ok(m) if m.file_type().is_symlink() => fs::canonicalize(p).map_err(|e| fail(&e))?,
+            _ => PathBuf::from(p),
+        };
         match fs::metadata(&target) {
             Ok(m) if m.is_dir() => return Err(Fail::msg(format!("{p}: Is a directory"))),
             Ok(m) if !m.is_file() => {
@@ -219,16 +230,16 @@ fn create_temp(target: &Path, mode: Mode) -> io::Result<(File, PathBuf)> {
 mod tests {
     use super::*;
 
-    fn dir() -> PathBuf {
-        let d =
-            std::env::temp_dir().join(format!("cryptocard-io-{}-{}", std::process::id(), line!()));
+    /// A fresh directory for test `name` (tests run in parallel).
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cryptocard-io-{}-{name}", std::process::id()));
         fs::create_dir_all(&d).unwrap();
         d
     }
 
     #[test]
     fn commit_replaces_and_drop_keeps_the_old_file() {
-        let d = dir();
+        let d = dir("commit");
         let target = d.join("out.bin");
         fs::write(&target, b"old").unwrap();
         let t = target.to_str().unwrap();
@@ -247,6 +258,21 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             assert_eq!(fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o600);
         }
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_written_through() {
+        let d = dir("symlink");
+        let (real, link) = (d.join("real"), d.join("link"));
+        fs::write(&real, b"old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut o = Output::create(link.to_str(), Mode::Public).unwrap();
+        o.put(b"new").unwrap();
+        o.commit().unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(&real).unwrap(), b"new");
         fs::remove_dir_all(&d).unwrap();
     }
 

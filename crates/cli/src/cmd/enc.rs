@@ -128,7 +128,7 @@ pub fn main(argv: &[String]) -> CmdResult {
             )
         }
     };
-    let written = if base64 && !decrypt {
+    let (read, written) = if base64 && !decrypt {
         let mut enc = base64::Encoder::new(&mut out, !a.has("A"));
         let n = pump(ctx, &header, &mut reader, &mut enc, input)?;
         enc.finish().map_err(|e| Fail::msg(format!("write error: {}", io::reason(&e))))?;
@@ -137,7 +137,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         pump(ctx, &header, &mut reader, &mut out, input)?
     };
     if a.has("v") {
-        eprintln!("bytes written: {written:8}");
+        eprintln!("bytes read   : {read:8}\nbytes written: {written:8}");
     }
     out.commit()
 }
@@ -266,17 +266,18 @@ fn bytes_to_key(md: HashAlg, password: &[u8], salt: &[u8], out: &mut [u8]) {
 }
 
 /// Streams `reader` through the cipher (or copies it) into `w`, after `header`; returns
-/// the bytes written.
+/// the bytes read (after any salt header) and written (before any base64).
 fn pump(
     mut ctx: Option<cryptocard::des::modes::AnyCipherCtx>,
     header: &[u8],
     reader: &mut Box<dyn Read>,
     w: &mut dyn Write,
     input: Option<&str>,
-) -> CmdResult<u64> {
+) -> CmdResult<(u64, u64)> {
     let write_err = |e: std::io::Error| Fail::msg(format!("write error: {}", io::reason(&e)));
     w.write_all(header).map_err(write_err)?;
     let mut written = header.len() as u64;
+    let mut read = 0u64;
     let mut inbuf = vec![0u8; CHUNK];
     let mut outbuf = Zeroizing::new(vec![0u8; CHUNK + 16]);
     loop {
@@ -286,6 +287,7 @@ fn pump(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(io::read_error(input, &e)),
         };
+        read += k as u64;
         let n = match ctx.as_mut() {
             Some(c) => c.update(&inbuf[..k], &mut outbuf).map_err(|e| Fail::lib("cipher", e))?,
             None => {
@@ -304,5 +306,5 @@ fn pump(
         w.write_all(&outbuf[..n]).map_err(write_err)?;
         written += n as u64;
     }
-    Ok(written)
+    Ok((read, written))
 }

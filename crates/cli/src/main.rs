@@ -18,7 +18,9 @@ mod cmd;
 mod fail;
 mod hex;
 mod io;
+mod keyfile;
 mod pass;
+mod rsaopt;
 mod speed;
 
 use std::sync::Mutex;

@@ -5,7 +5,8 @@
 mod common;
 use common::*;
 
-const COMMANDS: &[&str] = &["dgst", "enc", "mac", "prime", "speed", "version"];
+const COMMANDS: &[&str] =
+    &["dgst", "enc", "genpkey", "genrsa", "mac", "pkey", "pkeyutl", "prime", "speed", "version"];
 
 #[test]
 fn help_lists_the_commands_and_every_command_has_help() {
@@ -89,6 +90,14 @@ fn malformed_arguments_never_panic() {
         &["prime", "-bits", "-generate"],
         &["prime", "99999999999999999999999999999999999999999999999999999999999999999999999x"],
         &["version", "extra"],
+        &["pkey"],
+        &["pkey", "-inform", "DER"],
+        &["pkey", "-pubin", "-text"],
+        &["pkeyutl", "-inkey", "-"],
+        &["pkeyutl", "-verify", "-inkey", "/dev/null", "-sigfile", "/dev/null"],
+        &["genrsa", "-3", "-F4", "0"],
+        &["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:99999999999999999999"],
+        &["dgst", "-verify", "/dev/null", "-signature", "/dev/null"],
         &["speed", "-seconds", "nan"],
     ];
     for args in cases {

@@ -4,6 +4,9 @@
 //! cryptocard dgst [-md2|-md4|-md5|-sha1|-sha224|-sha256|-sha384|-sha512|-sha512-224|
 //!                  -sha512-256] [-r|-c] [-hex|-binary] [-hmac KEY] [-mac NAME -macopt ...]
 //!                 [-out F] [FILE ...]
+//! cryptocard dgst [-DIGEST] -sign KEY [-passin ARG] [-keyform PEM|DER] [-sigopt OPT:VALUE ...]
+//!                 [-hex] [-out F] FILE
+//! cryptocard dgst [-DIGEST] (-verify PUBKEY | -prverify KEY) -signature F [-sigopt ...] FILE
 //! ```
 //!
 //! Output lines as OpenSSL 3.0 prints them: `SHA2-256(file)= hex`, `(stdin)` for standard
@@ -12,6 +15,11 @@
 //! given wins, as in OpenSSL). Without a digest flag the digest is SHA-256, printed under
 //! OpenSSL's legacy name `SHA256`. A file that cannot be read is reported on stderr and
 //! the others are still processed; the exit status is then 1.
+//!
+//! Signatures are RSA over the file's digest: PKCS#1 v1.5, or PSS with
+//! `-sigopt rsa_padding_mode:pss` (options as `pkeyutl -pkeyopt`, see `rsaopt`). A
+//! signature is written in binary unless `-hex` asks for `RSA-SHA2-256(file)= hex`;
+//! verification prints `Verified OK`, or `Verification failure` and exits 1.
 
 use super::Spec;
 use super::mac::{self, Kind, Params};
@@ -20,7 +28,11 @@ use crate::args::Parsed;
 use crate::fail::{CmdResult, Fail};
 use crate::hex;
 use crate::io::{self, Mode, Output};
+use crate::keyfile::{self, Want};
+use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::digest::{DynXof, HashAlg, Hasher, XofAlg};
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
 use std::io::Read;
 
 /// The longest `-xoflen` (a sanity bound, not a limit of the XOF).
@@ -39,6 +51,13 @@ const SPEC: Spec = Spec {
         Flag::value("mac", "NAME").about("Create a MAC (HMAC, CBC-MAC, RETAIL-MAC; see mac -help)"),
         Flag::value("macopt", "OPT:VALUE").about("MAC parameter (key:, hexkey:, ...)"),
         Flag::value("xoflen", "N").about("Output length in bytes of -shake128/-shake256"),
+        Flag::value("sign", "KEY").about("Sign the digest with the private key in KEY"),
+        Flag::value("verify", "KEY").about("Verify a signature with the public key in KEY"),
+        Flag::value("prverify", "KEY").about("Verify a signature with the private key in KEY"),
+        Flag::value("signature", "FILE").about("The signature to verify"),
+        Flag::value("sigopt", "OPT:VALUE").about("Signature option (rsa_padding_mode:pss, ...)"),
+        Flag::value("passin", "ARG").about("Private key password source"),
+        Flag::value("keyform", "PEM|DER").about("Key format (default: by content)"),
     ],
     notes: "Digests: -md2 -md4 -md5 -sha1 -sha224 -sha256 -sha384 -sha512 -sha512-224 -sha512-256\n\
 -sha3-224 -sha3-256 -sha3-384 -sha3-512 (also spelled -sha2-256, -sha512/256, ...);\n\
@@ -50,6 +69,8 @@ enum Job {
     Digest(HashAlg),
     Xof(XofAlg, usize),
     Mac(Params),
+    Sign(Box<RsaPrivateKey>, HashAlg, RsaOpts),
+    Verify(RsaPublicKey, HashAlg, RsaOpts, Vec<u8>),
 }
 
 /// Whether `name` is a digest or XOF flag (`-sha256`, `-shake128`).
@@ -70,7 +91,15 @@ pub fn main(argv: &[String]) -> CmdResult {
         return Ok(());
     }
     let (job, label) = job(&a)?;
-    let binary = a.last_of(&["hex", "binary"]) == Some("binary");
+    let signing = matches!(job, Job::Sign(..) | Job::Verify(..));
+    if signing && a.positional.len() > 1 {
+        return Err(Fail::msg("can only sign or verify one file"));
+    }
+    // Signatures are binary unless -hex asks otherwise, as in OpenSSL.
+    let binary = match a.last_of(&["hex", "binary"]) {
+        Some(last) => last == "binary",
+        None => matches!(job, Job::Sign(..)),
+    };
     let style = a.last_of(&["r", "c"]);
     let files: Vec<Option<&str>> = if a.positional.is_empty() {
         vec![None]
@@ -91,6 +120,15 @@ pub fn main(argv: &[String]) -> CmdResult {
                 Ok(out)
             }
             Job::Mac(p) => mac::compute(p, &mut r, name),
+            Job::Sign(key, alg, o) => {
+                let digest = digest_reader(*alg, &mut r, name)?;
+                sign(key, *alg, o, &digest)
+            }
+            Job::Verify(key, alg, o, sig) => {
+                let digest = digest_reader(*alg, &mut r, name)?;
+                let ok = verify(key, *alg, o, &digest, sig)?;
+                Ok(if ok { b"Verified OK\n".to_vec() } else { Vec::new() })
+            }
         });
         let value = match result {
             Ok(v) => v,
@@ -100,7 +138,14 @@ pub fn main(argv: &[String]) -> CmdResult {
                 continue;
             }
         };
-        if binary {
+        if let Job::Verify(..) = job {
+            if value.is_empty() {
+                out.put(b"Verification failure\n")?;
+                out.commit()?;
+                return Err(Fail::silent(1));
+            }
+            out.put(&value)?;
+        } else if binary {
             out.put(&value)?;
         } else {
             let line = match style {
@@ -136,6 +181,9 @@ fn job(a: &Parsed) -> CmdResult<(Job, String)> {
         ));
     }
     let chosen = last.map(super::digest_by_name).transpose()?;
+    if let Some(job) = signature_job(a, chosen.unwrap_or(HashAlg::Sha256))? {
+        return Ok(job);
+    }
     // OpenSSL 3.0 prints its default digest under the legacy name.
     let md_name = chosen.map_or("SHA256", HashAlg::name);
     let alg = chosen.unwrap_or(HashAlg::Sha256);
@@ -163,6 +211,79 @@ fn job(a: &Parsed) -> CmdResult<(Job, String)> {
             (Job::Digest(alg), md_name.to_string())
         }
     })
+}
+
+/// The signing or verifying job, if `-sign`, `-verify` or `-prverify` was given.
+fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, String)>> {
+    let keyform = keyfile::format(a.value("keyform"), "keyform")?;
+    let opts = RsaOpts::parse(&a.values("sigopt"), "sigopt")?;
+    let label = format!("RSA-{}", alg.name());
+    let given = [a.has("sign"), a.has("verify"), a.has("prverify")].iter().filter(|&&b| b).count();
+    if given > 1 {
+        return Err(Fail::msg("-sign, -verify and -prverify exclude each other"));
+    }
+    if given == 0 {
+        if a.has("sigopt") || a.has("signature") {
+            return Err(Fail::msg("-sigopt and -signature need -sign, -verify or -prverify"));
+        }
+        return Ok(None);
+    }
+    if a.has("hmac") || a.has("mac") {
+        return Err(Fail::msg("a MAC and a signature exclude each other"));
+    }
+    let padding = opts.padding();
+    if !matches!(padding, Padding::Pkcs1 | Padding::Pss) {
+        return Err(Fail::msg("-sigopt rsa_padding_mode: pkcs1 or pss for signatures"));
+    }
+    opts.check_for(padding, "sigopt")?;
+    if opts.digest.is_some_and(|d| d != alg) {
+        return Err(Fail::msg("-sigopt digest: give the digest as a flag (-sha256, ...)"));
+    }
+    if let Some(path) = a.value("sign") {
+        let key = keyfile::load_private(Some(path), keyform, a.value("passin"))?;
+        return Ok(Some((Job::Sign(Box::new(key), alg, opts), label)));
+    }
+    let sig_path = a
+        .value("signature")
+        .ok_or_else(|| Fail::msg("no signature to verify: give -signature FILE"))?;
+    let sig = io::read_input(Some(sig_path))?;
+    let key = match (a.value("verify"), a.value("prverify")) {
+        (Some(p), _) => keyfile::load(Some(p), keyform, a.value("passin"), Want::Public)?,
+        (_, Some(p)) => keyfile::load(Some(p), keyform, a.value("passin"), Want::Private)?,
+        _ => return Err(Fail::msg("internal error: no verification key")),
+    };
+    Ok(Some((Job::Verify(key.public_key().clone(), alg, opts, sig), label)))
+}
+
+fn sign(key: &RsaPrivateKey, alg: HashAlg, o: &RsaOpts, digest: &[u8]) -> CmdResult<Vec<u8>> {
+    let r = match o.padding() {
+        Padding::Pss => key.sign_pss_prehashed(&o.pss(alg, true), digest, &mut OsRng),
+        _ => key.sign_pkcs1v15_prehashed(alg, digest, &mut OsRng),
+    };
+    r.map_err(|e| match e {
+        cryptocard::Error::MessageTooLong => {
+            Fail::msg("signing: the key is too small for this digest")
+        }
+        e => Fail::lib("signing", e),
+    })
+}
+
+fn verify(
+    key: &RsaPublicKey,
+    alg: HashAlg,
+    o: &RsaOpts,
+    digest: &[u8],
+    sig: &[u8],
+) -> CmdResult<bool> {
+    let r = match o.padding() {
+        Padding::Pss => key.verify_pss_prehashed(&o.pss(alg, false), digest, sig),
+        _ => key.verify_pkcs1v15_prehashed(alg, digest, sig),
+    };
+    match r {
+        Ok(()) => Ok(true),
+        Err(cryptocard::Error::Verification | cryptocard::Error::InvalidArgument(_)) => Ok(false),
+        Err(e) => Err(Fail::lib("verifying", e)),
+    }
 }
 
 /// The name inside the parentheses: the path, or `stdin`.

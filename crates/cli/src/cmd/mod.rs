@@ -4,7 +4,11 @@
 
 pub mod dgst;
 pub mod enc;
+pub mod genpkey;
+pub mod genrsa;
 pub mod mac;
+pub mod pkey;
+pub mod pkeyutl;
 pub mod prime;
 pub mod version;
 
@@ -34,6 +38,14 @@ pub const COMMANDS: &[Command] = &[
         name: "enc",
         summary: "DES and triple-DES encryption (keys or passwords)",
         run: enc::main,
+    },
+    Command { name: "genpkey", summary: "Generate an RSA key (PKCS#8)", run: genpkey::main },
+    Command { name: "genrsa", summary: "Generate an RSA key, genrsa style", run: genrsa::main },
+    Command { name: "pkey", summary: "Convert, print and check RSA keys", run: pkey::main },
+    Command {
+        name: "pkeyutl",
+        summary: "RSA sign, verify, encrypt and decrypt (PKCS#1 v1.5, PSS, OAEP, raw)",
+        run: pkeyutl::main,
     },
     Command {
         name: "mac",

@@ -1,0 +1,193 @@
+//! `cryptocard pkey`: read, convert, print and check RSA keys, as `openssl pkey`.
+//!
+//! ```text
+//! cryptocard pkey [-in F] [-inform PEM|DER] [-passin ARG] [-pubin]
+//!                 [-out F] [-outform PEM|DER] [-pubout] [-traditional] [-aes256 -passout ARG]
+//!                 [-text] [-text_pub] [-noout] [-check] [-pubcheck]
+//! ```
+//!
+//! Output, in OpenSSL's order: the `-check` verdict (`Key is valid`, as OpenSSL 3.0
+//! prints it), the key (PKCS#8, or PKCS#1 with `-traditional`, or SubjectPublicKeyInfo
+//! with `-pubout` or `-pubin`) unless `-noout`, then the `-text` dump:
+//! `Private-Key: (2048 bit, 2 primes)`, `modulus:`, `publicExponent: 65537 (0x10001)`,
+//! ... with numbers as colon-separated hex bytes, fifteen a line, or
+//! `Public-Key: (2048 bit)`, `Modulus:`, `Exponent:`.
+//!
+//! `-check` re-runs what loading already checked (n = product of the primes, e·d = 1 mod
+//! lambda(n), the CRT values; `rsa::validate`) and tests each prime with Miller-Rabin
+//! (`bignum::prime::is_probable_prime`, constant time: the primes are secret).
+
+use super::{Spec, no_positional};
+use crate::args::Flag;
+use crate::fail::{CmdResult, Fail};
+use crate::io::{Mode, Output};
+use crate::keyfile::{self, Format, Want};
+use cryptocard::bignum::Nat;
+use cryptocard::bignum::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey};
+use std::fmt::Write as _;
+
+const SPEC: Spec = Spec {
+    usage: "pkey [options]",
+    flags: &[
+        Flag::value("in", "FILE").about("Input key (default stdin)"),
+        Flag::value("inform", "PEM|DER").about("Input format (default: by content)"),
+        Flag::value("passin", "ARG").about("Input key password source"),
+        Flag::switch("pubin").about("Read a public key"),
+        Flag::value("out", "FILE").about("Output file (default stdout)"),
+        Flag::value("outform", "PEM|DER").about("Output format (default PEM)"),
+        Flag::switch("pubout").about("Write the public key"),
+        Flag::switch("traditional").about("Write a private key as PKCS#1 (RSA PRIVATE KEY)"),
+        Flag::value("passout", "ARG").about("Output key password source (with -aes256)"),
+        Flag::switch("text").about("Print the key's components"),
+        Flag::switch("text_pub").about("Print the public components only"),
+        Flag::switch("noout").about("Do not write the key"),
+        Flag::switch("check").about("Check the private key's consistency and primes"),
+        Flag::switch("pubcheck").about("Check the public key"),
+    ],
+    notes: "-aes256 or -aes-256-cbc: encrypt the written private key (PKCS#8, PBES2 with\n\
+PBKDF2-HMAC-SHA256 and AES-256-CBC), with the password from -passout\n",
+};
+
+/// Runs `pkey`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse_with(argv, &keyfile::is_cipher_flag)? else { return Ok(()) };
+    no_positional(&a)?;
+    let inform = keyfile::format(a.value("inform"), "inform")?;
+    let outform = keyfile::format(a.value("outform"), "outform")?.unwrap_or(Format::Pem);
+    let encrypt = keyfile::cipher(&a.dynamic)?;
+    let pubin = a.has("pubin");
+    let key = keyfile::load(
+        a.value("in"),
+        inform,
+        a.value("passin"),
+        if pubin { Want::Public } else { Want::Private },
+    )?;
+    let public_out = a.has("pubout") || pubin;
+    let password = keyfile::out_password(encrypt && !public_out, a.value("passout"), "passout")?;
+    let mut text = String::new();
+    if a.has("check") || a.has("pubcheck") {
+        if let (true, RsaKey::Private(k)) = (a.has("check"), &key) {
+            check_primes(k)?;
+        } else if a.has("check") {
+            return Err(Fail::msg("-check needs a private key (use -pubcheck for public keys)"));
+        }
+        text.push_str("Key is valid\n");
+    }
+    let mode = if public_out || a.has("noout") { Mode::Public } else { Mode::Private };
+    let mut out = Output::create(a.value("out"), mode)?;
+    out.put(text.as_bytes())?;
+    if !a.has("noout") {
+        let bytes = match (&key, public_out) {
+            (RsaKey::Private(k), false) => keyfile::encode_private(
+                k,
+                outform,
+                a.has("traditional"),
+                password.as_deref().map(Vec::as_slice),
+            )?,
+            (k, _) => {
+                zeroize::Zeroizing::new(keyfile::encode_public(k.public_key(), outform, false)?)
+            }
+        };
+        out.put(&bytes)?;
+    }
+    match (&key, a.has("text"), a.has("text_pub") || (a.has("text") && public_out)) {
+        (_, _, true) => out.put(public_text(key.public_key()).as_bytes())?,
+        (RsaKey::Private(k), true, false) => out.put(private_text(k).as_bytes())?,
+        (RsaKey::Public(k), true, false) => out.put(public_text(k).as_bytes())?,
+        _ => {}
+    }
+    out.commit()
+}
+
+/// Miller-Rabin on every prime of the key; fails with OpenSSL's wording.
+fn check_primes(k: &RsaPrivateKey) -> CmdResult {
+    for (i, p) in k.primes().iter().enumerate() {
+        let prime = is_probable_prime(p, ADVERSARIAL_ROUNDS, &mut OsRng)
+            .map_err(|e| Fail::lib("-check", e))?;
+        if !prime {
+            return Err(Fail::msg(format!("Key is invalid: prime{} is not prime", i + 1)));
+        }
+    }
+    Ok(())
+}
+
+/// The `-text` dump of a private key, as OpenSSL 3 prints it.
+pub fn private_text(k: &RsaPrivateKey) -> String {
+    let primes = k.primes();
+    let mut s = format!("Private-Key: ({} bit, {} primes)\n", k.bits(), primes.len());
+    let (exps, coeffs) = (k.crt_exponents(), k.crt_coefficients());
+    let public = k.public_key();
+    number(&mut s, "modulus:", &public.n());
+    number(&mut s, "publicExponent:", public.e());
+    number(&mut s, "privateExponent:", k.d());
+    let items: [(&str, Option<&Nat>); 5] = [
+        ("prime1:", primes.first()),
+        ("prime2:", primes.get(1)),
+        ("exponent1:", exps.first()),
+        ("exponent2:", exps.get(1)),
+        ("coefficient:", coeffs.first()),
+    ];
+    for (label, n) in items {
+        if let Some(n) = n {
+            number(&mut s, label, n);
+        }
+    }
+    for (i, prime) in primes.iter().enumerate().skip(2) {
+        number(&mut s, &format!("prime{}:", i + 1), prime);
+        if let Some(e) = exps.get(i) {
+            number(&mut s, &format!("exponent{}:", i + 1), e);
+        }
+        if let Some(c) = coeffs.get(i - 1) {
+            number(&mut s, &format!("coefficient{}:", i + 1), c);
+        }
+    }
+    s
+}
+
+/// The `-text` dump of a public key.
+pub fn public_text(k: &RsaPublicKey) -> String {
+    let mut s = format!("Public-Key: ({} bit)\n", k.bits());
+    number(&mut s, "Modulus:", &k.n());
+    number(&mut s, "Exponent:", k.e());
+    s
+}
+
+/// One labelled number as OpenSSL's `ossl_bio_print_labeled_bignum`: up to eight bytes as
+/// `label 65537 (0x10001)`, longer ones as lines of fifteen colon-separated hex bytes
+/// indented by four, with a leading 00 byte when the top bit is set.
+fn number(s: &mut String, label: &str, n: &Nat) {
+    if n.is_zero() {
+        let _ = writeln!(s, "{label} 0");
+        return;
+    }
+    if let Some(v) = n.to_u64() {
+        let _ = writeln!(s, "{label} {v} (0x{v:x})");
+        return;
+    }
+    let mut bytes = n.to_be_bytes();
+    if bytes[0] >= 0x80 {
+        bytes.insert(0, 0);
+    }
+    let _ = writeln!(s, "{label}");
+    let lines: Vec<String> = bytes.chunks(15).map(crate::hex::colons).collect();
+    let _ = writeln!(s, "    {}", lines.join(":\n    "));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_as_openssl_does() {
+        let mut s = String::new();
+        number(&mut s, "publicExponent:", &Nat::from_u64(65537));
+        number(&mut s, "x:", &Nat::from_u64(0));
+        assert_eq!(s, "publicExponent: 65537 (0x10001)\nx: 0\n");
+        let mut s = String::new();
+        let big = Nat::from_be_bytes(&[0xff; 16]);
+        number(&mut s, "modulus:", &big);
+        assert_eq!(s, "modulus:\n    00:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:\n    ff:ff\n");
+    }
+}

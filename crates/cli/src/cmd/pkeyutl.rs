@@ -1,0 +1,323 @@
+//! `cryptocard pkeyutl`: RSA signatures and encryption on small inputs, as `openssl
+//! pkeyutl`.
+//!
+//! ```text
+//! cryptocard pkeyutl -sign|-verify|-verifyrecover|-encrypt|-decrypt -inkey F [-pubin]
+//!                    [-keyform PEM|DER] [-passin ARG] [-in F] [-out F] [-sigfile F]
+//!                    [-rawin -digest NAME] [-pkeyopt OPT:VALUE ...] [-hexdump] [-rev]
+//! ```
+//!
+//! As in OpenSSL, the input of `-sign`/`-verify` is what is signed: with
+//! `-pkeyopt digest:NAME` a digest of that length (wrapped in a DigestInfo for PKCS#1
+//! v1.5), without it raw data (PKCS#1 v1.5 type 1 padding of the data itself); with
+//! `-rawin -digest NAME` the message, hashed here. `-verify` prints `Signature Verified
+//! Successfully` or `Signature Verification Failure` (exit 1). Paddings and their
+//! options: see `rsaopt` (`-pkeyopt rsa_padding_mode:pkcs1|pss|oaep|none`, ...).
+//!
+//! Decrypted output is written owner-readable only, and only when decryption succeeded.
+
+use super::{Spec, no_positional};
+use crate::args::Flag;
+use crate::fail::{CmdResult, Fail};
+use crate::io::{self, Mode, Output};
+use crate::keyfile::{self, Want};
+use crate::rsaopt::{Padding, RsaOpts};
+use cryptocard::Error;
+use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey};
+use std::fmt::Write as _;
+
+const SPEC: Spec = Spec {
+    usage: "pkeyutl [options]",
+    flags: &[
+        Flag::switch("sign").about("Sign the input with the private key (the default)"),
+        Flag::switch("verify").about("Verify the signature in -sigfile over the input"),
+        Flag::switch("verifyrecover").about("Verify a signature and output the signed data"),
+        Flag::switch("encrypt").about("Encrypt the input with the public key"),
+        Flag::switch("decrypt").about("Decrypt the input with the private key"),
+        Flag::value("inkey", "FILE").about("The key"),
+        Flag::value("keyform", "PEM|DER").about("Key format (default: by content)"),
+        Flag::switch("pubin").about("The key is a public key"),
+        Flag::value("passin", "ARG").about("Key password source"),
+        Flag::value("in", "FILE").about("Input file (default stdin)"),
+        Flag::value("out", "FILE").about("Output file (default stdout)"),
+        Flag::value("sigfile", "FILE").about("Signature file (-verify)"),
+        Flag::switch("rawin").about("The input is the message, hashed with -digest"),
+        Flag::value("digest", "NAME").about("Digest of the message with -rawin"),
+        Flag::value("pkeyopt", "OPT:VALUE").about("RSA option (rsa_padding_mode:, digest:, ...)"),
+        Flag::switch("hexdump").about("Print the output as a hex dump"),
+        Flag::switch("rev").about("Reverse the order of the input bytes"),
+    ],
+    notes: "RSA options (-pkeyopt):\n \
+rsa_padding_mode:pkcs1|pss|oaep|none   default pkcs1\n \
+digest:NAME                            the input is a NAME digest (signatures)\n \
+rsa_pss_saltlen:digest|max|auto|N      default max (sign), auto (verify)\n \
+rsa_mgf1_md:NAME                       default: the signature or OAEP digest\n \
+rsa_oaep_md:NAME                       default sha1\n \
+rsa_oaep_label:HEX                     default empty\n \
+rsa_pkcs1_implicit_rejection:0|1       default 0: a bad PKCS#1 v1.5 ciphertext is an error\n",
+};
+
+/// The operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Sign,
+    Verify,
+    VerifyRecover,
+    Encrypt,
+    Decrypt,
+}
+
+/// Runs `pkeyutl`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
+    no_positional(&a)?;
+    let op = match a.last_of(&["sign", "verify", "verifyrecover", "encrypt", "decrypt"]) {
+        Some("verify") => Op::Verify,
+        Some("verifyrecover") => Op::VerifyRecover,
+        Some("encrypt") => Op::Encrypt,
+        Some("decrypt") => Op::Decrypt,
+        _ => Op::Sign,
+    };
+    let opts = RsaOpts::parse(&a.values("pkeyopt"), "pkeyopt")?;
+    let padding = opts.padding();
+    opts.check_for(padding, "pkeyopt")?;
+    let keyfile = a.value("inkey").ok_or_else(|| Fail::msg("no key: give -inkey FILE"))?;
+    let want = match (op, a.has("pubin")) {
+        (Op::Sign | Op::Decrypt, true) => {
+            return Err(Fail::msg("a private key is needed to sign or decrypt, not -pubin"));
+        }
+        (Op::Sign | Op::Decrypt, false) => Want::Private,
+        (_, true) => Want::Public,
+        (_, false) => Want::Any,
+    };
+    let keyform = keyfile::format(a.value("keyform"), "keyform")?;
+    let key = keyfile::load(Some(keyfile), keyform, a.value("passin"), want)?;
+    let mut input = io::read_input(a.value("in"))?;
+    if a.has("rev") {
+        input.reverse();
+    }
+    // What is signed: the input as given, or its digest with -rawin -digest.
+    let hash = match (a.has("rawin"), a.value("digest")) {
+        (true, Some(name)) => {
+            let alg = super::digest_by_name(name)?;
+            input = Hasher::digest(alg, &input).as_bytes().to_vec();
+            Some(alg)
+        }
+        (true, None) => return Err(Fail::msg("-rawin needs -digest NAME")),
+        (false, Some(_)) => return Err(Fail::msg("-digest needs -rawin")),
+        (false, None) => opts.digest,
+    };
+    if a.has("rawin") && !matches!(op, Op::Sign | Op::Verify) {
+        return Err(Fail::msg("-rawin is for -sign and -verify"));
+    }
+    let output = match op {
+        Op::Sign => sign(private(&key)?, &input, hash, &opts)?,
+        Op::Verify => {
+            let sigfile =
+                a.value("sigfile").ok_or_else(|| Fail::msg("-verify needs -sigfile FILE"))?;
+            let sig = io::read_input(Some(sigfile))?;
+            let ok = verify(key.public_key(), &input, &sig, hash, &opts)?;
+            let mut out = Output::create(a.value("out"), Mode::Public)?;
+            let verdict = if ok {
+                "Signature Verified Successfully\n"
+            } else {
+                "Signature Verification Failure\n"
+            };
+            out.put(verdict.as_bytes())?;
+            out.commit()?;
+            return if ok { Ok(()) } else { Err(Fail::silent(1)) };
+        }
+        Op::VerifyRecover => recover(key.public_key(), &input, hash, padding)?,
+        Op::Encrypt => encrypt(key.public_key(), &input, &opts)?,
+        Op::Decrypt => decrypt(private(&key)?, &input, &opts)?,
+    };
+    let mode = if op == Op::Decrypt { Mode::Private } else { Mode::Public };
+    let mut out = Output::create(a.value("out"), mode)?;
+    if a.has("hexdump") {
+        out.put(hexdump(&output).as_bytes())?;
+    } else {
+        out.put(&output)?;
+    }
+    out.commit()
+}
+
+fn private(key: &RsaKey) -> CmdResult<&RsaPrivateKey> {
+    match key {
+        RsaKey::Private(k) => Ok(k),
+        RsaKey::Public(_) => Err(Fail::msg("a private key is needed")),
+    }
+}
+
+/// A library error in operation `what`, in words for the user.
+fn op_error(what: &str, e: Error) -> Fail {
+    match e {
+        Error::MessageTooLong => Fail::msg(format!("{what}: data too large for the key size")),
+        Error::Decryption => {
+            Fail::msg(format!("{what}: decryption failed (wrong key, padding or corrupt data)"))
+        }
+        Error::InvalidArgument(why) => Fail::msg(format!("{what}: {why}")),
+        e => Fail::lib(what, e),
+    }
+}
+
+/// Raw RSA needs exactly k bytes, as OpenSSL's `RSA_NO_PADDING`.
+fn exactly_k(data: &[u8], k: usize) -> CmdResult {
+    if data.len() == k {
+        Ok(())
+    } else {
+        Err(Fail::msg(format!(
+            "rsa_padding_mode:none needs exactly {k} bytes of input, not {}",
+            data.len()
+        )))
+    }
+}
+
+fn sign(
+    key: &RsaPrivateKey,
+    data: &[u8],
+    hash: Option<HashAlg>,
+    o: &RsaOpts,
+) -> CmdResult<Vec<u8>> {
+    let err = |e| op_error("signing", e);
+    match o.padding() {
+        Padding::Pkcs1 => match hash {
+            Some(h) => key.sign_pkcs1v15_prehashed(h, data, &mut OsRng).map_err(err),
+            None => key.sign_pkcs1v15_raw(data, &mut OsRng).map_err(err),
+        },
+        Padding::Pss => {
+            let params = o.pss(hash.unwrap_or(HashAlg::Sha1), true);
+            key.sign_pss_prehashed(&params, data, &mut OsRng).map_err(err)
+        }
+        Padding::None => {
+            exactly_k(data, key.size())?;
+            key.raw_private(data, &mut OsRng).map_err(err)
+        }
+        Padding::Oaep => Err(Fail::msg("rsa_padding_mode:oaep is for encryption, not signatures")),
+    }
+}
+
+/// Whether `sig` is a good signature over `data`; other problems are errors.
+fn verify(
+    key: &RsaPublicKey,
+    data: &[u8],
+    sig: &[u8],
+    hash: Option<HashAlg>,
+    o: &RsaOpts,
+) -> CmdResult<bool> {
+    let result = match o.padding() {
+        Padding::Pkcs1 => match hash {
+            Some(h) => key.verify_pkcs1v15_prehashed(h, data, sig),
+            None => key.verify_pkcs1v15_raw(data, sig),
+        },
+        Padding::Pss => {
+            key.verify_pss_prehashed(&o.pss(hash.unwrap_or(HashAlg::Sha1), false), data, sig)
+        }
+        Padding::None => {
+            exactly_k(data, key.size())?;
+            key.raw_public(sig)
+                .map(|m| m == data)
+                .and_then(|ok| if ok { Ok(()) } else { Err(Error::Verification) })
+        }
+        Padding::Oaep => {
+            return Err(Fail::msg("rsa_padding_mode:oaep is for encryption, not signatures"));
+        }
+    };
+    match result {
+        Ok(()) => Ok(true),
+        Err(Error::Verification | Error::InvalidArgument(_)) => Ok(false),
+        Err(e) => Err(op_error("verifying", e)),
+    }
+}
+
+fn recover(
+    key: &RsaPublicKey,
+    sig: &[u8],
+    hash: Option<HashAlg>,
+    padding: Padding,
+) -> CmdResult<Vec<u8>> {
+    let err = |e| op_error("verifyrecover", e);
+    match padding {
+        Padding::Pkcs1 => {
+            let data = key.recover_pkcs1v15_raw(sig).map_err(err)?;
+            let Some(h) = hash else { return Ok(data) };
+            // With a digest, OpenSSL checks the DigestInfo and outputs the digest.
+            let prefix = h.digest_info_prefix();
+            match data.strip_prefix(prefix) {
+                Some(d) if d.len() == h.output_len() => Ok(d.to_vec()),
+                _ => Err(Fail::msg(
+                    "verifyrecover: the signature does not hold a DigestInfo of that digest",
+                )),
+            }
+        }
+        Padding::None => key.raw_public(sig).map_err(err),
+        Padding::Pss | Padding::Oaep => {
+            Err(Fail::msg("-verifyrecover works with rsa_padding_mode:pkcs1 or none"))
+        }
+    }
+}
+
+fn encrypt(key: &RsaPublicKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> {
+    let err = |e| op_error("encrypting", e);
+    match o.padding() {
+        Padding::Pkcs1 => key.encrypt_pkcs1v15(data, &mut OsRng).map_err(err),
+        Padding::Oaep => key.encrypt_oaep(&o.oaep(), data, &mut OsRng).map_err(err),
+        Padding::None => {
+            exactly_k(data, key.size())?;
+            key.raw_public(data).map_err(err)
+        }
+        Padding::Pss => Err(Fail::msg("rsa_padding_mode:pss is for signatures, not encryption")),
+    }
+}
+
+fn decrypt(key: &RsaPrivateKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> {
+    let err = |e| op_error("decrypting", e);
+    match o.padding() {
+        Padding::Pkcs1 if o.implicit_rejection => {
+            key.decrypt_pkcs1v15(data, &mut OsRng).map_err(err)
+        }
+        Padding::Pkcs1 => key.decrypt_pkcs1v15_explicit(data, &mut OsRng).map_err(err),
+        Padding::Oaep => key.decrypt_oaep(&o.oaep(), data, &mut OsRng).map_err(err),
+        Padding::None => {
+            exactly_k(data, key.size())?;
+            key.raw_private(data, &mut OsRng).map_err(err)
+        }
+        Padding::Pss => Err(Fail::msg("rsa_padding_mode:pss is for signatures, not encryption")),
+    }
+}
+
+/// OpenSSL's `BIO_dump` layout: `0000 - 68 65 6c 6c 6f 20 77 6f-72 6c 64 ...   hello world`.
+fn hexdump(data: &[u8]) -> String {
+    let mut s = String::new();
+    for (row, chunk) in data.chunks(16).enumerate() {
+        let _ = write!(s, "{:04x} - ", row * 16);
+        for j in 0..16 {
+            match chunk.get(j) {
+                Some(b) => {
+                    let _ = write!(s, "{b:02x}{}", if j == 7 { '-' } else { ' ' });
+                }
+                None => s.push_str("   "),
+            }
+        }
+        s.push_str("  ");
+        s.extend(chunk.iter().map(|&b| if (0x20..=0x7e).contains(&b) { b as char } else { '.' }));
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hexdump;
+
+    #[test]
+    fn hexdump_matches_bio_dump() {
+        assert_eq!(
+            hexdump(b"hello world, this is a longer text!"),
+            "0000 - 68 65 6c 6c 6f 20 77 6f-72 6c 64 2c 20 74 68 69   hello world, thi\n\
+             0010 - 73 20 69 73 20 61 20 6c-6f 6e 67 65 72 20 74 65   s is a longer te\n\
+             0020 - 78 74 21                                          xt!\n"
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! RSA key files for `genpkey`, `genrsa`, `pkey`, `pkeyutl` and `dgst`: reading any of
+//! the formats OpenSSL writes (PKCS#8, encrypted PKCS#8, PKCS#1 "traditional",
+//! SubjectPublicKeyInfo, PKCS#1 public keys; PEM or DER, told apart by content unless
+//! `-inform` says) and writing them as OpenSSL 3 does (PKCS#8 by default, PKCS#1 with
+//! `-traditional`, encrypted PKCS#8 with PBES2/AES-256-CBC under `-aes256`).
+//!
+//! The parsing and encoding are the library's (`cryptocard::rsa::encoding`); this module
+//! turns its errors into one line naming the file, checks that a private key is given
+//! where one is needed, and recognizes the key-encryption cipher flags.
+
+use crate::fail::{CmdResult, Fail};
+use crate::io;
+use crate::pass;
+use cryptocard::Error;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey, key_from_der, key_from_pem};
+use zeroize::Zeroizing;
+
+/// A key file's encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// RFC 7468 text armour.
+    Pem,
+    /// Binary DER.
+    Der,
+}
+
+/// Reads `-inform`/`-outform`/`-keyform` (PEM or DER, any case); `None` if not given.
+pub fn format(value: Option<&str>, flag: &str) -> CmdResult<Option<Format>> {
+    match value.map(str::to_ascii_uppercase).as_deref() {
+        None => Ok(None),
+        Some("PEM") => Ok(Some(Format::Pem)),
+        Some("DER") => Ok(Some(Format::Der)),
+        Some(_) => Err(Fail::msg(format!("-{flag}: PEM or DER, not '{}'", value.unwrap_or("")))),
+    }
+}
+
+/// Which kind of key a command needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// A private key.
+    Private,
+    /// A public key (`-pubin`).
+    Public,
+    /// Either: a private key's public half serves.
+    Any,
+}
+
+/// Reads a key from `path` (stdin for none or `-`), decrypting it with the `-passin`
+/// argument where it is encrypted.
+pub fn load(
+    path: Option<&str>,
+    inform: Option<Format>,
+    passin: Option<&str>,
+    want: Want,
+) -> CmdResult<RsaKey> {
+    let name = io::input_name(path).to_string();
+    let data = Zeroizing::new(io::read_input(path)?);
+    let password = passin.map(pass::resolve).transpose()?;
+    let pw = password.as_deref().map(Vec::as_slice);
+    let pem = match inform {
+        Some(f) => f == Format::Pem,
+        None => data.windows(11).any(|w| w == b"-----BEGIN "),
+    };
+    let parsed = if pem {
+        let text = std::str::from_utf8(&data)
+            .map_err(|_| Fail::msg(format!("{name}: could not read key: not PEM text")))?;
+        key_from_pem(text, pw)
+    } else {
+        key_from_der(&data, pw)
+    };
+    let key = parsed.map_err(|e| key_error(&name, e, passin.is_some()))?;
+    match (want, &key) {
+        (Want::Private, RsaKey::Public(_)) => Err(Fail::msg(format!(
+            "{name}: holds a public key, not a private key (use -pubin for public keys)"
+        ))),
+        (Want::Public, RsaKey::Private(_)) => {
+            Err(Fail::msg(format!("{name}: holds a private key; -pubin expects a public key")))
+        }
+        _ => Ok(key),
+    }
+}
+
+/// Reads a private key.
+pub fn load_private(
+    path: Option<&str>,
+    inform: Option<Format>,
+    passin: Option<&str>,
+) -> CmdResult<RsaPrivateKey> {
+    match load(path, inform, passin, Want::Private)? {
+        RsaKey::Private(k) => Ok(k),
+        RsaKey::Public(_) => Err(Fail::msg("internal error: a public key passed as private")),
+    }
+}
+
+/// One line for a key that does not load.
+fn key_error(name: &str, e: Error, had_password: bool) -> Fail {
+    match e {
+        Error::InvalidArgument(why) if why.contains("password") && !had_password => {
+            Fail::msg(format!("{name}: the key is encrypted: give its password with -passin"))
+        }
+        Error::InvalidEncoding(why) if !had_password && why.contains("not an RSA key") => {
+            Fail::msg(format!(
+                "{name}: could not read key: {why} (an encrypted DER key needs -passin)"
+            ))
+        }
+        Error::InvalidEncoding(why) => Fail::msg(format!("{name}: could not read key: {why}")),
+        e => Fail::msg(format!("{name}: could not read key: {e}")),
+    }
+}
+
+/// Whether `name` is a cipher flag of the key-writing commands (`-aes256`,
+/// `-aes-256-cbc`, `-des3`, ...): recognized so that unsupported ones get a clear
+/// message rather than "unknown option".
+pub fn is_cipher_flag(name: &str) -> bool {
+    ["aes", "des", "camellia", "aria", "sm4", "chacha", "seed", "idea", "bf", "cast"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        && !matches!(name, "aes" | "des")
+}
+
+/// Checks the key-encryption cipher flags given (the last one counts): only AES-256-CBC
+/// is written (as `openssl genpkey -aes-256-cbc`). True if one was given.
+pub fn cipher(dynamic: &[String]) -> CmdResult<bool> {
+    match dynamic.last().map(String::as_str) {
+        None => Ok(false),
+        Some("aes256" | "aes-256-cbc") => Ok(true),
+        Some(other) => {
+            Err(Fail::msg(format!("-{other}: keys are encrypted with -aes-256-cbc (-aes256) only")))
+        }
+    }
+}
+
+/// Encodes a private key: PKCS#8 (encrypted under `password` if given) or, with
+/// `traditional`, PKCS#1.
+pub fn encode_private(
+    key: &RsaPrivateKey,
+    format: Format,
+    traditional: bool,
+    password: Option<&[u8]>,
+) -> CmdResult<Zeroizing<Vec<u8>>> {
+    let fail = |e| Fail::lib("encoding the key", e);
+    let bytes = match (format, traditional, password) {
+        (_, true, Some(_)) => {
+            return Err(Fail::msg(
+                "encrypted traditional (PKCS#1) keys are not written: drop -traditional for encrypted PKCS#8",
+            ));
+        }
+        (Format::Pem, false, None) => {
+            Zeroizing::new(key.to_pkcs8_pem().map_err(fail)?.as_bytes().to_vec())
+        }
+        (Format::Pem, true, None) => {
+            Zeroizing::new(key.to_pkcs1_pem().map_err(fail)?.as_bytes().to_vec())
+        }
+        (Format::Pem, false, Some(pw)) => {
+            Zeroizing::new(key.to_pkcs8_encrypted_pem(pw, &mut OsRng).map_err(fail)?.into_bytes())
+        }
+        (Format::Der, false, None) => key.to_pkcs8_der().map_err(fail)?,
+        (Format::Der, true, None) => key.to_pkcs1_der().map_err(fail)?,
+        (Format::Der, false, Some(pw)) => {
+            Zeroizing::new(key.to_pkcs8_encrypted_der(pw, &mut OsRng).map_err(fail)?)
+        }
+    };
+    Ok(bytes)
+}
+
+/// Encodes a public key as SubjectPublicKeyInfo ("PUBLIC KEY"), or with `pkcs1` as a
+/// PKCS#1 "RSA PUBLIC KEY".
+pub fn encode_public(key: &RsaPublicKey, format: Format, pkcs1: bool) -> CmdResult<Vec<u8>> {
+    let fail = |e| Fail::lib("encoding the key", e);
+    Ok(match (format, pkcs1) {
+        (Format::Pem, false) => key.to_public_key_pem().map_err(fail)?.into_bytes(),
+        (Format::Pem, true) => key.to_pkcs1_pem().map_err(fail)?.into_bytes(),
+        (Format::Der, false) => key.to_public_key_der().map_err(fail)?,
+        (Format::Der, true) => key.to_pkcs1_der().map_err(fail)?,
+    })
+}
+
+/// The output password for an encrypted key: required when a cipher was given.
+pub fn out_password(
+    encrypt: bool,
+    arg: Option<&str>,
+    flag: &str,
+) -> CmdResult<Option<pass::Password>> {
+    match (encrypt, arg) {
+        (false, None) => Ok(None),
+        (false, Some(_)) => Ok(None),
+        (true, Some(a)) => pass::resolve(a).map(Some),
+        (true, None) => Err(Fail::msg(format!(
+            "encrypting the key needs a password: give -{flag} (pass:, env:, file:, fd:, stdin)"
+        ))),
+    }
+}

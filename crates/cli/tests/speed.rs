@@ -85,10 +85,15 @@ fn rsa_rows_name_their_operations_and_multi_is_reported() {
         "2",
     ]);
     let rows = json_lines(&out);
-    let ops: Vec<&str> = rows.iter().map(|r| r["op"].as_str().unwrap()).collect();
-    assert_eq!(ops, ["sign", "verify", "encrypt", "decrypt"]);
+    let ops: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["op"].as_str().unwrap(), r["impl"].as_str().unwrap())).collect();
+    let mut want = Vec::new();
+    for op in ["sign", "verify", "encrypt", "decrypt"] {
+        want.extend([(op, "cryptocard"), (op, "openssl")]);
+    }
+    assert_eq!(ops, want);
     for r in &rows {
-        assert_eq!((r["alg"].as_str(), r["impl"].as_str()), (Some("rsa512"), Some("openssl")));
+        assert_eq!(r["alg"].as_str(), Some("rsa512"));
         assert_eq!(r["multi"].as_u64(), Some(2));
         assert!(close(num(r, "bits_per_s"), num(r, "ops_per_s") * 512.0), "{r}");
     }
@@ -180,6 +185,8 @@ fn machine_readable_lines_and_batch_note() {
 fn ours_computes_what_the_peers_compute() {
     // The harness compares every implementation's first result; a mismatch is a warning.
     let algs = [
+        "rsa512",
+        "rsa1024",
         "mul1024",
         "mul65536",
         "md2",
@@ -236,9 +243,10 @@ fn seeds_view_cites_each_paper_with_our_figure() {
             "{paper} {figure} {unit}: {text}"
         );
     }
-    // DES and MD2 have a figure of ours: a number, and a speed-up over the paper.
-    for what in ["DES-CBC", "MD2"] {
-        let line = text.lines().find(|l| l.starts_with("Dusse") && l.contains(what)).unwrap();
+    // Every row has a figure of ours: a number, and a speed-up over the paper.
+    let rows: Vec<&str> = text.lines().skip(2).collect();
+    assert_eq!(rows.len(), 6, "{text}");
+    for line in rows {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let ours: f64 = fields[fields.len() - 3].parse().unwrap_or_else(|_| panic!("{line}"));
         let times: f64 = fields[fields.len() - 1].parse().unwrap_or_else(|_| panic!("{line}"));

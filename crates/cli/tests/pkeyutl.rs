@@ -144,10 +144,26 @@ fn undecryptable_input_fails_and_leaves_no_file() {
     std::fs::write(&out, b"previous contents").unwrap();
     let before = listing(dir.path());
     let ct = ok(&pkeyutl("-encrypt", &p, &["-pubin"], b"secret"));
-    let mut bad = ct.clone();
-    bad[10] ^= 0x40;
+    // A ciphertext decrypts under PKCS#1 v1.5 only if its encoded message starts 00 02; an
+    // altered or OAEP ciphertext does so by chance (about 1 in 65536 and 1 in 400), so the
+    // inputs below are chosen, through raw decryption, among those that cannot.
+    let em = |c: &[u8]| ok(&pkeyutl("-decrypt", &k, &["-pkeyopt", "rsa_padding_mode:none"], c));
+    let pkcs1_shaped = |c: &[u8]| em(c).get(..2) == Some(&[0, 2][..]);
+    let bad = (0..ct.len())
+        .map(|i| {
+            let mut b = ct.clone();
+            b[i] ^= 0x40;
+            b
+        })
+        .find(|b| !pkcs1_shaped(b))
+        .unwrap();
     let oaep = ["-pkeyopt", "rsa_padding_mode:oaep"];
-    let ct_oaep = ok(&pkeyutl("-encrypt", &p, &[&["-pubin"][..], &oaep].concat(), b"secret"));
+    let ct_oaep = std::iter::repeat_with(|| {
+        ok(&pkeyutl("-encrypt", &p, &[&["-pubin"][..], &oaep].concat(), b"secret"))
+    })
+    .take(20)
+    .find(|c| !pkcs1_shaped(c))
+    .unwrap();
     for (input, opts) in [
         (bad.clone(), &[][..]),
         (ct.clone(), &oaep[..]),

@@ -100,6 +100,35 @@ fn rsa_rows_name_their_operations_and_multi_is_reported() {
 }
 
 #[test]
+fn rsa_private_rows_are_batched_with_batch_and_peers_stay_single() {
+    let args = ["rsa512", "-seconds", "0.01", "--compare", "openssl-vendored", "-batch", "3"];
+    let out = speed(&[&args[..], &["--json", "-multi", "2"]].concat());
+    let rows = json_lines(&out);
+    assert_eq!(rows.len(), 8);
+    for r in &rows {
+        let ours = r["impl"].as_str() == Some("cryptocard");
+        let private = matches!(r["op"].as_str(), Some("sign" | "decrypt"));
+        assert_eq!(r["batch"].as_u64(), (ours && private).then_some(3), "{r}");
+        assert_eq!(r["multi"].as_u64(), Some(2), "{r}");
+        // Batched calls count three operations each, summed over both threads.
+        assert!(num(r, "ops_per_s") > 0.0 && num(r, "seconds") >= 0.01, "{r}");
+    }
+    // The batched results equal OpenSSL's (the harness warns on a mismatch).
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("warning"), "{err}");
+
+    let out = speed(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for op in ["sign batch 3", "decrypt batch 3"] {
+        assert!(text.lines().any(|l| l.starts_with("rsa512") && l.contains(op)), "{text}");
+    }
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("rsa512 verify: no batched path of ours yet, -batch 3 ignored"), "{err}");
+    assert!(!err.contains("rsa512 sign: no batched"), "{err}");
+}
+
+#[test]
 fn table_names_each_peer_and_its_version() {
     let out = speed(&["mul2048", "-seconds", "0.02", "--compare", "gmp-bundled,openssl-vendored"]);
     assert!(out.status.success());

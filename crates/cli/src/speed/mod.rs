@@ -13,13 +13,25 @@
 //! else the machine does meanwhile (see [`measure`] for the method and why). Without
 //! arguments, a short default set shows the headline ([`registry::DEFAULT_SET`]) against
 //! every peer present; with algorithms named, only the peers `--compare` selects run.
-//! `-batch N` asks for rows with `batch: N` where cryptocard has a batched path (others
-//! say in a note that they ignore it). `--seeds` prints the seed papers' headline figures
-//! beside ours ([`seeds`]).
+//! `-batch N` makes our RSA private-key candidates batched (`rsa::private_batch` with N
+//! requests per call, rows with `batch: N`; the peers stay single-operation, and rows
+//! without a batched path of ours say so in a note). `-multi N` runs every candidate,
+//! peers included, on N threads at once and reports the aggregate rate (`multi: N`).
+//! `--seeds` prints the seed papers' headline figures beside ours ([`seeds`]).
 //!
 //! Structure: [`registry`] (names to rows and candidates), [`algs`] (one module per family,
 //! ours and the peers' over shared inputs), [`peers`] (the `--compare` selection),
 //! [`measure`] (the interleaved harness), [`report`] (table, JSON lines, `-mr`).
+//!
+//! Where `--engine` goes (not yet: `cryptocard::engine::Engine` is not on main). Two
+//! pieces, neither of which touches the harness above:
+//! - Throughput: the engine is one more candidate of ours in the RSA private rows, built
+//!   in `algs::rsa` next to `ours_batched` (a factory that submits `-batch` requests to a
+//!   shared `Engine` and waits for them); rows and reports need nothing new.
+//! - The concurrency sweep (1..64 submitters, p50/p99 latency, an SVG plot): a mode of its
+//!   own beside `--seeds`, dispatched in [`main`] like it (`if o.engine { return
+//!   engine::run(..) }`), in a new `engine.rs` that times each request separately (the
+//!   harness's chunked timing gives rates, not latencies) and writes the plot.
 
 pub mod algs;
 pub mod measure;
@@ -60,8 +72,8 @@ const USAGE: &str =
 
  -seconds S      seconds each implementation runs per row (default 1)
  -bytes N        buffer size for ciphers, digests and HMAC (default 8192)
- -multi N        run each row on N threads at once
- -batch N        rows with batch: N where cryptocard has a batched path
+ -multi N        run each row (peers too) on N threads at once, aggregate rate
+ -batch N        our RSA sign/decrypt as batches of N (rows with batch: N)
  --compare LIST  peers to measure beside cryptocard (default: all for the default set,
                  none when algorithms are named)
  --json          one JSON object per implementation and row
@@ -70,7 +82,8 @@ const USAGE: &str =
 
 Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.";
 
-/// Everything the command line says.
+/// Everything the command line says; a new mode (`--engine`) adds its switch here and a
+/// branch beside `seeds` in [`main`].
 #[derive(Debug)]
 struct Options {
     algs: Vec<String>,

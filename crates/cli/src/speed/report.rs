@@ -2,8 +2,9 @@
 //! lines (`-mr`), one row as soon as it is measured.
 //!
 //! Table: one line per (algorithm, operation); a column for ours, then for each peer its
-//! rate and the ratio ours / peer (above 1: cryptocard is faster). Rates are operations per second, or MB/s (10^6 bytes)
-//! for byte-oriented algorithms; the ratio is the same either way.
+//! rate and the ratio ours / peer (above 1: cryptocard is faster). Rates are operations
+//! per second, or MB/s (10^6 bytes) for byte-oriented algorithms; the ratio is the same
+//! either way. A row whose ours is batched says `batch N` after the operation.
 //!
 //! JSON: one object per implementation and row:
 //! `{"alg":"modexp2048","op":"modexp","impl":"gmp","version":"6.3.0","origin":"bundled",
@@ -66,7 +67,7 @@ impl Report {
         };
         let peers: Vec<PeerInfo> = all_peers.iter().filter(|p| used(p)).cloned().collect();
         let alg_w = rows.iter().map(|r| r.alg.len()).max().unwrap_or(3).max(3);
-        let op_w = rows.iter().map(|r| r.op.len()).max().unwrap_or(2).max(2);
+        let op_w = rows.iter().map(|r| op_label(r).len()).max().unwrap_or(2).max(2);
         let rate_w = peers.iter().map(|p| p.to_string().len().max(RATE_W + RATIO_W + 1)).collect();
         Report { format, multi, peers, alg_w, op_w, rate_w }
     }
@@ -138,7 +139,7 @@ impl Report {
         let mut line = format!(
             "{:<aw$}  {:<ow$}  {unit:<UNIT_W$} {ours_cell:>rw$}",
             row.alg,
-            row.op,
+            op_label(row),
             aw = self.alg_w,
             ow = self.op_w,
             rw = ours_w()
@@ -184,6 +185,15 @@ impl Report {
         }
         m.insert("seconds".into(), json!(t.secs));
         Value::Object(m)
+    }
+}
+
+/// The table's operation cell: the operation, and `batch N` when our candidate is batched
+/// (its rate then counts every operation of every batch; the peers' stay single).
+fn op_label(row: &Row) -> String {
+    match row.candidates.iter().find(|c| c.who == Who::Ours).and_then(|c| c.batch) {
+        Some(n) => format!("{} batch {n}", row.op),
+        None => row.op.to_string(),
     }
 }
 

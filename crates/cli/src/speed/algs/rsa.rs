@@ -13,13 +13,20 @@
 //! Decryption is the library's default, implicit rejection (RFC 8017 with the
 //! Marvin-attack countermeasure of OpenSSL 3.2+, which the vendored OpenSSL 4.0 also
 //! runs by default).
+//!
+//! With `-batch N`, our "sign" and "decrypt" candidates are batched instead: each call is
+//! one [`private_batch`] of N requests (the same key and input, as a server signing many
+//! messages with one key would send), counted as N operations, and the JSON rows carry
+//! `"batch": N`. The peers stay single-operation (OpenSSL has no batch interface), so the
+//! ratio compares our batched throughput with their best. Public-key rows have no batched
+//! path and say so in a note.
 
 use super::{peer_err, test_bytes};
 use crate::speed::registry::{Candidate, Context, Row, Who, bench};
 use compare::openssl::{Openssl, RsaOp, RsaPadding};
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
+use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, RsaPublicKey, private_batch};
 use std::sync::Arc;
 
 /// The speed keys: (bits, PKCS#8 private key DER, SubjectPublicKeyInfo DER).
@@ -73,7 +80,9 @@ pub fn rows(name: &str, bits: u32, ctx: &Context<'_>) -> Result<Vec<Row>, String
     Ok(ops
         .into_iter()
         .map(|op| {
-            let mut candidates = vec![ours(op, &x)];
+            let batched = ctx.batch.filter(|_| matches!(op, RsaOp::Sign | RsaOp::Decrypt));
+            let mut candidates =
+                vec![batched.map_or_else(|| ours(op, &x), |n| ours_batched(op, n, &x))];
             candidates.extend(ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, op, &x)));
             Row::new(name, op_name(op), u64::from(bits), None, candidates)
         })
@@ -117,6 +126,44 @@ fn ours(op: RsaOp, x: &Arc<Inputs>) -> Candidate {
             move |(_, _, out)| (op != RsaOp::Encrypt).then(|| out.clone()),
         ))
     })
+}
+
+/// Our batched candidate for a private-key `op`: each call one [`private_batch`] of `n`
+/// requests with the same key and input; every result must be the one the others computed.
+fn ours_batched(op: RsaOp, n: usize, x: &Arc<Inputs>) -> Candidate {
+    let x = x.clone();
+    let make = move || {
+        let private = RsaPrivateKey::from_pkcs8_der(x.private).map_err(|e| e.to_string())?;
+        let request = match op {
+            RsaOp::Sign => PrivateRequest::SignPkcs1v15Prehashed {
+                hash: HashAlg::Sha256,
+                digest: x.hash.clone(),
+            },
+            RsaOp::Decrypt => PrivateRequest::DecryptPkcs1v15 { ciphertext: x.ciphertext.clone() },
+            _ => return Err("internal error: no batched public-key operation".to_string()),
+        };
+        Ok(bench(
+            (private, vec![request; n], Vec::new()),
+            |(private, requests, out): &mut (RsaPrivateKey, Vec<PrivateRequest>, Vec<u8>)| {
+                let batch: Vec<_> = requests.iter().map(|r| (&*private, r)).collect();
+                let results = private_batch(&batch, &mut OsRng);
+                if results.len() != requests.len() {
+                    return Err("internal error: private_batch lost requests".into());
+                }
+                for r in results {
+                    let r = r.map_err(|e| e.to_string())?;
+                    if out.is_empty() {
+                        *out = r;
+                    } else if r != *out {
+                        return Err("requests of one batch computed different results".into());
+                    }
+                }
+                Ok(())
+            },
+            |(_, _, out)| Some(out.clone()),
+        ))
+    };
+    Candidate { who: Who::Ours, batch: Some(n), make: Box::new(make) }
 }
 
 /// An OpenSSL copy's candidate for `op`: the key is read and the context prepared once per

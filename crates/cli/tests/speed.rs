@@ -144,6 +144,24 @@ fn table_names_each_peer_and_its_version() {
 }
 
 #[test]
+fn progress_indicator_on_a_terminal() {
+    // `script` gives the command a pseudo-terminal (stdout and stderr both on it).
+    let bin = assert_cmd::cargo::cargo_bin("cryptocard");
+    let cmd = format!("{} speed mul256 -seconds 0.05", bin.display());
+    let Ok(out) = std::process::Command::new("script").args(["-qec", &cmd, "/dev/null"]).output()
+    else {
+        eprintln!("progress_indicator_on_a_terminal: skipped: `script` is not installed");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\r\x1b[K[1/1] mul256 mul 100%"), "{text:?}");
+    // The indicator is erased before the row is written.
+    let row = text.rsplit("\x1b[K").next().unwrap();
+    assert!(row.starts_with("mul256 ") && !row.contains('%'), "{text:?}");
+}
+
+#[test]
 fn seconds_is_respected() {
     let start = Instant::now();
     let rows = json_lines(&speed(&["mul4096", "-seconds", "0.3", "--json"]));

@@ -168,7 +168,7 @@ pub fn bytes_eq(a: &[u8], b: &[u8]) -> Choice {
 #[inline]
 pub fn select_from_table(out: &mut [Limb], table: &[Limb], index: usize) {
     let w = out.len();
-    assert!(w > 0 && table.len() % w == 0, "internal error: select_from_table shape");
+    assert!(w > 0 && table.len().is_multiple_of(w), "internal error: select_from_table shape");
     out.fill(0);
     for (i, entry) in table.chunks_exact(w).enumerate() {
         let m = eq(i as Limb, index as Limb).mask();

@@ -34,10 +34,10 @@ pub struct Thresholds {
 /// from 210 limbs for products and from about 250 for squares (the curves cross several
 /// times below that, within the noise).
 pub const PORTABLE: Thresholds = Thresholds {
-    mul_karatsuba: 24,
-    mul_toom3: 120,
-    sqr_karatsuba: 32,
-    sqr_toom3: 160,
+    mul_karatsuba: 36,
+    mul_toom3: 210,
+    sqr_karatsuba: 56,
+    sqr_toom3: 250,
     mul_toom4: usize::MAX,
     sqr_toom4: usize::MAX,
 };

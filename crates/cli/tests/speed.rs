@@ -306,3 +306,36 @@ fn seeds_view_cites_each_paper_with_our_figure() {
         assert_eq!(out.status.code(), Some(1), "{bad:?}");
     }
 }
+
+#[test]
+fn keygen_rows_report_the_distribution_per_implementation() {
+    let out = speed(&["keygen1024", "-keys", "3", "--compare", "openssl-vendored", "--json"]);
+    let rows = json_lines(&out);
+    let impls: Vec<&str> = rows.iter().map(|r| r["impl"].as_str().unwrap()).collect();
+    assert_eq!(impls, ["cryptocard", "openssl"], "{rows:?}");
+    for r in &rows {
+        assert_eq!(
+            (r["alg"].as_str(), r["op"].as_str(), r["keys"].as_u64()),
+            (Some("keygen1024"), Some("keygen"), Some(3)),
+            "{r}"
+        );
+        let (min, med, max, mean) =
+            (num(r, "min_ms"), num(r, "median_ms"), num(r, "max_ms"), num(r, "mean_ms"));
+        assert!(0.0 < min && min <= med && med <= max && min <= mean && mean <= max, "{r}");
+        assert!(num(r, "sd_ms") >= 0.0, "{r}");
+        assert!(close(num(r, "ops_per_s"), 1000.0 / mean), "{r}");
+    }
+}
+
+#[test]
+fn keygen_sizes_out_of_range_are_refused() {
+    for alg in ["keygen512", "keygen2050", "keygenx"] {
+        let out = speed(&[alg, "-keys", "1"]);
+        assert_eq!(out.status.code(), Some(1), "{alg}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("multiple of 64 from 1024 to 16384") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}

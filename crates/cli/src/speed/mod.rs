@@ -18,6 +18,8 @@
 //! without a batched path of ours say so in a note). `-multi N` runs every candidate,
 //! peers included, on N threads at once and reports the aggregate rate (`multi: N`).
 //! `--seeds` prints the seed papers' headline figures beside ours ([`seeds`]).
+//! `keygenN` (e.g. `keygen2048`) times `-keys` RSA key generations per implementation,
+//! ours against OpenSSL's, and reports median, mean and spread ([`keygen`]).
 //!
 //! Structure: [`registry`] (names to rows and candidates), [`algs`] (one module per family,
 //! ours and the peers' over shared inputs), [`peers`] (the `--compare` selection),
@@ -34,6 +36,7 @@
 //!   harness's chunked timing gives rates, not latencies) and writes the plot.
 
 pub mod algs;
+pub mod keygen;
 pub mod measure;
 pub mod peers;
 pub mod registry;
@@ -52,6 +55,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("bytes", "N"),
     Flag::value("multi", "N"),
     Flag::value("batch", "N"),
+    Flag::value("keys", "N"),
     Flag::value("compare", "LIST"),
     Flag::switch("json"),
     Flag::switch("mr"),
@@ -66,7 +70,7 @@ const DEFAULT_SECONDS: f64 = 1.0;
 const DEFAULT_BYTES: usize = 8192;
 
 const USAGE: &str =
-    "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] \
+    "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] [-keys N] \
 [--compare openssl,gmp,nettle,rustcrypto|all] [--json] [-mr]
        cryptocard speed --seeds [-seconds S] [-bytes N]
 
@@ -74,6 +78,7 @@ const USAGE: &str =
  -bytes N        buffer size for ciphers, digests and HMAC (default 8192)
  -multi N        run each row (peers too) on N threads at once, aggregate rate
  -batch N        our RSA sign/decrypt as batches of N (rows with batch: N)
+ -keys N         keys per implementation for keygenN (default 20)
  --compare LIST  peers to measure beside cryptocard (default: all for the default set,
                  none when algorithms are named)
  --json          one JSON object per implementation and row
@@ -91,6 +96,7 @@ struct Options {
     bytes: usize,
     multi: Option<usize>,
     batch: Option<usize>,
+    keys: usize,
     compare: String,
     format: Format,
     seeds: bool,
@@ -109,6 +115,8 @@ fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
         in_range(p.parsed::<usize>("bytes")?, "bytes", 1, 1 << 26)?.unwrap_or(DEFAULT_BYTES);
     let multi = in_range(p.parsed::<usize>("multi")?, "multi", 1, 1024)?;
     let batch = in_range(p.parsed::<usize>("batch")?, "batch", 1, 1024)?;
+    let keys =
+        in_range(p.parsed::<usize>("keys")?, "keys", 1, 10_000)?.unwrap_or(keygen::DEFAULT_KEYS);
     let format = match (p.has("json"), p.has("mr")) {
         (true, true) => return Err(ArgError("--json and -mr exclude each other".into())),
         (true, false) => Format::Json,
@@ -129,7 +137,7 @@ fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
     if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
         return Err(ArgError("--seeds takes only -seconds and -bytes".into()));
     }
-    Ok(Some(Options { algs, seconds, bytes, multi, batch, compare, format, seeds }))
+    Ok(Some(Options { algs, seconds, bytes, multi, batch, keys, compare, format, seeds }))
 }
 
 fn in_range(
@@ -152,7 +160,7 @@ pub fn main(argv: &[String]) -> i32 {
         Ok(Some(o)) => o,
         Ok(None) => {
             crate::cmd::print_text(&format!(
-                "{USAGE}\nalgorithms: {} modexpN mulN (N a multiple of 64)\npeers: {}\n",
+                "{USAGE}\nalgorithms: {} modexpN mulN (N a multiple of 64) keygenN\npeers: {}\n",
                 registry::NAMES.join(" "),
                 peers::NAMES.join(" ")
             ));
@@ -169,7 +177,16 @@ pub fn main(argv: &[String]) -> i32 {
     };
     let ctx = Context { peers: &set, bytes: o.bytes, batch: o.batch };
     let mut rows: Vec<Row> = Vec::new();
+    let mut keygens: Vec<usize> = Vec::new();
     for alg in &o.algs {
+        match keygen::bits_of(alg) {
+            Some(Ok(bits)) => {
+                keygens.push(bits);
+                continue;
+            }
+            Some(Err(e)) => return fail(&e),
+            None => {}
+        }
         match registry::rows(alg, &ctx) {
             Ok(r) => rows.extend(r),
             Err(e) => return fail(&e),
@@ -190,6 +207,9 @@ pub fn main(argv: &[String]) -> i32 {
             m.dedup();
             eprintln!("note: no cryptocard implementation yet for {} (peers only)", m.join(" "));
         }
+    }
+    if rows.is_empty() {
+        return keygen::run(&keygens, o.keys, &set, o.format);
     }
     let settings = Settings::new(o.seconds, o.multi.unwrap_or(1));
     let report = Report::new(o.format, o.multi, &rows, &set.infos());
@@ -236,7 +256,8 @@ pub fn main(argv: &[String]) -> i32 {
             }
         }
     }
-    0
+    drop(out);
+    keygen::run(&keygens, o.keys, &set, o.format)
 }
 
 fn who(w: &registry::Who) -> String {

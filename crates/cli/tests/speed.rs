@@ -339,3 +339,25 @@ fn keygen_sizes_out_of_range_are_refused() {
         );
     }
 }
+
+#[test]
+fn modexp_methods_rows_name_each_technique_and_agree_with_the_peers() {
+    let out =
+        speed(&["modexp512-methods", "-seconds", "0.02", "--compare", "gmp-bundled", "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let rows = json_lines(&out);
+    assert!(!err.contains("different result"), "{err}");
+    let ops = |who: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|r| r["impl"] == who)
+            .map(|r| r["op"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let ours = ops("cryptocard");
+    assert_eq!(
+        ours,
+        ["fixed-window-ct", "kary4-ct", "quaternary-ct", "sliding-vartime", "binary-vartime"]
+    );
+    assert_eq!(ops("gmp"), ["fixed-window-ct", "sliding-vartime"]);
+    assert!(rows.iter().all(|r| r["alg"] == "modexp512-methods" && num(r, "ops_per_s") > 0.0));
+}

@@ -194,6 +194,11 @@ pub fn rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
 }
 
 fn family_rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
+    if let Some(base) = name.strip_suffix("-methods") {
+        if let Some(bits) = sized(base, "modexp", 128, 16384)? {
+            return Ok(algs::bignum::modexp_methods(name, bits, ctx));
+        }
+    }
     if let Some(bits) = sized(name, "modexp", 128, 16384)? {
         return Ok(vec![algs::bignum::modexp(name, bits, ctx)]);
     }
@@ -212,7 +217,10 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
     if NAMES.contains(&name) {
         return Ok(vec![algs::digest::digest(name, ctx)]);
     }
-    Err(format!("unknown algorithm '{name}' (known: {}, modexpN, mulN)", NAMES.join(" ")))
+    Err(format!(
+        "unknown algorithm '{name}' (known: {}, modexpN, modexpN-methods, mulN, keygenN)",
+        NAMES.join(" ")
+    ))
 }
 
 /// For `prefix` + N: `Ok(Some(N))` if N is a multiple of 64 in `min..=max`, an error if

@@ -5,12 +5,19 @@
 //! OpenSSL's `BN_mod_exp_mont_consttime`, both constant-time like ours must be. `mulN`
 //! multiplies two N-bit numbers: GMP's `mpz_mul` and OpenSSL's `BN_mul`. Bits per second
 //! count N bits per operation.
+//!
+//! `modexpN-methods` shows what each exponentiation technique of the seed papers buys, on
+//! the same operands: the constant-time fixed window (our default, against `mpz_powm_sec`
+//! and `BN_mod_exp_mont_consttime`), the constant-time 2^k-ary method with k = 4 and with
+//! k = 2 (Kaliski's quaternary method on the Z80180), the variable-time sliding window
+//! (against `mpz_powm` and `BN_mod_exp_mont`, for public exponents) and left-to-right
+//! binary square-and-multiply (Dusse-Kaliski's baseline).
 
 use super::{peer_err, test_bytes};
 use crate::speed::registry::{Candidate, Context, Row, Who, bench};
 use cryptocard::bignum::mul::{mul_scratch_len, mul_with_scratch};
 use cryptocard::bignum::{Limb, Nat};
-use cryptocard::modular::Modulus;
+use cryptocard::modular::{Anon, Elem, Modulus, Mont};
 use std::sync::Arc;
 
 /// Same-size operands for a row: modulus (odd, top bit set), base (below the modulus) and
@@ -61,6 +68,64 @@ pub fn modexp(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
     Row::new(name, "modexp", u64::from(bits), None, candidates)
 }
 
+/// An exponentiation method of ours: modulus, base in Montgomery form, exponent.
+type PowFn = fn(&Modulus, &Elem<Anon, Mont>, &Nat) -> Elem<Anon, Mont>;
+
+/// The `modexpN-methods` rows, fastest technique first.
+pub fn modexp_methods(name: &str, bits: u32, ctx: &Context<'_>) -> Vec<Row> {
+    let x = operands(bits);
+    let methods: [(&'static str, PowFn); 5] = [
+        ("fixed-window-ct", |m, b, e| m.pow(b, e)),
+        ("kary4-ct", |m, b, e| kary(m, b, e, 4)),
+        ("quaternary-ct", |m, b, e| kary(m, b, e, 2)),
+        ("sliding-vartime", |m, b, e| m.pow_vartime(b, e)),
+        ("binary-vartime", |m, b, e| m.pow_binary_vartime(b, e)),
+    ];
+    let mut rows = Vec::new();
+    for (op, f) in methods {
+        let mut candidates = vec![ours_pow(&x, f)];
+        let (ct, vartime) = (op == "fixed-window-ct", op == "sliding-vartime");
+        for &gmp in ctx.peers.gmp.iter().filter(|_| ct || vartime) {
+            let x = x.clone();
+            candidates.push(Candidate::peer(gmp.info(), move || {
+                let op = gmp.modexp(&x.a, &x.e, &x.m).map_err(peer_err)?;
+                Ok(bench(
+                    op,
+                    move |op| {
+                        if ct {
+                            op.run_sec()
+                        } else {
+                            op.run()
+                        }
+                        Ok(())
+                    },
+                    |op| Some(op.result()),
+                ))
+            }));
+        }
+        for &ossl in ctx.peers.openssl.iter().filter(|_| ct || vartime) {
+            let x = x.clone();
+            candidates.push(Candidate::peer(ossl.info(), move || {
+                let op = ossl.modexp(&x.a, &x.e, &x.m).map_err(peer_err)?;
+                Ok(bench(
+                    op,
+                    move |op| {
+                        if ct { op.run_consttime() } else { op.run_vartime() }.map_err(peer_err)
+                    },
+                    |op| op.result().ok(),
+                ))
+            }));
+        }
+        rows.push(Row::new(name, op, u64::from(bits), None, candidates));
+    }
+    rows
+}
+
+/// The constant-time 2^w-ary method (`w` is in range, so it cannot fail).
+fn kary(m: &Modulus, b: &Elem<Anon, Mont>, e: &Nat, w: usize) -> Elem<Anon, Mont> {
+    m.pow_kary(b, e, w).expect("internal error: window in range")
+}
+
 /// The `mulN` row.
 pub fn mul(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
     let x = operands(bits);
@@ -94,16 +159,21 @@ pub fn mul(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
 /// context is; each call is one exponentiation, leaving Montgomery form only for the
 /// cross-check.
 fn ours_modexp(x: &Arc<Operands>) -> Candidate {
+    ours_pow(x, |m, b, e| m.pow(b, e))
+}
+
+/// Ours with any exponentiation method, prepared as [`ours_modexp`] describes.
+fn ours_pow(x: &Arc<Operands>, pow: PowFn) -> Candidate {
     let x = x.clone();
     Candidate::new(Who::Ours, move || {
         let m: Modulus = Modulus::from_be_bytes(&x.m).map_err(|e| e.to_string())?;
         let base = m.to_mont(&m.elem_reduce_be_bytes(&x.a));
         let e = Nat::from_be_bytes(&x.e);
-        let r = m.pow(&base, &e);
+        let r = pow(&m, &base, &e);
         Ok(bench(
             (m, base, e, r),
-            |(m, base, e, r)| {
-                *r = m.pow(base, e);
+            move |(m, base, e, r)| {
+                *r = pow(m, base, e);
                 Ok(())
             },
             |(m, _, _, r)| Some(m.to_be_bytes(&m.from_mont(r))),

@@ -194,10 +194,10 @@ pub fn rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
 }
 
 fn family_rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
-    if let Some(base) = name.strip_suffix("-methods") {
-        if let Some(bits) = sized(base, "modexp", 128, 16384)? {
-            return Ok(algs::bignum::modexp_methods(name, bits, ctx));
-        }
+    if let Some(base) = name.strip_suffix("-methods")
+        && let Some(bits) = sized(base, "modexp", 128, 16384)?
+    {
+        return Ok(algs::bignum::modexp_methods(name, bits, ctx));
     }
     if let Some(bits) = sized(name, "modexp", 128, 16384)? {
         return Ok(vec![algs::bignum::modexp(name, bits, ctx)]);

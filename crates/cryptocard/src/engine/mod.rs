@@ -1,2 +1,325 @@
 //! The accelerator engine: a bounded queue, a batcher that fills AVX-512 IFMA lanes, and a
 //! worker pool, for RSA private-key operations submitted by many callers.
+//!
+//! # The idea, from the seed papers
+//!
+//! Dusse and Kaliski put RSA on a DSP56000 card beside the PC (EUROCRYPT '90, sections
+//! 5-6) and found the card paid off only above a crossover: below about 600 bytes of DES
+//! the PC was faster doing the work itself than talking to the card. Shand, Bertin and
+//! Vuillemin drove three PAM boards from one host (1990, sections 3-5): the host kept the
+//! CRT split and recombination, the boards ran exponentiations, and the winning interface
+//! was pipelined, so that every board always had its next command. Today the faster unit
+//! is the eight 64-bit lanes of an AVX-512 register (eight exponentiations in one "mb8"
+//! kernel call, about five single operations' time) and the cores of the machine; the
+//! host's share (padding, hashing, blinding, CRT, the fault check) stays in the RSA
+//! layer, which [`private_batch`](crate::rsa::private_batch) runs around the kernel.
+//!
+//! # Structure
+//!
+//! ```text
+//!  run ─────────────── permit free, nothing of its size queued ──► caller's thread
+//!   │                                                              (single operation)
+//!  submit / submit_with / try_submit / sign_batch
+//!   └─► bounded queue, one FIFO per batch class ─► policy ─► worker (one per core)
+//!        (Busy or wait when full)                   │         ├ 1 request: single op
+//!                                                   │         └ 2..8: private_batch
+//!                                                   └ full batch, deadline, or nothing
+//!                                                     more expected soon
+//! ```
+//!
+//! * [`config`](EngineConfig): settings and their measured defaults;
+//! * `policy`: batch classes and the decision a free worker makes;
+//! * `queue`: the per-class FIFOs; `pool`: shared state and the worker loop;
+//! * `batch`: running jobs, panics caught; `ticket`: [`Ticket`] and callbacks;
+//! * `stats`: [`Stats`].
+//!
+//! # Guarantees
+//!
+//! * Every accepted request is answered exactly once: by its result, or by
+//!   [`Error::ShutDown`] when a [`ShutdownMode::Cancel`] shutdown drops it. A refused
+//!   submission ([`Error::Busy`], [`Error::ShutDown`]) is reported to the submitter and
+//!   never answered later.
+//! * Answers are exactly the single-operation answers: the engine only decides where and
+//!   with whom a request runs.
+//! * At most [`EngineConfig::workers`] operations run at once, workers and direct callers
+//!   together.
+//! * A panicking callback is caught; the worker lives on ([`Stats::callback_panics`]).
+//! * Callbacks run on worker threads and should be short. From a callback (or anything
+//!   else on a worker thread), [`Engine::run`] and [`Engine::sign_batch`] compute inline
+//!   and submissions never wait for room, so a callback cannot deadlock the pool.
+
+mod batch;
+mod config;
+mod policy;
+mod pool;
+mod queue;
+mod stats;
+mod ticket;
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+pub use batch::OPERATION_PANICKED;
+pub use config::{
+    Backpressure, DEFAULT_CROSSOVER, DEFAULT_DEADLINE_US, DEFAULT_MAX_BATCH,
+    DEFAULT_QUEUE_PER_WORKER, EngineBuilder, EngineConfig, ShutdownMode,
+};
+pub use stats::Stats;
+pub use ticket::{Answer, Ticket};
+
+use pool::Shared;
+use queue::Job;
+use ticket::Reply;
+
+use crate::rng::OsRng;
+use crate::rsa::{PrivateRequest, RsaPrivateKey};
+use crate::{Error, Result};
+
+/// A pool of workers that runs RSA private-key operations for many threads and tasks,
+/// batching requests of one size into 8-lane kernel calls when that pays.
+///
+/// `Engine` is `Send + Sync`: share it by reference or in an [`Arc`]. Dropping it shuts it
+/// down, draining the queue.
+///
+/// ```
+/// use std::sync::Arc;
+/// use cryptocard::digest::HashAlg;
+/// use cryptocard::engine::Engine;
+/// use cryptocard::rng::OsRng;
+/// use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
+///
+/// let key = Arc::new(RsaPrivateKey::generate(1024, &mut OsRng)?);
+/// let engine = Engine::new()?;
+/// let req = PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: b"hi".to_vec() };
+/// let sig = engine.run(key.clone(), req.clone())?;
+/// assert_eq!(engine.submit(key, req).wait()?, sig); // PKCS#1 v1.5 is deterministic
+/// # Ok::<(), cryptocard::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Engine {
+    shared: Arc<Shared>,
+    handles: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Engine {
+    /// An engine with the default settings ([`EngineConfig::default`]).
+    pub fn new() -> Result<Engine> {
+        Engine::with_config(EngineConfig::default())
+    }
+
+    /// A builder for an engine with other settings.
+    pub fn builder() -> EngineBuilder {
+        EngineBuilder::default()
+    }
+
+    /// An engine with these settings; fails if they are inconsistent or the threads
+    /// cannot be started.
+    pub fn with_config(config: EngineConfig) -> Result<Engine> {
+        config.validate()?;
+        let workers = config.workers;
+        let shared = Arc::new(Shared::new(config));
+        let engine = Engine {
+            shared: Arc::clone(&shared),
+            handles: Mutex::new(Vec::with_capacity(workers)),
+        };
+        for i in 0..workers {
+            let s = Arc::clone(&shared);
+            shared.lock().live += 1;
+            let spawned = std::thread::Builder::new()
+                .name(format!("cryptocard-engine-{i}"))
+                .spawn(move || pool::worker_loop(s));
+            match spawned {
+                Ok(h) => engine.handles().push(h),
+                Err(_) => {
+                    shared.lock().live -= 1;
+                    // `engine` drops here and stops the workers already started.
+                    return Err(Error::Unsupported("engine: cannot start worker threads"));
+                }
+            }
+        }
+        Ok(engine)
+    }
+
+    fn handles(&self) -> std::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {
+        self.handles.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The settings the engine runs with.
+    pub fn config(&self) -> &EngineConfig {
+        &self.shared.config
+    }
+
+    /// A snapshot of the counters.
+    pub fn stats(&self) -> Stats {
+        self.shared.counters.snapshot()
+    }
+
+    /// Runs one request and blocks until it is done.
+    ///
+    /// If a permit is free and nothing of the request's size is queued, the request runs
+    /// on the calling thread (the single-operation path, with no hand-off at all);
+    /// otherwise it is queued like [`Engine::submit`] and this waits for the answer.
+    pub fn run(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest) -> Answer {
+        let s = &*self.shared;
+        if s.on_worker_thread() {
+            // This thread already holds a permit for the callback it is running.
+            return batch::run_single(&key, &req, &mut OsRng);
+        }
+        if s.config.direct {
+            let class = policy::class_of(&key, &req);
+            let mut st = s.lock();
+            if st.closed.is_some() {
+                return Err(Error::ShutDown);
+            }
+            if st.busy < s.config.workers && st.queue.class_len(class) == 0 {
+                st.busy += 1;
+                drop(st);
+                s.counters.accepted();
+                s.counters.direct();
+                let answer = batch::run_single(&key, &req, &mut OsRng);
+                s.release(&mut s.lock());
+                s.counters.answered_direct();
+                return answer;
+            }
+        }
+        self.submit(key, req).wait()
+    }
+
+    /// Queues one request and returns a [`Ticket`] for its answer. A full queue waits for
+    /// room or refuses with [`Error::Busy`], as [`EngineConfig::backpressure`] says; a
+    /// refusal (or [`Error::ShutDown`]) is the ticket's answer.
+    pub fn submit(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest) -> Ticket {
+        let (ticket, reply) = Ticket::new();
+        match self.enqueue(key, req, reply, self.blocks()) {
+            Ok(()) => ticket,
+            Err(e) => Ticket::ready(e),
+        }
+    }
+
+    /// Queues one request if there is room now: [`Error::Busy`] if the queue is full,
+    /// [`Error::ShutDown`] after shutdown.
+    pub fn try_submit(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Ticket> {
+        let (ticket, reply) = Ticket::new();
+        self.enqueue(key, req, reply, false)?;
+        Ok(ticket)
+    }
+
+    /// Queues one request whose answer is passed to `f`, on a worker thread. On `Ok`, `f`
+    /// will be called exactly once; on `Err` (a refusal, as for [`Engine::submit`]) it is
+    /// dropped uncalled. A panic in `f` is caught and counted.
+    pub fn submit_with<F>(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest, f: F) -> Result<()>
+    where
+        F: FnOnce(Answer) + Send + 'static,
+    {
+        self.enqueue(key, req, Reply::callback(Box::new(f)), self.blocks())
+    }
+
+    /// Runs every request, spread over the workers and batched, and returns one answer
+    /// per request in order. Waits for room whatever the backpressure setting (it is a
+    /// blocking call); on a worker thread it runs the requests inline.
+    pub fn sign_batch(&self, requests: &[(Arc<RsaPrivateKey>, PrivateRequest)]) -> Vec<Answer> {
+        if self.shared.on_worker_thread() {
+            let pairs: Vec<_> = requests.iter().map(|(k, r)| (&**k, r)).collect();
+            return batch::run_requests(&pairs, &mut OsRng);
+        }
+        let tickets: Vec<Result<Ticket>> = requests
+            .iter()
+            .map(|(k, r)| {
+                let (ticket, reply) = Ticket::new();
+                self.enqueue(Arc::clone(k), r.clone(), reply, true).map(|()| ticket)
+            })
+            .collect();
+        tickets.into_iter().map(|t| t.and_then(Ticket::wait)).collect()
+    }
+
+    fn blocks(&self) -> bool {
+        self.shared.config.backpressure == Backpressure::Block
+    }
+
+    /// Puts a request in the queue, waiting for room if `wait` (and not on a worker
+    /// thread). On a refusal the reply is disarmed and the error returned.
+    fn enqueue(
+        &self,
+        key: Arc<RsaPrivateKey>,
+        req: PrivateRequest,
+        reply: Reply,
+        wait: bool,
+    ) -> Result<()> {
+        let s = &*self.shared;
+        let wait = wait && !s.on_worker_thread();
+        let class = policy::class_of(&key, &req);
+        let mut st = s.lock();
+        loop {
+            if st.closed.is_some() {
+                drop(st);
+                reply.disarm();
+                return Err(Error::ShutDown);
+            }
+            if !st.queue.is_full() {
+                break;
+            }
+            if !wait {
+                drop(st);
+                s.counters.busy();
+                reply.disarm();
+                return Err(Error::Busy);
+            }
+            st.room_waiters += 1;
+            st = s.wait(&s.room, st);
+            st.room_waiters -= 1;
+        }
+        st.queue.push(Job { key, req, reply, class, enqueued: Instant::now() });
+        s.counters.accepted();
+        s.counters.queue_depth(st.queue.len());
+        s.work.notify_one();
+        Ok(())
+    }
+
+    /// Shuts down, draining the queue: every queued request runs and is answered, then
+    /// the workers stop. Later submissions get [`Error::ShutDown`].
+    pub fn shutdown(&self) {
+        self.shutdown_with(ShutdownMode::Drain);
+    }
+
+    /// Shuts down as `mode` says and waits for the workers to finish. Calling it again
+    /// (or with [`ShutdownMode::Cancel`] after a drain has begun) is allowed. From a
+    /// callback, it does not wait for the calling worker's own remaining work.
+    pub fn shutdown_with(&self, mode: ShutdownMode) {
+        let s = &*self.shared;
+        let on_worker = s.on_worker_thread();
+        let cancelled = {
+            let mut st = s.lock();
+            if st.closed != Some(ShutdownMode::Cancel) {
+                st.closed = Some(mode);
+            }
+            let cancelled =
+                if mode == ShutdownMode::Cancel { st.queue.take_all() } else { Vec::new() };
+            s.work.notify_all();
+            s.room.notify_all();
+            cancelled
+        };
+        s.counters
+            .send_all(cancelled.into_iter().map(|j| (j.reply, Err(Error::ShutDown))).collect());
+        let mut st = s.lock();
+        while st.live > usize::from(on_worker) {
+            st = s.wait(&s.done, st);
+        }
+        drop(st);
+        let me = std::thread::current().id();
+        let handles: Vec<_> = self.handles().drain(..).collect();
+        for h in handles {
+            if h.thread().id() != me {
+                // A worker cannot panic (jobs and callbacks are caught), so the result
+                // carries nothing to report.
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.shutdown_with(ShutdownMode::Drain);
+    }
+}

@@ -1,0 +1,255 @@
+//! The batching policy: which requests may share a batch, and what a free worker runs next.
+//!
+//! # Classes
+//!
+//! Requests share a batch only if the 8-lane kernel can run them together: same modulus
+//! size, two primes (the CRT halves of each lane then have one length). [`class_of`] is
+//! the one place that decides; it switches to the RSA layer's own batch classes when
+//! that layer grows them.
+//!
+//! # The decision
+//!
+//! A batch of up to 8 costs about as much as 5 single operations (see
+//! [`super::DEFAULT_CROSSOVER`]), so batching wins only when requests are waiting anyway,
+//! and holding a request back to fill a batch costs it latency. A free worker looks at
+//! the classes, oldest first, and for each:
+//!
+//! 1. a request past its deadline (or an engine shutting down): run now: a batch of
+//!    up to 8 if at least `crossover` are queued, else one single operation;
+//! 2. a class that is not batchable: a single operation, now;
+//! 3. a full batch: run it;
+//! 4. otherwise estimate how many more requests of the class will arrive before the
+//!    oldest one's deadline (remaining time / mean inter-arrival gap). Below the
+//!    crossover, wait only if that brings the class to the crossover; at or above it, wait
+//!    only if at least one more is expected. Else run now: a single operation below the
+//!    crossover, the partial batch above it.
+//!
+//! If no class runs, the worker sleeps until the earliest deadline or the next arrival.
+//!
+//! Rule 4 is what makes low load fast, where a fixed timer (OpenSSL's QAT engine polls
+//! every 10-200 ms and waits for fixed 8-request batches) makes it slow: a lone request,
+//! or a trickle, is run at once because nothing is expected to join it, while a burst (the
+//! answers of a finished batch coming back as new requests) is held the few microseconds
+//! it takes to fill the next batch. Shand, Bertin and Vuillemin's lesson from their PAM
+//! boards (section 5: "use pipelining in the host/PAM interface") is the reason for the
+//! queue: keep every unit busy with the next command ready.
+
+use std::time::Duration;
+
+use crate::rsa::{PrivateRequest, RsaPrivateKey};
+
+/// Which requests may share a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Class {
+    /// The modulus length in bytes.
+    size: usize,
+    /// Whether the batch kernel takes this kind of key at all.
+    batchable: bool,
+}
+
+impl Class {
+    pub(crate) fn batchable(self) -> bool {
+        self.batchable
+    }
+}
+
+/// The batch class of a request: its key's modulus size and whether it has two primes.
+///
+/// The request is not looked at yet: every scheme ends in the same private exponentiation.
+pub(crate) fn class_of(key: &RsaPrivateKey, _req: &PrivateRequest) -> Class {
+    Class { size: key.size(), batchable: key.primes().len() == 2 }
+}
+
+/// Mean gap between arrivals in one class, as an exponentially weighted moving average
+/// with weight 1/8 (TCP's smoothed round-trip time has the same form, RFC 6298).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Arrivals {
+    /// The smoothed gap in nanoseconds; 0 until two arrivals have been seen.
+    gap_ns: u64,
+    /// Time of the last arrival, as nanoseconds since the engine started.
+    last_ns: Option<u64>,
+}
+
+impl Arrivals {
+    /// Records an arrival at `now_ns` (nanoseconds since the engine started).
+    pub(crate) fn record(&mut self, now_ns: u64) {
+        if let Some(last) = self.last_ns {
+            let sample = now_ns.saturating_sub(last);
+            self.gap_ns = if self.gap_ns == 0 {
+                sample.max(1)
+            } else {
+                (self.gap_ns - self.gap_ns / 8 + sample / 8).max(1)
+            };
+        }
+        self.last_ns = Some(now_ns);
+    }
+
+    /// The expected gap to the next arrival seen from `now_ns`: the smoothed gap, or the
+    /// time since the last arrival if that is longer already. `None` with no estimate.
+    pub(crate) fn gap(&self, now_ns: u64) -> Option<Duration> {
+        let last = self.last_ns?;
+        if self.gap_ns == 0 {
+            return None;
+        }
+        Some(Duration::from_nanos(self.gap_ns.max(now_ns.saturating_sub(last))))
+    }
+}
+
+/// What the policy needs to know about one class's queue.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClassView {
+    /// Requests queued.
+    pub len: usize,
+    /// How long the oldest has waited.
+    pub head_age: Duration,
+    /// Whether the class may run as a batch.
+    pub batchable: bool,
+    /// The expected gap to the next arrival, if known.
+    pub gap: Option<Duration>,
+}
+
+/// What a free worker does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Take `count` requests from the class at `index` (a single operation when 1).
+    Run { index: usize, count: usize },
+    /// Nothing to run before this much time has passed (or a request arrives).
+    Wait(Duration),
+    /// Nothing queued.
+    Idle,
+}
+
+/// The tuned numbers the decision depends on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Policy {
+    pub max_batch: usize,
+    pub crossover: usize,
+    pub deadline: Duration,
+}
+
+impl Policy {
+    /// How many of `len` queued requests to take when they must run now.
+    fn flush_count(&self, len: usize, batchable: bool) -> usize {
+        let n = len.min(self.max_batch);
+        if batchable && n >= self.crossover { n } else { 1 }
+    }
+
+    /// The decision for one class: run now (`Ok`) or wait this long (`Err`).
+    fn decide_class(&self, c: &ClassView, closing: bool) -> Result<usize, Duration> {
+        if closing || c.head_age >= self.deadline || !c.batchable || c.len >= self.max_batch {
+            return Ok(self.flush_count(c.len, c.batchable));
+        }
+        let remaining = self.deadline - c.head_age;
+        let expected = match c.gap {
+            Some(gap) => remaining.as_secs_f64() / gap.as_secs_f64(),
+            None => 0.0,
+        };
+        let worth_waiting = if c.len < self.crossover {
+            c.len as f64 + expected >= self.crossover as f64
+        } else {
+            expected >= 1.0
+        };
+        if worth_waiting { Err(remaining) } else { Ok(self.flush_count(c.len, c.batchable)) }
+    }
+
+    /// The decision over all classes (`views[i]` describes class `i`).
+    pub(crate) fn decide(&self, views: &[ClassView], closing: bool) -> Decision {
+        let mut order: Vec<usize> = (0..views.len()).filter(|&i| views[i].len > 0).collect();
+        if order.is_empty() {
+            return Decision::Idle;
+        }
+        order.sort_by(|&a, &b| views[b].head_age.cmp(&views[a].head_age));
+        let mut wait = Duration::MAX;
+        for index in order {
+            match self.decide_class(&views[index], closing) {
+                Ok(count) => return Decision::Run { index, count },
+                Err(d) => wait = wait.min(d),
+            }
+        }
+        Decision::Wait(wait)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: Policy = Policy { max_batch: 8, crossover: 5, deadline: Duration::from_micros(100) };
+
+    fn view(len: usize, age_us: u64, gap_us: Option<u64>) -> ClassView {
+        ClassView {
+            len,
+            head_age: Duration::from_micros(age_us),
+            batchable: true,
+            gap: gap_us.map(Duration::from_micros),
+        }
+    }
+
+    #[test]
+    fn idle_when_nothing_is_queued() {
+        assert_eq!(P.decide(&[view(0, 0, None)], false), Decision::Idle);
+    }
+
+    #[test]
+    fn lone_request_runs_at_once() {
+        // One request, arrivals every 1 ms: nothing will join it within 100 us.
+        let d = P.decide(&[view(1, 0, Some(1000))], false);
+        assert_eq!(d, Decision::Run { index: 0, count: 1 });
+        let d = P.decide(&[view(1, 0, None)], false);
+        assert_eq!(d, Decision::Run { index: 0, count: 1 });
+    }
+
+    #[test]
+    fn burst_waits_to_fill() {
+        // Three queued, one every 10 us: 10 more expected before the deadline.
+        assert_eq!(
+            P.decide(&[view(3, 20, Some(10))], false),
+            Decision::Wait(Duration::from_micros(80))
+        );
+        // Six queued, same rate: wait for the last two lanes.
+        assert!(matches!(P.decide(&[view(6, 20, Some(10))], false), Decision::Wait(_)));
+    }
+
+    #[test]
+    fn full_batch_and_deadline_flush() {
+        assert_eq!(P.decide(&[view(12, 0, Some(1))], false), Decision::Run { index: 0, count: 8 });
+        assert_eq!(P.decide(&[view(6, 100, Some(1))], false), Decision::Run { index: 0, count: 6 });
+        // Past the deadline below the crossover: single operations.
+        assert_eq!(P.decide(&[view(3, 150, Some(1))], false), Decision::Run { index: 0, count: 1 });
+        // Shutting down: no waiting.
+        assert_eq!(P.decide(&[view(6, 0, Some(1))], true), Decision::Run { index: 0, count: 6 });
+    }
+
+    #[test]
+    fn partial_batch_runs_when_nothing_more_is_coming() {
+        assert_eq!(
+            P.decide(&[view(6, 10, Some(500))], false),
+            Decision::Run { index: 0, count: 6 }
+        );
+    }
+
+    #[test]
+    fn oldest_class_first_and_unbatchable_alone() {
+        let mut other = view(2, 5, None);
+        other.batchable = false;
+        let d = P.decide(&[view(3, 20, Some(10)), other, view(8, 1, Some(1))], false);
+        // Class 0 waits; class 1 (next oldest) is not batchable and runs alone.
+        assert_eq!(d, Decision::Run { index: 1, count: 1 });
+    }
+
+    #[test]
+    fn arrivals_track_the_gap() {
+        let mut a = Arrivals::default();
+        assert_eq!(a.gap(0), None);
+        a.record(1_000);
+        a.record(2_000);
+        assert_eq!(a.gap(2_000), Some(Duration::from_nanos(1_000)));
+        // Silence since the last arrival stretches the estimate.
+        assert_eq!(a.gap(12_000), Some(Duration::from_nanos(10_000)));
+        for t in 1..=64u64 {
+            a.record(2_000 + t * 100);
+        }
+        let g = a.gap(2_000 + 64 * 100).unwrap();
+        assert!(g < Duration::from_nanos(120), "{g:?}");
+    }
+}

@@ -1,0 +1,170 @@
+//! The state the engine's threads share, and the worker loop.
+//!
+//! One mutex guards the queue, the permit count and the shutdown flag; three condition
+//! variables wake the three kinds of waiter: workers (`work`: a request arrived, a permit
+//! came back, shutdown), submitters blocked on a full queue (`room`), and callers of
+//! shutdown waiting for the workers to finish (`done`). The lock is held only to move
+//! jobs in and out of the queue, never while computing or answering.
+//!
+//! Permits: at most `workers` operations run at once, counting both workers and callers
+//! that [`super::Engine::run`] lets compute on their own thread, so the direct path never
+//! oversubscribes the cores.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use super::batch;
+use super::config::{EngineConfig, ShutdownMode};
+use super::policy::{Decision, Policy};
+use super::queue::{Job, Queue};
+use super::stats::Counters;
+use crate::rng::OsRng;
+
+/// What the mutex guards.
+#[derive(Debug)]
+pub(crate) struct State {
+    pub queue: Queue,
+    /// Permits in use (operations running).
+    pub busy: usize,
+    /// Set once shutdown has begun.
+    pub closed: Option<ShutdownMode>,
+    /// Worker threads still running their loop.
+    pub live: usize,
+    /// Submitters waiting for room.
+    pub room_waiters: usize,
+}
+
+/// Everything the engine's handle and its workers share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub config: EngineConfig,
+    pub policy: Policy,
+    pub state: Mutex<State>,
+    pub work: Condvar,
+    pub room: Condvar,
+    pub done: Condvar,
+    pub counters: Counters,
+    /// Tells this engine's worker threads from any other thread.
+    pub id: u64,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// The id of the engine whose worker this thread is; 0 on other threads.
+    static WORKER_OF: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+impl Shared {
+    pub(crate) fn new(config: EngineConfig) -> Shared {
+        let policy = Policy {
+            max_batch: config.max_batch,
+            crossover: config.crossover,
+            deadline: config.deadline,
+        };
+        Shared {
+            state: Mutex::new(State {
+                queue: Queue::new(config.queue_capacity),
+                busy: 0,
+                closed: None,
+                live: 0,
+                room_waiters: 0,
+            }),
+            config,
+            policy,
+            work: Condvar::new(),
+            room: Condvar::new(),
+            done: Condvar::new(),
+            counters: Counters::default(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Locks the state. Poisoning is ignored: no code panics while holding the lock (the
+    /// computations and callbacks run outside it), and the state stays consistent.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits on `cv` (`work`, `room` or `done`), ignoring poisoning as [`Shared::lock`].
+    pub(crate) fn wait<'a>(&self, cv: &Condvar, g: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        cv.wait(g).unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the calling thread is one of this engine's workers.
+    pub(crate) fn on_worker_thread(&self) -> bool {
+        WORKER_OF.with(|w| w.get()) == self.id
+    }
+
+    /// Gives a permit back and wakes a worker if work is waiting.
+    pub(crate) fn release(&self, st: &mut State) {
+        st.busy -= 1;
+        if !st.queue.is_empty() {
+            self.work.notify_one();
+        }
+    }
+
+    /// Waits for the next jobs this worker should run, takes a permit for them, and
+    /// returns them; `None` when the engine has shut down and the queue is empty.
+    fn next_jobs<'a>(
+        &self,
+        mut st: MutexGuard<'a, State>,
+    ) -> (MutexGuard<'a, State>, Option<Vec<Job>>) {
+        loop {
+            if st.queue.is_empty() {
+                if st.closed.is_some() {
+                    return (st, None);
+                }
+                st = self.wait(&self.work, st);
+                continue;
+            }
+            if st.busy >= self.config.workers {
+                st = self.wait(&self.work, st);
+                continue;
+            }
+            let views = st.queue.views(Instant::now());
+            match self.policy.decide(&views, st.closed.is_some()) {
+                Decision::Run { index, count } => {
+                    let jobs = st.queue.take(index, count);
+                    st.busy += 1;
+                    if st.room_waiters > 0 {
+                        self.room.notify_all();
+                    }
+                    if !st.queue.is_empty() && st.busy < self.config.workers {
+                        self.work.notify_one();
+                    }
+                    return (st, Some(jobs));
+                }
+                Decision::Wait(d) => {
+                    st = self.work.wait_timeout(st, d).unwrap_or_else(PoisonError::into_inner).0;
+                }
+                Decision::Idle => st = self.wait(&self.work, st),
+            }
+        }
+    }
+}
+
+/// A worker thread's life: take jobs, run them with a permit, answer them; leave when the
+/// engine has shut down and nothing is queued.
+pub(crate) fn worker_loop(shared: Arc<Shared>) {
+    WORKER_OF.with(|w| w.set(shared.id));
+    // Randomness for blinding, salts and padding: the OS source, per worker.
+    let mut rng = OsRng;
+    let mut st = shared.lock();
+    loop {
+        let (guard, jobs) = shared.next_jobs(st);
+        let Some(jobs) = jobs else {
+            st = guard;
+            break;
+        };
+        drop(guard);
+        shared.counters.ran(jobs.len());
+        let answered = batch::run_jobs(jobs, &mut rng);
+        shared.release(&mut shared.lock());
+        shared.counters.send_all(answered);
+        st = shared.lock();
+    }
+    st.live -= 1;
+    shared.done.notify_all();
+}

@@ -1,0 +1,109 @@
+//! Counters for benchmarks and monitoring: requests, how they ran, how full the batches
+//! were, and how deep the queue got.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::config::DEFAULT_MAX_BATCH;
+use super::ticket::{Answer, Reply};
+
+/// A snapshot of the engine's counters since it started.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Requests accepted (queued or run directly).
+    pub requests: u64,
+    /// Requests answered (by a worker, directly, or cancelled by shutdown).
+    pub answered: u64,
+    /// Requests run on the caller's thread by [`super::Engine::run`].
+    pub direct: u64,
+    /// Requests a worker ran as single operations.
+    pub singles: u64,
+    /// `batches[n]`: batches of n requests (n = 2..=8) a worker ran; 0 and 1 stay 0.
+    pub batches: [u64; DEFAULT_MAX_BATCH + 1],
+    /// Submissions refused with [`crate::Error::Busy`].
+    pub busy: u64,
+    /// The deepest the queue has been.
+    pub queue_high_water: u64,
+    /// Callbacks that panicked (caught; the worker lived on).
+    pub callback_panics: u64,
+}
+
+impl Stats {
+    /// Requests that ran inside batches.
+    pub fn batched(&self) -> u64 {
+        self.batches.iter().enumerate().map(|(n, &b)| n as u64 * b).sum()
+    }
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    requests: AtomicU64,
+    answered: AtomicU64,
+    direct: AtomicU64,
+    singles: AtomicU64,
+    batches: [AtomicU64; DEFAULT_MAX_BATCH + 1],
+    busy: AtomicU64,
+    queue_high_water: AtomicU64,
+    callback_panics: AtomicU64,
+}
+
+impl Counters {
+    pub(crate) fn accepted(&self) {
+        self.requests.fetch_add(1, Relaxed);
+    }
+
+    /// Sends every answer and counts them (and the callbacks that panicked).
+    pub(crate) fn send_all(&self, answered: Vec<(Reply, Answer)>) {
+        let n = answered.len() as u64;
+        let panics = answered
+            .into_iter()
+            .map(|(reply, answer)| reply.send(answer))
+            .filter(|&panicked| panicked)
+            .count() as u64;
+        self.answered.fetch_add(n, Relaxed);
+        if panics > 0 {
+            self.callback_panics.fetch_add(panics, Relaxed);
+        }
+    }
+
+    pub(crate) fn answered_direct(&self) {
+        self.answered.fetch_add(1, Relaxed);
+    }
+
+    pub(crate) fn direct(&self) {
+        self.direct.fetch_add(1, Relaxed);
+    }
+
+    /// A worker took `n` requests to run together (1: a single operation).
+    pub(crate) fn ran(&self, n: usize) {
+        if n == 1 {
+            self.singles.fetch_add(1, Relaxed);
+        } else if let Some(b) = self.batches.get(n) {
+            b.fetch_add(1, Relaxed);
+        }
+    }
+
+    pub(crate) fn busy(&self) {
+        self.busy.fetch_add(1, Relaxed);
+    }
+
+    pub(crate) fn queue_depth(&self, len: usize) {
+        self.queue_high_water.fetch_max(len as u64, Relaxed);
+    }
+
+    pub(crate) fn snapshot(&self) -> Stats {
+        let mut batches = [0; DEFAULT_MAX_BATCH + 1];
+        for (b, c) in batches.iter_mut().zip(&self.batches) {
+            *b = c.load(Relaxed);
+        }
+        Stats {
+            requests: self.requests.load(Relaxed),
+            answered: self.answered.load(Relaxed),
+            direct: self.direct.load(Relaxed),
+            singles: self.singles.load(Relaxed),
+            batches,
+            busy: self.busy.load(Relaxed),
+            queue_high_water: self.queue_high_water.load(Relaxed),
+            callback_panics: self.callback_panics.load(Relaxed),
+        }
+    }
+}

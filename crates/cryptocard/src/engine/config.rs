@@ -1,9 +1,11 @@
 //! The engine's settings, their defaults, and the measurements behind the defaults.
 //!
-//! Every default is a named constant with the CPU it was measured on, as GMP keeps its
-//! thresholds in `gmp-mparam.h`. The measurements are `cryptocard speed --engine` runs
-//! (closed-loop client threads, see the CLI's speed harness) on an AMD Zen 4 machine
-//! (2 cores available, AVX-512 IFMA); the tables are in the README's engine section.
+//! Every default is a named constant with the CPU behind it, as GMP keeps its thresholds
+//! in `gmp-mparam.h`. The kernel figures they rest on are the AMD Zen 4 (AVX-512 IFMA)
+//! measurements in the `arch::x86_64::ifma` module docs; the engine as a whole is to be
+//! retuned with `cryptocard speed --engine` once the batch path runs on the mb8 kernels
+//! (today [`private_batch`](crate::rsa::private_batch) runs its requests one after
+//! another, so a batch costs what its single operations cost).
 
 use std::num::NonZeroUsize;
 use std::time::Duration;
@@ -15,11 +17,14 @@ use crate::{Error, Result};
 /// "mb8" kernels). Fixed by the hardware, not tuned.
 pub const DEFAULT_MAX_BATCH: usize = 8;
 
-/// The smallest batch worth running as a batch rather than as single operations: an
-/// 8-lane RSA-2048 batch costs about 1.2 ms and a single operation (IFMA "x2") about
-/// 250 µs on Zen 4, so from 1.2 / 0.25 = 4.8, i.e. 5 requests, the batch is cheaper. Below
-/// it the engine runs single operations (Dusse and Kaliski's crossover: below about 600
-/// bytes their PC did DES faster itself than through the card).
+/// The smallest batch worth running as a batch rather than as single operations. On Zen 4
+/// (`arch::x86_64::ifma` module docs, exponentiations only) one RSA-2048 operation on the
+/// "x2" kernel takes about 229 µs and an mb8 call, four RSA-2048 operations (eight CRT
+/// halves), about 582 µs, so a batch of eight costs about 1.16 ms, as much as
+/// 1164 / 229 = 5.1 single operations: from 5 queued requests the batch is no slower
+/// and frees the other cores. Below it the engine runs single operations (Dusse and
+/// Kaliski's crossover: below about 600 bytes their PC did DES faster itself than
+/// through the card). A crossover above the batch size turns batching off.
 pub const DEFAULT_CROSSOVER: usize = 5;
 
 /// How long a queued request may wait for company before it is run with whatever is

@@ -163,7 +163,9 @@ impl Engine {
     pub fn run(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest) -> Answer {
         let s = &*self.shared;
         if s.on_worker_thread() {
-            // This thread already holds a permit for the callback it is running.
+            // A callback calling back in: compute inline rather than wait for a worker,
+            // which could be this very thread. (It runs without a permit; the worker
+            // thread it runs on is one of the `workers` threads anyway.)
             return batch::run_single(&key, &req, &mut OsRng);
         }
         if s.config.direct {
@@ -218,27 +220,32 @@ impl Engine {
     /// Runs every request, spread over the workers and batched, and returns one answer
     /// per request in order. Waits for room whatever the backpressure setting (it is a
     /// blocking call); on a worker thread it runs the requests inline.
+    ///
+    /// The requests enter the queue together (as many at a time as there is room for),
+    /// so a free worker sees them as one group and can batch them at once.
     pub fn sign_batch(&self, requests: &[(Arc<RsaPrivateKey>, PrivateRequest)]) -> Vec<Answer> {
         if self.shared.on_worker_thread() {
             let pairs: Vec<_> = requests.iter().map(|(k, r)| (&**k, r)).collect();
             return batch::run_requests(&pairs, &mut OsRng);
         }
-        let tickets: Vec<Result<Ticket>> = requests
+        let mut tickets = Vec::with_capacity(requests.len());
+        let items = requests
             .iter()
             .map(|(k, r)| {
                 let (ticket, reply) = Ticket::new();
-                self.enqueue(Arc::clone(k), r.clone(), reply, true).map(|()| ticket)
+                tickets.push(ticket);
+                (Arc::clone(k), r.clone(), reply)
             })
             .collect();
-        tickets.into_iter().map(|t| t.and_then(Ticket::wait)).collect()
+        let accepted = self.enqueue_all(items, true);
+        tickets.into_iter().zip(accepted).map(|(t, ok)| ok.and_then(|()| t.wait())).collect()
     }
 
     fn blocks(&self) -> bool {
         self.shared.config.backpressure == Backpressure::Block
     }
 
-    /// Puts a request in the queue, waiting for room if `wait` (and not on a worker
-    /// thread). On a refusal the reply is disarmed and the error returned.
+    /// Puts one request in the queue, as [`Engine::enqueue_all`].
     fn enqueue(
         &self,
         key: Arc<RsaPrivateKey>,
@@ -246,34 +253,60 @@ impl Engine {
         reply: Reply,
         wait: bool,
     ) -> Result<()> {
+        let mut r = self.enqueue_all(vec![(key, req, reply)], wait);
+        r.pop().unwrap_or(Err(Error::Unsupported("internal error: enqueue lost its result")))
+    }
+
+    /// Puts requests in the queue in order under one lock, waiting for room between them
+    /// if `wait` (never on a worker thread, where waiting could deadlock the pool). One
+    /// result per request: a refused request's reply is disarmed and its error returned.
+    fn enqueue_all(
+        &self,
+        items: Vec<(Arc<RsaPrivateKey>, PrivateRequest, Reply)>,
+        wait: bool,
+    ) -> Vec<Result<()>> {
         let s = &*self.shared;
         let wait = wait && !s.on_worker_thread();
-        let class = policy::class_of(&key, &req);
+        let mut results = Vec::with_capacity(items.len());
+        let mut refused = Vec::new();
         let mut st = s.lock();
-        loop {
-            if st.closed.is_some() {
-                drop(st);
-                reply.disarm();
-                return Err(Error::ShutDown);
+        for (key, req, reply) in items {
+            let class = policy::class_of(&key, &req);
+            let admitted = loop {
+                if st.closed.is_some() {
+                    break Err(Error::ShutDown);
+                }
+                if !st.queue.is_full() {
+                    break Ok(());
+                }
+                if !wait {
+                    s.counters.busy();
+                    break Err(Error::Busy);
+                }
+                // Let the workers at what is queued so far, then wait for room.
+                s.work.notify_all();
+                st.room_waiters += 1;
+                st = s.wait(&s.room, st);
+                st.room_waiters -= 1;
+            };
+            match admitted {
+                Ok(()) => {
+                    st.queue.push(Job { key, req, reply, class, enqueued: Instant::now() });
+                    s.counters.accepted();
+                    s.counters.queue_depth(st.queue.len());
+                }
+                Err(_) => refused.push(reply),
             }
-            if !st.queue.is_full() {
-                break;
-            }
-            if !wait {
-                drop(st);
-                s.counters.busy();
-                reply.disarm();
-                return Err(Error::Busy);
-            }
-            st.room_waiters += 1;
-            st = s.wait(&s.room, st);
-            st.room_waiters -= 1;
+            results.push(admitted);
         }
-        st.queue.push(Job { key, req, reply, class, enqueued: Instant::now() });
-        s.counters.accepted();
-        s.counters.queue_depth(st.queue.len());
-        s.work.notify_one();
-        Ok(())
+        match results.iter().filter(|r| r.is_ok()).count() {
+            0 => {}
+            1 => s.work.notify_one(),
+            _ => s.work.notify_all(),
+        }
+        drop(st);
+        refused.into_iter().for_each(Reply::disarm);
+        results
     }
 
     /// Shuts down, draining the queue: every queued request runs and is answered, then

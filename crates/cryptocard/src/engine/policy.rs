@@ -24,7 +24,13 @@
 //!    only if at least one more is expected. Else run now: a single operation below the
 //!    crossover, the partial batch above it.
 //!
-//! If no class runs, the worker sleeps until the earliest deadline or the next arrival.
+//! If no class runs, the worker sleeps until the next arrival, the earliest deadline, or
+//! one expected inter-arrival gap, whichever is first, and decides again.
+//!
+//! While [`private_batch`](crate::rsa::private_batch) runs its requests one after another
+//! (until the IFMA batch path lands), a batch buys nothing and rule 4's wait is pure
+//! latency; the crossover (see [`super::DEFAULT_CROSSOVER`]) is the knob that turns
+//! batching off.
 //!
 //! Rule 4 is what makes low load fast, where a fixed timer (OpenSSL's QAT engine polls
 //! every 10-200 ms and waits for fixed 8-request batches) makes it slow: a lone request,
@@ -140,16 +146,22 @@ impl Policy {
             return Ok(self.flush_count(c.len, c.batchable));
         }
         let remaining = self.deadline - c.head_age;
-        let expected = match c.gap {
-            Some(gap) => remaining.as_secs_f64() / gap.as_secs_f64(),
-            None => 0.0,
+        let Some(gap) = c.gap else {
+            return Ok(self.flush_count(c.len, c.batchable));
         };
+        let expected = remaining.as_secs_f64() / gap.as_secs_f64();
         let worth_waiting = if c.len < self.crossover {
             c.len as f64 + expected >= self.crossover as f64
         } else {
             expected >= 1.0
         };
-        if worth_waiting { Err(remaining) } else { Ok(self.flush_count(c.len, c.batchable)) }
+        if worth_waiting {
+            // Look again after one expected gap: if nothing came, the silence has
+            // stretched the estimate and the partial batch may run before the deadline.
+            Err(remaining.min(gap))
+        } else {
+            Ok(self.flush_count(c.len, c.batchable))
+        }
     }
 
     /// The decision over all classes (`views[i]` describes class `i`).
@@ -204,8 +216,15 @@ mod tests {
         // Three queued, one every 10 us: 10 more expected before the deadline.
         assert_eq!(
             P.decide(&[view(3, 20, Some(10))], false),
-            Decision::Wait(Duration::from_micros(80))
+            Decision::Wait(Duration::from_micros(10))
         );
+        // Near the deadline, 2.5 more expected: look again after one gap.
+        assert_eq!(
+            P.decide(&[view(3, 90, Some(4))], false),
+            Decision::Wait(Duration::from_micros(4))
+        );
+        // At 2 us to go, 0.5 more expected: three cannot reach the crossover, run one.
+        assert_eq!(P.decide(&[view(3, 98, Some(4))], false), Decision::Run { index: 0, count: 1 });
         // Six queued, same rate: wait for the last two lanes.
         assert!(matches!(P.decide(&[view(6, 20, Some(10))], false), Decision::Wait(_)));
     }

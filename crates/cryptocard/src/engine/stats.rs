@@ -51,15 +51,15 @@ impl Counters {
         self.requests.fetch_add(1, Relaxed);
     }
 
-    /// Sends every answer and counts them (and the callbacks that panicked).
+    /// Counts every answer and sends it (counting first, so that a caller holding its
+    /// answer sees it counted), then counts the callbacks that panicked.
     pub(crate) fn send_all(&self, answered: Vec<(Reply, Answer)>) {
-        let n = answered.len() as u64;
+        self.answered.fetch_add(answered.len() as u64, Relaxed);
         let panics = answered
             .into_iter()
             .map(|(reply, answer)| reply.send(answer))
             .filter(|&panicked| panicked)
             .count() as u64;
-        self.answered.fetch_add(n, Relaxed);
         if panics > 0 {
             self.callback_panics.fetch_add(panics, Relaxed);
         }

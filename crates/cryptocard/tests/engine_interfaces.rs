@@ -1,0 +1,287 @@
+//! The engine's interfaces one at a time: blocking, callback, future, batch; backpressure;
+//! batching (full batches and deadline flushes of partial ones); settings.
+//!
+//! Tests that need requests to pile up use an engine with one worker and keep that worker
+//! inside a callback (`occupy_worker`) while they queue; releasing it lets the queue run.
+
+mod engine_common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+
+use cryptocard::Error;
+use cryptocard::engine::{Backpressure, Engine, EngineConfig, Stats};
+use cryptocard::rsa::RsaPrivateKey;
+use engine_common::*;
+
+fn one_worker() -> cryptocard::engine::EngineBuilder {
+    Engine::builder().workers(1)
+}
+
+#[test]
+fn every_interface_answers_as_the_single_operation() {
+    let engine = Engine::builder().workers(2).build().unwrap();
+    for key in all_keys() {
+        for id in 0..6 {
+            let req = mixed_req(&key, id);
+            check_mixed(&key, id, &engine.run(key.clone(), req.clone()));
+            check_mixed(&key, id, &engine.submit(key.clone(), req.clone()).wait());
+            check_mixed(&key, id, &block_on(engine.submit(key.clone(), req.clone())));
+            check_mixed(&key, id, &engine.try_submit(key.clone(), req.clone()).unwrap().wait());
+            let (tx, rx) = channel();
+            engine.submit_with(key.clone(), req, move |a| tx.send(a).unwrap()).unwrap();
+            check_mixed(&key, id, &rx.recv().unwrap());
+        }
+        let requests: Vec<_> = (0..10).map(|id| (key.clone(), mixed_req(&key, id))).collect();
+        let answers = engine.sign_batch(&requests);
+        assert_eq!(answers.len(), 10);
+        for (id, a) in answers.iter().enumerate() {
+            check_mixed(&key, id as u64, a);
+        }
+    }
+    let s = engine.stats();
+    assert_eq!(s.requests, 4 * (6 * 5 + 10));
+    assert_eq!(s.answered, s.requests);
+    assert_eq!(s.direct + s.singles + s.batched(), s.requests, "{s:?}");
+}
+
+#[test]
+fn a_failing_request_fails_alone_in_a_batch() {
+    let engine = one_worker().crossover(2).deadline_us(20_000).build().unwrap();
+    let key = key2048();
+    let release = occupy_worker(&engine);
+    let bad = cryptocard::rsa::PrivateRequest::RawPrivate { input: vec![0xff; 256] }; // >= n
+    let tickets: Vec<_> = (1..=4)
+        .map(|id| {
+            let req = if id == 2 { bad.clone() } else { sign_req(id) };
+            engine.submit(key.clone(), req)
+        })
+        .collect();
+    drop(release);
+    for (id, t) in (1..=4).zip(tickets) {
+        let a = t.wait();
+        if id == 2 {
+            assert!(a.is_err(), "an input above the modulus must fail");
+        } else {
+            check(&key, id, &a);
+        }
+    }
+    assert_eq!(engine.stats().batches[4], 1);
+}
+
+#[test]
+fn ticket_future_wakes_its_task() {
+    let engine = one_worker().build().unwrap();
+    let key = key2048();
+    let release = occupy_worker(&engine);
+    let mut ticket = engine.submit(key.clone(), sign_req(7));
+    let wake = Arc::new(ThreadWaker::new());
+    let waker = Waker::from(Arc::clone(&wake));
+    let mut cx = Context::from_waker(&waker);
+    // The worker is busy: the first poll must be pending and leave the waker.
+    assert!(std::pin::Pin::new(&mut ticket).poll(&mut cx).is_pending());
+    assert!(!ticket.is_ready());
+    assert_eq!(wake.wakes(), 0);
+    drop(release);
+    while wake.wakes() == 0 {
+        std::thread::park();
+    }
+    assert!(ticket.is_ready());
+    match std::pin::Pin::new(&mut ticket).poll(&mut cx) {
+        Poll::Ready(a) => check(&key, 7, &a),
+        Poll::Pending => panic!("woken but not ready"),
+    }
+    // Polled after completion: an error, not a second answer.
+    assert!(matches!(std::pin::Pin::new(&mut ticket).poll(&mut cx), Poll::Ready(Err(_))));
+}
+
+#[test]
+fn futures_compose_in_an_async_block() {
+    let engine = Engine::builder().workers(2).build().unwrap();
+    let keys = all_keys();
+    let tickets: Vec<_> =
+        (0..12).map(|id| engine.submit(keys[id % 4].clone(), sign_req(id as u64))).collect();
+    let answers = block_on(async move {
+        let mut out = Vec::new();
+        for t in tickets {
+            out.push(t.await);
+        }
+        out
+    });
+    for (id, a) in answers.iter().enumerate() {
+        check(&keys[id % 4], id as u64, a);
+    }
+}
+
+#[test]
+fn full_queue_refuses_with_busy() {
+    let engine = one_worker().queue_capacity(2).backpressure(Backpressure::Reject).build().unwrap();
+    let key = keys1024()[1].clone();
+    let release = occupy_worker(&engine);
+    let t1 = engine.try_submit(key.clone(), sign_req(1)).unwrap();
+    let t2 = engine.submit(key.clone(), sign_req(2));
+    assert_eq!(engine.try_submit(key.clone(), sign_req(3)).err(), Some(Error::Busy));
+    assert_eq!(engine.submit(key.clone(), sign_req(4)).wait(), Err(Error::Busy));
+    let called = Arc::new(AtomicUsize::new(0));
+    let c = Arc::clone(&called);
+    let refused = engine.submit_with(key.clone(), sign_req(5), move |_| {
+        c.fetch_add(1, Ordering::SeqCst);
+    });
+    assert_eq!(refused, Err(Error::Busy));
+    drop(release);
+    check(&key, 1, &t1.wait());
+    check(&key, 2, &t2.wait());
+    // Room again.
+    check(&key, 6, &engine.try_submit(key.clone(), sign_req(6)).unwrap().wait());
+    engine.shutdown();
+    assert_eq!(called.load(Ordering::SeqCst), 0, "a refused callback is never called");
+    let s = engine.stats();
+    assert_eq!(s.busy, 3);
+    assert_eq!((s.requests, s.answered), (4, 4));
+    assert_eq!(s.queue_high_water, 2);
+}
+
+#[test]
+fn full_queue_blocks_a_blocking_submitter_until_room() {
+    let engine = Arc::new(one_worker().queue_capacity(1).build().unwrap());
+    let key = keys1024()[0].clone();
+    let release = occupy_worker(&engine);
+    let t1 = engine.submit(key.clone(), sign_req(1));
+    // try_submit never waits, whatever the setting.
+    assert_eq!(engine.try_submit(key.clone(), sign_req(9)).err(), Some(Error::Busy));
+    let (tx, rx) = channel();
+    let e = Arc::clone(&engine);
+    let k = key.clone();
+    let blocked = std::thread::spawn(move || {
+        let t = e.submit(k, sign_req(2));
+        tx.send(()).unwrap();
+        t.wait()
+    });
+    // The queue stays full while the worker is held, so the submitter cannot get in.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(rx.try_recv().is_err(), "submit returned while the queue was full");
+    drop(release);
+    check(&key, 1, &t1.wait());
+    check(&key, 2, &blocked.join().unwrap());
+    assert_eq!(engine.stats().busy, 1);
+}
+
+/// Queues a signing request for each `(id, key)` behind the held worker, lets the worker
+/// go, checks every answer, and returns the engine's counters.
+fn run_behind_held_worker(engine: &Engine, requests: &[(u64, Arc<RsaPrivateKey>)]) -> Stats {
+    let release = occupy_worker(engine);
+    let tickets: Vec<_> =
+        requests.iter().map(|(id, k)| engine.submit(k.clone(), sign_req(*id))).collect();
+    drop(release);
+    for ((id, k), t) in requests.iter().zip(tickets) {
+        check(k, *id, &t.wait());
+    }
+    engine.stats()
+}
+
+#[test]
+fn full_batch_runs_as_one() {
+    let engine = one_worker().deadline_us(1_000_000).build().unwrap();
+    let [a, b] = keys1024();
+    // Eight requests of one class, two different keys: one full batch.
+    let requests: Vec<_> =
+        (1..=8).map(|id| (id, if id % 2 == 0 { a.clone() } else { b.clone() })).collect();
+    let s = run_behind_held_worker(&engine, &requests);
+    assert_eq!(s.batches[8], 1, "{s:?}");
+    assert_eq!(s.singles, 1, "only the request that held the worker ran alone: {s:?}");
+}
+
+#[test]
+fn deadline_flushes_a_partial_batch() {
+    // Three queued in a burst, crossover 2: the worker waits for more (the burst predicts
+    // them), none come, and the three run as one batch when the wait gives up.
+    let engine = one_worker().crossover(2).deadline_us(20_000).build().unwrap();
+    let requests: Vec<_> = (1..=3).map(|id| (id, key2048())).collect();
+    let s = run_behind_held_worker(&engine, &requests);
+    assert_eq!(s.batches[3], 1, "{s:?}");
+    assert_eq!(s.singles, 1, "{s:?}");
+}
+
+#[test]
+fn below_the_crossover_requests_run_alone() {
+    let engine = one_worker().crossover(5).deadline_us(20_000).build().unwrap();
+    let requests: Vec<_> = (1..=3).map(|id| (id, key2048())).collect();
+    let s = run_behind_held_worker(&engine, &requests);
+    assert_eq!(s.batched(), 0, "{s:?}");
+    assert_eq!(s.singles, 4, "{s:?}");
+}
+
+#[test]
+fn classes_never_share_a_batch() {
+    let engine = one_worker().crossover(2).deadline_us(20_000).build().unwrap();
+    let keys = all_keys(); // 1024, 1024, 2048, three-prime 1536
+    let requests: Vec<_> = (1..=12u64).map(|id| (id, keys[id as usize % 4].clone())).collect();
+    let s = run_behind_held_worker(&engine, &requests);
+    // Six 1024-bit requests (one batch), three 2048-bit (one batch), three three-prime
+    // (alone each), plus the one that held the worker.
+    assert_eq!(s.batches[6], 1, "{s:?}");
+    assert_eq!(s.batches[3], 1, "{s:?}");
+    assert_eq!(s.singles, 4, "{s:?}");
+}
+
+#[test]
+fn run_computes_on_the_callers_thread_when_idle() {
+    let engine = Engine::builder().workers(1).build().unwrap();
+    let key = key2048();
+    for id in 0..3 {
+        check(&key, id, &engine.run(key.clone(), sign_req(id)));
+    }
+    assert_eq!(engine.stats().direct, 3);
+    // With the direct path off, the worker runs it.
+    let engine = Engine::builder().workers(1).direct(false).build().unwrap();
+    check(&key, 3, &engine.run(key.clone(), sign_req(3)));
+    let s = engine.stats();
+    assert_eq!((s.direct, s.singles), (0, 1));
+}
+
+#[test]
+fn callbacks_may_call_back_in_and_may_panic() {
+    let engine = Arc::new(Engine::builder().workers(1).build().unwrap());
+    let key = key2048();
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let (e, k, g) = (Arc::clone(&engine), key.clone(), Arc::clone(&got));
+    let (tx, rx) = channel();
+    engine
+        .submit_with(key.clone(), sign_req(1), move |a| {
+            // On the only worker: run and sign_batch compute inline instead of waiting for
+            // the worker (themselves).
+            let inner = e.run(k.clone(), sign_req(2));
+            let batch = e.sign_batch(&[(k.clone(), sign_req(3)), (k.clone(), sign_req(4))]);
+            g.lock().unwrap().extend([a, inner].into_iter().chain(batch));
+            tx.send(()).unwrap();
+        })
+        .unwrap();
+    rx.recv().unwrap();
+    for (id, a) in (1..=4).zip(got.lock().unwrap().iter()) {
+        check(&key, id, a);
+    }
+    engine.submit_with(key.clone(), sign_req(5), |_| panic!("callback panics")).unwrap();
+    // The worker survived the panic.
+    check(&key, 6, &engine.submit(key.clone(), sign_req(6)).wait());
+    assert_eq!(engine.stats().callback_panics, 1);
+}
+
+#[test]
+fn settings_are_checked() {
+    for bad in [
+        Engine::builder().workers(0),
+        Engine::builder().queue_capacity(0),
+        Engine::builder().max_batch(0),
+        Engine::builder().max_batch(9),
+        Engine::builder().crossover(0),
+    ] {
+        assert!(matches!(bad.build().err(), Some(Error::InvalidArgument(_))));
+    }
+    let c = Engine::builder().workers(3).config();
+    assert_eq!(c.queue_capacity, 3 * cryptocard::engine::DEFAULT_QUEUE_PER_WORKER);
+    let d = EngineConfig::default();
+    assert!(d.workers >= 1 && d.direct && d.backpressure == Backpressure::Block);
+    assert_eq!(Stats::default().batched(), 0);
+}

@@ -58,7 +58,6 @@ mod ticket;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Instant;
 
 pub use batch::OPERATION_PANICKED;
 pub use config::{
@@ -69,7 +68,6 @@ pub use stats::Stats;
 pub use ticket::{Answer, Ticket};
 
 use pool::Shared;
-use queue::Job;
 use ticket::Reply;
 
 use crate::rng::OsRng;
@@ -237,7 +235,7 @@ impl Engine {
                 (Arc::clone(k), r.clone(), reply)
             })
             .collect();
-        let accepted = self.enqueue_all(items, true);
+        let accepted = self.shared.enqueue_all(items, true);
         tickets.into_iter().zip(accepted).map(|(t, ok)| ok.and_then(|()| t.wait())).collect()
     }
 
@@ -245,7 +243,7 @@ impl Engine {
         self.shared.config.backpressure == Backpressure::Block
     }
 
-    /// Puts one request in the queue, as [`Engine::enqueue_all`].
+    /// Puts one request in the queue, as `Shared::enqueue_all`.
     fn enqueue(
         &self,
         key: Arc<RsaPrivateKey>,
@@ -253,60 +251,8 @@ impl Engine {
         reply: Reply,
         wait: bool,
     ) -> Result<()> {
-        let mut r = self.enqueue_all(vec![(key, req, reply)], wait);
+        let mut r = self.shared.enqueue_all(vec![(key, req, reply)], wait);
         r.pop().unwrap_or(Err(Error::Unsupported("internal error: enqueue lost its result")))
-    }
-
-    /// Puts requests in the queue in order under one lock, waiting for room between them
-    /// if `wait` (never on a worker thread, where waiting could deadlock the pool). One
-    /// result per request: a refused request's reply is disarmed and its error returned.
-    fn enqueue_all(
-        &self,
-        items: Vec<(Arc<RsaPrivateKey>, PrivateRequest, Reply)>,
-        wait: bool,
-    ) -> Vec<Result<()>> {
-        let s = &*self.shared;
-        let wait = wait && !s.on_worker_thread();
-        let mut results = Vec::with_capacity(items.len());
-        let mut refused = Vec::new();
-        let mut st = s.lock();
-        for (key, req, reply) in items {
-            let class = policy::class_of(&key, &req);
-            let admitted = loop {
-                if st.closed.is_some() {
-                    break Err(Error::ShutDown);
-                }
-                if !st.queue.is_full() {
-                    break Ok(());
-                }
-                if !wait {
-                    s.counters.busy();
-                    break Err(Error::Busy);
-                }
-                // Let the workers at what is queued so far, then wait for room.
-                s.work.notify_all();
-                st.room_waiters += 1;
-                st = s.wait(&s.room, st);
-                st.room_waiters -= 1;
-            };
-            match admitted {
-                Ok(()) => {
-                    st.queue.push(Job { key, req, reply, class, enqueued: Instant::now() });
-                    s.counters.accepted();
-                    s.counters.queue_depth(st.queue.len());
-                }
-                Err(_) => refused.push(reply),
-            }
-            results.push(admitted);
-        }
-        match results.iter().filter(|r| r.is_ok()).count() {
-            0 => {}
-            1 => s.work.notify_one(),
-            _ => s.work.notify_all(),
-        }
-        drop(st);
-        refused.into_iter().for_each(Reply::disarm);
-        results
     }
 
     /// Shuts down, draining the queue: every queued request runs and is answered, then

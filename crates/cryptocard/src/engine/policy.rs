@@ -3,7 +3,7 @@
 //! # Classes
 //!
 //! Requests share a batch only if the 8-lane kernel can run them together: same modulus
-//! size, two primes (the CRT halves of each lane then have one length). [`class_of`] is
+//! length in bits, two primes (the CRT halves of each lane then have one length). [`class_of`] is
 //! the one place that decides; it switches to the RSA layer's own batch classes when
 //! that layer grows them.
 //!
@@ -47,8 +47,8 @@ use crate::rsa::{PrivateRequest, RsaPrivateKey};
 /// Which requests may share a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Class {
-    /// The modulus length in bytes.
-    size: usize,
+    /// The modulus length in bits.
+    bits: usize,
     /// Whether the batch kernel takes this kind of key at all.
     batchable: bool,
 }
@@ -59,11 +59,12 @@ impl Class {
     }
 }
 
-/// The batch class of a request: its key's modulus size and whether it has two primes.
+/// The batch class of a request: its key's modulus length in bits and whether it has two
+/// primes.
 ///
 /// The request is not looked at yet: every scheme ends in the same private exponentiation.
 pub(crate) fn class_of(key: &RsaPrivateKey, _req: &PrivateRequest) -> Class {
-    Class { size: key.size(), batchable: key.primes().len() == 2 }
+    Class { bits: key.bits(), batchable: key.primes().len() == 2 }
 }
 
 /// Mean gap between arrivals in one class, as an exponentially weighted moving average

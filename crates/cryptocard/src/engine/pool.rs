@@ -1,10 +1,11 @@
 //! The state the engine's threads share, and the worker loop.
 //!
-//! One mutex guards the queue, the permit count and the shutdown flag; three condition
-//! variables wake the three kinds of waiter: workers (`work`: a request arrived, a permit
-//! came back, shutdown), submitters blocked on a full queue (`room`), and callers of
-//! shutdown waiting for the workers to finish (`done`). The lock is held only to move
-//! jobs in and out of the queue, never while computing or answering.
+//! Requests enter through [`Shared::enqueue_all`]. One mutex guards the queue, the permit
+//! count and the shutdown flag; three condition variables wake the three kinds of waiter:
+//! workers (`work`: a request arrived, a permit came back, shutdown), submitters blocked
+//! on a full queue (`room`), and callers of shutdown waiting for the workers to finish
+//! (`done`). The lock is held only to move jobs in and out of the queue, never while
+//! computing or answering.
 //!
 //! Permits: at most `workers` operations run at once, counting both workers and callers
 //! that [`super::Engine::run`] lets compute on their own thread, so the direct path never
@@ -16,10 +17,13 @@ use std::time::Instant;
 
 use super::batch;
 use super::config::{EngineConfig, ShutdownMode};
-use super::policy::{Decision, Policy};
+use super::policy::{self, Decision, Policy};
 use super::queue::{Job, Queue};
 use super::stats::Counters;
+use super::ticket::Reply;
 use crate::rng::OsRng;
+use crate::rsa::{PrivateRequest, RsaPrivateKey};
+use crate::{Error, Result};
 
 /// What the mutex guards.
 #[derive(Debug)]
@@ -103,6 +107,58 @@ impl Shared {
         if !st.queue.is_empty() {
             self.work.notify_one();
         }
+    }
+
+    /// Puts requests in the queue in order under one lock, waiting for room between them
+    /// if `wait` (never on a worker thread, where waiting could deadlock the pool). One
+    /// result per request: a refused request's reply is disarmed and its error returned.
+    pub(crate) fn enqueue_all(
+        &self,
+        items: Vec<(Arc<RsaPrivateKey>, PrivateRequest, Reply)>,
+        wait: bool,
+    ) -> Vec<Result<()>> {
+        let s = self;
+        let wait = wait && !s.on_worker_thread();
+        let mut results = Vec::with_capacity(items.len());
+        let mut refused = Vec::new();
+        let mut st = s.lock();
+        for (key, req, reply) in items {
+            let class = policy::class_of(&key, &req);
+            let admitted = loop {
+                if st.closed.is_some() {
+                    break Err(Error::ShutDown);
+                }
+                if !st.queue.is_full() {
+                    break Ok(());
+                }
+                if !wait {
+                    s.counters.busy();
+                    break Err(Error::Busy);
+                }
+                // Let the workers at what is queued so far, then wait for room.
+                s.work.notify_all();
+                st.room_waiters += 1;
+                st = s.wait(&s.room, st);
+                st.room_waiters -= 1;
+            };
+            match admitted {
+                Ok(()) => {
+                    st.queue.push(Job { key, req, reply, class, enqueued: Instant::now() });
+                    s.counters.accepted();
+                    s.counters.queue_depth(st.queue.len());
+                }
+                Err(_) => refused.push(reply),
+            }
+            results.push(admitted);
+        }
+        match results.iter().filter(|r| r.is_ok()).count() {
+            0 => {}
+            1 => s.work.notify_one(),
+            _ => s.work.notify_all(),
+        }
+        drop(st);
+        refused.into_iter().for_each(Reply::disarm);
+        results
     }
 
     /// Waits for the next jobs this worker should run, takes a permit for them, and

@@ -202,6 +202,29 @@ fn shutdown_drain_completes_everything_queued() {
 }
 
 #[test]
+fn dropping_the_engine_drains_it() {
+    let engine = Engine::builder().workers(1).crossover(2).build().unwrap();
+    let release = occupy_worker(&engine);
+    let Queued { tickets, calls, answers: rx } = queue_behind(&engine, 6);
+    // Let the worker go from another thread once the drop has begun.
+    let releaser = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        drop(release);
+    });
+    drop(engine);
+    releaser.join().unwrap();
+    let keys = all_keys();
+    for (id, t) in tickets {
+        assert!(t.is_ready(), "ticket {id} not answered by the drop");
+        check(&keys[(id % 4) as usize], id, &t.wait());
+    }
+    for (id, a) in rx.try_iter() {
+        check(&keys[(id % 4) as usize], id, &a);
+    }
+    assert!(calls[6..].iter().all(|c| c.load(Ordering::SeqCst) == 1));
+}
+
+#[test]
 fn shutdown_cancel_answers_everything_queued_with_shut_down() {
     let engine = Arc::new(Engine::builder().workers(1).build().unwrap());
     let release = occupy_worker(&engine);

@@ -45,6 +45,13 @@ fn every_interface_answers_as_the_single_operation() {
     assert_eq!(s.requests, 4 * (6 * 5 + 10));
     assert_eq!(s.answered, s.requests);
     assert_eq!(s.direct + s.singles + s.batched(), s.requests, "{s:?}");
+    assert!(engine.sign_batch(&[]).is_empty());
+    // One more phase, counted on its own.
+    let key = key2048();
+    check(&key, 1, &engine.submit(key.clone(), sign_req(1)).wait());
+    let phase = engine.stats().since(&s);
+    assert_eq!((phase.requests, phase.answered, phase.direct), (1, 1, 0));
+    assert_eq!(phase.singles + phase.batched(), 1);
 }
 
 #[test]
@@ -190,6 +197,7 @@ fn full_batch_runs_as_one() {
         (1..=8).map(|id| (id, if id % 2 == 0 { a.clone() } else { b.clone() })).collect();
     let s = run_behind_held_worker(&engine, &requests);
     assert_eq!(s.batches[8], 1, "{s:?}");
+    assert_eq!(s.mean_batch(), 8.0);
     assert_eq!(s.singles, 1, "only the request that held the worker ran alone: {s:?}");
 }
 
@@ -284,4 +292,8 @@ fn settings_are_checked() {
     let d = EngineConfig::default();
     assert!(d.workers >= 1 && d.direct && d.backpressure == Backpressure::Block);
     assert_eq!(Stats::default().batched(), 0);
+    assert_eq!(Stats::default().mean_batch(), 0.0);
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Engine>();
+    send_sync::<cryptocard::engine::Ticket>();
 }

@@ -32,6 +32,32 @@ impl Stats {
     pub fn batched(&self) -> u64 {
         self.batches.iter().enumerate().map(|(n, &b)| n as u64 * b).sum()
     }
+
+    /// The mean number of requests per batch a worker ran; 0 if none.
+    pub fn mean_batch(&self) -> f64 {
+        let batches: u64 = self.batches.iter().sum();
+        if batches == 0 { 0.0 } else { self.batched() as f64 / batches as f64 }
+    }
+
+    /// The counts from `earlier` (a snapshot of the same engine) to this snapshot, for a
+    /// benchmark that measures one phase of a run; `queue_high_water` stays this
+    /// snapshot's (the deepest since the engine started).
+    pub fn since(&self, earlier: &Stats) -> Stats {
+        let mut batches = self.batches;
+        for (b, e) in batches.iter_mut().zip(&earlier.batches) {
+            *b = b.saturating_sub(*e);
+        }
+        Stats {
+            requests: self.requests.saturating_sub(earlier.requests),
+            answered: self.answered.saturating_sub(earlier.answered),
+            direct: self.direct.saturating_sub(earlier.direct),
+            singles: self.singles.saturating_sub(earlier.singles),
+            batches,
+            busy: self.busy.saturating_sub(earlier.busy),
+            queue_high_water: self.queue_high_water,
+            callback_panics: self.callback_panics.saturating_sub(earlier.callback_panics),
+        }
+    }
 }
 
 #[derive(Debug, Default)]

@@ -4,9 +4,13 @@
 
 mod engine_common;
 
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Wake, Waker};
 
 use cryptocard::Error;
 use cryptocard::engine::{Answer, Backpressure, Engine, ShutdownMode, Ticket};
@@ -298,4 +302,67 @@ fn shutdown_cancel_under_load_loses_nothing() {
     assert_eq!(s.answered, s.requests);
     assert_eq!(done + cancelled + refused, 64);
     assert!(done >= 4);
+}
+
+/// A one-thread executor: runs every task to completion, polling a task again only when
+/// its waker has been called (so a ticket that forgets to wake its task hangs the test).
+fn run_tasks(tasks: Vec<Pin<Box<dyn Future<Output = ()>>>>) {
+    struct TaskWaker {
+        id: usize,
+        ready: Arc<Mutex<VecDeque<usize>>>,
+        thread: std::thread::Thread,
+    }
+    impl Wake for TaskWaker {
+        fn wake(self: Arc<Self>) {
+            self.ready.lock().unwrap().push_back(self.id);
+            self.thread.unpark();
+        }
+    }
+    let ready = Arc::new(Mutex::new((0..tasks.len()).collect::<VecDeque<_>>()));
+    let mut tasks: Vec<_> = tasks.into_iter().map(Some).collect();
+    let mut left = tasks.len();
+    while left > 0 {
+        let next = ready.lock().unwrap().pop_front();
+        let Some(id) = next else {
+            std::thread::park();
+            continue;
+        };
+        let Some(task) = tasks[id].as_mut() else { continue };
+        let waker = Waker::from(Arc::new(TaskWaker {
+            id,
+            ready: Arc::clone(&ready),
+            thread: std::thread::current(),
+        }));
+        if task.as_mut().poll(&mut Context::from_waker(&waker)).is_ready() {
+            tasks[id] = None;
+            left -= 1;
+        }
+    }
+}
+
+#[test]
+fn many_async_tasks_on_one_thread() {
+    // 16 tasks, each awaiting three requests in turn, all pending at once on one thread.
+    let engine = Arc::new(Engine::builder().workers(2).crossover(2).build().unwrap());
+    let keys = all_keys();
+    let answered = Arc::new(AtomicU32::new(0));
+    let tasks = (0..16u64)
+        .map(|t| {
+            let (engine, keys, answered) =
+                (Arc::clone(&engine), keys.clone(), Arc::clone(&answered));
+            Box::pin(async move {
+                for i in 0..3 {
+                    let id = t * 3 + i;
+                    let key = keys[(id % 4) as usize].clone();
+                    let answer = engine.submit(key.clone(), mixed_req(&key, id)).await;
+                    check_mixed(&key, id, &answer);
+                    answered.fetch_add(1, Ordering::Relaxed);
+                }
+            }) as Pin<Box<dyn Future<Output = ()>>>
+        })
+        .collect();
+    run_tasks(tasks);
+    assert_eq!(answered.load(Ordering::Relaxed), 48);
+    let s = engine.stats();
+    assert_eq!((s.requests, s.answered), (48, 48));
 }

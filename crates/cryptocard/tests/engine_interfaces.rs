@@ -222,6 +222,32 @@ fn below_the_crossover_requests_run_alone() {
 }
 
 #[test]
+fn idle_workers_share_a_small_burst_as_singles() {
+    // Two workers held, eight queued: two idle workers run four singles each sooner than
+    // one runs a batch of eight (the crossover is 5).
+    let engine = Engine::builder().workers(2).deadline_us(20_000).build().unwrap();
+    let key = key2048();
+    let holds = [occupy_worker(&engine), occupy_worker(&engine)];
+    let tickets: Vec<_> = (1..=8).map(|id| engine.submit(key.clone(), sign_req(id))).collect();
+    drop(holds);
+    for (id, t) in (1..=8).zip(tickets) {
+        check(&key, id, &t.wait());
+    }
+    let s = engine.stats();
+    assert_eq!((s.batched(), s.singles), (0, 10), "{s:?}");
+    // Ten queued: ceil(10 / 2) reaches the crossover, so the first free worker batches.
+    let holds = [occupy_worker(&engine), occupy_worker(&engine)];
+    let tickets: Vec<_> = (1..=10).map(|id| engine.submit(key.clone(), sign_req(id))).collect();
+    drop(holds);
+    for (id, t) in (1..=10).zip(tickets) {
+        check(&key, id, &t.wait());
+    }
+    let s = engine.stats().since(&s);
+    assert_eq!(s.batches[8], 1, "{s:?}");
+    assert_eq!(s.singles, 4, "{s:?}");
+}
+
+#[test]
 fn classes_never_share_a_batch() {
     let engine = one_worker().crossover(2).deadline_us(20_000).build().unwrap();
     let keys = all_keys(); // 1024, 1024, 2048, three-prime 1536

@@ -11,18 +11,23 @@
 //!
 //! A batch of up to 8 costs about as much as 5 single operations (see
 //! [`super::DEFAULT_CROSSOVER`]), so batching wins only when requests are waiting anyway,
-//! and holding a request back to fill a batch costs it latency. A free worker looks at
-//! the classes, oldest first, and for each:
+//! and holding a request back to fill a batch costs it latency. With `free` workers not
+//! running a batch (this one included; one running a single operation is back long before
+//! a batch would end), `len` queued requests run as single operations take about
+//! ⌈len / free⌉ single-operation times, so a batch *pays* when ⌈len / free⌉ reaches the
+//! crossover: eight requests and two idle cores run faster as four singles each than as
+//! one batch on one core, sixteen run faster as two batches. A free worker looks at the
+//! classes, oldest first, and for each:
 //!
 //! 1. a request past its deadline (or an engine shutting down): run now: a batch of
-//!    up to 8 if at least `crossover` are queued, else one single operation;
+//!    up to 8 if a batch pays, else one single operation;
 //! 2. a class that is not batchable: a single operation, now;
-//! 3. a full batch: run it;
+//! 3. a full batch: run it (as a batch if that pays);
 //! 4. otherwise estimate how many more requests of the class will arrive before the
-//!    oldest one's deadline (remaining time / mean inter-arrival gap). Below the
-//!    crossover, wait only if that brings the class to the crossover; at or above it, wait
-//!    only if at least one more is expected. Else run now: a single operation below the
-//!    crossover, the partial batch above it.
+//!    oldest one's deadline (remaining time / mean inter-arrival gap). If a batch does
+//!    not pay yet, wait only if those arrivals would make it pay; if it does, wait only
+//!    if at least one more is expected. Else run now: a single operation or the partial
+//!    batch.
 //!
 //! If no class runs, the worker sleeps until the next arrival, the earliest deadline, or
 //! one expected inter-arrival gap, whichever is first, and decides again.
@@ -135,38 +140,47 @@ pub(crate) struct Policy {
 }
 
 impl Policy {
+    /// Whether `len` requests (of a batchable class) are better run as a batch than as
+    /// single operations spread over `free` idle workers: ⌈len / free⌉ ≥ crossover, that
+    /// is len > (crossover - 1) · free.
+    fn pays(&self, len: f64, free: usize) -> bool {
+        len > ((self.crossover - 1) * free) as f64
+    }
+
     /// How many of `len` queued requests to take when they must run now.
-    fn flush_count(&self, len: usize, batchable: bool) -> usize {
-        let n = len.min(self.max_batch);
-        if batchable && n >= self.crossover { n } else { 1 }
+    fn flush_count(&self, len: usize, batchable: bool, free: usize) -> usize {
+        if batchable && self.pays(len as f64, free) { len.min(self.max_batch) } else { 1 }
     }
 
     /// The decision for one class: run now (`Ok`) or wait this long (`Err`).
-    fn decide_class(&self, c: &ClassView, closing: bool) -> Result<usize, Duration> {
+    fn decide_class(&self, c: &ClassView, free: usize, closing: bool) -> Result<usize, Duration> {
+        let flush = Ok(self.flush_count(c.len, c.batchable, free));
         if closing || c.head_age >= self.deadline || !c.batchable || c.len >= self.max_batch {
-            return Ok(self.flush_count(c.len, c.batchable));
+            return flush;
         }
         let remaining = self.deadline - c.head_age;
         let Some(gap) = c.gap else {
-            return Ok(self.flush_count(c.len, c.batchable));
+            return flush;
         };
         let expected = remaining.as_secs_f64() / gap.as_secs_f64();
-        let worth_waiting = if c.len < self.crossover {
-            c.len as f64 + expected >= self.crossover as f64
-        } else {
+        let worth_waiting = if self.pays(c.len as f64, free) {
             expected >= 1.0
+        } else {
+            self.pays(c.len as f64 + expected, free)
         };
         if worth_waiting {
             // Look again after one expected gap: if nothing came, the silence has
             // stretched the estimate and the partial batch may run before the deadline.
             Err(remaining.min(gap))
         } else {
-            Ok(self.flush_count(c.len, c.batchable))
+            flush
         }
     }
 
-    /// The decision over all classes (`views[i]` describes class `i`).
-    pub(crate) fn decide(&self, views: &[ClassView], closing: bool) -> Decision {
+    /// The decision over all classes (`views[i]` describes class `i`) for a worker that
+    /// sees `free` workers idle, itself included (at least 1).
+    pub(crate) fn decide(&self, views: &[ClassView], free: usize, closing: bool) -> Decision {
+        let free = free.max(1);
         let mut order: Vec<usize> = (0..views.len()).filter(|&i| views[i].len > 0).collect();
         if order.is_empty() {
             return Decision::Idle;
@@ -174,7 +188,7 @@ impl Policy {
         order.sort_by(|&a, &b| views[b].head_age.cmp(&views[a].head_age));
         let mut wait = Duration::MAX;
         for index in order {
-            match self.decide_class(&views[index], closing) {
+            match self.decide_class(&views[index], free, closing) {
                 Ok(count) => return Decision::Run { index, count },
                 Err(d) => wait = wait.min(d),
             }
@@ -200,15 +214,15 @@ mod tests {
 
     #[test]
     fn idle_when_nothing_is_queued() {
-        assert_eq!(P.decide(&[view(0, 0, None)], false), Decision::Idle);
+        assert_eq!(P.decide(&[view(0, 0, None)], 1, false), Decision::Idle);
     }
 
     #[test]
     fn lone_request_runs_at_once() {
         // One request, arrivals every 1 ms: nothing will join it within 100 us.
-        let d = P.decide(&[view(1, 0, Some(1000))], false);
+        let d = P.decide(&[view(1, 0, Some(1000))], 1, false);
         assert_eq!(d, Decision::Run { index: 0, count: 1 });
-        let d = P.decide(&[view(1, 0, None)], false);
+        let d = P.decide(&[view(1, 0, None)], 1, false);
         assert_eq!(d, Decision::Run { index: 0, count: 1 });
     }
 
@@ -216,34 +230,76 @@ mod tests {
     fn burst_waits_to_fill() {
         // Three queued, one every 10 us: 10 more expected before the deadline.
         assert_eq!(
-            P.decide(&[view(3, 20, Some(10))], false),
+            P.decide(&[view(3, 20, Some(10))], 1, false),
             Decision::Wait(Duration::from_micros(10))
         );
         // Near the deadline, 2.5 more expected: look again after one gap.
         assert_eq!(
-            P.decide(&[view(3, 90, Some(4))], false),
+            P.decide(&[view(3, 90, Some(4))], 1, false),
             Decision::Wait(Duration::from_micros(4))
         );
         // At 2 us to go, 0.5 more expected: three cannot reach the crossover, run one.
-        assert_eq!(P.decide(&[view(3, 98, Some(4))], false), Decision::Run { index: 0, count: 1 });
+        assert_eq!(
+            P.decide(&[view(3, 98, Some(4))], 1, false),
+            Decision::Run { index: 0, count: 1 }
+        );
         // Six queued, same rate: wait for the last two lanes.
-        assert!(matches!(P.decide(&[view(6, 20, Some(10))], false), Decision::Wait(_)));
+        assert!(matches!(P.decide(&[view(6, 20, Some(10))], 1, false), Decision::Wait(_)));
     }
 
     #[test]
     fn full_batch_and_deadline_flush() {
-        assert_eq!(P.decide(&[view(12, 0, Some(1))], false), Decision::Run { index: 0, count: 8 });
-        assert_eq!(P.decide(&[view(6, 100, Some(1))], false), Decision::Run { index: 0, count: 6 });
+        assert_eq!(
+            P.decide(&[view(12, 0, Some(1))], 1, false),
+            Decision::Run { index: 0, count: 8 }
+        );
+        assert_eq!(
+            P.decide(&[view(6, 100, Some(1))], 1, false),
+            Decision::Run { index: 0, count: 6 }
+        );
         // Past the deadline below the crossover: single operations.
-        assert_eq!(P.decide(&[view(3, 150, Some(1))], false), Decision::Run { index: 0, count: 1 });
+        assert_eq!(
+            P.decide(&[view(3, 150, Some(1))], 1, false),
+            Decision::Run { index: 0, count: 1 }
+        );
         // Shutting down: no waiting.
-        assert_eq!(P.decide(&[view(6, 0, Some(1))], true), Decision::Run { index: 0, count: 6 });
+        assert_eq!(P.decide(&[view(6, 0, Some(1))], 1, true), Decision::Run { index: 0, count: 6 });
+    }
+
+    #[test]
+    fn idle_workers_take_singles_until_a_batch_pays() {
+        // Eight queued, two idle workers: four singles each beat one batch of eight.
+        assert_eq!(
+            P.decide(&[view(8, 0, Some(1))], 2, false),
+            Decision::Run { index: 0, count: 1 }
+        );
+        // Nine: ceil(9 / 2) = 5 reaches the crossover.
+        assert_eq!(
+            P.decide(&[view(9, 0, Some(1))], 2, false),
+            Decision::Run { index: 0, count: 8 }
+        );
+        // Six at the deadline with two idle: singles; with one idle: the batch.
+        assert_eq!(
+            P.decide(&[view(6, 100, Some(1))], 2, false),
+            Decision::Run { index: 0, count: 1 }
+        );
+        assert_eq!(
+            P.decide(&[view(6, 100, Some(1))], 1, false),
+            Decision::Run { index: 0, count: 6 }
+        );
+        // Six in a fast burst with two idle: wait, more arrivals will make a batch pay.
+        assert!(matches!(P.decide(&[view(6, 20, Some(10))], 2, false), Decision::Wait(_)));
+        // A worker that sees no free permit counts itself.
+        assert_eq!(
+            P.decide(&[view(6, 100, Some(1))], 0, false),
+            Decision::Run { index: 0, count: 6 }
+        );
     }
 
     #[test]
     fn partial_batch_runs_when_nothing_more_is_coming() {
         assert_eq!(
-            P.decide(&[view(6, 10, Some(500))], false),
+            P.decide(&[view(6, 10, Some(500))], 1, false),
             Decision::Run { index: 0, count: 6 }
         );
     }
@@ -252,7 +308,7 @@ mod tests {
     fn oldest_class_first_and_unbatchable_alone() {
         let mut other = view(2, 5, None);
         other.batchable = false;
-        let d = P.decide(&[view(3, 20, Some(10)), other, view(8, 1, Some(1))], false);
+        let d = P.decide(&[view(3, 20, Some(10)), other, view(8, 1, Some(1))], 1, false);
         // Class 0 waits; class 1 (next oldest) is not batchable and runs alone.
         assert_eq!(d, Decision::Run { index: 1, count: 1 });
     }

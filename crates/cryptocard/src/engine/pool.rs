@@ -31,6 +31,8 @@ pub(crate) struct State {
     pub queue: Queue,
     /// Permits in use (operations running).
     pub busy: usize,
+    /// Of those, the batches: the workers that will not be back for a batch's time.
+    pub batches: usize,
     /// Set once shutdown has begun.
     pub closed: Option<ShutdownMode>,
     /// Worker threads still running their loop.
@@ -71,6 +73,7 @@ impl Shared {
             state: Mutex::new(State {
                 queue: Queue::new(config.queue_capacity),
                 busy: 0,
+                batches: 0,
                 closed: None,
                 live: 0,
                 room_waiters: 0,
@@ -180,10 +183,14 @@ impl Shared {
                 continue;
             }
             let views = st.queue.views(Instant::now());
-            match self.policy.decide(&views, st.closed.is_some()) {
+            // Workers running single operations will be back long before a batch ends,
+            // so for the policy they are free (see `policy`, "a batch pays").
+            let free = self.config.workers - st.batches;
+            match self.policy.decide(&views, free, st.closed.is_some()) {
                 Decision::Run { index, count } => {
                     let jobs = st.queue.take(index, count);
                     st.busy += 1;
+                    st.batches += usize::from(jobs.len() > 1);
                     if st.room_waiters > 0 {
                         self.room.notify_all();
                     }
@@ -216,8 +223,13 @@ pub(crate) fn worker_loop(shared: Arc<Shared>) {
         };
         drop(guard);
         shared.counters.ran(jobs.len());
+        let was_batch = jobs.len() > 1;
         let answered = batch::run_jobs(jobs, &mut rng);
-        shared.release(&mut shared.lock());
+        {
+            let mut st = shared.lock();
+            st.batches -= usize::from(was_batch);
+            shared.release(&mut st);
+        }
         shared.counters.send_all(answered);
         st = shared.lock();
     }

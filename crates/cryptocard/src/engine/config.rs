@@ -21,10 +21,11 @@ pub const DEFAULT_MAX_BATCH: usize = 8;
 /// (`arch::x86_64::ifma` module docs, exponentiations only) one RSA-2048 operation on the
 /// "x2" kernel takes about 229 µs and an mb8 call, four RSA-2048 operations (eight CRT
 /// halves), about 582 µs, so a batch of eight costs about 1.16 ms, as much as
-/// 1164 / 229 = 5.1 single operations: from 5 queued requests the batch is no slower
-/// and frees the other cores. Below it the engine runs single operations (Dusse and
-/// Kaliski's crossover: below about 600 bytes their PC did DES faster itself than
-/// through the card). A crossover above the batch size turns batching off.
+/// 1164 / 229 = 5.1 single operations: from about 5 requests per free worker a batch
+/// is as fast as single operations and leaves the other cores free (the rule is in
+/// `policy`). Below it the engine runs single operations (Dusse and Kaliski's crossover:
+/// below about 600 bytes their PC did DES faster itself than through the card). A
+/// crossover above the batch size turns batching off.
 pub const DEFAULT_CROSSOVER: usize = 5;
 
 /// How long a queued request may wait for company before it is run with whatever is
@@ -66,7 +67,8 @@ pub struct EngineConfig {
     pub queue_capacity: usize,
     /// The most requests in one batch. Default: [`DEFAULT_MAX_BATCH`].
     pub max_batch: usize,
-    /// The fewest requests run as a batch. Default: [`DEFAULT_CROSSOVER`].
+    /// The fewest requests per free worker run as a batch (above `max_batch`: never).
+    /// Default: [`DEFAULT_CROSSOVER`].
     pub crossover: usize,
     /// The longest a request waits for its batch to fill. Default: [`DEFAULT_DEADLINE_US`].
     pub deadline: Duration,
@@ -144,7 +146,7 @@ impl EngineBuilder {
         self
     }
 
-    /// The fewest requests run as a batch.
+    /// The fewest requests per free worker run as a batch (above 8: never batch).
     pub fn crossover(mut self, n: usize) -> Self {
         self.config.crossover = n;
         self

@@ -34,7 +34,7 @@
 //!
 //! While [`private_batch`](crate::rsa::private_batch) runs its requests one after another
 //! (until the IFMA batch path lands), a batch buys nothing and rule 4's wait is pure
-//! latency; the crossover (see [`super::DEFAULT_CROSSOVER`]) is the knob that turns
+//! latency; a crossover above the batch size (see [`super::DEFAULT_CROSSOVER`]) turns
 //! batching off.
 //!
 //! Rule 4 is what makes low load fast, where a fixed timer (OpenSSL's QAT engine polls
@@ -140,11 +140,11 @@ pub(crate) struct Policy {
 }
 
 impl Policy {
-    /// Whether `len` requests (of a batchable class) are better run as a batch than as
-    /// single operations spread over `free` idle workers: ⌈len / free⌉ ≥ crossover, that
-    /// is len > (crossover - 1) · free.
+    /// Whether `len` requests (of a batchable class) are better run in batches than as
+    /// single operations spread over `free` workers: ⌈len / free⌉ ≥ crossover, that is
+    /// len > (crossover - 1) · free, for a crossover a batch can reach at all.
     fn pays(&self, len: f64, free: usize) -> bool {
-        len > ((self.crossover - 1) * free) as f64
+        self.crossover <= self.max_batch && len > ((self.crossover - 1) * free) as f64
     }
 
     /// How many of `len` queued requests to take when they must run now.
@@ -289,6 +289,12 @@ mod tests {
         );
         // Six in a fast burst with two idle: wait, more arrivals will make a batch pay.
         assert!(matches!(P.decide(&[view(6, 20, Some(10))], 2, false), Decision::Wait(_)));
+        // A crossover above the batch size: never a batch, however deep the queue.
+        let off = Policy { crossover: 9, ..P };
+        assert_eq!(
+            off.decide(&[view(20, 0, Some(1))], 1, false),
+            Decision::Run { index: 0, count: 1 }
+        );
         // A worker that sees no free permit counts itself.
         assert_eq!(
             P.decide(&[view(6, 100, Some(1))], 0, false),

@@ -62,6 +62,12 @@ impl Class {
     pub(crate) fn batchable(self) -> bool {
         self.batchable
     }
+
+    /// A class made up for the queue's tests.
+    #[cfg(test)]
+    pub(crate) fn for_test(bits: usize, batchable: bool) -> Class {
+        Class { bits, batchable }
+    }
 }
 
 /// The batch class of a request: its key's modulus length in bits and whether it has two

@@ -126,3 +126,72 @@ impl Queue {
         self.classes.iter_mut().flat_map(|c| c.jobs.drain(..)).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ticket::Ticket;
+    use crate::rng::OsRng;
+    use crate::rsa::KeyGenOptions;
+
+    /// Jobs whose request records `id` (as the message) and whose class is made up.
+    fn job(key: &Arc<RsaPrivateKey>, id: u8, class: Class) -> Job {
+        let (ticket, reply) = Ticket::new();
+        drop(ticket);
+        Job {
+            key: Arc::clone(key),
+            req: PrivateRequest::SignPkcs1v15Raw { data: vec![id] },
+            reply,
+            class,
+            enqueued: Instant::now(),
+        }
+    }
+
+    fn ids(jobs: Vec<Job>) -> Vec<u8> {
+        jobs.into_iter()
+            .map(|j| match &j.req {
+                PrivateRequest::SignPkcs1v15Raw { data } => data[0],
+                _ => unreachable!(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn classes_keep_arrival_order_and_capacity() {
+        let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
+        let key = Arc::new(RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap());
+        let (a, b) = (Class::for_test(1024, true), Class::for_test(2048, true));
+        let mut q = Queue::new(5);
+        for (id, c) in [(1, a), (2, b), (3, a), (4, a), (5, b)] {
+            assert!(!q.is_full());
+            q.push(job(&key, id, c));
+        }
+        assert!(q.is_full());
+        assert_eq!((q.len(), q.class_len(a), q.class_len(b)), (5, 3, 2));
+        let views = q.views(Instant::now());
+        assert_eq!(views.iter().map(|v| v.len).collect::<Vec<_>>(), [3, 2]);
+        assert_eq!(ids(q.take(0, 2)), [1, 3]);
+        assert_eq!(ids(q.take(1, 8)), [2, 5]);
+        assert_eq!(ids(q.take(7, 1)), [] as [u8; 0]);
+        assert_eq!(q.len(), 1);
+        assert_eq!(ids(q.take_all()), [4]);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn idle_classes_are_forgotten() {
+        let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
+        let key = Arc::new(RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap());
+        let mut q = Queue::new(100);
+        let busy = Class::for_test(1, true);
+        q.push(job(&key, 0, busy));
+        for bits in 2..40 {
+            q.push(job(&key, 1, Class::for_test(bits, true)));
+            assert_eq!(q.take(q.classes.len() - 1, 1).len(), 1);
+            assert!(q.classes.len() <= MAX_IDLE_CLASSES + 1);
+        }
+        // The class with a queued job survived every pruning.
+        assert_eq!(q.class_len(busy), 1);
+        assert_eq!(ids(q.take_all()), [0]);
+    }
+}

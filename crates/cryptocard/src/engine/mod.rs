@@ -18,7 +18,7 @@
 //! # Structure
 //!
 //! ```text
-//!  run ─────────────── permit free, nothing of its size queued ──► caller's thread
+//!  run ────────────── permit free, nothing of its class queued ──► caller's thread
 //!   │                                                              (single operation)
 //!  submit / submit_with / try_submit / sign_batch
 //!   └─► bounded queue, one FIFO per batch class ─► policy ─► worker (one per core)

@@ -361,3 +361,71 @@ fn modexp_methods_rows_name_each_technique_and_agree_with_the_peers() {
     assert_eq!(ops("gmp"), ["fixed-window-ct", "sliding-vartime"]);
     assert!(rows.iter().all(|r| r["alg"] == "modexp512-methods" && num(r, "ops_per_s") > 0.0));
 }
+
+#[test]
+fn engine_sweep_reports_every_level_for_every_implementation_and_writes_the_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("engine.svg");
+    let out = speed(&[
+        "--engine",
+        "rsa1024",
+        "-seconds",
+        "0.05",
+        "-concurrency",
+        "1,4",
+        "-plot",
+        plot.to_str().unwrap(),
+        "--compare",
+        "openssl-vendored",
+        "--json",
+    ]);
+    let rows = json_lines(&out);
+    let modes: Vec<(String, String, Option<u64>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["impl"].as_str().unwrap().to_string(),
+                r["mode"].as_str().unwrap().to_string(),
+                r["concurrency"].as_u64(),
+            )
+        })
+        .collect();
+    let want = |i: &str, m: &str, c: Option<u64>| (i.to_string(), m.to_string(), c);
+    assert_eq!(
+        modes,
+        [
+            want("cryptocard", "single", None),
+            want("cryptocard", "batched", None),
+            want("cryptocard", "engine", Some(1)),
+            want("openssl", "engine", Some(1)),
+            want("cryptocard", "engine", Some(4)),
+            want("openssl", "engine", Some(4)),
+        ]
+    );
+    for r in &rows {
+        assert_eq!((r["alg"].as_str(), r["op"].as_str()), (Some("rsa1024"), Some("sign")), "{r}");
+        assert!(num(r, "ops_per_s") > 0.0 && 0.0 < num(r, "p50_us"), "{r}");
+        assert!(num(r, "p50_us") <= num(r, "p99_us"), "{r}");
+    }
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert_eq!(svg.matches("<polyline").count(), 6, "three curves per implementation");
+}
+
+#[test]
+fn engine_options_are_checked() {
+    for args in [
+        &["--engine", "rsa1000"][..],
+        &["--engine", "sha256"],
+        &["--engine", "-concurrency", "0"],
+        &["--engine", "-concurrency", "1,x"],
+        &["--engine", "rsa2048", "rsa4096"],
+        &["--engine", "-batch", "8"],
+        &["rsa2048", "-plot", "x.svg"],
+    ] {
+        let out = speed(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}

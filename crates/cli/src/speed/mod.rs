@@ -36,9 +36,11 @@
 //!   harness's chunked timing gives rates, not latencies) and writes the plot.
 
 pub mod algs;
+pub mod engine;
 pub mod keygen;
 pub mod measure;
 pub mod peers;
+pub mod plot;
 pub mod registry;
 pub mod report;
 pub mod seeds;
@@ -56,6 +58,9 @@ const FLAGS: &[Flag] = &[
     Flag::value("multi", "N"),
     Flag::value("batch", "N"),
     Flag::value("keys", "N"),
+    Flag::value("concurrency", "LIST"),
+    Flag::value("plot", "FILE"),
+    Flag::switch("engine"),
     Flag::value("compare", "LIST"),
     Flag::switch("json"),
     Flag::switch("mr"),
@@ -73,6 +78,8 @@ const USAGE: &str =
     "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] [-keys N] \
 [--compare openssl,gmp,nettle,rustcrypto|all] [--json] [-mr]
        cryptocard speed --seeds [-seconds S] [-bytes N]
+       cryptocard speed --engine [rsaN] [-seconds S] [-concurrency LIST] [-plot FILE]
+                        [--compare openssl] [--json]
 
  -seconds S      seconds each implementation runs per row (default 1)
  -bytes N        buffer size for ciphers, digests and HMAC (default 8192)
@@ -84,6 +91,10 @@ const USAGE: &str =
  --json          one JSON object per implementation and row
  -mr             machine-readable +F: lines
  --seeds         the seed papers' headline rows beside ours, in their units
+ --engine        RSA signing through the batching engine at 1..64 concurrent callers
+                 (-concurrency 1,2,4,...), throughput and p50/p99 latency beside OpenSSL
+                 called from as many threads; the plot goes to -plot FILE
+                 (default speed-engine.svg)
 
 Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.";
 
@@ -100,6 +111,7 @@ struct Options {
     compare: String,
     format: Format,
     seeds: bool,
+    engine: Option<engine::Options>,
 }
 
 fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
@@ -129,15 +141,59 @@ fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
     } else {
         p.positional.iter().map(|a| a.to_ascii_lowercase()).collect()
     };
-    let compare = p
-        .value("compare")
-        .map(str::to_string)
-        .unwrap_or_else(|| if defaults { "all" } else { "none" }.into());
+    let compare = p.value("compare").map(str::to_string).unwrap_or_else(|| {
+        if p.has("engine") {
+            "openssl"
+        } else if defaults {
+            "all"
+        } else {
+            "none"
+        }
+        .into()
+    });
     let seeds = p.has("seeds");
     if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
         return Err(ArgError("--seeds takes only -seconds and -bytes".into()));
     }
-    Ok(Some(Options { algs, seconds, bytes, multi, batch, keys, compare, format, seeds }))
+    let engine = if p.has("engine") {
+        Some(engine_options(&p, seconds, format)?)
+    } else if p.has("concurrency") || p.has("plot") {
+        return Err(ArgError("-concurrency and -plot go with --engine".into()));
+    } else {
+        None
+    };
+    Ok(Some(Options { algs, seconds, bytes, multi, batch, keys, compare, format, seeds, engine }))
+}
+
+/// The `--engine` options: at most one `rsaN`, the concurrency levels, the plot file.
+fn engine_options(
+    p: &args::Parsed,
+    seconds: f64,
+    format: Format,
+) -> Result<engine::Options, ArgError> {
+    if p.has("seeds") || p.has("multi") || p.has("batch") || p.positional.len() > 1 {
+        return Err(ArgError(
+            "--engine takes one rsaN, -seconds, -concurrency, -plot, --compare and --json".into(),
+        ));
+    }
+    let alg = p.positional.first().map_or("rsa2048".to_string(), |a| a.to_ascii_lowercase());
+    let bits = alg
+        .strip_prefix("rsa")
+        .and_then(|b| b.parse::<u32>().ok())
+        .filter(|&b| algs::rsa::speed_key(b).is_some())
+        .ok_or_else(|| ArgError(format!("--engine: '{alg}' is not one of the rsaN algorithms")))?;
+    let levels = match p.value("concurrency") {
+        None => engine::DEFAULT_LEVELS.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|w| match w.trim().parse::<usize>() {
+                Ok(n) if (1..=1024).contains(&n) => Ok(n),
+                _ => Err(ArgError(format!("-concurrency: '{w}' is not a number from 1 to 1024"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let plot = p.value("plot").unwrap_or(engine::DEFAULT_PLOT).to_string();
+    Ok(engine::Options { bits, seconds, levels, plot, format })
 }
 
 fn in_range(
@@ -175,6 +231,12 @@ pub fn main(argv: &[String]) -> i32 {
         Ok(set) => set,
         Err(e) => return fail(&e),
     };
+    if let Some(e) = &o.engine {
+        for note in &set.notes {
+            eprintln!("note: {note}");
+        }
+        return engine::run(e, &set.openssl);
+    }
     let ctx = Context { peers: &set, bytes: o.bytes, batch: o.batch };
     let mut rows: Vec<Row> = Vec::new();
     let mut keygens: Vec<usize> = Vec::new();

@@ -40,6 +40,11 @@ const KEYS: &[(u32, &[u8], &[u8])] = &[
     (15360, include_bytes!("../keys/rsa15360.p8.der"), include_bytes!("../keys/rsa15360.spki.der")),
 ];
 
+/// The speed key of `bits` bits: (PKCS#8 private key DER, SubjectPublicKeyInfo DER).
+pub fn speed_key(bits: u32) -> Option<(&'static [u8], &'static [u8])> {
+    KEYS.iter().find(|k| k.0 == bits).map(|k| (k.1, k.2))
+}
+
 const SIGN: RsaPadding<'static> = RsaPadding::Pkcs1 { digest: Some("sha256") };
 const ENCRYPT: RsaPadding<'static> = RsaPadding::Pkcs1 { digest: None };
 

@@ -128,6 +128,13 @@ pub(crate) struct CrtKey {
     /// qInv = q^-1 mod p, in Montgomery form.
     pub(crate) q_inv: Elem<P, Mont>,
     pub(crate) others: Vec<OtherPrime>,
+    /// The key's own backend choice (`RsaPrivateKey::with_backend`); `None` follows the
+    /// process default ([`super::backend`]).
+    pub(crate) backend: Option<super::Backend>,
+    /// The IFMA parameters of p and q, made on first use (`super::backend_ifma`); `None`
+    /// inside for keys without an IFMA class.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) ifma: std::sync::OnceLock<Option<std::sync::Arc<super::backend_ifma::IfmaKey>>>,
 }
 
 impl CrtKey {
@@ -150,7 +157,15 @@ impl CrtKey {
                 .to_mont(&prime.modulus.elem_from_nat(&coefficients[i - 1]).map_err(bad)?);
             others.push(OtherPrime { prime, t });
         }
-        Ok(CrtKey { p, q, q_inv, others })
+        Ok(CrtKey {
+            p,
+            q,
+            q_inv,
+            others,
+            backend: None,
+            #[cfg(target_arch = "x86_64")]
+            ifma: std::sync::OnceLock::new(),
+        })
     }
 
     /// Phase (a), second half: c mod r_i for every prime (RSADP step 2.b's inputs).

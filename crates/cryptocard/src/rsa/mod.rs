@@ -107,6 +107,9 @@
 //! cargo +nightly fuzz run decrypt -- -max_total_time=60
 //! ```
 
+mod backend;
+#[cfg(target_arch = "x86_64")]
+mod backend_ifma;
 pub mod batch;
 mod blinding;
 mod components;
@@ -128,6 +131,7 @@ mod pss;
 mod raw;
 pub mod validate;
 
+pub use backend::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{PrivateRequest, private_batch};
 pub use encoding::{RsaKey, key_from_der, key_from_pem};
 pub use key::{RsaPrivateKey, RsaPublicKey};

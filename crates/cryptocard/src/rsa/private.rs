@@ -27,6 +27,7 @@
 //! the fault check runs on every call (its timing depends on e only). A fault is
 //! reported, which reveals that one happened and nothing else.
 
+use super::backend::Resolved;
 use super::blinding::Blinder;
 use super::crt::{CrtBackend, CrtResidues, ScalarBackend};
 use super::key::{N, RsaPrivateKey};
@@ -83,13 +84,23 @@ impl RsaPrivateKey {
         self.finish(op)
     }
 
-    /// The private operation on the scalar backend.
+    /// The private operation on the key's backend ([`super::backend`]).
     pub(crate) fn private_elem(
         &self,
         c: &Elem<N, Plain>,
         rng: &mut dyn RandomSource,
     ) -> Result<Elem<N, Plain>> {
-        self.private_elem_with(&ScalarBackend, c, rng)
+        self.with_crt_backend(|b| self.private_elem_with(b, c, rng))?
+    }
+
+    /// Runs `f` with the CRT backend this key's choice resolves to here; fails as
+    /// [`RsaPrivateKey::backend`].
+    pub(crate) fn with_crt_backend<R>(&self, f: impl FnOnce(&dyn CrtBackend) -> R) -> Result<R> {
+        Ok(match self.backend()?.resolve()? {
+            Resolved::Scalar => f(&ScalarBackend),
+            #[cfg(target_arch = "x86_64")]
+            Resolved::Ifma(t) => f(&super::backend_ifma::IfmaBackend(t)),
+        })
     }
 
     /// For tests of the fault check only: the private operation with a backend that

@@ -127,6 +127,7 @@ pub(crate) mod exp_mb8;
 pub(crate) mod exp_x2;
 mod ps;
 pub(crate) mod radix52;
+pub(crate) mod rsa_glue;
 mod vec52;
 mod window;
 

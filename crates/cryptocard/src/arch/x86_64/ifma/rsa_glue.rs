@@ -1,0 +1,254 @@
+//! The RSA layer's view of the IFMA kernels: parameters of a secret prime in one of a
+//! fixed set of size classes, and the x2, x1 and mb8 exponentiations dispatched on that
+//! class (the kernels are generic in the digit count `D`; this file names the `D` that
+//! RSA uses, so the rest of the crate never sees a const generic).
+//!
+//! # Size classes
+//!
+//! A prime of `L` 64-bit limbs runs with `D = digits_for_bits(64 L)` digits, which holds
+//! every prime of that limb length with `4 p < 2^(52 D)` (see `super`). The classes are
+//! the prime lengths of the common RSA sizes:
+//!
+//! | key bits | prime limbs | digits |
+//! |---------:|------------:|-------:|
+//! | 1024     |  8          | 10     |
+//! | 2048     | 16          | 20     |
+//! | 3072     | 24          | 30     |
+//! | 4096     | 32          | 40     |
+//! | 6144     | 48          | 60     |
+//! | 8192     | 64          | 79     |
+//!
+//! Other prime lengths stay on the scalar path (each class is a separate instantiation of
+//! the kernels, so the set is kept to the sizes people use).
+//!
+//! # Secrets
+//!
+//! The primes are secret. [`SecretParams52::new`] takes `RR = 2^(104 D) mod p` from the
+//! caller, computed in constant time by the modular core, so nothing here divides by `p`;
+//! the parameters are built with `Params52::new` (which checks `p` odd and its bit length,
+//! public facts about an RSA prime) and `RR` is converted digit-wise in constant time. The
+//! digits of `p`, `RR` and `k0` are zeroized on drop.
+//!
+//! One leak remains in the mb8 path: `exp_mb8` rebuilds each lane's parameters with
+//! `Params52::new`, whose `RR < p` check is a variable-time comparison. It runs over the
+//! limbs from the top and stops at the first difference, which for `RR`, uniformly spread
+//! below `p`, is the top limb in all but a 2^-64 fraction of calls: the time reveals
+//! nothing about `p` in practice, but a constructor taking digits would remove it.
+
+use super::LaneStatus;
+use super::exp_mb8::{Mb8Lane, exp_mb8};
+use super::exp_x2::{exp_x1, exp_x2};
+use super::radix52::{self, Params52};
+use crate::Error;
+use crate::arch::x86_64::cpu::Ifma;
+use zeroize::Zeroize;
+
+/// The prime limb lengths with IFMA kernels, and their digit counts (see the module
+/// docs).
+pub(crate) const CLASSES: [(usize, usize); 6] =
+    [(8, 10), (16, 20), (24, 30), (32, 40), (48, 60), (64, 79)];
+
+/// The digit count of a prime of `limbs` limbs, if it has a class.
+pub(crate) fn class_digits(limbs: usize) -> Option<usize> {
+    CLASSES.iter().find(|&&(l, _)| l == limbs).map(|&(_, d)| d)
+}
+
+/// The Montgomery parameters of a secret prime in its size class.
+pub(crate) enum SecretParams52 {
+    D10(Box<Params52<10>>),
+    D20(Box<Params52<20>>),
+    D30(Box<Params52<30>>),
+    D40(Box<Params52<40>>),
+    D60(Box<Params52<60>>),
+    D79(Box<Params52<79>>),
+}
+
+/// Runs `$body` with `$p` bound to the inner `Params52<D>` and `D` as a constant.
+macro_rules! with_class {
+    ($self:expr, $p:ident, $d:ident => $body:expr) => {
+        match $self {
+            SecretParams52::D10($p) => {
+                const $d: usize = 10;
+                $body
+            }
+            SecretParams52::D20($p) => {
+                const $d: usize = 20;
+                $body
+            }
+            SecretParams52::D30($p) => {
+                const $d: usize = 30;
+                $body
+            }
+            SecretParams52::D40($p) => {
+                const $d: usize = 40;
+                $body
+            }
+            SecretParams52::D60($p) => {
+                const $d: usize = 60;
+                $body
+            }
+            SecretParams52::D79($p) => {
+                const $d: usize = 79;
+                $body
+            }
+        }
+    };
+}
+
+fn build<const D: usize>(p: &[u64], rr: &[u64]) -> Result<Box<Params52<D>>, Error> {
+    // RR is set below, in constant time; 0 < p passes the constructor's check.
+    let mut params = Box::new(Params52::<D>::new(p, &[])?);
+    let fits = radix52::to_radix52(&mut params.rr, rr);
+    if !fits.declassify() {
+        params.zeroize_secrets();
+        return Err(Error::InvalidArgument("RR does not fit the digit count"));
+    }
+    Ok(params)
+}
+
+impl<const D: usize> Params52<D> {
+    fn zeroize_secrets(&mut self) {
+        self.n.zeroize();
+        self.rr.zeroize();
+        self.k0.zeroize();
+    }
+}
+
+impl SecretParams52 {
+    /// Parameters for the odd prime `p` (little-endian limbs; its limb length picks the
+    /// class) with `rr = 2^(2 * 52 * D) mod p`, fully reduced, in at most `p.len()`
+    /// limbs, `D` being [`class_digits`]`(p.len())`. [`Error::Unsupported`] for a length
+    /// without a class. `rr` must be right (it is not checked: a wrong one gives wrong
+    /// results, which the RSA fault check catches). Constant time in `p` and `rr` beyond
+    /// `p`'s bit length.
+    pub(crate) fn new(p: &[u64], rr: &[u64]) -> Result<SecretParams52, Error> {
+        Ok(match class_digits(p.len()) {
+            Some(10) => SecretParams52::D10(build(p, rr)?),
+            Some(20) => SecretParams52::D20(build(p, rr)?),
+            Some(30) => SecretParams52::D30(build(p, rr)?),
+            Some(40) => SecretParams52::D40(build(p, rr)?),
+            Some(60) => SecretParams52::D60(build(p, rr)?),
+            Some(79) => SecretParams52::D79(build(p, rr)?),
+            _ => return Err(Error::Unsupported("no IFMA class for this prime length")),
+        })
+    }
+
+    /// The digit count `D`.
+    pub(crate) fn digits(&self) -> usize {
+        with_class!(self, _p, D => D)
+    }
+
+    /// `out = base^exp mod p` alone ([`exp_x1`]; its contract).
+    pub(crate) fn exp_x1(
+        &self,
+        ifma: Ifma,
+        out: &mut [u64],
+        base: &[u64],
+        exp: &[u64],
+    ) -> Result<(), Error> {
+        with_class!(self, p, D => exp_x1::<D>(ifma, out, base, exp, p))
+    }
+
+    /// `out[s] = base[s]^exp[s] mod p_s` for the two primes `params` of one class,
+    /// interleaved ([`exp_x2`]; its contract). [`Error::Unsupported`] if the classes
+    /// differ.
+    pub(crate) fn exp_x2(
+        ifma: Ifma,
+        out: [&mut [u64]; 2],
+        base: [&[u64]; 2],
+        exp: [&[u64]; 2],
+        params: [&SecretParams52; 2],
+    ) -> Result<(), Error> {
+        use SecretParams52 as S;
+        match params {
+            [S::D10(a), S::D10(b)] => exp_x2::<10>(ifma, out, base, exp, [&**a, &**b]),
+            [S::D20(a), S::D20(b)] => exp_x2::<20>(ifma, out, base, exp, [&**a, &**b]),
+            [S::D30(a), S::D30(b)] => exp_x2::<30>(ifma, out, base, exp, [&**a, &**b]),
+            [S::D40(a), S::D40(b)] => exp_x2::<40>(ifma, out, base, exp, [&**a, &**b]),
+            [S::D60(a), S::D60(b)] => exp_x2::<60>(ifma, out, base, exp, [&**a, &**b]),
+            [S::D79(a), S::D79(b)] => exp_x2::<79>(ifma, out, base, exp, [&**a, &**b]),
+            _ => Err(Error::Unsupported("x2 needs two primes of one class")),
+        }
+    }
+
+    /// Whether this class runs 8-lane batches ([`exp_mb8_secret`]): the classes where a
+    /// transposed batch beats x2 pairs (20 and 30 digits, and 10), see `super`'s table.
+    pub(crate) fn has_mb8(&self) -> bool {
+        matches!(self, SecretParams52::D10(_) | SecretParams52::D20(_) | SecretParams52::D30(_))
+    }
+}
+
+impl Drop for SecretParams52 {
+    fn drop(&mut self) {
+        with_class!(self, p, _D => p.zeroize_secrets())
+    }
+}
+
+/// One lane of [`exp_mb8_secret`]: `out = base^exp mod p`, `p` given by its parameters
+/// and limbs (the kernel rebuilds the digits from the limbs).
+pub(crate) struct SecretLane<'a> {
+    pub(crate) params: &'a SecretParams52,
+    /// The prime's limbs, those `params` was made from.
+    pub(crate) prime: &'a [u64],
+    pub(crate) base: &'a [u64],
+    pub(crate) exp: &'a [u64],
+    pub(crate) out: &'a mut [u64],
+}
+
+/// Up to eight exponentiations in one mb8 batch; every lane's prime must be of the class
+/// `D` of the first lane with [`SecretParams52::has_mb8`], or that lane fails
+/// ([`LaneStatus::Failed`] with [`Error::Unsupported`]). Per-lane status as
+/// [`exp_mb8`].
+pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
+    let Some(first) = lanes.iter().flatten().next() else { return [LaneStatus::Empty; 8] };
+    match first.params.digits() {
+        10 => mb8_class::<10>(ifma, lanes),
+        20 => mb8_class::<20>(ifma, lanes),
+        30 => mb8_class::<30>(ifma, lanes),
+        _ => lanes.map(|l| match l {
+            Some(_) => LaneStatus::Failed(Error::Unsupported("no mb8 batch for this class")),
+            None => LaneStatus::Empty,
+        }),
+    }
+}
+
+fn mb8_class<const D: usize>(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
+    let mut rr_limbs = [[0u64; 64]; 8];
+    let mut wrong_class = [false; 8];
+    for (l, lane) in lanes.iter().enumerate() {
+        let Some(lane) = lane else { continue };
+        if lane.params.digits() != D {
+            wrong_class[l] = true;
+            continue;
+        }
+        let len = lane.prime.len();
+        with_class!(lane.params, p, _E => {
+            // RR's digits back to limbs (the kernel's lane interface takes limbs).
+            let fits = radix52::from_radix52(&mut rr_limbs[l][..len], &p.rr);
+            assert!(fits.declassify(), "internal error: RR does not fit its prime");
+        });
+    }
+    let mut kernel_lanes: [Option<Mb8Lane<'_>>; 8] = Default::default();
+    for (l, (lane, rr)) in lanes.into_iter().zip(rr_limbs.iter()).enumerate() {
+        match lane {
+            Some(lane) if !wrong_class[l] => {
+                kernel_lanes[l] = Some(Mb8Lane {
+                    modulus: lane.prime,
+                    rr: &rr[..lane.prime.len()],
+                    base: lane.base,
+                    exp: lane.exp,
+                    out: lane.out,
+                });
+            }
+            _ => {}
+        }
+    }
+    let mut status = exp_mb8::<D>(ifma, kernel_lanes);
+    rr_limbs.zeroize();
+    for (s, wrong) in status.iter_mut().zip(wrong_class) {
+        if wrong {
+            *s = LaneStatus::Failed(Error::Unsupported("mixed classes in one mb8 batch"));
+        }
+    }
+    status
+}

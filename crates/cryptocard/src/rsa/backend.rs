@@ -1,0 +1,155 @@
+//! Which unit runs the private operation's exponentiations (phase (b), see `crt.rs`).
+//!
+//! * [`Backend::Scalar`]: the modular core's constant-time fixed window on 64-bit limbs
+//!   (BMI2/ADX kernels where the CPU has them). Always available; the reference.
+//! * [`Backend::Ifma`]: the AVX-512 IFMA kernels in radix 2^52 (`backend_ifma.rs`): one
+//!   operation's two CRT halves interleaved in one register set (x2), batches of
+//!   [`super::private_batch`] in 8-lane mb8 batches. Two-prime keys whose primes have an
+//!   IFMA size class (1024-, 2048-, 3072-, 4096-, 6144- and 8192-bit keys); other keys
+//!   (multi-prime, other sizes) run on the scalar backend whatever is chosen.
+//! * [`Backend::Auto`] (the default): IFMA where the CPU has it, scalar otherwise.
+//!
+//! The choice, from the most to the least specific: a key's own
+//! ([`RsaPrivateKey::with_backend`]), the process default set by [`set_default_backend`],
+//! the environment variable `CRYPTOCARD_BACKEND` (`scalar`, `ifma` or `auto`, read once,
+//! at the first private operation), [`Backend::Auto`]. Choosing `ifma` through the API on
+//! a CPU without it fails with [`Error::Unsupported`]; through the environment (where
+//! there is nobody to tell), every private operation then fails with that error, as does
+//! an unknown value, rather than silently run elsewhere.
+//!
+//! Every backend gives the same results bit for bit (the tests in `tests/rsa_accel*.rs`
+//! compare them), so the choice is one of speed only.
+
+use super::RsaPrivateKey;
+use crate::{Error, Result};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The environment variable that picks the default backend.
+pub const BACKEND_VAR: &str = "CRYPTOCARD_BACKEND";
+
+/// A backend for the private operation's exponentiations (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// IFMA where the CPU has it, scalar otherwise.
+    #[default]
+    Auto,
+    /// The portable 64-bit-limb path.
+    Scalar,
+    /// The AVX-512 IFMA kernels (the CPU must have them).
+    Ifma,
+}
+
+/// What a choice resolves to on this CPU.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Resolved {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Ifma(crate::arch::x86_64::cpu::Ifma),
+}
+
+impl Backend {
+    /// Parses `scalar`, `ifma` or `auto` (the values of `CRYPTOCARD_BACKEND`).
+    pub fn parse(s: &str) -> Result<Backend> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "scalar" => Ok(Backend::Scalar),
+            "ifma" => Ok(Backend::Ifma),
+            "auto" | "" => Ok(Backend::Auto),
+            _ => Err(Error::Unsupported("CRYPTOCARD_BACKEND must be scalar, ifma or auto")),
+        }
+    }
+
+    /// Whether this CPU can run the backend (`Auto` and `Scalar` always can).
+    pub fn is_available(self) -> bool {
+        self.resolve().is_ok()
+    }
+
+    /// The unit this choice runs on here; [`Error::Unsupported`] for `Ifma` without IFMA.
+    pub(crate) fn resolve(self) -> Result<Resolved> {
+        #[cfg(target_arch = "x86_64")]
+        let ifma = crate::arch::x86_64::cpu::Ifma::detect();
+        #[cfg(not(target_arch = "x86_64"))]
+        let ifma: Option<()> = None;
+        match (self, ifma) {
+            (Backend::Scalar, _) | (Backend::Auto, None) => Ok(Resolved::Scalar),
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Auto | Backend::Ifma, Some(t)) => Ok(Resolved::Ifma(t)),
+            (Backend::Ifma, None) => Err(Error::Unsupported("this CPU has no AVX-512 IFMA")),
+            #[cfg(not(target_arch = "x86_64"))]
+            (_, Some(())) => Ok(Resolved::Scalar),
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Backend::Auto => 1,
+            Backend::Scalar => 2,
+            Backend::Ifma => 3,
+        }
+    }
+}
+
+/// The process default set through the API: 0 while unset, else `Backend::code`.
+static DEFAULT: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the backend of every key without one of its own ([`RsaPrivateKey::with_backend`]),
+/// overriding `CRYPTOCARD_BACKEND`. [`Error::Unsupported`] (and no change) for
+/// [`Backend::Ifma`] on a CPU without it.
+pub fn set_default_backend(backend: Backend) -> Result<()> {
+    backend.resolve()?;
+    DEFAULT.store(backend.code(), Ordering::Relaxed);
+    Ok(())
+}
+
+/// The process default: the one set by [`set_default_backend`], else the environment's,
+/// else [`Backend::Auto`]. [`Error::Unsupported`] if `CRYPTOCARD_BACKEND` has a value it
+/// cannot use (see the module docs).
+pub fn default_backend() -> Result<Backend> {
+    match DEFAULT.load(Ordering::Relaxed) {
+        1 => Ok(Backend::Auto),
+        2 => Ok(Backend::Scalar),
+        3 => Ok(Backend::Ifma),
+        _ => env_backend(),
+    }
+}
+
+/// `CRYPTOCARD_BACKEND`, read and checked once.
+fn env_backend() -> Result<Backend> {
+    static ENV: OnceLock<Result<Backend>> = OnceLock::new();
+    *ENV.get_or_init(|| {
+        let backend = match std::env::var(BACKEND_VAR) {
+            Ok(v) => Backend::parse(&v)?,
+            Err(std::env::VarError::NotPresent) => Backend::Auto,
+            Err(std::env::VarError::NotUnicode(_)) => {
+                return Err(Error::Unsupported("CRYPTOCARD_BACKEND is not UTF-8"));
+            }
+        };
+        backend.resolve().map(|_| backend)
+    })
+}
+
+impl RsaPrivateKey {
+    /// The key with its own backend choice, which overrides the process default.
+    /// [`Error::Unsupported`] for [`Backend::Ifma`] on a CPU without it.
+    pub fn with_backend(mut self, backend: Backend) -> Result<RsaPrivateKey> {
+        backend.resolve()?;
+        self.crt.backend = Some(backend);
+        Ok(self)
+    }
+
+    /// The backend this key's private operations use: its own choice, else the process
+    /// default (an error as [`default_backend`]).
+    pub fn backend(&self) -> Result<Backend> {
+        self.crt.backend.map_or_else(default_backend, Ok)
+    }
+
+    /// The name of the kernels this key's private operation runs on here: `"scalar"`,
+    /// `"ifma-x2"` (both halves in one register set) or `"ifma-x1"` (one half at a time).
+    pub fn backend_name(&self) -> Result<&'static str> {
+        Ok(match self.backend()?.resolve()? {
+            Resolved::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Resolved::Ifma(_) => super::backend_ifma::kernel_name(&self.crt),
+        })
+    }
+}

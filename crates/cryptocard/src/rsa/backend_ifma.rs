@@ -1,0 +1,222 @@
+//! The CRT backend on the AVX-512 IFMA kernels (`arch/x86_64/ifma`): phase (b) of the
+//! private operation in radix 2^52.
+//!
+//! * One operation: both CRT halves interleaved in one register set (`exp_x2`, OpenSSL's
+//!   `ossl_rsaz_mod_exp_avx512_x2` organisation) when p and q have one size class, each
+//!   half alone (`exp_x1`) when their classes differ.
+//! * A batch ([`CrtBackend::exponentiate_batch`]): requests of one class in 8-lane mb8
+//!   batches (Intel crypto_mb's `mb8`), keys may differ. The lanes are the two CRT halves
+//!   of up to [`MB8_OPS`] = 4 operations (lanes 2i and 2i + 1 hold p and q of operation
+//!   i). Eight operations' p-halves then their q-halves (two batches) would cost the same
+//!   per operation, but need eight requests to fill a batch where this layout needs four,
+//!   so a partial batch wastes fewer lanes and a batch is ready sooner; and an operation's
+//!   residues stay together, so one call finishes whole operations. A group smaller than
+//!   [`mb8_min_ops`] runs its operations one by one on x2, which is faster there.
+//!
+//! Keys with more than two primes, or with a prime length without a class
+//! (`rsa_glue::CLASSES`), run on the scalar backend. The kernels need `RR = 2^(104 D) mod
+//! p` for each secret prime; it is computed in constant time by the modular core
+//! ([`rr52`]), once per key, on first use, and kept (zeroized on drop) in the key's
+//! [`CrtKey`].
+//!
+//! Results are exactly the scalar backend's: both compute c^(d_i) mod r_i fully reduced.
+//! Should a kernel refuse a lane (it cannot, for residues below their primes), that half
+//! is recomputed on the scalar backend; a wrong half would be caught by the fault check
+//! of phase (c).
+
+use super::crt::{CrtBackend, CrtKey, CrtResidues, ScalarBackend};
+use crate::arch::x86_64::cpu::Ifma;
+use crate::arch::x86_64::ifma::LaneStatus;
+use crate::arch::x86_64::ifma::rsa_glue::{SecretLane, SecretParams52, exp_mb8_secret};
+use crate::bignum::{LIMB_BITS, Limb, Nat};
+use crate::modular::{Elem, Modulus, Mont, Plain};
+use std::sync::Arc;
+use zeroize::Zeroize;
+
+/// Operations in one mb8 batch: two lanes each.
+pub(crate) const MB8_OPS: usize = 4;
+
+/// The smallest group of operations of one class that runs as an mb8 batch; smaller ones
+/// run one by one on x2. From the kernels' timings on AMD Zen 4 (`arch/x86_64/ifma`):
+/// a batch of 4 costs 1.6 x2 pairs at 10 digits, 2.5 at 20, 2.8 at 30 (at 40 digits and
+/// above a batch is no faster than x2 pairs and there is no mb8 class).
+pub(crate) fn mb8_min_ops(digits: usize) -> usize {
+    match digits {
+        10 => 2,
+        _ => 3,
+    }
+}
+
+/// A key's IFMA parameters: both primes, and whether they share a class (x2).
+pub(crate) struct IfmaKey {
+    p: SecretParams52,
+    q: SecretParams52,
+    x2: bool,
+}
+
+/// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits, in constant time: with
+/// `R = 2^(64 L)` the modular core's radix (L limbs) and `t = 104 D - 128 L >= 4`
+/// (`D >= (64 L + 2) / 52`), two entries into Montgomery form give `2^t R^2 = 2^(104 D)`.
+/// No division by the secret p.
+/// The result's limbs are RR (its `Mont` tag says only that it came out of `to_mont`).
+pub(crate) fn rr52<T>(m: &Modulus<T>, digits: usize) -> Elem<T, Mont> {
+    let t = 104 * digits - 2 * LIMB_BITS * m.limbs();
+    let mut two_t = Nat::zero();
+    two_t.set_bit(t, true);
+    let x = m.to_mont(&m.elem_reduce(&two_t));
+    // x's limbs are 2^t R mod p; as a plain value into Montgomery form once more.
+    m.to_mont(&Elem::<T, Plain>::from_boxed(x.as_limbs().into()))
+}
+
+impl IfmaKey {
+    /// The parameters of a two-prime key whose primes both have a class, else `None`.
+    fn new(key: &CrtKey) -> Option<IfmaKey> {
+        if !key.others.is_empty() {
+            return None;
+        }
+        let params = |m: &[Limb], rr: &[Limb]| SecretParams52::new(m, rr).ok();
+        let dp = crate::arch::x86_64::ifma::rsa_glue::class_digits(key.p.modulus.limbs())?;
+        let dq = crate::arch::x86_64::ifma::rsa_glue::class_digits(key.q.modulus.limbs())?;
+        let p = params(key.p.modulus.as_limbs(), rr52(&key.p.modulus, dp).as_limbs())?;
+        let q = params(key.q.modulus.as_limbs(), rr52(&key.q.modulus, dq).as_limbs())?;
+        Some(IfmaKey { x2: dp == dq, p, q })
+    }
+
+    /// The key's parameters, made on first use.
+    pub(crate) fn of(key: &CrtKey) -> Option<&IfmaKey> {
+        key.ifma.get_or_init(|| IfmaKey::new(key).map(Arc::new)).as_deref()
+    }
+
+    /// Whether the key's operations run in mb8 batches, and in which class (digits).
+    fn mb8_class(&self) -> Option<usize> {
+        (self.x2 && self.p.has_mb8()).then(|| self.p.digits())
+    }
+}
+
+/// The kernels a key's single operation runs on under IFMA.
+pub(crate) fn kernel_name(key: &CrtKey) -> &'static str {
+    match IfmaKey::of(key) {
+        Some(k) if k.x2 => "ifma-x2",
+        Some(_) => "ifma-x1",
+        None => "scalar",
+    }
+}
+
+/// The size class by which batches group requests (see `batch.rs`): `Some(digits)` for
+/// keys whose operations run in mb8 lanes.
+pub(crate) fn batch_digits(key: &CrtKey) -> Option<usize> {
+    IfmaKey::of(key).and_then(IfmaKey::mb8_class)
+}
+
+/// The IFMA backend, bound to the CPU's proof of IFMA.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IfmaBackend(pub(crate) Ifma);
+
+impl CrtBackend for IfmaBackend {
+    fn name(&self) -> &'static str {
+        "ifma"
+    }
+
+    fn exponentiate(&self, key: &CrtKey, r: &mut CrtResidues) {
+        let Some(k) = IfmaKey::of(key) else { return ScalarBackend.exponentiate(key, r) };
+        let (lp, lq) = (key.p.modulus.limbs(), key.q.modulus.limbs());
+        let (mut mp, mut mq) = (vec![0; lp].into_boxed_slice(), vec![0; lq].into_boxed_slice());
+        let (bp, bq) = (r.p.as_limbs(), r.q.as_limbs());
+        let (ep, eq) = (&key.p.exponent[..], &key.q.exponent[..]);
+        let (ok_p, ok_q) = if k.x2 {
+            let pair = [&k.p, &k.q];
+            let ok = SecretParams52::exp_x2(self.0, [&mut mp, &mut mq], [bp, bq], [ep, eq], pair);
+            (ok.is_ok(), ok.is_ok())
+        } else {
+            (
+                k.p.exp_x1(self.0, &mut mp, bp, ep).is_ok(),
+                k.q.exp_x1(self.0, &mut mq, bq, eq).is_ok(),
+            )
+        };
+        r.p = if ok_p { Elem::from_boxed(mp) } else { key.p.power(&r.p) };
+        r.q = if ok_q { Elem::from_boxed(mq) } else { key.q.power(&r.q) };
+    }
+
+    fn exponentiate_batch(&self, jobs: &mut [(&CrtKey, &mut CrtResidues)]) {
+        // Group the operations that have lanes by class; the rest run one by one.
+        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (i, (key, residues)) in jobs.iter_mut().enumerate() {
+            let Some(d) = batch_digits(key) else {
+                self.exponentiate(key, residues);
+                continue;
+            };
+            match groups.iter_mut().find(|(gd, _)| *gd == d) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((d, vec![i])),
+            }
+        }
+        for (d, members) in groups {
+            for chunk in members.chunks(MB8_OPS) {
+                if chunk.len() >= mb8_min_ops(d) {
+                    self.mb8(jobs, chunk);
+                } else {
+                    for &i in chunk {
+                        let (key, residues) = &mut jobs[i];
+                        self.exponentiate(key, residues);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl IfmaBackend {
+    /// One mb8 batch: the operations `ops` (at most four, one class) of `jobs`.
+    fn mb8(&self, jobs: &mut [(&CrtKey, &mut CrtResidues)], ops: &[usize]) {
+        let mut outs: Vec<Box<[Limb]>> = ops
+            .iter()
+            .flat_map(|&i| [jobs[i].0.p.modulus.limbs(), jobs[i].0.q.modulus.limbs()])
+            .map(|l| vec![0; l].into_boxed_slice())
+            .collect();
+        let status = {
+            let mut lanes: [Option<SecretLane<'_>>; 8] = Default::default();
+            for ((slot, out), lane) in lanes.iter_mut().zip(outs.iter_mut()).zip(0..) {
+                let (key, residues) = &jobs[ops[lane / 2]];
+                let k = IfmaKey::of(key).expect("internal error: mb8 job without IFMA key");
+                *slot = Some(if lane % 2 == 0 {
+                    let (p, base) = (&key.p, residues.p.as_limbs());
+                    SecretLane {
+                        params: &k.p,
+                        prime: p.modulus.as_limbs(),
+                        base,
+                        exp: &p.exponent,
+                        out,
+                    }
+                } else {
+                    let (q, base) = (&key.q, residues.q.as_limbs());
+                    SecretLane {
+                        params: &k.q,
+                        prime: q.modulus.as_limbs(),
+                        base,
+                        exp: &q.exponent,
+                        out,
+                    }
+                });
+            }
+            exp_mb8_secret(self.0, lanes)
+        };
+        let mut outs = outs.into_iter();
+        for (j, &i) in ops.iter().enumerate() {
+            let (key, residues) = &mut jobs[i];
+            let (mp, mq) = (outs.next(), outs.next());
+            match (status[2 * j], status[2 * j + 1], mp, mq) {
+                (LaneStatus::Done, LaneStatus::Done, Some(mp), Some(mq)) => {
+                    residues.p = Elem::from_boxed(mp);
+                    residues.q = Elem::from_boxed(mq);
+                }
+                (_, _, mp, mq) => {
+                    // Zero-filled by a failed lane; a finished one is secret.
+                    for mut m in [mp, mq].into_iter().flatten() {
+                        m.zeroize();
+                    }
+                    ScalarBackend.exponentiate(key, residues)
+                }
+            }
+        }
+    }
+}

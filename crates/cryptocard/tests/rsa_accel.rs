@@ -1,0 +1,159 @@
+//! The IFMA backend of the private operation against the scalar backend (and OpenSSL's
+//! libcrypto as an independent reference) on random keys made by OpenSSL: raw RSADP,
+//! PKCS#1 v1.5 and PSS signatures, OAEP and PKCS#1 v1.5 decryption must give the same
+//! bytes on both backends. Without AVX-512 IFMA the IFMA half prints a note and passes;
+//! the forced scalar path and the backend selection are tested everywhere.
+
+use cryptocard::digest::HashAlg;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{Backend, Oaep, Pss, RsaPrivateKey};
+use openssl::rsa::{Padding, Rsa};
+
+/// A random key of `bits` bits, made by OpenSSL, with both backends (`None` for IFMA when
+/// the CPU lacks it).
+fn keys(bits: u32) -> (Rsa<openssl::pkey::Private>, RsaPrivateKey, Option<RsaPrivateKey>) {
+    let rsa = Rsa::generate(bits).unwrap();
+    let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
+    let scalar = key.clone().with_backend(Backend::Scalar).unwrap();
+    assert_eq!(scalar.backend_name().unwrap(), "scalar");
+    let ifma = match key.with_backend(Backend::Ifma) {
+        Ok(k) => Some(k),
+        Err(e) => {
+            assert!(matches!(e, cryptocard::Error::Unsupported(_)), "{e:?}");
+            assert!(!Backend::Ifma.is_available());
+            println!("note: no AVX-512 IFMA on this CPU; IFMA comparisons skipped");
+            None
+        }
+    };
+    (rsa, scalar, ifma)
+}
+
+fn random_below_n(rsa: &Rsa<openssl::pkey::Private>, k: usize) -> Vec<u8> {
+    let mut x = vec![0u8; k];
+    openssl::rand::rand_bytes(&mut x).unwrap();
+    x[0] &= 0x7f; // below 2^(8k - 1) <= n
+    let _ = rsa;
+    x
+}
+
+fn compare(bits: u32, rounds: usize) {
+    let (rsa, scalar, ifma) = keys(bits);
+    let k = scalar.size();
+    let mut rng = OsRng;
+    // Raw RSADP: scalar = OpenSSL's RSA_NO_PADDING = IFMA.
+    for _ in 0..rounds {
+        let x = random_below_n(&rsa, k);
+        let ours = scalar.raw_private(&x, &mut rng).unwrap();
+        let mut theirs = vec![0u8; k];
+        rsa.private_decrypt(&x, &mut theirs, Padding::NONE).unwrap();
+        assert_eq!(ours, theirs, "scalar vs OpenSSL, {bits} bits");
+        if let Some(ifma) = &ifma {
+            assert_eq!(ifma.raw_private(&x, &mut rng).unwrap(), ours, "ifma vs scalar, {bits}");
+        }
+    }
+    let Some(ifma) = ifma else { return };
+    let name = ifma.backend_name().unwrap();
+    assert!(name.starts_with("ifma"), "{bits}-bit key runs on {name}");
+    // Edge inputs: 0, 1, n - 1.
+    let n = scalar.public_key().n().to_be_bytes_padded(k).unwrap();
+    let mut n1 = n.clone();
+    *n1.last_mut().unwrap() -= 1; // n is odd
+    let one = {
+        let mut v = vec![0u8; k];
+        v[k - 1] = 1;
+        v
+    };
+    for x in [vec![0u8; k], one, n1] {
+        assert_eq!(
+            ifma.raw_private(&x, &mut rng).unwrap(),
+            scalar.raw_private(&x, &mut rng).unwrap()
+        );
+    }
+    // Input n is out of range on both.
+    assert!(ifma.raw_private(&n, &mut rng).is_err());
+    // Schemes: deterministic ones give the same bytes, PSS verifies.
+    let msg = b"cryptocard accel";
+    let s1 = ifma.sign_pkcs1v15(HashAlg::Sha256, msg, &mut rng).unwrap();
+    assert_eq!(s1, scalar.sign_pkcs1v15(HashAlg::Sha256, msg, &mut rng).unwrap());
+    let pss = Pss::new(HashAlg::Sha256);
+    let s2 = ifma.sign_pss(&pss, msg, &mut rng).unwrap();
+    scalar.public_key().verify_pss(&pss, msg, &s2).unwrap();
+    let oaep = Oaep::new(HashAlg::Sha256);
+    let ct = scalar.public_key().encrypt_oaep(&oaep, msg, &mut rng).unwrap();
+    assert_eq!(ifma.decrypt_oaep(&oaep, &ct, &mut rng).unwrap(), msg);
+    let ct = scalar.public_key().encrypt_pkcs1v15(msg, &mut rng).unwrap();
+    assert_eq!(ifma.decrypt_pkcs1v15(&ct, &mut rng).unwrap(), msg);
+    // A random ciphertext: implicit rejection's synthetic message, the same on both.
+    let junk = random_below_n(&rsa, k);
+    assert_eq!(
+        ifma.decrypt_pkcs1v15(&junk, &mut rng).unwrap(),
+        scalar.decrypt_pkcs1v15(&junk, &mut rng).unwrap()
+    );
+}
+
+#[test]
+fn ifma_matches_scalar_1024() {
+    compare(1024, 40);
+}
+
+#[test]
+fn ifma_matches_scalar_2048() {
+    compare(2048, 30);
+}
+
+#[test]
+fn ifma_matches_scalar_3072() {
+    compare(3072, 10);
+}
+
+#[test]
+fn ifma_matches_scalar_4096() {
+    compare(4096, 6);
+}
+
+#[test]
+fn ifma_matches_scalar_8192() {
+    compare(8192, 2);
+}
+
+#[test]
+fn odd_sizes_and_multi_prime_keys_stay_scalar() {
+    // 1280-bit primes have no IFMA class; a 3-prime key never runs on IFMA.
+    let (_, _, ifma) = keys(2560);
+    if let Some(k) = ifma {
+        assert_eq!(k.backend_name().unwrap(), "scalar");
+    }
+    let mut opts = cryptocard::rsa::KeyGenOptions::new(2048);
+    opts.primes = 3;
+    let key = RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap();
+    assert_eq!(key.primes().len(), 3);
+    if let Ok(k) = key.clone().with_backend(Backend::Ifma) {
+        assert_eq!(k.backend_name().unwrap(), "scalar");
+        let x = vec![0x42u8; k.size()];
+        assert_eq!(
+            k.raw_private(&x, &mut OsRng).unwrap(),
+            key.raw_private(&x, &mut OsRng).unwrap()
+        );
+    }
+}
+
+#[test]
+fn backend_choices() {
+    assert_eq!(Backend::parse("scalar").unwrap(), Backend::Scalar);
+    assert_eq!(Backend::parse(" IFMA ").unwrap(), Backend::Ifma);
+    assert_eq!(Backend::parse("auto").unwrap(), Backend::Auto);
+    assert!(matches!(Backend::parse("gpu"), Err(cryptocard::Error::Unsupported(_))));
+    assert!(Backend::Scalar.is_available() && Backend::Auto.is_available());
+    let (_, scalar, _) = keys(1024);
+    assert_eq!(scalar.backend().unwrap(), Backend::Scalar);
+    let auto = scalar.clone().with_backend(Backend::Auto).unwrap();
+    let want = if Backend::Ifma.is_available() { "ifma-x2" } else { "scalar" };
+    assert_eq!(auto.backend_name().unwrap(), want);
+    // Forcing IFMA is an error exactly where the CPU lacks it, never a panic.
+    assert_eq!(scalar.with_backend(Backend::Ifma).is_ok(), Backend::Ifma.is_available());
+    assert_eq!(
+        cryptocard::rsa::set_default_backend(Backend::Ifma).is_ok(),
+        Backend::Ifma.is_available()
+    );
+    cryptocard::rsa::set_default_backend(Backend::Auto).unwrap();
+}

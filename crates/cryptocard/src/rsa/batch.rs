@@ -11,10 +11,17 @@
 //!
 //! Requests own their data, so they can be queued and moved between threads.
 
+use super::backend::Resolved;
+use super::crt::{CrtBackend, CrtKey, CrtResidues, ScalarBackend};
+use super::oaep::oaep_finish;
+use super::pkcs1v15_enc::{explicit_finish, open_result};
+use super::private::PreparedOp;
+use super::pss::pss_msg_digest;
 use super::{Oaep, Pss, RsaPrivateKey};
 use crate::Result;
-use crate::digest::HashAlg;
+use crate::digest::{HashAlg, Hasher};
 use crate::rng::RandomSource;
+use zeroize::Zeroizing;
 
 /// One private-key operation, with its scheme and its input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,14 +110,178 @@ impl PrivateRequest {
     }
 }
 
+/// How [`private_batch`] groups a request: requests of one class share lane batches, so
+/// an engine that collects requests should group them by this value (see
+/// [`PrivateRequest::batch_class`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BatchClass {
+    /// The IFMA digit count of the key's primes when its operations run in 8-lane mb8
+    /// batches; `None` when they run one by one (scalar keys, multi-prime keys, sizes
+    /// without lanes).
+    lane_digits: Option<usize>,
+}
+
+impl BatchClass {
+    /// Whether requests of this class run in lane batches (otherwise batching them gains
+    /// nothing over running them one by one).
+    pub fn is_lane_batched(self) -> bool {
+        self.lane_digits.is_some()
+    }
+
+    /// The most operations one lane batch takes (each operation fills two lanes, one per
+    /// CRT half); 1 when not lane-batched.
+    pub fn ops_per_batch(self) -> usize {
+        match self.lane_digits {
+            #[cfg(target_arch = "x86_64")]
+            Some(_) => super::backend_ifma::MB8_OPS,
+            _ => 1,
+        }
+    }
+
+    /// The fewest operations worth a lane batch: fewer run one by one (faster there).
+    pub fn min_batch_ops(self) -> usize {
+        match self.lane_digits {
+            #[cfg(target_arch = "x86_64")]
+            Some(d) => super::backend_ifma::mb8_min_ops(d),
+            _ => 1,
+        }
+    }
+}
+
+impl RsaPrivateKey {
+    /// The batch class of this key's private operations on its backend (a key whose
+    /// backend choice is unusable is in the one-by-one class; its operations fail).
+    pub fn batch_class(&self) -> BatchClass {
+        let lane_digits = match self.backend().and_then(|b| b.resolve()) {
+            #[cfg(target_arch = "x86_64")]
+            Ok(Resolved::Ifma(_)) => super::backend_ifma::batch_digits(&self.crt),
+            _ => None,
+        };
+        BatchClass { lane_digits }
+    }
+}
+
+impl PrivateRequest {
+    /// The class [`private_batch`] groups this request in when run with `key`: that of
+    /// the key ([`RsaPrivateKey::batch_class`]); every request kind costs the same one
+    /// private operation.
+    pub fn batch_class(&self, key: &RsaPrivateKey) -> BatchClass {
+        key.batch_class()
+    }
+
+    /// The scheme's steps before RSADP / RSASP1: its k-byte input, or the scheme's own
+    /// error (the same helpers as the single-operation methods, so the same checks).
+    fn rsadp_input(
+        &self,
+        key: &RsaPrivateKey,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Zeroizing<Vec<u8>>> {
+        use PrivateRequest as R;
+        let copy = |ct: &[u8]| Zeroizing::new(ct.to_vec());
+        match self {
+            R::SignPkcs1v15 { hash, msg } => {
+                key.pkcs1v15_sign_input(*hash, Hasher::digest(*hash, msg).as_bytes())
+            }
+            R::SignPkcs1v15Prehashed { hash, digest } => key.pkcs1v15_sign_input(*hash, digest),
+            R::SignPkcs1v15Raw { data } => key.pkcs1v15_raw_sign_input(data),
+            R::SignPss { params, msg } => {
+                key.pss_sign_input(params, &pss_msg_digest(params, msg), rng)
+            }
+            R::SignPssPrehashed { params, digest } => key.pss_sign_input(params, digest, rng),
+            R::DecryptOaep { params, ciphertext } => {
+                key.oaep_check(params, ciphertext).map(|()| copy(ciphertext))
+            }
+            R::DecryptPkcs1v15 { ciphertext } | R::DecryptPkcs1v15Explicit { ciphertext } => {
+                key.pkcs1v15_ct_check(ciphertext).map(|()| copy(ciphertext))
+            }
+            R::RawPrivate { input } => Ok(copy(input)),
+        }
+    }
+
+    /// The scheme's steps after RSADP / RSASP1, given its result.
+    fn rsadp_output(&self, key: &RsaPrivateKey, rsadp: Result<Vec<u8>>) -> Result<Vec<u8>> {
+        use PrivateRequest as R;
+        match self {
+            R::DecryptOaep { params, .. } => oaep_finish(params, rsadp),
+            R::DecryptPkcs1v15 { ciphertext } => {
+                Ok(key.pkcs1v15_implicit_finish(ciphertext, &open_result(rsadp)?))
+            }
+            R::DecryptPkcs1v15Explicit { .. } => explicit_finish(&open_result(rsadp)?),
+            _ => rsadp,
+        }
+    }
+}
+
 /// Runs every request with its key and returns one result per request, in order; each
 /// equals what [`PrivateRequest::run`] would return alone (see the module docs).
 ///
-/// This first implementation runs the requests one after another; the IFMA batch path
-/// replaces it without changing the contract.
+/// Each request goes through its scheme's encoding, RSADP's checks and phase (a) of the
+/// private operation (blinding, reduction mod the primes) alone; then phase (b), the
+/// exponentiations, runs for all of them at once on their keys' backends, where the IFMA
+/// backend fills 8-lane batches with the operations of one [`BatchClass`]
+/// (`backend_ifma.rs`); then phase (c) and the scheme's decoding, alone again. A request
+/// that fails at any step fails alone: its operation never enters a batch, or, past one,
+/// only its own result is dropped.
 pub fn private_batch(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Vec<u8>>> {
-    requests.iter().map(|(key, req)| req.run(key, rng)).collect()
+    // Phase (a) for each request; a failure is its RSADP result.
+    let mut stages: Vec<Result<PreparedOp>> = Vec::with_capacity(requests.len());
+    let mut early: Vec<Option<Result<Vec<u8>>>> = Vec::with_capacity(requests.len());
+    for (key, req) in requests {
+        let (stage, done) = match req.rsadp_input(key, rng) {
+            Err(e) => (Err(e), Some(Err(e))),
+            Ok(input) => {
+                let prepared = key
+                    .rsadp_input(&input)
+                    .and_then(|c| key.backend()?.resolve().map(|_| c))
+                    .and_then(|c| key.prepare(&c, rng));
+                (prepared, None)
+            }
+        };
+        stages.push(stage);
+        early.push(done);
+    }
+    // Phase (b), by backend.
+    exponentiate_all(requests, &mut stages);
+    // Phase (c) and the schemes' decoding.
+    let mut out = Vec::with_capacity(requests.len());
+    for (((key, req), stage), done) in requests.iter().zip(stages).zip(early) {
+        out.push(match done {
+            Some(result) => result,
+            None => {
+                let rsadp =
+                    stage.and_then(|op| key.finish(op)).map(|m| key.public.n.to_be_bytes(&m));
+                req.rsadp_output(key, rsadp)
+            }
+        });
+    }
+    out
+}
+
+/// Phase (b) of every prepared operation: the IFMA ones in one batch call (which groups
+/// them into lanes), the others one by one on the scalar backend.
+fn exponentiate_all(
+    requests: &[(&RsaPrivateKey, &PrivateRequest)],
+    stages: &mut [Result<PreparedOp>],
+) {
+    #[cfg(target_arch = "x86_64")]
+    let mut ifma: Option<super::backend_ifma::IfmaBackend> = None;
+    let mut lanes: Vec<(&CrtKey, &mut CrtResidues)> = Vec::new();
+    for ((key, _), stage) in requests.iter().zip(stages.iter_mut()) {
+        let Ok(op) = stage else { continue };
+        match key.backend().and_then(|b| b.resolve()) {
+            #[cfg(target_arch = "x86_64")]
+            Ok(Resolved::Ifma(t)) => {
+                ifma = Some(super::backend_ifma::IfmaBackend(t));
+                lanes.push((&key.crt, &mut op.residues));
+            }
+            _ => ScalarBackend.exponentiate(&key.crt, &mut op.residues),
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(backend) = ifma {
+        backend.exponentiate_batch(&mut lanes);
+    }
 }

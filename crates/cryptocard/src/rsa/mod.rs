@@ -132,7 +132,7 @@ mod raw;
 pub mod validate;
 
 pub use backend::{BACKEND_VAR, Backend, default_backend, set_default_backend};
-pub use batch::{PrivateRequest, private_batch};
+pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{RsaKey, key_from_der, key_from_pem};
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use keygen::{DEFAULT_PUBLIC_EXPONENT, KeyGenOptions, max_primes};

@@ -98,23 +98,29 @@ impl RsaPrivateKey {
         ct: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        let k = self.size();
-        let h_len = params.hash.output_len();
-        // Step 1: public length checks.
-        if ct.len() != k || k < 2 * h_len + 2 {
-            return Err(Error::Decryption);
-        }
-        // Step 2: RSADP; c >= n is a public failure.
-        let mut em = Zeroizing::new(self.raw_private(ct, rng).map_err(|e| match e {
-            Error::InvalidArgument(_) => Error::Decryption,
-            other => other,
-        })?);
-        let (good, msg_start) = decode(params, &mut em, h_len);
-        if !good.declassify() {
-            return Err(Error::Decryption);
-        }
-        Ok(em[msg_start..].to_vec())
+        self.oaep_check(params, ct)?;
+        oaep_finish(params, self.raw_private(ct, rng))
     }
+
+    /// RSAES-OAEP-DECRYPT step 1, the public length checks (shared with `batch.rs`).
+    pub(super) fn oaep_check(&self, params: &Oaep, ct: &[u8]) -> Result<()> {
+        let k = self.size();
+        if ct.len() != k || k < 2 * params.hash.output_len() + 2 {
+            return Err(Error::Decryption);
+        }
+        Ok(())
+    }
+}
+
+/// RSAES-OAEP-DECRYPT after RSADP (step 2's result, c >= n being a public failure):
+/// steps 3 and 4 (shared with `batch.rs`).
+pub(super) fn oaep_finish(params: &Oaep, rsadp: Result<Vec<u8>>) -> Result<Vec<u8>> {
+    let mut em = super::pkcs1v15_enc::open_result(rsadp)?;
+    let (good, msg_start) = decode(params, &mut em, params.hash.output_len());
+    if !good.declassify() {
+        return Err(Error::Decryption);
+    }
+    Ok(em[msg_start..].to_vec())
 }
 
 /// EME-OAEP decoding (7.1.2 step 3) of the k-byte `em`, unmasked in place: whether it

@@ -76,16 +76,27 @@ impl RsaPrivateKey {
         digest: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        let prefix = digest_info(hash, digest)?;
-        let em = encode(prefix, digest, self.size())?;
-        self.raw_private(&em, rng)
+        self.raw_private(&self.pkcs1v15_sign_input(hash, digest)?, rng)
+    }
+
+    /// EMSA-PKCS1-v1_5 of a digest: RSASP1's k-byte input (shared with `batch.rs`).
+    pub(super) fn pkcs1v15_sign_input(
+        &self,
+        hash: HashAlg,
+        digest: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>> {
+        encode(digest_info(hash, digest)?, digest, self.size())
+    }
+
+    /// Type-1 padding of `data` without DigestInfo: RSASP1's k-byte input.
+    pub(super) fn pkcs1v15_raw_sign_input(&self, data: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+        encode(&[], data, self.size())
     }
 
     /// PKCS#1 v1.5 type 1 padding of `data` itself (no DigestInfo), then RSASP1, as
     /// `openssl pkeyutl -sign` without `-digest`. `data` is at most k - 11 bytes.
     pub fn sign_pkcs1v15_raw(&self, data: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {
-        let em = encode(&[], data, self.size())?;
-        self.raw_private(&em, rng)
+        self.raw_private(&self.pkcs1v15_raw_sign_input(data)?, rng)
     }
 }
 

@@ -84,13 +84,16 @@ impl RsaPrivateKey {
     /// RSADP for decryption: the k-byte EM of a k-byte ciphertext, or
     /// [`Error::Decryption`] for a wrong length or c >= n (public checks).
     fn open_ciphertext(&self, ct: &[u8], rng: &mut dyn RandomSource) -> Result<Zeroizing<Vec<u8>>> {
+        self.pkcs1v15_ct_check(ct)?;
+        open_result(self.raw_private(ct, rng))
+    }
+
+    /// The public checks before RSADP (shared with `batch.rs`).
+    pub(super) fn pkcs1v15_ct_check(&self, ct: &[u8]) -> Result<()> {
         if ct.len() != self.size() || self.size() < MIN_PS_LEN + 3 {
             return Err(Error::Decryption);
         }
-        self.raw_private(ct, rng).map(Zeroizing::new).map_err(|e| match e {
-            Error::InvalidArgument(_) => Error::Decryption,
-            other => other,
-        })
+        Ok(())
     }
 
     /// RSAES-PKCS1-V1_5-DECRYPT with implicit rejection (see the module docs): the
@@ -99,18 +102,24 @@ impl RsaPrivateKey {
     /// faults ([`Error::FaultDetected`]).
     pub fn decrypt_pkcs1v15(&self, ct: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {
         let em = self.open_ciphertext(ct, rng)?;
+        Ok(self.pkcs1v15_implicit_finish(ct, &em))
+    }
+
+    /// Implicit rejection's step after RSADP: the message of `em`, or the synthetic one
+    /// (shared with `batch.rs`).
+    pub(super) fn pkcs1v15_implicit_finish(&self, ct: &[u8], em: &[u8]) -> Vec<u8> {
         // The synthetic message first, on every call, so that timing does not depend on
         // the padding.
         let (synthetic, synthetic_start) = synthetic_message(&self.d_hash, ct, self.size());
-        let (good, msg_start) = check_padding(&em);
+        let (good, msg_start) = check_padding(em);
         let start = select_index(good, msg_start, synthetic_start);
         // `start` is the returned length, public by design; the bytes are selected with a
         // mask from both buffers.
-        Ok(em[start..]
+        em[start..]
             .iter()
             .zip(&synthetic[start..])
             .map(|(&real, &fake)| select_byte(good, real, fake))
-            .collect())
+            .collect()
     }
 
     /// RSAES-PKCS1-V1_5-DECRYPT with the explicit "decryption error": the message, or
@@ -122,12 +131,25 @@ impl RsaPrivateKey {
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
         let em = self.open_ciphertext(ct, rng)?;
-        let (good, msg_start) = check_padding(&em);
-        if !good.declassify() {
-            return Err(Error::Decryption);
-        }
-        Ok(em[msg_start..].to_vec())
+        explicit_finish(&em)
     }
+}
+
+/// RSADP's result for decryption: c >= n is a public [`Error::Decryption`].
+pub(super) fn open_result(rsadp: Result<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>> {
+    rsadp.map(Zeroizing::new).map_err(|e| match e {
+        Error::InvalidArgument(_) => Error::Decryption,
+        other => other,
+    })
+}
+
+/// The explicit-error variant's step after RSADP (shared with `batch.rs`).
+pub(super) fn explicit_finish(em: &[u8]) -> Result<Vec<u8>> {
+    let (good, msg_start) = check_padding(em);
+    if !good.declassify() {
+        return Err(Error::Decryption);
+    }
+    Ok(em[msg_start..].to_vec())
 }
 
 #[cfg(test)]

@@ -207,6 +207,11 @@ fn check_digest(params: &Pss, digest: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The message digest `sign_pss` signs (shared with `batch.rs`).
+pub(super) fn pss_msg_digest(params: &Pss, msg: &[u8]) -> Vec<u8> {
+    params.hash.digest(&[msg])
+}
+
 impl RsaPrivateKey {
     /// RSASSA-PSS-SIGN (8.1.1) of `msg`. Returns k bytes.
     pub fn sign_pss(
@@ -215,7 +220,7 @@ impl RsaPrivateKey {
         msg: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        let digest = params.hash.digest(&[msg]);
+        let digest = pss_msg_digest(params, msg);
         self.sign_pss_prehashed(params, &digest, rng)
     }
 
@@ -226,13 +231,24 @@ impl RsaPrivateKey {
         digest: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
+        self.raw_private(&self.pss_sign_input(params, digest, rng)?, rng)
+    }
+
+    /// EMSA-PSS-ENCODE of a digest, padded to RSASP1's k-byte input (shared with
+    /// `batch.rs`). Draws the salt from `rng`.
+    pub(super) fn pss_sign_input(
+        &self,
+        params: &Pss,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+    ) -> Result<Zeroizing<Vec<u8>>> {
         check_digest(params, digest)?;
         let em = encode(params, digest, self.bits() - 1, rng)?;
         // EM has emLen = k or k - 1 bytes; RSASP1 takes it as an integer of k bytes.
         let mut padded = Zeroizing::new(vec![0u8; self.size()]);
         let k = padded.len();
         padded[k - em.len()..].copy_from_slice(&em);
-        self.raw_private(&padded, rng)
+        Ok(padded)
     }
 }
 

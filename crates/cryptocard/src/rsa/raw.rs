@@ -50,11 +50,16 @@ impl RsaPrivateKey {
     /// big-endian, and less than n ([`Error::InvalidArgument`] otherwise). Constant time in
     /// the input and the key; `rng` draws the blinding factors.
     pub fn raw_private(&self, input: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {
+        let c = self.rsadp_input(input)?;
+        let m = self.private_elem(&c, rng)?;
+        Ok(self.public.n.to_be_bytes(&m))
+    }
+
+    /// RSADP's input checks (exactly k bytes, less than n) and OS2IP.
+    pub(crate) fn rsadp_input(&self, input: &[u8]) -> Result<Elem<N, Plain>> {
         if input.len() != self.size() {
             return Err(Error::InvalidArgument("raw RSA input must be exactly k bytes"));
         }
-        let c = self.public.elem_from_be_bytes(input)?;
-        let m = self.private_elem(&c, rng)?;
-        Ok(self.public.n.to_be_bytes(&m))
+        self.public.elem_from_be_bytes(input)
     }
 }

@@ -1,0 +1,151 @@
+//! `private_batch` against the single operations: mixed key sizes and keys in one call,
+//! duplicate requests, partial lane batches of 1 to 7 operations, and invalid requests
+//! (input >= n, wrong lengths, messages too long) that must fail alone. The results must
+//! be exactly those of `PrivateRequest::run` (PSS signatures, whose salt is random, must
+//! verify), and on IFMA exactly those of the scalar backend. Runs on any CPU: without
+//! AVX-512 IFMA both sides are scalar (a note is printed).
+
+use cryptocard::digest::HashAlg;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{Backend, Oaep, PrivateRequest, Pss, RsaPrivateKey, private_batch};
+use openssl::rsa::Rsa;
+
+fn key(bits: u32) -> RsaPrivateKey {
+    let rsa = Rsa::generate(bits).unwrap();
+    RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap()
+}
+
+fn random_input(k: usize) -> Vec<u8> {
+    let mut x = vec![0u8; k];
+    openssl::rand::rand_bytes(&mut x).unwrap();
+    x[0] &= 0x7f;
+    x
+}
+
+/// A mix of every request kind for `key`, `i` varying the inputs.
+fn requests_for(key: &RsaPrivateKey, i: usize) -> Vec<PrivateRequest> {
+    let k = key.size();
+    let msg = format!("message {i}").into_bytes();
+    let oaep = Oaep::new(HashAlg::Sha256);
+    let mut rng = OsRng;
+    let ct_oaep = key.public_key().encrypt_oaep(&oaep, &msg, &mut rng).unwrap();
+    let ct_v15 = key.public_key().encrypt_pkcs1v15(&msg, &mut rng).unwrap();
+    vec![
+        PrivateRequest::RawPrivate { input: random_input(k) },
+        PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: msg.clone() },
+        PrivateRequest::SignPkcs1v15Raw { data: msg.clone() },
+        PrivateRequest::DecryptOaep { params: oaep, ciphertext: ct_oaep },
+        PrivateRequest::DecryptPkcs1v15 { ciphertext: ct_v15.clone() },
+        PrivateRequest::DecryptPkcs1v15 { ciphertext: random_input(k) },
+        PrivateRequest::DecryptPkcs1v15Explicit { ciphertext: ct_v15 },
+        PrivateRequest::SignPss { params: Pss::new(HashAlg::Sha256), msg },
+    ]
+}
+
+/// Invalid requests: each must fail alone, with the single operation's error.
+fn invalid_for(key: &RsaPrivateKey) -> Vec<PrivateRequest> {
+    let k = key.size();
+    let n = key.public_key().n().to_be_bytes_padded(k).unwrap();
+    vec![
+        PrivateRequest::RawPrivate { input: n.clone() },
+        PrivateRequest::RawPrivate { input: vec![0xff; k] },
+        PrivateRequest::RawPrivate { input: vec![1; k - 1] },
+        PrivateRequest::DecryptOaep { params: Oaep::new(HashAlg::Sha256), ciphertext: n.clone() },
+        PrivateRequest::DecryptPkcs1v15 { ciphertext: n },
+        PrivateRequest::SignPkcs1v15Raw { data: vec![7; k] },
+        PrivateRequest::DecryptPkcs1v15Explicit { ciphertext: random_input(k) },
+    ]
+}
+
+/// Runs `batch` and checks every result against the single operation on the same key
+/// and on its scalar twin.
+fn check(batch: &[(&RsaPrivateKey, &PrivateRequest)]) {
+    let mut rng = OsRng;
+    let got = private_batch(batch, &mut rng);
+    assert_eq!(got.len(), batch.len());
+    for (i, ((key, req), got)) in batch.iter().zip(&got).enumerate() {
+        let scalar = (*key).clone().with_backend(Backend::Scalar).unwrap();
+        let single = req.run(key, &mut rng);
+        let on_scalar = req.run(&scalar, &mut rng);
+        match req {
+            PrivateRequest::SignPss { params, msg } => {
+                let sig = got.as_ref().unwrap();
+                key.public_key().verify_pss(params, msg, sig).unwrap();
+                assert!(single.is_ok() && on_scalar.is_ok());
+            }
+            _ => {
+                assert_eq!(got, &single, "request {i} ({} bits): batch vs single", key.bits());
+                assert_eq!(got, &on_scalar, "request {i}: batch vs scalar single");
+            }
+        }
+    }
+}
+
+#[test]
+fn mixed_sizes_keys_and_invalid_requests() {
+    if !Backend::Ifma.is_available() {
+        println!("note: no AVX-512 IFMA on this CPU; the batch runs on the scalar backend");
+    }
+    let keys = [key(1024), key(1024), key(2048), key(2048), key(3072), key(4096)];
+    let mut reqs: Vec<(usize, PrivateRequest)> = Vec::new();
+    for (j, key) in keys.iter().enumerate() {
+        let n = if key.bits() >= 3072 { 1 } else { 2 };
+        for i in 0..n {
+            reqs.extend(requests_for(key, i).into_iter().map(|r| (j, r)));
+        }
+        reqs.extend(invalid_for(key).into_iter().map(|r| (j, r)));
+    }
+    // Duplicates: the same requests again, interleaved.
+    let dup: Vec<(usize, PrivateRequest)> = reqs.iter().step_by(3).cloned().collect();
+    reqs.extend(dup);
+    // Interleave keys so that batches mix them.
+    reqs.sort_by_key(|(j, r)| (format!("{r:?}").len() % 7, *j));
+    let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+        reqs.iter().map(|(j, r)| (&keys[*j], r)).collect();
+    check(&batch);
+    // Invalid requests failed, valid ones did not.
+    let results = private_batch(&batch, &mut OsRng);
+    let invalid = invalid_for(&keys[0]).len();
+    assert!(results.iter().filter(|r| r.is_err()).count() >= invalid * keys.len());
+}
+
+#[test]
+fn partial_batches_of_one_to_seven() {
+    let keys = [key(2048), key(2048)];
+    let class = keys[0].batch_class();
+    assert_eq!(class, keys[1].batch_class());
+    assert_eq!(class.is_lane_batched(), Backend::Ifma.is_available());
+    if class.is_lane_batched() {
+        assert_eq!(class.ops_per_batch(), 4);
+        assert!((1..=4).contains(&class.min_batch_ops()));
+    }
+    for size in 1..=7usize {
+        let reqs: Vec<(usize, PrivateRequest)> = (0..size)
+            .map(|i| (i % 2, PrivateRequest::RawPrivate { input: random_input(256) }))
+            .collect();
+        let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+            reqs.iter().map(|(j, r)| (&keys[*j], r)).collect();
+        check(&batch);
+        // One invalid lane in the middle fails alone.
+        let mut with_bad = reqs.clone();
+        let n = keys[0].public_key().n().to_be_bytes_padded(256).unwrap();
+        with_bad.insert(size / 2, (0, PrivateRequest::RawPrivate { input: n }));
+        let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+            with_bad.iter().map(|(j, r)| (&keys[*j], r)).collect();
+        let results = private_batch(&batch, &mut OsRng);
+        for (i, r) in results.iter().enumerate() {
+            assert_eq!(r.is_err(), i == size / 2, "batch of {size}, request {i}");
+        }
+        check(&batch);
+    }
+}
+
+#[test]
+fn scalar_keys_batch_alone() {
+    let k = key(1024).with_backend(Backend::Scalar).unwrap();
+    assert!(!k.batch_class().is_lane_batched());
+    let reqs = requests_for(&k, 0);
+    let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> = reqs.iter().map(|r| (&k, r)).collect();
+    check(&batch);
+    assert!(private_batch(&[], &mut OsRng).is_empty());
+}

@@ -23,11 +23,10 @@
 //! one (the modular core's fixed-window exponentiation, which runs on the BMI2/ADX
 //! kernels where the CPU has them). Other backends plug in here:
 //!
-//! * the AVX-512 IFMA "x2" kernel (`arch/x86_64/ifma/exp_x2.rs`), which runs the two
-//!   halves of one request interleaved in one register set: it implements
-//!   [`CrtBackend::exponentiate`] for two-prime keys of equal prime lengths;
-//! * the batching engine's "mb8" kernel, eight requests (keys may differ) one per lane:
-//!   it implements [`CrtBackend::exponentiate_batch`].
+//! * the AVX-512 IFMA backend (`backend_ifma.rs`): the "x2" kernel
+//!   (`arch/x86_64/ifma/exp_x2.rs`) runs the two halves of one request interleaved in one
+//!   register set ([`CrtBackend::exponentiate`]), and the "mb8" kernel the halves of up
+//!   to four requests (keys may differ) one per lane ([`CrtBackend::exponentiate_batch`]).
 //!
 //! A backend must produce exactly c_i^(d_i) mod r_i, fully reduced; phase (c) checks the
 //! recombined result with e, so a wrong backend result is caught as

@@ -46,9 +46,11 @@
 //!    prime;
 //! 2. `exponentiate`: the per-prime exponentiations, behind the `CrtBackend` trait in
 //!    `crt.rs`. The scalar backend is the modular core's constant-time fixed window; the
-//!    AVX-512 IFMA "x2" kernel (both halves of one request in one register set) and the
-//!    batching engine's "mb8" kernel (phase 2 of eight requests in one call,
-//!    `CrtBackend::exponentiate_batch`) plug in there;
+//!    IFMA backend (`backend_ifma.rs`) runs both halves of one request in one AVX-512
+//!    register set ("x2") and, for [`private_batch`], the halves of up to four requests
+//!    in the eight lanes of one "mb8" batch (`CrtBackend::exponentiate_batch`). Which one
+//!    runs is chosen per key, per process or by `CRYPTOCARD_BACKEND` ([`Backend`]; IFMA
+//!    by default where the CPU has it);
 //! 3. `finish`: Garner, the fault check m'^e = c' (modulo each prime), unblinding.
 //!
 //! All of the time is in phase 2: 2000 RSA-2048 signatures take the CPU time of their

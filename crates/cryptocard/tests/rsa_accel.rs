@@ -157,3 +157,39 @@ fn backend_choices() {
     );
     cryptocard::rsa::set_default_backend(Backend::Auto).unwrap();
 }
+
+/// The child half of `environment_variable_picks_the_default`: reports what the key runs
+/// on under the environment its parent set (ignored when run directly).
+#[test]
+#[ignore]
+fn child_reports_backend() {
+    let (_, scalar, _) = keys(1024);
+    let key = RsaPrivateKey::from_pkcs1_der(&scalar.to_pkcs1_der().unwrap()).unwrap();
+    match key.raw_private(&vec![3u8; key.size()], &mut OsRng) {
+        Ok(_) => println!("BACKEND={}", key.backend_name().unwrap()),
+        Err(e) => println!("BACKEND-ERROR={e:?}"),
+    }
+}
+
+#[test]
+fn environment_variable_picks_the_default() {
+    let run = |value: &str| {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--ignored", "--exact", "child_reports_backend", "--nocapture"])
+            .env(cryptocard::rsa::BACKEND_VAR, value)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}");
+        text
+    };
+    assert!(run("scalar").contains("BACKEND=scalar"));
+    assert!(run("gpu").contains("BACKEND-ERROR=Unsupported"));
+    if Backend::Ifma.is_available() {
+        assert!(run("ifma").contains("BACKEND=ifma-x2"));
+        assert!(run("auto").contains("BACKEND=ifma-x2"));
+    } else {
+        assert!(run("ifma").contains("BACKEND-ERROR=Unsupported"));
+        assert!(run("auto").contains("BACKEND=scalar"));
+    }
+}

@@ -220,3 +220,34 @@ impl IfmaBackend {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::x86_64::ifma::rsa_glue::{CLASSES, class_digits};
+
+    /// `rr52` against the long division it replaces (variable time, fine for a test), for
+    /// odd moduli of every class with the top bit set, clear, and short by a limb's worth.
+    #[test]
+    fn rr52_is_the_radix_square() {
+        let mut rng = crate::rng::OsRng;
+        for (limbs, digits) in CLASSES {
+            assert_eq!(class_digits(limbs), Some(digits));
+            for top_bits in [64 * limbs, 64 * limbs - 1, 64 * limbs - 13] {
+                let mut n = Nat::random_bits(top_bits, &mut rng).unwrap();
+                n.set_bit(0, true);
+                n.set_bit(top_bits - 1, true);
+                let m = Modulus::<()>::from_limbs(&n.to_limbs_padded(limbs).unwrap()).unwrap();
+                let mut r2 = Nat::zero();
+                r2.set_bit(104 * digits, true);
+                let want = r2.rem(&n).unwrap().to_limbs_padded(limbs).unwrap();
+                assert_eq!(
+                    rr52(&m, digits).as_limbs(),
+                    &want[..],
+                    "{limbs} limbs, {top_bits} bits"
+                );
+            }
+        }
+        assert_eq!(class_digits(20), None);
+    }
+}

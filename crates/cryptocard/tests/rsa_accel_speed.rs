@@ -19,6 +19,9 @@ use openssl::rsa::Rsa;
 use openssl::sign::Signer;
 use std::time::Instant;
 
+/// A contestant: its name, operations per call, and the call.
+type Run<'a> = (&'static str, usize, Box<dyn FnMut() + 'a>);
+
 const ROUNDS: usize = 31;
 const RUN_SECONDS: f64 = 0.03;
 
@@ -60,7 +63,7 @@ fn bench(bits: u32) {
     let mut rng3 = OsRng;
     let mut rng4 = OsRng;
     let mut rng5 = OsRng;
-    let mut runs: [(&str, usize, Box<dyn FnMut() + '_>); 5] = [
+    let mut runs: [Run<'_>; 5] = [
         ("openssl 3.0 sign", 1, Box::new(&mut openssl)),
         (
             "scalar sign",

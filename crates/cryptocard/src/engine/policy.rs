@@ -32,10 +32,10 @@
 //! If no class runs, the worker sleeps until the next arrival, the earliest deadline, or
 //! one expected inter-arrival gap, whichever is first, and decides again.
 //!
-//! While [`private_batch`](crate::rsa::private_batch) runs its requests one after another
-//! (until the IFMA batch path lands), a batch buys nothing and rule 4's wait is pure
-//! latency; a crossover above the batch size (see [`super::DEFAULT_CROSSOVER`]) turns
-//! batching off.
+//! [`private_batch`](crate::rsa::private_batch) runs lane-batched classes (two-prime
+//! keys of 1024 to 3072 bits on the IFMA backend) four operations to an mb8 call; other
+//! classes it runs one by one, so there a batch only keeps one worker busy with several
+//! requests, which costs nothing in throughput once every worker is busy anyway.
 //!
 //! Rule 4 is what makes low load fast, where a fixed timer (OpenSSL's QAT engine polls
 //! every 10-200 ms and waits for fixed 8-request batches) makes it slow: a lone request,

@@ -1,6 +1,9 @@
 //! The engine's interfaces one at a time: blocking, callback, future, batch; backpressure;
 //! batching (full batches and deadline flushes of partial ones); settings.
 //!
+//! Expected batch counts follow from each key's `BatchClass` (`lane_batched`): on a CPU
+//! without IFMA, or on the scalar backend, every request runs alone.
+//!
 //! Tests that need requests to pile up use an engine with one worker and keep that worker
 //! inside a callback (`occupy_worker`) while they queue; releasing it lets the queue run.
 
@@ -75,7 +78,12 @@ fn a_failing_request_fails_alone_in_a_batch() {
             check(&key, id, &a);
         }
     }
-    assert_eq!(engine.stats().batches[4], 1);
+    let s = engine.stats();
+    if lane_batched(&key) {
+        assert_eq!((s.batches[4], s.batched(), s.singles), (1, 4, 1), "{s:?}");
+    } else {
+        assert_eq!((s.batched(), s.singles), (0, 5), "{s:?}");
+    }
 }
 
 #[test]
@@ -192,28 +200,39 @@ fn run_behind_held_worker(engine: &Engine, requests: &[(u64, Arc<RsaPrivateKey>)
 fn full_batch_runs_as_one() {
     let engine = one_worker().deadline_us(1_000_000).build().unwrap();
     let [a, b] = keys1024();
-    // Eight requests of one class, two different keys: one full batch.
+    assert_eq!(a.batch_class(), b.batch_class());
+    // Eight requests of one class, two different keys: one full batch (two mb8 calls).
     let requests: Vec<_> =
         (1..=8).map(|id| (id, if id % 2 == 0 { a.clone() } else { b.clone() })).collect();
     let s = run_behind_held_worker(&engine, &requests);
-    assert_eq!(s.batches[8], 1, "{s:?}");
-    assert_eq!(s.mean_batch(), 8.0);
-    assert_eq!(s.singles, 1, "only the request that held the worker ran alone: {s:?}");
+    if lane_batched(&a) {
+        assert_eq!(s.batches[8], 1, "{s:?}");
+        assert_eq!(s.mean_batch(), 8.0);
+        assert_eq!(s.singles, 1, "only the request that held the worker ran alone: {s:?}");
+    } else {
+        assert_eq!((s.batched(), s.singles), (0, 9), "{s:?}");
+    }
 }
 
 #[test]
 fn deadline_flushes_a_partial_batch() {
-    // Three queued in a burst, crossover 2: the worker waits for more (the burst predicts
-    // them), none come, and the three run as one batch when the wait gives up.
-    let engine = one_worker().crossover(2).deadline_us(20_000).build().unwrap();
+    // Three queued in a burst: a call pays, but has a free lane pair, so the worker waits
+    // for a fourth (the burst predicts it); none comes, and the three run as one batch
+    // when the wait gives up.
+    let engine = one_worker().deadline_us(20_000).build().unwrap();
     let requests: Vec<_> = (1..=3).map(|id| (id, key2048())).collect();
     let s = run_behind_held_worker(&engine, &requests);
-    assert_eq!(s.batches[3], 1, "{s:?}");
-    assert_eq!(s.singles, 1, "{s:?}");
+    if lane_batched(&key2048()) {
+        assert_eq!((s.batches[3], s.batched()), (1, 3), "{s:?}");
+        assert_eq!(s.singles, 1, "{s:?}");
+    } else {
+        assert_eq!((s.batched(), s.singles), (0, 4), "{s:?}");
+    }
 }
 
 #[test]
 fn below_the_crossover_requests_run_alone() {
+    // Crossover 5 is above three requests for one worker whatever the class.
     let engine = one_worker().crossover(5).deadline_us(20_000).build().unwrap();
     let requests: Vec<_> = (1..=3).map(|id| (id, key2048())).collect();
     let s = run_behind_held_worker(&engine, &requests);
@@ -222,42 +241,69 @@ fn below_the_crossover_requests_run_alone() {
 }
 
 #[test]
-fn idle_workers_share_a_small_burst_as_singles() {
-    // Two workers held, eight queued: two idle workers run four singles each sooner than
-    // one runs a batch of eight (the crossover is 5).
+fn classes_without_lanes_run_alone_however_deep_the_queue() {
+    let engine = one_worker().deadline_us(20_000).build().unwrap();
+    let key = key2048_scalar();
+    assert!(!lane_batched(&key));
+    let requests: Vec<_> = (1..=8).map(|id| (id, key.clone())).collect();
+    let s = run_behind_held_worker(&engine, &requests);
+    assert_eq!((s.batched(), s.singles), (0, 9), "{s:?}");
+}
+
+/// Queues `n` requests for `key` behind both of a two-worker engine's held workers, lets
+/// them go, checks every answer, and returns the counters of this phase.
+fn burst_on_two_workers(engine: &Engine, key: &Arc<RsaPrivateKey>, n: u64) -> Stats {
+    let before = engine.stats();
+    let holds = [occupy_worker(engine), occupy_worker(engine)];
+    let tickets: Vec<_> = (1..=n).map(|id| engine.submit(key.clone(), sign_req(id))).collect();
+    drop(holds);
+    for (id, t) in (1..=n).zip(tickets) {
+        check(key, id, &t.wait());
+    }
+    engine.stats().since(&before)
+}
+
+#[test]
+fn free_workers_split_a_burst_into_whole_calls() {
+    // Two workers held, eight 2048-bit requests queued: the first free worker takes one
+    // 4-operation call (582 us on Zen 4, sooner than four singles, 916 us) and leaves the
+    // other four to the second worker, never all eight. (Should the second worker be slow
+    // to come back, the first finds four left for two free workers and runs them as
+    // singles, so only the first call is certain.)
     let engine = Engine::builder().workers(2).deadline_us(20_000).build().unwrap();
     let key = key2048();
-    let holds = [occupy_worker(&engine), occupy_worker(&engine)];
-    let tickets: Vec<_> = (1..=8).map(|id| engine.submit(key.clone(), sign_req(id))).collect();
-    drop(holds);
-    for (id, t) in (1..=8).zip(tickets) {
-        check(&key, id, &t.wait());
+    let s = burst_on_two_workers(&engine, &key, 8);
+    if lane_batched(&key) {
+        assert!(s.batches[4] >= 1, "{s:?}");
+        assert_eq!(s.batched(), 4 * s.batches[4], "only 4-operation calls: {s:?}");
+        assert_eq!(s.singles + s.batched(), 10, "{s:?}");
+    } else {
+        assert_eq!((s.batched(), s.singles), (0, 10), "{s:?}");
     }
-    let s = engine.stats();
-    assert_eq!((s.batched(), s.singles), (0, 10), "{s:?}");
-    // Ten queued: ceil(10 / 2) reaches the crossover, so the first free worker batches.
-    let holds = [occupy_worker(&engine), occupy_worker(&engine)];
-    let tickets: Vec<_> = (1..=10).map(|id| engine.submit(key.clone(), sign_req(id))).collect();
-    drop(holds);
-    for (id, t) in (1..=10).zip(tickets) {
-        check(&key, id, &t.wait());
-    }
-    let s = engine.stats().since(&s);
-    assert_eq!(s.batches[8], 1, "{s:?}");
-    assert_eq!(s.singles, 4, "{s:?}");
+    // Four: two singles per worker beat one call, in every class.
+    let s = burst_on_two_workers(&engine, &key, 4);
+    assert_eq!((s.batched(), s.singles), (0, 6), "{s:?}");
 }
 
 #[test]
 fn classes_never_share_a_batch() {
-    let engine = one_worker().crossover(2).deadline_us(20_000).build().unwrap();
+    let engine = one_worker().deadline_us(20_000).build().unwrap();
     let keys = all_keys(); // 1024, 1024, 2048, three-prime 1536
     let requests: Vec<_> = (1..=12u64).map(|id| (id, keys[id as usize % 4].clone())).collect();
     let s = run_behind_held_worker(&engine, &requests);
     // Six 1024-bit requests (one batch), three 2048-bit (one batch), three three-prime
-    // (alone each), plus the one that held the worker.
-    assert_eq!(s.batches[6], 1, "{s:?}");
-    assert_eq!(s.batches[3], 1, "{s:?}");
-    assert_eq!(s.singles, 4, "{s:?}");
+    // (alone each), plus the one that held the worker; classes without lanes run alone.
+    assert!(!lane_batched(&keys[3]));
+    let mut singles = 4;
+    for (size, key) in [(6, &keys[0]), (3, &keys[2])] {
+        if lane_batched(key) {
+            assert_eq!(s.batches[size], 1, "{s:?}");
+        } else {
+            singles += size as u64;
+        }
+    }
+    assert_eq!(s.singles, singles, "{s:?}");
+    assert_eq!(s.singles + s.batched(), 13, "{s:?}");
 }
 
 #[test]

@@ -2,10 +2,9 @@
 //!
 //! Every default is a named constant with the CPU behind it, as GMP keeps its thresholds
 //! in `gmp-mparam.h`. The kernel figures they rest on are the AMD Zen 4 (AVX-512 IFMA)
-//! measurements in the `arch::x86_64::ifma` module docs; the engine as a whole is to be
-//! retuned with `cryptocard speed --engine` once the batch path runs on the mb8 kernels
-//! (today [`private_batch`](crate::rsa::private_batch) runs its requests one after
-//! another, so a batch costs what its single operations cost).
+//! measurements in the `arch::x86_64::ifma` module docs, which the RSA layer turns into
+//! each key's [`BatchClass`](crate::rsa::BatchClass) (`rsa::backend_ifma`); the engine as a
+//! whole is measured under load with `cryptocard speed --engine`.
 
 use std::num::NonZeroUsize;
 use std::time::Duration;
@@ -17,16 +16,22 @@ use crate::{Error, Result};
 /// "mb8" kernels). Fixed by the hardware, not tuned.
 pub const DEFAULT_MAX_BATCH: usize = 8;
 
-/// The smallest batch worth running as a batch rather than as single operations. On Zen 4
-/// (`arch::x86_64::ifma` module docs, exponentiations only) one RSA-2048 operation on the
-/// "x2" kernel takes about 229 µs and an mb8 call, four RSA-2048 operations (eight CRT
-/// halves), about 582 µs, so a batch of eight costs about 1.16 ms, as much as
-/// 1164 / 229 = 5.1 single operations: from about 5 requests per free worker a batch
-/// is as fast as single operations and leaves the other cores free (the rule is in
-/// `policy`). Below it the engine runs single operations (Dusse and Kaliski's crossover:
-/// below about 600 bytes their PC did DES faster itself than through the card). A
-/// crossover above the batch size turns batching off.
-pub const DEFAULT_CROSSOVER: usize = 5;
+/// The fewest queued requests per free worker that the engine runs as a batch, on top of
+/// each class's own [`BatchClass::min_batch_ops`](crate::rsa::BatchClass::min_batch_ops),
+/// which always applies: 1, no bar beyond the class's own.
+///
+/// The class's figure comes from the kernels on Zen 4 (`arch::x86_64::ifma` module docs,
+/// exponentiations only): one RSA-2048 operation on the "x2" kernel takes about 229 µs
+/// and one mb8 call, four RSA-2048 operations (eight CRT halves), about 582 µs, 2.5
+/// single operations, so from 3 operations a call beats running them one by one (from 2
+/// at 1024 bits, where a call costs 1.6 singles). With `free` workers idle, `len` queued
+/// requests of a lane-batched class batch when ⌈len / free⌉ reaches the larger of the two
+/// (the rule is in `policy`); below it the engine runs single operations (Dusse and
+/// Kaliski's crossover: below about 600 bytes their PC did DES faster itself than through
+/// the card). A higher crossover asks for deeper queues before batching; one above
+/// [`DEFAULT_MAX_BATCH`] (or the configured `max_batch`) turns batching off. Classes that
+/// are not lane-batched (scalar backend, multi-prime keys, no IFMA) never batch.
+pub const DEFAULT_CROSSOVER: usize = 1;
 
 /// How long a queued request may wait for company before it is run with whatever is
 /// queued, in microseconds. The wait happens only while arrivals are expected to fill the
@@ -67,8 +72,8 @@ pub struct EngineConfig {
     pub queue_capacity: usize,
     /// The most requests in one batch. Default: [`DEFAULT_MAX_BATCH`].
     pub max_batch: usize,
-    /// The fewest requests per free worker run as a batch (above `max_batch`: never).
-    /// Default: [`DEFAULT_CROSSOVER`].
+    /// The fewest requests per free worker run as a batch, on top of each class's own
+    /// minimum (above `max_batch`: never). Default: [`DEFAULT_CROSSOVER`].
     pub crossover: usize,
     /// The longest a request waits for its batch to fill. Default: [`DEFAULT_DEADLINE_US`].
     pub deadline: Duration,
@@ -146,7 +151,8 @@ impl EngineBuilder {
         self
     }
 
-    /// The fewest requests per free worker run as a batch (above 8: never batch).
+    /// The fewest requests per free worker run as a batch, on top of each class's own
+    /// minimum (above 8: never batch).
     pub fn crossover(mut self, n: usize) -> Self {
         self.config.crossover = n;
         self

@@ -2,40 +2,66 @@
 //!
 //! # Classes
 //!
-//! Requests share a batch only if the 8-lane kernel can run them together: same modulus
-//! length in bits, two primes (the CRT halves of each lane then have one length). [`class_of`] is
-//! the one place that decides; it switches to the RSA layer's own batch classes when
-//! that layer grows them.
+//! Requests share a batch only if [`private_batch`](crate::rsa::private_batch) can run them
+//! in one kernel call: [`class_of`] takes the RSA layer's own
+//! [`BatchClass`](crate::rsa::BatchClass) of the key (which says whether its operations
+//! run in 8-lane mb8 calls, how many to a call, and how few are worth one) and adds the
+//! modulus length, so that one class is one stream of equal-cost requests for the arrival
+//! estimate (two lengths with one lane class, a 2047- and a 2048-bit key, then batch
+//! apart; that costs lanes only in that rare case).
+//!
+//! # What a batch costs
+//!
+//! On AMD Zen 4 (`arch::x86_64::ifma` module docs, exponentiations only) one RSA-2048
+//! operation on the "x2" kernel takes about 229 µs and one mb8 call, the CRT halves of
+//! four operations, about 582 µs: 2.5 single operations for 4. A lane-batched class
+//! therefore counts in whole mb8 calls of [`Lanes::ops_per_batch`] (4) operations, and a
+//! call pays from [`Lanes::min_batch_ops`] operations on (2 at 1024 bits, where a call costs
+//! 1.6 singles; 3 above, 2.5 to 2.8 singles): fewer run faster one by one, and
+//! `private_batch` would run them so anyway.
+//!
+//! A class that is not lane-batched (the scalar backend, multi-prime keys, a CPU without
+//! IFMA) runs single operations only: `private_batch` would run a batch one request
+//! after another, so a batch saves no compute, holds every answer back until the last
+//! one of the batch is done, and keeps the other workers from sharing the queue; single
+//! operations spread over the free workers by themselves, one each per decision.
 //!
 //! # The decision
 //!
-//! A batch of up to 8 costs about as much as 5 single operations (see
-//! [`super::DEFAULT_CROSSOVER`]), so batching wins only when requests are waiting anyway,
-//! and holding a request back to fill a batch costs it latency. With `free` workers not
-//! running a batch (this one included; one running a single operation is back long before
-//! a batch would end), `len` queued requests run as single operations take about
-//! ⌈len / free⌉ single-operation times, so a batch *pays* when ⌈len / free⌉ reaches the
-//! crossover: eight requests and two idle cores run faster as four singles each than as
-//! one batch on one core, sixteen run faster as two batches. A free worker looks at the
-//! classes, oldest first, and for each:
+//! With `free` workers not running a batch (this one included; one running a single
+//! operation is back long before a batch would end), `len` queued requests of a
+//! lane-batched class are this worker's share of ⌈len / free⌉. A batch *pays* when the
+//! share reaches the class's `min_batch_ops` (or the configured crossover, if that is
+//! higher; see below): eight 2048-bit requests and two free workers run as one 4-operation
+//! mb8 call each (582 µs) rather than four singles each (916 µs), four run as two singles
+//! each (458 µs) rather than one call on one worker. The worker then takes its share in
+//! whole mb8 calls: rounded up to a multiple of `ops_per_batch` when the remainder would
+//! reach `min_batch_ops` (its call costs the same with the lanes filled), rounded down
+//! when it would not (the remainder would run one by one on x2 anyway, so it is left to
+//! the next free worker), and at most `max_batch` and `len`. So two free workers split
+//! eight requests into two 4-operation calls, and nine into 4 + 4 + 1 rather than 8 + 1.
 //!
-//! 1. a request past its deadline (or an engine shutting down): run now: a batch of
-//!    up to 8 if a batch pays, else one single operation;
-//! 2. a class that is not batchable: a single operation, now;
-//! 3. a full batch: run it (as a batch if that pays);
+//! The configured crossover ([`super::EngineConfig::crossover`], default
+//! [`super::DEFAULT_CROSSOVER`] = 1) is a floor on the share, above the class's own: the
+//! class's `min_batch_ops` always applies, because below it a batch gains nothing; a
+//! higher crossover asks for more requests per worker before batching; a crossover (or a
+//! `min_batch_ops`) above `max_batch` turns batching off, as does `max_batch(1)`.
+//!
+//! A free worker looks at the classes, oldest head first, and for each:
+//!
+//! 1. a request past its deadline (or an engine shutting down): run now: the share if a
+//!    batch pays, else one single operation;
+//! 2. a class that is not lane-batched: a single operation, now;
+//! 3. a share of whole mb8 calls (or of `max_batch`): run it now; a fuller queue would
+//!    only make the next batch;
 //! 4. otherwise estimate how many more requests of the class will arrive before the
 //!    oldest one's deadline (remaining time / mean inter-arrival gap). If a batch does
-//!    not pay yet, wait only if those arrivals would make it pay; if it does, wait only
-//!    if at least one more is expected. Else run now: a single operation or the partial
-//!    batch.
+//!    not pay yet, wait only if those arrivals would make it pay; if it does (a partial
+//!    call), wait only if at least one more is expected to fill a lane. Else run now: a
+//!    single operation or the partial batch.
 //!
 //! If no class runs, the worker sleeps until the next arrival, the earliest deadline, or
 //! one expected inter-arrival gap, whichever is first, and decides again.
-//!
-//! [`private_batch`](crate::rsa::private_batch) runs lane-batched classes (two-prime
-//! keys of 1024 to 3072 bits on the IFMA backend) four operations to an mb8 call; other
-//! classes it runs one by one, so there a batch only keeps one worker busy with several
-//! requests, which costs nothing in throughput once every worker is busy anyway.
 //!
 //! Rule 4 is what makes low load fast, where a fixed timer (OpenSSL's QAT engine polls
 //! every 10-200 ms and waits for fixed 8-request batches) makes it slow: a lone request,
@@ -47,35 +73,47 @@
 
 use std::time::Duration;
 
-use crate::rsa::{PrivateRequest, RsaPrivateKey};
+use crate::rsa::{BatchClass, PrivateRequest, RsaPrivateKey};
+
+/// How a lane-batched class fills its kernel calls (from its [`BatchClass`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lanes {
+    /// Operations in one full mb8 call ([`BatchClass::ops_per_batch`]).
+    pub ops_per_batch: usize,
+    /// The fewest operations worth a call ([`BatchClass::min_batch_ops`]).
+    pub min_batch_ops: usize,
+}
 
 /// Which requests may share a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Class {
+    /// How `private_batch` groups the requests.
+    batch: BatchClass,
     /// The modulus length in bits.
     bits: usize,
-    /// Whether the batch kernel takes this kind of key at all.
-    batchable: bool,
 }
 
 impl Class {
-    pub(crate) fn batchable(self) -> bool {
-        self.batchable
+    /// How the class fills kernel calls; `None` when it is not lane-batched (it then runs
+    /// single operations only).
+    pub(crate) fn lanes(self) -> Option<Lanes> {
+        self.batch.is_lane_batched().then(|| Lanes {
+            ops_per_batch: self.batch.ops_per_batch().max(1),
+            min_batch_ops: self.batch.min_batch_ops().max(1),
+        })
     }
 
-    /// A class made up for the queue's tests.
+    /// A class made up for the queue's tests: `key`'s batch class with another length.
     #[cfg(test)]
-    pub(crate) fn for_test(bits: usize, batchable: bool) -> Class {
-        Class { bits, batchable }
+    pub(crate) fn for_test(key: &RsaPrivateKey, bits: usize) -> Class {
+        Class { batch: key.batch_class(), bits }
     }
 }
 
-/// The batch class of a request: its key's modulus length in bits and whether it has two
-/// primes.
-///
-/// The request is not looked at yet: every scheme ends in the same private exponentiation.
-pub(crate) fn class_of(key: &RsaPrivateKey, _req: &PrivateRequest) -> Class {
-    Class { bits: key.bits(), batchable: key.primes().len() == 2 }
+/// The batch class of a request: its key's [`BatchClass`] on the key's backend, and its
+/// modulus length in bits.
+pub(crate) fn class_of(key: &RsaPrivateKey, req: &PrivateRequest) -> Class {
+    Class { batch: req.batch_class(key), bits: key.bits() }
 }
 
 /// Mean gap between arrivals in one class, as an exponentially weighted moving average
@@ -120,8 +158,8 @@ pub(crate) struct ClassView {
     pub len: usize,
     /// How long the oldest has waited.
     pub head_age: Duration,
-    /// Whether the class may run as a batch.
-    pub batchable: bool,
+    /// How the class fills kernel calls; `None`: single operations only.
+    pub lanes: Option<Lanes>,
     /// The expected gap to the next arrival, if known.
     pub gap: Option<Duration>,
 }
@@ -146,40 +184,55 @@ pub(crate) struct Policy {
 }
 
 impl Policy {
-    /// Whether `len` requests (of a batchable class) are better run in batches than as
-    /// single operations spread over `free` workers: ⌈len / free⌉ ≥ crossover, that is
-    /// len > (crossover - 1) · free, for a crossover a batch can reach at all.
-    fn pays(&self, len: f64, free: usize) -> bool {
-        self.crossover <= self.max_batch && len > ((self.crossover - 1) * free) as f64
+    /// The share of the queue per free worker from which a class batches: its
+    /// `min_batch_ops`, or the configured crossover if higher; `None` when no batch
+    /// within `max_batch` reaches it.
+    fn need(&self, lanes: Lanes) -> Option<usize> {
+        Some(self.crossover.max(lanes.min_batch_ops)).filter(|&n| n <= self.max_batch)
     }
 
-    /// How many of `len` queued requests to take when they must run now.
-    fn flush_count(&self, len: usize, batchable: bool, free: usize) -> usize {
-        if batchable && self.pays(len as f64, free) { len.min(self.max_batch) } else { 1 }
+    /// Whether `len` requests are better run in batches than as single operations spread
+    /// over `free` workers: ⌈len / free⌉ ≥ need, that is len > (need - 1) · free.
+    fn pays(&self, len: f64, lanes: Lanes, free: usize) -> bool {
+        self.need(lanes).is_some_and(|need| len > ((need - 1) * free) as f64)
     }
 
-    /// The decision for one class: run now (`Ok`) or wait this long (`Err`).
+    /// This worker's share of `len` requests (when a batch pays) in whole kernel calls:
+    /// ⌈len / free⌉ rounded up to a multiple of `ops_per_batch` when the remainder fills
+    /// a call worth running, else down; at most `max_batch` and `len` (see the module
+    /// docs).
+    fn share(&self, len: usize, lanes: Lanes, free: usize) -> usize {
+        let (ops, share) = (lanes.ops_per_batch, len.div_ceil(free));
+        let rem = share % ops;
+        let calls =
+            if rem == 0 || rem >= lanes.min_batch_ops { share.div_ceil(ops) } else { share / ops };
+        (calls * ops).min(self.max_batch).min(len)
+    }
+
+    /// The decision for one class: run this many now (`Ok`) or wait this long (`Err`).
     fn decide_class(&self, c: &ClassView, free: usize, closing: bool) -> Result<usize, Duration> {
-        let flush = Ok(self.flush_count(c.len, c.batchable, free));
-        if closing || c.head_age >= self.deadline || !c.batchable || c.len >= self.max_batch {
-            return flush;
+        let Some(lanes) = c.lanes else {
+            return Ok(1);
+        };
+        let pays = self.pays(c.len as f64, lanes, free);
+        let count = if pays { self.share(c.len, lanes, free) } else { 1 };
+        let whole = pays && (count % lanes.ops_per_batch == 0 || count == self.max_batch);
+        if closing || c.head_age >= self.deadline || whole {
+            return Ok(count);
         }
         let remaining = self.deadline - c.head_age;
         let Some(gap) = c.gap else {
-            return flush;
+            return Ok(count);
         };
         let expected = remaining.as_secs_f64() / gap.as_secs_f64();
-        let worth_waiting = if self.pays(c.len as f64, free) {
-            expected >= 1.0
-        } else {
-            self.pays(c.len as f64 + expected, free)
-        };
+        let worth_waiting =
+            if pays { expected >= 1.0 } else { self.pays(c.len as f64 + expected, lanes, free) };
         if worth_waiting {
             // Look again after one expected gap: if nothing came, the silence has
             // stretched the estimate and the partial batch may run before the deadline.
             Err(remaining.min(gap))
         } else {
-            flush
+            Ok(count)
         }
     }
 
@@ -207,15 +260,29 @@ impl Policy {
 mod tests {
     use super::*;
 
-    const P: Policy = Policy { max_batch: 8, crossover: 5, deadline: Duration::from_micros(100) };
+    /// The classes of two-prime IFMA keys: 2048 bits (a call pays from 3 operations) and
+    /// 1024 bits (from 2), as `BatchClass` reports them on Zen 4.
+    const L2048: Lanes = Lanes { ops_per_batch: 4, min_batch_ops: 3 };
+    const L1024: Lanes = Lanes { ops_per_batch: 4, min_batch_ops: 2 };
 
-    fn view(len: usize, age_us: u64, gap_us: Option<u64>) -> ClassView {
+    const P: Policy = Policy { max_batch: 8, crossover: 1, deadline: Duration::from_micros(100) };
+
+    fn view_of(lanes: Option<Lanes>, len: usize, age_us: u64, gap_us: Option<u64>) -> ClassView {
         ClassView {
             len,
             head_age: Duration::from_micros(age_us),
-            batchable: true,
+            lanes,
             gap: gap_us.map(Duration::from_micros),
         }
+    }
+
+    /// A 2048-bit lane-batched class.
+    fn view(len: usize, age_us: u64, gap_us: Option<u64>) -> ClassView {
+        view_of(Some(L2048), len, age_us, gap_us)
+    }
+
+    fn run(count: usize) -> Decision {
+        Decision::Run { index: 0, count }
     }
 
     #[test]
@@ -226,102 +293,100 @@ mod tests {
     #[test]
     fn lone_request_runs_at_once() {
         // One request, arrivals every 1 ms: nothing will join it within 100 us.
-        let d = P.decide(&[view(1, 0, Some(1000))], 1, false);
-        assert_eq!(d, Decision::Run { index: 0, count: 1 });
-        let d = P.decide(&[view(1, 0, None)], 1, false);
-        assert_eq!(d, Decision::Run { index: 0, count: 1 });
+        assert_eq!(P.decide(&[view(1, 0, Some(1000))], 1, false), run(1));
+        assert_eq!(P.decide(&[view(1, 0, None)], 1, false), run(1));
     }
 
     #[test]
     fn burst_waits_to_fill() {
-        // Three queued, one every 10 us: 10 more expected before the deadline.
+        // Two queued, one every 10 us: a call does not pay yet, eight more are expected.
         assert_eq!(
-            P.decide(&[view(3, 20, Some(10))], 1, false),
+            P.decide(&[view(2, 20, Some(10))], 1, false),
             Decision::Wait(Duration::from_micros(10))
         );
         // Near the deadline, 2.5 more expected: look again after one gap.
         assert_eq!(
-            P.decide(&[view(3, 90, Some(4))], 1, false),
+            P.decide(&[view(2, 90, Some(4))], 1, false),
             Decision::Wait(Duration::from_micros(4))
         );
-        // At 2 us to go, 0.5 more expected: three cannot reach the crossover, run one.
-        assert_eq!(
-            P.decide(&[view(3, 98, Some(4))], 1, false),
-            Decision::Run { index: 0, count: 1 }
-        );
-        // Six queued, same rate: wait for the last two lanes.
-        assert!(matches!(P.decide(&[view(6, 20, Some(10))], 1, false), Decision::Wait(_)));
+        // Three with two free workers, 0.5 more expected: the share cannot reach 3.
+        assert_eq!(P.decide(&[view(3, 98, Some(4))], 2, false), run(1));
+        // A partial call (three of four lanes pairs) waits for its last operation...
+        assert!(matches!(P.decide(&[view(3, 20, Some(10))], 1, false), Decision::Wait(_)));
+        // ...but a whole call runs at once rather than wait for a second one.
+        assert_eq!(P.decide(&[view(4, 20, Some(10))], 1, false), run(4));
+        // Five: one whole call now; the fifth alone would run on x2 anyway.
+        assert_eq!(P.decide(&[view(5, 20, Some(10))], 1, false), run(4));
     }
 
     #[test]
     fn full_batch_and_deadline_flush() {
-        assert_eq!(
-            P.decide(&[view(12, 0, Some(1))], 1, false),
-            Decision::Run { index: 0, count: 8 }
-        );
-        assert_eq!(
-            P.decide(&[view(6, 100, Some(1))], 1, false),
-            Decision::Run { index: 0, count: 6 }
-        );
-        // Past the deadline below the crossover: single operations.
-        assert_eq!(
-            P.decide(&[view(3, 150, Some(1))], 1, false),
-            Decision::Run { index: 0, count: 1 }
-        );
+        assert_eq!(P.decide(&[view(12, 0, Some(1))], 1, false), run(8));
+        assert_eq!(P.decide(&[view(3, 100, Some(1))], 1, false), run(3));
+        // Past the deadline below the class's minimum: single operations.
+        assert_eq!(P.decide(&[view(2, 150, Some(1))], 1, false), run(1));
+        assert_eq!(P.decide(&[view_of(Some(L1024), 2, 150, Some(1))], 1, false), run(2));
         // Shutting down: no waiting.
-        assert_eq!(P.decide(&[view(6, 0, Some(1))], 1, true), Decision::Run { index: 0, count: 6 });
+        assert_eq!(P.decide(&[view(3, 0, Some(1))], 1, true), run(3));
     }
 
     #[test]
-    fn idle_workers_take_singles_until_a_batch_pays() {
-        // Eight queued, two idle workers: four singles each beat one batch of eight.
-        assert_eq!(
-            P.decide(&[view(8, 0, Some(1))], 2, false),
-            Decision::Run { index: 0, count: 1 }
-        );
-        // Nine: ceil(9 / 2) = 5 reaches the crossover.
-        assert_eq!(
-            P.decide(&[view(9, 0, Some(1))], 2, false),
-            Decision::Run { index: 0, count: 8 }
-        );
-        // Six at the deadline with two idle: singles; with one idle: the batch.
-        assert_eq!(
-            P.decide(&[view(6, 100, Some(1))], 2, false),
-            Decision::Run { index: 0, count: 1 }
-        );
-        assert_eq!(
-            P.decide(&[view(6, 100, Some(1))], 1, false),
-            Decision::Run { index: 0, count: 6 }
-        );
-        // Six in a fast burst with two idle: wait, more arrivals will make a batch pay.
-        assert!(matches!(P.decide(&[view(6, 20, Some(10))], 2, false), Decision::Wait(_)));
-        // A crossover above the batch size: never a batch, however deep the queue.
-        let off = Policy { crossover: 9, ..P };
-        assert_eq!(
-            off.decide(&[view(20, 0, Some(1))], 1, false),
-            Decision::Run { index: 0, count: 1 }
-        );
+    fn free_workers_split_the_queue_into_whole_calls() {
+        // Eight 2048-bit requests, two free workers: one 4-operation call each (582 us)
+        // beats four singles each (916 us) and one call of eight on one worker.
+        assert_eq!(P.decide(&[view(8, 0, Some(1))], 2, false), run(4));
+        // Four: two singles each (458 us) beat one call (582 us); the burst may grow.
+        assert!(matches!(P.decide(&[view(4, 0, Some(1))], 2, false), Decision::Wait(_)));
+        assert_eq!(P.decide(&[view(4, 100, Some(1))], 2, false), run(1));
+        // Six: a share of 3 fills a call's lanes to 4.
+        assert_eq!(P.decide(&[view(6, 100, Some(1))], 2, false), run(4));
+        // Nine: a share of 5 is one call; the ninth is left to the next free worker.
+        assert_eq!(P.decide(&[view(9, 0, Some(1))], 2, false), run(4));
+        assert_eq!(P.decide(&[view(16, 0, Some(1))], 2, false), run(8));
+        // At 1024 bits a call pays from 2: a share of 2 or 3 is one call, of 5 too.
+        let small = |len| [view_of(Some(L1024), len, 100, Some(1))];
+        assert_eq!(P.decide(&small(4), 2, false), run(4));
+        assert_eq!(P.decide(&small(5), 2, false), run(4));
+        assert_eq!(P.decide(&small(10), 2, false), run(4));
+        assert_eq!(P.decide(&small(12), 2, false), run(8));
         // A worker that sees no free permit counts itself.
-        assert_eq!(
-            P.decide(&[view(6, 100, Some(1))], 0, false),
-            Decision::Run { index: 0, count: 6 }
-        );
+        assert_eq!(P.decide(&[view(3, 100, Some(1))], 0, false), run(3));
+    }
+
+    #[test]
+    fn crossover_is_a_floor_above_the_class_minimum() {
+        // Crossover 5: eight with two free workers run as singles, nine as calls.
+        let five = Policy { crossover: 5, ..P };
+        assert_eq!(five.decide(&[view(8, 0, None)], 2, false), run(1));
+        assert_eq!(five.decide(&[view(9, 0, None)], 2, false), run(4));
+        // Crossover 2 does not lower a 2048-bit class's minimum of 3.
+        let two = Policy { crossover: 2, ..P };
+        assert_eq!(two.decide(&[view(2, 100, None)], 1, false), run(1));
+        assert_eq!(two.decide(&[view(3, 100, None)], 1, false), run(3));
+        // Above the batch size: never a batch, however deep the queue.
+        let off = Policy { crossover: 9, ..P };
+        assert_eq!(off.decide(&[view(20, 0, Some(1))], 1, false), run(1));
+        for max_batch in [1, 2] {
+            let capped = Policy { max_batch, ..P };
+            assert_eq!(capped.decide(&[view(20, 0, Some(1))], 1, false), run(1));
+        }
+        // A cap the class's minimum fits under takes the cap.
+        let capped = Policy { max_batch: 2, ..P };
+        assert_eq!(capped.decide(&[view_of(Some(L1024), 20, 0, Some(1))], 1, false), run(2));
     }
 
     #[test]
     fn partial_batch_runs_when_nothing_more_is_coming() {
-        assert_eq!(
-            P.decide(&[view(6, 10, Some(500))], 1, false),
-            Decision::Run { index: 0, count: 6 }
-        );
+        assert_eq!(P.decide(&[view(3, 10, Some(500))], 1, false), run(3));
     }
 
     #[test]
-    fn oldest_class_first_and_unbatchable_alone() {
-        let mut other = view(2, 5, None);
-        other.batchable = false;
-        let d = P.decide(&[view(3, 20, Some(10)), other, view(8, 1, Some(1))], 1, false);
-        // Class 0 waits; class 1 (next oldest) is not batchable and runs alone.
+    fn classes_without_lanes_run_single_operations_at_once() {
+        let d = P.decide(&[view_of(None, 20, 0, Some(1))], 1, false);
+        assert_eq!(d, run(1));
+        let other = view_of(None, 2, 5, None);
+        let d = P.decide(&[view(2, 20, Some(10)), other, view(8, 1, Some(1))], 1, false);
+        // Class 0 waits; class 1 (next oldest) has no lanes and runs alone.
         assert_eq!(d, Decision::Run { index: 1, count: 1 });
     }
 

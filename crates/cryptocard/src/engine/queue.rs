@@ -104,7 +104,7 @@ impl Queue {
                     .jobs
                     .front()
                     .map_or(Duration::ZERO, |j| now.saturating_duration_since(j.enqueued)),
-                batchable: c.class.batchable(),
+                lanes: c.class.lanes(),
                 gap: c.arrivals.gap(now_ns),
             })
             .collect()
@@ -160,7 +160,7 @@ mod tests {
     fn classes_keep_arrival_order_and_capacity() {
         let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
         let key = Arc::new(RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap());
-        let (a, b) = (Class::for_test(1024, true), Class::for_test(2048, true));
+        let (a, b) = (Class::for_test(&key, 1024), Class::for_test(&key, 2048));
         let mut q = Queue::new(5);
         for (id, c) in [(1, a), (2, b), (3, a), (4, a), (5, b)] {
             assert!(!q.is_full());
@@ -183,10 +183,10 @@ mod tests {
         let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
         let key = Arc::new(RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap());
         let mut q = Queue::new(100);
-        let busy = Class::for_test(1, true);
+        let busy = Class::for_test(&key, 1);
         q.push(job(&key, 0, busy));
         for bits in 2..40 {
-            q.push(job(&key, 1, Class::for_test(bits, true)));
+            q.push(job(&key, 1, Class::for_test(&key, bits)));
             assert_eq!(q.take(q.classes.len() - 1, 1).len(), 1);
             assert!(q.classes.len() <= MAX_IDLE_CLASSES + 1);
         }

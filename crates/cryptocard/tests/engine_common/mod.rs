@@ -14,7 +14,7 @@ use std::thread::Thread;
 use cryptocard::digest::HashAlg;
 use cryptocard::engine::{Answer, Engine};
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{KeyGenOptions, Oaep, PrivateRequest, Pss, RsaPrivateKey};
+use cryptocard::rsa::{Backend, KeyGenOptions, Oaep, PrivateRequest, Pss, RsaPrivateKey};
 
 /// The RSA-2048 key of BoringSSL's `rsa_tests.txt` (see `tests/data/rsa/README.md`).
 pub fn key2048() -> Arc<RsaPrivateKey> {
@@ -24,6 +24,27 @@ pub fn key2048() -> Arc<RsaPrivateKey> {
         Arc::new(RsaPrivateKey::from_pkcs1_der(&der).unwrap())
     })
     .clone()
+}
+
+/// The RSA-2048 key on the scalar backend: a class that is never lane-batched, whatever
+/// the CPU.
+pub fn key2048_scalar() -> Arc<RsaPrivateKey> {
+    static KEY: OnceLock<Arc<RsaPrivateKey>> = OnceLock::new();
+    KEY.get_or_init(|| Arc::new((*key2048()).clone().with_backend(Backend::Scalar).unwrap()))
+        .clone()
+}
+
+/// Whether `key`'s operations run in mb8 lane batches on this machine (IFMA CPU, a class
+/// with lanes). Tests derive their expected batch counts from it, so that they hold with
+/// and without IFMA; where lane-batched, they check the layout they assume: 4 operations
+/// to a call, a call worth it from at most 3 (`rsa::backend_ifma`).
+pub fn lane_batched(key: &RsaPrivateKey) -> bool {
+    let c = key.batch_class();
+    if c.is_lane_batched() {
+        assert_eq!(c.ops_per_batch(), 4, "{c:?}");
+        assert!((2..=3).contains(&c.min_batch_ops()), "{c:?}");
+    }
+    c.is_lane_batched()
 }
 
 /// Two generated two-prime 1024-bit keys (one batch class, different moduli).

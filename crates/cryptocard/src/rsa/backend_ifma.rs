@@ -198,22 +198,10 @@ impl IfmaBackend {
                 let k = IfmaKey::of(key).expect("internal error: mb8 job without IFMA key");
                 *slot = Some(if lane % 2 == 0 {
                     let (p, base) = (&key.p, residues.p.as_limbs());
-                    SecretLane {
-                        params: &k.p,
-                        prime: p.modulus.as_limbs(),
-                        base,
-                        exp: &p.exponent,
-                        out,
-                    }
+                    SecretLane { params: &k.p, base, exp: &p.exponent, out }
                 } else {
                     let (q, base) = (&key.q, residues.q.as_limbs());
-                    SecretLane {
-                        params: &k.q,
-                        prime: q.modulus.as_limbs(),
-                        base,
-                        exp: &q.exponent,
-                        out,
-                    }
+                    SecretLane { params: &k.q, base, exp: &q.exponent, out }
                 });
             }
             exp_mb8_secret(self.0, lanes)

@@ -305,9 +305,9 @@ fn window_widths<const D: usize>(half: usize) {
             Some(Mb8Lane { modulus: &j.n, rr: &j.rr, base: &j.base, exp: &j.exp, out })
         });
         if w == 4 {
-            super::exp_mb8::exp_mb8_window::<D, 4>(ifma, lanes);
+            super::exp_mb8::exp_mb8_window::<D, 4, _>(ifma, lanes);
         } else {
-            super::exp_mb8::exp_mb8_window::<D, 5>(ifma, lanes);
+            super::exp_mb8::exp_mb8_window::<D, 5, _>(ifma, lanes);
         }
     };
     let (mut w4, mut w5) = (f64::MAX, f64::MAX);

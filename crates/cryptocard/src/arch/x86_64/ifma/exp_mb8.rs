@@ -47,6 +47,53 @@ pub(crate) struct Mb8Lane<'a> {
     pub(crate) out: &'a mut [u64],
 }
 
+/// One lane's job on prepared parameters: `out = base^exp mod n`, `n` and `RR` given by
+/// `params` (digits already converted, nothing about the modulus is checked again: the
+/// constant-time path for secret moduli). `base` and `out` have `params.limbs()` limbs,
+/// `base < n`; `exp` has any length.
+pub(crate) struct Mb8PreparedLane<'a, const D: usize> {
+    pub(crate) params: &'a Params52<D>,
+    pub(crate) base: &'a [u64],
+    pub(crate) exp: &'a [u64],
+    pub(crate) out: &'a mut [u64],
+}
+
+/// A lane of a batch, whichever way its modulus comes: its digits, exponent and output.
+pub(super) trait LaneInput<const D: usize> {
+    /// The lane's digits in radix 2^52, or why its inputs break the contract.
+    fn digits(&self) -> Result<LaneDigits<D>, Error>;
+    fn exp(&self) -> &[u64];
+    fn out(&mut self) -> &mut [u64];
+}
+
+impl<const D: usize> LaneInput<D> for Mb8Lane<'_> {
+    /// Builds the parameters from the limbs: the `RR < n` check is variable-time in `n`.
+    fn digits(&self) -> Result<LaneDigits<D>, Error> {
+        let p = Params52::<D>::new(self.modulus, self.rr)?;
+        LaneDigits::from_params(&p, self.base, self.out.len())
+    }
+    fn exp(&self) -> &[u64] {
+        self.exp
+    }
+    fn out(&mut self) -> &mut [u64] {
+        self.out
+    }
+}
+
+impl<const D: usize> LaneInput<D> for Mb8PreparedLane<'_, D> {
+    /// Constant-time in the modulus: only the base's conversion and its `base < n` check
+    /// (which reveals that one bit) run here.
+    fn digits(&self) -> Result<LaneDigits<D>, Error> {
+        LaneDigits::from_params(self.params, self.base, self.out.len())
+    }
+    fn exp(&self) -> &[u64] {
+        self.exp
+    }
+    fn out(&mut self) -> &mut [u64] {
+        self.out
+    }
+}
+
 /// Runs up to eight exponentiations at once, returning each lane's status. `None` lanes
 /// are [`LaneStatus::Empty`] (nothing is written for them); a lane whose inputs break the
 /// [`Mb8Lane`] contract is [`LaneStatus::Failed`] and its `out` is zero-filled; the others
@@ -57,10 +104,26 @@ pub(crate) fn exp_mb8<const D: usize>(
     ifma: Ifma,
     lanes: [Option<Mb8Lane<'_>>; 8],
 ) -> [LaneStatus; 8] {
+    exp_mb8_lanes::<D, _>(ifma, lanes)
+}
+
+/// [`exp_mb8`] on prepared parameters ([`Mb8PreparedLane`]): the entry point for secret
+/// moduli, constant-time in them. Statuses as [`exp_mb8`].
+pub(crate) fn exp_mb8_prepared<const D: usize>(
+    ifma: Ifma,
+    lanes: [Option<Mb8PreparedLane<'_, D>>; 8],
+) -> [LaneStatus; 8] {
+    exp_mb8_lanes::<D, _>(ifma, lanes)
+}
+
+fn exp_mb8_lanes<const D: usize, L: LaneInput<D>>(
+    ifma: Ifma,
+    lanes: [Option<L>; 8],
+) -> [LaneStatus; 8] {
     if transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS {
-        exp_mb8_window::<D, MB8_WINDOW>(ifma, lanes)
+        exp_mb8_window::<D, MB8_WINDOW, L>(ifma, lanes)
     } else {
-        exp_mb8_window::<D, 5>(ifma, lanes)
+        exp_mb8_window::<D, 5, L>(ifma, lanes)
     }
 }
 
@@ -82,27 +145,27 @@ pub(crate) const FUSED_SELECT_MIN_DIGITS: usize = 30;
 pub(crate) const MB8_WINDOW: usize = 4;
 
 /// [`exp_mb8`] with windows of `W` bits.
-pub(super) fn exp_mb8_window<const D: usize, const W: usize>(
+pub(super) fn exp_mb8_window<const D: usize, const W: usize, L: LaneInput<D>>(
     ifma: Ifma,
-    mut lanes: [Option<Mb8Lane<'_>>; 8],
+    mut lanes: [Option<L>; 8],
 ) -> [LaneStatus; 8] {
     let mut status = [LaneStatus::Empty; 8];
     let mut lane_digits = [LaneDigits::<D>::DUMMY; 8];
     for (l, slot) in lanes.iter_mut().enumerate() {
         let Some(lane) = slot else { continue };
-        match LaneDigits::new(lane) {
+        match lane.digits() {
             Ok(d) => {
                 lane_digits[l] = d;
                 status[l] = LaneStatus::Done;
             }
             Err(e) => {
-                lane.out.fill(0);
+                lane.out().fill(0);
                 status[l] = LaneStatus::Failed(e);
             }
         }
     }
     let exps: [&[u64]; 8] = core::array::from_fn(|l| match (&lanes[l], status[l]) {
-        (Some(lane), LaneStatus::Done) => lane.exp,
+        (Some(lane), LaneStatus::Done) => lane.exp(),
         _ => &[][..],
     });
     let mut result = [[0u64; D]; 8];
@@ -131,7 +194,7 @@ pub(super) fn exp_mb8_window<const D: usize, const W: usize>(
     }
     for (l, slot) in lanes.iter_mut().enumerate() {
         if let (Some(lane), LaneStatus::Done) = (slot, status[l]) {
-            let fits = radix52::from_radix52(lane.out, &result[l]);
+            let fits = radix52::from_radix52(lane.out(), &result[l]);
             assert!(fits.declassify(), "internal error: result does not fit the modulus");
         }
     }
@@ -144,7 +207,7 @@ pub(super) fn exp_mb8_window<const D: usize, const W: usize>(
 
 /// One lane's inputs in radix 2^52.
 #[derive(Clone, Copy)]
-struct LaneDigits<const D: usize> {
+pub(super) struct LaneDigits<const D: usize> {
     n: [u64; D],
     rr: [u64; D],
     base: [u64; D],
@@ -159,9 +222,8 @@ impl<const D: usize> LaneDigits<D> {
         LaneDigits { n, rr: [0; D], base: [0; D], k0: radix52::DIGIT_MASK }
     };
 
-    fn new(lane: &Mb8Lane<'_>) -> Result<Self, Error> {
-        let p = Params52::<D>::new(lane.modulus, lane.rr)?;
-        let base = p.operand_digits(lane.base, lane.out.len())?;
+    fn from_params(p: &Params52<D>, base: &[u64], out_len: usize) -> Result<Self, Error> {
+        let base = p.operand_digits(base, out_len)?;
         Ok(LaneDigits { n: p.n, rr: p.rr, base, k0: p.k0 })
     }
 }

@@ -29,14 +29,12 @@
 //! public facts about an RSA prime) and `RR` is converted digit-wise in constant time. The
 //! digits of `p`, `RR` and `k0` are zeroized on drop.
 //!
-//! One leak remains in the mb8 path: `exp_mb8` rebuilds each lane's parameters with
-//! `Params52::new`, whose `RR < p` check is a variable-time comparison. It runs over the
-//! limbs from the top and stops at the first difference, which for `RR`, uniformly spread
-//! below `p`, is the top limb in all but a 2^-64 fraction of calls: the time reveals
-//! nothing about `p` in practice, but a constructor taking digits would remove it.
+//! The mb8 batches take the prepared parameters as they are ([`exp_mb8_prepared`]); the
+//! kernel does not rebuild them from limbs (`Params52::new`'s `RR < p` check is a
+//! variable-time comparison, fine for public moduli only).
 
 use super::LaneStatus;
-use super::exp_mb8::{Mb8Lane, exp_mb8};
+use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared};
 use super::exp_x2::{exp_x1, exp_x2};
 use super::radix52::{self, Params52};
 use crate::Error;
@@ -171,6 +169,11 @@ impl SecretParams52 {
         }
     }
 
+    /// The parameters as those of class `D`, if that is this class.
+    fn class<const D: usize>(&self) -> Option<&Params52<D>> {
+        with_class!(self, p, _E => (&**p as &dyn core::any::Any).downcast_ref::<Params52<D>>())
+    }
+
     /// Whether this class runs 8-lane batches ([`exp_mb8_secret`]): the classes where a
     /// transposed batch beats x2 pairs (20 and 30 digits, and 10), see `super`'s table.
     pub(crate) fn has_mb8(&self) -> bool {
@@ -185,11 +188,10 @@ impl Drop for SecretParams52 {
 }
 
 /// One lane of [`exp_mb8_secret`]: `out = base^exp mod p`, `p` given by its parameters
-/// and limbs (the kernel rebuilds the digits from the limbs).
+/// (the kernel takes their digits as they are: nothing about `p` is checked or converted
+/// again).
 pub(crate) struct SecretLane<'a> {
     pub(crate) params: &'a SecretParams52,
-    /// The prime's limbs, those `params` was made from.
-    pub(crate) prime: &'a [u64],
     pub(crate) base: &'a [u64],
     pub(crate) exp: &'a [u64],
     pub(crate) out: &'a mut [u64],
@@ -213,38 +215,19 @@ pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> 
 }
 
 fn mb8_class<const D: usize>(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
-    let mut rr_limbs = [[0u64; 64]; 8];
     let mut wrong_class = [false; 8];
-    for (l, lane) in lanes.iter().enumerate() {
+    let mut kernel_lanes: [Option<Mb8PreparedLane<'_, D>>; 8] = Default::default();
+    for (l, lane) in lanes.into_iter().enumerate() {
         let Some(lane) = lane else { continue };
-        if lane.params.digits() != D {
-            wrong_class[l] = true;
-            continue;
-        }
-        let len = lane.prime.len();
-        with_class!(lane.params, p, _E => {
-            // RR's digits back to limbs (the kernel's lane interface takes limbs).
-            let fits = radix52::from_radix52(&mut rr_limbs[l][..len], &p.rr);
-            assert!(fits.declassify(), "internal error: RR does not fit its prime");
-        });
-    }
-    let mut kernel_lanes: [Option<Mb8Lane<'_>>; 8] = Default::default();
-    for (l, (lane, rr)) in lanes.into_iter().zip(rr_limbs.iter()).enumerate() {
-        match lane {
-            Some(lane) if !wrong_class[l] => {
-                kernel_lanes[l] = Some(Mb8Lane {
-                    modulus: lane.prime,
-                    rr: &rr[..lane.prime.len()],
-                    base: lane.base,
-                    exp: lane.exp,
-                    out: lane.out,
-                });
+        match lane.params.class::<D>() {
+            Some(params) => {
+                kernel_lanes[l] =
+                    Some(Mb8PreparedLane { params, base: lane.base, exp: lane.exp, out: lane.out });
             }
-            _ => {}
+            None => wrong_class[l] = true,
         }
     }
-    let mut status = exp_mb8::<D>(ifma, kernel_lanes);
-    rr_limbs.zeroize();
+    let mut status = exp_mb8_prepared::<D>(ifma, kernel_lanes);
     for (s, wrong) in status.iter_mut().zip(wrong_class) {
         if wrong {
             *s = LaneStatus::Failed(Error::Unsupported("mixed classes in one mb8 batch"));

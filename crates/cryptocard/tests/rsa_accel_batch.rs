@@ -149,3 +149,18 @@ fn scalar_keys_batch_alone() {
     check(&batch);
     assert!(private_batch(&[], &mut OsRng).is_empty());
 }
+
+/// RSA-6144 (60-digit primes, the largest class with mb8 batches): a batch of three
+/// operations runs in one mb8 batch on IFMA and must match the single operations.
+#[test]
+fn rsa_6144_batch() {
+    let keys = [key(6144)];
+    let reqs: Vec<PrivateRequest> =
+        (0..3).map(|_| PrivateRequest::RawPrivate { input: random_input(768) }).collect();
+    let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+        reqs.iter().map(|r| (&keys[0], r)).collect();
+    if Backend::Ifma.is_available() {
+        assert!(keys[0].batch_class().is_lane_batched());
+    }
+    check(&batch);
+}

@@ -56,8 +56,8 @@ pub(crate) const MB8_OPS: usize = 4;
 
 /// The smallest group of operations of one class that runs as an mb8 batch; smaller ones
 /// run one by one on x2. From the kernels' timings on AMD Zen 4 (`arch/x86_64/ifma`):
-/// a batch of 4 costs 1.6 x2 pairs at 10 digits, 2.5 at 20, 2.8 at 30 (at 40 digits and
-/// above a batch is no faster than x2 pairs and there is no mb8 class).
+/// a batch of 4 costs 1.6 x2 pairs at 10 digits, 2.5 at 20, 2.8 at 30, 2.7 at 40, about
+/// 2.6 at 60 (at 79 digits a batch is four x2 pairs and there is no mb8 class).
 pub(crate) fn mb8_min_ops(digits: usize) -> usize {
     match digits {
         10 => 2,

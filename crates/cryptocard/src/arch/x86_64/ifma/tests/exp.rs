@@ -325,4 +325,5 @@ fn mb8_prepared_matches_modpow() {
     mb8_prepared_batch::<20>(&mut rng);
     mb8_prepared_batch::<30>(&mut rng);
     mb8_prepared_batch::<40>(&mut rng);
+    mb8_prepared_batch::<60>(&mut rng);
 }

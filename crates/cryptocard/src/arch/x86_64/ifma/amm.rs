@@ -197,14 +197,38 @@ impl Digit0 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
     pub(super) fn next<const D: usize>(self, x: __m128i, n: &X2<D>, k0: __m128i) -> Digit0 {
+        self.next_at(x, vec52::pair(n, 1), vec52::pair(n, 0), k0)
+    }
+
+    /// [`Digit0::next`] given the moduli's digits 1 (`n1`) and 0 (`n0`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+    pub(super) fn next_at(self, x: __m128i, n1: __m128i, n0: __m128i, k0: __m128i) -> Digit0 {
         let _ = self.z;
         let zx = _mm_setzero_si128();
-        let u = _mm_add_epi64(
-            _mm_madd52lo_epu64(zx, vec52::pair(n, 1), self.y),
-            _mm_madd52hi_epu64(zx, vec52::pair(n, 0), self.y),
-        );
+        let u =
+            _mm_add_epi64(_mm_madd52lo_epu64(zx, n1, self.y), _mm_madd52hi_epu64(zx, n0, self.y));
         Digit0::new(_mm_add_epi64(_mm_add_epi64(x, self.carry), u), k0)
     }
+}
+
+/// `acc += lo(n y)`, `h += hi(n y)` and the carry of digit 0 into `h`: a step's quotient
+/// products, before its shift (lane-wise, so for any digit layout of the blocks).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub(super) fn ny_products_x2<const D: usize>(
+    acc: &mut [__m512i; D],
+    h: &mut [__m512i; D],
+    y: __m128i,
+    carry: __m128i,
+    n: &X2<D>,
+) {
+    let y = _mm512_shuffle_i64x2::<0>(_mm512_castsi128_si512(y), _mm512_castsi128_si512(y));
+    unroll!(v in 0..X2::<D>::BLOCKS => {
+        acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(n, v), y);
+        h[v] = _mm512_madd52hi_epu64(h[v], vec52::block(n, v), y);
+    });
+    h[0] = _mm512_add_epi64(h[0], _mm512_zextsi128_si512(carry));
 }
 
 /// The bulk of a Montgomery step shared by [`amm_x2`] and `ams_x2`, after the products of
@@ -224,12 +248,7 @@ pub(super) fn reduce_step_x2<const D: usize>(
 ) {
     let blocks = X2::<D>::BLOCKS;
     let zero = _mm512_setzero_si512();
-    let y = _mm512_shuffle_i64x2::<0>(_mm512_castsi128_si512(y), _mm512_castsi128_si512(y));
-    unroll!(v in 0..blocks => {
-        acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(n, v), y);
-        h[v] = _mm512_madd52hi_epu64(h[v], vec52::block(n, v), y);
-    });
-    h[0] = _mm512_add_epi64(h[0], _mm512_zextsi128_si512(carry));
+    ny_products_x2(acc, h, y, carry, n);
     unroll!(v in 0..blocks => {
         let up = if v + 1 < blocks { acc[v + 1] } else { zero };
         acc[v] = _mm512_add_epi64(_mm512_alignr_epi64::<2>(up, acc[v]), h[v]);

@@ -442,3 +442,42 @@ fn fused() {
     fused_cost::<20, 4>();
     fused_cost::<40, 4>();
 }
+
+/// Cycles of one x2 exponentiation pair with full-length exponents (one RSA operation's
+/// two halves), minimum over many calls: the figure the x2 tuning goes by.
+fn x2_pair_cycles<const D: usize>(half: usize, cpt: f64) {
+    let Some(ifma) = ifma_or_skip("bench") else { return };
+    let mut rng = Rng(15);
+    let jobs: Vec<Job> = (0..2).map(|_| Job::random(&mut rng, D, half, half / 64)).collect();
+    let params: Vec<Params52<D>> =
+        jobs.iter().map(|j| Params52::<D>::new(&j.n, &j.rr).unwrap()).collect();
+    let (mut o0, mut o1) = (vec![0u64; limbs_for(D)], vec![0u64; limbs_for(D)]);
+    let t = min_ticks(400, || {
+        exp_x2::<D>(
+            ifma,
+            [&mut o0, &mut o1],
+            [&jobs[0].base, &jobs[1].base],
+            [&jobs[0].exp, &jobs[1].exp],
+            [&params[0], &params[1]],
+        )
+        .unwrap();
+    });
+    assert_eq!((&o0, &o1), (&jobs[0].want, &jobs[1].want));
+    println!("x2 pair D={D:>2}: {:>9.0} cycles", t * cpt);
+}
+
+#[test]
+#[ignore]
+fn x2_pair() {
+    let cpt = core_per_tick();
+    x2_pair_cycles::<20>(1024, cpt);
+    x2_pair_cycles::<30>(1536, cpt);
+    x2_pair_cycles::<40>(2048, cpt);
+}
+
+#[test]
+#[ignore]
+fn x2_kernels() {
+    let cpt = core_per_tick();
+    kernels::<20>(cpt);
+}

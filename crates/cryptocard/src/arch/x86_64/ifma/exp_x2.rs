@@ -9,6 +9,7 @@
 //! exponent slice.
 
 use super::amm::amm_x2;
+use super::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
 use super::ams::ams_x2;
 use super::radix52::{self, Params52};
 use super::vec52::{self, X2};
@@ -137,8 +138,19 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     exp: [&[u64]; 2],
     out: &mut X2<D>,
 ) {
-    let mut k = X2Kernels { _ifma: ifma, n: &inp.n, k0: inp.k0 };
-    window::exp::<_, W>(&mut k, &inp.base, &inp.rr, &exp, out);
+    if strided_fits(D) && !AMS_X2_DIGITS.contains(&D) {
+        let (n, mut base) = (to_strided(&inp.n), to_strided(&inp.base));
+        let rr = to_strided(&inp.rr);
+        let mut k = X2Kernels::<D, true> { _ifma: ifma, n: &n, k0: inp.k0 };
+        let mut strided = X2::<D>::ZERO;
+        window::exp::<_, W>(&mut k, &base, &rr, &exp, &mut strided);
+        *out = from_strided(&strided);
+        strided.zeroize();
+        base.zeroize();
+    } else {
+        let mut k = X2Kernels::<D, false> { _ifma: ifma, n: &inp.n, k0: inp.k0 };
+        window::exp::<_, W>(&mut k, &inp.base, &inp.rr, &exp, out);
+    }
     for s in 0..2 {
         let mut x: [u64; D] = core::array::from_fn(|j| out.d[j][s]);
         let n: [u64; D] = core::array::from_fn(|j| inp.n.d[j][s]);
@@ -150,14 +162,15 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     }
 }
 
-/// The x2 products bound to a pair of moduli.
-struct X2Kernels<'a, const D: usize> {
+/// The x2 products bound to a pair of moduli, in the contiguous layout or (`STRIDED`)
+/// the strided one of `amm_x2s`.
+struct X2Kernels<'a, const D: usize, const STRIDED: bool> {
     _ifma: Ifma,
     n: &'a X2<D>,
     k0: [u64; 2],
 }
 
-impl<const D: usize> Kernels for X2Kernels<'_, D> {
+impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> {
     type Num = X2<D>;
     const LANES: usize = 2;
 
@@ -172,12 +185,17 @@ impl<const D: usize> Kernels for X2Kernels<'_, D> {
     }
 
     fn mul(&mut self, a: &X2<D>, b: &X2<D>, out: &mut X2<D>) {
-        // SAFETY: `self._ifma` proves the CPU has the features `amm_x2` enables.
-        unsafe { amm_x2(a, b, self.n, &self.k0, out) }
+        if STRIDED {
+            // SAFETY: `self._ifma` proves the CPU has the features `amm_x2s` enables.
+            unsafe { amm_x2s::<D>(a, b, self.n, &self.k0, out) }
+        } else {
+            // SAFETY: as above, for `amm_x2`.
+            unsafe { amm_x2(a, b, self.n, &self.k0, out) }
+        }
     }
 
     fn sqr(&mut self, a: &X2<D>, out: &mut X2<D>) {
-        if AMS_X2_DIGITS.contains(&D) {
+        if AMS_X2_DIGITS.contains(&D) && !STRIDED {
             // SAFETY: as in `mul`.
             unsafe { ams_x2(a, self.n, &self.k0, out) }
         } else {

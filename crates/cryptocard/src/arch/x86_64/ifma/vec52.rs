@@ -206,7 +206,7 @@ pub(super) fn normalize_x2<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
 
 /// The carry-in bits of a multi-word binary addition over interleaved numbers: bit `2k + s`
 /// is digit `k` of number `s`. See `normalize_x2`.
-fn lookahead(g: &[u64; 3], p: &[u64; 3]) -> [u64; 3] {
+pub(super) fn lookahead(g: &[u64; 3], p: &[u64; 3]) -> [u64; 3] {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     let mut out = [0u64; 3];
     for sel in [EVEN, !EVEN] {

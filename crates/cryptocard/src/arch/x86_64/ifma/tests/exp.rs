@@ -125,6 +125,8 @@ fn x2_exp_matches_modpow_at_every_size() {
     let mut rng = Rng(5);
     x2_random_pairs::<10>(&mut rng);
     x2_random_pairs::<20>(&mut rng);
+    x2_random_pairs::<16>(&mut rng);
+    x2_random_pairs::<28>(&mut rng);
     x2_random_pairs::<30>(&mut rng);
     x2_random_pairs::<40>(&mut rng);
     x2_random_pairs::<60>(&mut rng);

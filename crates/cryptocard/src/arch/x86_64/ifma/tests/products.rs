@@ -4,6 +4,7 @@
 
 use super::{Rng, digits, from_digits, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
+use crate::arch::x86_64::ifma::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
 use crate::arch::x86_64::ifma::ps::{amm_mb8_ps, ams_mb8_ps, width_ok};
 use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
@@ -97,6 +98,26 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
                 let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
                 check_amm(&xs[l], &ys[l], &ns[l], D, &o);
             }
+            if strided_fits(D) {
+                let (sa, sb, sn) = (to_strided(&a), to_strided(&b), to_strided(&n));
+                let mut so = X2::<D>::ZERO;
+                // SAFETY: IFMA was detected above.
+                unsafe {
+                    amm_x2s(
+                        &sa,
+                        if square { &sa } else { &sb },
+                        &sn,
+                        &[k0[2 * p], k0[2 * p + 1]],
+                        &mut so,
+                    )
+                };
+                let out = from_strided(&so);
+                for s in 0..2 {
+                    let l = 2 * p + s;
+                    let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
+                    check_amm(&xs[l], &ys[l], &ns[l], D, &o);
+                }
+            }
         }
     }
 }
@@ -139,6 +160,9 @@ fn amm_matches_num_bigint_at_every_size() {
     amm_matches::<21>(&mut rng, false);
     amm_matches::<30>(&mut rng, false);
     amm_matches::<24>(&mut rng, false);
+    amm_matches::<8>(&mut rng, false);
+    amm_matches::<16>(&mut rng, false);
+    amm_matches::<32>(&mut rng, false);
     amm_matches::<40>(&mut rng, false);
     amm_matches::<60>(&mut rng, false);
     amm_matches::<79>(&mut rng, false);

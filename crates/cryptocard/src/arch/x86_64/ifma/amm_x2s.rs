@@ -1,0 +1,160 @@
+//! The x2 almost-Montgomery product in a strided layout, where the shift by one digit of
+//! each step is one `valignq` instead of one per block.
+//!
+//! In the contiguous [`X2`] layout, block `v` holds digits `4v..4v+4`, so the division by
+//! 2^52 at the end of a step moves every block two lanes down (`S` shuffles a step, with
+//! `S = D / 4` blocks). On AMD Zen 4 they compete with the products for the pipes: at 20
+//! digits, a step without them measured 48 cycles a product faster. Here block `v`, lane
+//! pair `L` (`0 <= L < 4`) holds digit `L S + v` of both numbers:
+//!
+//! ```text
+//! digit k = L S + v    ->  block k mod S, lane pair k div S
+//! shift:   new block v = old block v + 1               (v < S - 1: a renaming)
+//!          new block S - 1 = old block 0, one lane pair down (one valignq)
+//! ```
+//!
+//! The products are lane-wise, so the step is [`amm`](super::amm)'s with other indices;
+//! the digit after digit 0, which feeds the quotient-digit shadow (`Digit0`), is lane pair
+//! 0 of block 1. The normalisation ([`normalize_x2s`]) propagates carries in the same
+//! order, with the carry bits put in digit order in one word (`4 S <= 32` digits).
+//!
+//! The layout is used for the whole exponentiation (tables included) by `exp_x2` where it
+//! applies ([`strided_fits`]); [`to_strided`] and [`from_strided`] convert at its ends.
+
+use super::amm::{Digit0, ny_products_x2};
+use super::radix52::DIGIT_MASK;
+use super::vec52::{self, X2};
+use core::arch::x86_64::*;
+
+/// Whether `D` digits run strided: a multiple of 4 (four lane pairs a block), at least two
+/// blocks, and at most 32 digits (the carry bits of both numbers in one word).
+pub(super) const fn strided_fits(d: usize) -> bool {
+    d.is_multiple_of(4) && d >= 8 && d <= 32
+}
+
+/// Index in `X2::d` of digit `k` in the strided layout.
+const fn slot<const D: usize>(k: usize) -> usize {
+    4 * (k % (D / 4)) + k / (D / 4)
+}
+
+/// `x` (contiguous) in the strided layout.
+pub(super) fn to_strided<const D: usize>(x: &X2<D>) -> X2<D> {
+    let mut out = X2::<D>::ZERO;
+    for k in 0..D {
+        out.d[slot::<D>(k)] = x.d[k];
+    }
+    out
+}
+
+/// `x` (strided) in the contiguous layout.
+pub(super) fn from_strided<const D: usize>(x: &X2<D>) -> X2<D> {
+    let mut out = X2::<D>::ZERO;
+    for k in 0..D {
+        out.d[k] = x.d[slot::<D>(k)];
+    }
+    out
+}
+
+/// `amm(a, b)` of two interleaved numbers, all operands strided; contract as
+/// [`amm_x2`](super::amm::amm_x2), `strided_fits(D)`.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
+pub(super) fn amm_x2s<const D: usize>(
+    a: &X2<D>,
+    b: &X2<D>,
+    n: &X2<D>,
+    k0: &[u64; 2],
+    out: &mut X2<D>,
+) {
+    assert!(strided_fits(D), "internal error: no strided layout for D");
+    let s = D / 4;
+    let k0 = vec52::load2(k0);
+    let zero = _mm512_setzero_si512();
+    let zx = _mm_setzero_si128();
+    let a0 = vec52::pair(a, 0);
+    let mut acc = [zero; D];
+    let mut h = [zero; D];
+    let mut digit0 = Digit0::new(_mm_madd52lo_epu64(zx, a0, vec52::pair(b, 0)), k0);
+    for i in 0..D {
+        let bi = vec52::pair_bcast(b, slot::<D>(i));
+        // Blocks 0 and 1 first: they hold digits 0 and 1, the next digit 0.
+        unroll!(v in 0..2 => {
+            acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
+            h[v] = _mm512_madd52hi_epu64(zero, vec52::block(a, v), bi);
+        });
+        let e = _mm512_castsi512_si128(acc[1]);
+        let next = if i + 1 < D {
+            _mm_madd52lo_epu64(zx, a0, vec52::pair(b, slot::<D>(i + 1)))
+        } else {
+            zx
+        };
+        let x = _mm_add_epi64(_mm_add_epi64(e, _mm512_castsi512_si128(h[0])), next);
+        let (y, carry) = (digit0.y, digit0.carry);
+        digit0 = digit0.next_at(x, vec52::pair(n, slot::<D>(1)), vec52::pair(n, 0), k0);
+        unroll!(v in 0..s => {
+            if v > 1 {
+                acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
+                h[v] = _mm512_madd52hi_epu64(zero, vec52::block(a, v), bi);
+            }
+        });
+        ny_products_x2(&mut acc, &mut h, y, carry, n);
+        // New block v: old block v + 1; the last: old block 0 one lane pair down; plus
+        // the high halves.
+        let first = acc[0];
+        unroll!(v in 0..s => {
+            let moved = if v + 1 < s { acc[v + 1] } else { _mm512_alignr_epi64::<2>(zero, first) };
+            acc[v] = _mm512_add_epi64(moved, h[v]);
+        });
+    }
+    normalize_x2s(&acc[..s], out);
+}
+
+/// [`vec52::normalize_x2`] for the strided layout: digits below 2^63 in, normalised
+/// digits out (the value below `2^(52 D)` in both numbers).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
+    let s = D / 4;
+    assert_eq!(acc.len(), s, "internal error: block count");
+    let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
+    let zero = _mm512_setzero_si512();
+    // Step 1: t_k = (x_k mod 2^52) + (x_(k-1) >> 52); digit k - 1 is the block below,
+    // same lanes, or for block 0 the last block one lane pair up.
+    let mut t = [zero; 8];
+    let last_hi = _mm512_srli_epi64::<52>(acc[s - 1]);
+    for v in 0..s {
+        let below = if v > 0 {
+            _mm512_srli_epi64::<52>(acc[v - 1])
+        } else {
+            _mm512_alignr_epi64::<6>(last_hi, zero)
+        };
+        t[v] = _mm512_add_epi64(_mm512_and_si512(acc[v], mask), below);
+    }
+    // Step 2: generate / propagate bits in digit order (bit 2k + number), one word.
+    let (mut g, mut p) = (0u64, 0u64);
+    for (v, &tv) in t[..s].iter().enumerate() {
+        g |= spread::<D>(_mm512_cmpgt_epu64_mask(tv, mask), v);
+        p |= spread::<D>(_mm512_cmpeq_epi64_mask(tv, mask), v);
+    }
+    let carries = vec52::lookahead(&[g, 0, 0], &[p, 0, 0])[0];
+    for (v, &tv) in t[..s].iter().enumerate() {
+        let c = gather::<D>(carries, v);
+        let y = _mm512_mask_sub_epi64(tv, c, tv, _mm512_set1_epi64(-1));
+        vec52::set_block(out, v, _mm512_and_si512(y, mask));
+    }
+}
+
+/// Block `v`'s lane mask (bit `2L + s`: digit `L S + v` of number `s`) at its digit-order
+/// bits `2 (L S + v) + s`.
+#[inline]
+fn spread<const D: usize>(m: u8, v: usize) -> u64 {
+    let s = D / 4;
+    let m = u64::from(m);
+    (0..4).fold(0, |w, l| w | ((m >> (2 * l)) & 3) << (2 * (l * s + v)))
+}
+
+/// The inverse of [`spread`]: block `v`'s lane mask from digit-order bits.
+#[inline]
+fn gather<const D: usize>(w: u64, v: usize) -> u8 {
+    let s = D / 4;
+    (0..4).fold(0, |m, l| m | (((w >> (2 * (l * s + v))) & 3) << (2 * l)) as u8)
+}

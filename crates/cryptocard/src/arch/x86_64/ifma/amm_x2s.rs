@@ -26,10 +26,11 @@ use super::radix52::DIGIT_MASK;
 use super::vec52::{self, X2};
 use core::arch::x86_64::*;
 
-/// Whether `D` digits run strided: a multiple of 4 (four lane pairs a block), at least two
-/// blocks, and at most 32 digits (the carry bits of both numbers in one word).
+/// Whether `D` digits run strided: a multiple of 4 (four lane pairs a block), at least five
+/// blocks (`spread`'s copies must not overlap) and at most seven (the carry bits of both
+/// numbers in one word, and `gather`'s copies apart).
 pub(super) const fn strided_fits(d: usize) -> bool {
-    d.is_multiple_of(4) && d >= 8 && d <= 32
+    d.is_multiple_of(4) && d >= 20 && d <= 28
 }
 
 /// Index in `X2::d` of digit `k` in the strided layout.
@@ -144,17 +145,53 @@ fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
 }
 
 /// Block `v`'s lane mask (bit `2L + s`: digit `L S + v` of number `s`) at its digit-order
-/// bits `2 (L S + v) + s`.
+/// bits `2 (L S + v) + s`: a multiplication makes four copies of the mask 2 (S - 1) >= 8
+/// bits apart (so they do not overlap), which puts field `L` of copy `L` at `2 L S`; the
+/// mask keeps those.
 #[inline]
 fn spread<const D: usize>(m: u8, v: usize) -> u64 {
     let s = D / 4;
-    let m = u64::from(m);
-    (0..4).fold(0, |w, l| w | ((m >> (2 * l)) & 3) << (2 * (l * s + v)))
+    let copies: u64 = (0..4).map(|l| 1 << (2 * l * (s - 1))).sum();
+    let fields: u64 = (0..4).map(|l| 3 << (2 * l * s)).sum();
+    ((u64::from(m) * copies) & fields) << (2 * v)
 }
 
-/// The inverse of [`spread`]: block `v`'s lane mask from digit-order bits.
+/// The inverse of [`spread`]: block `v`'s lane mask from digit-order bits. The fields at
+/// `2 L S` are multiplied into copies shifted by `2 (S - 1) (3 - L)`, which brings field
+/// `L` of copy `L` to bit `6 (S - 1) + 2 L`; no other copy's field reaches those eight bits
+/// or carries into them (`tests` checks every mask at every digit count that runs
+/// strided).
 #[inline]
 fn gather<const D: usize>(w: u64, v: usize) -> u8 {
     let s = D / 4;
-    (0..4).fold(0, |m, l| m | (((w >> (2 * (l * s + v))) & 3) << (2 * l)) as u8)
+    let fields: u64 = (0..4).map(|l| 3 << (2 * l * s)).sum();
+    let copies: u64 = (0..4).map(|l| 1 << (2 * (s - 1) * (3 - l))).sum();
+    (((w >> (2 * v)) & fields).wrapping_mul(copies) >> (6 * (s - 1))) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`spread`] and [`gather`] against bit-by-bit placement, every mask and block.
+    fn spread_gather<const D: usize>() {
+        let s = D / 4;
+        for v in 0..s {
+            for m in 0..=255u8 {
+                let want: u64 =
+                    (0..8).map(|b| u64::from(m >> b & 1) << (2 * ((b / 2) * s + v) + b % 2)).sum();
+                assert_eq!(spread::<D>(m, v), want, "spread D={D} v={v} m={m}");
+                // Other blocks' bits set too: gather must pick block v's alone.
+                let others = (0..s).filter(|&u| u != v).fold(0, |w, u| w | spread::<D>(0xff, u));
+                assert_eq!(gather::<D>(want | others, v), m, "gather D={D} v={v} m={m}");
+            }
+        }
+    }
+
+    #[test]
+    fn spread_and_gather_are_inverse() {
+        spread_gather::<20>();
+        spread_gather::<24>();
+        spread_gather::<28>();
+    }
 }

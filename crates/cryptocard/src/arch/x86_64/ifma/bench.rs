@@ -478,6 +478,15 @@ fn x2_pair() {
 #[test]
 #[ignore]
 fn x2_kernels() {
+    let Some(_ifma) = ifma_or_skip("bench") else { return };
     let cpt = core_per_tick();
     kernels::<20>(cpt);
+    let mut rng = Rng(16);
+    let (a, n) = (random_x2::<20>(&mut rng), random_x2::<20>(&mut rng));
+    let k0 = [rng.next() >> 12, rng.next() >> 12];
+    let amm = chained(&a, |x, y| {
+        // SAFETY: IFMA was detected above.
+        unsafe { super::amm_x2s::amm_x2s(x, x, &n, &k0, y) }
+    });
+    println!("D=20 x2 strided: amm {:>6.0} cycles", amm * cpt);
 }

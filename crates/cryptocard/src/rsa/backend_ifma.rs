@@ -28,12 +28,12 @@
 //!
 //! | RSA  | OpenSSL 3.0 | scalar     | IFMA x2     | `private_batch` of 8 |
 //! |------|------------:|-----------:|------------:|---------------------:|
-//! | 2048 |        4044 | 1902 (0.47)| 4136 (1.02) |          6434 (1.59) |
-//! | 3072 |         570 |  642 (1.13)| 1374 (2.41) |          2197 (3.86) |
-//! | 4096 |         222 |  269 (1.21)|  646 (2.91) |           578 (2.61) |
+//! | 2048 |        4046 | 1943 (0.48)| 4485 (1.11) |          6256 (1.55) |
+//! | 3072 |         571 |  642 (1.12)| 1373 (2.41) |          2192 (3.84) |
+//! | 4096 |         251 |  283 (1.13)|  654 (2.60) |           976 (3.88) |
 //!
-//! The exponentiations are nearly all of it: the x2 pair alone is 229 us at 2048 bits,
-//! 4.4k/s, and a 4-operation mb8 batch 582 us, 6.9k/s (`arch/x86_64/ifma`); blinding
+//! The exponentiations are nearly all of it: the x2 pair alone is 202 us at 2048 bits,
+//! 4.9k/s, and a 4-operation mb8 batch 545 us, 7.3k/s (`arch/x86_64/ifma`); blinding
 //! (a fresh pair every 32 operations), Garner, the fault check and the padding take the
 //! rest, about 10 us an operation at 2048 bits.
 //!

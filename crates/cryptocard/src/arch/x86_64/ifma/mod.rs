@@ -84,7 +84,10 @@
 //! | 79 (4096)             |   8840 |   9644 |       - |       - |      4420 (x2) |
 //!
 //! (mb8 figures are for the whole batch of eight; the x2 squaring uses `ams_x2` only where
-//! it wins, 32..=64 digits, see `exp_x2::AMS_X2_DIGITS`.) Whole exponentiations with
+//! it wins, 32..=64 digits, see `exp_x2::AMS_X2_DIGITS`.) At 20 digits the exponentiations
+//! run the strided `amm_x2s`, 559 cycles against 608 for `amm_x2` in the same run (its
+//! shift is one shuffle a step; without any shuffle and normalisation it would be 485):
+//! an x2 pair of 1024-bit exponentiations takes 758k cycles, 820k on `amm_x2`. Whole exponentiations with
 //! full-length exponents, in the same process as OpenSSL 3.0.19's RSA private operation
 //! (libcrypto through the `openssl` crate: CRT, blinding and checks included), CPU time per
 //! call (`bench`); OpenSSL 4.0.3's figures come from the same measurement in a C program
@@ -93,7 +96,7 @@
 //! | RSA  | x2 pair (1 op) | mb8 batch (4 ops) | OpenSSL 3.0.19 | OpenSSL 4.0.3 |
 //! |------|---------------:|------------------:|---------------:|--------------:|
 //! | 1024 |   53 us 18.7k/s|    83 us  48.3k/s |  85 us 11.7k/s |             - |
-//! | 2048 |  229 us  4.4k/s|   582 us   6.9k/s | 251 us  4.0k/s | 231 us 4.3k/s |
+//! | 2048 |  202 us  4.9k/s|   545 us   7.3k/s | 251 us  4.0k/s | 231 us 4.3k/s |
 //! | 3072 |  687 us  1.5k/s|  1936 us   2.1k/s | 1786 us  560/s | 664 us 1.5k/s |
 //! | 4096 | 1383 us   723/s|  5543 us    722/s | 4049 us  247/s | 1407 us 711/s |
 //! | 8192 | 12.9 ms    77/s|  51.8 ms     77/s | 30.3 ms   33/s |             - |

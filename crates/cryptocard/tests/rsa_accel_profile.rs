@@ -1,0 +1,36 @@
+//! Profiling loop for perf: `private_batch` of 8 PKCS#1 v1.5 SHA-256 prehashed signatures
+//! on a fresh RSA-2048 key, for a few seconds. Ignored; run with
+//!
+//! ```text
+//! cargo test --release -p cryptocard --test rsa_accel_profile -- --ignored --nocapture
+//! ```
+//!
+//! (under `perf record -g` on the test binary to see where the time goes).
+
+use cryptocard::digest::HashAlg;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{Backend, PrivateRequest, RsaPrivateKey, private_batch};
+use openssl::rsa::Rsa;
+use std::time::Instant;
+
+#[test]
+#[ignore]
+fn profile_private_batch_8() {
+    let rsa = Rsa::generate(2048).unwrap();
+    let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
+    let key = key.with_backend(Backend::Auto).unwrap();
+    let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
+    let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> = (0..8).map(|_| (&key, &req)).collect();
+    let want = req.run(&key, &mut OsRng).unwrap();
+    let mut rng = OsRng;
+    let seconds: f64 =
+        std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let start = Instant::now();
+    let mut ops = 0usize;
+    while start.elapsed().as_secs_f64() < seconds {
+        let out = private_batch(&batch, &mut rng);
+        assert!(out.iter().all(|r| r.as_ref() == Ok(&want)));
+        ops += 8;
+    }
+    println!("{:.0} ops/s", ops as f64 / start.elapsed().as_secs_f64());
+}

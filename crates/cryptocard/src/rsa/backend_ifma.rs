@@ -33,9 +33,12 @@
 //! | 4096 |         251 |  283 (1.13)|  654 (2.60) |           976 (3.88) |
 //!
 //! The exponentiations are nearly all of it: the x2 pair alone is 202 us at 2048 bits,
-//! 4.9k/s, and a 4-operation mb8 batch 545 us, 7.3k/s (`arch/x86_64/ifma`); blinding
-//! (a fresh pair every 32 operations), Garner, the fault check and the padding take the
-//! rest, about 10 us an operation at 2048 bits.
+//! 4.9k/s, and a 4-operation mb8 batch 545 us, 7.3k/s (`arch/x86_64/ifma`); the rest,
+//! timed per phase in a `private_batch` of 8 at 2048 bits (`tests/rsa_accel_profile.rs`,
+//! Zen 4, loaded machine): phase (a) 4.9 us an operation (blinding, whose fresh pairs
+//! come 8 to an inversion, `blinding.rs`; reduction mod p and q), phase (c) 16 us
+//! (Garner 1.6, the fault check 11.3, unblinding 1.0, the pair's squarings 1.7). The
+//! fault check, m^e mod p and mod q on the scalar core, is the largest part left.
 //!
 //! Results are exactly the scalar backend's: both compute c^(d_i) mod r_i fully reduced.
 //! Should a kernel refuse a lane (it cannot, for residues below their primes), that half

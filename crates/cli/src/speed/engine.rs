@@ -20,14 +20,14 @@
 use super::algs::rsa::speed_key;
 use super::plot::{self, Series};
 use super::registry::Who;
-use super::report::{Format, format_rate};
+use super::report::{Format, format_rate, identify, identity, label};
 use crate::io::{Mode, Output};
 use compare::openssl::{Openssl, RsaOp, RsaPadding};
 use cryptocard::digest::HashAlg;
 use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, private_batch};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -131,7 +131,7 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
     let expected = key
         .sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng)
         .map_err(|e| e.to_string())?;
-    let check = |sig: Vec<u8>| {
+    let check = |sig: &[u8]| {
         if sig == expected {
             Ok(())
         } else {
@@ -152,7 +152,7 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
         let (key, digest) = (key.clone(), digest.clone());
         Ok(move || {
             check(
-                key.sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng)
+                &key.sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng)
                     .map_err(|e| e.to_string())?,
             )
         })
@@ -162,7 +162,7 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
         Ok(move || {
             let batch: Vec<_> = reqs.iter().map(|r| (&*key, r)).collect();
             for r in private_batch(&batch, &mut OsRng) {
-                check(r.map_err(|e| e.to_string())?)?;
+                check(&r.map_err(|e| e.to_string())?)?;
             }
             Ok(())
         })
@@ -185,20 +185,21 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
         ));
     } else if o.format == Format::Json {
         for (mode, p, threads) in [("single", single, 1), ("batched", batched, workers)] {
-            emit(json!({"alg": alg, "op": "sign", "impl": "cryptocard", "version": env!("CARGO_PKG_VERSION"),
-                "mode": mode, "multi": threads, "ops_per_s": p.ops_per_s, "p50_us": p.p50_us, "p99_us": p.p99_us}).to_string());
+            let mut v = json!({"alg": alg, "op": "sign", "mode": mode, "multi": threads,
+                "ops_per_s": p.ops_per_s, "p50_us": p.p50_us, "p99_us": p.p99_us});
+            if let Value::Object(m) = &mut v {
+                identify(m, &Who::Ours);
+            }
+            emit(v.to_string());
         }
     }
 
-    let mut series = vec![Series {
-        label: format!("cryptocard {} engine", env!("CARGO_PKG_VERSION")),
-        points: vec![],
-    }];
-    let mut whos = vec![Who::Ours];
-    for lib in openssl {
-        series.push(Series { label: lib.info().to_string(), points: vec![] });
-        whos.push(Who::Peer(lib.info().clone()));
-    }
+    let whos: Vec<Who> = std::iter::once(Who::Ours)
+        .chain(openssl.iter().map(|lib| Who::Peer(lib.info().clone())))
+        .collect();
+    let mut series: Vec<Series> =
+        whos.iter().map(|w| Series { label: label(w), points: vec![] }).collect();
+    series[0].label.push_str(" engine");
     if o.format == Format::Table {
         let mut head = format!("{:>11}", "callers");
         for s in &series {
@@ -215,7 +216,7 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
         let mut points = Vec::new();
         let p = measure(c, o.seconds, || {
             let (engine, key, req) = (&engine, key.clone(), request.clone());
-            Ok(move || check(engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
+            Ok(move || check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
         })?;
         points.push(p);
         for &lib in openssl {
@@ -231,7 +232,7 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
                 let digest = digest.clone();
                 Ok(move || {
                     let n = ctx.run_into(&digest, &mut sig).map_err(|e| e.to_string())?;
-                    check(sig[..n].to_vec())
+                    check(&sig[..n])
                 })
             })?;
             points.push(p);
@@ -253,25 +254,18 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
                 for (who, p) in whos.iter().zip(&points) {
                     let mut v = json!({"alg": alg, "op": "sign", "mode": "engine", "concurrency": c,
                         "ops_per_s": p.ops_per_s, "p50_us": p.p50_us, "p99_us": p.p99_us});
-                    match who {
-                        Who::Ours => {
-                            v["impl"] = json!("cryptocard");
-                            v["version"] = json!(env!("CARGO_PKG_VERSION"));
-                        }
-                        Who::Peer(info) => {
-                            v["impl"] = json!(info.id);
-                            v["version"] = json!(info.version);
-                            v["origin"] = json!(info.origin.as_str());
-                        }
+                    if let Value::Object(m) = &mut v {
+                        identify(m, who);
                     }
                     emit(v.to_string());
                 }
             }
             Format::MachineReadable => {
-                for (s, p) in series.iter().zip(&points) {
+                for (who, p) in whos.iter().zip(&points) {
+                    let (name, version, origin) = identity(who);
                     emit(format!(
-                        "+E:{alg}:{}:{c}:{:.3}:{:.1}:{:.1}",
-                        s.label, p.ops_per_s, p.p50_us, p.p99_us
+                        "+E:{alg}:{name}:{version}:{origin}:{c}:{:.3}:{:.1}:{:.1}",
+                        p.ops_per_s, p.p50_us, p.p99_us
                     ));
                 }
             }

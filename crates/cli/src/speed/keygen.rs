@@ -14,10 +14,11 @@
 //! (`ops_per_s` is 1000 / mean, the long-run rate).
 
 use super::peers::PeerSet;
-use super::report::{Format, format_rate};
+use super::registry::Who;
+use super::report::{Format, format_rate, identify, identity, label};
 use compare::openssl::Openssl;
 use cryptocard::rsa::RsaPrivateKey;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::io::Write;
 use std::time::Instant;
 
@@ -35,19 +36,13 @@ pub fn bits_of(alg: &str) -> Option<Result<usize, String>> {
 
 /// One implementation's key generator.
 struct Generator {
-    label: String,
-    id: &'static str,
-    version: String,
-    origin: Option<&'static str>,
+    who: Who,
     run: Box<dyn Fn(usize) -> Result<(), String>>,
 }
 
 fn ours() -> Generator {
     Generator {
-        label: format!("cryptocard {}", env!("CARGO_PKG_VERSION")),
-        id: "cryptocard",
-        version: env!("CARGO_PKG_VERSION").into(),
-        origin: None,
+        who: Who::Ours,
         run: Box::new(|bits| {
             let key = RsaPrivateKey::generate(bits, &mut cryptocard::rng::OsRng)
                 .map_err(|e| e.to_string())?;
@@ -57,12 +52,8 @@ fn ours() -> Generator {
 }
 
 fn openssl(lib: &'static Openssl) -> Generator {
-    let info = lib.info();
     Generator {
-        label: info.to_string(),
-        id: info.id,
-        version: info.version.clone(),
-        origin: Some(info.origin.as_str()),
+        who: Who::Peer(lib.info().clone()),
         run: Box::new(move |bits| {
             let key = lib.rsa_generate(bits as u32).map_err(|e| e.to_string())?;
             check_size(key.bits(), bits)
@@ -115,7 +106,7 @@ pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32
                 let g = (round + k) % gens.len();
                 let start = Instant::now();
                 if let Err(e) = (gens[g].run)(bits) {
-                    eprintln!("cryptocard speed: {alg}: {}: {e}", gens[g].label);
+                    eprintln!("cryptocard speed: {alg}: {}: {e}", label(&gens[g].who));
                     return 1;
                 }
                 times[g].push(start.elapsed().as_secs_f64() * 1000.0);
@@ -129,10 +120,10 @@ pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32
                 .iter()
                 .zip(&sums)
                 .map(|(g, s)| {
-                    let origin = g.origin.unwrap_or("ours");
+                    let (name, version, origin) = identity(&g.who);
                     format!(
-                        "+K:{alg}:{}:{}:{origin}:{keys}:{:.3}:{:.3}",
-                        g.id, g.version, s.median, s.mean
+                        "+K:{alg}:{name}:{version}:{origin}:{keys}:{:.3}:{:.3}",
+                        s.median, s.mean
                     )
                 })
                 .collect(),
@@ -147,7 +138,8 @@ pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32
 }
 
 fn table(alg: &str, keys: usize, gens: &[Generator], sums: &[Summary]) -> Vec<String> {
-    let w = gens.iter().map(|g| g.label.len()).max().unwrap_or(10).max(10);
+    let labels: Vec<String> = gens.iter().map(|g| label(&g.who)).collect();
+    let w = labels.iter().map(String::len).max().unwrap_or(10).max(10);
     let mut v = vec![format!(
         "{alg}: {keys} keys each, e = 65537, interleaved; times in ms; ratio = peer median / ours"
     )];
@@ -155,15 +147,15 @@ fn table(alg: &str, keys: usize, gens: &[Generator], sums: &[Summary]) -> Vec<St
         "  {:<w$} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7}",
         "implementation", "median", "mean", "sd", "min", "max", "ratio"
     ));
-    for (g, s) in gens.iter().zip(sums) {
-        let ratio = if g.origin.is_none() {
+    for ((g, s), l) in gens.iter().zip(sums).zip(&labels) {
+        let ratio = if g.who == Who::Ours {
             String::new()
         } else {
             format!("{:.2}", s.median / sums[0].median)
         };
         v.push(format!(
             "  {:<w$} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7}",
-            g.label,
+            l,
             format_rate(s.median),
             format_rate(s.mean),
             format_rate(s.sd),
@@ -180,12 +172,12 @@ fn json_lines(alg: &str, keys: usize, gens: &[Generator], sums: &[Summary]) -> V
         .zip(sums)
         .map(|(g, s)| {
             let mut o = json!({
-                "alg": alg, "op": "keygen", "impl": g.id, "version": g.version, "keys": keys,
+                "alg": alg, "op": "keygen", "keys": keys,
                 "median_ms": s.median, "mean_ms": s.mean, "sd_ms": s.sd,
                 "min_ms": s.min, "max_ms": s.max, "ops_per_s": 1000.0 / s.mean,
             });
-            if let Some(origin) = g.origin {
-                o["origin"] = json!(origin);
+            if let Value::Object(m) = &mut o {
+                identify(m, &g.who);
             }
             o.to_string()
         })

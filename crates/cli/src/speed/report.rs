@@ -162,16 +162,11 @@ impl Report {
     }
 
     fn json(&self, row: &Row, c: &Candidate, t: &Totals) -> Value {
-        let (name, version, origin) = identity(&c.who);
         let rate = t.rate();
         let mut m = Map::new();
         m.insert("alg".into(), json!(row.alg));
         m.insert("op".into(), json!(row.op));
-        m.insert("impl".into(), json!(name));
-        m.insert("version".into(), json!(version));
-        if c.who != Who::Ours {
-            m.insert("origin".into(), json!(origin));
-        }
+        identify(&mut m, &c.who);
         m.insert("ops_per_s".into(), json!(rate));
         m.insert("bits_per_s".into(), json!(rate * row.bits_per_op as f64));
         if let Some(b) = row.bytes_per_op {
@@ -198,10 +193,28 @@ fn op_label(row: &Row) -> String {
 }
 
 /// (impl, version, origin) of a candidate.
-fn identity(who: &Who) -> (&str, &str, &str) {
+pub fn identity(who: &Who) -> (&str, &str, &str) {
     match who {
         Who::Ours => (OURS, VERSION, "ours"),
         Who::Peer(p) => (p.id, &p.version, p.origin.as_str()),
+    }
+}
+
+/// A candidate's column title: "cryptocard 0.1.0", "OpenSSL 4.0.3 (vendored)".
+pub fn label(who: &Who) -> String {
+    match who {
+        Who::Ours => format!("{OURS} {VERSION}"),
+        Who::Peer(p) => p.to_string(),
+    }
+}
+
+/// Adds a JSON row's `impl`, `version` and, for a peer, `origin`.
+pub fn identify(m: &mut Map<String, Value>, who: &Who) {
+    let (name, version, origin) = identity(who);
+    m.insert("impl".into(), json!(name));
+    m.insert("version".into(), json!(version));
+    if *who != Who::Ours {
+        m.insert("origin".into(), json!(origin));
     }
 }
 

@@ -1,5 +1,5 @@
 //! Profiling loop for perf: `private_batch` of 8 PKCS#1 v1.5 SHA-256 prehashed signatures
-//! on a fresh RSA-2048 key, for a few seconds. Ignored; run with
+//! on a fresh RSA key (`PROFILE_BITS`, 2048 by default), for a few seconds. Ignored; run with
 //!
 //! ```text
 //! cargo test --release -p cryptocard --test rsa_accel_profile -- --ignored --nocapture
@@ -13,10 +13,15 @@ use cryptocard::rsa::{Backend, PrivateRequest, RsaPrivateKey, private_batch};
 use openssl::rsa::Rsa;
 use std::time::Instant;
 
+/// The key size: `PROFILE_BITS`, 2048 by default.
+fn bits() -> u32 {
+    std::env::var("PROFILE_BITS").ok().and_then(|s| s.parse().ok()).unwrap_or(2048)
+}
+
 #[test]
 #[ignore]
 fn profile_private_batch_8() {
-    let rsa = Rsa::generate(2048).unwrap();
+    let rsa = Rsa::generate(bits()).unwrap();
     let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
     let key = key.with_backend(Backend::Auto).unwrap();
     let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
@@ -31,6 +36,28 @@ fn profile_private_batch_8() {
         let out = private_batch(&batch, &mut rng);
         assert!(out.iter().all(|r| r.as_ref() == Ok(&want)));
         ops += 8;
+    }
+    println!("{:.0} ops/s", ops as f64 / start.elapsed().as_secs_f64());
+}
+
+/// The same for one operation at a time (`RsaPrivateKey::sign_pkcs1v15_prehashed` through
+/// `PrivateRequest::run`): where the time outside the x2 kernel goes.
+#[test]
+#[ignore]
+fn profile_single() {
+    let rsa = Rsa::generate(bits()).unwrap();
+    let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
+    let key = key.with_backend(Backend::Auto).unwrap();
+    let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
+    let want = req.run(&key, &mut OsRng).unwrap();
+    let mut rng = OsRng;
+    let seconds: f64 =
+        std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let start = Instant::now();
+    let mut ops = 0usize;
+    while start.elapsed().as_secs_f64() < seconds {
+        assert_eq!(req.run(&key, &mut rng).unwrap(), want);
+        ops += 1;
     }
     println!("{:.0} ops/s", ops as f64 / start.elapsed().as_secs_f64());
 }

@@ -251,8 +251,9 @@ pub fn private_batch(
         out.push(match done {
             Some(result) => result,
             None => {
-                let rsadp =
-                    stage.and_then(|op| key.finish(op)).map(|m| key.public.n.to_be_bytes(&m));
+                let rsadp = stage
+                    .and_then(|op| key.with_crt_backend(|b| key.finish(b, op))?)
+                    .map(|m| key.public.n.to_be_bytes(&m));
                 req.rsadp_output(key, rsadp)
             }
         });

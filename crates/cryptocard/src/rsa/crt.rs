@@ -76,7 +76,7 @@ impl<T> PrimeCtx<T> {
     }
 
     /// c mod r_i for c < n (given as n's limbs). Constant time.
-    fn reduce(&self, c: &[Limb]) -> Elem<T, Plain> {
+    pub(crate) fn reduce(&self, c: &[Limb]) -> Elem<T, Plain> {
         match self.wide.then(|| self.modulus.reduce_wide(c)) {
             Some(Ok(r)) => r,
             _ => self.modulus.reduce_limbs(c),
@@ -221,6 +221,12 @@ pub(crate) trait CrtBackend: Sync {
 
     /// Replaces every residue c_i of `residues` by c_i^(d_i) mod r_i.
     fn exponentiate(&self, key: &CrtKey, residues: &mut CrtResidues);
+
+    /// The fault check of phase (c), m^e = c mod n ([`CrtKey::check`]'s contract); a
+    /// backend may run it on its own unit. The default runs it on the scalar core.
+    fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &Elem<N, Plain>, e: &Nat) -> Choice {
+        key.check(m, c, e)
+    }
 
     /// Phase (b) of several requests at once (keys may differ); a backend with lanes
     /// (mb8) overrides it. The default runs them one at a time.

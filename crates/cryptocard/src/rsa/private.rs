@@ -58,12 +58,16 @@ impl RsaPrivateKey {
         Ok(PreparedOp { residues, blinded, blinder })
     }
 
-    /// Phase (c): recombines, checks with e, unblinds. [`Error::FaultDetected`] if the
-    /// check fails; the result is then withheld.
-    pub(crate) fn finish(&self, op: PreparedOp) -> Result<Elem<N, Plain>> {
+    /// Phase (c): recombines, checks with e (on `backend`), unblinds.
+    /// [`Error::FaultDetected`] if the check fails; the result is then withheld.
+    pub(crate) fn finish(
+        &self,
+        backend: &dyn CrtBackend,
+        op: PreparedOp,
+    ) -> Result<Elem<N, Plain>> {
         let n = &self.public.n;
         let m_blinded = self.crt.recombine(&op.residues, n)?;
-        if !self.crt.check(&m_blinded, &op.blinded, &self.public.e).declassify() {
+        if !backend.check(&self.crt, &m_blinded, &op.blinded, &self.public.e).declassify() {
             // The pair is dropped with the faulty result.
             return Err(Error::FaultDetected);
         }
@@ -81,7 +85,7 @@ impl RsaPrivateKey {
     ) -> Result<Elem<N, Plain>> {
         let mut op = self.prepare(c, rng)?;
         backend.exponentiate(&self.crt, &mut op.residues);
-        self.finish(op)
+        self.finish(backend, op)
     }
 
     /// The private operation on the key's backend ([`super::backend`]).
@@ -103,28 +107,42 @@ impl RsaPrivateKey {
         })
     }
 
-    /// For tests of the fault check only: the private operation with a backend that
-    /// computes the first prime's half wrongly (m_1 + 1 mod p), as a glitch would. Must
+    /// For tests of the fault check only: the private operation on the key's backend,
+    /// with its half modulo the first (`prime == 0`) or second prime computed wrongly
+    /// (m_i + 1 mod r_i), as a glitch would; the check runs on the key's backend too. Must
     /// fail with [`Error::FaultDetected`] and return nothing.
     #[doc(hidden)]
     pub fn raw_private_with_injected_fault(
         &self,
         input: &[u8],
+        prime: usize,
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        struct Faulty;
-        impl CrtBackend for Faulty {
+        struct Faulty<'a>(&'a dyn CrtBackend, usize);
+        impl CrtBackend for Faulty<'_> {
             fn name(&self) -> &'static str {
                 "faulty"
             }
             fn exponentiate(&self, key: &super::crt::CrtKey, r: &mut CrtResidues) {
-                ScalarBackend.exponentiate(key, r);
-                let p = &key.p.modulus;
-                r.p = p.add(&r.p, &p.one());
+                self.0.exponentiate(key, r);
+                if self.1 == 0 {
+                    r.p = key.p.modulus.add(&r.p, &key.p.modulus.one());
+                } else {
+                    r.q = key.q.modulus.add(&r.q, &key.q.modulus.one());
+                }
+            }
+            fn check(
+                &self,
+                key: &super::crt::CrtKey,
+                m: &Elem<N, Plain>,
+                c: &Elem<N, Plain>,
+                e: &crate::bignum::Nat,
+            ) -> crate::ct::Choice {
+                self.0.check(key, m, c, e)
             }
         }
         let c = self.public.elem_from_be_bytes(input)?;
-        let m = self.private_elem_with(&Faulty, &c, rng)?;
+        let m = self.with_crt_backend(|b| self.private_elem_with(&Faulty(b, prime), &c, rng))??;
         Ok(self.public.n.to_be_bytes(&m))
     }
 }

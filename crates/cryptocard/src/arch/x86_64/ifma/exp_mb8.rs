@@ -19,7 +19,7 @@
 use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
-use super::exp_x2::{PairInputs, exp_pair};
+use super::exp_x2::{Exponents, PairInputs, exp_pair};
 use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
 use super::radix52::{self, Params52};
 use super::vec52::{self, Mb8, X2};
@@ -184,7 +184,12 @@ pub(super) fn exp_mb8_window<const D: usize, const W: usize, L: LaneInput<D>>(
                 inp.set(s, &d.n, &d.rr, &d.base, d.k0);
             }
             let mut out = X2::<D>::ZERO;
-            exp_pair::<D, W>(ifma, &inp, [exps[2 * p], exps[2 * p + 1]], &mut out);
+            exp_pair::<D, W>(
+                ifma,
+                &inp,
+                Exponents::Secret([exps[2 * p], exps[2 * p + 1]]),
+                &mut out,
+            );
             for s in 0..2 {
                 result[2 * p + s] = core::array::from_fn(|k| out.d[k][s]);
             }

@@ -38,6 +38,31 @@ pub(crate) fn exp_x2<const D: usize>(
     exp: [&[u64]; 2],
     params: [&Params52<D>; 2],
 ) -> Result<(), Error> {
+    pair::<D>(ifma, out, base, Exponents::Secret(exp), params)
+}
+
+/// `out[s] = base[s]^e mod n_s` for `s = 0, 1` and one public exponent `e`
+/// ([`window::exp_public`]: binary, its branches follow `e`'s bits): the RSA fault check,
+/// m^e mod p and mod q in one pass. Contract and errors otherwise as [`exp_x2`];
+/// constant-time in the bases.
+pub(crate) fn exp_public_x2<const D: usize>(
+    ifma: Ifma,
+    out: [&mut [u64]; 2],
+    base: [&[u64]; 2],
+    e: &[u64],
+    params: [&Params52<D>; 2],
+) -> Result<(), Error> {
+    pair::<D>(ifma, out, base, Exponents::Public(e), params)
+}
+
+/// [`exp_x2`] and [`exp_public_x2`]: the limbs in and out of the pair layout.
+fn pair<const D: usize>(
+    ifma: Ifma,
+    out: [&mut [u64]; 2],
+    base: [&[u64]; 2],
+    exp: Exponents<'_>,
+    params: [&Params52<D>; 2],
+) -> Result<(), Error> {
     let mut inp = PairInputs::<D>::default();
     for s in 0..2 {
         match params[s].operand_digits(base[s], out[s].len()) {
@@ -66,6 +91,14 @@ pub(crate) fn exp_x2<const D: usize>(
     Ok(())
 }
 
+/// The exponents of a pair: one secret exponent per number (fixed window), or one public
+/// exponent for both (binary).
+#[derive(Clone, Copy)]
+pub(super) enum Exponents<'a> {
+    Secret([&'a [u64]; 2]),
+    Public(&'a [u64]),
+}
+
 /// `out = base^exp mod n` for one modulus (`params`), on the pair kernel with a dummy
 /// second number: the same time as [`exp_x2`] (at the sizes where one number alone would
 /// be cheaper, the pair is bound by its quotient-digit chain, which one number shares).
@@ -88,7 +121,7 @@ pub(crate) fn exp_x1<const D: usize>(
     inp.set(0, &params.n, &params.rr, &digits, params.k0);
     digits.zeroize();
     let mut result = X2::<D>::ZERO;
-    exp_pair::<D, X2_WINDOW>(ifma, &inp, [exp, &[]], &mut result);
+    exp_pair::<D, X2_WINDOW>(ifma, &inp, Exponents::Secret([exp, &[]]), &mut result);
     let digits: [u64; D] = core::array::from_fn(|k| result.d[k][0]);
     let fits = radix52::from_radix52(out, &digits);
     assert!(fits.declassify(), "internal error: result does not fit the modulus");
@@ -135,7 +168,7 @@ pub(crate) const X2_WINDOW: usize = 5;
 pub(super) fn exp_pair<const D: usize, const W: usize>(
     ifma: Ifma,
     inp: &PairInputs<D>,
-    exp: [&[u64]; 2],
+    exp: Exponents<'_>,
     out: &mut X2<D>,
 ) {
     if strided_fits(D) && !AMS_X2_DIGITS.contains(&D) {
@@ -143,13 +176,13 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
         let rr = to_strided(&inp.rr);
         let mut k = X2Kernels::<D, true> { _ifma: ifma, n: &n, k0: inp.k0 };
         let mut strided = X2::<D>::ZERO;
-        window::exp::<_, W>(&mut k, &base, &rr, &exp, &mut strided);
+        exp_with::<_, W, D>(&mut k, &base, &rr, exp, &mut strided);
         *out = from_strided(&strided);
         strided.zeroize();
         base.zeroize();
     } else {
         let mut k = X2Kernels::<D, false> { _ifma: ifma, n: &inp.n, k0: inp.k0 };
-        window::exp::<_, W>(&mut k, &inp.base, &inp.rr, &exp, out);
+        exp_with::<_, W, D>(&mut k, &inp.base, &inp.rr, exp, out);
     }
     for s in 0..2 {
         let mut x: [u64; D] = core::array::from_fn(|j| out.d[j][s]);
@@ -159,6 +192,20 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
             out.d[j][s] = *d;
         }
         x.zeroize();
+    }
+}
+
+/// `window::exp` or `window::exp_public`, as `exp` says.
+fn exp_with<K: Kernels<Num = X2<D>>, const W: usize, const D: usize>(
+    k: &mut K,
+    base: &X2<D>,
+    rr: &X2<D>,
+    exp: Exponents<'_>,
+    out: &mut X2<D>,
+) {
+    match exp {
+        Exponents::Secret(e) => window::exp::<_, W>(k, base, rr, &e, out),
+        Exponents::Public(e) => window::exp_public(k, base, rr, e, out),
     }
 }
 

@@ -35,7 +35,7 @@
 
 use super::LaneStatus;
 use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared};
-use super::exp_x2::{exp_x1, exp_x2};
+use super::exp_x2::{exp_public_x2, exp_x1, exp_x2};
 use super::radix52::{self, Params52};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
@@ -165,6 +165,28 @@ impl SecretParams52 {
             [S::D40(a), S::D40(b)] => exp_x2::<40>(ifma, out, base, exp, [&**a, &**b]),
             [S::D60(a), S::D60(b)] => exp_x2::<60>(ifma, out, base, exp, [&**a, &**b]),
             [S::D79(a), S::D79(b)] => exp_x2::<79>(ifma, out, base, exp, [&**a, &**b]),
+            _ => Err(Error::Unsupported("x2 needs two primes of one class")),
+        }
+    }
+
+    /// `out[s] = base[s]^e mod p_s` for the two primes `params` of one class and the
+    /// public exponent `e` ([`exp_public_x2`]; its contract): the RSA fault check.
+    /// [`Error::Unsupported`] if the classes differ.
+    pub(crate) fn exp_public_x2(
+        ifma: Ifma,
+        out: [&mut [u64]; 2],
+        base: [&[u64]; 2],
+        e: &[u64],
+        params: [&SecretParams52; 2],
+    ) -> Result<(), Error> {
+        use SecretParams52 as S;
+        match params {
+            [S::D10(a), S::D10(b)] => exp_public_x2::<10>(ifma, out, base, e, [&**a, &**b]),
+            [S::D20(a), S::D20(b)] => exp_public_x2::<20>(ifma, out, base, e, [&**a, &**b]),
+            [S::D30(a), S::D30(b)] => exp_public_x2::<30>(ifma, out, base, e, [&**a, &**b]),
+            [S::D40(a), S::D40(b)] => exp_public_x2::<40>(ifma, out, base, e, [&**a, &**b]),
+            [S::D60(a), S::D60(b)] => exp_public_x2::<60>(ifma, out, base, e, [&**a, &**b]),
+            [S::D79(a), S::D79(b)] => exp_public_x2::<79>(ifma, out, base, e, [&**a, &**b]),
             _ => Err(Error::Unsupported("x2 needs two primes of one class")),
         }
     }

@@ -119,3 +119,41 @@ pub(super) fn exp<K: Kernels, const W: usize>(
     t.zeroize();
     idx.zeroize();
 }
+
+/// `out = x^e mod n` in every lane for one public exponent `e` shared by the lanes, in
+/// `[0, n]` like [`exp`], by left-to-right binary exponentiation: a squaring per bit below
+/// the top one and a multiplication per set bit (17 products for e = 65537, against a
+/// table of `2^W` entries and a fixed window's worth of work for [`exp`]). For the RSA
+/// fault check, whose exponent is public: branches depend on `e`'s bits, nothing on `x`.
+pub(super) fn exp_public<K: Kernels>(
+    k: &mut K,
+    base: &K::Num,
+    rr: &K::Num,
+    e: &[u64],
+    out: &mut K::Num,
+) {
+    let one = k.one();
+    let bits =
+        e.iter().rposition(|&w| w != 0).map_or(0, |i| 64 * i + 64 - e[i].leading_zeros() as usize);
+    let (mut xm, mut x, mut y) = (k.zero(), k.zero(), k.zero());
+    if bits == 0 {
+        // x^0 = 1: R mod n, out of Montgomery form below.
+        k.mul(rr, &one, &mut x);
+    } else {
+        k.mul(base, rr, &mut xm);
+        x.clone_from(&xm);
+    }
+    let (mut acc, mut spare) = (&mut x, &mut y);
+    for i in (0..bits.saturating_sub(1)).rev() {
+        k.sqr(acc, spare);
+        core::mem::swap(&mut acc, &mut spare);
+        if (e[i / 64] >> (i % 64)) & 1 == 1 {
+            k.mul(acc, &xm, spare);
+            core::mem::swap(&mut acc, &mut spare);
+        }
+    }
+    k.mul(acc, &one, out);
+    xm.zeroize();
+    x.zeroize();
+    y.zeroize();
+}

@@ -116,10 +116,17 @@ fn ifma_matches_scalar_8192() {
     compare(8192, 2);
 }
 
+/// Keys whose primes fall between the kernels' size classes run in the class above.
 #[test]
-fn odd_sizes_and_multi_prime_keys_stay_scalar() {
-    // 1280-bit primes have no IFMA class; a 3-prime key never runs on IFMA.
-    let (_, _, ifma) = keys(2560);
+fn ifma_matches_scalar_between_classes() {
+    compare(1536, 10);
+    compare(2560, 6);
+}
+
+#[test]
+fn short_and_multi_prime_keys_stay_scalar() {
+    // 384-bit primes are below the smallest class; a 3-prime key never runs on IFMA.
+    let (_, _, ifma) = keys(768);
     if let Some(k) = ifma {
         assert_eq!(k.backend_name().unwrap(), "scalar");
     }

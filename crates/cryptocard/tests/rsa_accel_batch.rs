@@ -164,3 +164,23 @@ fn rsa_6144_batch() {
     }
     check(&batch);
 }
+
+/// Keys between the size classes run in the class above and share its batches: RSA-2560
+/// (1280-bit primes) beside RSA-3072 in the 30-digit class, RSA-1536 beside RSA-2048 in
+/// the 20-digit one, lanes of different limb lengths in one mb8 batch.
+#[test]
+fn keys_between_classes_share_batches() {
+    let keys = [key(2560), key(3072), key(1536), key(2048)];
+    if Backend::Ifma.is_available() {
+        assert_eq!(keys[0].batch_class(), keys[1].batch_class());
+        assert_eq!(keys[2].batch_class(), keys[3].batch_class());
+        assert_ne!(keys[0].batch_class(), keys[2].batch_class());
+        assert!(keys.iter().all(|k| k.batch_class().is_lane_batched()));
+    }
+    let reqs: Vec<(usize, PrivateRequest)> = (0..12)
+        .map(|i| (i % 4, PrivateRequest::RawPrivate { input: random_input(keys[i % 4].size()) }))
+        .collect();
+    let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+        reqs.iter().map(|(j, r)| (&keys[*j], r)).collect();
+    check(&batch);
+}

@@ -125,3 +125,14 @@ fn rsa_private_backends_beside_openssl() {
         bench(bits);
     }
 }
+
+/// Sizes between the IFMA classes, which run in the class above (`SPEED_BITS`, a
+/// comma-separated list, picks others).
+#[test]
+#[ignore]
+fn rsa_private_between_classes() {
+    let list = std::env::var("SPEED_BITS").unwrap_or_else(|_| "1536,2560,7680".into());
+    for bits in list.split(',').filter_map(|b| b.trim().parse().ok()) {
+        bench(bits);
+    }
+}

@@ -4,9 +4,10 @@
 //!   (BMI2/ADX kernels where the CPU has them). Always available; the reference.
 //! * [`Backend::Ifma`]: the AVX-512 IFMA kernels in radix 2^52 (`backend_ifma.rs`): one
 //!   operation's two CRT halves interleaved in one register set (x2), batches of
-//!   [`super::private_batch`] in 8-lane mb8 batches. Two-prime keys whose primes have an
-//!   IFMA size class (1024-, 2048-, 3072-, 4096-, 6144- and 8192-bit keys); other keys
-//!   (multi-prime, other sizes) run on the scalar backend whatever is chosen.
+//!   [`super::private_batch`] in 8-lane mb8 batches. Two-prime keys of 1024 to 8192 bits
+//!   (primes of 8 to 64 limbs; 1024-, 2048-, 3072-, 4096-, 6144- and 8192-bit keys have
+//!   kernels of their exact size, others run in the next size up); other keys (multi-prime,
+//!   shorter, longer) run on the scalar backend whatever is chosen.
 //! * [`Backend::Auto`] (the default): IFMA where the CPU has it, scalar otherwise.
 //!
 //! The choice, from the most to the least specific: a key's own
@@ -144,7 +145,7 @@ impl RsaPrivateKey {
     }
 
     /// The name of the kernels this key's private operation runs on here: `"scalar"`,
-    /// `"ifma-x2"` (both halves in one register set) or `"ifma-x1"` (one half at a time).
+    /// or `"ifma-x2"` (both CRT halves in one register set).
     pub fn backend_name(&self) -> Result<&'static str> {
         Ok(match self.backend()?.resolve()? {
             Resolved::Scalar => "scalar",

@@ -2,8 +2,7 @@
 //! private operation in radix 2^52.
 //!
 //! * One operation: both CRT halves interleaved in one register set (`exp_x2`, OpenSSL's
-//!   `ossl_rsaz_mod_exp_avx512_x2` organisation) when p and q have one size class, each
-//!   half alone (`exp_x1`) when their classes differ.
+//!   `ossl_rsaz_mod_exp_avx512_x2` organisation), in the class of the longer prime.
 //! * A batch ([`CrtBackend::exponentiate_batch`]): requests of one class in 8-lane mb8
 //!   batches (Intel crypto_mb's `mb8`), keys may differ. The lanes are the two CRT halves
 //!   of up to [`MB8_OPS`] = 4 operations (lanes 2i and 2i + 1 hold p and q of operation
@@ -13,8 +12,10 @@
 //!   residues stay together, so one call finishes whole operations. A group smaller than
 //!   [`mb8_min_ops`] runs its operations one by one on x2, which is faster there.
 //!
-//! Keys with more than two primes, or with a prime length without a class
-//! (`rsa_glue::CLASSES`), run on the scalar backend. The kernels need `RR = 2^(104 D) mod
+//! Two-prime keys whose primes have 8 to 64 limbs (1024- to 8192-bit keys) run here, in
+//! the size class (`rsa_glue::CLASSES`) of the longer prime or the next one up
+//! ([`class_for_limbs`]); keys with more than two primes, or shorter or longer ones, run
+//! on the scalar backend. The kernels need `RR = 2^(104 D) mod
 //! p` for each secret prime; it is computed in constant time by the modular core
 //! ([`rr52`]), once per key, on first use, and kept (zeroized on drop) in the key's
 //! [`CrtKey`].
@@ -31,6 +32,16 @@
 //! | 2048 |        4046 | 1943 (0.48)| 4485 (1.11) |          6256 (1.55) |
 //! | 3072 |         571 |  642 (1.12)| 1373 (2.41) |          2192 (3.84) |
 //! | 4096 |         251 |  283 (1.13)|  654 (2.60) |           976 (3.88) |
+//!
+//! Sizes between the classes, in the class above (`rsa_private_between_classes`, a later
+//! run, with the fault check on x2): the 1536-bit key's primes in 20 digits, 2560 in 30,
+//! 7680 in 79:
+//!
+//! | RSA  | OpenSSL 3.0 | scalar     | IFMA x2     | `private_batch` of 8 |
+//! |------|------------:|-----------:|------------:|---------------------:|
+//! | 1536 |        2737 | 2611 (0.95)| 6018 (2.20) |          8784 (3.21) |
+//! | 2560 |         691 |  771 (1.12)| 1661 (2.41) |          2573 (3.73) |
+//! | 7680 |          28 |   39 (1.36)|   86 (3.05) |            86 (3.05) |
 //!
 //! The exponentiations are nearly all of it: the x2 pair alone is 202 us at 2048 bits,
 //! 4.9k/s, and a 4-operation mb8 batch 545 us, 7.3k/s (`arch/x86_64/ifma`); the rest,
@@ -53,7 +64,9 @@ use super::crt::{CrtBackend, CrtKey, CrtResidues, P, Q, ScalarBackend};
 use super::key::N;
 use crate::arch::x86_64::cpu::Ifma;
 use crate::arch::x86_64::ifma::LaneStatus;
-use crate::arch::x86_64::ifma::rsa_glue::{SecretLane, SecretParams52, exp_mb8_secret};
+use crate::arch::x86_64::ifma::rsa_glue::{
+    SecretLane, SecretParams52, class_for_limbs, exp_mb8_secret,
+};
 use crate::bignum::{LIMB_BITS, Limb, Nat};
 use crate::ct::Choice;
 use crate::modular::{Elem, Modulus, Mont, Plain};
@@ -74,17 +87,17 @@ pub(crate) fn mb8_min_ops(digits: usize) -> usize {
     }
 }
 
-/// A key's IFMA parameters: both primes, and whether they share a class (x2).
+/// A key's IFMA parameters: both primes, in one class.
 pub(crate) struct IfmaKey {
     p: SecretParams52,
     q: SecretParams52,
-    x2: bool,
 }
 
 /// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits, in constant time: with
 /// `R = 2^(64 L)` the modular core's radix (L limbs) and `t = 104 D - 128 L >= 4`
 /// (`D >= (64 L + 2) / 52`), two entries into Montgomery form give `2^t R^2 = 2^(104 D)`.
-/// No division by the secret p.
+/// No division by the secret p (the reduction of `2^t`, a public number of fewer than `2L`
+/// limbs for every class a prime can run in, is by Montgomery products).
 /// The result's limbs are RR (its `Mont` tag says only that it came out of `to_mont`).
 pub(crate) fn rr52<T>(m: &Modulus<T>, digits: usize) -> Elem<T, Mont> {
     let t = 104 * digits - 2 * LIMB_BITS * m.limbs();
@@ -96,17 +109,17 @@ pub(crate) fn rr52<T>(m: &Modulus<T>, digits: usize) -> Elem<T, Mont> {
 }
 
 impl IfmaKey {
-    /// The parameters of a two-prime key whose primes both have a class, else `None`.
+    /// The parameters of a two-prime key whose longer prime has a class, else `None`.
     fn new(key: &CrtKey) -> Option<IfmaKey> {
         if !key.others.is_empty() {
             return None;
         }
-        let params = |m: &[Limb], rr: &[Limb]| SecretParams52::new(m, rr).ok();
-        let dp = crate::arch::x86_64::ifma::rsa_glue::class_digits(key.p.modulus.limbs())?;
-        let dq = crate::arch::x86_64::ifma::rsa_glue::class_digits(key.q.modulus.limbs())?;
-        let p = params(key.p.modulus.as_limbs(), rr52(&key.p.modulus, dp).as_limbs())?;
-        let q = params(key.q.modulus.as_limbs(), rr52(&key.q.modulus, dq).as_limbs())?;
-        Some(IfmaKey { x2: dp == dq, p, q })
+        let (lp, lq) = (key.p.modulus.limbs(), key.q.modulus.limbs());
+        let d = class_for_limbs(lp.max(lq))?;
+        let params = |m: &[Limb], rr: &[Limb]| SecretParams52::new(m, rr, d).ok();
+        let p = params(key.p.modulus.as_limbs(), rr52(&key.p.modulus, d).as_limbs())?;
+        let q = params(key.q.modulus.as_limbs(), rr52(&key.q.modulus, d).as_limbs())?;
+        Some(IfmaKey { p, q })
     }
 
     /// The key's parameters, made on first use.
@@ -116,15 +129,14 @@ impl IfmaKey {
 
     /// Whether the key's operations run in mb8 batches, and in which class (digits).
     fn mb8_class(&self) -> Option<usize> {
-        (self.x2 && self.p.has_mb8()).then(|| self.p.digits())
+        self.p.has_mb8().then(|| self.p.digits())
     }
 }
 
 /// The kernels a key's single operation runs on under IFMA.
 pub(crate) fn kernel_name(key: &CrtKey) -> &'static str {
     match IfmaKey::of(key) {
-        Some(k) if k.x2 => "ifma-x2",
-        Some(_) => "ifma-x1",
+        Some(_) => "ifma-x2",
         None => "scalar",
     }
 }
@@ -150,25 +162,18 @@ impl CrtBackend for IfmaBackend {
         let (mut mp, mut mq) = (vec![0; lp].into_boxed_slice(), vec![0; lq].into_boxed_slice());
         let (bp, bq) = (r.p.as_limbs(), r.q.as_limbs());
         let (ep, eq) = (&key.p.exponent[..], &key.q.exponent[..]);
-        let (ok_p, ok_q) = if k.x2 {
-            let pair = [&k.p, &k.q];
-            let ok = SecretParams52::exp_x2(self.0, [&mut mp, &mut mq], [bp, bq], [ep, eq], pair);
-            (ok.is_ok(), ok.is_ok())
-        } else {
-            (
-                k.p.exp_x1(self.0, &mut mp, bp, ep).is_ok(),
-                k.q.exp_x1(self.0, &mut mq, bq, eq).is_ok(),
-            )
-        };
+        let pair = [&k.p, &k.q];
+        let ok = SecretParams52::exp_x2(self.0, [&mut mp, &mut mq], [bp, bq], [ep, eq], pair);
+        let (ok_p, ok_q) = (ok.is_ok(), ok.is_ok());
         r.p = if ok_p { Elem::from_boxed(mp) } else { key.p.power(&r.p) };
         r.q = if ok_q { Elem::from_boxed(mq) } else { key.q.power(&r.q) };
     }
 
     /// m^e mod p and mod q in one x2 pass (`exp_public_x2`: 17 products of the pair for
     /// e = 65537, about a fifth of the scalar check's time at 2048 bits), compared with c
-    /// mod p and mod q; keys without an x2 pair take the scalar check.
+    /// mod p and mod q; keys without IFMA parameters take the scalar check.
     fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &Elem<N, Plain>, e: &Nat) -> Choice {
-        let Some(k) = IfmaKey::of(key).filter(|k| k.x2) else { return key.check(m, c, e) };
+        let Some(k) = IfmaKey::of(key) else { return key.check(m, c, e) };
         let (mp, mq) = (key.p.reduce(m.as_limbs()), key.q.reduce(m.as_limbs()));
         let (mut op, mut oq) = (mp.as_limbs().to_vec(), mq.as_limbs().to_vec());
         let ok = SecretParams52::exp_public_x2(
@@ -262,15 +267,37 @@ impl IfmaBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::x86_64::ifma::rsa_glue::{CLASSES, class_digits};
+    use crate::arch::x86_64::ifma::radix52::max_modulus_bits;
+    use crate::arch::x86_64::ifma::rsa_glue::CLASSES;
+
+    /// Every prime length from 8 to 64 limbs gets the smallest class that holds it; none
+    /// outside.
+    #[test]
+    fn classes_cover_8_to_64_limbs() {
+        for limbs in 0..80 {
+            let got = class_for_limbs(limbs);
+            if !(8..=64).contains(&limbs) {
+                assert_eq!(got, None, "{limbs} limbs");
+                continue;
+            }
+            let d = got.unwrap();
+            assert!(64 * limbs <= max_modulus_bits(d), "{limbs} limbs in {d} digits");
+            assert!(CLASSES.iter().all(|&(_, c)| c >= d || 64 * limbs > max_modulus_bits(c)));
+        }
+        for (limbs, digits) in CLASSES {
+            assert_eq!(class_for_limbs(limbs), Some(digits));
+        }
+    }
 
     /// `rr52` against the long division it replaces (variable time, fine for a test), for
-    /// odd moduli of every class with the top bit set, clear, and short by a limb's worth.
+    /// odd moduli of every class with the top bit set, clear, and short by a limb's worth,
+    /// and for primes of lengths between the classes in the class above them.
     #[test]
     fn rr52_is_the_radix_square() {
         let mut rng = crate::rng::OsRng;
-        for (limbs, digits) in CLASSES {
-            assert_eq!(class_digits(limbs), Some(digits));
+        let lengths = CLASSES.iter().map(|&(l, _)| l).chain([9, 12, 17, 20, 28, 33, 49]);
+        for limbs in lengths {
+            let digits = class_for_limbs(limbs).unwrap();
             for top_bits in [64 * limbs, 64 * limbs - 1, 64 * limbs - 13] {
                 let mut n = Nat::random_bits(top_bits, &mut rng).unwrap();
                 n.set_bit(0, true);
@@ -286,6 +313,5 @@ mod tests {
                 );
             }
         }
-        assert_eq!(class_digits(20), None);
     }
 }

@@ -1,13 +1,13 @@
 //! The RSA layer's view of the IFMA kernels: parameters of a secret prime in one of a
-//! fixed set of size classes, and the x2, x1 and mb8 exponentiations dispatched on that
+//! fixed set of size classes, and the x2 and mb8 exponentiations dispatched on that
 //! class (the kernels are generic in the digit count `D`; this file names the `D` that
 //! RSA uses, so the rest of the crate never sees a const generic).
 //!
 //! # Size classes
 //!
-//! A prime of `L` 64-bit limbs runs with `D = digits_for_bits(64 L)` digits, which holds
-//! every prime of that limb length with `4 p < 2^(52 D)` (see `super`). The classes are
-//! the prime lengths of the common RSA sizes:
+//! A class of `D` digits holds every odd modulus with `4 p < 2^(52 D)` (see `super`),
+//! i.e. of at most `52 D - 2` bits. The classes are the prime lengths of the common RSA
+//! sizes, each the fewest digits that hold every prime of that many 64-bit limbs:
 //!
 //! | key bits | prime limbs | digits |
 //! |---------:|------------:|-------:|
@@ -18,8 +18,11 @@
 //! | 6144     | 48          | 60     |
 //! | 8192     | 64          | 79     |
 //!
-//! Other prime lengths stay on the scalar path (each class is a separate instantiation of
-//! the kernels, so the set is kept to the sizes people use).
+//! A prime of another length between 8 and 64 limbs runs in the next class up
+//! ([`class_for_limbs`]: the primes of a 2560-bit key, 20 limbs, in the 30-digit class),
+//! which costs what that class costs but is still faster than the scalar path (each class
+//! is a separate instantiation of the kernels, so the set is kept to the sizes people
+//! use). Shorter primes (keys below 1024 bits) and longer ones stay scalar.
 //!
 //! # Secrets
 //!
@@ -35,7 +38,7 @@
 
 use super::LaneStatus;
 use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared};
-use super::exp_x2::{exp_public_x2, exp_x1, exp_x2};
+use super::exp_x2::{exp_public_x2, exp_x2};
 use super::radix52::{self, Params52};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
@@ -46,9 +49,13 @@ use zeroize::Zeroize;
 pub(crate) const CLASSES: [(usize, usize); 6] =
     [(8, 10), (16, 20), (24, 30), (32, 40), (48, 60), (64, 79)];
 
-/// The digit count of a prime of `limbs` limbs, if it has a class.
-pub(crate) fn class_digits(limbs: usize) -> Option<usize> {
-    CLASSES.iter().find(|&&(l, _)| l == limbs).map(|&(_, d)| d)
+/// The digit count of the class that runs primes of `limbs` limbs: the smallest class
+/// that holds them (see the module docs), for 8 to 64 limbs.
+pub(crate) fn class_for_limbs(limbs: usize) -> Option<usize> {
+    if limbs < CLASSES[0].0 {
+        return None;
+    }
+    CLASSES.iter().find(|&&(l, _)| l >= limbs).map(|&(_, d)| d)
 }
 
 /// The Montgomery parameters of a secret prime in its size class.
@@ -113,14 +120,14 @@ impl<const D: usize> Params52<D> {
 }
 
 impl SecretParams52 {
-    /// Parameters for the odd prime `p` (little-endian limbs; its limb length picks the
-    /// class) with `rr = 2^(2 * 52 * D) mod p`, fully reduced, in at most `p.len()`
-    /// limbs, `D` being [`class_digits`]`(p.len())`. [`Error::Unsupported`] for a length
-    /// without a class. `rr` must be right (it is not checked: a wrong one gives wrong
+    /// Parameters for the odd prime `p` (little-endian limbs) in the class of `digits`
+    /// digits (one of [`CLASSES`], with room for `p`: see [`class_for_limbs`]) with
+    /// `rr = 2^(2 * 52 * D) mod p`, fully reduced, in at most `p.len()` limbs.
+    /// [`Error::Unsupported`] for a digit count without a class. `rr` must be right (it is not checked: a wrong one gives wrong
     /// results, which the RSA fault check catches). Constant time in `p` and `rr` beyond
     /// `p`'s bit length.
-    pub(crate) fn new(p: &[u64], rr: &[u64]) -> Result<SecretParams52, Error> {
-        Ok(match class_digits(p.len()) {
+    pub(crate) fn new(p: &[u64], rr: &[u64], digits: usize) -> Result<SecretParams52, Error> {
+        Ok(match Some(digits) {
             Some(10) => SecretParams52::D10(build(p, rr)?),
             Some(20) => SecretParams52::D20(build(p, rr)?),
             Some(30) => SecretParams52::D30(build(p, rr)?),
@@ -134,17 +141,6 @@ impl SecretParams52 {
     /// The digit count `D`.
     pub(crate) fn digits(&self) -> usize {
         with_class!(self, _p, D => D)
-    }
-
-    /// `out = base^exp mod p` alone ([`exp_x1`]; its contract).
-    pub(crate) fn exp_x1(
-        &self,
-        ifma: Ifma,
-        out: &mut [u64],
-        base: &[u64],
-        exp: &[u64],
-    ) -> Result<(), Error> {
-        with_class!(self, p, D => exp_x1::<D>(ifma, out, base, exp, p))
     }
 
     /// `out[s] = base[s]^exp[s] mod p_s` for the two primes `params` of one class,

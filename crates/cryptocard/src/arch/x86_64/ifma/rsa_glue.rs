@@ -100,6 +100,25 @@ macro_rules! with_class {
     };
 }
 
+/// Runs `$body` with `$pair` bound to the two primes' `[&Params52<D>; 2]` and `D` as a
+/// constant when both primes of `$params` are of class `D`; [`Error::Unsupported`]
+/// otherwise.
+macro_rules! with_pair {
+    ($params:expr, $pair:ident, $d:ident => $body:expr) => {
+        with_pair!(@ $params, $pair, $d, $body, D10 10, D20 20, D30 30, D40 40, D60 60, D79 79)
+    };
+    (@ $params:expr, $pair:ident, $d:ident, $body:expr, $($v:ident $n:literal),*) => {
+        match $params {
+            $([SecretParams52::$v(a), SecretParams52::$v(b)] => {
+                const $d: usize = $n;
+                let $pair = [&**a, &**b];
+                $body
+            })*
+            _ => Err(Error::Unsupported("x2 needs two primes of one class")),
+        }
+    };
+}
+
 fn build<const D: usize>(p: &[u64], rr: &[u64]) -> Result<Box<Params52<D>>, Error> {
     // RR is set below, in constant time; 0 < p passes the constructor's check.
     let mut params = Box::new(Params52::<D>::new(p, &[])?);
@@ -153,16 +172,7 @@ impl SecretParams52 {
         exp: [&[u64]; 2],
         params: [&SecretParams52; 2],
     ) -> Result<(), Error> {
-        use SecretParams52 as S;
-        match params {
-            [S::D10(a), S::D10(b)] => exp_x2::<10>(ifma, out, base, exp, [&**a, &**b]),
-            [S::D20(a), S::D20(b)] => exp_x2::<20>(ifma, out, base, exp, [&**a, &**b]),
-            [S::D30(a), S::D30(b)] => exp_x2::<30>(ifma, out, base, exp, [&**a, &**b]),
-            [S::D40(a), S::D40(b)] => exp_x2::<40>(ifma, out, base, exp, [&**a, &**b]),
-            [S::D60(a), S::D60(b)] => exp_x2::<60>(ifma, out, base, exp, [&**a, &**b]),
-            [S::D79(a), S::D79(b)] => exp_x2::<79>(ifma, out, base, exp, [&**a, &**b]),
-            _ => Err(Error::Unsupported("x2 needs two primes of one class")),
-        }
+        with_pair!(params, pair, D => exp_x2::<D>(ifma, out, base, exp, pair))
     }
 
     /// `out[s] = base[s]^e mod p_s` for the two primes `params` of one class and the
@@ -175,16 +185,7 @@ impl SecretParams52 {
         e: &[u64],
         params: [&SecretParams52; 2],
     ) -> Result<(), Error> {
-        use SecretParams52 as S;
-        match params {
-            [S::D10(a), S::D10(b)] => exp_public_x2::<10>(ifma, out, base, e, [&**a, &**b]),
-            [S::D20(a), S::D20(b)] => exp_public_x2::<20>(ifma, out, base, e, [&**a, &**b]),
-            [S::D30(a), S::D30(b)] => exp_public_x2::<30>(ifma, out, base, e, [&**a, &**b]),
-            [S::D40(a), S::D40(b)] => exp_public_x2::<40>(ifma, out, base, e, [&**a, &**b]),
-            [S::D60(a), S::D60(b)] => exp_public_x2::<60>(ifma, out, base, e, [&**a, &**b]),
-            [S::D79(a), S::D79(b)] => exp_public_x2::<79>(ifma, out, base, e, [&**a, &**b]),
-            _ => Err(Error::Unsupported("x2 needs two primes of one class")),
-        }
+        with_pair!(params, pair, D => exp_public_x2::<D>(ifma, out, base, e, pair))
     }
 
     /// The parameters as those of class `D`, if that is this class.

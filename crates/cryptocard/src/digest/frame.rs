@@ -144,7 +144,7 @@ pub(crate) use state_impls;
 
 /// The parts every hasher shares, given its inherent `new`, `update`, `finalize_reset`
 /// and `reset`, and `core`/`buffer` fields that implement `Zeroize`: the size constants,
-/// `finalize`, `digest`, [`state_impls`], [`HashFunction`] and the RustCrypto traits.
+/// `finalize`, `digest`, [`state_impls`], [`HashFunction`](crate::digest::HashFunction) and the RustCrypto traits.
 macro_rules! hasher_common {
     ($ty:ident, $alg:ident, $block:expr, $out:expr, $name:expr) => {
         impl $ty {

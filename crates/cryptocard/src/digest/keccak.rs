@@ -1,4 +1,4 @@
-//! The Keccak-f[1600] permutation (FIPS 202 section 3), under SHA-3 and SHAKE (the
+//! The Keccak-f\[1600\] permutation (FIPS 202 section 3), under SHA-3 and SHAKE (the
 //! sponge around it is in [`super::sponge`]).
 //!
 //! The state is 25 lanes of 64 bits, lane `(x, y)` at index `x + 5y`; the bytes of the
@@ -35,7 +35,7 @@
 //! 5.09; SHA3-224 4.72 / 4.80, SHA3-384 6.41 / 6.61, SHA3-512 9.38 / 9.44, SHAKE128
 //! 4.10 / 4.17. The permutation costs about 675 TSC cycles; 214 instructions a round.
 
-/// The number of rounds of Keccak-f[1600]: `12 + 2ℓ` with `ℓ = 6` (FIPS 202 section 3.4).
+/// The number of rounds of Keccak-f\[1600\]: `12 + 2ℓ` with `ℓ = 6` (FIPS 202 section 3.4).
 const ROUNDS: usize = 24;
 
 /// The round constants `RC[i_r]` (FIPS 202 Algorithm 6): bit `2^j - 1` of `RC[i_r]` is
@@ -230,7 +230,7 @@ macro_rules! repeat5 {
     }};
 }
 
-/// Keccak-f[1600] (FIPS 202 section 3.4, `Keccak-p[1600, 24]`) on the 25 lanes.
+/// Keccak-f\[1600\] (FIPS 202 section 3.4, `Keccak-p[1600, 24]`) on the 25 lanes.
 ///
 /// Always inlined (into each rate's absorbing loop and the squeezer): the XOR of the
 /// message block then merges with the permutation's first loads, 4% of SHA3-256's time.
@@ -332,7 +332,7 @@ mod tests {
         assert_eq!(a[0], 0x2D5C_954D_F96E_CB3C);
     }
 
-    /// Keccak-f[1600] written as FIPS 202 section 3.2 states the step mappings, on
+    /// Keccak-f\[1600\] written as FIPS 202 section 3.2 states the step mappings, on
     /// `A[x][y]` with loops and no complementing, fusion or unrolling.
     #[allow(clippy::needless_range_loop)] // indices as the standard writes them
     fn textbook_f1600(lanes: &mut [u64; 25]) {

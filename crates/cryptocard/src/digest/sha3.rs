@@ -1,6 +1,6 @@
 //! SHA-3 (FIPS 202 section 6.1): SHA3-224, SHA3-256, SHA3-384 and SHA3-512.
 //!
-//! `SHA3-d(M) = KECCAK[2d](M || 01, d)`: the sponge over Keccak-f[1600] ([`super::keccak`])
+//! `SHA3-d(M) = KECCAK[2d](M || 01, d)`: the sponge over Keccak-f\[1600\] ([`super::keccak`])
 //! with capacity `c = 2d` bits and rate `r = 1600 - 2d` bits (144, 136, 104 and 72 bytes),
 //! the message followed by the suffix `01` and pad10*1 (section 5.1; in
 //! [`super::buffer::BlockBuffer::finish_sponge`]). The digest is the first `d` bits of the

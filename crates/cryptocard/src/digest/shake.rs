@@ -1,7 +1,7 @@
 //! The SHA-3 extendable-output functions SHAKE128 and SHAKE256 (FIPS 202 section 6.2).
 //!
 //! `SHAKE128(M, d) = KECCAK[256](M || 1111, d)` and `SHAKE256(M, d) = KECCAK[512](M ||
-//! 1111, d)`: the sponge over Keccak-f[1600] ([`super::keccak`]) with rate 168 and 136
+//! 1111, d)`: the sponge over Keccak-f\[1600\] ([`super::keccak`]) with rate 168 and 136
 //! bytes, the suffix `1111` before pad10*1, and as many output bytes as asked for,
 //! squeezed a rate at a time (Algorithm 8 steps 8-10). SHAKE128 has 128 bits of security
 //! against every attack when its output is at least 256 bits long, SHAKE256 256 bits at

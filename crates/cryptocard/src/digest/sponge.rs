@@ -1,4 +1,4 @@
-//! The sponge construction over Keccak-f[1600] at the byte level (FIPS 202 section 4,
+//! The sponge construction over Keccak-f\[1600\] at the byte level (FIPS 202 section 4,
 //! Algorithm 8), shared by SHA-3 and SHAKE.
 //!
 //! Absorbing is [`BlockCompress`] over blocks of the rate `r` (so the streaming buffer of
@@ -11,7 +11,7 @@ use super::buffer::BlockCompress;
 use super::keccak::keccak_f1600;
 use zeroize::Zeroize;
 
-/// The Keccak-f[1600] state of a sponge.
+/// The Keccak-f\[1600\] state of a sponge.
 #[derive(Clone, Zeroize)]
 pub(crate) struct KeccakState {
     lanes: [u64; 25],
@@ -23,7 +23,7 @@ impl KeccakState {
         KeccakState { lanes: [0; 25] }
     }
 
-    /// Applies Keccak-f[1600].
+    /// Applies Keccak-f\[1600\].
     #[inline]
     pub(crate) fn permute(&mut self) {
         keccak_f1600(&mut self.lanes);

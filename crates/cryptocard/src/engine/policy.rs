@@ -4,7 +4,7 @@
 //!
 //! Requests share a batch only if [`private_batch`](crate::rsa::private_batch) can run them
 //! in one kernel call: [`class_of`] takes the RSA layer's own
-//! [`BatchClass`](crate::rsa::BatchClass) of the key (which says whether its operations
+//! [`crate::rsa::BatchClass`] of the key (which says whether its operations
 //! run in 8-lane mb8 calls, how many to a call, and how few are worth one) and adds the
 //! modulus length, so that one class is one stream of equal-cost requests for the arrival
 //! estimate (two lengths with one lane class, a 2047- and a 2048-bit key, then batch

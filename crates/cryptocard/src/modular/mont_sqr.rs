@@ -80,7 +80,7 @@ pub(crate) fn sqr_product(t: &mut [Limb], a: &[Limb]) {
 /// Rows i and i+1 of the cross products, with v = a[i+1..] (L = v.len() >= 2) and `t`
 /// starting at position 2i+1 (L + 2 limbs). Relative to that base, row i adds
 /// `ai * v[q]` at q = 0..L-1 and row i+1 adds `ai1 * v[q-1]` at q = 2..L (its term with
-/// v[0] = a[i+1] is the diagonal square, added later). Positions 0..L-1 already hold
+/// `v[0] = a[i+1]` is the diagonal square, added later). Positions 0..L-1 already hold
 /// earlier rows' sums; positions L and L+1 are written (the two rows' carries).
 #[inline(always)]
 fn cross_rows_2(t: &mut [Limb], ai: Limb, ai1: Limb, v: &[Limb]) {

@@ -35,7 +35,7 @@ use zeroize::Zeroizing;
 
 /// A schoolbook kernel pair that the recursive algorithms bottom out in.
 ///
-/// Contracts (those of [`mul_basecase`] and [`sqr_basecase`]):
+/// Contracts (those of [`mul_basecase()`] and [`sqr_basecase()`]):
 /// * `mul_basecase(r, a, b)`: `r = a·b`; `r.len() == a.len() + b.len()`, neither input
 ///   empty; the recursion always passes `a.len() >= b.len()`; `r` is written, not read.
 /// * `sqr_basecase(r, a)`: `r = a^2`; `r.len() == 2 a.len()`, `a` not empty.

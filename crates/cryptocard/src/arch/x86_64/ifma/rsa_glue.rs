@@ -222,7 +222,7 @@ pub(crate) struct SecretLane<'a> {
 /// Up to eight exponentiations in one mb8 batch; every lane's prime must be of the class
 /// `D` of the first lane with [`SecretParams52::has_mb8`], or that lane fails
 /// ([`LaneStatus::Failed`] with [`Error::Unsupported`]). Per-lane status as
-/// [`exp_mb8`].
+/// [`exp_mb8`](super::exp_mb8::exp_mb8).
 pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
     let Some(first) = lanes.iter().flatten().next() else { return [LaneStatus::Empty; 8] };
     match first.params.digits() {

@@ -1,6 +1,6 @@
 //! GMP as a peer: the bundled 6.3 (built by `gmp-mpfr-sys` with `--enable-fat`, so its
 //! run-time CPU dispatch picks the Zen 4 / AVX-512-aware kernels) and the system's
-//! `libgmp.so.10`, through one [`GmpFns`] table.
+//! `libgmp.so.10`, through one `GmpFns` table.
 //!
 //! Operations: `mpz_powm_sec` (GMP's constant-time exponentiation, the fair peer for a
 //! secret-exponent RSA-style modexp), `mpz_powm` (variable time) and `mpz_mul`. GMP aborts

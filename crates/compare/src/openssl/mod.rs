@@ -1,6 +1,6 @@
 //! OpenSSL's libcrypto as a peer: the vendored static 4.0.3 and the system's shared 3.x.
 //!
-//! Both are driven through one [`fns::CryptoFns`] table using only the OpenSSL 3.0 API
+//! Both are driven through one `fns::CryptoFns` table using only the OpenSSL 3.0 API
 //! (`EVP_*_fetch`, providers, `EVP_PKEY_CTX`), which 4.0 keeps. Each copy loads its
 //! `default` provider and, where it can, its `legacy` provider (single DES, MD4; in the
 //! vendored build `no-module` compiles the legacy provider into libcrypto, so it loads by

@@ -1,8 +1,16 @@
 //! Comparison of limb slices.
 
-use super::limb::{Limb, sbb};
+use super::limb::{LIMB_BITS, Limb, sbb};
 use crate::ct::Choice;
 use core::cmp::Ordering;
+
+/// The bit length of the little-endian limbs `x` (0 for zero; high zero limbs allowed).
+/// Variable-time: for public numbers or public lengths.
+pub fn bit_length(x: &[Limb]) -> usize {
+    x.iter()
+        .rposition(|&l| l != 0)
+        .map_or(0, |i| (i + 1) * LIMB_BITS - x[i].leading_zeros() as usize)
+}
 
 /// Compares two little-endian limb slices of any lengths as numbers (high zero limbs are
 /// ignored). Variable-time: it stops at the first differing limb from the top.

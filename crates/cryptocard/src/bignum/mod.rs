@@ -45,7 +45,7 @@ pub use add::{
     abs_diff, add_1, add_limb, add_n, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n,
     sub_1, sub_limb, sub_n,
 };
-pub use cmp::{cmp_vartime, lt_n};
+pub use cmp::{bit_length, cmp_vartime, lt_n};
 pub use div::{Reciprocal, div_qr_normalized, divrem_1};
 pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, mac, sbb, sbb_bit};
 pub use nat::Nat;

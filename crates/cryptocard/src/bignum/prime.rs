@@ -31,7 +31,7 @@ pub use miller_rabin::MillerRabin;
 pub use rounds::{ADVERSARIAL_ROUNDS, generation_error_log2, mr_rounds};
 pub use sieve::{SMALL_PRIME_COUNT, SMALL_PRIMES};
 
-use crate::bignum::{LIMB_BITS, Limb, Nat, add_1};
+use crate::bignum::{LIMB_BITS, Limb, Nat, add_1, bit_length};
 use crate::modular::MAX_BITS;
 use crate::rng::RandomSource;
 use crate::{Error, Result};
@@ -175,12 +175,6 @@ fn random_odd(bits: usize, top_two: bool, rng: &mut dyn RandomSource) -> Result<
     }
     x[0] |= 1;
     Ok(x)
-}
-
-fn bit_length(x: &[Limb]) -> usize {
-    x.iter()
-        .rposition(|&l| l != 0)
-        .map_or(0, |i| (i + 1) * LIMB_BITS - x[i].leading_zeros() as usize)
 }
 
 /// True when `n` is prime with error at most 4^-`rounds` for any n (Miller-Rabin with

@@ -163,10 +163,11 @@ impl CrtBackend for IfmaBackend {
         let (bp, bq) = (r.p.as_limbs(), r.q.as_limbs());
         let (ep, eq) = (&key.p.exponent[..], &key.q.exponent[..]);
         let pair = [&k.p, &k.q];
-        let ok = SecretParams52::exp_x2(self.0, [&mut mp, &mut mq], [bp, bq], [ep, eq], pair);
-        let (ok_p, ok_q) = (ok.is_ok(), ok.is_ok());
-        r.p = if ok_p { Elem::from_boxed(mp) } else { key.p.power(&r.p) };
-        r.q = if ok_q { Elem::from_boxed(mq) } else { key.q.power(&r.q) };
+        match SecretParams52::exp_x2(self.0, [&mut mp, &mut mq], [bp, bq], [ep, eq], pair) {
+            Ok(()) => (r.p, r.q) = (Elem::from_boxed(mp), Elem::from_boxed(mq)),
+            // Zero-filled by the kernel.
+            Err(_) => ScalarBackend.exponentiate(key, r),
+        }
     }
 
     /// m^e mod p and mod q in one x2 pass (`exp_public_x2`: 17 products of the pair for
@@ -175,7 +176,8 @@ impl CrtBackend for IfmaBackend {
     fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &Elem<N, Plain>, e: &Nat) -> Choice {
         let Some(k) = IfmaKey::of(key) else { return key.check(m, c, e) };
         let (mp, mq) = (key.p.reduce(m.as_limbs()), key.q.reduce(m.as_limbs()));
-        let (mut op, mut oq) = (mp.as_limbs().to_vec(), mq.as_limbs().to_vec());
+        let (lp, lq) = (key.p.modulus.limbs(), key.q.modulus.limbs());
+        let (mut op, mut oq) = (vec![0; lp].into_boxed_slice(), vec![0; lq].into_boxed_slice());
         let ok = SecretParams52::exp_public_x2(
             self.0,
             [&mut op, &mut oq],
@@ -187,8 +189,7 @@ impl CrtBackend for IfmaBackend {
             return key.check(m, c, e);
         }
         let (cp, cq) = (key.p.reduce(c.as_limbs()), key.q.reduce(c.as_limbs()));
-        let (op, oq) =
-            (Elem::<P, Plain>::from_boxed(op.into()), Elem::<Q, Plain>::from_boxed(oq.into()));
+        let (op, oq) = (Elem::<P, Plain>::from_boxed(op), Elem::<Q, Plain>::from_boxed(oq));
         op.ct_eq(&cp) & oq.ct_eq(&cq)
     }
 

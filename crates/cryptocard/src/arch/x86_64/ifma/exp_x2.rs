@@ -99,37 +99,6 @@ pub(super) enum Exponents<'a> {
     Public(&'a [u64]),
 }
 
-/// `out = base^exp mod n` for one modulus (`params`), on the pair kernel with a dummy
-/// second number: the same time as [`exp_x2`] (at the sizes where one number alone would
-/// be cheaper, the pair is bound by its quotient-digit chain, which one number shares).
-/// Contract and errors as [`exp_x2`].
-pub(crate) fn exp_x1<const D: usize>(
-    ifma: Ifma,
-    out: &mut [u64],
-    base: &[u64],
-    exp: &[u64],
-    params: &Params52<D>,
-) -> Result<(), Error> {
-    let mut digits = match params.operand_digits(base, out.len()) {
-        Ok(d) => d,
-        Err(e) => {
-            out.fill(0);
-            return Err(e);
-        }
-    };
-    let mut inp = PairInputs::<D>::default();
-    inp.set(0, &params.n, &params.rr, &digits, params.k0);
-    digits.zeroize();
-    let mut result = X2::<D>::ZERO;
-    exp_pair::<D, X2_WINDOW>(ifma, &inp, Exponents::Secret([exp, &[]]), &mut result);
-    let digits: [u64; D] = core::array::from_fn(|k| result.d[k][0]);
-    let fits = radix52::from_radix52(out, &digits);
-    assert!(fits.declassify(), "internal error: result does not fit the modulus");
-    result.zeroize();
-    inp.base.zeroize();
-    Ok(())
-}
-
 /// The interleaved inputs of a pair: digits of the moduli, of `RR` and of the bases, and
 /// the two `k0`.
 pub(super) struct PairInputs<const D: usize> {

@@ -42,9 +42,9 @@
 //!
 //! * [`exp_x2::exp_x2`]: the two CRT exponentiations of one RSA private operation,
 //!   interleaved digit by digit in one register set (`X2`), OpenSSL's
-//!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_x1`] runs one on the same
-//!   kernel. At 20, 24 and 28 digits (RSA-2048's 20) the blocks hold the
-//!   digits strided ([`amm_x2s`]), so that a step's shift is one shuffle, not one a block.
+//!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_public_x2`] runs the
+//!   RSA fault check (one public exponent) on the same kernel. At 20, 24 and 28 digits
+//!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2s`]), so that a step's shift is one shuffle, not one a block.
 //! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
 //!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
 //!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register) up to

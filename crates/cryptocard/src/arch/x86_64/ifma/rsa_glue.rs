@@ -146,13 +146,13 @@ impl SecretParams52 {
     /// results, which the RSA fault check catches). Constant time in `p` and `rr` beyond
     /// `p`'s bit length.
     pub(crate) fn new(p: &[u64], rr: &[u64], digits: usize) -> Result<SecretParams52, Error> {
-        Ok(match Some(digits) {
-            Some(10) => SecretParams52::D10(build(p, rr)?),
-            Some(20) => SecretParams52::D20(build(p, rr)?),
-            Some(30) => SecretParams52::D30(build(p, rr)?),
-            Some(40) => SecretParams52::D40(build(p, rr)?),
-            Some(60) => SecretParams52::D60(build(p, rr)?),
-            Some(79) => SecretParams52::D79(build(p, rr)?),
+        Ok(match digits {
+            10 => SecretParams52::D10(build(p, rr)?),
+            20 => SecretParams52::D20(build(p, rr)?),
+            30 => SecretParams52::D30(build(p, rr)?),
+            40 => SecretParams52::D40(build(p, rr)?),
+            60 => SecretParams52::D60(build(p, rr)?),
+            79 => SecretParams52::D79(build(p, rr)?),
             _ => return Err(Error::Unsupported("no IFMA class for this prime length")),
         })
     }

@@ -34,7 +34,7 @@ pub(super) const fn strided_fits(d: usize) -> bool {
 }
 
 /// Index in `X2::d` of digit `k` in the strided layout.
-const fn slot<const D: usize>(k: usize) -> usize {
+pub(super) const fn slot<const D: usize>(k: usize) -> usize {
     4 * (k % (D / 4)) + k / (D / 4)
 }
 
@@ -113,7 +113,7 @@ pub(super) fn amm_x2s<const D: usize>(
 /// digits out (the value below `2^(52 D)` in both numbers).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
+pub(super) fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
     let s = D / 4;
     assert_eq!(acc.len(), s, "internal error: block count");
     let mask = _mm512_set1_epi64(DIGIT_MASK as i64);

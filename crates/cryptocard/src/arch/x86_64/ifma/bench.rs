@@ -488,5 +488,9 @@ fn x2_kernels() {
         // SAFETY: IFMA was detected above.
         unsafe { super::amm_x2s::amm_x2s(x, x, &n, &k0, y) }
     });
-    println!("D=20 x2 strided: amm {:>6.0} cycles", amm * cpt);
+    let ams = chained(&a, |x, y| {
+        // SAFETY: IFMA was detected above.
+        unsafe { super::ams_x2s::ams_x2s(x, &n, &k0, y) }
+    });
+    println!("D=20 x2 strided: amm {:>6.0} ams {:>6.0} cycles", amm * cpt, ams * cpt);
 }

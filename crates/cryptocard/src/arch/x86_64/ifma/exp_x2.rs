@@ -11,6 +11,7 @@
 use super::amm::amm_x2;
 use super::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
 use super::ams::ams_x2;
+use super::ams_x2s::{ams_x2s, ams_x2s_fits};
 use super::radix52::{self, Params52};
 use super::vec52::{self, X2};
 use super::window::{self, Kernels};
@@ -179,7 +180,7 @@ fn exp_with<K: Kernels<Num = X2<D>>, const W: usize, const D: usize>(
 }
 
 /// The x2 products bound to a pair of moduli, in the contiguous layout or (`STRIDED`)
-/// the strided one of `amm_x2s`.
+/// the strided one of `amm_x2s` (squarings by `ams_x2s` where it fits).
 struct X2Kernels<'a, const D: usize, const STRIDED: bool> {
     _ifma: Ifma,
     n: &'a X2<D>,
@@ -211,7 +212,10 @@ impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> 
     }
 
     fn sqr(&mut self, a: &X2<D>, out: &mut X2<D>) {
-        if AMS_X2_DIGITS.contains(&D) && !STRIDED {
+        if STRIDED && ams_x2s_fits(D) {
+            // SAFETY: as in `mul`, for `ams_x2s`.
+            unsafe { ams_x2s::<D>(a, self.n, &self.k0, out) }
+        } else if AMS_X2_DIGITS.contains(&D) && !STRIDED {
             // SAFETY: as in `mul`.
             unsafe { ams_x2(a, self.n, &self.k0, out) }
         } else {

@@ -44,7 +44,9 @@
 //!   interleaved digit by digit in one register set (`X2`), OpenSSL's
 //!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_public_x2`] runs the
 //!   RSA fault check (one public exponent) on the same kernel. At 20, 24 and 28 digits
-//!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2s`]), so that a step's shift is one shuffle, not one a block.
+//!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2s`]), so that a step's
+//!   shift is one shuffle, not one a block; at 20 the squarings take each cross product
+//!   once, by digit class, inside the reduction's steps ([`ams_x2s`]).
 //! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
 //!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
 //!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register) up to
@@ -86,8 +88,9 @@
 //! (mb8 figures are for the whole batch of eight; the x2 squaring uses `ams_x2` only where
 //! it wins, 32..=64 digits, see `exp_x2::AMS_X2_DIGITS`.) At 20 digits the exponentiations
 //! run the strided `amm_x2s`, 559 cycles against 608 for `amm_x2` in the same run (its
-//! shift is one shuffle a step; without any shuffle and normalisation it would be 485):
-//! an x2 pair of 1024-bit exponentiations takes 758k cycles, 820k on `amm_x2`. Whole exponentiations with
+//! shift is one shuffle a step; without any shuffle and normalisation it would be 485),
+//! and squarings run `ams_x2s`, 548 cycles: an x2 pair of 1024-bit exponentiations takes
+//! 744k cycles, 758k with `amm_x2s` alone and 820k on `amm_x2`. Whole exponentiations with
 //! full-length exponents, in the same process as OpenSSL 3.0.19's RSA private operation
 //! (libcrypto through the `openssl` crate: CRT, blinding and checks included), CPU time per
 //! call (`bench`); OpenSSL 4.0.3's figures come from the same measurement in a C program
@@ -128,6 +131,7 @@ macro_rules! unroll {
 pub(crate) mod amm;
 pub(crate) mod amm_x2s;
 pub(crate) mod ams;
+mod ams_x2s;
 pub(crate) mod exp_mb8;
 pub(crate) mod exp_x2;
 mod ps;

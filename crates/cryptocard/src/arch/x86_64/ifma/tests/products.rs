@@ -6,6 +6,7 @@ use super::{Rng, digits, from_digits, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
 use crate::arch::x86_64::ifma::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
+use crate::arch::x86_64::ifma::ams_x2s::{ams_x2s, ams_x2s_fits};
 use crate::arch::x86_64::ifma::ps::{amm_mb8_ps, ams_mb8_ps, width_ok};
 use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
 use crate::arch::x86_64::ifma::vec52::{Mb8, X2};
@@ -116,6 +117,16 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
                     let l = 2 * p + s;
                     let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
                     check_amm(&xs[l], &ys[l], &ns[l], D, &o);
+                }
+                if square && ams_x2s_fits(D) {
+                    // SAFETY: IFMA was detected above.
+                    unsafe { ams_x2s(&sa, &sn, &[k0[2 * p], k0[2 * p + 1]], &mut so) };
+                    let out = from_strided(&so);
+                    for s in 0..2 {
+                        let l = 2 * p + s;
+                        let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
+                        check_amm(&xs[l], &xs[l], &ns[l], D, &o);
+                    }
                 }
             }
         }

@@ -24,7 +24,8 @@ use zeroize::Zeroize;
 /// or faster (tuned on AMD Zen 4, chained cycles: 636 against 606 at 20 digits, 1336 against
 /// 1295 at 30, 1884 against 2114 at 40, 4347 against 4736 at 60, 9555 against 8828 at 79).
 /// Below, the squaring's shorter rows leave the step bound by its quotient-digit chain;
-/// above, its extra operand (`2a`) pushes the accumulators out of the registers.
+/// above, its extra operand (`2a`) pushes the accumulators out of the registers. (At 20
+/// digits the strided layout squares with its own kernel, `ams_x2s`.)
 pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 32..=64;
 
 /// `out[s] = base[s]^exp[s] mod n_s` for `s = 0, 1`, where `params[s]` holds `n_s`.

@@ -85,8 +85,11 @@ pub fn garner_multi<P, Q, R, N>(
     let carry = add_1(&mut m, m2.as_limbs());
     debug_assert_eq!(carry, 0, "internal error: m2 + q*h overflowed");
     // Step 2.b.v: the running product R = r_1 ... r_{i-1} (public sizes, secret value).
-    let mut big_r = Zeroizing::new(vec![0; q.limbs() + p.limbs()]);
-    mul_basecase(&mut big_r, p.as_limbs(), q.as_limbs());
+    let mut big_r = Zeroizing::new(Vec::new());
+    if !others.is_empty() {
+        big_r.resize(q.limbs() + p.limbs(), 0);
+        mul_basecase(&mut big_r, p.as_limbs(), q.as_limbs());
+    }
     for r in others {
         let ri = r.modulus;
         // h = (m_i - m) * t_i mod r_i.

@@ -9,15 +9,19 @@
 //! **Any length.** Split x into k-limb chunks X_{t-1}, ..., X_0, x = sum X_j R^j, and run
 //! Horner's rule with an accumulator a < n: the 2k-limb value a*R + X_j is < n*R, so
 //! REDC(a*R + X_j) = (a*R + X_j) R^-1 mod n, and a product with R^2 restores the scale:
-//! a <- (a*R + X_j) mod n. Two products per chunk ([`Modulus::reduce_limbs`]).
+//! a <- (a*R + X_j) mod n. Two products per chunk ([`Modulus::reduce_limbs`]); when n
+//! fills its top limb (n >= R/2), the top chunk X < R < 2n needs only a conditional
+//! subtraction, so a 2k-limb x (c mod p in RSA-CRT) costs one REDC and one product.
 //!
 //! Both are constant time in the value of x; their cost depends on x's limb length.
 
 use super::elem::{Elem, Mont, Plain};
 use super::modulus::Modulus;
+use super::mont::finish_full;
 use super::mont_sqr::with_stack_limbs;
-use crate::bignum::{Limb, lt_n};
+use crate::bignum::{LIMB_BITS, Limb, lt_n};
 use crate::{Error, Result};
+use zeroize::Zeroize;
 
 impl<M> Modulus<M> {
     /// x mod n for `x` of any length (little-endian limbs; the length is public, the
@@ -68,7 +72,20 @@ impl<M> Modulus<M> {
         let k = self.limbs();
         let mut acc = vec![0; k].into_boxed_slice();
         let mut y = vec![0; k];
-        let chunks = x.len().div_ceil(k);
+        let mut chunks = x.len().div_ceil(k);
+        // The top chunk with n >= R/2 (a full top limb: public): X < R <= 2n, so one
+        // conditional subtraction reduces it, saving its Horner step (half the work for
+        // a 2k-limb x, all of it for a k-limb one).
+        if chunks > 0 && self.bits() == LIMB_BITS * k {
+            chunks -= 1;
+            let top = &x[chunks * k..];
+            acc[..top.len()].copy_from_slice(top);
+            finish_full(&mut acc, 0, self.as_limbs());
+            if chunks == 0 && mont {
+                y.copy_from_slice(&acc);
+                self.mul_limbs(&mut acc, &y, &self.rr);
+            }
+        }
         with_stack_limbs(2 * k, |t| {
             for j in (0..chunks).rev() {
                 let chunk = &x[j * k..x.len().min((j + 1) * k)];
@@ -81,6 +98,7 @@ impl<M> Modulus<M> {
                 self.mul_limbs(&mut acc, &y, scale);
             }
         });
+        y.zeroize();
         acc
     }
 }

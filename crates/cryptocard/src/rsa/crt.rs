@@ -58,7 +58,9 @@ pub(crate) struct PrimeCtx<T> {
     /// then leaks that length only.
     pub(crate) exponent: Zeroizing<Vec<Limb>>,
     /// Whether every c < n is < r_i * R (R = 2^(64 len(r_i))), so that c mod r_i is one
-    /// REDC and one product ([`Modulus::reduce_wide`]); true for balanced two-prime keys.
+    /// REDC and one product ([`Modulus::reduce_wide`]). False for the usual keys, whose
+    /// primes fill their top limb; [`Modulus::reduce_limbs`] then costs the same, its top
+    /// chunk being one conditional subtraction.
     wide: bool,
 }
 

@@ -241,7 +241,7 @@ pub(super) fn select_x2<const D: usize>(table: &[X2<D>], idx: [u64; 2], out: &mu
         let hit = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(k as i64));
         // The mask as an opaque vector: left visible, LLVM folds it into a masked `vporq`
         // with a memory operand, a data path that depends on the secret index.
-        let m = core::hint::black_box(_mm512_maskz_mov_epi64(hit, _mm512_set1_epi64(-1)));
+        let m = vec52::opaque(_mm512_maskz_mov_epi64(hit, _mm512_set1_epi64(-1)));
         unroll!(v in 0..blocks => {
             acc[v] = _mm512_or_si512(acc[v], _mm512_and_si512(vec52::block(entry, v), m));
         });

@@ -195,10 +195,9 @@ fn ps<const D: usize, const W: usize>(cpt: f64, rng: &mut Rng) {
             // SAFETY: IFMA was detected above.
             unsafe { super::ps::amm_mb8_ps::<D, W>(x, x, &n, &k0, o, &mut y) }
         });
-        let mut a2 = Mb8::<D>::ZERO;
         let ams = chained(&a, |x, o| {
             // SAFETY: IFMA was detected above.
-            unsafe { super::ps::ams_mb8_ps::<D, W>(x, &n, &k0, o, &mut a2, &mut y, || {}) }
+            unsafe { super::ps::ams_mb8_ps::<D, W>(x, &n, &k0, o, &mut y, || {}) }
         });
         let tpi = ticks_per_ifma();
         print!(
@@ -359,12 +358,12 @@ fn ams40() {
     let mut rng = Rng(13);
     let (a, n) = (random_mb8::<40>(&mut rng), random_mb8::<40>(&mut rng));
     let k0 = [rng.next() >> 12; 8];
-    let (mut y, mut a2) = (Mb8::<40>::ZERO, Mb8::<40>::ZERO);
+    let mut y = Mb8::<40>::ZERO;
     let cpt = core_per_tick();
     for _ in 0..20 {
         let t = chained(&a, |x, o| {
             // SAFETY: IFMA was detected above.
-            unsafe { super::ps::ams_mb8_ps::<40, 4>(x, &n, &k0, o, &mut a2, &mut y, || {}) }
+            unsafe { super::ps::ams_mb8_ps::<40, 4>(x, &n, &k0, o, &mut y, || {}) }
         });
         println!("ams40 {:.0}", t * cpt);
     }
@@ -378,15 +377,13 @@ fn fused_cost<const D: usize, const G: usize>() {
     let table: Vec<Mb8<D>> = (0..32).map(|_| random_mb8::<D>(&mut rng)).collect();
     let idx = [3, 7, 0, 31, 15, 16, 9, 1];
     let masks: Vec<[u64; 8]> = (0..32).map(|k| idx.map(|i| if i == k { !0 } else { 0 })).collect();
-    let (mut y, mut a2, mut t) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+    let (mut y, mut t) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO);
     let (mut x, mut o) = (a.clone(), a.clone());
     for _ in 0..3 {
         let sep = min_ticks(300, || {
             for _ in 0..5 {
                 // SAFETY: IFMA was detected by the caller.
-                unsafe {
-                    super::ps::ams_mb8_ps::<D, G>(&x, &n, &k0, &mut o, &mut a2, &mut y, || {})
-                };
+                unsafe { super::ps::ams_mb8_ps::<D, G>(&x, &n, &k0, &mut o, &mut y, || {}) };
                 core::mem::swap(&mut x, &mut o);
             }
             // SAFETY: as above.
@@ -404,24 +401,20 @@ fn fused_cost<const D: usize, const G: usize>() {
                     }
                 };
                 // SAFETY: as above.
-                unsafe {
-                    super::ps::ams_mb8_ps::<D, G>(&x, &n, &k0, &mut o, &mut a2, &mut y, &mut side)
-                };
+                unsafe { super::ps::ams_mb8_ps::<D, G>(&x, &n, &k0, &mut o, &mut y, &mut side) };
                 core::mem::swap(&mut x, &mut o);
             }
         });
         let sq = min_ticks(300, || {
             for _ in 0..5 {
                 // SAFETY: as above.
-                unsafe {
-                    super::ps::ams_mb8_ps::<D, G>(&x, &n, &k0, &mut o, &mut a2, &mut y, || {})
-                };
+                unsafe { super::ps::ams_mb8_ps::<D, G>(&x, &n, &k0, &mut o, &mut y, || {}) };
                 core::mem::swap(&mut x, &mut o);
             }
         });
         let ch = chained(&a, |x, o| {
             // SAFETY: as above.
-            unsafe { super::ps::ams_mb8_ps::<D, G>(x, &n, &k0, o, &mut a2, &mut y, || {}) }
+            unsafe { super::ps::ams_mb8_ps::<D, G>(x, &n, &k0, o, &mut y, || {}) }
         });
         let tpi = ticks_per_ifma();
         println!(

@@ -279,7 +279,7 @@ struct Mb8Kernels<'a, const D: usize, const G: usize> {
     _ifma: Ifma,
     n: &'a Mb8<D>,
     k0: [u64; 8],
-    /// `2a` of the squarings.
+    /// `2a` of the squarings by rows (`ams_mb8`).
     a2: Mb8<D>,
     /// The quotient digits of the column-group products.
     y: Mb8<D>,
@@ -318,9 +318,7 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
             unsafe { ams_mb8(a, self.n, &self.k0, out, &mut self.a2) }
         } else {
             // SAFETY: as in `mul`.
-            unsafe {
-                ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.a2, &mut self.y, || {})
-            }
+            unsafe { ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.y, || {}) }
         }
     }
 
@@ -369,9 +367,7 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
             }
         };
         // SAFETY: as in `mul`.
-        unsafe {
-            ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.a2, &mut self.y, &mut side)
-        }
+        unsafe { ams_mb8_ps::<D, G>(a, self.n, &self.k0, out, &mut self.y, &mut side) }
         while next < end {
             // SAFETY: as in `mul`.
             unsafe { select_rows(table, masks, t, next) };

@@ -86,9 +86,9 @@ pub(super) const fn width_ok<const D: usize, const W: usize>() -> bool {
 
 /// The column-group width used for `d` digits, 0 where none fits (odd `d`). Tuned on AMD
 /// Zen 4 (chained cycles of an 8-lane product, multiplication / squaring: at 40 digits
-/// 6610 / 5144 with 4 columns, 6645 / 5219 with 8, 6695 / 5328 with 10, 9306 / 6830 with 2,
-/// where two columns leave too few independent accumulators; at 20 digits 1678 / 1348
-/// with 4, 1771 / 1490 with 10; at 30 digits 3743 / 2955 with 6, 3817 / 3098 with 10).
+/// 6610 / 5067 with 4 columns, 6648 / 5088 with 8, 6690 / 5180 with 10, 9285 / 6560 with 2,
+/// where two columns leave too few independent accumulators; at 20 digits 1678 / 1314
+/// with 4, 1787 / 1400 with 10; at 30 digits 3743 / 2848 with 6, 3819 / 2976 with 10).
 pub(super) const fn group_width(d: usize) -> usize {
     if d.is_multiple_of(4) {
         4
@@ -201,79 +201,82 @@ pub(super) fn amm_mb8_ps<const D: usize, const W: usize>(
 }
 
 /// `ams(a) = amm(a, a)` of eight lanes by column groups of `W`; contract as
-/// `ams::ams_mb8`. `a2` receives `2a` and `y` the quotient digits (secrets: the caller
-/// zeroizes them when done); `side` runs after each of the `2D / W` column groups (see
-/// [`groups`]).
+/// `ams::ams_mb8`. `y` receives the quotient digits (a secret: the caller zeroizes it when
+/// done); `side` runs after each of the `2D / W` column groups (see [`groups`]).
 ///
-/// The square's pairs are `(i, j)`, `i <= j`, in column `i + j`: row `i` starts at
-/// column `2i` with `a_i a_i`, then `e_(i+1) a_i` (`e_(i+1) = 2 a_(i+1) mod 2^52`), then
-/// `a2_j a_i` (the digits of `2a`, see `ams`). In a group at `c0` the rows below
-/// `c0 / 2` are full (all `a2`), the next `W / 2` rows start inside the group (two
-/// columns further each), and above the diagonal the first rows are clipped as in the
-/// multiplication; the last group is both at once.
+/// The square's pairs are `(i, j)`, `i <= j`, in column `i + j`. The cross products
+/// (`i < j`) go once into accumulators of their own, `cx`, which are doubled into the
+/// group's columns when the group's pairs are in (their high halves past the group carry
+/// to the next group's `cx`, doubled there); the diagonal products `a_i a_i` go straight
+/// into the columns. (Doubling a column is an addition; doubling the multiplicand instead,
+/// as `ams` does, costs a pass that writes `2a` and a correction for its carries.) In a
+/// group at `c0` the rows below `c0 / 2` are full, the next `W / 2` rows start inside the
+/// group (two columns further each, with their diagonal), and above the diagonal the
+/// first rows are clipped as in the multiplication; the last group is both at once.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
     a: &Mb8<D>,
     n: &Mb8<D>,
     k0: &[u64; 8],
     out: &mut Mb8<D>,
-    a2: &mut Mb8<D>,
     y: &mut Mb8<D>,
     side: impl FnMut(),
 ) {
-    super::ams::doubled_mb8(a, a2);
-    let a2 = &*a2;
-    let not_one = _mm512_set1_epi64(!1);
-    // Row i's multiplicand for column c (pair (i, c - i)), with `d = 2i - c0` the column
-    // of its diagonal in the group.
-    let x = |i: usize, c: usize| {
-        if c == 2 * i {
-            vec52::row(a, i)
-        } else if c == 2 * i + 1 {
-            _mm512_and_si512(vec52::row(a2, i + 1), not_one)
-        } else {
-            vec52::row(a2, c - i)
-        }
-    };
+    let zero = _mm512_setzero_si512();
+    // The cross products' high halves past the last group's columns.
+    let mut cx_over = zero;
     groups::<D, W>(
         n,
         k0,
         out,
         y,
         |acc, c0| {
+            let mut cx: Acc = [zero; 33];
+            cx[0] = cx_over;
+            // Row i from column `first` (its diagonal, at group column 2i - c0, if that is
+            // in the group) to column `last`: the diagonal into `acc`, the rest into `cx`.
+            macro_rules! row_from_diagonal {
+                ($i:expr, $first:expr, $last:expr) => {{
+                    let (i, first, last) = ($i, $first, $last);
+                    let ai = vec52::row(a, i);
+                    unroll!(m in 0..W => {
+                        if m >= first && m <= last {
+                            let c = c0 + m;
+                            if c == 2 * i {
+                                mac(acc, m, ai, ai);
+                            } else {
+                                mac(&mut cx, m, vec52::row(a, c - i), ai);
+                            }
+                        }
+                    });
+                }};
+            }
             if c0 + W == 2 * D {
                 // The last group: rows i = D - W + 1 + k reach columns m in
                 // [max(0, 2i - c0), k].
                 unroll!(k in 0..W => {
                     if k + 1 < W {
                         let i = D - W + 1 + k;
-                        let ai = vec52::row(a, i);
-                        unroll!(m in 0..W => {
-                            if m <= k && 2 * k + 2 <= W + m {
-                                mac(acc, m, x(i, c0 + m), ai);
-                            }
-                        });
+                        row_from_diagonal!(i, (2 * i).saturating_sub(c0), k);
                     }
                 });
-                return;
-            }
-            if c0 >= D {
-                // Clipped rows, all of them past their first two columns.
-                clipped_rows!(D, W, acc, a2, a, c0);
-            }
-            full_rows!(W, acc, a2, a, c0, (c0 + W).saturating_sub(D)..c0 / 2);
-            // Rows starting in the group: i = c0 / 2 + k, from column 2k.
-            unroll!(k in 0..W => {
-                if 2 * k < W {
-                    let i = c0 / 2 + k;
-                    let ai = vec52::row(a, i);
-                    unroll!(m in 0..W => {
-                        if m >= 2 * k {
-                            mac(acc, m, x(i, c0 + m), ai);
-                        }
-                    });
+            } else {
+                if c0 >= D {
+                    // Clipped rows, all of them past their first two columns.
+                    clipped_rows!(D, W, &mut cx, a, a, c0);
                 }
+                full_rows!(W, &mut cx, a, a, c0, (c0 + W).saturating_sub(D)..c0 / 2);
+                // Rows starting in the group: i = c0 / 2 + k, from column 2k.
+                unroll!(k in 0..W => {
+                    if 2 * k < W {
+                        row_from_diagonal!(c0 / 2 + k, 2 * k, W - 1);
+                    }
+                });
+            }
+            unroll!(m in 0..W => {
+                acc[m] = _mm512_add_epi64(acc[m], _mm512_add_epi64(cx[m], cx[m]));
             });
+            cx_over = cx[W];
         },
         side,
     );

@@ -148,11 +148,11 @@ fn ps_matches<const D: usize, const W: usize>(
     if !width_ok::<D, W>() {
         return;
     }
-    let (mut out, mut y, mut a2) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+    let (mut out, mut y) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO);
     // SAFETY: the caller detected IFMA.
     unsafe {
         if square {
-            ams_mb8_ps::<D, W>(a, n, k0, &mut out, &mut a2, &mut y, || {});
+            ams_mb8_ps::<D, W>(a, n, k0, &mut out, &mut y, || {});
         } else {
             amm_mb8_ps::<D, W>(a, b, n, k0, &mut out, &mut y);
         }

@@ -64,7 +64,7 @@ pub(super) fn ams_mb8<const D: usize>(
 /// `a_j` (the low bit of `2 a_j mod 2^52` is free for it). `a < 2^(52 D - 1)`, so the carry
 /// out of the top digit is zero.
 #[target_feature(enable = "avx512f")]
-pub(super) fn doubled_mb8<const D: usize>(a: &Mb8<D>, a2: &mut Mb8<D>) {
+fn doubled_mb8<const D: usize>(a: &Mb8<D>, a2: &mut Mb8<D>) {
     let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
     let mut c = _mm512_setzero_si512();
     for j in 0..D {

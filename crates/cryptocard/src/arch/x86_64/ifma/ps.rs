@@ -24,7 +24,9 @@
 //!
 //! Each pair adds its low half to column `c` and its high half to `c + 1` (the register
 //! after the group's last column carries over to the next group). The guard-bit budget
-//! is `super`'s: a column absorbs at most four halves per row.
+//! is `super`'s: a column absorbs at most four halves per row, `4D` in all; the squaring's
+//! doubled cross products are at most `2D` of them (a column has at most `D / 2` cross
+//! pairs and as many from the column below), its diagonal one more.
 //!
 //! Quotient digit and carry of column `r`: `y = (t k0) mod 2^52`, and since
 //! `t + lo(n_0 y) = 0 mod 2^52` the carry into column `r + 1` is

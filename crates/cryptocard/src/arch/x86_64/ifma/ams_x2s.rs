@@ -20,10 +20,16 @@
 //! a^2 = sum_(r, v > r mod S) 2 a_r block_v  +  sum_r a_r block_(r mod S)   (in c)
 //! ```
 //!
-//! 60 block products at 20 digits, against 100 for a product. The doubling is folded into
-//! the row, as in `ams` (IFMA reads only 52 bits of `2 a_r`): `2 a_r a_j = e_r a_j +
-//! t_r a_j 2^52` with `e_r = 2 a_r mod 2^52` and `t_r` bit 51 of `a_r`, the second term a
-//! masked addition of the block one digit up.
+//! 60 block products at 20 digits, against 100 for a product. The doubling is not in the
+//! rows: the products of a row with the blocks above its class go undoubled into
+//! accumulators of their own, `cx`, and a class is doubled into `c` (a shift and an
+//! addition) once its last product is in, which is within one step of the loop below.
+//! Doubling in the row instead (IFMA reads only 52 bits of `2 a_r`: `2 a_r a_j = e_r a_j
+//! + t_r a_j 2^52`, with `e_r = 2 a_r mod 2^52` and `t_r` bit 51 of `a_r`) cost a pass
+//! that wrote `e`, a masked addition per doubled block product, and twenty lane masks
+//! built from `t_r` on the scalar side, which LLVM spilled: 547 cycles a squaring against
+//! 468 now, and an x2 pair of 1024-bit exponentiations 739k cycles against 660k (AMD
+//! Zen 4, `bench`).
 //!
 //! The reduction is `amm`'s loop without the multiplicand's products: the window of `D`
 //! digits starts as `c[0..S]` (block `v` of window `i` holds digits `i + v + L S`, the
@@ -36,18 +42,17 @@
 //! into the block above (one addition a step instead of five), and the square's products
 //! for class `i + S + LEAD` run inside step `i`, where the quotient-digit chain leaves
 //! the multipliers idle: computed first, in a separate pass, they measured 573 cycles a
-//! squaring, no better than `amm_x2s`'s 556; interleaved, 548, and an x2 pair of 1024-bit
-//! exponentiations 744k cycles against 758k (AMD Zen 4, `bench`).
+//! squaring (with the doubling in the rows), no better than `amm_x2s`'s 556; interleaved,
+//! 548.
 //!
-//! Guard bits: a digit of the square sums at most `3 D` terms below 2^52 (halves and the
-//! doubling's additions), and the reduction at most `2 D` more: below `5 D 2^52 < 2^59`.
+//! Guard bits: a digit of the square sums at most `2 D` halves below 2^52 (each cross
+//! product's two halves counted twice, in `cx` and by the doubling), and the reduction at
+//! most `2 D` more: below `4 D 2^52 < 2^59`.
 
 use super::amm::Digit0;
 use super::amm_x2s::{normalize_x2s, slot, strided_fits};
-use super::radix52::DIGIT_MASK;
 use super::vec52::{self, X2};
 use core::arch::x86_64::*;
-use zeroize::Zeroize;
 
 /// The accumulators of the square by digit class.
 type Classes = [__m512i; 64];
@@ -70,22 +75,14 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
     let s = D / 4;
     let k0 = vec52::load2(k0);
     let zero = _mm512_setzero_si512();
-    let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
-    // e_r = 2 a_r mod 2^52, and the lanes where a_r has bit 51 set (the bit that 2 a_r
-    // loses): 2 a_r a_j = e_r a_j + [bit 51] a_j 2^52.
-    let mut e = X2::<D>::ZERO;
-    unroll!(v in 0..s => {
-        vec52::set_block(&mut e, v, _mm512_and_si512(_mm512_slli_epi64::<1>(vec52::block(a, v)), mask));
-    });
-    let mut top: [u8; D] = core::array::from_fn(|k| {
-        let d = &a.d[k];
-        ((((d[0] >> 51) & 1) * 0x55) | (((d[1] >> 51) & 1) * 0xaa)) as u8
-    });
     // c[m], lane pair L: digit m + L S of the square, m < D + S (the length covers every
     // index the unrolled loops name, used or not).
     let mut c: Classes = [zero; 64];
+    // The cross products of rows with blocks above their class, undoubled, by class; a
+    // class is doubled into `c` once it is complete (`fold!`).
+    let mut cx: Classes = [zero; 64];
     // The product of row r (digit r) and block v, into classes r + v and r + v + 1:
-    // doubled if v is above r's class, once if it is r's class, none below.
+    // into `cx` if v is above r's class, into `c` if it is r's class, none below.
     macro_rules! row_block {
         ($r:expr, $v:expr) => {{
             let (r, v) = ($r, $v);
@@ -95,12 +92,18 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
                 c[r + v] = _mm512_madd52lo_epu64(c[r + v], x, ar);
                 c[r + v + 1] = _mm512_madd52hi_epu64(c[r + v + 1], x, ar);
             } else if v > r % s {
-                let er = vec52::pair_bcast(&e, slot::<D>(r));
-                c[r + v] = _mm512_madd52lo_epu64(c[r + v], x, er);
-                c[r + v + 1] =
-                    _mm512_mask_add_epi64(c[r + v + 1], top[slot::<D>(r)], c[r + v + 1], x);
-                c[r + v + 1] = _mm512_madd52hi_epu64(c[r + v + 1], x, er);
+                let ar = vec52::pair_bcast(a, slot::<D>(r));
+                cx[r + v] = _mm512_madd52lo_epu64(cx[r + v], x, ar);
+                cx[r + v + 1] = _mm512_madd52hi_epu64(cx[r + v + 1], x, ar);
             }
+        }};
+    }
+    // Class m is complete once its own products (low halves) and class m - 1's (high
+    // halves) are in: c[m] += 2 cx[m].
+    macro_rules! fold {
+        ($m:expr) => {{
+            let m = $m;
+            c[m] = _mm512_add_epi64(c[m], _mm512_slli_epi64::<1>(cx[m]));
         }};
     }
     // Classes the window needs at the start, and LEAD steps' worth ahead.
@@ -110,6 +113,11 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
                 row_block!(r, v);
             }
         });
+    });
+    unroll!(m in 0..D => {
+        if m < s + LEAD {
+            fold!(m);
+        }
     });
     let (n0, n1) = (vec52::pair(n, slot::<D>(0)), vec52::pair(n, slot::<D>(1)));
     let mut acc = [zero; D];
@@ -141,6 +149,9 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
                 row_block!(i + s + LEAD - v, v);
             }
         });
+        if i + s + LEAD < D + s {
+            fold!(i + s + LEAD);
+        }
         // The shift of `amm_x2s`, and class i + S into the block it brings in.
         let first = acc[0];
         unroll!(v in 0..s => {
@@ -155,6 +166,4 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
     // The last step's successor digit is not needed.
     let _after_last = digit0;
     normalize_x2s(&acc[..s], out);
-    e.zeroize();
-    top.zeroize();
 }

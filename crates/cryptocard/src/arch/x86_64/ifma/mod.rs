@@ -89,8 +89,9 @@
 //! it wins, 32..=64 digits, see `exp_x2::AMS_X2_DIGITS`.) At 20 digits the exponentiations
 //! run the strided `amm_x2s`, 559 cycles against 608 for `amm_x2` in the same run (its
 //! shift is one shuffle a step; without any shuffle and normalisation it would be 485),
-//! and squarings run `ams_x2s`, 548 cycles: an x2 pair of 1024-bit exponentiations takes
-//! 744k cycles, 758k with `amm_x2s` alone and 820k on `amm_x2`. Whole exponentiations with
+//! and squarings run `ams_x2s`, 548 cycles then and 468 now that its cross products are
+//! doubled per class: an x2 pair of 1024-bit exponentiations takes 660k cycles (744k
+//! then), 758k with `amm_x2s` alone and 820k on `amm_x2`. Whole exponentiations with
 //! full-length exponents, in the same process as OpenSSL 3.0.19's RSA private operation
 //! (libcrypto through the `openssl` crate: CRT, blinding and checks included), CPU time per
 //! call (`bench`); OpenSSL 4.0.3's figures come from the same measurement in a C program

@@ -135,6 +135,7 @@ pub(crate) mod ams;
 mod ams_x2s;
 pub(crate) mod exp_mb8;
 pub(crate) mod exp_x2;
+pub(crate) mod ks;
 mod ps;
 pub(crate) mod radix52;
 pub(crate) mod rsa_glue;

@@ -30,7 +30,9 @@
 //!
 //! Quotient digit and carry of column `r`: `y = (t k0) mod 2^52`, and since
 //! `t + lo(n_0 y) = 0 mod 2^52` the carry into column `r + 1` is
-//! `(t + 2^52 - 1) >> 52` plus `hi(n_0 y)`, so `lo(n_0 y)` is never computed.
+//! `(t + 2^52 - 1) >> 52` plus `hi(n_0 y)`, so `lo(n_0 y)` is never computed. Columns
+//! are signed (the Karatsuba squaring of `ks` subtracts), so carries are arithmetic
+//! shifts; for the products here, whose columns stay below 2^62, they are the same.
 
 use super::radix52::DIGIT_MASK;
 use super::vec52::{self, Mb8};
@@ -141,7 +143,7 @@ pub(super) fn groups<const D: usize, const W: usize>(
             unroll!(k in 0..W => {
                 let t = acc[k];
                 let yr = _mm512_madd52lo_epu64(zero, t, k0);
-                let c = _mm512_srli_epi64::<52>(_mm512_add_epi64(t, mask));
+                let c = _mm512_srai_epi64::<52>(_mm512_add_epi64(t, mask));
                 let u = _mm512_madd52hi_epu64(c, n0, yr);
                 unroll!(m in 0..W => {
                     if m > k {
@@ -157,7 +159,7 @@ pub(super) fn groups<const D: usize, const W: usize>(
             unroll!(m in 0..W => {
                 let t = _mm512_add_epi64(acc[m], carry);
                 vec52::set_row(out, c0 + m - D, _mm512_and_si512(t, mask));
-                carry = _mm512_srli_epi64::<52>(t);
+                carry = _mm512_srai_epi64::<52>(t);
             });
         }
         over = acc[W];

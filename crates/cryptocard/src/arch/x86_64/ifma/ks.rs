@@ -1,0 +1,191 @@
+//! The eight-lane almost-Montgomery squaring with a Karatsuba square, fused into the
+//! column groups of [`ps`](super::ps).
+//!
+//! With `h = D / 2` and `a = a0 + B^h a1` (`B = 2^52`), Karatsuba's subtractive form
+//! (Knuth, TAOCP vol. 2, 4.3.3) squares with three half-size squares instead of one
+//! full one:
+//!
+//! ```text
+//! a^2 = S0 + B^h (S0 + S1 - T) + B^(2h) S1,   S0 = a0^2, S1 = a1^2, T = d^2, d = |a0 - a1|
+//!     = U + B^h (U - T),                       U = S0 + B^h S1
+//! ```
+//!
+//! so column `c` of the square is `U[c] + U[c - h] - T[c - h]`, columns being the sums
+//! the column groups accumulate (low halves of the pairs in `c`, high halves of those in
+//! `c - 1`). The three squares have `h (h + 1) / 2` pairs each against `D (D + 1) / 2`:
+//! 630 against 820 at 40 digits, 165 against 210 at 20. `U`'s columns are made once, as
+//! their group comes, and stored; `h` columns later the group at `c` reads `U[c - h]`
+//! back, and makes `T[c - h]` from `d`, which is computed (normalised, in constant time:
+//! a subtraction and a conditional negation, two borrow chains) before the groups. The
+//! reduction is `ps::groups`, unchanged: the square's products fill the gaps of its
+//! quotient-digit chain as they do in `ams_mb8_ps`.
+//!
+//! The subtraction makes columns negative where `T`'s outweighs the rest, so columns are
+//! signed and their carries arithmetic shifts (as they are in `ps::groups` for every
+//! product). Guard bits: `U[c]` and `U[c - h]` sum at most `8 h = 4 D` halves below 2^52,
+//! `T` at most `2D`, the reduction `2D` more: magnitudes below `6 D 2^52 < 2^62` up to
+//! 64 digits.
+
+use super::ps::{Acc, groups, mac};
+use super::radix52::DIGIT_MASK;
+use super::vec52::{self, Mb8};
+use core::arch::x86_64::*;
+
+/// Whether [`ams_mb8_ks`] squares `D` digits with column groups of `W`: the groups of
+/// `ps` (`W` divides `D`), and halves that are whole groups (`2W` divides `D`), so that
+/// the half squares' column groups line up with the product's.
+pub(super) const fn ks_fits<const D: usize, const W: usize>() -> bool {
+    super::ps::width_ok::<D, W>() && D.is_multiple_of(2 * W)
+}
+
+/// Columns `[k0, k0 + W)` (`k0` a multiple of `W` below `2h`) of the square of the
+/// `h`-digit number whose digit `i` is `$row(i)`: the cross products (`i < j`) undoubled
+/// into `cx`, the diagonal into `dg`, each pair's low half into its column `m` and its
+/// high half into `m + 1`. The rows are those of `ps::ams_mb8_ps` with `h` for `D`: in
+/// the last group, rows from their diagonal to their clipped end; else the clipped rows
+/// (above the middle), the full rows, and the rows starting at their diagonal in the
+/// group. Every test is per group, none per pair.
+macro_rules! half_square_columns {
+    ($W:expr, $h:expr, $k0:expr, $row:expr, $cx:expr, $dg:expr) => {{
+        let (h, k0) = ($h, $k0);
+        // Row i from column `first` (its diagonal, at 2i - k0, if in the group) to `last`.
+        macro_rules! from_diagonal {
+            ($i:expr, $first:expr, $last:expr) => {{
+                let (i, first, last) = ($i, $first, $last);
+                let xi = $row(i);
+                unroll!(m in 0..$W => {
+                    if m >= first && m <= last {
+                        if k0 + m == 2 * i {
+                            mac($dg, m, xi, xi);
+                        } else {
+                            mac($cx, m, $row(k0 + m - i), xi);
+                        }
+                    }
+                });
+            }};
+        }
+        if k0 + $W == 2 * h {
+            unroll!(t in 0..$W => {
+                if t + 1 < $W {
+                    let i = h - $W + 1 + t;
+                    from_diagonal!(i, (2 * i).saturating_sub(k0), t);
+                }
+            });
+        } else {
+            if k0 >= h {
+                // Row r = k0 - h + 1 + t reaches columns m <= t (j = h - 1 - t + m).
+                unroll!(t in 0..$W => {
+                    if t + 1 < $W {
+                        let xr = $row(k0 - h + 1 + t);
+                        unroll!(m in 0..$W => {
+                            if m <= t {
+                                mac($cx, m, $row(h - 1 - t + m), xr);
+                            }
+                        });
+                    }
+                });
+            }
+            for r in (k0 + $W).saturating_sub(h)..k0 / 2 {
+                let xr = $row(r);
+                unroll!(m in 0..$W => {
+                    mac($cx, m, $row(k0 + m - r), xr);
+                });
+            }
+            unroll!(t in 0..$W => {
+                if 2 * t < $W {
+                    from_diagonal!(k0 / 2 + t, 2 * t, $W - 1);
+                }
+            });
+        }
+    }};
+}
+
+/// `ams(a) = amm(a, a)` of eight lanes by column groups of `W` with a Karatsuba square;
+/// contract as `ps::ams_mb8_ps` (`y` and `scratch` receive secrets: the caller zeroizes
+/// them when done), for `ks_fits::<D, W>()`. `scratch[0]` holds `U`'s columns below `D`,
+/// `scratch[1]` the rest (`h` of them) and then `d`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
+    a: &Mb8<D>,
+    n: &Mb8<D>,
+    k0: &[u64; 8],
+    out: &mut Mb8<D>,
+    y: &mut Mb8<D>,
+    scratch: &mut [Mb8<D>; 2],
+    side: impl FnMut(),
+) {
+    assert!(ks_fits::<D, W>(), "internal error: no Karatsuba squaring for D and W");
+    let h = D / 2;
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
+    let [u_low, rest] = scratch;
+    // d = |a0 - a1|: a0 - a1 + B^h [a0 < a1] by a borrow chain (borrows are 0 or -1),
+    // then, in the lanes that borrowed, negated modulo B^h (complement and add one).
+    let mut borrow = zero;
+    for i in 0..h {
+        let t = _mm512_add_epi64(_mm512_sub_epi64(vec52::row(a, i), vec52::row(a, h + i)), borrow);
+        borrow = _mm512_srai_epi64::<52>(t);
+        vec52::set_row(rest, h + i, _mm512_and_si512(t, mask));
+    }
+    let flip = _mm512_and_si512(borrow, mask);
+    let mut carry = _mm512_srli_epi64::<63>(borrow);
+    for i in 0..h {
+        let t = _mm512_add_epi64(_mm512_xor_si512(vec52::row(rest, h + i), flip), carry);
+        carry = _mm512_srli_epi64::<52>(t);
+        vec52::set_row(rest, h + i, _mm512_and_si512(t, mask));
+    }
+    let (mut ux_over, mut ud_over, mut tx_over, mut td_over) = (zero, zero, zero, zero);
+    groups::<D, W>(
+        n,
+        k0,
+        out,
+        y,
+        |acc, c0| {
+            // U = S0 + B^h S1, columns c0..c0 + W: into the group, and kept.
+            let (mut ux, mut ud): (Acc, Acc) = ([zero; 33], [zero; 33]);
+            (ux[0], ud[0]) = (ux_over, ud_over);
+            if c0 < D {
+                half_square_columns!(W, h, c0, |i| vec52::row(a, i), &mut ux, &mut ud);
+            }
+            if c0 >= h && c0 < D + h {
+                half_square_columns!(W, h, c0 - h, |i| vec52::row(a, h + i), &mut ux, &mut ud);
+            }
+            unroll!(m in 0..W => {
+                let u = _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m]));
+                acc[m] = _mm512_add_epi64(acc[m], u);
+            });
+            if c0 < D {
+                unroll!(m in 0..W => {
+                    vec52::set_row(u_low, c0 + m, _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m])));
+                });
+            } else if c0 < D + h {
+                unroll!(m in 0..W => {
+                    vec52::set_row(rest, c0 - D + m, _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m])));
+                });
+            }
+            (ux_over, ud_over) = (ux[W], ud[W]);
+            // U[c - h], stored h columns ago.
+            if c0 >= h && c0 < D + h {
+                unroll!(m in 0..W => {
+                    acc[m] = _mm512_add_epi64(acc[m], vec52::row(u_low, c0 - h + m));
+                });
+            } else if c0 >= D + h {
+                unroll!(m in 0..W => {
+                    acc[m] = _mm512_add_epi64(acc[m], vec52::row(rest, c0 - h - D + m));
+                });
+            }
+            // -T, columns c0 - h..c0 - h + W of d^2.
+            if c0 >= h && c0 < D + h {
+                let (mut tx, mut td): (Acc, Acc) = ([zero; 33], [zero; 33]);
+                (tx[0], td[0]) = (tx_over, td_over);
+                half_square_columns!(W, h, c0 - h, |i| vec52::row(rest, h + i), &mut tx, &mut td);
+                unroll!(m in 0..W => {
+                    let t = _mm512_add_epi64(td[m], _mm512_add_epi64(tx[m], tx[m]));
+                    acc[m] = _mm512_sub_epi64(acc[m], t);
+                });
+                (tx_over, td_over) = (tx[W], td[W]);
+            }
+        },
+        side,
+    );
+}

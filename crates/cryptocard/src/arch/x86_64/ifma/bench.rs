@@ -208,12 +208,16 @@ fn ps<const D: usize, const W: usize>(cpt: f64, rng: &mut Rng) {
             100.0 * (3 * D * D + D) as f64 * tpi / ams
         );
         if super::ks::ks_fits::<D, W>() {
-            let mut scratch = [Mb8::<D>::ZERO, Mb8::<D>::ZERO];
+            let mut scratch = [Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO];
             let ks = chained(&a, |x, o| {
                 // SAFETY: IFMA was detected above.
                 unsafe { super::ks::ams_mb8_ks::<D, W>(x, &n, &k0, o, &mut y, &mut scratch, || {}) }
             });
-            print!(" ks {:>6.0}", ks * cpt);
+            let km = chained(&a, |x, o| {
+                // SAFETY: IFMA was detected above.
+                unsafe { super::ks::amm_mb8_ks::<D, W>(x, x, &n, &k0, o, &mut y, &mut scratch) }
+            });
+            print!(" ks: amm {:>6.0} ams {:>6.0}", km * cpt, ks * cpt);
         }
     }
 }

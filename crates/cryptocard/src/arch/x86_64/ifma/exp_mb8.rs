@@ -20,7 +20,7 @@ use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
 use super::exp_x2::{Exponents, PairInputs, exp_pair};
-use super::ks::{ams_mb8_ks, ks_fits};
+use super::ks::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
 use super::radix52::{self, Params52};
 use super::vec52::{self, Mb8, X2};
@@ -260,7 +260,7 @@ fn transposed<const D: usize, const W: usize, const G: usize>(
         k0: lanes.map(|d| d.k0),
         a2: Mb8::ZERO,
         y: Mb8::ZERO,
-        ks: [Mb8::ZERO, Mb8::ZERO],
+        ks: [Mb8::ZERO, Mb8::ZERO, Mb8::ZERO],
         masks: [[0; 8]; window::TABLE],
     };
     let mut out = Mb8::<D>::ZERO;
@@ -287,7 +287,7 @@ struct Mb8Kernels<'a, const D: usize, const G: usize> {
     /// The quotient digits of the column-group products.
     y: Mb8<D>,
     /// The Karatsuba squaring's columns and difference (`ks`).
-    ks: [Mb8<D>; 2],
+    ks: [Mb8<D>; 3],
     /// The selection masks of a window spread over its squarings: lane `l` of entry `k`
     /// is all ones where `idx[l] = k`.
     masks: [[u64; 8]; window::TABLE],
@@ -311,6 +311,12 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
         if G == 0 {
             // SAFETY: `self._ifma` proves the CPU has the features `amm_mb8` enables.
             unsafe { amm_mb8(a, b, self.n, &self.k0, out) }
+        } else if ks_fits::<D, G>() {
+            // Karatsuba where the halves are whole groups: among the classes, 40 digits
+            // with groups of 4, 6170 chained cycles against 6610.
+            let (n, k0) = (self.n, &self.k0);
+            // SAFETY: as above.
+            unsafe { amm_mb8_ks::<D, G>(a, b, n, k0, out, &mut self.y, &mut self.ks) }
         } else {
             // SAFETY: as above.
             unsafe { amm_mb8_ps::<D, G>(a, b, self.n, &self.k0, out, &mut self.y) }
@@ -388,7 +394,7 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
 fn sqr_groups<const D: usize, const G: usize>(
     ifma: Ifma,
     (n, k0): (&Mb8<D>, &[u64; 8]),
-    (y, ks): (&mut Mb8<D>, &mut [Mb8<D>; 2]),
+    (y, ks): (&mut Mb8<D>, &mut [Mb8<D>; 3]),
     a: &Mb8<D>,
     out: &mut Mb8<D>,
     side: impl FnMut(),

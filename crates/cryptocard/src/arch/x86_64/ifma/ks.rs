@@ -1,5 +1,5 @@
-//! The eight-lane almost-Montgomery squaring with a Karatsuba square, fused into the
-//! column groups of [`ps`](super::ps).
+//! The eight-lane almost-Montgomery squaring and product with a Karatsuba square or
+//! product, fused into the column groups of [`ps`](super::ps).
 //!
 //! With `h = D / 2` and `a = a0 + B^h a1` (`B = 2^52`), Karatsuba's subtractive form
 //! (Knuth, TAOCP vol. 2, 4.3.3) squares with three half-size squares instead of one
@@ -19,6 +19,12 @@
 //! a subtraction and a conditional negation, two borrow chains) before the groups. The
 //! reduction is `ps::groups`, unchanged: the square's products fill the gaps of its
 //! quotient-digit chain as they do in `ams_mb8_ps`.
+//!
+//! The product is the same with `U = a0 b0 + B^h a1 b1` and `T = |a0 - a1| |b0 - b1|`,
+//! subtracted in the lanes where `(a0 - a1)(b0 - b1) >= 0` and added in the others
+//! (`ab = U + B^h (U - (a0 - a1)(b0 - b1))`): 1200 pairs against 1600 at 40 digits.
+//! Chained 8-lane products on AMD Zen 4 at 40 digits: squarings 4830 cycles against 5068,
+//! multiplications 6170 against 6610 (`bench`).
 //!
 //! The subtraction makes columns negative where `T`'s outweighs the rest, so columns are
 //! signed and their carries arithmetic shifts (as they are in `ps::groups` for every
@@ -100,6 +106,176 @@ macro_rules! half_square_columns {
     }};
 }
 
+/// The group at `c0` takes `U`'s columns `uv` (`U[c0..c0 + W]`) and `U[c0 - h..]`: it
+/// adds both, and keeps `uv` for the group `h` columns on, in `u_low` (columns below `D`)
+/// or `rest` (the `h` above).
+macro_rules! keep_u {
+    ($W:expr, $D:expr, $h:expr, $c0:expr, $acc:expr, $u_low:expr, $rest:expr, $uv:expr) => {{
+        let (d, h, c0, uv) = ($D, $h, $c0, $uv);
+        unroll!(m in 0..$W => {
+            $acc[m] = _mm512_add_epi64($acc[m], uv[m]);
+        });
+        if c0 < d {
+            unroll!(m in 0..$W => {
+                vec52::set_row($u_low, c0 + m, uv[m]);
+            });
+        } else if c0 < d + h {
+            unroll!(m in 0..$W => {
+                vec52::set_row($rest, c0 - d + m, uv[m]);
+            });
+        }
+        if c0 >= h && c0 < d + h {
+            unroll!(m in 0..$W => {
+                $acc[m] = _mm512_add_epi64($acc[m], vec52::row($u_low, c0 - h + m));
+            });
+        } else if c0 >= d + h {
+            unroll!(m in 0..$W => {
+                $acc[m] = _mm512_add_epi64($acc[m], vec52::row($rest, c0 - h - d + m));
+            });
+        }
+    }};
+}
+
+/// `d = |a0 - a1|` (`h = D / 2` normalised digits of `a = a0 + B^h a1`) into rows
+/// `at..at + h` of `dst`; returns all ones in the lanes where `a0 < a1`. A borrow chain
+/// makes `a0 - a1 + B^h [a0 < a1]` (borrows are 0 or -1), and the lanes that borrowed are
+/// negated modulo `B^h` (complement and add one). Constant time.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn half_difference<const D: usize>(a: &Mb8<D>, dst: &mut Mb8<D>, at: usize) -> __m512i {
+    let h = D / 2;
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
+    let mut borrow = zero;
+    for i in 0..h {
+        let t = _mm512_add_epi64(_mm512_sub_epi64(vec52::row(a, i), vec52::row(a, h + i)), borrow);
+        borrow = _mm512_srai_epi64::<52>(t);
+        vec52::set_row(dst, at + i, _mm512_and_si512(t, mask));
+    }
+    let flip = _mm512_and_si512(borrow, mask);
+    let mut carry = _mm512_srli_epi64::<63>(borrow);
+    for i in 0..h {
+        let t = _mm512_add_epi64(_mm512_xor_si512(vec52::row(dst, at + i), flip), carry);
+        carry = _mm512_srli_epi64::<52>(t);
+        vec52::set_row(dst, at + i, _mm512_and_si512(t, mask));
+    }
+    borrow
+}
+
+/// Columns `[k0, k0 + W)` (`k0` a multiple of `W` below `2h`) of the product of the
+/// `h`-digit numbers whose digits are `$x(i)` and `$y(i)` into `acc`: the rows of
+/// `ps::amm_mb8_ps` with `h` for `D` (full rows, then the triangle of rows starting in the
+/// group below the middle; clipped rows, then full rows above it).
+macro_rules! half_product_columns {
+    ($W:expr, $h:expr, $k0:expr, $x:expr, $y:expr, $acc:expr) => {{
+        let (h, k0) = ($h, $k0);
+        let (first_full, end_full) = if k0 < h { (0, k0) } else { (k0 + $W - h, h) };
+        if k0 >= h {
+            // Row r = k0 - h + 1 + t reaches columns m <= t.
+            unroll!(t in 0..$W => {
+                if t + 1 < $W {
+                    let yr = $y(k0 - h + 1 + t);
+                    unroll!(m in 0..$W => {
+                        if m <= t {
+                            mac($acc, m, $x(h - 1 - t + m), yr);
+                        }
+                    });
+                }
+            });
+        }
+        for r in first_full..end_full {
+            let yr = $y(r);
+            unroll!(m in 0..$W => {
+                mac($acc, m, $x(k0 + m - r), yr);
+            });
+        }
+        if k0 < h {
+            unroll!(t in 0..$W => {
+                let yr = $y(k0 + t);
+                unroll!(m in 0..$W => {
+                    if m >= t {
+                        mac($acc, m, $x(m - t), yr);
+                    }
+                });
+            });
+        }
+    }};
+}
+
+/// `amm(a, b)` of eight lanes by column groups of `W` with a Karatsuba product:
+/// `ab = U + B^h (U - s T)` with `U = a0 b0 + B^h a1 b1`, `T = |a0 - a1| |b0 - b1|` and
+/// `s` the sign of `(a0 - a1)(b0 - b1)`, lane by lane; contract as `ps::amm_mb8_ps`, for
+/// `ks_fits::<D, W>()` (`y` and `scratch` receive secrets). `scratch` holds `U` as for
+/// [`ams_mb8_ks`], then `|a0 - a1|` after `U` in `scratch[1]` and `|b0 - b1|` in
+/// `scratch[2]`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
+    a: &Mb8<D>,
+    b: &Mb8<D>,
+    n: &Mb8<D>,
+    k0: &[u64; 8],
+    out: &mut Mb8<D>,
+    y: &mut Mb8<D>,
+    scratch: &mut [Mb8<D>; 3],
+) {
+    assert!(ks_fits::<D, W>(), "internal error: no Karatsuba product for D and W");
+    let h = D / 2;
+    let zero = _mm512_setzero_si512();
+    let [u_low, rest, db] = scratch;
+    // Lanes where (a0 - a1)(b0 - b1) >= 0 subtract T: all ones there.
+    let (sa, sb) = (half_difference(a, rest, h), half_difference(b, db, 0));
+    let minus = _mm512_xor_si512(_mm512_xor_si512(sa, sb), _mm512_set1_epi64(-1));
+    let (mut u_out, mut t_over) = (zero, zero);
+    groups::<D, W>(
+        n,
+        k0,
+        out,
+        y,
+        |acc, c0| {
+            // U = a0 b0 + B^h a1 b1, columns c0..c0 + W: into the group, and kept.
+            let mut u: Acc = [zero; 33];
+            u[0] = u_out;
+            if c0 < D {
+                half_product_columns!(W, h, c0, |i| vec52::row(a, i), |i| vec52::row(b, i), &mut u);
+            }
+            if c0 >= h && c0 < D + h {
+                half_product_columns!(
+                    W,
+                    h,
+                    c0 - h,
+                    |i| vec52::row(a, h + i),
+                    |i| vec52::row(b, h + i),
+                    &mut u
+                );
+            }
+            let uv: [__m512i; W] = core::array::from_fn(|m| u[m]);
+            u_out = u[W];
+            keep_u!(W, D, h, c0, acc, u_low, rest, uv);
+            // -s T, columns c0 - h..c0 - h + W of |a0 - a1| |b0 - b1|: (T ^ minus) - minus
+            // is -T where `minus` is all ones, T where it is zero.
+            if c0 >= h && c0 < D + h {
+                let mut t: Acc = [zero; 33];
+                t[0] = t_over;
+                half_product_columns!(
+                    W,
+                    h,
+                    c0 - h,
+                    |i| vec52::row(rest, h + i),
+                    |i| vec52::row(db, i),
+                    &mut t
+                );
+                unroll!(m in 0..W => {
+                    let st = _mm512_sub_epi64(_mm512_xor_si512(t[m], minus), minus);
+                    acc[m] = _mm512_add_epi64(acc[m], st);
+                });
+                t_over = t[W];
+            }
+        },
+        || {},
+    );
+}
+
 /// `ams(a) = amm(a, a)` of eight lanes by column groups of `W` with a Karatsuba square;
 /// contract as `ps::ams_mb8_ps` (`y` and `scratch` receive secrets: the caller zeroizes
 /// them when done), for `ks_fits::<D, W>()`. `scratch[0]` holds `U`'s columns below `D`,
@@ -111,29 +287,14 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
     k0: &[u64; 8],
     out: &mut Mb8<D>,
     y: &mut Mb8<D>,
-    scratch: &mut [Mb8<D>; 2],
+    scratch: &mut [Mb8<D>; 3],
     side: impl FnMut(),
 ) {
     assert!(ks_fits::<D, W>(), "internal error: no Karatsuba squaring for D and W");
     let h = D / 2;
     let zero = _mm512_setzero_si512();
-    let mask = _mm512_set1_epi64(DIGIT_MASK as i64);
-    let [u_low, rest] = scratch;
-    // d = |a0 - a1|: a0 - a1 + B^h [a0 < a1] by a borrow chain (borrows are 0 or -1),
-    // then, in the lanes that borrowed, negated modulo B^h (complement and add one).
-    let mut borrow = zero;
-    for i in 0..h {
-        let t = _mm512_add_epi64(_mm512_sub_epi64(vec52::row(a, i), vec52::row(a, h + i)), borrow);
-        borrow = _mm512_srai_epi64::<52>(t);
-        vec52::set_row(rest, h + i, _mm512_and_si512(t, mask));
-    }
-    let flip = _mm512_and_si512(borrow, mask);
-    let mut carry = _mm512_srli_epi64::<63>(borrow);
-    for i in 0..h {
-        let t = _mm512_add_epi64(_mm512_xor_si512(vec52::row(rest, h + i), flip), carry);
-        carry = _mm512_srli_epi64::<52>(t);
-        vec52::set_row(rest, h + i, _mm512_and_si512(t, mask));
-    }
+    let [u_low, rest, _] = scratch;
+    half_difference(a, rest, h);
     let (mut ux_over, mut ud_over, mut tx_over, mut td_over) = (zero, zero, zero, zero);
     groups::<D, W>(
         n,
@@ -150,30 +311,10 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
             if c0 >= h && c0 < D + h {
                 half_square_columns!(W, h, c0 - h, |i| vec52::row(a, h + i), &mut ux, &mut ud);
             }
-            unroll!(m in 0..W => {
-                let u = _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m]));
-                acc[m] = _mm512_add_epi64(acc[m], u);
-            });
-            if c0 < D {
-                unroll!(m in 0..W => {
-                    vec52::set_row(u_low, c0 + m, _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m])));
-                });
-            } else if c0 < D + h {
-                unroll!(m in 0..W => {
-                    vec52::set_row(rest, c0 - D + m, _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m])));
-                });
-            }
+            let uv: [__m512i; W] =
+                core::array::from_fn(|m| _mm512_add_epi64(ud[m], _mm512_add_epi64(ux[m], ux[m])));
             (ux_over, ud_over) = (ux[W], ud[W]);
-            // U[c - h], stored h columns ago.
-            if c0 >= h && c0 < D + h {
-                unroll!(m in 0..W => {
-                    acc[m] = _mm512_add_epi64(acc[m], vec52::row(u_low, c0 - h + m));
-                });
-            } else if c0 >= D + h {
-                unroll!(m in 0..W => {
-                    acc[m] = _mm512_add_epi64(acc[m], vec52::row(rest, c0 - h - D + m));
-                });
-            }
+            keep_u!(W, D, h, c0, acc, u_low, rest, uv);
             // -T, columns c0 - h..c0 - h + W of d^2.
             if c0 >= h && c0 < D + h {
                 let (mut tx, mut td): (Acc, Acc) = ([zero; 33], [zero; 33]);

@@ -7,7 +7,7 @@ use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
 use crate::arch::x86_64::ifma::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
 use crate::arch::x86_64::ifma::ams_x2s::{ams_x2s, ams_x2s_fits};
-use crate::arch::x86_64::ifma::ks::{ams_mb8_ks, ks_fits};
+use crate::arch::x86_64::ifma::ks::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use crate::arch::x86_64::ifma::ps::{amm_mb8_ps, ams_mb8_ps, width_ok};
 use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
 use crate::arch::x86_64::ifma::vec52::{Mb8, X2};
@@ -134,7 +134,8 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
     }
 }
 
-/// `amm_mb8_ps` / `ams_mb8_ps` with groups of `W` columns, if `W` fits `D`.
+/// `amm_mb8_ps` / `ams_mb8_ps` with groups of `W` columns, if `W` fits `D`, and the
+/// Karatsuba `amm_mb8_ks` / `ams_mb8_ks` where they fit.
 #[allow(clippy::too_many_arguments)]
 fn ps_matches<const D: usize, const W: usize>(
     a: &Mb8<D>,
@@ -162,10 +163,16 @@ fn ps_matches<const D: usize, const W: usize>(
         let o: Vec<u64> = (0..D).map(|k| out.0[k][l]).collect();
         check_amm(&xs[l], &ys[l], &ns[l], D, &o);
     }
-    if square && ks_fits::<D, W>() {
-        let mut scratch = [Mb8::<D>::ZERO, Mb8::<D>::ZERO];
+    if ks_fits::<D, W>() {
+        let mut scratch = [Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO];
         // SAFETY: the caller detected IFMA.
-        unsafe { ams_mb8_ks::<D, W>(a, n, k0, &mut out, &mut y, &mut scratch, || {}) };
+        unsafe {
+            if square {
+                ams_mb8_ks::<D, W>(a, n, k0, &mut out, &mut y, &mut scratch, || {});
+            } else {
+                amm_mb8_ks::<D, W>(a, b, n, k0, &mut out, &mut y, &mut scratch);
+            }
+        }
         for l in 0..8 {
             let o: Vec<u64> = (0..D).map(|k| out.0[k][l]).collect();
             check_amm(&xs[l], &ys[l], &ns[l], D, &o);

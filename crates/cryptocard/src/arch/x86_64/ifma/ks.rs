@@ -37,11 +37,25 @@ use super::radix52::DIGIT_MASK;
 use super::vec52::{self, Mb8};
 use core::arch::x86_64::*;
 
-/// Whether [`ams_mb8_ks`] squares `D` digits with column groups of `W`: the groups of
-/// `ps` (`W` divides `D`), and halves that are whole groups (`2W` divides `D`), so that
-/// the half squares' column groups line up with the product's.
+/// Whether [`ams_mb8_ks`] and [`amm_mb8_ks`] run `D` digits with column groups of `W`:
+/// groups of 4 (the width the classes use where the halves are whole groups; one width
+/// keeps the unrolled code, and its compile time, small), and halves that are whole
+/// groups (8 divides `D`), so that the half products' column groups line up with the
+/// product's.
 pub(super) const fn ks_fits<const D: usize, const W: usize>() -> bool {
-    super::ps::width_ok::<D, W>() && D.is_multiple_of(2 * W)
+    W == 4 && super::ps::width_ok::<D, W>() && D.is_multiple_of(2 * W)
+}
+
+/// `unroll!` for the loops over a group's columns and rows here, which never have more
+/// than four steps (`ks_fits`): four copies of the body where `unroll!` makes 33.
+macro_rules! unroll4 {
+    ($k:ident in 0..$n:expr => $body:block) => {{
+        assert!($n <= 4, "internal error: unroll4 of more than four steps");
+        unroll4!(@ $k, $n, $body, 0 1 2 3)
+    }};
+    (@ $k:ident, $n:expr, $body:block, $($i:literal)*) => {{
+        $( if $i < $n { let $k: usize = $i; $body } )*
+    }};
 }
 
 /// Columns `[k0, k0 + W)` (`k0` a multiple of `W` below `2h`) of the square of the
@@ -59,7 +73,7 @@ macro_rules! half_square_columns {
             ($i:expr, $first:expr, $last:expr) => {{
                 let (i, first, last) = ($i, $first, $last);
                 let xi = $row(i);
-                unroll!(m in 0..$W => {
+                unroll4!(m in 0..$W => {
                     if m >= first && m <= last {
                         if k0 + m == 2 * i {
                             mac($dg, m, xi, xi);
@@ -71,7 +85,7 @@ macro_rules! half_square_columns {
             }};
         }
         if k0 + $W == 2 * h {
-            unroll!(t in 0..$W => {
+            unroll4!(t in 0..$W => {
                 if t + 1 < $W {
                     let i = h - $W + 1 + t;
                     from_diagonal!(i, (2 * i).saturating_sub(k0), t);
@@ -80,10 +94,10 @@ macro_rules! half_square_columns {
         } else {
             if k0 >= h {
                 // Row r = k0 - h + 1 + t reaches columns m <= t (j = h - 1 - t + m).
-                unroll!(t in 0..$W => {
+                unroll4!(t in 0..$W => {
                     if t + 1 < $W {
                         let xr = $row(k0 - h + 1 + t);
-                        unroll!(m in 0..$W => {
+                        unroll4!(m in 0..$W => {
                             if m <= t {
                                 mac($cx, m, $row(h - 1 - t + m), xr);
                             }
@@ -93,11 +107,11 @@ macro_rules! half_square_columns {
             }
             for r in (k0 + $W).saturating_sub(h)..k0 / 2 {
                 let xr = $row(r);
-                unroll!(m in 0..$W => {
+                unroll4!(m in 0..$W => {
                     mac($cx, m, $row(k0 + m - r), xr);
                 });
             }
-            unroll!(t in 0..$W => {
+            unroll4!(t in 0..$W => {
                 if 2 * t < $W {
                     from_diagonal!(k0 / 2 + t, 2 * t, $W - 1);
                 }
@@ -112,24 +126,24 @@ macro_rules! half_square_columns {
 macro_rules! keep_u {
     ($W:expr, $D:expr, $h:expr, $c0:expr, $acc:expr, $u_low:expr, $rest:expr, $uv:expr) => {{
         let (d, h, c0, uv) = ($D, $h, $c0, $uv);
-        unroll!(m in 0..$W => {
+        unroll4!(m in 0..$W => {
             $acc[m] = _mm512_add_epi64($acc[m], uv[m]);
         });
         if c0 < d {
-            unroll!(m in 0..$W => {
+            unroll4!(m in 0..$W => {
                 vec52::set_row($u_low, c0 + m, uv[m]);
             });
         } else if c0 < d + h {
-            unroll!(m in 0..$W => {
+            unroll4!(m in 0..$W => {
                 vec52::set_row($rest, c0 - d + m, uv[m]);
             });
         }
         if c0 >= h && c0 < d + h {
-            unroll!(m in 0..$W => {
+            unroll4!(m in 0..$W => {
                 $acc[m] = _mm512_add_epi64($acc[m], vec52::row($u_low, c0 - h + m));
             });
         } else if c0 >= d + h {
-            unroll!(m in 0..$W => {
+            unroll4!(m in 0..$W => {
                 $acc[m] = _mm512_add_epi64($acc[m], vec52::row($rest, c0 - h - d + m));
             });
         }
@@ -172,10 +186,10 @@ macro_rules! half_product_columns {
         let (first_full, end_full) = if k0 < h { (0, k0) } else { (k0 + $W - h, h) };
         if k0 >= h {
             // Row r = k0 - h + 1 + t reaches columns m <= t.
-            unroll!(t in 0..$W => {
+            unroll4!(t in 0..$W => {
                 if t + 1 < $W {
                     let yr = $y(k0 - h + 1 + t);
-                    unroll!(m in 0..$W => {
+                    unroll4!(m in 0..$W => {
                         if m <= t {
                             mac($acc, m, $x(h - 1 - t + m), yr);
                         }
@@ -185,14 +199,14 @@ macro_rules! half_product_columns {
         }
         for r in first_full..end_full {
             let yr = $y(r);
-            unroll!(m in 0..$W => {
+            unroll4!(m in 0..$W => {
                 mac($acc, m, $x(k0 + m - r), yr);
             });
         }
         if k0 < h {
-            unroll!(t in 0..$W => {
+            unroll4!(t in 0..$W => {
                 let yr = $y(k0 + t);
-                unroll!(m in 0..$W => {
+                unroll4!(m in 0..$W => {
                     if m >= t {
                         mac($acc, m, $x(m - t), yr);
                     }
@@ -265,7 +279,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
                     |i| vec52::row(db, i),
                     &mut t
                 );
-                unroll!(m in 0..W => {
+                unroll4!(m in 0..W => {
                     let st = _mm512_sub_epi64(_mm512_xor_si512(t[m], minus), minus);
                     acc[m] = _mm512_add_epi64(acc[m], st);
                 });
@@ -320,7 +334,7 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
                 let (mut tx, mut td): (Acc, Acc) = ([zero; 33], [zero; 33]);
                 (tx[0], td[0]) = (tx_over, td_over);
                 half_square_columns!(W, h, c0 - h, |i| vec52::row(rest, h + i), &mut tx, &mut td);
-                unroll!(m in 0..W => {
+                unroll4!(m in 0..W => {
                     let t = _mm512_add_epi64(td[m], _mm512_add_epi64(tx[m], tx[m]));
                     acc[m] = _mm512_sub_epi64(acc[m], t);
                 });

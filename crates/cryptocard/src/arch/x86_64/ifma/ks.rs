@@ -58,6 +58,25 @@ macro_rules! unroll4 {
     }};
 }
 
+/// The clipped rows of a group at `k0 >= h` of the product of two `h`-digit numbers
+/// (digits `$x(i)`, `$y(i)`), as `ps`'s `clipped_rows!`: row `r = k0 - h + 1 + t`,
+/// `t < W - 1`, reaches columns `m <= t` (its pairs `(r, j)` have `j = h - 1 - t + m`).
+macro_rules! clipped_half_rows {
+    ($W:expr, $h:expr, $k0:expr, $x:expr, $y:expr, $acc:expr) => {{
+        let (h, k0) = ($h, $k0);
+        unroll4!(t in 0..$W => {
+            if t + 1 < $W {
+                let yr = $y(k0 - h + 1 + t);
+                unroll4!(m in 0..$W => {
+                    if m <= t {
+                        mac($acc, m, $x(h - 1 - t + m), yr);
+                    }
+                });
+            }
+        });
+    }};
+}
+
 /// Columns `[k0, k0 + W)` (`k0` a multiple of `W` below `2h`) of the square of the
 /// `h`-digit number whose digit `i` is `$row(i)`: the cross products (`i < j`) undoubled
 /// into `cx`, the diagonal into `dg`, each pair's low half into its column `m` and its
@@ -93,17 +112,7 @@ macro_rules! half_square_columns {
             });
         } else {
             if k0 >= h {
-                // Row r = k0 - h + 1 + t reaches columns m <= t (j = h - 1 - t + m).
-                unroll4!(t in 0..$W => {
-                    if t + 1 < $W {
-                        let xr = $row(k0 - h + 1 + t);
-                        unroll4!(m in 0..$W => {
-                            if m <= t {
-                                mac($cx, m, $row(h - 1 - t + m), xr);
-                            }
-                        });
-                    }
-                });
+                clipped_half_rows!($W, h, k0, $row, $row, $cx);
             }
             for r in (k0 + $W).saturating_sub(h)..k0 / 2 {
                 let xr = $row(r);
@@ -185,17 +194,7 @@ macro_rules! half_product_columns {
         let (h, k0) = ($h, $k0);
         let (first_full, end_full) = if k0 < h { (0, k0) } else { (k0 + $W - h, h) };
         if k0 >= h {
-            // Row r = k0 - h + 1 + t reaches columns m <= t.
-            unroll4!(t in 0..$W => {
-                if t + 1 < $W {
-                    let yr = $y(k0 - h + 1 + t);
-                    unroll4!(m in 0..$W => {
-                        if m <= t {
-                            mac($acc, m, $x(h - 1 - t + m), yr);
-                        }
-                    });
-                }
-            });
+            clipped_half_rows!($W, h, k0, $x, $y, $acc);
         }
         for r in first_full..end_full {
             let yr = $y(r);

@@ -15,7 +15,7 @@ use super::backend::Resolved;
 use super::crt::{CrtBackend, CrtKey, CrtResidues, ScalarBackend};
 use super::oaep::oaep_finish;
 use super::pkcs1v15_enc::{explicit_finish, open_result};
-use super::private::PreparedOp;
+use super::private::{PreparedOp, finish_all};
 use super::pss::pss_msg_digest;
 use super::{Oaep, Pss, RsaPrivateKey};
 use crate::Result;
@@ -245,17 +245,13 @@ pub fn private_batch(
     }
     // Phase (b), by backend.
     exponentiate_all(requests, &mut stages);
-    // Phase (c) and the schemes' decoding.
+    // Phase (c), with the fault checks batched, and the schemes' decoding.
+    let finished = finish_all(requests.iter().map(|(key, _)| *key).zip(stages).collect());
     let mut out = Vec::with_capacity(requests.len());
-    for (((key, req), stage), done) in requests.iter().zip(stages).zip(early) {
+    for (((key, req), rsadp), done) in requests.iter().zip(finished).zip(early) {
         out.push(match done {
             Some(result) => result,
-            None => {
-                let rsadp = stage
-                    .and_then(|op| key.with_crt_backend(|b| key.finish(b, op))?)
-                    .map(|m| key.public.n.to_be_bytes(&m));
-                req.rsadp_output(key, rsadp)
-            }
+            None => req.rsadp_output(key, rsadp.map(|m| key.public.n.to_be_bytes(&m))),
         });
     }
     out

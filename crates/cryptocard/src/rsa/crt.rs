@@ -93,10 +93,11 @@ impl<T> PrimeCtx<T> {
         }
     }
 
-    /// Whether m^e = c mod r_i, for m, c < n. Leaks e (public) through its timing.
-    fn check(&self, m: &[Limb], c: &[Limb], e: &Nat) -> Choice {
+    /// Whether m^e = c mod r_i, for m < n and c = c mod r_i. Leaks e (public) through
+    /// its timing.
+    fn check(&self, m: &[Limb], c: &Elem<T, Plain>, e: &Nat) -> Choice {
         let lhs = self.modulus.pow_vartime(&self.reduce_mont(m), e);
-        lhs.ct_eq(&self.reduce_mont(c))
+        self.modulus.from_mont(&lhs).ct_eq(c)
     }
 
     /// c^(d_i) mod r_i by the constant-time fixed window. Leaks the limb length of r_i.
@@ -197,17 +198,18 @@ impl CrtKey {
     /// The fault check of phase (c): m^e = c mod n, tested modulo every prime (which is
     /// the same test, n being the product of the pairwise coprime r_i, at about half the
     /// cost of one test modulo n for two primes: 2 x 17 products of |n|/2 bits against 17
-    /// of |n| bits). Constant time in m and c.
-    pub(crate) fn check(&self, m: &Elem<N, Plain>, c: &Elem<N, Plain>, e: &Nat) -> Choice {
-        let (m, c) = (m.as_limbs(), c.as_limbs());
-        self.others.iter().fold(self.p.check(m, c, e) & self.q.check(m, c, e), |ok, o| {
-            ok & o.prime.check(m, c, e)
-        })
+    /// of |n| bits), with c given by its residues (those phase (a) made: the check needs
+    /// no reduction of c). Constant time in m and c.
+    pub(crate) fn check(&self, m: &Elem<N, Plain>, c: &CrtResidues, e: &Nat) -> Choice {
+        let m = m.as_limbs();
+        let two = self.p.check(m, &c.p, e) & self.q.check(m, &c.q, e);
+        self.others.iter().zip(&c.others).fold(two, |ok, (o, c)| ok & o.prime.check(m, c, e))
     }
 }
 
 /// One request's residues: c mod r_i after phase (a), c^(d_i) mod r_i after phase (b).
 /// Each is fully reduced and has its prime's limb length.
+#[derive(Clone)]
 pub(crate) struct CrtResidues {
     pub(crate) p: Elem<P, Plain>,
     pub(crate) q: Elem<Q, Plain>,
@@ -224,9 +226,10 @@ pub(crate) trait CrtBackend: Sync {
     /// Replaces every residue c_i of `residues` by c_i^(d_i) mod r_i.
     fn exponentiate(&self, key: &CrtKey, residues: &mut CrtResidues);
 
-    /// The fault check of phase (c), m^e = c mod n ([`CrtKey::check`]'s contract); a
-    /// backend may run it on its own unit. The default runs it on the scalar core.
-    fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &Elem<N, Plain>, e: &Nat) -> Choice {
+    /// The fault check of phase (c), m^e = c mod n with c given by its residues
+    /// ([`CrtKey::check`]'s contract); a backend may run it on its own unit. The default
+    /// runs it on the scalar core.
+    fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &CrtResidues, e: &Nat) -> Choice {
         key.check(m, c, e)
     }
 

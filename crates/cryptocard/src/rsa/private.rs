@@ -31,6 +31,7 @@ use super::backend::Resolved;
 use super::blinding::Blinder;
 use super::crt::{CrtBackend, CrtResidues, ScalarBackend};
 use super::key::{N, RsaPrivateKey};
+use crate::ct::Choice;
 use crate::modular::{Elem, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
@@ -39,8 +40,8 @@ use crate::{Error, Result};
 /// phase (c) needs to finish.
 pub(crate) struct PreparedOp {
     pub(crate) residues: CrtResidues,
-    /// c' = c * r^e mod n, for the fault check.
-    blinded: Elem<N, Plain>,
+    /// c' = c * r^e mod every prime (the residues before phase (b)), for the fault check.
+    blinded: CrtResidues,
     blinder: Blinder,
 }
 
@@ -53,9 +54,8 @@ impl RsaPrivateKey {
     ) -> Result<PreparedOp> {
         let n = &self.public.n;
         let blinder = self.blinding.take(n, &self.public.e, rng)?;
-        let blinded = blinder.blind(n, c);
-        let residues = self.crt.reduce(&blinded);
-        Ok(PreparedOp { residues, blinded, blinder })
+        let residues = self.crt.reduce(&blinder.blind(n, c));
+        Ok(PreparedOp { blinded: residues.clone(), residues, blinder })
     }
 
     /// Phase (c): recombines, checks with e (on `backend`), unblinds.
@@ -65,13 +65,25 @@ impl RsaPrivateKey {
         backend: &dyn CrtBackend,
         op: PreparedOp,
     ) -> Result<Elem<N, Plain>> {
-        let n = &self.public.n;
-        let m_blinded = self.crt.recombine(&op.residues, n)?;
-        if !backend.check(&self.crt, &m_blinded, &op.blinded, &self.public.e).declassify() {
+        let m_blinded = self.crt.recombine(&op.residues, &self.public.n)?;
+        let ok = backend.check(&self.crt, &m_blinded, &op.blinded, &self.public.e);
+        self.unblind_checked(op, &m_blinded, ok)
+    }
+
+    /// Phase (c)'s end, given the fault check's verdict on the recombined m': unblinds,
+    /// or withholds the result ([`Error::FaultDetected`]).
+    fn unblind_checked(
+        &self,
+        op: PreparedOp,
+        m_blinded: &Elem<N, Plain>,
+        ok: Choice,
+    ) -> Result<Elem<N, Plain>> {
+        if !ok.declassify() {
             // The pair is dropped with the faulty result.
             return Err(Error::FaultDetected);
         }
-        let m = op.blinder.unblind(n, &m_blinded);
+        let n = &self.public.n;
+        let m = op.blinder.unblind(n, m_blinded);
         self.blinding.give_back(n, op.blinder);
         Ok(m)
     }
@@ -135,7 +147,7 @@ impl RsaPrivateKey {
                 &self,
                 key: &super::crt::CrtKey,
                 m: &Elem<N, Plain>,
-                c: &Elem<N, Plain>,
+                c: &CrtResidues,
                 e: &crate::bignum::Nat,
             ) -> crate::ct::Choice {
                 self.0.check(key, m, c, e)
@@ -145,4 +157,59 @@ impl RsaPrivateKey {
         let m = self.with_crt_backend(|b| self.private_elem_with(&Faulty(b, prime), &c, rng))??;
         Ok(self.public.n.to_be_bytes(&m))
     }
+}
+
+/// An operation after Garner's recombination: what is left of it, and m'.
+type Recombined = (PreparedOp, Elem<N, Plain>);
+
+/// Phase (c) of several operations (keys may differ), each as [`RsaPrivateKey::finish`]
+/// on its key's backend, with the fault checks of the IFMA keys run together
+/// (`IfmaBackend::check_batch`: 8-lane batches). An operation that failed before keeps
+/// its error.
+pub(crate) fn finish_all(
+    ops: Vec<(&RsaPrivateKey, Result<PreparedOp>)>,
+) -> Vec<Result<Elem<N, Plain>>> {
+    let staged: Vec<(&RsaPrivateKey, Result<Recombined>)> = ops
+        .into_iter()
+        .map(|(key, op)| {
+            let recombined = op.and_then(|op| {
+                let m = key.crt.recombine(&op.residues, &key.public.n)?;
+                Ok((op, m))
+            });
+            (key, recombined)
+        })
+        .collect();
+    // The verdicts: the IFMA keys' together, the others' one by one on their backends.
+    let mut verdicts: Vec<Result<Choice>> = vec![Ok(Choice::FALSE); staged.len()];
+    {
+        #[cfg(target_arch = "x86_64")]
+        let (mut ifma, mut jobs, mut at) = (None, Vec::new(), Vec::new());
+        for (i, (key, staged)) in staged.iter().enumerate() {
+            let Ok((op, m)) = staged else { continue };
+            let e = &key.public.e;
+            match key.backend().and_then(|b| b.resolve()) {
+                #[cfg(target_arch = "x86_64")]
+                Ok(Resolved::Ifma(t)) => {
+                    ifma = Some(super::backend_ifma::IfmaBackend(t));
+                    jobs.push((&key.crt, m, &op.blinded, e));
+                    at.push(i);
+                }
+                _ => verdicts[i] = key.with_crt_backend(|b| b.check(&key.crt, m, &op.blinded, e)),
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(backend) = ifma {
+            for (i, ok) in at.into_iter().zip(backend.check_batch(&jobs)) {
+                verdicts[i] = Ok(ok);
+            }
+        }
+    }
+    staged
+        .into_iter()
+        .zip(verdicts)
+        .map(|((key, staged), verdict)| {
+            let (op, m) = staged?;
+            key.unblind_checked(op, &m, verdict?)
+        })
+        .collect()
 }

@@ -19,7 +19,7 @@
 use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
-use super::exp_x2::{Exponents, PairInputs, exp_pair};
+use super::exp_x2::{Exponents as PairExponents, PairInputs, exp_pair};
 use super::ks::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
 use super::radix52::{self, Params52};
@@ -117,6 +117,22 @@ pub(crate) fn exp_mb8_prepared<const D: usize>(
     exp_mb8_lanes::<D, _>(ifma, lanes)
 }
 
+/// [`exp_mb8_prepared`] with one public exponent `e` for every lane (the lanes' own `exp`
+/// is not read): binary exponentiation, whose time follows `e` (`window::exp_public`), for
+/// the RSA fault checks of a batch. Statuses as [`exp_mb8`].
+pub(crate) fn exp_mb8_prepared_public<const D: usize>(
+    ifma: Ifma,
+    lanes: [Option<Mb8PreparedLane<'_, D>>; 8],
+    e: &[u64],
+) -> [LaneStatus; 8] {
+    // The window widths of `exp_mb8_lanes` (unused here): no further instantiations.
+    if transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS {
+        exp_mb8_with::<D, MB8_WINDOW, _>(ifma, lanes, Some(e))
+    } else {
+        exp_mb8_with::<D, 5, _>(ifma, lanes, Some(e))
+    }
+}
+
 fn exp_mb8_lanes<const D: usize, L: LaneInput<D>>(
     ifma: Ifma,
     lanes: [Option<L>; 8],
@@ -148,7 +164,17 @@ pub(crate) const MB8_WINDOW: usize = 4;
 /// [`exp_mb8`] with windows of `W` bits.
 pub(super) fn exp_mb8_window<const D: usize, const W: usize, L: LaneInput<D>>(
     ifma: Ifma,
+    lanes: [Option<L>; 8],
+) -> [LaneStatus; 8] {
+    exp_mb8_with::<D, W, L>(ifma, lanes, None)
+}
+
+/// [`exp_mb8`] with windows of `W` bits and each lane's exponent, or with the public
+/// exponent `public` for every lane.
+fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
+    ifma: Ifma,
     mut lanes: [Option<L>; 8],
+    public: Option<&[u64]>,
 ) -> [LaneStatus; 8] {
     let mut status = [LaneStatus::Empty; 8];
     let mut lane_digits = [LaneDigits::<D>::DUMMY; 8];
@@ -171,11 +197,15 @@ pub(super) fn exp_mb8_window<const D: usize, const W: usize, L: LaneInput<D>>(
     });
     let mut result = [[0u64; D]; 8];
     if transposed_fits::<D>() {
+        let exps = match public {
+            Some(e) => Exponents::Public(e),
+            None => Exponents::Lanes(&exps),
+        };
         match ps::group_width(D) {
-            4 => transposed::<D, W, 4>(ifma, &lane_digits, &exps, &mut result),
-            6 => transposed::<D, W, 6>(ifma, &lane_digits, &exps, &mut result),
-            10 => transposed::<D, W, 10>(ifma, &lane_digits, &exps, &mut result),
-            _ => transposed::<D, W, 0>(ifma, &lane_digits, &exps, &mut result),
+            4 => transposed::<D, W, 4>(ifma, &lane_digits, exps, &mut result),
+            6 => transposed::<D, W, 6>(ifma, &lane_digits, exps, &mut result),
+            10 => transposed::<D, W, 10>(ifma, &lane_digits, exps, &mut result),
+            _ => transposed::<D, W, 0>(ifma, &lane_digits, exps, &mut result),
         }
     } else {
         for p in 0..4 {
@@ -185,12 +215,11 @@ pub(super) fn exp_mb8_window<const D: usize, const W: usize, L: LaneInput<D>>(
                 inp.set(s, &d.n, &d.rr, &d.base, d.k0);
             }
             let mut out = X2::<D>::ZERO;
-            exp_pair::<D, W>(
-                ifma,
-                &inp,
-                Exponents::Secret([exps[2 * p], exps[2 * p + 1]]),
-                &mut out,
-            );
+            let pair_exps = match public {
+                Some(e) => PairExponents::Public(e),
+                None => PairExponents::Secret([exps[2 * p], exps[2 * p + 1]]),
+            };
+            exp_pair::<D, W>(ifma, &inp, pair_exps, &mut out);
             for s in 0..2 {
                 result[2 * p + s] = core::array::from_fn(|k| out.d[k][s]);
             }
@@ -240,12 +269,20 @@ const fn transposed_fits<const D: usize>() -> bool {
     ps::group_width(D) != 0 || D <= MB8_TRANSPOSED_MAX_DIGITS
 }
 
+/// The exponents of a transposed batch: one secret exponent per lane (fixed window), or
+/// one public exponent for all (binary).
+#[derive(Clone, Copy)]
+enum Exponents<'a> {
+    Lanes(&'a [&'a [u64]; 8]),
+    Public(&'a [u64]),
+}
+
 /// The batch in the transposed layout, by column groups of `G` (`G = 0`: by rows);
 /// `result[l]` gets lane `l`'s reduced digits.
 fn transposed<const D: usize, const W: usize, const G: usize>(
     ifma: Ifma,
     lanes: &[LaneDigits<D>; 8],
-    exps: &[&[u64]; 8],
+    exps: Exponents<'_>,
     result: &mut [[u64; D]; 8],
 ) {
     let (mut n, mut rr, mut base) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
@@ -264,7 +301,10 @@ fn transposed<const D: usize, const W: usize, const G: usize>(
         masks: [[0; 8]; window::TABLE],
     };
     let mut out = Mb8::<D>::ZERO;
-    window::exp::<_, W>(&mut k, &base, &rr, exps, &mut out);
+    match exps {
+        Exponents::Lanes(exps) => window::exp::<_, W>(&mut k, &base, &rr, exps, &mut out),
+        Exponents::Public(e) => window::exp_public(&mut k, &base, &rr, e, &mut out),
+    }
     k.a2.zeroize();
     k.y.zeroize();
     k.ks.zeroize();

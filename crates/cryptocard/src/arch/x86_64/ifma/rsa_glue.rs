@@ -37,7 +37,7 @@
 //! variable-time comparison, fine for public moduli only).
 
 use super::LaneStatus;
-use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared};
+use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared, exp_mb8_prepared_public};
 use super::exp_x2::{exp_public_x2, exp_x2};
 use super::radix52::{self, Params52};
 use crate::Error;
@@ -224,13 +224,31 @@ pub(crate) struct SecretLane<'a> {
 /// ([`LaneStatus::Failed`] with [`Error::Unsupported`]). Per-lane status as
 /// [`exp_mb8`](super::exp_mb8::exp_mb8).
 pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
+    exp_mb8_classes(ifma, lanes, None)
+}
+
+/// [`exp_mb8_secret`] with the public exponent `e` in every lane (the lanes' `exp` is not
+/// read; binary exponentiation, whose time follows `e`): the fault checks of a batch.
+pub(crate) fn exp_mb8_public(
+    ifma: Ifma,
+    lanes: [Option<SecretLane<'_>>; 8],
+    e: &[u64],
+) -> [LaneStatus; 8] {
+    exp_mb8_classes(ifma, lanes, Some(e))
+}
+
+fn exp_mb8_classes(
+    ifma: Ifma,
+    lanes: [Option<SecretLane<'_>>; 8],
+    public: Option<&[u64]>,
+) -> [LaneStatus; 8] {
     let Some(first) = lanes.iter().flatten().next() else { return [LaneStatus::Empty; 8] };
     match first.params.digits() {
-        10 => mb8_class::<10>(ifma, lanes),
-        20 => mb8_class::<20>(ifma, lanes),
-        30 => mb8_class::<30>(ifma, lanes),
-        40 => mb8_class::<40>(ifma, lanes),
-        60 => mb8_class::<60>(ifma, lanes),
+        10 => mb8_class::<10>(ifma, lanes, public),
+        20 => mb8_class::<20>(ifma, lanes, public),
+        30 => mb8_class::<30>(ifma, lanes, public),
+        40 => mb8_class::<40>(ifma, lanes, public),
+        60 => mb8_class::<60>(ifma, lanes, public),
         _ => lanes.map(|l| match l {
             Some(_) => LaneStatus::Failed(Error::Unsupported("no mb8 batch for this class")),
             None => LaneStatus::Empty,
@@ -238,7 +256,11 @@ pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> 
     }
 }
 
-fn mb8_class<const D: usize>(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
+fn mb8_class<const D: usize>(
+    ifma: Ifma,
+    lanes: [Option<SecretLane<'_>>; 8],
+    public: Option<&[u64]>,
+) -> [LaneStatus; 8] {
     let mut wrong_class = [false; 8];
     let mut kernel_lanes: [Option<Mb8PreparedLane<'_, D>>; 8] = Default::default();
     for (l, lane) in lanes.into_iter().enumerate() {
@@ -251,7 +273,10 @@ fn mb8_class<const D: usize>(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> 
             None => wrong_class[l] = true,
         }
     }
-    let mut status = exp_mb8_prepared::<D>(ifma, kernel_lanes);
+    let mut status = match public {
+        Some(e) => exp_mb8_prepared_public::<D>(ifma, kernel_lanes, e),
+        None => exp_mb8_prepared::<D>(ifma, kernel_lanes),
+    };
     for (s, wrong) in status.iter_mut().zip(wrong_class) {
         if wrong {
             *s = LaneStatus::Failed(Error::Unsupported("mixed classes in one mb8 batch"));

@@ -65,7 +65,7 @@
 //! is recomputed on the scalar backend; a wrong half would be caught by the fault check
 //! of phase (c).
 
-use super::crt::{CrtBackend, CrtKey, CrtResidues, P, Q, ScalarBackend};
+use super::crt::{CheckJob, CrtBackend, CrtKey, CrtResidues, P, Q, ScalarBackend};
 use super::key::N;
 use crate::arch::x86_64::cpu::Ifma;
 use crate::arch::x86_64::ifma::LaneStatus;
@@ -198,31 +198,71 @@ impl CrtBackend for IfmaBackend {
     }
 
     fn exponentiate_batch(&self, jobs: &mut [(&CrtKey, &mut CrtResidues)]) {
-        // Group the operations that have lanes by class; the rest run one by one.
-        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-        for (i, (key, residues)) in jobs.iter_mut().enumerate() {
-            let Some(d) = batch_digits(key) else {
-                self.exponentiate(key, residues);
-                continue;
-            };
-            match groups.iter_mut().find(|(gd, _)| *gd == d) {
-                Some((_, members)) => members.push(i),
-                None => groups.push((d, vec![i])),
-            }
-        }
-        for (d, members) in groups {
-            for chunk in members.chunks(MB8_OPS) {
-                if chunk.len() >= mb8_min_ops(d) {
-                    self.mb8(jobs, chunk);
-                } else {
-                    for &i in chunk {
-                        let (key, residues) = &mut jobs[i];
-                        self.exponentiate(key, residues);
-                    }
+        let classes = jobs.iter().map(|(key, _)| batch_digits(key).map(|d| (d, ())));
+        for run in schedule(classes) {
+            match run {
+                Run::Mb8(ops) => self.mb8(jobs, &ops),
+                Run::One(i) => {
+                    let (key, residues) = &mut jobs[i];
+                    self.exponentiate(key, residues);
                 }
             }
         }
     }
+
+    /// The checks of one class and one e in mb8 calls (`exp_mb8_public`, both halves of
+    /// up to [`MB8_OPS`] operations: 17 products for e = 65537 where x2 makes 17 per
+    /// operation), a group too small for a batch one by one on x2.
+    fn check_batch(&self, jobs: &[CheckJob<'_>]) -> Vec<Choice> {
+        let mut ok: Vec<Choice> = vec![Choice::FALSE; jobs.len()];
+        let classes = jobs.iter().map(|&(key, _, _, e)| batch_digits(key).map(|d| (d, e)));
+        for run in schedule(classes) {
+            match run {
+                Run::Mb8(ops) => self.check_mb8(jobs, &ops, &mut ok),
+                Run::One(i) => {
+                    let (key, m, c, e) = jobs[i];
+                    ok[i] = self.check(key, m, c, e);
+                }
+            }
+        }
+        ok
+    }
+}
+
+/// One step of a batch on the IFMA backend: an mb8 call for the operations at these
+/// indices (one class, at most [`MB8_OPS`]), or one operation alone (on x2).
+enum Run {
+    Mb8(Vec<usize>),
+    One(usize),
+}
+
+/// The steps of a batch whose operations have these classes (the mb8 digit count and
+/// whatever else must be shared within a call; `None`: no lanes): each class in mb8 calls
+/// of up to [`MB8_OPS`] operations, those of a call too small to pay ([`mb8_min_ops`]) and
+/// the classless ones alone.
+fn schedule<K: PartialEq>(classes: impl Iterator<Item = Option<(usize, K)>>) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut groups: Vec<((usize, K), Vec<usize>)> = Vec::new();
+    for (i, class) in classes.enumerate() {
+        let Some(class) = class else {
+            runs.push(Run::One(i));
+            continue;
+        };
+        match groups.iter_mut().find(|(c, _)| *c == class) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((class, vec![i])),
+        }
+    }
+    for ((d, _), members) in groups {
+        for chunk in members.chunks(MB8_OPS) {
+            if chunk.len() >= mb8_min_ops(d) {
+                runs.push(Run::Mb8(chunk.to_vec()));
+            } else {
+                runs.extend(chunk.iter().map(|&i| Run::One(i)));
+            }
+        }
+    }
+    runs
 }
 
 /// Zeroed outputs for the lanes of operations with these keys: p's, then q's, of each.
@@ -232,45 +272,10 @@ fn lane_outputs<'a>(keys: impl Iterator<Item = &'a CrtKey>) -> Vec<Box<[Limb]>> 
         .collect()
 }
 
-/// One fault check of a batch ([`IfmaBackend::check_batch`]): the key, the recombined m,
-/// the residues of c, and e.
-pub(crate) type CheckJob<'a> = (&'a CrtKey, &'a Elem<N, Plain>, &'a CrtResidues, &'a Nat);
-
 impl IfmaBackend {
-    /// The fault checks of several operations (keys may differ), [`CrtBackend::check`]'s
-    /// contract for each: those of one class and one e in mb8 calls (`exp_mb8_public`,
-    /// both halves of up to [`MB8_OPS`] operations, 17 products for e = 65537 where x2
-    /// makes 17 per operation), a group too small for a batch one by one on x2.
-    pub(crate) fn check_batch(&self, jobs: &[CheckJob<'_>]) -> Vec<Choice> {
-        let mut ok: Vec<Choice> = vec![Choice::FALSE; jobs.len()];
-        let mut groups: Vec<(usize, &Nat, Vec<usize>)> = Vec::new();
-        for (i, &(key, m, c, e)) in jobs.iter().enumerate() {
-            let Some(d) = batch_digits(key) else {
-                ok[i] = self.check(key, m, c, e);
-                continue;
-            };
-            match groups.iter_mut().find(|(gd, ge, _)| *gd == d && *ge == e) {
-                Some((_, _, members)) => members.push(i),
-                None => groups.push((d, e, vec![i])),
-            }
-        }
-        for (d, e, members) in groups {
-            for chunk in members.chunks(MB8_OPS) {
-                if chunk.len() >= mb8_min_ops(d) {
-                    self.check_mb8(jobs, chunk, e, &mut ok);
-                } else {
-                    for &i in chunk {
-                        let (key, m, c, e) = jobs[i];
-                        ok[i] = self.check(key, m, c, e);
-                    }
-                }
-            }
-        }
-        ok
-    }
-
     /// The fault checks of `ops` (at most four, one class, one e) in one mb8 call.
-    fn check_mb8(&self, jobs: &[CheckJob<'_>], ops: &[usize], e: &Nat, ok: &mut [Choice]) {
+    fn check_mb8(&self, jobs: &[CheckJob<'_>], ops: &[usize], ok: &mut [Choice]) {
+        let e = jobs[ops[0]].3;
         let bases: Vec<(Elem<P, Plain>, Elem<Q, Plain>)> = ops
             .iter()
             .map(|&i| {
@@ -378,12 +383,7 @@ mod tests {
             eprintln!("skipped: no AVX-512 IFMA on this CPU");
             return;
         };
-        let hex = include_str!("../../tests/data/rsa/rsa2048_pkcs1.hex").trim();
-        let der: Vec<u8> = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
-        let key = crate::rsa::RsaPrivateKey::from_pkcs1_der(&der).unwrap();
+        let key = crate::rsa::key::test_key_2048();
         let (n, e) = (&key.public.n, &key.public.e);
         let mut rng = crate::rng::OsRng;
         let n_nat = n.to_nat();

@@ -164,16 +164,7 @@ impl BlindingPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rsa::RsaPrivateKey;
-
-    fn key() -> RsaPrivateKey {
-        let hex = include_str!("../../tests/data/rsa/rsa2048_pkcs1.hex").trim();
-        let der: Vec<u8> = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
-        RsaPrivateKey::from_pkcs1_der(&der).unwrap()
-    }
+    use crate::rsa::key::test_key_2048 as key;
 
     /// Every pair of a simultaneous set is valid, A * Ai^e = r^e r^-e = 1 mod n, and
     /// the pairs differ; so are their successors after `advance`.

@@ -216,6 +216,10 @@ pub(crate) struct CrtResidues {
     pub(crate) others: Vec<Elem<R, Plain>>,
 }
 
+/// One fault check of a batch ([`CrtBackend::check_batch`]): the key, the recombined m,
+/// the residues of c, and e.
+pub(crate) type CheckJob<'a> = (&'a CrtKey, &'a Elem<N, Plain>, &'a CrtResidues, &'a Nat);
+
 /// Phase (b) of the private operation: the per-prime exponentiations (see the module
 /// docs for the contract).
 pub(crate) trait CrtBackend: Sync {
@@ -231,6 +235,13 @@ pub(crate) trait CrtBackend: Sync {
     /// runs it on the scalar core.
     fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &CrtResidues, e: &Nat) -> Choice {
         key.check(m, c, e)
+    }
+
+    /// The fault checks of several requests at once (keys may differ), [`Self::check`]'s
+    /// contract for each; a backend with lanes (mb8) overrides it. The default runs them
+    /// one at a time.
+    fn check_batch(&self, jobs: &[CheckJob<'_>]) -> Vec<Choice> {
+        jobs.iter().map(|&(key, m, c, e)| self.check(key, m, c, e)).collect()
     }
 
     /// Phase (b) of several requests at once (keys may differ); a backend with lanes

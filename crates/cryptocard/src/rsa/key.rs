@@ -185,3 +185,14 @@ impl core::fmt::Debug for RsaPrivateKey {
             .finish_non_exhaustive()
     }
 }
+
+/// The 2048-bit test key of `tests/data/rsa/rsa2048_pkcs1.hex`, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_key_2048() -> RsaPrivateKey {
+    let hex = include_str!("../../tests/data/rsa/rsa2048_pkcs1.hex").trim();
+    let der: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    RsaPrivateKey::from_pkcs1_der(&der).unwrap()
+}

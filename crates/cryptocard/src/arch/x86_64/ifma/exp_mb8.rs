@@ -19,12 +19,12 @@
 use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
-use super::exp_x2::{Exponents as PairExponents, PairInputs, exp_pair};
+use super::exp_x2::{PairInputs, exp_pair};
 use super::ks::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
 use super::radix52::{self, Params52};
 use super::vec52::{self, Mb8, X2};
-use super::window::{self, Kernels};
+use super::window::{self, Exponents, Kernels};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
@@ -105,7 +105,7 @@ pub(crate) fn exp_mb8<const D: usize>(
     ifma: Ifma,
     lanes: [Option<Mb8Lane<'_>>; 8],
 ) -> [LaneStatus; 8] {
-    exp_mb8_lanes::<D, _>(ifma, lanes)
+    exp_mb8_lanes::<D, _>(ifma, lanes, None)
 }
 
 /// [`exp_mb8`] on prepared parameters ([`Mb8PreparedLane`]): the entry point for secret
@@ -114,7 +114,7 @@ pub(crate) fn exp_mb8_prepared<const D: usize>(
     ifma: Ifma,
     lanes: [Option<Mb8PreparedLane<'_, D>>; 8],
 ) -> [LaneStatus; 8] {
-    exp_mb8_lanes::<D, _>(ifma, lanes)
+    exp_mb8_lanes::<D, _>(ifma, lanes, None)
 }
 
 /// [`exp_mb8_prepared`] with one public exponent `e` for every lane (the lanes' own `exp`
@@ -125,22 +125,20 @@ pub(crate) fn exp_mb8_prepared_public<const D: usize>(
     lanes: [Option<Mb8PreparedLane<'_, D>>; 8],
     e: &[u64],
 ) -> [LaneStatus; 8] {
-    // The window widths of `exp_mb8_lanes` (unused here): no further instantiations.
-    if transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS {
-        exp_mb8_with::<D, MB8_WINDOW, _>(ifma, lanes, Some(e))
-    } else {
-        exp_mb8_with::<D, 5, _>(ifma, lanes, Some(e))
-    }
+    exp_mb8_lanes::<D, _>(ifma, lanes, Some(e))
 }
 
+/// The batch with each lane's exponent, or with the public exponent `public` in every
+/// lane (which leaves the window width unused).
 fn exp_mb8_lanes<const D: usize, L: LaneInput<D>>(
     ifma: Ifma,
     lanes: [Option<L>; 8],
+    public: Option<&[u64]>,
 ) -> [LaneStatus; 8] {
     if transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS {
-        exp_mb8_window::<D, MB8_WINDOW, L>(ifma, lanes)
+        exp_mb8_with::<D, MB8_WINDOW, L>(ifma, lanes, public)
     } else {
-        exp_mb8_window::<D, 5, L>(ifma, lanes)
+        exp_mb8_with::<D, 5, L>(ifma, lanes, public)
     }
 }
 
@@ -195,12 +193,12 @@ fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
         (Some(lane), LaneStatus::Done) => lane.exp(),
         _ => &[][..],
     });
+    let exps = match public {
+        Some(e) => Exponents::Public(e),
+        None => Exponents::Secret(exps),
+    };
     let mut result = [[0u64; D]; 8];
     if transposed_fits::<D>() {
-        let exps = match public {
-            Some(e) => Exponents::Public(e),
-            None => Exponents::Lanes(&exps),
-        };
         match ps::group_width(D) {
             4 => transposed::<D, W, 4>(ifma, &lane_digits, exps, &mut result),
             6 => transposed::<D, W, 6>(ifma, &lane_digits, exps, &mut result),
@@ -215,9 +213,9 @@ fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
                 inp.set(s, &d.n, &d.rr, &d.base, d.k0);
             }
             let mut out = X2::<D>::ZERO;
-            let pair_exps = match public {
-                Some(e) => PairExponents::Public(e),
-                None => PairExponents::Secret([exps[2 * p], exps[2 * p + 1]]),
+            let pair_exps = match exps {
+                Exponents::Public(e) => Exponents::Public(e),
+                Exponents::Secret(e) => Exponents::Secret([e[2 * p], e[2 * p + 1]]),
             };
             exp_pair::<D, W>(ifma, &inp, pair_exps, &mut out);
             for s in 0..2 {
@@ -269,20 +267,12 @@ const fn transposed_fits<const D: usize>() -> bool {
     ps::group_width(D) != 0 || D <= MB8_TRANSPOSED_MAX_DIGITS
 }
 
-/// The exponents of a transposed batch: one secret exponent per lane (fixed window), or
-/// one public exponent for all (binary).
-#[derive(Clone, Copy)]
-enum Exponents<'a> {
-    Lanes(&'a [&'a [u64]; 8]),
-    Public(&'a [u64]),
-}
-
 /// The batch in the transposed layout, by column groups of `G` (`G = 0`: by rows);
 /// `result[l]` gets lane `l`'s reduced digits.
 fn transposed<const D: usize, const W: usize, const G: usize>(
     ifma: Ifma,
     lanes: &[LaneDigits<D>; 8],
-    exps: Exponents<'_>,
+    exps: Exponents<'_, 8>,
     result: &mut [[u64; D]; 8],
 ) {
     let (mut n, mut rr, mut base) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
@@ -301,10 +291,7 @@ fn transposed<const D: usize, const W: usize, const G: usize>(
         masks: [[0; 8]; window::TABLE],
     };
     let mut out = Mb8::<D>::ZERO;
-    match exps {
-        Exponents::Lanes(exps) => window::exp::<_, W>(&mut k, &base, &rr, exps, &mut out),
-        Exponents::Public(e) => window::exp_public(&mut k, &base, &rr, e, &mut out),
-    }
+    exps.run::<_, W>(&mut k, &base, &rr, &mut out);
     k.a2.zeroize();
     k.y.zeroize();
     k.ks.zeroize();

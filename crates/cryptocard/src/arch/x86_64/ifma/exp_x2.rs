@@ -14,7 +14,7 @@ use super::ams::ams_x2;
 use super::ams_x2s::{ams_x2s, ams_x2s_fits};
 use super::radix52::{self, Params52};
 use super::vec52::{self, X2};
-use super::window::{self, Kernels};
+use super::window::{Exponents, Kernels};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
@@ -44,7 +44,7 @@ pub(crate) fn exp_x2<const D: usize>(
 }
 
 /// `out[s] = base[s]^e mod n_s` for `s = 0, 1` and one public exponent `e`
-/// ([`window::exp_public`]: binary, its branches follow `e`'s bits): the RSA fault check,
+/// ([`exp_public`](super::window::exp_public): binary, its branches follow `e`'s bits): the RSA fault check,
 /// m^e mod p and mod q in one pass. Contract and errors otherwise as [`exp_x2`];
 /// constant-time in the bases.
 pub(crate) fn exp_public_x2<const D: usize>(
@@ -62,7 +62,7 @@ fn pair<const D: usize>(
     ifma: Ifma,
     out: [&mut [u64]; 2],
     base: [&[u64]; 2],
-    exp: Exponents<'_>,
+    exp: Exponents<'_, 2>,
     params: [&Params52<D>; 2],
 ) -> Result<(), Error> {
     let mut inp = PairInputs::<D>::default();
@@ -91,14 +91,6 @@ fn pair<const D: usize>(
     result.zeroize();
     inp.base.zeroize();
     Ok(())
-}
-
-/// The exponents of a pair: one secret exponent per number (fixed window), or one public
-/// exponent for both (binary).
-#[derive(Clone, Copy)]
-pub(super) enum Exponents<'a> {
-    Secret([&'a [u64]; 2]),
-    Public(&'a [u64]),
 }
 
 /// The interleaved inputs of a pair: digits of the moduli, of `RR` and of the bases, and
@@ -139,7 +131,7 @@ pub(crate) const X2_WINDOW: usize = 5;
 pub(super) fn exp_pair<const D: usize, const W: usize>(
     ifma: Ifma,
     inp: &PairInputs<D>,
-    exp: Exponents<'_>,
+    exp: Exponents<'_, 2>,
     out: &mut X2<D>,
 ) {
     if strided_fits(D) && !AMS_X2_DIGITS.contains(&D) {
@@ -147,13 +139,13 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
         let rr = to_strided(&inp.rr);
         let mut k = X2Kernels::<D, true> { _ifma: ifma, n: &n, k0: inp.k0 };
         let mut strided = X2::<D>::ZERO;
-        exp_with::<_, W, D>(&mut k, &base, &rr, exp, &mut strided);
+        exp.run::<_, W>(&mut k, &base, &rr, &mut strided);
         *out = from_strided(&strided);
         strided.zeroize();
         base.zeroize();
     } else {
         let mut k = X2Kernels::<D, false> { _ifma: ifma, n: &inp.n, k0: inp.k0 };
-        exp_with::<_, W, D>(&mut k, &inp.base, &inp.rr, exp, out);
+        exp.run::<_, W>(&mut k, &inp.base, &inp.rr, out);
     }
     for s in 0..2 {
         let mut x: [u64; D] = core::array::from_fn(|j| out.d[j][s]);
@@ -163,20 +155,6 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
             out.d[j][s] = *d;
         }
         x.zeroize();
-    }
-}
-
-/// `window::exp` or `window::exp_public`, as `exp` says.
-fn exp_with<K: Kernels<Num = X2<D>>, const W: usize, const D: usize>(
-    k: &mut K,
-    base: &X2<D>,
-    rr: &X2<D>,
-    exp: Exponents<'_>,
-    out: &mut X2<D>,
-) {
-    match exp {
-        Exponents::Secret(e) => window::exp::<_, W>(k, base, rr, &e, out),
-        Exponents::Public(e) => window::exp_public(k, base, rr, e, out),
     }
 }
 

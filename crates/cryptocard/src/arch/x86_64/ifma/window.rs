@@ -22,6 +22,30 @@ pub(super) const MAX_WINDOW: usize = 5;
 /// Entries of the largest power table.
 pub(super) const TABLE: usize = 1 << MAX_WINDOW;
 
+/// The exponents of a layout's `L` lanes: one secret exponent per lane (fixed window,
+/// [`exp`]), or one public exponent for all (binary, [`exp_public`]: the RSA fault check).
+#[derive(Clone, Copy)]
+pub(super) enum Exponents<'a, const L: usize> {
+    Secret([&'a [u64]; L]),
+    Public(&'a [u64]),
+}
+
+impl<const L: usize> Exponents<'_, L> {
+    /// [`exp`] with windows of `W` bits or [`exp_public`], as the exponents are.
+    pub(super) fn run<K: Kernels, const W: usize>(
+        self,
+        k: &mut K,
+        base: &K::Num,
+        rr: &K::Num,
+        out: &mut K::Num,
+    ) {
+        match self {
+            Exponents::Secret(e) => exp::<_, W>(k, base, rr, &e, out),
+            Exponents::Public(e) => exp_public(k, base, rr, e, out),
+        }
+    }
+}
+
 /// The products of one layout, bound to its moduli.
 pub(super) trait Kernels {
     /// The layout's numbers (all lanes).

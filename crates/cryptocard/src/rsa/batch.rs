@@ -15,7 +15,7 @@ use super::backend::Resolved;
 use super::crt::{CrtBackend, CrtKey, CrtResidues, ScalarBackend};
 use super::oaep::oaep_finish;
 use super::pkcs1v15_enc::{explicit_finish, open_result};
-use super::private::{PreparedOp, finish_all};
+use super::private::{PreparedOp, finish_all, prepare_all};
 use super::pss::pss_msg_digest;
 use super::{Oaep, Pss, RsaPrivateKey};
 use crate::Result;
@@ -226,23 +226,22 @@ pub fn private_batch(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Vec<u8>>> {
-    // Phase (a) for each request; a failure is its RSADP result.
-    let mut stages: Vec<Result<PreparedOp>> = Vec::with_capacity(requests.len());
+    // The schemes' encoding for each request (a failure is its result), then phase (a)
+    // for all (a failure there is its RSADP result).
+    let mut inputs = Vec::with_capacity(requests.len());
     let mut early: Vec<Option<Result<Vec<u8>>>> = Vec::with_capacity(requests.len());
     for (key, req) in requests {
-        let (stage, done) = match req.rsadp_input(key, rng) {
+        let (c, done) = match req.rsadp_input(key, rng) {
             Err(e) => (Err(e), Some(Err(e))),
             Ok(input) => {
-                let prepared = key
-                    .rsadp_input(&input)
-                    .and_then(|c| key.backend()?.resolve().map(|_| c))
-                    .and_then(|c| key.prepare(&c, rng));
-                (prepared, None)
+                let c = key.rsadp_input(&input).and_then(|c| key.backend()?.resolve().map(|_| c));
+                (c, None)
             }
         };
-        stages.push(stage);
+        inputs.push((*key, c));
         early.push(done);
     }
+    let mut stages: Vec<Result<PreparedOp>> = prepare_all(inputs, rng);
     // Phase (b), by backend.
     exponentiate_all(requests, &mut stages);
     // Phase (c), with the fault checks batched, and the schemes' decoding.

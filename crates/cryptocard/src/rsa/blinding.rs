@@ -12,7 +12,9 @@
 //! per operation. So, as `BN_BLINDING` does, a pair is reused: after each use both halves
 //! are squared, (r^e)^2 = (r^2)^e and (r^-1)^2 = (r^2)^-1, which is a valid pair for the
 //! random-looking r^2; after [`REFRESH_AFTER`] uses the pair is dropped and a fresh r is
-//! drawn. Two Montgomery squarings per operation instead of an inversion.
+//! drawn. Two Montgomery squarings per operation instead of an inversion. In a batch,
+//! the blinding products, the unblinding products and these squarings of all the
+//! operations run together, eight to an IFMA call where the key has one (`mul_batch.rs`).
 //!
 //! Fresh pairs are made [`FRESH_PAIRS`] at a time with one inversion (Montgomery's
 //! simultaneous inversion, "Speeding the Pollard and elliptic curve methods of
@@ -31,7 +33,7 @@
 
 use super::key::N;
 use crate::bignum::Nat;
-use crate::modular::{Elem, Modulus, Mont, Plain};
+use crate::modular::{Elem, Modulus, Mont};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 use std::sync::Mutex;
@@ -104,21 +106,24 @@ impl Blinder {
         Err(Error::Rng)
     }
 
-    /// c * r^e mod n.
-    pub(crate) fn blind(&self, n: &Modulus<N>, c: &Elem<N, Plain>) -> Elem<N, Plain> {
-        n.mul(&self.a, c)
+    /// A = r^e, by which c is multiplied (c' = c A mod n).
+    pub(crate) fn a(&self) -> &Elem<N, Mont> {
+        &self.a
     }
 
-    /// m' * r^-1 mod n.
-    pub(crate) fn unblind(&self, n: &Modulus<N>, m: &Elem<N, Plain>) -> Elem<N, Plain> {
-        n.mul(&self.ai, m)
+    /// Ai = r^-1, by which m' is multiplied (m = m' Ai mod n).
+    pub(crate) fn ai(&self) -> &Elem<N, Mont> {
+        &self.ai
     }
 
-    /// The pair for the next operation, (A^2, Ai^2), or `None` when it is due for a
-    /// fresh r.
-    fn advance(self, n: &Modulus<N>) -> Option<Blinder> {
-        let uses = self.uses + 1;
-        (uses < REFRESH_AFTER).then(|| Blinder { a: n.sqr(&self.a), ai: n.sqr(&self.ai), uses })
+    /// Whether the pair has a successor, (A^2, Ai^2), or is due for a fresh r.
+    pub(crate) fn renews(&self) -> bool {
+        self.uses + 1 < REFRESH_AFTER
+    }
+
+    /// The successor of a pair that [`Blinder::renews`], given A^2 and Ai^2.
+    pub(crate) fn renewed(self, a2: Elem<N, Mont>, ai2: Elem<N, Mont>) -> Blinder {
+        Blinder { a: a2, ai: ai2, uses: self.uses + 1 }
     }
 }
 
@@ -126,6 +131,10 @@ impl Blinder {
 #[derive(Default)]
 pub(crate) struct BlindingPool {
     free: Mutex<Vec<Blinder>>,
+    /// n's parameters for the IFMA lanes of `mul_batch`, made on first use; `None` inside
+    /// for a modulus without an mb8 class.
+    #[cfg(target_arch = "x86_64")]
+    lanes: std::sync::OnceLock<Option<crate::arch::x86_64::ifma::rsa_glue::SecretParams52>>,
 }
 
 impl BlindingPool {
@@ -150,14 +159,28 @@ impl BlindingPool {
         Ok(first)
     }
 
-    /// Returns a used pair: its successor goes back into the pool.
-    pub(crate) fn give_back(&self, n: &Modulus<N>, used: Blinder) {
-        if let Some(next) = used.advance(n) {
-            let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
-            if free.len() < MAX_POOLED {
-                free.push(next);
-            }
+    /// Puts a pair (a used pair's successor) into the pool, unless it is full.
+    pub(crate) fn put(&self, pair: Blinder) {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        if free.len() < MAX_POOLED {
+            free.push(pair);
         }
+    }
+
+    /// n's parameters for the mb8 products of `mul_batch` (n is public), if its length
+    /// has an mb8 class.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn lane_params(
+        &self,
+        n: &Modulus<N>,
+    ) -> Option<&crate::arch::x86_64::ifma::rsa_glue::SecretParams52> {
+        use crate::arch::x86_64::ifma::rsa_glue::{SecretParams52, class_for_limbs};
+        let make = || {
+            let d = class_for_limbs(n.limbs())?;
+            // An empty RR: the products need none (`mont_mb8`).
+            SecretParams52::new(n.as_limbs(), &[], d).ok().filter(SecretParams52::has_mb8)
+        };
+        self.lanes.get_or_init(make).as_ref()
     }
 }
 
@@ -167,7 +190,7 @@ mod tests {
     use crate::rsa::key::test_key_2048 as key;
 
     /// Every pair of a simultaneous set is valid, A * Ai^e = r^e r^-e = 1 mod n, and
-    /// the pairs differ; so are their successors after `advance`.
+    /// the pairs differ; so are their successors (A^2, Ai^2).
     #[test]
     fn fresh_pairs_are_inverse_pairs() {
         let key = key();
@@ -185,7 +208,9 @@ mod tests {
                 }
             }
             for b in pairs {
-                let next = b.advance(n).unwrap();
+                assert!(b.renews());
+                let (a2, ai2) = (n.sqr(&b.a), n.sqr(&b.ai));
+                let next = b.renewed(a2, ai2);
                 let ai_e = n.pow_vartime(&next.ai, e);
                 assert!(n.mul(&next.a, &ai_e).ct_eq(&one).declassify());
             }
@@ -200,7 +225,7 @@ mod tests {
         let pool = BlindingPool::default();
         let first = pool.take(n, e, &mut crate::rng::OsRng).unwrap();
         assert_eq!(pool.free.lock().unwrap().len(), FRESH_PAIRS - 1);
-        pool.give_back(n, first);
+        pool.put(first);
         assert_eq!(pool.free.lock().unwrap().len(), FRESH_PAIRS);
     }
 }

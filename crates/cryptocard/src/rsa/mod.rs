@@ -125,6 +125,7 @@ mod key;
 pub mod keygen;
 mod keygen_arith;
 mod mgf;
+mod mul_batch;
 mod oaep;
 mod pkcs1v15;
 mod pkcs1v15_enc;

@@ -31,8 +31,9 @@ use super::backend::Resolved;
 use super::blinding::Blinder;
 use super::crt::{CrtBackend, CrtResidues, ScalarBackend};
 use super::key::{N, RsaPrivateKey};
+use super::mul_batch::{MulJob, mul_all};
 use crate::ct::Choice;
-use crate::modular::{Elem, Plain};
+use crate::modular::{Elem, Mont, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 
@@ -46,46 +47,30 @@ pub(crate) struct PreparedOp {
 }
 
 impl RsaPrivateKey {
-    /// Phase (a): blinds c (< n) and reduces it mod every prime.
+    /// Phase (a): blinds c (< n) and reduces it mod every prime ([`prepare_all`] of one).
     pub(crate) fn prepare(
         &self,
-        c: &Elem<N, Plain>,
+        c: Elem<N, Plain>,
         rng: &mut dyn RandomSource,
     ) -> Result<PreparedOp> {
-        let n = &self.public.n;
-        let blinder = self.blinding.take(n, &self.public.e, rng)?;
-        let residues = self.crt.reduce(&blinder.blind(n, c));
-        Ok(PreparedOp { blinded: residues.clone(), residues, blinder })
+        let mut one = prepare_all(vec![(self, Ok(c))], rng);
+        one.pop().expect("internal error: one operation prepared")
     }
 
-    /// Phase (c): recombines, checks with e (on `backend`), unblinds.
+    /// Phase (c): recombines, checks with e (on `backend`), unblinds ([`finish_all`]'s
+    /// steps for one operation, the check on the given backend).
     /// [`Error::FaultDetected`] if the check fails; the result is then withheld.
     pub(crate) fn finish(
         &self,
         backend: &dyn CrtBackend,
         op: PreparedOp,
     ) -> Result<Elem<N, Plain>> {
-        let m_blinded = self.crt.recombine(&op.residues, &self.public.n)?;
-        let ok = backend.check(&self.crt, &m_blinded, &op.blinded, &self.public.e);
-        self.unblind_checked(op, &m_blinded, ok)
-    }
-
-    /// Phase (c)'s end, given the fault check's verdict on the recombined m': unblinds,
-    /// or withholds the result ([`Error::FaultDetected`]).
-    fn unblind_checked(
-        &self,
-        op: PreparedOp,
-        m_blinded: &Elem<N, Plain>,
-        ok: Choice,
-    ) -> Result<Elem<N, Plain>> {
-        if !ok.declassify() {
-            // The pair is dropped with the faulty result.
-            return Err(Error::FaultDetected);
-        }
-        let n = &self.public.n;
-        let m = op.blinder.unblind(n, m_blinded);
-        self.blinding.give_back(n, op.blinder);
-        Ok(m)
+        let checked = self.crt.recombine(&op.residues, &self.public.n).map(|m| {
+            let ok = backend.check(&self.crt, &m, &op.blinded, &self.public.e);
+            (op, m, ok)
+        });
+        let mut one = unblind_all(vec![(self, checked)]);
+        one.pop().expect("internal error: one operation finished")
     }
 
     /// The whole private operation on a backend: c^d mod n for c < n.
@@ -95,7 +80,7 @@ impl RsaPrivateKey {
         c: &Elem<N, Plain>,
         rng: &mut dyn RandomSource,
     ) -> Result<Elem<N, Plain>> {
-        let mut op = self.prepare(c, rng)?;
+        let mut op = self.prepare(c.clone(), rng)?;
         backend.exponentiate(&self.crt, &mut op.residues);
         self.finish(backend, op)
     }
@@ -162,14 +147,52 @@ impl RsaPrivateKey {
 /// An operation after Garner's recombination: what is left of it, and m'.
 type Recombined = (PreparedOp, Elem<N, Plain>);
 
+/// Operations of a batch, each with its key and its state or the error it failed with.
+type Ops<'a, T> = Vec<(&'a RsaPrivateKey, Result<T>)>;
+
+/// Phase (a) of several operations (keys may differ), each given its c (< n) or the
+/// error it already failed with: a blinding pair each, the blinding products c' = c A
+/// together (`mul_batch`: mb8 calls for IFMA keys), and the reductions of c' mod every
+/// prime.
+pub(crate) fn prepare_all(
+    ops: Ops<'_, Elem<N, Plain>>,
+    rng: &mut dyn RandomSource,
+) -> Vec<Result<PreparedOp>> {
+    let taken: Ops<'_, (Elem<N, Plain>, Blinder)> = ops
+        .into_iter()
+        .map(|(key, c)| {
+            let pair = c.and_then(|c| {
+                let blinder = key.blinding.take(&key.public.n, &key.public.e, rng)?;
+                Ok((c, blinder))
+            });
+            (key, pair)
+        })
+        .collect();
+    let blinded = {
+        let jobs: Vec<MulJob<'_, Plain>> = taken
+            .iter()
+            .filter_map(|(key, t)| t.as_ref().ok().map(|(c, b)| MulJob { key, a: b.a(), b: c }))
+            .collect();
+        mul_all(&jobs)
+    };
+    let mut blinded = blinded.into_iter();
+    taken
+        .into_iter()
+        .map(|(key, taken)| {
+            let (_, blinder) = taken?;
+            let c = blinded.next().expect("internal error: one product per operation");
+            let residues = key.crt.reduce(&c);
+            Ok(PreparedOp { blinded: residues.clone(), residues, blinder })
+        })
+        .collect()
+}
+
 /// Phase (c) of several operations (keys may differ), each as [`RsaPrivateKey::finish`]
 /// on its key's backend, with the fault checks of the IFMA keys run together
-/// (`IfmaBackend::check_batch`: 8-lane batches). An operation that failed before keeps
-/// its error.
-pub(crate) fn finish_all(
-    ops: Vec<(&RsaPrivateKey, Result<PreparedOp>)>,
-) -> Vec<Result<Elem<N, Plain>>> {
-    let staged: Vec<(&RsaPrivateKey, Result<Recombined>)> = ops
+/// (`IfmaBackend::check_batch`: 8-lane batches) and the unblinding products together
+/// ([`unblind_all`]). An operation that failed before keeps its error.
+pub(crate) fn finish_all(ops: Ops<'_, PreparedOp>) -> Vec<Result<Elem<N, Plain>>> {
+    let staged: Ops<'_, Recombined> = ops
         .into_iter()
         .map(|(key, op)| {
             let recombined = op.and_then(|op| {
@@ -204,12 +227,57 @@ pub(crate) fn finish_all(
             }
         }
     }
-    staged
+    let checked = staged
         .into_iter()
         .zip(verdicts)
         .map(|((key, staged), verdict)| {
-            let (op, m) = staged?;
-            key.unblind_checked(op, &m, verdict?)
+            let checked = staged.and_then(|(op, m)| Ok((op, m, verdict?)));
+            (key, checked)
+        })
+        .collect();
+    unblind_all(checked)
+}
+
+/// Phase (c)'s end for operations with their recombined m' and the fault check's verdict:
+/// the unblinding products m = m' Ai, and the squarings that renew each pair (A^2, Ai^2,
+/// whose successor goes back to the key's pool), each kind together (`mul_batch`). A
+/// failed check withholds its result ([`Error::FaultDetected`]) and drops its pair.
+fn unblind_all(ops: Ops<'_, (PreparedOp, Elem<N, Plain>, Choice)>) -> Vec<Result<Elem<N, Plain>>> {
+    let passed: Ops<'_, (Blinder, Elem<N, Plain>)> = ops
+        .into_iter()
+        .map(|(key, checked)| {
+            let passed = checked.and_then(|(op, m, ok)| match ok.declassify() {
+                true => Ok((op.blinder, m)),
+                // The pair is dropped with the faulty result.
+                false => Err(Error::FaultDetected),
+            });
+            (key, passed)
+        })
+        .collect();
+    let (unblinded, squares) = {
+        let ok = || passed.iter().filter_map(|(key, p)| p.as_ref().ok().map(|p| (*key, p)));
+        let unblind: Vec<MulJob<'_, Plain>> =
+            ok().map(|(key, (b, m))| MulJob { key, a: b.ai(), b: m }).collect();
+        let renew: Vec<MulJob<'_, Mont>> = ok()
+            .filter(|(_, (b, _))| b.renews())
+            .flat_map(|(key, (b, _))| {
+                [MulJob { key, a: b.a(), b: b.a() }, MulJob { key, a: b.ai(), b: b.ai() }]
+            })
+            .collect();
+        (mul_all(&unblind), mul_all(&renew))
+    };
+    let (mut unblinded, mut squares) = (unblinded.into_iter(), squares.into_iter());
+    const ONE_EACH: &str = "internal error: the products of an operation";
+    passed
+        .into_iter()
+        .map(|(key, passed)| {
+            let (blinder, _) = passed?;
+            let m = unblinded.next().expect(ONE_EACH);
+            if blinder.renews() {
+                let (a2, ai2) = (squares.next().expect(ONE_EACH), squares.next().expect(ONE_EACH));
+                key.blinding.put(blinder.renewed(a2, ai2));
+            }
+            Ok(m)
         })
         .collect()
 }

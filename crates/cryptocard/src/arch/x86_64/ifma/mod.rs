@@ -136,6 +136,7 @@ mod ams_x2s;
 pub(crate) mod exp_mb8;
 pub(crate) mod exp_x2;
 pub(crate) mod ks;
+mod mont_mb8;
 mod ps;
 pub(crate) mod radix52;
 pub(crate) mod rsa_glue;

@@ -39,6 +39,7 @@
 use super::LaneStatus;
 use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared, exp_mb8_prepared_public};
 use super::exp_x2::{exp_public_x2, exp_x2};
+use super::mont_mb8;
 use super::radix52::{self, Params52};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
@@ -242,13 +243,97 @@ fn exp_mb8_classes(
     lanes: [Option<SecretLane<'_>>; 8],
     public: Option<&[u64]>,
 ) -> [LaneStatus; 8] {
+    struct Exp<'e> {
+        ifma: Ifma,
+        public: Option<&'e [u64]>,
+    }
+    impl<'a> ClassRun<'a, SecretLane<'a>> for Exp<'_> {
+        fn run<const D: usize>(
+            self,
+            lanes: [Option<(SecretLane<'a>, &'a Params52<D>)>; 8],
+        ) -> [LaneStatus; 8] {
+            let lanes = lanes.map(|l| {
+                l.map(|(l, params)| Mb8PreparedLane {
+                    params,
+                    base: l.base,
+                    exp: l.exp,
+                    out: l.out,
+                })
+            });
+            match self.public {
+                Some(e) => exp_mb8_prepared_public::<D>(self.ifma, lanes, e),
+                None => exp_mb8_prepared::<D>(self.ifma, lanes),
+            }
+        }
+    }
+    by_class(lanes, Exp { ifma, public })
+}
+
+/// One lane of [`mont_mul_mb8`]: `out = x y / 2^(64 L) mod n`, the modular core's
+/// Montgomery product (`Modulus::mul`), for the `L`-limb modulus `n` of `params` (made
+/// with an empty `RR`: the products need none); `x`, `y` and `out` have `L` limbs and
+/// `y < n`.
+pub(crate) struct ProductLane<'a> {
+    pub(crate) params: &'a SecretParams52,
+    pub(crate) x: &'a [u64],
+    pub(crate) y: &'a [u64],
+    pub(crate) out: &'a mut [u64],
+}
+
+/// Up to eight products modulo moduli of one mb8 class in one call
+/// ([`mont_mb8::mont_mul_mb8`]); the first lane's class sets the batch's, as in
+/// [`exp_mb8_secret`], and statuses are per lane.
+pub(crate) fn mont_mul_mb8(ifma: Ifma, lanes: [Option<ProductLane<'_>>; 8]) -> [LaneStatus; 8] {
+    struct Mul(Ifma);
+    impl<'a> ClassRun<'a, ProductLane<'a>> for Mul {
+        fn run<const D: usize>(
+            self,
+            lanes: [Option<(ProductLane<'a>, &'a Params52<D>)>; 8],
+        ) -> [LaneStatus; 8] {
+            let lanes = lanes.map(|l| {
+                l.map(|(l, params)| mont_mb8::ProductLane { params, x: l.x, y: l.y, out: l.out })
+            });
+            mont_mb8::mont_mul_mb8::<D>(self.0, lanes)
+        }
+    }
+    by_class(lanes, Mul(ifma))
+}
+
+/// A lane of a batch on class parameters.
+trait ClassLane<'a> {
+    fn params(&self) -> &'a SecretParams52;
+}
+
+impl<'a> ClassLane<'a> for SecretLane<'a> {
+    fn params(&self) -> &'a SecretParams52 {
+        self.params
+    }
+}
+
+impl<'a> ClassLane<'a> for ProductLane<'a> {
+    fn params(&self) -> &'a SecretParams52 {
+        self.params
+    }
+}
+
+/// A batch's kernel call for the class `D`, each lane given with its parameters.
+trait ClassRun<'a, L> {
+    fn run<const D: usize>(self, lanes: [Option<(L, &'a Params52<D>)>; 8]) -> [LaneStatus; 8];
+}
+
+/// Runs `run` in the class of the first lane (which must have an mb8 batch), with the
+/// lanes of that class; a lane of another class fails with [`Error::Unsupported`].
+fn by_class<'a, L: ClassLane<'a>>(
+    lanes: [Option<L>; 8],
+    run: impl ClassRun<'a, L>,
+) -> [LaneStatus; 8] {
     let Some(first) = lanes.iter().flatten().next() else { return [LaneStatus::Empty; 8] };
-    match first.params.digits() {
-        10 => mb8_class::<10>(ifma, lanes, public),
-        20 => mb8_class::<20>(ifma, lanes, public),
-        30 => mb8_class::<30>(ifma, lanes, public),
-        40 => mb8_class::<40>(ifma, lanes, public),
-        60 => mb8_class::<60>(ifma, lanes, public),
+    match first.params().digits() {
+        10 => in_class::<10, L>(lanes, run),
+        20 => in_class::<20, L>(lanes, run),
+        30 => in_class::<30, L>(lanes, run),
+        40 => in_class::<40, L>(lanes, run),
+        60 => in_class::<60, L>(lanes, run),
         _ => lanes.map(|l| match l {
             Some(_) => LaneStatus::Failed(Error::Unsupported("no mb8 batch for this class")),
             None => LaneStatus::Empty,
@@ -256,27 +341,20 @@ fn exp_mb8_classes(
     }
 }
 
-fn mb8_class<const D: usize>(
-    ifma: Ifma,
-    lanes: [Option<SecretLane<'_>>; 8],
-    public: Option<&[u64]>,
+fn in_class<'a, const D: usize, L: ClassLane<'a>>(
+    lanes: [Option<L>; 8],
+    run: impl ClassRun<'a, L>,
 ) -> [LaneStatus; 8] {
     let mut wrong_class = [false; 8];
-    let mut kernel_lanes: [Option<Mb8PreparedLane<'_, D>>; 8] = Default::default();
+    let mut kernel_lanes: [Option<(L, &'a Params52<D>)>; 8] = Default::default();
     for (l, lane) in lanes.into_iter().enumerate() {
         let Some(lane) = lane else { continue };
-        match lane.params.class::<D>() {
-            Some(params) => {
-                kernel_lanes[l] =
-                    Some(Mb8PreparedLane { params, base: lane.base, exp: lane.exp, out: lane.out });
-            }
+        match lane.params().class::<D>() {
+            Some(params) => kernel_lanes[l] = Some((lane, params)),
             None => wrong_class[l] = true,
         }
     }
-    let mut status = match public {
-        Some(e) => exp_mb8_prepared_public::<D>(ifma, kernel_lanes, e),
-        None => exp_mb8_prepared::<D>(ifma, kernel_lanes),
-    };
+    let mut status = run.run::<D>(kernel_lanes);
     for (s, wrong) in status.iter_mut().zip(wrong_class) {
         if wrong {
             *s = LaneStatus::Failed(Error::Unsupported("mixed classes in one mb8 batch"));

@@ -27,6 +27,16 @@ impl<const D: usize> Mb8<D> {
     pub(super) const ZERO: Self = Mb8([[0; 8]; D]);
 }
 
+impl<const D: usize> Mb8<D> {
+    /// Zeroizes the digits with full-width stores (the `Zeroize` implementation writes a
+    /// word at a time, which costs as much as a product of the scratch it clears): a plain
+    /// fill that `black_box` keeps from being removed as a dead store.
+    pub(super) fn wipe(&mut self) {
+        self.0 = [[0; 8]; D];
+        core::hint::black_box(&mut self.0);
+    }
+}
+
 impl<const D: usize> Zeroize for Mb8<D> {
     fn zeroize(&mut self) {
         self.0.zeroize();

@@ -4,6 +4,7 @@
 //! Every test skips itself, with a message, on a CPU without AVX-512 IFMA.
 
 mod exp;
+mod mont;
 mod products;
 
 use super::radix52::{self, max_modulus_bits};

@@ -21,7 +21,7 @@
 //! | 3.1, 3.2 | public and private keys, multi-prime (r_i, d_i, t_i) | `key.rs`, [`validate`], `components.rs` |
 //! | 4.1, 4.2 | I2OSP, OS2IP | `raw.rs` |
 //! | 5.1.1, 5.2.2 | RSAEP / RSAVP1, m^e mod n | `raw.rs` ([`RsaPublicKey::raw_public`]) |
-//! | 5.1.2, 5.2.1 | RSADP / RSASP1 by CRT (step 2.b) | `private.rs`, `crt.rs`, `blinding.rs` |
+//! | 5.1.2, 5.2.1 | RSADP / RSASP1 by CRT (step 2.b) | `private.rs`, `crt.rs`, `blinding.rs`, `mul_batch.rs` |
 //! | 7.1 | RSAES-OAEP | `oaep.rs` ([`Oaep`]) |
 //! | 7.2 | RSAES-PKCS1-v1_5 (+ implicit rejection) | `pkcs1v15_enc.rs`, `implicit.rs` |
 //! | 8.1, 9.1 | RSASSA-PSS, EMSA-PSS (+ SHAKE, RFC 8702) | `pss.rs` ([`Pss`]) |
@@ -52,6 +52,10 @@
 //!    runs is chosen per key, per process or by `CRYPTOCARD_BACKEND` ([`Backend`]; IFMA
 //!    by default where the CPU has it);
 //! 3. `finish`: Garner, the fault check m'^e = c' (modulo each prime), unblinding.
+//!
+//! A [`private_batch`] runs each phase for all its operations together (`prepare_all`,
+//! `finish_all`): the fault checks in mb8 batches, and the products modulo n (blinding,
+//! unblinding, the renewal of the pairs) eight to an IFMA call (`mul_batch.rs`).
 //!
 //! All of the time is in phase 2: 2000 RSA-2048 signatures take the CPU time of their
 //! 4000 CRT exponentiations alone, within measurement noise (`perf stat`, Zen 4), and

@@ -21,9 +21,13 @@
 //! factorization", 1987, section 10.3.1): with prefix products P_i = r_1 ... r_i, one
 //! inverse P_k^-1 gives every r_i^-1 = P_k^-1 (r_k ... r_{i+1}) P_{i-1} for 3 (k - 1)
 //! products. The inversion (290 us at 2048 bits, Zen 4) was nearly all of a fresh pair's
-//! cost, 10 us an operation over 32 uses (timed in `private_batch`); a set of 8 brings
-//! that to under 2 us. The pairs not used at once wait in the pool (the next operations,
-//! or the next ones of a batch, take them).
+//! cost, 10 us an operation over 32 uses (timed in `private_batch`); a set of 8 brought
+//! that to under 2 us, and a set of 32 to about 0.3 us for the inversion and 0.6 us for
+//! the pairs' own products (r^e is 17 of them), which took a `private_batch` of 8 at 2048
+//! bits from 7041 to 7128 operations a second (+1.2%). The price is the rare operation
+//! that makes a set: about 0.9 ms at 2048 bits, once in 1024 operations of a key. The
+//! pairs not used at once wait in the pool (the next operations, or the next ones of a
+//! batch, take them).
 //!
 //! Concurrency: a key keeps a pool of pairs behind a mutex held only to pop or push one;
 //! a caller takes a pair out, uses it without the lock, and puts its successor back. So
@@ -45,9 +49,9 @@ pub(crate) const REFRESH_AFTER: u32 = 32;
 /// The most pairs a key keeps between operations.
 const MAX_POOLED: usize = 64;
 
-/// Fresh pairs made with one inversion (see the module docs); 8 fills a `private_batch`
-/// of 8 (two mb8 batches) at 2048 bits.
-pub(crate) const FRESH_PAIRS: usize = 8;
+/// Fresh pairs made with one inversion (see the module docs): a set lasts 32
+/// operations of 32 callers, or 1024 of one.
+pub(crate) const FRESH_PAIRS: usize = 32;
 
 /// Tries to draw an invertible r before giving up (a non-invertible r < n would be a
 /// factor of n: this loop never repeats for a real key).

@@ -13,7 +13,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::batch;
 use super::config::{EngineConfig, ShutdownMode};
@@ -39,6 +39,10 @@ pub(crate) struct State {
     pub live: usize,
     /// Submitters waiting for room.
     pub room_waiters: usize,
+    /// Workers waiting on `work`: a notification is sent only when there is one (a
+    /// `Condvar` notification is a system call even with no waiter, and under load, with
+    /// every worker busy, each submission would pay one).
+    pub work_waiters: usize,
 }
 
 /// Everything the engine's handle and its workers share.
@@ -77,6 +81,7 @@ impl Shared {
                 closed: None,
                 live: 0,
                 room_waiters: 0,
+                work_waiters: 0,
             }),
             config,
             policy,
@@ -108,8 +113,32 @@ impl Shared {
     pub(crate) fn release(&self, st: &mut State) {
         st.busy -= 1;
         if !st.queue.is_empty() {
-            self.work.notify_one();
+            self.wake_workers(st, false);
         }
+    }
+
+    /// Wakes one waiting worker (or all), if any waits (`State::work_waiters`).
+    pub(crate) fn wake_workers(&self, st: &State, all: bool) {
+        match (st.work_waiters, all) {
+            (0, _) => {}
+            (_, false) => self.work.notify_one(),
+            (_, true) => self.work.notify_all(),
+        }
+    }
+
+    /// A worker's wait on `work`, counted in `State::work_waiters`, for at most `timeout`.
+    fn wait_for_work<'a>(
+        &self,
+        mut st: MutexGuard<'a, State>,
+        timeout: Option<Duration>,
+    ) -> MutexGuard<'a, State> {
+        st.work_waiters += 1;
+        let mut st = match timeout {
+            None => self.wait(&self.work, st),
+            Some(d) => self.work.wait_timeout(st, d).unwrap_or_else(PoisonError::into_inner).0,
+        };
+        st.work_waiters -= 1;
+        st
     }
 
     /// Puts requests in the queue in order under one lock, waiting for room between them
@@ -139,7 +168,7 @@ impl Shared {
                     break Err(Error::Busy);
                 }
                 // Let the workers at what is queued so far, then wait for room.
-                s.work.notify_all();
+                s.wake_workers(&st, true);
                 st.room_waiters += 1;
                 st = s.wait(&s.room, st);
                 st.room_waiters -= 1;
@@ -156,8 +185,7 @@ impl Shared {
         }
         match results.iter().filter(|r| r.is_ok()).count() {
             0 => {}
-            1 => s.work.notify_one(),
-            _ => s.work.notify_all(),
+            n => s.wake_workers(&st, n > 1),
         }
         drop(st);
         refused.into_iter().for_each(Reply::disarm);
@@ -175,11 +203,11 @@ impl Shared {
                 if st.closed.is_some() {
                     return (st, None);
                 }
-                st = self.wait(&self.work, st);
+                st = self.wait_for_work(st, None);
                 continue;
             }
             if st.busy >= self.config.workers {
-                st = self.wait(&self.work, st);
+                st = self.wait_for_work(st, None);
                 continue;
             }
             let views = st.queue.views(Instant::now());
@@ -195,14 +223,12 @@ impl Shared {
                         self.room.notify_all();
                     }
                     if !st.queue.is_empty() && st.busy < self.config.workers {
-                        self.work.notify_one();
+                        self.wake_workers(&st, false);
                     }
                     return (st, Some(jobs));
                 }
-                Decision::Wait(d) => {
-                    st = self.work.wait_timeout(st, d).unwrap_or_else(PoisonError::into_inner).0;
-                }
-                Decision::Idle => st = self.wait(&self.work, st),
+                Decision::Wait(d) => st = self.wait_for_work(st, Some(d)),
+                Decision::Idle => st = self.wait_for_work(st, None),
             }
         }
     }

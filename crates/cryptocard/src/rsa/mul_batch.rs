@@ -2,10 +2,12 @@
 //! m = m' Ai, and the squarings A^2, Ai^2 that renew a blinding pair ([`super::blinding`]).
 //!
 //! One operation makes four of them, each a Montgomery product of the modular core
-//! (`Modulus::mul`), which at 2048 bits takes about 4000 cycles on the ADX kernel (AMD
-//! Zen 4): 3% of an operation in a `private_batch`. [`mul_all`] runs the products of keys
-//! on the IFMA backend eight to an mb8 call instead (`arch/x86_64/ifma/mont_mb8.rs`,
-//! moduli may differ within a call), about 780 cycles a product at 2048 bits; the numbers
+//! (`Modulus::mul`), which at 2048 bits takes about 0.9 us on the ADX kernel (AMD Zen 4):
+//! 3% of an operation in a `private_batch`. [`mul_all`] runs the products of keys on the
+//! IFMA backend eight to an mb8 call instead (`arch/x86_64/ifma/mont_mb8.rs`, moduli may
+//! differ within a call): eight 2048-bit products take 3.3 us against 7.3 us on the core
+//! (`bench_products_2048`), the kernel 1.7 us of it and the lanes' conversions and
+//! buffers the rest. The numbers
 //! stay in the core's Montgomery form, so each product is exactly the core's and the
 //! operation's numbers are the same whichever path multiplies them. A group of one class
 //! smaller than [`MIN_LANES`] runs on the core, as do the keys on other backends and the
@@ -18,9 +20,11 @@ use super::RsaPrivateKey;
 use super::key::N;
 use crate::modular::{Elem, Mont};
 
-/// The fewest products of one class worth an mb8 call: a call costs about 1.5 products
-/// on the core (40 digits: 6200 cycles against 4000; 20 digits: 1700 against 1100).
-pub(crate) const MIN_LANES: usize = 2;
+/// The fewest products of one class worth an mb8 call. A call costs about two core
+/// products for its kernel, whatever the lanes used, and a fifth of one a lane for the
+/// rest (2048 bits: 1.7 us, 0.2 us a lane, 0.9 us a core product); at 1024 bits the
+/// ratios are alike. So two products are about even, and three gain.
+pub(crate) const MIN_LANES: usize = 3;
 
 /// One product of a batch: `key.public.n.mul(a, b)`.
 pub(crate) struct MulJob<'a, E> {

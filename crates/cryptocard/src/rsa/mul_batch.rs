@@ -35,13 +35,26 @@ pub(crate) struct MulJob<'a, E> {
 
 /// Every job's product, in order (see the module docs for where each runs).
 pub(crate) fn mul_all<E>(jobs: &[MulJob<'_, E>]) -> Vec<Elem<N, E>> {
+    run_all(jobs, |job| job.key.public.n.mul(job.a, job.b))
+}
+
+/// `key.public.n.sqr(a)` for each `(key, a)`, in order: in lanes as [`mul_all`], and on
+/// the core by its dedicated squaring.
+pub(crate) fn sqr_all(jobs: &[(&RsaPrivateKey, &Elem<N, Mont>)]) -> Vec<Elem<N, Mont>> {
+    let jobs: Vec<MulJob<'_, Mont>> =
+        jobs.iter().map(|&(key, a)| MulJob { key, a, b: a }).collect();
+    run_all(&jobs, |job| job.key.public.n.sqr(job.a))
+}
+
+/// The jobs in lanes where they can run there, the others by `core`.
+fn run_all<E>(
+    jobs: &[MulJob<'_, E>],
+    core: impl Fn(&MulJob<'_, E>) -> Elem<N, E>,
+) -> Vec<Elem<N, E>> {
     let mut out: Vec<Option<Elem<N, E>>> = (0..jobs.len()).map(|_| None).collect();
     #[cfg(target_arch = "x86_64")]
     lanes::mul_in_lanes(jobs, &mut out);
-    jobs.iter()
-        .zip(out)
-        .map(|(job, done)| done.unwrap_or_else(|| job.key.public.n.mul(job.a, job.b)))
-        .collect()
+    jobs.iter().zip(out).map(|(job, done)| done.unwrap_or_else(|| core(job))).collect()
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -108,7 +121,7 @@ mod tests {
         Elem::from_boxed(n.elem_from_nat(&x).unwrap().as_limbs().into())
     }
 
-    /// `mul_all` gives exactly the core's products, in order, for batches of 1 to 19
+    /// `mul_all` (and `sqr_all`) give exactly the core's products, in order, for batches of 1 to 19
     /// products mixing an IFMA key of 2048 bits, one of 1024 bits (another class), and the
     /// 2048-bit key on the scalar backend, with the extremes 0 and n - 1 among the
     /// operands. (Without IFMA every product runs on the core and this still holds.)
@@ -146,6 +159,12 @@ mod tests {
             for (i, (job, got)) in jobs.iter().zip(&got).enumerate() {
                 let want = job.key.public.n.mul(job.a, job.b);
                 assert!(got.ct_eq(&want).declassify(), "product {i} of {count}");
+            }
+            let squares: Vec<(&RsaPrivateKey, &Elem<N, Mont>)> =
+                owners.iter().copied().zip(&a).collect();
+            for (i, ((key, a), got)) in squares.iter().zip(sqr_all(&squares)).enumerate() {
+                let want = key.public.n.sqr(a);
+                assert!(got.ct_eq(&want).declassify(), "square {i} of {count}");
             }
         }
     }

@@ -31,7 +31,7 @@ use super::backend::Resolved;
 use super::blinding::Blinder;
 use super::crt::{CrtBackend, CrtResidues, ScalarBackend};
 use super::key::{N, RsaPrivateKey};
-use super::mul_batch::{MulJob, mul_all};
+use super::mul_batch::{MulJob, mul_all, sqr_all};
 use crate::ct::Choice;
 use crate::modular::{Elem, Mont, Plain};
 use crate::rng::RandomSource;
@@ -258,13 +258,11 @@ fn unblind_all(ops: Ops<'_, (PreparedOp, Elem<N, Plain>, Choice)>) -> Vec<Result
         let ok = || passed.iter().filter_map(|(key, p)| p.as_ref().ok().map(|p| (*key, p)));
         let unblind: Vec<MulJob<'_, Plain>> =
             ok().map(|(key, (b, m))| MulJob { key, a: b.ai(), b: m }).collect();
-        let renew: Vec<MulJob<'_, Mont>> = ok()
+        let renew: Vec<(&RsaPrivateKey, &Elem<N, Mont>)> = ok()
             .filter(|(_, (b, _))| b.renews())
-            .flat_map(|(key, (b, _))| {
-                [MulJob { key, a: b.a(), b: b.a() }, MulJob { key, a: b.ai(), b: b.ai() }]
-            })
+            .flat_map(|(key, (b, _))| [(key, b.a()), (key, b.ai())])
             .collect();
-        (mul_all(&unblind), mul_all(&renew))
+        (mul_all(&unblind), sqr_all(&renew))
     };
     let (mut unblinded, mut squares) = (unblinded.into_iter(), squares.into_iter());
     const ONE_EACH: &str = "internal error: the products of an operation";

@@ -51,9 +51,9 @@ pub(crate) fn mont_mul_mb8<const D: usize>(
     mut lanes: [Option<ProductLane<'_, D>>; 8],
 ) -> [LaneStatus; 8] {
     let mut status = [LaneStatus::Empty; 8];
-    // The operands' limbs, transposed (row j, column l: limb j of lane l), x's placed
-    // `whole_limbs(l)` rows up (the part of its shift that is whole limbs) and one more
-    // (room for the rest of the shift, which is the same in every lane).
+    // The operands' limbs, transposed (row j, column l: limb j of lane l); x's rows start
+    // `up` rows higher: the whole limbs of its shift, and one more row of room for the
+    // rest of the shift (52 D mod 64 bits, the same in every lane).
     let (mut x, mut y, mut n) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
     // Lanes without a product compute modulo 1 (`k0 = -1 mod 2^52`) on zeros.
     let mut k0 = [DIGIT_MASK; 8];

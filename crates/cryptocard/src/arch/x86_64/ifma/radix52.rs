@@ -38,20 +38,11 @@ pub(crate) const fn max_modulus_bits(digits: usize) -> usize {
 /// zero-filled), and returns whether the value fits in `dst.len()` digits. Constant-time in
 /// the values; the lengths are public.
 pub(crate) fn to_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
-    to_radix52_shifted(dst, src, 0)
-}
-
-/// [`to_radix52`] of `src 2^shift`: digit `k` is bits `[52 k - shift, 52 k - shift + 52)`
-/// of `src` (zero below bit 0). Constant-time in the values; the lengths and `shift` are
-/// public.
-///
-/// The bits stream through a 128-bit window: a limb enters whenever fewer than 52 bits
-/// are waiting, a digit leaves at every step (which steps take a limb depends on the
-/// lengths and `shift` only).
-pub(crate) fn to_radix52_shifted(dst: &mut [u64], src: &[u64], shift: usize) -> Choice {
+    // The bits stream through a 128-bit window: a limb enters whenever fewer than 52 bits
+    // are waiting, a digit leaves at every step (which steps take a limb depends on the
+    // lengths only).
     let mut limbs = src.iter();
-    // `window` holds `held` bits (the low `shift` of them the shift's zeros at first).
-    let (mut window, mut held) = (0u128, shift);
+    let (mut window, mut held) = (0u128, 0usize);
     for d in dst.iter_mut() {
         while held < 52 {
             window |= u128::from(limbs.next().copied().unwrap_or(0)) << held;
@@ -80,7 +71,7 @@ pub(crate) fn bits_at(src: &[u64], pos: usize) -> u64 {
 
 /// Writes the number with radix-2^52 digits `src` (each below 2^52) into the little-endian
 /// limbs `dst` (all of it, zero-filled), and returns whether it fits. Constant-time in the
-/// values; the lengths are public. (A 128-bit window as in [`to_radix52_shifted`].)
+/// values; the lengths are public. (A 128-bit window as in [`to_radix52`].)
 pub(crate) fn from_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
     let mut limbs = dst.iter_mut();
     let (mut window, mut held, mut spill) = (0u128, 0usize, 0u64);
@@ -272,29 +263,6 @@ mod tests {
                 assert_eq!(fits, d[digits - 1] == 0);
                 x.iter_mut().for_each(|w| *w = 0);
                 assert!(to_radix52(&mut short, &x).declassify());
-            }
-        }
-    }
-
-    /// Shifted digits are those of the shifted number, and fit exactly when it does.
-    #[test]
-    fn shifted_conversion_is_conversion_of_the_shifted_number() {
-        let mut s = 3;
-        for limbs in [1usize, 2, 16, 24, 32, 48] {
-            let x: Vec<u64> = (0..limbs).map(|_| splitmix(&mut s)).collect();
-            let big = num_bigint::BigUint::from_slice(
-                &x.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect::<Vec<_>>(),
-            );
-            for shift in [0usize, 1, 8, 16, 32, 48, 51, 52, 63, 64, 100] {
-                let shifted = (&big << shift).to_u64_digits();
-                let digits = (64 * limbs + shift).div_ceil(52);
-                let (mut got, mut want) = (vec![0; digits], vec![0; digits]);
-                assert!(to_radix52_shifted(&mut got, &x, shift).declassify());
-                assert!(to_radix52(&mut want, &shifted).declassify());
-                assert_eq!(got, want, "limbs {limbs} shift {shift}");
-                let mut short = vec![0; digits - 1];
-                let fits = to_radix52_shifted(&mut short, &x, shift).declassify();
-                assert_eq!(fits, want[digits - 1] == 0, "limbs {limbs} shift {shift}");
             }
         }
     }

@@ -121,9 +121,9 @@ mod tests {
         Elem::from_boxed(n.elem_from_nat(&x).unwrap().as_limbs().into())
     }
 
-    /// `mul_all` (and `sqr_all`) give exactly the core's products, in order, for batches of 1 to 19
-    /// products mixing an IFMA key of 2048 bits, one of 1024 bits (another class), and the
-    /// 2048-bit key on the scalar backend, with the extremes 0 and n - 1 among the
+    /// `mul_all` and `sqr_all` give exactly the core's products, in order, for batches of
+    /// 1 to 19 products mixing an IFMA key of 2048 bits, one of 1024 bits (another class),
+    /// and the 2048-bit key on the scalar backend, with the extremes 0 and n - 1 among the
     /// operands. (Without IFMA every product runs on the core and this still holds.)
     #[test]
     fn products_are_the_cores() {

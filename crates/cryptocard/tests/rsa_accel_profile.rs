@@ -8,9 +8,11 @@
 //! (under `perf record -g` on the test binary to see where the time goes).
 
 use cryptocard::digest::HashAlg;
+use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{Backend, PrivateRequest, RsaPrivateKey, private_batch};
 use openssl::rsa::Rsa;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The key size: `PROFILE_BITS`, 2048 by default.
@@ -53,4 +55,41 @@ fn profile_private_batch_8() {
 #[ignore]
 fn profile_single() {
     profile(1, |key, req, want| assert_eq!(req.run(key, &mut OsRng).unwrap(), want));
+}
+
+/// The engine under load: `PROFILE_CALLERS` threads (64 by default) each calling
+/// [`Engine::run`] in a loop for `PROFILE_SECONDS`, as `cryptocard speed --engine` does at
+/// its top level; prints the rate and how the requests ran.
+#[test]
+#[ignore]
+fn profile_engine() {
+    let callers: usize =
+        std::env::var("PROFILE_CALLERS").ok().and_then(|s| s.parse().ok()).unwrap_or(64);
+    let seconds: f64 =
+        std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let rsa = Rsa::generate(bits()).unwrap();
+    let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
+    let key = Arc::new(key.with_backend(Backend::Auto).unwrap());
+    let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
+    let want = req.run(&key, &mut OsRng).unwrap();
+    let engine = Engine::new().unwrap();
+    let before = engine.stats();
+    let start = Instant::now();
+    let done: usize = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..callers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut n = 0;
+                    while start.elapsed().as_secs_f64() < seconds {
+                        assert_eq!(engine.run(Arc::clone(&key), req.clone()).unwrap(), want);
+                        n += 1;
+                    }
+                    n
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).sum()
+    });
+    println!("{:.0} ops/s", done as f64 / start.elapsed().as_secs_f64());
+    println!("{:?}", engine.stats().since(&before));
 }

@@ -3,10 +3,12 @@
 //!
 //! A ticket and the worker that answers it share a [`Slot`]: a mutex around the result and
 //! the waker of the task that last polled the ticket, and a condition variable for threads
-//! blocked in [`Ticket::wait`]. The worker stores the result, takes the waker and signals
-//! the condition variable under the lock, then wakes the task after releasing it, so a task
-//! never misses its answer: either `poll` sees the result, or its waker is in the slot
-//! before the worker looks (the standard waker-slot handshake; no runtime needed).
+//! blocked in [`Ticket::wait`]. The worker stores the result and takes the waker under the
+//! lock, then signals the condition variable and wakes the task after releasing it, so a
+//! task never misses its answer: either `poll` sees the result, or its waker is in the slot
+//! before the worker looks (the standard waker-slot handshake; no runtime needed). A thread
+//! in `wait` cannot miss it either: it checks for the answer and starts waiting under the
+//! lock, so the signal, sent after the answer is stored, comes after its wait began.
 //!
 //! A [`Reply`] that is dropped without being answered (a request cancelled by shutdown, a
 //! worker unwinding from an internal error) answers [`Error::ShutDown`] from its `Drop`, so
@@ -50,13 +52,16 @@ impl Slot {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Stores the answer, then wakes whoever waits, after releasing the lock: a thread
+    /// woken while the lock is still held would only block again on the mutex (an extra
+    /// sleep and wake-up per answer, measured under load).
     fn fill(&self, answer: Answer) {
         let waker = {
             let mut st = self.lock();
             st.answer = Some(answer);
-            self.ready.notify_all();
             st.waker.take()
         };
+        self.ready.notify_all();
         if let Some(w) = waker {
             w.wake();
         }
@@ -212,6 +217,26 @@ mod tests {
         let h = std::thread::spawn(move || r.send(Ok(vec![1, 2, 3])));
         assert_eq!(t.wait(), Ok(vec![1, 2, 3]));
         assert!(!h.join().unwrap());
+    }
+
+    /// The answer is signalled after the slot's lock is released, so a waiter may start
+    /// waiting at any point around it: race the two many times, and fail (rather than
+    /// hang) if any wake-up is lost.
+    #[test]
+    fn no_answer_is_missed_when_answer_and_wait_race() {
+        const ROUNDS: usize = 5000;
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for i in 0..ROUNDS {
+                let (t, r) = Ticket::new();
+                let h = std::thread::spawn(move || r.send(Ok(vec![i as u8])));
+                assert_eq!(t.wait(), Ok(vec![i as u8]));
+                h.join().unwrap();
+            }
+            done.send(()).unwrap();
+        });
+        let waited = finished.recv_timeout(std::time::Duration::from_secs(120));
+        assert!(waited.is_ok(), "a waiter missed its answer (or a round panicked)");
     }
 
     #[test]

@@ -80,7 +80,8 @@ pub struct EngineConfig {
     /// What a full queue does to a submission. Default: [`Backpressure::Block`].
     pub backpressure: Backpressure,
     /// Whether [`Engine::run`] may run a request on the caller's thread when a permit is
-    /// free and nothing of its size is queued (saves two thread hand-offs). Default: true.
+    /// free, no batch runs and nothing of its size is queued (saves two thread hand-offs).
+    /// Default: true.
     pub direct: bool,
 }
 

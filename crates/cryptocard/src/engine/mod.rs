@@ -18,8 +18,8 @@
 //! # Structure
 //!
 //! ```text
-//!  run ────────────── permit free, nothing of its class queued ──► caller's thread
-//!   │                                                              (single operation)
+//!  run ──── permit free, no batch running, none of its class queued ──► caller's thread
+//!   │                                                                    (single operation)
 //!  submit / submit_with / try_submit / sign_batch
 //!   └─► bounded queue, one FIFO per batch class ─► policy ─► worker (one per core)
 //!        (Busy or wait when full)                   │         ├ 1 request: single op
@@ -176,10 +176,10 @@ impl Engine {
 
     /// Runs one request and blocks until it is done.
     ///
-    /// If a permit is free and nothing of the request's batch class is queued (the
-    /// engine is below the load where batching pays), the request runs on the calling
-    /// thread: the single-operation path, with no hand-off at all. Otherwise it is queued
-    /// like [`Engine::submit`] and this waits for the answer.
+    /// If a permit is free, no batch is running and nothing of the request's batch class
+    /// is queued (the engine is below the load where batching pays), the request runs on
+    /// the calling thread: the single-operation path, with no hand-off at all. Otherwise
+    /// it is queued like [`Engine::submit`] and this waits for the answer.
     pub fn run(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest) -> Answer {
         let s = &*self.shared;
         if s.on_worker_thread() {
@@ -194,7 +194,7 @@ impl Engine {
             if st.closed.is_some() {
                 return Err(Error::ShutDown);
             }
-            if st.busy < s.config.workers && st.queue.class_len(class) == 0 {
+            if st.may_run_direct(s.config.workers, class) {
                 st.busy += 1;
                 drop(st);
                 s.counters.accepted();

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::batch;
 use super::config::{EngineConfig, ShutdownMode};
-use super::policy::{self, Decision, Policy};
+use super::policy::{self, Class, Decision, Policy};
 use super::queue::{Job, Queue};
 use super::stats::Counters;
 use super::ticket::Reply;
@@ -43,6 +43,20 @@ pub(crate) struct State {
     /// `Condvar` notification is a system call even with no waiter, and under load, with
     /// every worker busy, each submission would pay one).
     pub work_waiters: usize,
+}
+
+impl State {
+    /// Whether [`super::Engine::run`] may run a request of `class` on the caller's thread:
+    /// a permit is free, nothing of the class is queued, and no batch is running. A
+    /// running batch means the load is where batching pays, and its answers are about to
+    /// come back as new requests: a caller that took the permit its worker had just given
+    /// back would run a single operation on its own thread while the batch's callers
+    /// queued behind it. Measured without that last condition (RSA-2048, two workers):
+    /// at 8 and 16 callers, 60% and a third of the operations ran so, at 10.4k and 11.6k
+    /// operations a second against 13.1k and 13.2k with it.
+    pub(crate) fn may_run_direct(&self, workers: usize, class: Class) -> bool {
+        self.busy < workers && self.batches == 0 && self.queue.class_len(class) == 0
+    }
 }
 
 /// Everything the engine's handle and its workers share.
@@ -261,4 +275,35 @@ pub(crate) fn worker_loop(shared: Arc<Shared>) {
     }
     st.live -= 1;
     shared.done.notify_all();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ticket::Ticket;
+    use crate::rsa::KeyGenOptions;
+
+    #[test]
+    fn direct_runs_only_below_batching_load() {
+        let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
+        let key = Arc::new(RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap());
+        let req = PrivateRequest::SignPkcs1v15Raw { data: vec![1] };
+        let (class, other) = (policy::class_of(&key, &req), Class::for_test(&key, 4096));
+        let shared = Shared::new(EngineConfig { workers: 2, ..EngineConfig::default() });
+        let mut st = shared.lock();
+        assert!(st.may_run_direct(2, class), "idle engine");
+        st.busy = 1;
+        assert!(st.may_run_direct(2, class), "one single operation running");
+        st.batches = 1;
+        assert!(!st.may_run_direct(2, class), "a batch running, a permit free");
+        st.batches = 0;
+        st.busy = 2;
+        assert!(!st.may_run_direct(2, class), "no permit free");
+        st.busy = 0;
+        let (ticket, reply) = Ticket::new();
+        drop(ticket);
+        st.queue.push(Job { key, req, reply, class: other, enqueued: Instant::now() });
+        assert!(st.may_run_direct(2, class), "only another class queued");
+        assert!(!st.may_run_direct(2, other), "its class queued");
+    }
 }

@@ -1,8 +1,10 @@
-//! Profiling loop for perf: `private_batch` of 8 PKCS#1 v1.5 SHA-256 prehashed signatures
-//! on a fresh RSA key (`PROFILE_BITS`, 2048 by default), for a few seconds. Ignored; run with
+//! Profiling loops for perf, each on a fresh RSA key (`PROFILE_BITS`, 2048 by default) and
+//! PKCS#1 v1.5 SHA-256 prehashed signatures, for `PROFILE_SECONDS`: `private_batch` of 8,
+//! single operations, and the engine under `PROFILE_CALLERS` callers. Ignored; run one at
+//! a time (the harness would run them side by side), e.g.
 //!
 //! ```text
-//! cargo test --release -p cryptocard --test rsa_accel_profile -- --ignored --nocapture
+//! cargo test --release -p cryptocard --test rsa_accel_profile -- --ignored --nocapture profile_engine
 //! ```
 //!
 //! (under `perf record -g` on the test binary to see where the time goes).
@@ -20,16 +22,26 @@ fn bits() -> u32 {
     std::env::var("PROFILE_BITS").ok().and_then(|s| s.parse().ok()).unwrap_or(2048)
 }
 
-/// Runs `step` (which does `ops` signatures with `key`, each expected to be `want`) for
-/// `PROFILE_SECONDS` (3 by default) on a fresh key, and prints the rate.
-fn profile(ops: usize, step: impl Fn(&RsaPrivateKey, &PrivateRequest, &[u8])) {
+/// How long to run: `PROFILE_SECONDS`, 3 by default.
+fn seconds() -> f64 {
+    std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0)
+}
+
+/// A fresh key, the request every loop runs with it, and that request's answer.
+fn fixture() -> (RsaPrivateKey, PrivateRequest, Vec<u8>) {
     let rsa = Rsa::generate(bits()).unwrap();
     let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
     let key = key.with_backend(Backend::Auto).unwrap();
     let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
     let want = req.run(&key, &mut OsRng).unwrap();
-    let seconds: f64 =
-        std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    (key, req, want)
+}
+
+/// Runs `step` (which does `ops` signatures with `key`, each expected to be `want`) for
+/// `PROFILE_SECONDS` on a fresh key, and prints the rate.
+fn profile(ops: usize, step: impl Fn(&RsaPrivateKey, &PrivateRequest, &[u8])) {
+    let (key, req, want) = fixture();
+    let seconds = seconds();
     let start = Instant::now();
     let mut done = 0usize;
     while start.elapsed().as_secs_f64() < seconds {
@@ -65,13 +77,9 @@ fn profile_single() {
 fn profile_engine() {
     let callers: usize =
         std::env::var("PROFILE_CALLERS").ok().and_then(|s| s.parse().ok()).unwrap_or(64);
-    let seconds: f64 =
-        std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
-    let rsa = Rsa::generate(bits()).unwrap();
-    let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
-    let key = Arc::new(key.with_backend(Backend::Auto).unwrap());
-    let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
-    let want = req.run(&key, &mut OsRng).unwrap();
+    let seconds = seconds();
+    let (key, req, want) = fixture();
+    let key = Arc::new(key);
     let engine = Engine::new().unwrap();
     let before = engine.stats();
     let start = Instant::now();

@@ -1,5 +1,6 @@
 //! Profiling loops for perf, each on a fresh RSA key (`PROFILE_BITS`, 2048 by default) and
-//! PKCS#1 v1.5 SHA-256 prehashed signatures, for `PROFILE_SECONDS`: `private_batch` of 8,
+//! PKCS#1 v1.5 SHA-256 prehashed signatures (decryptions with `PROFILE_OP=decrypt`), for
+//! `PROFILE_SECONDS`: `private_batch` of 8,
 //! single operations, and the engine under `PROFILE_CALLERS` callers. Ignored; run one at
 //! a time (the harness would run them side by side), e.g.
 //!
@@ -27,12 +28,18 @@ fn seconds() -> f64 {
     std::env::var("PROFILE_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0)
 }
 
-/// A fresh key, the request every loop runs with it, and that request's answer.
+/// A fresh key, the request every loop runs with it, and that request's answer. The
+/// request signs, or with `PROFILE_OP=decrypt` decrypts (PKCS#1 v1.5, implicit rejection).
 fn fixture() -> (RsaPrivateKey, PrivateRequest, Vec<u8>) {
     let rsa = Rsa::generate(bits()).unwrap();
     let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
     let key = key.with_backend(Backend::Auto).unwrap();
-    let req = PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] };
+    let req = match std::env::var("PROFILE_OP").as_deref() {
+        Ok("decrypt") => PrivateRequest::DecryptPkcs1v15 {
+            ciphertext: key.public_key().encrypt_pkcs1v15(&[7; 32], &mut OsRng).unwrap(),
+        },
+        _ => PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: vec![7; 32] },
+    };
     let want = req.run(&key, &mut OsRng).unwrap();
     (key, req, want)
 }

@@ -381,6 +381,19 @@ fn ams40() {
     }
 }
 
+/// The 40-digit products by column groups of 4, plain and Karatsuba (RSA-4096's
+/// halves), five times: the quick check for a change to either.
+#[test]
+#[ignore]
+fn products40() {
+    let Some(_ifma) = ifma_or_skip("bench") else { return };
+    let (cpt, mut rng) = (core_per_tick(), Rng(17));
+    for _ in 0..5 {
+        ps::<40, 4>(cpt, &mut rng);
+        println!();
+    }
+}
+
 /// A window's five squarings and its selection, separate and fused.
 fn fused_cost<const D: usize, const G: usize>() {
     let mut rng = Rng(14);

@@ -86,6 +86,39 @@ fn signatures_round_trip() {
     assert_eq!(public.recover_pkcs1v15_raw(&sig).unwrap(), b"raw data");
 }
 
+/// A signature is exactly k bytes (RFC 8017 8.1.2 and 8.2.2, step 1). One whose first
+/// byte is zero, sent without it, is numerically the same signature, and OpenSSL 3.0 and
+/// 4.0 accept it for PSS: ours refuses it, for both schemes.
+#[test]
+fn signatures_short_by_a_leading_zero_fail() {
+    let key = key2048();
+    let public = key.public_key();
+    let params = Pss::new(HashAlg::Sha256);
+    let (mut pss, mut pkcs1) = (None, None);
+    for i in 0u32..20_000 {
+        if pss.is_none() {
+            let sig = key.sign_pss(&params, b"hello", &mut OsRng).unwrap();
+            pss = (sig[0] == 0).then_some(sig);
+        }
+        if pkcs1.is_none() {
+            let msg = i.to_be_bytes();
+            let sig = key.sign_pkcs1v15(HashAlg::Sha256, &msg, &mut OsRng).unwrap();
+            pkcs1 = (sig[0] == 0).then_some((msg, sig));
+        }
+        if pss.is_some() && pkcs1.is_some() {
+            break;
+        }
+    }
+    let (pss, (msg, pkcs1)) = (pss.unwrap(), pkcs1.unwrap());
+    public.verify_pss(&params, b"hello", &pss).unwrap();
+    assert_eq!(public.verify_pss(&params, b"hello", &pss[1..]), Err(Error::Verification));
+    public.verify_pkcs1v15(HashAlg::Sha256, &msg, &pkcs1).unwrap();
+    assert_eq!(
+        public.verify_pkcs1v15(HashAlg::Sha256, &msg, &pkcs1[1..]),
+        Err(Error::Verification)
+    );
+}
+
 #[test]
 fn encryption_round_trip() {
     let key = key2048();

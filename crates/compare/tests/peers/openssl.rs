@@ -200,8 +200,11 @@ fn rsa_sign_verify_encrypt_decrypt() {
                     "{} {padding:?} tampered",
                     lib.info()
                 );
+                // Short by its last byte, not its first: OpenSSL (3.0 and 4.0) reads a PSS
+                // signature shorter than the modulus as a number, so with a leading zero
+                // byte (1 in 256 signatures) `sig[1..]` is the same signature and passes.
                 assert!(
-                    !verifier.verify(&tbs, &sig[1..]).unwrap(),
+                    !verifier.verify(&tbs, &sig[..sig.len() - 1]).unwrap(),
                     "{} {padding:?} short",
                     lib.info()
                 );

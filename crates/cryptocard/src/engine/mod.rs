@@ -18,8 +18,8 @@
 //! # Structure
 //!
 //! ```text
-//!  run ──── permit free, no batch running, none of its class queued ──► caller's thread
-//!   │                                                                    (single operation)
+//!  run ── permit free, no batch running, none of its class queued ─► caller's thread
+//!   │                                                                (single operation)
 //!  submit / submit_with / try_submit / sign_batch
 //!   └─► bounded queue, one FIFO per batch class ─► policy ─► worker (one per core)
 //!        (Busy or wait when full)                   │         ├ 1 request: single op

@@ -202,7 +202,7 @@ impl CrtBackend for IfmaBackend {
 
     fn exponentiate_batch(&self, jobs: &mut [(&CrtKey, &mut CrtResidues)]) {
         let classes = jobs.iter().map(|(key, _)| batch_digits(key).map(|d| (d, ())));
-        for run in schedule(classes) {
+        for run in schedule(classes, MB8_OPS, mb8_min_ops) {
             match run {
                 Run::Mb8(ops) => self.mb8(jobs, &ops),
                 Run::One(i) => {
@@ -219,7 +219,7 @@ impl CrtBackend for IfmaBackend {
     fn check_batch(&self, jobs: &[CheckJob<'_>]) -> Vec<Choice> {
         let mut ok: Vec<Choice> = vec![Choice::FALSE; jobs.len()];
         let classes = jobs.iter().map(|&(key, _, _, e)| batch_digits(key).map(|d| (d, e)));
-        for run in schedule(classes) {
+        for run in schedule(classes, MB8_OPS, mb8_min_ops) {
             match run {
                 Run::Mb8(ops) => self.check_mb8(jobs, &ops, &mut ok),
                 Run::One(i) => {
@@ -232,18 +232,23 @@ impl CrtBackend for IfmaBackend {
     }
 }
 
-/// One step of a batch on the IFMA backend: an mb8 call for the operations at these
-/// indices (one class, at most [`MB8_OPS`]), or one operation alone (on x2).
-enum Run {
+/// One step of a batch in lanes: an mb8 call for the jobs at these indices (one class),
+/// or one job alone (on x2, or the core).
+pub(crate) enum Run {
     Mb8(Vec<usize>),
     One(usize),
 }
 
-/// The steps of a batch whose operations have these classes (the mb8 digit count and
-/// whatever else must be shared within a call; `None`: no lanes): each class in mb8 calls
-/// of up to [`MB8_OPS`] operations, those of a call too small to pay ([`mb8_min_ops`]) and
-/// the classless ones alone.
-fn schedule<K: PartialEq>(classes: impl Iterator<Item = Option<(usize, K)>>) -> Vec<Run> {
+/// The steps of a batch whose jobs have these classes (the mb8 digit count and whatever
+/// else must be shared within a call; `None`: no lanes): each class in mb8 calls of up to
+/// `per_call` jobs, those of a call with fewer than `min_jobs(digits)` and the classless
+/// ones alone. The operations of `private_batch` go `MB8_OPS` to a call from
+/// [`mb8_min_ops`]; `mul_batch`'s products eight to a call.
+pub(crate) fn schedule<K: PartialEq>(
+    classes: impl Iterator<Item = Option<(usize, K)>>,
+    per_call: usize,
+    min_jobs: impl Fn(usize) -> usize,
+) -> Vec<Run> {
     let mut runs = Vec::new();
     let mut groups: Vec<((usize, K), Vec<usize>)> = Vec::new();
     for (i, class) in classes.enumerate() {
@@ -257,8 +262,8 @@ fn schedule<K: PartialEq>(classes: impl Iterator<Item = Option<(usize, K)>>) -> 
         }
     }
     for ((d, _), members) in groups {
-        for chunk in members.chunks(MB8_OPS) {
-            if chunk.len() >= mb8_min_ops(d) {
+        for chunk in members.chunks(per_call) {
+            if chunk.len() >= min_jobs(d) {
                 runs.push(Run::Mb8(chunk.to_vec()));
             } else {
                 runs.extend(chunk.iter().map(|&i| Run::One(i)));

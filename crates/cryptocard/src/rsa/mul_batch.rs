@@ -65,42 +65,42 @@ mod lanes {
     use crate::arch::x86_64::ifma::rsa_glue::{ProductLane, SecretParams52, mont_mul_mb8};
     use crate::modular::Elem;
     use crate::rsa::backend::Resolved;
+    use crate::rsa::backend_ifma::{Run, schedule};
     use crate::rsa::key::N;
 
     /// The products of IFMA keys with an mb8 class, by class in calls of up to eight;
     /// `out[i]` is left `None` for the others (and for a lane that fails, which cannot
     /// happen for reduced operands).
     pub(super) fn mul_in_lanes<E>(jobs: &[MulJob<'_, E>], out: &mut [Option<Elem<N, E>>]) {
-        // (digits, the CPU's token, the jobs of that class with their parameters)
-        type Group<'a> = (usize, Ifma, Vec<(usize, &'a SecretParams52)>);
-        let mut groups: Vec<Group<'_>> = Vec::new();
-        for (i, job) in jobs.iter().enumerate() {
-            let Ok(Resolved::Ifma(ifma)) = job.key.backend().and_then(|b| b.resolve()) else {
-                continue;
-            };
-            let Some(params) = job.key.blinding.lane_params(&job.key.public.n) else { continue };
-            let d = params.digits();
-            match groups.iter_mut().find(|(c, _, _)| *c == d) {
-                Some((_, _, members)) => members.push((i, params)),
-                None => groups.push((d, ifma, vec![(i, params)])),
-            }
-        }
-        for (_, ifma, members) in groups {
-            for call in members.chunks(8).filter(|c| c.len() >= MIN_LANES) {
-                let mut outs: Vec<Box<[u64]>> =
-                    call.iter().map(|&(i, _)| vec![0; jobs[i].b.as_limbs().len()].into()).collect();
-                let status = {
-                    let mut lanes: [Option<ProductLane<'_>>; 8] = Default::default();
-                    for ((slot, &(i, params)), o) in lanes.iter_mut().zip(call).zip(&mut outs) {
-                        let (x, y) = (jobs[i].b.as_limbs(), jobs[i].a.as_limbs());
-                        *slot = Some(ProductLane { params, x, y, out: o });
-                    }
-                    mont_mul_mb8(ifma, lanes)
+        // Each job's CPU token and n's lane parameters, where it has them.
+        let lanes: Vec<Option<(Ifma, &SecretParams52)>> = jobs
+            .iter()
+            .map(|job| {
+                let Ok(Resolved::Ifma(ifma)) = job.key.backend().and_then(|b| b.resolve()) else {
+                    return None;
                 };
-                for ((&(i, _), o), s) in call.iter().zip(outs).zip(status) {
-                    if s == LaneStatus::Done {
-                        out[i] = Some(Elem::from_boxed(o));
-                    }
+                Some((ifma, job.key.blinding.lane_params(&job.key.public.n)?))
+            })
+            .collect();
+        let classes = lanes.iter().map(|l| l.map(|(_, params)| (params.digits(), ())));
+        for run in schedule(classes, 8, |_| MIN_LANES) {
+            // A job alone runs on the core.
+            let Run::Mb8(call) = run else { continue };
+            let Some((ifma, _)) = lanes[call[0]] else { continue };
+            let mut outs: Vec<Box<[u64]>> =
+                call.iter().map(|&i| vec![0; jobs[i].b.as_limbs().len()].into()).collect();
+            let status = {
+                let mut slots: [Option<ProductLane<'_>>; 8] = Default::default();
+                for ((slot, &i), o) in slots.iter_mut().zip(&call).zip(&mut outs) {
+                    let Some((_, params)) = lanes[i] else { continue };
+                    let (x, y) = (jobs[i].b.as_limbs(), jobs[i].a.as_limbs());
+                    *slot = Some(ProductLane { params, x, y, out: o });
+                }
+                mont_mul_mb8(ifma, slots)
+            };
+            for ((&i, o), s) in call.iter().zip(outs).zip(status) {
+                if s == LaneStatus::Done {
+                    out[i] = Some(Elem::from_boxed(o));
                 }
             }
         }

@@ -44,9 +44,9 @@ pub(crate) fn exp_x2<const D: usize>(
 }
 
 /// `out[s] = base[s]^e mod n_s` for `s = 0, 1` and one public exponent `e`
-/// ([`exp_public`](super::window::exp_public): binary, its branches follow `e`'s bits): the RSA fault check,
-/// m^e mod p and mod q in one pass. Contract and errors otherwise as [`exp_x2`];
-/// constant-time in the bases.
+/// ([`exp_public`](super::window::exp_public): binary, its branches follow `e`'s bits):
+/// the RSA fault check, m^e mod p and mod q in one pass. Contract and errors otherwise as
+/// [`exp_x2`]; constant-time in the bases.
 pub(crate) fn exp_public_x2<const D: usize>(
     ifma: Ifma,
     out: [&mut [u64]; 2],

@@ -1,47 +1,72 @@
-//! Builds the vendored OpenSSL (openssl-src 400.x, OpenSSL 4.0.3) once and links its static
-//! libcrypto.
+//! Builds the C peers that are linked statically: OpenSSL 4.0.3 (always, from the
+//! `openssl-src` crate; it needs only a C compiler, perl and make) and GMP 6.3.0 (from the
+//! source in `vendor/`, when the machine can build it: GMP's build needs `m4`).
 //!
-//! The build takes minutes on a small machine, so the installed result is cached outside
-//! `OUT_DIR`, the way `gmp-mpfr-sys` caches GMP: in `$CRYPTOCARD_PEER_CACHE` if set (an empty
-//! value turns the cache off and builds inside `OUT_DIR`), else in
-//! `$XDG_CACHE_HOME/cryptocard-compare` or `~/.cache/cryptocard-compare`. The cache entry's
-//! name is a hash of everything that changes the result (openssl-src version, the features
-//! we enable, target, C compiler and flags), so the dev, test and release profiles of every
-//! checkout share one build, and a new openssl-src release builds afresh. An entry appears
-//! by an atomic rename of a finished install, under an exclusive file lock, so concurrent
-//! builds never see a half-built library.
+//! Both builds take minutes on a small machine, so their installed results are cached
+//! outside `OUT_DIR`, the way `gmp-mpfr-sys` caches its GMP: in `$CRYPTOCARD_PEER_CACHE` if
+//! set (an empty value turns the cache off and builds inside `OUT_DIR`), else in
+//! `$XDG_CACHE_HOME/cryptocard-compare` or `~/.cache/cryptocard-compare`. A cache entry's
+//! name is a hash of everything that changes the result (library version, configuration,
+//! target, C compiler and flags), so the dev, test and release profiles of every checkout
+//! share one build. An entry appears by an atomic rename of a finished install, under an
+//! exclusive file lock, so concurrent builds never see a half-built library.
 //!
-//! Cargo itself reruns this script only when it or one of the variables named below
-//! changes; with the cache warm a rerun costs milliseconds.
+//! A GMP that cannot be built is not an error: the crate is then compiled without the
+//! `bundled_gmp` cfg, `compare::gmp::Gmp::bundled` reports why it is absent, and `speed`
+//! measures the system's GMP (opened at run time) instead. Cargo reruns this script only
+//! when it or one of the variables named below changes; with the cache warm a rerun costs
+//! milliseconds.
+
+// Without the `ffi` feature only `main` is used.
+#![cfg_attr(not(feature = "ffi"), allow(dead_code, unused_imports))]
 
 use std::env;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-/// Bump when the way the library is configured here changes.
-const CACHE_SCHEMA: u32 = 1;
-/// The openssl-src features this crate enables (see Cargo.toml): they change the library.
-const FEATURES: &str = "legacy,weak-crypto";
+#[cfg(feature = "ffi")]
+#[path = "build/gmp.rs"]
+mod gmp;
+#[cfg(feature = "ffi")]
+#[path = "build/openssl.rs"]
+mod openssl;
 
+/// Without the `ffi` feature the crate has no C peers: nothing to build.
+#[cfg(not(feature = "ffi"))]
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    for var in ["CRYPTOCARD_PEER_CACHE", "XDG_CACHE_HOME", "CC", "CFLAGS", "AR"] {
+}
+
+#[cfg(feature = "ffi")]
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
+    for var in ["CRYPTOCARD_PEER_CACHE", "XDG_CACHE_HOME", "CC", "CFLAGS", "AR", "PATH"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
+    println!("cargo::rustc-check-cfg=cfg(bundled_gmp)");
 
     let target = env::var("TARGET").expect("cargo sets TARGET");
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let install = match cache_dir() {
-        Some(cache) => cached_build(&cache, &target),
-        None => build_into(&out_dir.join("openssl"), &out_dir.join("openssl-install")),
-    };
+    let cache = cache_dir();
 
-    // If the cache entry is deleted, run again (and rebuild) instead of failing to link.
-    println!("cargo:rerun-if-changed={}", install.join("lib").join("libcrypto.a").display());
-    println!("cargo:rustc-link-search=native={}", install.join("lib").display());
-    println!("cargo:rustc-link-lib=static=crypto");
+    let install = openssl::install(cache.as_deref(), &out_dir, &target);
+    link_static(&install, "crypto");
     println!("cargo:rustc-env=COMPARE_OPENSSL_SRC={}", openssl_src::version());
+
+    match gmp::install(cache.as_deref(), &out_dir, &target) {
+        Ok(install) => {
+            link_static(&install, "gmp");
+            println!("cargo:rustc-cfg=bundled_gmp");
+            println!("cargo:rustc-env=COMPARE_GMP_ABSENT=");
+        }
+        Err(why) => {
+            println!(
+                "cargo:warning=the bundled GMP peer is not built ({why}); speed uses the system GMP where present"
+            );
+            println!("cargo:rustc-env=COMPARE_GMP_ABSENT={why}");
+        }
+    }
 
     // The RustCrypto peer reports the exact `md2` release Cargo resolved.
     let lock = Path::new(&env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"))
@@ -49,6 +74,15 @@ fn main() {
     println!("cargo:rerun-if-changed={}", lock.display());
     let md2 = fs::read_to_string(&lock).ok().and_then(|l| locked_version(&l, "md2"));
     println!("cargo:rustc-env=COMPARE_MD2_VERSION={}", md2.as_deref().unwrap_or("0.11"));
+}
+
+/// Links `lib<name>.a` from an install tree, and reruns the script (rebuilding the entry)
+/// if the cached file disappears instead of failing to link.
+fn link_static(install: &Path, name: &str) {
+    let lib = install.join("lib");
+    println!("cargo:rerun-if-changed={}", lib.join(format!("lib{name}.a")).display());
+    println!("cargo:rustc-link-search=native={}", lib.display());
+    println!("cargo:rustc-link-lib=static={name}");
 }
 
 /// The version of package `name` in a Cargo.lock text.
@@ -78,54 +112,39 @@ fn cache_dir() -> Option<PathBuf> {
     }
 }
 
-/// Returns the install directory of the cache entry for this configuration, building it
-/// first if it is not there.
-fn cached_build(cache: &Path, target: &str) -> PathBuf {
-    fs::create_dir_all(cache).unwrap_or_else(|e| panic!("creating {}: {e}", cache.display()));
-    let key = format!(
-        "openssl-{}-{:016x}",
-        openssl_src::version(),
-        fnv1a(&[
-            &CACHE_SCHEMA.to_string(),
-            FEATURES,
-            target,
-            &env::var("CC").unwrap_or_default(),
-            &env::var("CFLAGS").unwrap_or_default(),
-            &compiler_identity(),
-        ])
-    );
-    let entry = cache.join(&key);
+/// The install directory of a library built by `build(scratch, dest)`: the cache entry
+/// `key` (built first if it is missing) or, with the cache off, `out_dir/name`. `build`
+/// installs into `dest` (a lib/ and include/ tree) using `scratch` for everything else.
+fn install_cached(
+    cache: Option<&Path>,
+    out_dir: &Path,
+    key: &str,
+    build: impl FnOnce(&Path, &Path) -> Result<(), String>,
+) -> Result<PathBuf, String> {
+    let Some(cache) = cache else {
+        let dest = out_dir.join(format!("{key}-install"));
+        build(&out_dir.join(format!("{key}-build")), &dest)?;
+        return Ok(dest);
+    };
+    fs::create_dir_all(cache).map_err(|e| format!("creating {}: {e}", cache.display()))?;
+    let entry = cache.join(key);
     let lock_path = cache.join(format!("{key}.lock"));
-    let lock = File::create(&lock_path).unwrap_or_else(|e| panic!("{}: {e}", lock_path.display()));
-    lock.lock().unwrap_or_else(|e| panic!("locking {}: {e}", lock_path.display()));
-    if entry.join("lib").join("libcrypto.a").is_file() {
-        return entry;
+    let lock = File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
+    lock.lock().map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+    if entry.join("lib").is_dir() {
+        return Ok(entry);
     }
     let scratch = cache.join(format!("{key}.tmp-{}", std::process::id()));
     let _ = fs::remove_dir_all(&scratch);
-    let built = build_into(&scratch, &scratch.join("install-done"));
-    let _ = fs::remove_dir_all(&entry);
-    fs::rename(&built, &entry)
-        .unwrap_or_else(|e| panic!("moving {} into the cache: {e}", built.display()));
+    let dest = scratch.join("install-done");
+    let built = build(&scratch, &dest);
+    if built.is_ok() {
+        let _ = fs::remove_dir_all(&entry);
+        fs::rename(&dest, &entry)
+            .map_err(|e| format!("moving {} into the cache: {e}", dest.display()))?;
+    }
     let _ = fs::remove_dir_all(&scratch);
-    entry
-}
-
-/// Builds OpenSSL with `work` as scratch space and moves the installed tree to `dest`.
-fn build_into(work: &Path, dest: &Path) -> PathBuf {
-    let start = Instant::now();
-    let artifacts = openssl_src::Build::new().out_dir(work).build();
-    let installed = artifacts.lib_dir().parent().expect("install dir has a parent").to_path_buf();
-    let _ = fs::remove_dir_all(dest);
-    fs::rename(&installed, dest).unwrap_or_else(|e| panic!("moving {}: {e}", installed.display()));
-    let secs = start.elapsed().as_secs_f64();
-    let _ = fs::write(dest.join("build-seconds"), format!("{secs:.0}\n"));
-    let version = openssl_src::version();
-    let openssl = version.split_once('+').map_or(version, |(_, v)| v);
-    println!(
-        "cargo:warning=built OpenSSL {openssl} from openssl-src in {secs:.0} s (static libcrypto, {FEATURES})"
-    );
-    dest.to_path_buf()
+    built.map(|()| entry)
 }
 
 /// The C compiler's `--version` banner, so that a compiler upgrade invalidates the cache.
@@ -136,6 +155,19 @@ fn compiler_identity() -> String {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         .unwrap_or_default()
+}
+
+/// A cache key: `name-version-` and a hash of what else changes the build.
+fn cache_key(name: &str, version: &str, schema: u32, config: &str, target: &str) -> String {
+    let hash = fnv1a(&[
+        &schema.to_string(),
+        config,
+        target,
+        &env::var("CC").unwrap_or_default(),
+        &env::var("CFLAGS").unwrap_or_default(),
+        &compiler_identity(),
+    ]);
+    format!("{name}-{version}-{hash:016x}")
 }
 
 /// 64-bit FNV-1a over the parts, separated so that ("ab","c") and ("a","bc") differ.

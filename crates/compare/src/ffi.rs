@@ -81,7 +81,7 @@ macro_rules! ffi_symbol {
 /// ```text
 /// ffi_table! {
 ///     /// docs
-///     pub(crate) struct Fns [linked] {   // or [dynamic]
+///     pub(crate) struct Fns [linked] {   // or [linked if some_cfg], [dynamic]
 ///         fn name(arg: Type, ...) -> Ret;               // symbol `name`
 ///         fn other(arg: Type) as "__real_symbol";       // symbol `__real_symbol`
 ///         static version: *const c_char as "__gmp_version";
@@ -92,13 +92,14 @@ macro_rules! ffi_symbol {
 /// Generates `struct Fns` with one `unsafe extern "C" fn` field per function and one
 /// `*const T` field per data object, and `Fns::load(&Library)`, which fills it by `dlsym`.
 /// With `[linked]`, also `Fns::linked()`, which fills it from the symbols linked into this
-/// binary (an `extern "C"` block with the same names); with `[dynamic]` (a library only
-/// ever opened at run time) nothing is linked.
+/// binary (an `extern "C"` block with the same names); `[linked if CFG]` does the same
+/// only where `cfg(CFG)` is set (a static build that may be absent, as the bundled GMP);
+/// with `[dynamic]` (a library only ever opened at run time) nothing is linked.
 #[macro_export]
 macro_rules! ffi_table {
     (
         $(#[$meta:meta])*
-        $vis:vis struct $table:ident [$linked:ident] {
+        $vis:vis struct $table:ident [$($linked:tt)+] {
             $(fn $name:ident($($arg:ident: $aty:ty),* $(,)?) $(-> $ret:ty)? $(as $sym:literal)?;)*
             $(static $sname:ident: $sty:ty $(as $ssym:literal)?;)*
         }
@@ -145,18 +146,27 @@ macro_rules! ffi_table {
             }
         }
 
-        $crate::ffi_table!(@linked $linked $table {
+        $crate::ffi_table!(@linked [$($linked)+] $table {
             $(fn $name($($arg: $aty),*) $(-> $ret)? $(as $sym)?;)*
             $(static $sname: $sty $(as $ssym)?;)*
         });
     };
 
-    (@linked dynamic $table:ident { $($entries:tt)* }) => {};
+    (@linked [dynamic] $table:ident { $($entries:tt)* }) => {};
 
-    (@linked linked $table:ident {
+    (@linked [linked] $table:ident { $($entries:tt)* }) => {
+        $crate::ffi_table!(@emit [] $table { $($entries)* });
+    };
+
+    (@linked [linked if $cfg:ident] $table:ident { $($entries:tt)* }) => {
+        $crate::ffi_table!(@emit [#[cfg($cfg)]] $table { $($entries)* });
+    };
+
+    (@emit [$(#[$cfg:meta])?] $table:ident {
         $(fn $name:ident($($arg:ident: $aty:ty),*) $(-> $ret:ty)? $(as $sym:literal)?;)*
         $(static $sname:ident: $sty:ty $(as $ssym:literal)?;)*
     }) => {
+        $(#[$cfg])?
         #[allow(non_snake_case, non_upper_case_globals, clippy::missing_safety_doc)]
         mod linked_symbols {
             #[allow(unused_imports)]
@@ -173,6 +183,7 @@ macro_rules! ffi_table {
             }
         }
 
+        $(#[$cfg])?
         impl $table {
             /// Fills the table from the statically linked library.
             pub(crate) fn linked() -> Self {

@@ -1,6 +1,7 @@
-//! GMP as a peer: the bundled 6.3 (built by `gmp-mpfr-sys` with `--enable-fat`, so its
-//! run-time CPU dispatch picks the Zen 4 / AVX-512-aware kernels) and the system's
-//! `libgmp.so.10`, through one `GmpFns` table.
+//! GMP as a peer: the bundled 6.3.0 (built by this crate's build script with
+//! `--enable-fat`, so its run-time CPU dispatch picks the kernels for the machine it runs
+//! on; absent where the build machine had no `m4`) and the system's `libgmp.so.10`,
+//! through one `GmpFns` table.
 //!
 //! Operations: `mpz_powm_sec` (GMP's constant-time exponentiation, the fair peer for a
 //! secret-exponent RSA-style modexp), `mpz_powm` (variable time) and `mpz_mul`. GMP aborts
@@ -11,9 +12,6 @@ use crate::{Origin, PeerError, PeerInfo, Result};
 use libloading::os::unix::Library;
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::OnceLock;
-
-// The bundled GMP is linked through this crate's static library.
-use gmp_mpfr_sys as _;
 
 /// The system GMP this peer looks for.
 pub const SYSTEM_LIBGMP: &str = "libgmp.so.10";
@@ -29,7 +27,7 @@ pub(crate) struct MpzStruct {
 
 crate::ffi_table! {
     /// The GMP entry points used here (gmp.h maps `mpz_x` to the symbol `__gmpz_x`).
-    pub(crate) struct GmpFns [linked] {
+    pub(crate) struct GmpFns [linked if bundled_gmp] {
         fn mpz_init(x: *mut MpzStruct) as "__gmpz_init";
         fn mpz_clear(x: *mut MpzStruct) as "__gmpz_clear";
         fn mpz_import(
@@ -62,10 +60,20 @@ impl std::fmt::Debug for Gmp {
 }
 
 impl Gmp {
-    /// The GMP built by `gmp-mpfr-sys` and linked statically.
-    pub fn bundled() -> &'static Gmp {
-        static BUNDLED: OnceLock<Gmp> = OnceLock::new();
-        BUNDLED.get_or_init(|| Gmp::new(GmpFns::linked(), Origin::Bundled, None))
+    /// The GMP built from `vendor/` by this crate's build script and linked statically, or
+    /// [`PeerError::Unavailable`] saying why the build left it out (no `m4` on the build
+    /// machine, a failed configure, ...).
+    pub fn bundled() -> Result<&'static Gmp> {
+        #[cfg(bundled_gmp)]
+        {
+            static BUNDLED: OnceLock<Gmp> = OnceLock::new();
+            Ok(BUNDLED.get_or_init(|| Gmp::new(GmpFns::linked(), Origin::Bundled, None)))
+        }
+        #[cfg(not(bundled_gmp))]
+        Err(PeerError::Unavailable(format!(
+            "the bundled GMP was not built: {}",
+            env!("COMPARE_GMP_ABSENT")
+        )))
     }
 
     /// The system's `libgmp.so.10`, opened in isolation; `Ok(None)` if not installed.

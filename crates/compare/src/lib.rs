@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | [`openssl::Openssl::vendored`] | OpenSSL 4.0.3, built from the `openssl-src` crate (static libcrypto, legacy provider and MD2 built in) | static linking |
 //! | [`openssl::Openssl::system`] | the system's `libcrypto.so.3` (OpenSSL 3.0 on Debian 12), where present | `dlopen` |
-//! | [`gmp::Gmp::bundled`] | GMP 6.3, built by the `gmp-mpfr-sys` crate with `--enable-fat` | static linking |
+//! | [`gmp::Gmp::bundled`] | GMP 6.3.0, built from `vendor/` by the build script with `--enable-fat`, where the machine has `m4` | static linking |
 //! | [`gmp::Gmp::system`] | the system's `libgmp.so.10` (GMP 6.2.1), where present | `dlopen` |
 //! | [`nettle::Nettle::system`] | the system's `libnettle.so.8`, where present (MD2 and friends, DES) | `dlopen` |
 //! | [`rustcrypto`] | the RustCrypto `md2` crate | Rust |
@@ -22,13 +22,21 @@
 //! not installed is an absent peer (`Ok(None)`), never an error; anything a library rejects
 //! comes back as a [`PeerError`], never a panic. Nothing here is used by the cryptocard
 //! library itself.
+//!
+//! Everything but the types above sits behind the default feature `ffi`; without it the
+//! crate builds no C and links nothing (the CLI's `speed` in a build without peers).
 
 use std::fmt;
 
+#[cfg(feature = "ffi")]
 pub mod ffi;
+#[cfg(feature = "ffi")]
 pub mod gmp;
+#[cfg(feature = "ffi")]
 pub mod nettle;
+#[cfg(feature = "ffi")]
 pub mod openssl;
+#[cfg(feature = "ffi")]
 pub mod rustcrypto;
 
 /// How a peer library got into the process.
@@ -36,7 +44,7 @@ pub mod rustcrypto;
 pub enum Origin {
     /// Built from source by this workspace's build script (OpenSSL from `openssl-src`).
     Vendored,
-    /// Built from source by its `-sys` crate (GMP from `gmp-mpfr-sys`).
+    /// Built from source shipped in this crate (GMP from `vendor/`).
     Bundled,
     /// The system's shared library, opened at run time.
     System,

@@ -18,11 +18,13 @@
 //! not at all.
 
 use super::algs::rsa::speed_key;
+use super::peers::PeerSet;
 use super::plot::{self, Series};
 use super::registry::Who;
 use super::report::{Format, format_rate, identify, identity, label};
 use crate::io::{Mode, Output};
-use compare::openssl::{Openssl, RsaOp, RsaPadding};
+#[cfg(feature = "peers")]
+use compare::openssl::{RsaOp, RsaPadding};
 use cryptocard::digest::HashAlg;
 use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
@@ -110,8 +112,8 @@ where
 }
 
 /// Runs the sweep; returns the exit status.
-pub fn run(o: &Options, openssl: &[&'static Openssl]) -> i32 {
-    match sweep(o, openssl) {
+pub fn run(o: &Options, peers: &PeerSet) -> i32 {
+    match sweep(o, peers) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("cryptocard speed: --engine: {e}");
@@ -120,7 +122,7 @@ pub fn run(o: &Options, openssl: &[&'static Openssl]) -> i32 {
     }
 }
 
-fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
+fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
     let (private_der, _) =
         speed_key(o.bits).ok_or_else(|| format!("no rsa{} speed key", o.bits))?;
     let key = Arc::new(RsaPrivateKey::from_pkcs8_der(private_der).map_err(|e| e.to_string())?);
@@ -195,7 +197,7 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
     }
 
     let whos: Vec<Who> = std::iter::once(Who::Ours)
-        .chain(openssl.iter().map(|lib| Who::Peer(lib.info().clone())))
+        .chain(peers.infos().into_iter().filter(|p| p.id == "openssl").map(Who::Peer))
         .collect();
     let mut series: Vec<Series> =
         whos.iter().map(|w| Series { label: label(w), points: vec![] }).collect();
@@ -219,7 +221,8 @@ fn sweep(o: &Options, openssl: &[&'static Openssl]) -> Result<(), String> {
             Ok(move || check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
         })?;
         points.push(p);
-        for &lib in openssl {
+        #[cfg(feature = "peers")]
+        for &lib in &peers.openssl {
             let p = measure(c, o.seconds, || {
                 let ctx = lib
                     .rsa_private_key_der(private_der)

@@ -16,6 +16,7 @@
 use super::peers::PeerSet;
 use super::registry::Who;
 use super::report::{Format, format_rate, identify, identity, label};
+#[cfg(feature = "peers")]
 use compare::openssl::Openssl;
 use cryptocard::rsa::RsaPrivateKey;
 use serde_json::{Value, json};
@@ -51,6 +52,7 @@ fn ours() -> Generator {
     }
 }
 
+#[cfg(feature = "peers")]
 fn openssl(lib: &'static Openssl) -> Generator {
     Generator {
         who: Who::Peer(lib.info().clone()),
@@ -96,6 +98,7 @@ impl Summary {
 /// the exit status.
 pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32 {
     let mut gens = vec![ours()];
+    #[cfg(feature = "peers")]
     gens.extend(peers.openssl.iter().map(|&lib| openssl(lib)));
     let mut out = std::io::stdout().lock();
     for &bits in sizes {

@@ -4,22 +4,37 @@
 //! libcrypto), `openssl-vendored`, `openssl-system`, `gmp` (bundled and system),
 //! `gmp-bundled`, `gmp-system`, `nettle`, `rustcrypto`, `all` or `none`. A selected system
 //! library that is not installed is left out with a note, never an error.
+//!
+//! The peers come from the `compare` crate, behind this crate's `peers` feature (on by
+//! default). A `cryptocard` built without it (`cargo install --path crates/cli
+//! --no-default-features`) has no FFI and no C builds; its `speed` measures cryptocard alone
+//! and says so in one note when peers were asked for.
 
-use compare::gmp::Gmp;
-use compare::nettle::Nettle;
-use compare::openssl::Openssl;
-use compare::{PeerInfo, rustcrypto};
+use compare::PeerInfo;
+#[cfg(feature = "peers")]
+use compare::{gmp::Gmp, nettle::Nettle, openssl::Openssl, rustcrypto};
+
+/// The note of a build without peers, shown when `--compare` (or the default run) asks
+/// for them.
+#[cfg(not(feature = "peers"))]
+pub const NO_PEERS: &str = "this cryptocard was built without the peers (OpenSSL, GMP, nettle); \
+     `cargo run --release -- speed` in the repository, or `cargo install --path crates/cli`, \
+     measures them beside it";
 
 /// The peers selected and present.
 #[derive(Debug, Default)]
 pub struct PeerSet {
     /// OpenSSL copies, vendored first.
+    #[cfg(feature = "peers")]
     pub openssl: Vec<&'static Openssl>,
     /// GMP copies, bundled first.
+    #[cfg(feature = "peers")]
     pub gmp: Vec<&'static Gmp>,
     /// The system's nettle.
+    #[cfg(feature = "peers")]
     pub nettle: Option<&'static Nettle>,
     /// Whether RustCrypto's crates are selected (MD2).
+    #[cfg(feature = "peers")]
     pub rustcrypto: bool,
     /// One line for each selected peer that is missing, for stderr.
     pub notes: Vec<String>,
@@ -66,6 +81,21 @@ impl PeerSet {
                 want[i] = true;
             }
         }
+        Ok(PeerSet::load(want))
+    }
+
+    /// Loads the peers picked in `want` (OpenSSL vendored/system, GMP bundled/system,
+    /// nettle, RustCrypto).
+    #[cfg(not(feature = "peers"))]
+    fn load(want: [bool; 6]) -> PeerSet {
+        let notes = if want.contains(&true) { vec![NO_PEERS.to_string()] } else { vec![] };
+        PeerSet { notes }
+    }
+
+    /// Loads the peers picked in `want` (OpenSSL vendored/system, GMP bundled/system,
+    /// nettle, RustCrypto).
+    #[cfg(feature = "peers")]
+    fn load(want: [bool; 6]) -> PeerSet {
         let mut set = PeerSet { rustcrypto: want[5], ..PeerSet::default() };
         if want[0] {
             match Openssl::vendored() {
@@ -79,7 +109,10 @@ impl PeerSet {
             });
         }
         if want[2] {
-            set.gmp.push(Gmp::bundled());
+            match Gmp::bundled() {
+                Ok(g) => set.gmp.push(g),
+                Err(e) => set.notes.push(format!("GMP 6.3.0 (bundled) skipped: {e}")),
+            }
         }
         if want[3] {
             set.add(Gmp::system(), compare::gmp::SYSTEM_LIBGMP, |s, g| s.gmp.push(g));
@@ -87,10 +120,11 @@ impl PeerSet {
         if want[4] {
             set.add(Nettle::system(), compare::nettle::SYSTEM_LIBNETTLE, |s, n| s.nettle = Some(n));
         }
-        Ok(set)
+        set
     }
 
     /// Adds a system peer if present, or a note saying why not.
+    #[cfg(feature = "peers")]
     fn add<T>(
         &mut self,
         found: compare::Result<Option<T>>,
@@ -106,7 +140,14 @@ impl PeerSet {
         }
     }
 
+    /// Every present peer, in column order (none in a build without peers).
+    #[cfg(not(feature = "peers"))]
+    pub fn infos(&self) -> Vec<PeerInfo> {
+        Vec::new()
+    }
+
     /// Every present peer, in column order.
+    #[cfg(feature = "peers")]
     pub fn infos(&self) -> Vec<PeerInfo> {
         let mut v: Vec<PeerInfo> = self.openssl.iter().map(|o| o.info().clone()).collect();
         v.extend(self.gmp.iter().map(|g| g.info().clone()));

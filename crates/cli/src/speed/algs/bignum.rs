@@ -13,7 +13,9 @@
 //! (against `mpz_powm` and `BN_mod_exp_mont`, for public exponents) and left-to-right
 //! binary square-and-multiply (Dusse-Kaliski's baseline).
 
-use super::{peer_err, test_bytes};
+#[cfg(feature = "peers")]
+use super::peer_err;
+use super::test_bytes;
 use crate::speed::registry::{Candidate, Context, Row, Who, bench};
 use cryptocard::bignum::mul::{mul_scratch_len, mul_with_scratch};
 use cryptocard::bignum::{Limb, Nat};
@@ -44,6 +46,7 @@ fn operands(bits: u32) -> Arc<Operands> {
 pub fn modexp(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
     let x = operands(bits);
     let mut candidates = vec![ours_modexp(&x)];
+    #[cfg(feature = "peers")]
     for &gmp in &ctx.peers.gmp {
         let x = x.clone();
         candidates.push(Candidate::peer(gmp.info(), move || {
@@ -58,6 +61,7 @@ pub fn modexp(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
             ))
         }));
     }
+    #[cfg(feature = "peers")]
     for &ossl in &ctx.peers.openssl {
         let x = x.clone();
         candidates.push(Candidate::peer(ossl.info(), move || {
@@ -85,6 +89,7 @@ pub fn modexp_methods(name: &str, bits: u32, ctx: &Context<'_>) -> Vec<Row> {
     for (op, f) in methods {
         let mut candidates = vec![ours_pow(&x, f)];
         let (ct, vartime) = (op == "fixed-window-ct", op == "sliding-vartime");
+        #[cfg(feature = "peers")]
         for &gmp in ctx.peers.gmp.iter().filter(|_| ct || vartime) {
             let x = x.clone();
             candidates.push(Candidate::peer(gmp.info(), move || {
@@ -103,6 +108,7 @@ pub fn modexp_methods(name: &str, bits: u32, ctx: &Context<'_>) -> Vec<Row> {
                 ))
             }));
         }
+        #[cfg(feature = "peers")]
         for &ossl in ctx.peers.openssl.iter().filter(|_| ct || vartime) {
             let x = x.clone();
             candidates.push(Candidate::peer(ossl.info(), move || {
@@ -130,6 +136,7 @@ fn kary(m: &Modulus, b: &Elem<Anon, Mont>, e: &Nat, w: usize) -> Elem<Anon, Mont
 pub fn mul(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
     let x = operands(bits);
     let mut candidates = vec![ours_mul(&x)];
+    #[cfg(feature = "peers")]
     for &gmp in &ctx.peers.gmp {
         let x = x.clone();
         candidates.push(Candidate::peer(gmp.info(), move || {
@@ -144,6 +151,7 @@ pub fn mul(name: &str, bits: u32, ctx: &Context<'_>) -> Row {
             ))
         }));
     }
+    #[cfg(feature = "peers")]
     for &ossl in &ctx.peers.openssl {
         let x = x.clone();
         candidates.push(Candidate::peer(ossl.info(), move || {

@@ -3,7 +3,9 @@
 //! chaining state carried on (as `openssl speed -evp` does). Bits per second count 8 bits
 //! per byte.
 
-use super::{peer_err, test_bytes};
+#[cfg(feature = "peers")]
+use super::peer_err;
+use super::test_bytes;
 use crate::speed::registry::{Bench, Candidate, Context, Row, Who, bench};
 use cryptocard::des::{self, Direction, Padding};
 use std::sync::Arc;
@@ -49,31 +51,37 @@ pub fn rows(name: &str, ctx: &Context<'_>) -> Vec<Row> {
                     Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(|e| e.to_string())))
                 }));
             }
-            for &lib in &ctx.peers.openssl {
-                // Single DES needs the legacy provider, which a system OpenSSL may lack.
-                if let Err(e) = lib.cipher(name, &x.key, &x.iv, encrypt) {
-                    row.notes.push(format!("{name}: {e}"));
-                    continue;
-                }
-                let x = x.clone();
-                row.candidates.push(Candidate::peer(lib.info(), move || {
-                    let c = lib.cipher(&x.name, &x.key, &x.iv, encrypt).map_err(peer_err)?;
-                    Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(peer_err)))
-                }));
-            }
-            // nettle has no OFB and no two-key EDE: those rows leave its column empty.
-            if let Some(nettle) =
-                ctx.peers.nettle.filter(|n| n.des(name, &x.key, &x.iv, encrypt).is_ok())
-            {
-                let x = x.clone();
-                row.candidates.push(Candidate::peer(nettle.info(), move || {
-                    let c = nettle.des(&x.name, &x.key, &x.iv, encrypt).map_err(peer_err)?;
-                    Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(peer_err)))
-                }));
-            }
+            #[cfg(feature = "peers")]
+            peer_ciphers(ctx, &x, encrypt, &mut row);
             row
         })
         .collect()
+}
+
+/// The peers' candidates for one direction of cipher `x.name`.
+#[cfg(feature = "peers")]
+fn peer_ciphers(ctx: &Context<'_>, x: &Arc<Inputs>, encrypt: bool, row: &mut Row) {
+    let name = x.name.as_str();
+    for &lib in &ctx.peers.openssl {
+        // Single DES needs the legacy provider, which a system OpenSSL may lack.
+        if let Err(e) = lib.cipher(name, &x.key, &x.iv, encrypt) {
+            row.notes.push(format!("{name}: {e}"));
+            continue;
+        }
+        let x = x.clone();
+        row.candidates.push(Candidate::peer(lib.info(), move || {
+            let c = lib.cipher(&x.name, &x.key, &x.iv, encrypt).map_err(peer_err)?;
+            Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(peer_err)))
+        }));
+    }
+    // nettle has no OFB and no two-key EDE: those rows leave its column empty.
+    if let Some(nettle) = ctx.peers.nettle.filter(|n| n.des(name, &x.key, &x.iv, encrypt).is_ok()) {
+        let x = x.clone();
+        row.candidates.push(Candidate::peer(nettle.info(), move || {
+            let c = nettle.des(&x.name, &x.key, &x.iv, encrypt).map_err(peer_err)?;
+            Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(peer_err)))
+        }));
+    }
 }
 
 /// A bench that passes the whole input buffer through `update` once per call.

@@ -2,8 +2,11 @@
 //! one "digest" (or "mac") row over a `-bytes` buffer, each call hashing the whole buffer
 //! from a fresh state. Bits per second count 8 bits per byte.
 
-use super::{peer_err, test_bytes};
+#[cfg(feature = "peers")]
+use super::peer_err;
+use super::test_bytes;
 use crate::speed::registry::{Bench, Candidate, Context, Row, Who, bench};
+#[cfg(feature = "peers")]
 use compare::rustcrypto;
 use cryptocard::digest::{HashAlg, Hasher, Hmac, Sha256};
 use std::sync::Arc;
@@ -20,10 +23,18 @@ pub fn digest(name: &str, ctx: &Context<'_>) -> Row {
             Ok(hashing(vec![0u8; alg.output_len()], Hasher::new(alg), &data, |h, m, out| {
                 h.update(m);
                 out.copy_from_slice(h.finalize_reset().as_bytes());
-                Ok(out.len())
+                Ok::<_, String>(out.len())
             }))
         }));
     }
+    #[cfg(feature = "peers")]
+    peer_digests(name, ctx, &data, &mut row);
+    row
+}
+
+/// The peers' candidates for digest `name`.
+#[cfg(feature = "peers")]
+fn peer_digests(name: &str, ctx: &Context<'_>, data: &Arc<Vec<u8>>, row: &mut Row) {
     for &lib in &ctx.peers.openssl {
         if let Err(e) = lib.digest(name) {
             row.notes.push(format!("{name}: {e}"));
@@ -43,6 +54,7 @@ pub fn digest(name: &str, ctx: &Context<'_>) -> Row {
         }));
     }
     if ctx.peers.rustcrypto && name == "md2" {
+        let data = data.clone();
         row.candidates.push(Candidate::peer(rustcrypto::md2_info(), move || {
             let data = data.clone();
             Ok(bench(
@@ -55,7 +67,6 @@ pub fn digest(name: &str, ctx: &Context<'_>) -> Row {
             ))
         }));
     }
-    row
 }
 
 /// The `hmac` row: HMAC-SHA-256, keyed once, one tag per call.
@@ -70,10 +81,11 @@ pub fn hmac(ctx: &Context<'_>) -> Row {
             Ok(hashing(vec![0u8; 32], Hmac::<Sha256>::new(&key), &data, |h, m, out| {
                 h.update(m);
                 out.copy_from_slice(&h.finalize_reset());
-                Ok(out.len())
+                Ok::<_, String>(out.len())
             }))
         }));
     }
+    #[cfg(feature = "peers")]
     for &lib in &ctx.peers.openssl {
         let (data, key) = (data.clone(), key.clone());
         row.candidates.push(Candidate::peer(lib.info(), move || {
@@ -86,16 +98,16 @@ pub fn hmac(ctx: &Context<'_>) -> Row {
 
 /// A bench that hashes (or MACs) the whole buffer into `out` once per call, with any
 /// implementation's `hash_into(state, message, out)`.
-fn hashing<H: 'static>(
+fn hashing<H: 'static, E: ToString>(
     out: Vec<u8>,
     state: H,
     data: &Arc<Vec<u8>>,
-    hash_into: impl Fn(&mut H, &[u8], &mut [u8]) -> compare::Result<usize> + 'static,
+    hash_into: impl Fn(&mut H, &[u8], &mut [u8]) -> Result<usize, E> + 'static,
 ) -> Box<dyn Bench> {
     let data = data.clone();
     bench(
         (state, out),
-        move |(h, out)| hash_into(h, &data, out).map(drop).map_err(peer_err),
+        move |(h, out)| hash_into(h, &data, out).map(drop).map_err(|e| e.to_string()),
         |(_, out)| Some(out.clone()),
     )
 }

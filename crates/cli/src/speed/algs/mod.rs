@@ -21,6 +21,7 @@ pub fn test_bytes(seed: u64, len: usize) -> Vec<u8> {
 }
 
 /// A peer's error as the harness's one-line message.
+#[cfg(feature = "peers")]
 pub fn peer_err(e: compare::PeerError) -> String {
     e.to_string()
 }

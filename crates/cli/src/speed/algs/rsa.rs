@@ -21,9 +21,12 @@
 //! ratio compares our batched throughput with their best. Public-key rows have no batched
 //! path and say so in a note.
 
-use super::{peer_err, test_bytes};
+#[cfg(feature = "peers")]
+use super::peer_err;
+use super::test_bytes;
 use crate::speed::registry::{Candidate, Context, Row, Who, bench};
-use compare::openssl::{Openssl, RsaOp, RsaPadding};
+#[cfg(feature = "peers")]
+use compare::openssl::{Openssl, RsaPadding};
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, RsaPublicKey, private_batch};
@@ -45,8 +48,19 @@ pub fn speed_key(bits: u32) -> Option<(&'static [u8], &'static [u8])> {
     KEYS.iter().find(|k| k.0 == bits).map(|k| (k.1, k.2))
 }
 
+#[cfg(feature = "peers")]
 const SIGN: RsaPadding<'static> = RsaPadding::Pkcs1 { digest: Some("sha256") };
+#[cfg(feature = "peers")]
 const ENCRYPT: RsaPadding<'static> = RsaPadding::Pkcs1 { digest: None };
+
+/// The four operations of an `rsaN` row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RsaOp {
+    Sign,
+    Verify,
+    Encrypt,
+    Decrypt,
+}
 
 /// The inputs every implementation of a row gets.
 struct Inputs {
@@ -65,20 +79,14 @@ struct Inputs {
 pub fn rows(name: &str, bits: u32, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
     let &(_, private, public) =
         KEYS.iter().find(|k| k.0 == bits).ok_or("internal error: no key")?;
-    // Prepare the shared signature and ciphertext with the vendored OpenSSL, which is
-    // always linked (whether or not it is among the measured peers).
-    let prep = Openssl::vendored().map_err(peer_err)?;
-    let key = prep.rsa_private_key_der(private).map_err(peer_err)?;
-    let hash =
-        prep.digest("sha256").and_then(|mut d| d.digest(name.as_bytes())).map_err(peer_err)?;
-    let signature =
-        key.prepare(RsaOp::Sign, SIGN).and_then(|mut c| c.run(&hash)).map_err(peer_err)?;
+    // The shared signature and ciphertext, made once with our own keys. Every candidate's
+    // first result is checked against the others', so a peer that disagrees is reported.
+    let err = |e: cryptocard::Error| format!("rsa{bits}: {e}");
+    let key = RsaPrivateKey::from_pkcs8_der(private).map_err(err)?;
+    let hash = HashAlg::Sha256.digest(name.as_bytes()).as_ref().to_vec();
+    let signature = key.sign_pkcs1v15_prehashed(HashAlg::Sha256, &hash, &mut OsRng).map_err(err)?;
     let message = test_bytes(u64::from(bits), 32);
-    let pubkey = prep.rsa_public_key_der(public).map_err(peer_err)?;
-    let ciphertext = pubkey
-        .prepare(RsaOp::Encrypt, ENCRYPT)
-        .and_then(|mut c| c.run(&message))
-        .map_err(peer_err)?;
+    let ciphertext = key.public_key().encrypt_pkcs1v15(&message, &mut OsRng).map_err(err)?;
     let x = Arc::new(Inputs { private, public, hash, signature, message, ciphertext });
 
     let ops = [RsaOp::Sign, RsaOp::Verify, RsaOp::Encrypt, RsaOp::Decrypt];
@@ -88,6 +96,7 @@ pub fn rows(name: &str, bits: u32, ctx: &Context<'_>) -> Result<Vec<Row>, String
             let batched = ctx.batch.filter(|_| matches!(op, RsaOp::Sign | RsaOp::Decrypt));
             let mut candidates =
                 vec![batched.map_or_else(|| ours(op, &x), |n| ours_batched(op, n, &x))];
+            #[cfg(feature = "peers")]
             candidates.extend(ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, op, &x)));
             Row::new(name, op_name(op), u64::from(bits), None, candidates)
         })
@@ -173,7 +182,9 @@ fn ours_batched(op: RsaOp, n: usize, x: &Arc<Inputs>) -> Candidate {
 
 /// An OpenSSL copy's candidate for `op`: the key is read and the context prepared once per
 /// thread; each call is one `EVP_PKEY_sign` / `verify` / `encrypt` / `decrypt`.
+#[cfg(feature = "peers")]
 fn openssl_candidate(lib: &'static Openssl, op: RsaOp, x: &Arc<Inputs>) -> Candidate {
+    use compare::openssl::RsaOp as PeerOp;
     let x = x.clone();
     Candidate::peer(lib.info(), move || {
         let private = matches!(op, RsaOp::Sign | RsaOp::Decrypt);
@@ -183,7 +194,13 @@ fn openssl_candidate(lib: &'static Openssl, op: RsaOp, x: &Arc<Inputs>) -> Candi
             lib.rsa_public_key_der(x.public)
         };
         let padding = if matches!(op, RsaOp::Sign | RsaOp::Verify) { SIGN } else { ENCRYPT };
-        let ctx = key.and_then(|k| k.prepare(op, padding)).map_err(peer_err)?;
+        let peer_op = match op {
+            RsaOp::Sign => PeerOp::Sign,
+            RsaOp::Verify => PeerOp::Verify,
+            RsaOp::Encrypt => PeerOp::Encrypt,
+            RsaOp::Decrypt => PeerOp::Decrypt,
+        };
+        let ctx = key.and_then(|k| k.prepare(peer_op, padding)).map_err(peer_err)?;
         let out = vec![0u8; ctx.output_len()];
         let x = x.clone();
         Ok(bench(

@@ -26,7 +26,7 @@
 
 use super::key::RsaPrivateKey;
 use super::keygen_arith::{inverse_small, lcm};
-use super::validate::{self, MAX_BITS, MIN_BITS, MIN_NEW_KEY_BITS};
+use super::validate::{self, MAX_BITS, MIN_BITS, MIN_NEW_KEY_BITS, PrivateValues};
 use crate::bignum::Nat;
 use crate::bignum::prime::{PrimeOptions, generate_prime};
 use crate::rng::RandomSource;
@@ -176,7 +176,9 @@ fn attempt(opts: &KeyGenOptions, rng: &mut dyn RandomSource) -> Result<Option<Rs
     let exponents =
         minus_one.iter().map(|rm1| inverse_small(e, rm1)).collect::<Result<Vec<Nat>>>()?;
     let coefficients = validate::compute_coefficients(&primes)?;
-    validate::assemble(product, Nat::from_u64(e), d, primes, exponents, coefficients).map(Some)
+    let values =
+        PrivateValues { n: product, e: Nat::from_u64(e), d, primes, exponents, coefficients };
+    RsaPrivateKey::assemble(values).map(Some)
 }
 
 /// |p - q| > 2^(nlen/2 - 100).

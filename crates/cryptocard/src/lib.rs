@@ -28,6 +28,7 @@ pub mod des;
 pub mod digest;
 pub mod engine;
 mod error;
+mod limb;
 pub mod modular;
 pub mod rng;
 pub mod rsa;

@@ -14,7 +14,8 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `limb.rs`, `add.rs`, `cmp.rs`, `shift.rs` | limb primitives, add/sub (also masked), compare, shifts |
+//! | `crate::limb` (re-exported here) | the limb, carry primitives, plain add/sub chains, `cmp_vartime`, `bit_length` |
+//! | `add.rs`, `cmp.rs`, `shift.rs` | masked add/sub, constant-time compare, shifts |
 //! | `mul/` | `mul_1`, `addmul_1`, `submul_1`, basecase, squaring, Karatsuba, Toom-3, thresholds |
 //! | `div.rs` | reciprocal two-by-one division, `divrem_1`, Knuth's algorithm D |
 //! | `nat.rs`, `arith.rs`, `nat_div.rs` | `Nat`, its arithmetic and operators, `div_rem` |
@@ -32,7 +33,6 @@ mod div;
 mod encoding;
 mod gcd;
 mod inv;
-mod limb;
 pub mod mul;
 mod nat;
 mod nat_div;
@@ -41,13 +41,13 @@ pub mod prime;
 mod random;
 mod shift;
 
-pub use add::{
-    abs_diff, add_1, add_limb, add_n, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n,
-    sub_1, sub_limb, sub_n,
+pub use crate::limb::{
+    LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length,
+    cmp_vartime, mac, sbb, sbb_bit, sub_1, sub_limb, sub_n,
 };
-pub use cmp::{bit_length, cmp_vartime, lt_n};
+pub use add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};
+pub use cmp::lt_n;
 pub use div::{Reciprocal, div_qr_normalized, divrem_1};
-pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, mac, sbb, sbb_bit};
 pub use nat::Nat;
 pub use pow::MAX_POW_BITS;
 pub use shift::{lshift, lshift_assign, rshift, rshift_assign};

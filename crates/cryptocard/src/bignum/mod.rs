@@ -6,7 +6,7 @@
 //!   no allocation, with exact aliasing contracts. They are what the modular layer and the
 //!   architecture-specific kernels build on and are tested against.
 //! * [`Nat`], an owned, normalised integer (no high zero limbs) with the usual arithmetic,
-//!   encodings, division, gcd, inverses and primes. `Nat` operations are variable-time
+//!   encodings, division, gcd and inverses. `Nat` operations are variable-time
 //!   unless their documentation says otherwise: secret arithmetic goes through
 //!   [`crate::modular`], whose sizes are fixed by the public modulus.
 //!
@@ -23,6 +23,9 @@
 //! | `gcd.rs`, `inv.rs`, `pow.rs` | gcd/lcm, modular inverses, powers and the general `pow_mod` |
 //! | `random.rs` | uniform random values |
 //!
+//! Primality tests and prime generation are one layer up, in [`crate::modular::prime`]:
+//! Miller-Rabin is modular exponentiation.
+//!
 //! No function here panics on input: failures are [`crate::Error`] values, and the
 //! operators are only those that are total (`+`, `*`, `<<`, `>>`).
 
@@ -37,7 +40,6 @@ pub mod mul;
 mod nat;
 mod nat_div;
 mod pow;
-pub mod prime;
 mod random;
 mod shift;
 

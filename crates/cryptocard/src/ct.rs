@@ -10,7 +10,7 @@
 //! What leaks: the lengths of the slices these functions take (they are public sizes),
 //! never their contents.
 
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::hint::black_box;
 use core::ops::{BitAnd, BitOr, BitXor, Not};
 

@@ -13,7 +13,7 @@
 mod modular_common;
 
 use cryptocard::bignum::Nat;
-use cryptocard::bignum::prime::MillerRabin;
+use cryptocard::modular::prime::MillerRabin;
 use cryptocard::modular::{Elem, MAX_WINDOW, Modulus, Plain};
 use modular_common::*;
 use num_bigint::BigUint;

@@ -6,7 +6,7 @@ mod modular_common;
 
 use cryptocard::Error;
 use cryptocard::bignum::Nat;
-use cryptocard::bignum::prime::{
+use cryptocard::modular::prime::{
     ADVERSARIAL_ROUNDS, PrimeOptions, generate_prime, is_probable_prime, is_probable_prime_vartime,
 };
 use cryptocard::rng::RandomSource;

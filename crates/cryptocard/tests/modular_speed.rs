@@ -125,7 +125,7 @@ fn modexp_speed() {
 #[test]
 #[ignore = "prints timings; run by hand"]
 fn rsa2048_prime_pair_speed() {
-    use cryptocard::bignum::prime::{MillerRabin, PrimeOptions, generate_prime};
+    use cryptocard::modular::prime::{MillerRabin, PrimeOptions, generate_prime};
     use cryptocard::rng::OsRng;
     // e = 65537 is prime, so gcd(p - 1, e) = 1 exactly when p mod e != 1.
     let e_ok = |p: &Nat| {

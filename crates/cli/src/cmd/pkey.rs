@@ -15,7 +15,7 @@
 //!
 //! `-check` re-runs what loading already checked (n = product of the primes, e·d = 1 mod
 //! lambda(n), the CRT values; `rsa::validate`) and tests each prime with Miller-Rabin
-//! (`bignum::prime::is_probable_prime`, constant time: the primes are secret).
+//! (`modular::prime::is_probable_prime`, constant time: the primes are secret).
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
@@ -23,7 +23,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, Want};
 use cryptocard::bignum::Nat;
-use cryptocard::bignum::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
+use cryptocard::modular::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey};
 use std::fmt::Write as _;

@@ -7,20 +7,20 @@
 //!
 //! Tests print `HEX (input) is prime` or `... is not prime` (the number in upper-case hex,
 //! then as typed), as OpenSSL does; numbers are decimal, or hex with `-hex`. The test is
-//! trial division then Miller-Rabin with random bases (`bignum::prime`), `-checks` rounds
+//! trial division then Miller-Rabin with random bases (`modular::prime`), `-checks` rounds
 //! (default 64: error at most 2^-128 even for a number chosen to fool the test).
 //!
 //! Generation prints a random prime of exactly N bits (top two bits set, as OpenSSL's
 //! `BN_generate_prime_ex`) in decimal, or upper-case hex with `-hex`; `-safe` asks for a
 //! safe prime p = 2q + 1 with q prime. From 32 bits on this is
-//! `bignum::prime::generate_prime` (sieve, then FIPS 186-5 Miller-Rabin rounds, with the
+//! `modular::prime::generate_prime` (sieve, then FIPS 186-5 Miller-Rabin rounds, with the
 //! test of q as its acceptance check); below, the few candidates are drawn and tested here.
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use cryptocard::bignum::Nat;
-use cryptocard::bignum::prime::{
+use cryptocard::modular::prime::{
     ADVERSARIAL_ROUNDS, MIN_PRIME_BITS, PrimeOptions, generate_prime, is_probable_prime_vartime,
 };
 use cryptocard::rng::{OsRng, RandomSource};

@@ -1,104 +1,19 @@
-//! Addition and subtraction of limb slices (GMP's `mpn_add_n`, `mpn_sub_n`, `mpn_add_1`,
-//! `mpn_sub_1`, `mpn_cnd_add_n`, `mpn_cnd_sub_n`).
+//! Masked addition and subtraction of limb slices (GMP's `mpn_cnd_add_n`,
+//! `mpn_cnd_sub_n`), absolute differences, and the masked add-or-subtract of Karatsuba's
+//! middle term. The plain carry chains (`add_n`, `sub_n`, `add_1`, `sub_1`, `add_limb`,
+//! `sub_limb`) are in `crate::limb`, below the CPU kernels that use them too; this module
+//! re-exports them.
 //!
 //! These run in time that depends only on the slice lengths, so they serve constant-time
 //! code too. Outputs may not alias inputs (Rust's borrow rules enforce it); in-place
-//! updates are the forms that take one `&mut` slice (`add_1`, `sub_1`, `cnd_*`,
-//! `add_limb`, `sub_limb`, `neg_assign`).
+//! updates are the forms that take one `&mut` slice (`cnd_*`, `add_or_sub_assign`).
 //!
 //! Carry bound: every carry and borrow here is 0 or 1, because
 //! (2^64 - 1) + (2^64 - 1) + 1 = 2^65 - 1 < 2^65; the loops carry it as a `bool`
 //! ([`adc_bit`], [`sbb_bit`]), the form that compiles to one `adc`/`sbb` per limb.
 
-use super::limb::{Limb, adc_bit, sbb_bit};
 use crate::ct::Choice;
-
-/// `r = a + b` over `a.len()` limbs, returning the carry (0 or 1).
-/// `r`, `a` and `b` have the same length.
-#[inline]
-pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    assert!(r.len() == a.len() && a.len() == b.len(), "internal error: add_n lengths");
-    let mut carry = false;
-    for ((r, &a), &b) in r.iter_mut().zip(a).zip(b) {
-        (*r, carry) = adc_bit(a, b, carry);
-    }
-    carry as Limb
-}
-
-/// `r = a - b` over `a.len()` limbs, returning the borrow (0 or 1).
-/// `r`, `a` and `b` have the same length.
-#[inline]
-pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    assert!(r.len() == a.len() && a.len() == b.len(), "internal error: sub_n lengths");
-    let mut borrow = false;
-    for ((r, &a), &b) in r.iter_mut().zip(a).zip(b) {
-        (*r, borrow) = sbb_bit(a, b, borrow);
-    }
-    borrow as Limb
-}
-
-/// `a += b` in place over `b.len()` limbs of `a` (`a.len() >= b.len()`), propagating the
-/// carry through the rest of `a`; returns the final carry (0 or 1).
-/// Time depends on the lengths only.
-#[inline]
-pub fn add_1(a: &mut [Limb], b: &[Limb]) -> Limb {
-    assert!(a.len() >= b.len(), "internal error: add_1 lengths");
-    let mut carry = false;
-    let (lo, hi) = a.split_at_mut(b.len());
-    for (a, &b) in lo.iter_mut().zip(b) {
-        (*a, carry) = adc_bit(*a, b, carry);
-    }
-    for a in hi {
-        (*a, carry) = adc_bit(*a, 0, carry);
-    }
-    carry as Limb
-}
-
-/// `a -= b` in place over `b.len()` limbs of `a` (`a.len() >= b.len()`), propagating the
-/// borrow through the rest of `a`; returns the final borrow (0 or 1).
-/// Time depends on the lengths only.
-#[inline]
-pub fn sub_1(a: &mut [Limb], b: &[Limb]) -> Limb {
-    assert!(a.len() >= b.len(), "internal error: sub_1 lengths");
-    let mut borrow = false;
-    let (lo, hi) = a.split_at_mut(b.len());
-    for (a, &b) in lo.iter_mut().zip(b) {
-        (*a, borrow) = sbb_bit(*a, b, borrow);
-    }
-    for a in hi {
-        (*a, borrow) = sbb_bit(*a, 0, borrow);
-    }
-    borrow as Limb
-}
-
-/// `a += x` for a single limb `x`, propagating the carry through all of `a`; returns the
-/// carry out (0 or 1). Time depends on the length only (GMP's `mpn_incr_u` without the
-/// early exit).
-#[inline]
-pub fn add_limb(a: &mut [Limb], x: Limb) -> Limb {
-    let (s, mut carry) = a.first().map_or((0, x != 0), |&a0| a0.overflowing_add(x));
-    if let Some((a0, rest)) = a.split_first_mut() {
-        *a0 = s;
-        for a in rest {
-            (*a, carry) = adc_bit(*a, 0, carry);
-        }
-    }
-    carry as Limb
-}
-
-/// `a -= x` for a single limb `x`, propagating the borrow through all of `a`; returns the
-/// borrow out (0 or 1). Time depends on the length only.
-#[inline]
-pub fn sub_limb(a: &mut [Limb], x: Limb) -> Limb {
-    let (d, mut borrow) = a.first().map_or((0, x != 0), |&a0| a0.overflowing_sub(x));
-    if let Some((a0, rest)) = a.split_first_mut() {
-        *a0 = d;
-        for a in rest {
-            (*a, borrow) = sbb_bit(*a, 0, borrow);
-        }
-    }
-    borrow as Limb
-}
+use crate::limb::{Limb, adc_bit, sbb_bit, sub_n};
 
 /// Where `c` is true, `a += b` (`a.len() == b.len()`), returning the carry (0 or 1, and
 /// always 0 where `c` is false). Constant time: `b` is masked, never branched on.
@@ -176,31 +91,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn carry_and_borrow_ripple() {
-        let mut r = [0; 3];
-        assert_eq!(add_n(&mut r, &[!0, !0, 1], &[1, 0, 0]), 0);
-        assert_eq!(r, [0, 0, 2]);
-        assert_eq!(add_n(&mut r, &[!0, !0, !0], &[1, 0, 0]), 1);
-        assert_eq!(r, [0, 0, 0]);
-        assert_eq!(sub_n(&mut r, &[0, 0, 0], &[1, 0, 0]), 1);
-        assert_eq!(r, [!0, !0, !0]);
-        let mut a = [!0, !0, 7];
-        assert_eq!(add_1(&mut a, &[1]), 0);
-        assert_eq!(a, [0, 0, 8]);
-        assert_eq!(sub_1(&mut a, &[1]), 0);
-        assert_eq!(a, [!0, !0, 7]);
-    }
-
-    #[test]
-    fn single_limb_and_conditional_forms() {
-        let mut a = [!0, !0, 0];
-        assert_eq!(add_limb(&mut a, 1), 0);
-        assert_eq!(a, [0, 0, 1]);
-        assert_eq!(sub_limb(&mut a, 1), 0);
-        assert_eq!(a, [!0, !0, 0]);
-        assert_eq!(add_limb(&mut [!0], 1), 1);
-        assert_eq!(sub_limb(&mut [0, 0], 1), 1);
-
+    fn conditional_forms() {
         let mut a = [5, 1];
         assert_eq!(cnd_add_n(Choice::FALSE, &mut a, &[!0, !0]), 0);
         assert_eq!(a, [5, 1]);

@@ -10,11 +10,10 @@
 //! Products go through [`super::mul::mul`], which picks the basecase, Karatsuba or Toom-3
 //! by size and allocates its scratch space once per call.
 
-use super::add::{add_1, sub_1};
-use super::limb::{LIMB_BITS, Limb};
 use super::mul;
 use super::nat::Nat;
 use super::shift::{lshift, rshift};
+use crate::limb::{LIMB_BITS, Limb, add_1, sub_1};
 use crate::{Error, Result};
 use core::cmp::Ordering;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Shl, ShlAssign, Shr, ShrAssign};

@@ -25,9 +25,8 @@
 //! These are variable-time: the corrections depend on the values. Secret reductions go
 //! through [`crate::modular`] instead.
 
-use super::add::add_1;
-use super::limb::{LIMB_BITS, Limb, WideLimb};
 use super::mul::submul_1;
+use crate::limb::{LIMB_BITS, Limb, WideLimb, add_1};
 
 /// A normalised divisor limb with its reciprocal, for repeated two-by-one divisions.
 #[derive(Clone, Copy, Debug)]

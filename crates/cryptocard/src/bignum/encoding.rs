@@ -12,8 +12,8 @@
 //! types; [`core::fmt::LowerHex`] and [`core::fmt::UpperHex`] honour `{:#x}`.
 
 use super::div::divrem_1;
-use super::limb::{Limb, mac};
 use super::nat::Nat;
+use crate::limb::{Limb, mac};
 use crate::{Error, Result};
 use core::fmt;
 

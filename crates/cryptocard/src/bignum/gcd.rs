@@ -19,11 +19,9 @@
 //!
 //! Variable-time: the number of steps and every branch depend on the values.
 
-use super::add::sub_1;
-use super::cmp::cmp_vartime;
-use super::limb::{LIMB_BITS, Limb};
 use super::nat::Nat;
 use super::shift::rshift_assign;
+use crate::limb::{LIMB_BITS, Limb, cmp_vartime, sub_1};
 use core::cmp::Ordering;
 
 /// Removes the trailing zero bits of a non-zero normalised value in place (shifting

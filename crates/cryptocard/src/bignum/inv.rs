@@ -29,11 +29,11 @@
 //! `Nat`, exposes its size to whoever holds it.
 
 use super::add::{cnd_add_n, cnd_neg_assign, cnd_sub_n};
-use super::limb::{LIMB_BITS, Limb};
 use super::nat::Nat;
 use super::nat_div::Divisor;
 use super::shift::rshift_assign;
 use crate::ct::{Choice, conditional_swap, limbs_eq};
+use crate::limb::{LIMB_BITS, Limb};
 use crate::{Error, Result};
 use zeroize::Zeroizing;
 
@@ -106,7 +106,7 @@ pub(crate) fn sec_invert(v: &mut [Limb], x: &[Limb], m: &[Limb], m_bits: usize) 
     // (m + 1) / 2, added when halving an odd u: (u + m) / 2 = (u >> 1) + (m + 1) / 2.
     let mut half = m.to_vec();
     rshift_assign(&mut half, 1);
-    let carry = super::add::add_limb(&mut half, 1);
+    let carry = crate::limb::add_limb(&mut half, 1);
     debug_assert_eq!(carry, 0);
 
     for _ in 0..LIMB_BITS * n + m_bits {

@@ -6,7 +6,7 @@
 //!   no allocation, with exact aliasing contracts. They are what the modular layer and the
 //!   architecture-specific kernels build on and are tested against.
 //! * [`Nat`], an owned, normalised integer (no high zero limbs) with the usual arithmetic,
-//!   encodings, division, gcd, inverses and primes. `Nat` operations are variable-time
+//!   encodings, division, gcd and inverses. `Nat` operations are variable-time
 //!   unless their documentation says otherwise: secret arithmetic goes through
 //!   [`crate::modular`], whose sizes are fixed by the public modulus.
 //!
@@ -14,13 +14,17 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `limb.rs`, `add.rs`, `cmp.rs`, `shift.rs` | limb primitives, add/sub (also masked), compare, shifts |
+//! | `crate::limb` (re-exported here) | the limb, carry primitives, plain add/sub chains, `cmp_vartime`, `bit_length` |
+//! | `add.rs`, `cmp.rs`, `shift.rs` | masked add/sub, constant-time compare, shifts |
 //! | `mul/` | `mul_1`, `addmul_1`, `submul_1`, basecase, squaring, Karatsuba, Toom-3, thresholds |
 //! | `div.rs` | reciprocal two-by-one division, `divrem_1`, Knuth's algorithm D |
 //! | `nat.rs`, `arith.rs`, `nat_div.rs` | `Nat`, its arithmetic and operators, `div_rem` |
 //! | `encoding.rs` | hexadecimal and decimal strings |
 //! | `gcd.rs`, `inv.rs`, `pow.rs` | gcd/lcm, modular inverses, powers and the general `pow_mod` |
 //! | `random.rs` | uniform random values |
+//!
+//! Primality tests and prime generation are one layer up, in [`crate::modular::prime`]:
+//! Miller-Rabin is modular exponentiation.
 //!
 //! No function here panics on input: failures are [`crate::Error`] values, and the
 //! operators are only those that are total (`+`, `*`, `<<`, `>>`).
@@ -32,22 +36,20 @@ mod div;
 mod encoding;
 mod gcd;
 mod inv;
-mod limb;
 pub mod mul;
 mod nat;
 mod nat_div;
 mod pow;
-pub mod prime;
 mod random;
 mod shift;
 
-pub use add::{
-    abs_diff, add_1, add_limb, add_n, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n,
-    sub_1, sub_limb, sub_n,
+pub use crate::limb::{
+    LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length,
+    cmp_vartime, mac, sbb, sbb_bit, sub_1, sub_limb, sub_n,
 };
-pub use cmp::{bit_length, cmp_vartime, lt_n};
+pub use add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};
+pub use cmp::lt_n;
 pub use div::{Reciprocal, div_qr_normalized, divrem_1};
-pub use limb::{LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, mac, sbb, sbb_bit};
 pub use nat::Nat;
 pub use pow::MAX_POW_BITS;
 pub use shift::{lshift, lshift_assign, rshift, rshift_assign};

@@ -5,7 +5,7 @@
 //! *size* of its values, so secrets that must not leak their size go through the fixed-size
 //! types of [`crate::modular`] instead. Limbs are zeroised when a `Nat` is dropped.
 
-use super::limb::{LIMB_BYTES, Limb};
+use crate::limb::{LIMB_BYTES, Limb};
 use crate::{Error, Result};
 use core::cmp::Ordering;
 use zeroize::Zeroize;
@@ -204,7 +204,7 @@ impl Nat {
 
 impl Ord for Nat {
     fn cmp(&self, other: &Nat) -> Ordering {
-        super::cmp::cmp_vartime(&self.limbs, &other.limbs)
+        crate::limb::cmp_vartime(&self.limbs, &other.limbs)
     }
 }
 

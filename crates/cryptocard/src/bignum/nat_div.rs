@@ -4,9 +4,9 @@
 //! Both run Knuth's algorithm D ([`super::div`]) and are variable-time.
 
 use super::div::{div_qr_normalized, divrem_1};
-use super::limb::Limb;
 use super::nat::Nat;
 use super::shift::{lshift, rshift_assign};
+use crate::limb::Limb;
 use crate::{Error, Result};
 use core::cmp::Ordering;
 
@@ -53,7 +53,7 @@ impl Divisor {
         let n = d.len();
         let len = x.len() - x.iter().rev().take_while(|&&l| l == 0).count();
         let x = &x[..len];
-        if super::cmp::cmp_vartime(x, d) == Ordering::Less {
+        if crate::limb::cmp_vartime(x, d) == Ordering::Less {
             return (Nat::zero(), Nat::from_slice(x));
         }
         if n == 1 {

@@ -7,7 +7,7 @@
 //!
 //! Time depends on the lengths and on `s` (a public shift count) only.
 
-use super::limb::{LIMB_BITS, Limb};
+use crate::limb::{LIMB_BITS, Limb};
 
 /// `r = a << s` over `a.len()` limbs, `0 <= s < 64`; returns the `s` bits shifted out of
 /// the top, in the low bits of the result. `r.len() == a.len()`.

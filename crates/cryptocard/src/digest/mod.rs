@@ -116,8 +116,6 @@ pub(crate) use {
     sha1::compress_portable as sha1_portable, sha256::compress_portable as sha256_portable,
     sha512::compress_portable as sha512_portable,
 };
-#[cfg(target_arch = "x86_64")]
-pub(crate) use {sha256::K as sha256_constants, sha512::K as sha512_constants};
 
 /// The largest block length of any fixed-length digest here (SHA3-224's rate: 144 bytes).
 pub const MAX_BLOCK_LEN: usize = 144;

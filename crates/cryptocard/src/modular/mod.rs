@@ -1,5 +1,5 @@
 //! Modular arithmetic: `Modulus`, Montgomery multiplication and reduction, constant-time
-//! and variable-time exponentiation, and Garner CRT recombination.
+//! and variable-time exponentiation, Garner CRT recombination, and probable primes.
 //!
 //! # Montgomery's method
 //!
@@ -28,6 +28,8 @@
 //! * [`crt`]: Garner recombination for two or more primes (RFC 8017 5.1.2).
 //! * [`pow_mod`], [`pow_mod_vartime`]: `Nat` in, `Nat` out, for callers that want no
 //!   types.
+//! * [`prime`]: trial division, Miller-Rabin and random primes of an exact size (here
+//!   rather than in `bignum` because Miller-Rabin is modular exponentiation).
 //!
 //! ```
 //! use cryptocard::bignum::Nat;
@@ -46,6 +48,7 @@ pub(crate) mod kernel;
 mod modulus;
 pub mod mont;
 mod mont_sqr;
+pub mod prime;
 mod reduce;
 
 pub use crt::{CrtPrime, garner_multi, garner2};

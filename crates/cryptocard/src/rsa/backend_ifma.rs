@@ -68,8 +68,8 @@
 //! is recomputed on the scalar backend; a wrong half would be caught by the fault check
 //! of phase (c).
 
-use super::crt::{CheckJob, CrtBackend, CrtKey, CrtResidues, P, Q, ScalarBackend};
-use super::key::N;
+use super::crt::{CheckJob, CrtBackend, CrtKey, CrtResidues, ScalarBackend};
+use super::tags::{N, P, Q};
 use crate::arch::x86_64::cpu::Ifma;
 use crate::arch::x86_64::ifma::LaneStatus;
 use crate::arch::x86_64::ifma::rsa_glue::{

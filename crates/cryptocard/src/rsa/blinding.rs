@@ -35,7 +35,7 @@
 //! pop (a pool grows to the number of threads that ever ran at once, capped at
 //! [`MAX_POOLED`]).
 
-use super::key::N;
+use super::tags::N;
 use crate::bignum::Nat;
 use crate::modular::{Elem, Modulus, Mont};
 use crate::rng::RandomSource;

@@ -35,20 +35,21 @@ impl RsaPrivateKey {
         exponents: Vec<Nat>,
         coefficients: Vec<Nat>,
     ) -> Result<RsaPrivateKey> {
-        validate::private_key(Parts {
+        RsaPrivateKey::assemble(validate::private_key(Parts {
             n,
             e,
             d,
             primes,
             exponents: Some(exponents),
             coefficients: Some(coefficients),
-        })
+        })?)
     }
 
     /// A key from n, e, d and its primes; the CRT values are computed. Checked as
     /// [`RsaPrivateKey::from_crt_components`].
     pub fn from_components(n: Nat, e: Nat, d: Nat, primes: Vec<Nat>) -> Result<RsaPrivateKey> {
-        validate::private_key(Parts { n, e, d, primes, exponents: None, coefficients: None })
+        let parts = Parts { n, e, d, primes, exponents: None, coefficients: None };
+        RsaPrivateKey::assemble(validate::private_key(parts)?)
     }
 
     /// A two-prime key from (n, e, d) alone: p and q are recovered (see the module docs)

@@ -33,23 +33,12 @@
 //! [`crate::Error::FaultDetected`] and never leaves. The residues are secret (blinded,
 //! but secret), and so are the moduli and exponents: backends must be constant time.
 
-use super::key::N;
+use super::tags::{Extra, N, P, Q};
 use crate::bignum::{LIMB_BITS, Limb, Nat};
 use crate::ct::Choice;
 use crate::modular::{CrtPrime, Elem, Modulus, Mont, Plain, ct_window_bits, garner_multi};
 use crate::{Error, Result};
 use zeroize::Zeroizing;
-
-/// The tag of the first prime p = r_1.
-#[derive(Debug)]
-pub(crate) enum P {}
-/// The tag of the second prime q = r_2.
-#[derive(Debug)]
-pub(crate) enum Q {}
-/// The tag shared by the extra primes r_3, ..., r_u of a multi-prime key (each residue is
-/// only ever used with its own prime's modulus).
-#[derive(Debug)]
-pub(crate) enum R {}
 
 /// One prime with its CRT exponent.
 pub(crate) struct PrimeCtx<T> {
@@ -117,9 +106,9 @@ impl<T> Clone for PrimeCtx<T> {
 /// An extra prime r_i (i >= 3) of a multi-prime key with its coefficient t_i.
 #[derive(Clone)]
 pub(crate) struct OtherPrime {
-    pub(crate) prime: PrimeCtx<R>,
+    pub(crate) prime: PrimeCtx<Extra>,
     /// t_i = (r_1 ... r_{i-1})^-1 mod r_i, in Montgomery form.
-    pub(crate) t: Elem<R, Mont>,
+    pub(crate) t: Elem<Extra, Mont>,
 }
 
 /// The private key in the form the exponentiations and Garner's recombination use.
@@ -153,7 +142,7 @@ impl CrtKey {
         let q_inv = p.modulus.to_mont(&p.modulus.elem_from_nat(&coefficients[0]).map_err(bad)?);
         let mut others = Vec::with_capacity(primes.len() - 2);
         for i in 2..primes.len() {
-            let prime: PrimeCtx<R> = PrimeCtx::new(n, &primes[i], &exponents[i])?;
+            let prime: PrimeCtx<Extra> = PrimeCtx::new(n, &primes[i], &exponents[i])?;
             let t = prime
                 .modulus
                 .to_mont(&prime.modulus.elem_from_nat(&coefficients[i - 1]).map_err(bad)?);
@@ -183,7 +172,7 @@ impl CrtKey {
     /// Phase (c), first half: Garner's recombination (RSADP steps 2.b.iii-v). A result
     /// that does not fit n can only come from a wrong residue: [`Error::FaultDetected`].
     pub(crate) fn recombine(&self, r: &CrtResidues, n: &Modulus<N>) -> Result<Elem<N, Plain>> {
-        let others: Vec<CrtPrime<'_, R>> = self
+        let others: Vec<CrtPrime<'_, Extra>> = self
             .others
             .iter()
             .zip(&r.others)
@@ -213,7 +202,7 @@ impl CrtKey {
 pub(crate) struct CrtResidues {
     pub(crate) p: Elem<P, Plain>,
     pub(crate) q: Elem<Q, Plain>,
-    pub(crate) others: Vec<Elem<R, Plain>>,
+    pub(crate) others: Vec<Elem<Extra, Plain>>,
 }
 
 /// One fault check of a batch ([`CrtBackend::check_batch`]): the key, the recombined m,

@@ -1,8 +1,9 @@
 //! RSA keys (RFC 8017 section 3): the public key (n, e) and the private key in its CRT
 //! form (p, q, dP, dQ, qInv) with the multi-prime extension (r_i, d_i, t_i).
 //!
-//! A key is validated once, when it is made ([`super::validate`]), and carries everything
-//! the private operation reuses: the [`Modulus`] of n and of every prime (Montgomery
+//! A key is validated once, when it is made ([`super::validate`], which checks numbers
+//! only), and assembled here (`RsaPrivateKey::assemble`) with everything the private
+//! operation reuses: the [`Modulus`] of n and of every prime (Montgomery
 //! constants), the CRT exponents padded to their prime's limb length (so that the
 //! constant-time exponentiation leaks only that length), qInv and t_i in Montgomery form,
 //! the pool of blinding factors ([`super::blinding`]) and the hashed private exponent that
@@ -12,14 +13,13 @@
 
 use super::blinding::BlindingPool;
 use super::crt::CrtKey;
-use crate::Result;
+use super::tags::N;
+use super::validate::{self, PrivateValues};
 use crate::bignum::Nat;
+use crate::digest::{HashAlg, Hasher};
 use crate::modular::Modulus;
-use zeroize::Zeroizing;
-
-/// The type tag of the RSA modulus n.
-#[derive(Debug)]
-pub(crate) enum N {}
+use crate::{Error, Result};
+use zeroize::{Zeroize, Zeroizing};
 
 /// An RSA public key (n, e), RFC 8017 section 3.1.
 ///
@@ -37,8 +37,8 @@ impl RsaPublicKey {
     /// bits when n has more than 3072 bits (OpenSSL's limit, which bounds the cost of
     /// verification). Fails with [`crate::Error::InvalidKey`].
     pub fn new(n: Nat, e: Nat) -> Result<RsaPublicKey> {
-        super::validate::public_key(&n, &e)?;
-        let n = Modulus::from_nat(&n).map_err(|_| crate::Error::InvalidKey("bad modulus"))?;
+        validate::public_key(&n, &e)?;
+        let n = Modulus::from_nat(&n).map_err(|_| Error::InvalidKey("bad modulus"))?;
         Ok(RsaPublicKey { n, e })
     }
 
@@ -109,6 +109,26 @@ pub struct RsaPrivateKey {
 }
 
 impl RsaPrivateKey {
+    /// Builds a key from values already checked (by [`validate::private_key`], or by
+    /// construction in key generation): the precomputations only, no checks.
+    pub(crate) fn assemble(values: PrivateValues) -> Result<RsaPrivateKey> {
+        let PrivateValues { n, e, d, primes, exponents, coefficients } = values;
+        let crt = CrtKey::new(&n, &primes, &exponents, &coefficients)?;
+        let n_mod = Modulus::from_nat(&n).map_err(|_| Error::InvalidKey("bad modulus"))?;
+        let public = RsaPublicKey { n: n_mod, e };
+        let d_hash = hash_private_exponent(&d, public.size())?;
+        Ok(RsaPrivateKey {
+            public,
+            d,
+            primes,
+            exponents,
+            coefficients,
+            crt,
+            blinding: BlindingPool::default(),
+            d_hash,
+        })
+    }
+
     /// The public half.
     pub fn public_key(&self) -> &RsaPublicKey {
         &self.public
@@ -184,6 +204,16 @@ impl core::fmt::Debug for RsaPrivateKey {
             .field("primes", &self.primes.len())
             .finish_non_exhaustive()
     }
+}
+
+/// SHA-256(I2OSP(d, k)): the HMAC key of implicit rejection's key-derivation key.
+fn hash_private_exponent(d: &Nat, k: usize) -> Result<Zeroizing<[u8; 32]>> {
+    let mut bytes = d.to_be_bytes_padded(k)?;
+    let digest = Hasher::digest(HashAlg::Sha256, &bytes);
+    bytes.zeroize();
+    let mut out = Zeroizing::new([0u8; 32]);
+    out.copy_from_slice(digest.as_bytes());
+    Ok(out)
 }
 
 /// The 2048-bit test key of `tests/data/rsa/rsa2048_pkcs1.hex`, for unit tests.

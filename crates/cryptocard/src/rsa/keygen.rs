@@ -19,16 +19,16 @@
 //! 5. the CRT values d_i = e^-1 mod (r_i - 1), qInv, t_i.
 //!
 //! Secrets are handled in constant time where the values could leak: the sieve and
-//! Miller-Rabin (see [`crate::bignum::prime`]), the gcd and lcm of `keygen_arith.rs`,
+//! Miller-Rabin (see [`crate::modular::prime`]), the gcd and lcm of `keygen_arith.rs`,
 //! the inverses of e by the small-exponent identity there, qInv and t_i by the
 //! constant-time inverse after a Montgomery reduction. What remains visible is how many
 //! candidates were tried and v2(r_i - 1).
 
 use super::key::RsaPrivateKey;
 use super::keygen_arith::{inverse_small, lcm};
-use super::validate::{self, MAX_BITS, MIN_BITS, MIN_NEW_KEY_BITS};
+use super::validate::{self, MAX_BITS, MIN_BITS, MIN_NEW_KEY_BITS, PrivateValues};
 use crate::bignum::Nat;
-use crate::bignum::prime::{PrimeOptions, generate_prime};
+use crate::modular::prime::{PrimeOptions, generate_prime};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 
@@ -176,7 +176,9 @@ fn attempt(opts: &KeyGenOptions, rng: &mut dyn RandomSource) -> Result<Option<Rs
     let exponents =
         minus_one.iter().map(|rm1| inverse_small(e, rm1)).collect::<Result<Vec<Nat>>>()?;
     let coefficients = validate::compute_coefficients(&primes)?;
-    validate::assemble(product, Nat::from_u64(e), d, primes, exponents, coefficients).map(Some)
+    let values =
+        PrivateValues { n: product, e: Nat::from_u64(e), d, primes, exponents, coefficients };
+    RsaPrivateKey::assemble(values).map(Some)
 }
 
 /// |p - q| > 2^(nlen/2 - 100).

@@ -136,6 +136,7 @@ mod pkcs1v15_enc;
 mod private;
 mod pss;
 mod raw;
+mod tags;
 pub mod validate;
 
 pub use backend::{BACKEND_VAR, Backend, default_backend, set_default_backend};

@@ -17,7 +17,7 @@
 //! only data-dependent step is a masked final subtraction.
 
 use super::RsaPrivateKey;
-use super::key::N;
+use super::tags::N;
 use crate::modular::{Elem, Mont};
 
 /// The fewest products of one class worth an mb8 call. A call costs about two core
@@ -66,7 +66,7 @@ mod lanes {
     use crate::modular::Elem;
     use crate::rsa::backend::Resolved;
     use crate::rsa::backend_ifma::{Run, schedule};
-    use crate::rsa::key::N;
+    use crate::rsa::tags::N;
 
     /// The products of IFMA keys with an mb8 class, by class in calls of up to eight;
     /// `out[i]` is left `None` for the others (and for a lane that fails, which cannot

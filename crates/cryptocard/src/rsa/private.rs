@@ -30,8 +30,9 @@
 use super::backend::Resolved;
 use super::blinding::Blinder;
 use super::crt::{CrtBackend, CrtResidues, ScalarBackend};
-use super::key::{N, RsaPrivateKey};
+use super::key::RsaPrivateKey;
 use super::mul_batch::{MulJob, mul_all, sqr_all};
+use super::tags::N;
 use crate::ct::Choice;
 use crate::modular::{Elem, Mont, Plain};
 use crate::rng::RandomSource;

@@ -9,7 +9,8 @@
 //! base (a signature or a plaintext being encrypted) is processed in constant time by the
 //! Montgomery products; only e's bits decide the sequence of operations.
 
-use super::key::{N, RsaPrivateKey, RsaPublicKey};
+use super::key::{RsaPrivateKey, RsaPublicKey};
+use super::tags::N;
 use crate::modular::{Elem, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};

@@ -1,4 +1,6 @@
-//! Key validation on import and on generation (RFC 8017 sections 3.1 and 3.2).
+//! Key validation on import and on generation (RFC 8017 sections 3.1 and 3.2): checks on
+//! numbers only. What this file accepts, the key's constructor (`key.rs`,
+//! `RsaPrivateKey::assemble`) turns into a key with its precomputations.
 //!
 //! Public key: n odd of [`MIN_BITS`] to [`MAX_BITS`] bits; e odd, 3 <= e < n, at most
 //! 64 bits when n has more than 3072 bits (OpenSSL's `RSA_MAX_PUBEXP_BITS` rule, which
@@ -23,14 +25,9 @@
 //! Timing: these checks use `Nat` arithmetic (products, division, gcd), which is variable
 //! time in the values; they run once per key, on data the caller just handed over.
 
-use super::blinding::BlindingPool;
-use super::crt::CrtKey;
-use super::key::{RsaPrivateKey, RsaPublicKey};
 use crate::bignum::Nat;
-use crate::digest::{HashAlg, Hasher};
 use crate::modular::Modulus;
 use crate::{Error, Result};
-use zeroize::{Zeroize, Zeroizing};
 
 /// The smallest modulus accepted on import, in bits (existing 512-bit keys still verify
 /// old signatures; new keys are at least [`MIN_NEW_KEY_BITS`]).
@@ -85,8 +82,22 @@ pub(crate) struct Parts {
     pub coefficients: Option<Vec<Nat>>,
 }
 
-/// Validates `parts` (see the module docs) and builds the key with its precomputations.
-pub(crate) fn private_key(parts: Parts) -> Result<RsaPrivateKey> {
+/// The values of a private key, every one present: checked by [`private_key`], or right by
+/// construction (key generation).
+pub(crate) struct PrivateValues {
+    pub n: Nat,
+    pub e: Nat,
+    pub d: Nat,
+    /// r_1 = p, r_2 = q, r_3, ..., r_u.
+    pub primes: Vec<Nat>,
+    /// d_i = d mod (r_i - 1), in the order of `primes`.
+    pub exponents: Vec<Nat>,
+    /// qInv, then t_3, ..., t_u.
+    pub coefficients: Vec<Nat>,
+}
+
+/// Validates `parts` (see the module docs) and computes the CRT values it lacks.
+pub(crate) fn private_key(parts: Parts) -> Result<PrivateValues> {
     let Parts { n, e, d, primes, exponents, coefficients } = parts;
     public_key(&n, &e)?;
     let u = primes.len();
@@ -139,33 +150,7 @@ pub(crate) fn private_key(parts: Parts) -> Result<RsaPrivateKey> {
             given
         }
     };
-    assemble(n, e, d, primes, exponents, coefficients)
-}
-
-/// Builds a key from values already checked (by [`private_key`], or by construction in
-/// key generation): the precomputations only, no checks.
-pub(crate) fn assemble(
-    n: Nat,
-    e: Nat,
-    d: Nat,
-    primes: Vec<Nat>,
-    exponents: Vec<Nat>,
-    coefficients: Vec<Nat>,
-) -> Result<RsaPrivateKey> {
-    let crt = CrtKey::new(&n, &primes, &exponents, &coefficients)?;
-    let n_mod = Modulus::from_nat(&n).map_err(|_| Error::InvalidKey("bad modulus"))?;
-    let public = RsaPublicKey { n: n_mod, e };
-    let d_hash = hash_private_exponent(&d, public.size())?;
-    Ok(RsaPrivateKey {
-        public,
-        d,
-        primes,
-        exponents,
-        coefficients,
-        crt,
-        blinding: BlindingPool::default(),
-        d_hash,
-    })
+    Ok(PrivateValues { n, e, d, primes, exponents, coefficients })
 }
 
 /// qInv = q^-1 mod p and t_i = (r_1 ... r_{i-1})^-1 mod r_i, by the constant-time
@@ -204,14 +189,4 @@ fn check_coefficients(primes: &[Nat], given: &[Nat]) -> Result<()> {
         prefix *= r;
     }
     Ok(())
-}
-
-/// SHA-256(I2OSP(d, k)): the HMAC key of implicit rejection's key-derivation key.
-fn hash_private_exponent(d: &Nat, k: usize) -> Result<Zeroizing<[u8; 32]>> {
-    let mut bytes = d.to_be_bytes_padded(k)?;
-    let digest = Hasher::digest(HashAlg::Sha256, &bytes);
-    bytes.zeroize();
-    let mut out = Zeroizing::new([0u8; 32]);
-    out.copy_from_slice(digest.as_bytes());
-    Ok(out)
 }

@@ -27,7 +27,7 @@
 //! scan. Reading 4 KiB takes at least 64 cycles at two 256-bit loads a cycle.
 
 use super::cpu::Avx2;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// Accumulators per pass (`ymm0`..`ymm7`), so 32 limbs of every entry per pass.

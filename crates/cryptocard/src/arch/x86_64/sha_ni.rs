@@ -23,7 +23,7 @@ use super::cpu::ShaNi;
 use core::arch::x86_64::*;
 
 /// The SHA-256 round constants, FIPS 180-4 section 4.2.2.
-use crate::digest::sha256_constants as K256;
+use crate::arch::sha2_constants::SHA256_K as K256;
 
 /// SHA-1: absorbs `blocks` into `state` (FIPS 180-4 section 6.1.2).
 #[inline]

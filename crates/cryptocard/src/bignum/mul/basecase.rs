@@ -26,7 +26,7 @@
 //!
 //! Every function here runs in time that depends only on the lengths.
 
-use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb, mac, sbb};
+use crate::limb::{LIMB_BITS, Limb, WideLimb, mac, sbb};
 
 /// `r = a * b`, returning the high limb. `r.len() == a.len()`.
 #[inline]

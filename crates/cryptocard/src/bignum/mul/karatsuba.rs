@@ -30,8 +30,8 @@
 use super::Basecase;
 use super::linear::{add_or_sub, add_small};
 use super::recursive::Multiplier;
-use crate::bignum::limb::Limb;
 use crate::ct::Choice;
+use crate::limb::Limb;
 
 /// Scratch limbs a multiplication level with split `h` needs for itself.
 pub const fn mul_own_scratch(h: usize) -> usize {

@@ -8,8 +8,8 @@
 //! lengths only: signs are masks.
 
 use super::Basecase;
-use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb, adc_bit, sbb_bit};
 use crate::ct::Choice;
+use crate::limb::{LIMB_BITS, Limb, WideLimb, adc_bit, sbb_bit};
 
 /// Portable `r = a + b + cin` over equal lengths, returning the carry.
 pub(super) fn add_n_portable(r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {

@@ -15,6 +15,8 @@
 //! Constant time: every algorithm here runs in time that depends only on the operand
 //! lengths; the signs inside Karatsuba, Toom-3 and Toom-4 are masks.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod adx;
 mod basecase;
 mod karatsuba;
 mod linear;
@@ -29,8 +31,8 @@ pub use recursive::Multiplier;
 pub use sqr_basecase::sqr_basecase;
 pub use thresholds::Thresholds;
 
-use crate::bignum::limb::Limb;
 use crate::ct::Choice;
+use crate::limb::Limb;
 use zeroize::Zeroizing;
 
 /// A schoolbook kernel pair that the recursive algorithms bottom out in.
@@ -126,11 +128,9 @@ macro_rules! with_best_multiplier {
     (|$m:ident| $body:expr) => {{
         #[cfg(target_arch = "x86_64")]
         if let Some(adx) = crate::arch::x86_64::cpu::Adx::detect() {
-            let kernel = crate::arch::x86_64::adx::AdxBasecase(adx);
-            let $m = Multiplier {
-                kernel: &kernel,
-                thresholds: &crate::arch::x86_64::adx::BASECASE_THRESHOLDS,
-            };
+            let kernel = crate::bignum::mul::adx::AdxBasecase(adx);
+            let $m =
+                Multiplier { kernel: &kernel, thresholds: &crate::bignum::mul::adx::THRESHOLDS };
             return $body;
         }
         let $m = PORTABLE;

@@ -23,7 +23,7 @@
 //! stack-fashion (a level uses the front, its sub-products the rest).
 
 use super::{Basecase, Thresholds, karatsuba, toom3, toom4};
-use crate::bignum::limb::Limb;
+use crate::limb::Limb;
 
 /// The algorithm for one product.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@
 //! Time depends only on the length.
 
 use super::basecase::{accumulate, carry_out};
-use crate::bignum::limb::{LIMB_BITS, Limb, WideLimb};
+use crate::limb::{LIMB_BITS, Limb, WideLimb};
 
 /// `r = a^2`. Contract: `r.len() == 2 * a.len()`, `a` not empty; `r` is written, never
 /// read. Time depends only on the length.

@@ -37,9 +37,9 @@
 use super::Basecase;
 use super::linear::{cnd_neg, divexact_assign};
 use super::recursive::Multiplier;
-use crate::bignum::limb::{LIMB_BITS, Limb};
 use crate::bignum::shift::{lshift, rshift_assign};
 use crate::ct::Choice;
+use crate::limb::{LIMB_BITS, Limb};
 
 /// Scratch limbs a multiplication level with part size `k` needs for itself.
 pub const fn mul_own_scratch(k: usize) -> usize {

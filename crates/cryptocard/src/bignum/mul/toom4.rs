@@ -43,9 +43,9 @@ use super::Basecase;
 use super::basecase::{addmul_1, submul_1};
 use super::linear::{cnd_neg, divexact_assign};
 use super::recursive::Multiplier;
-use crate::bignum::limb::Limb;
 use crate::bignum::shift::{lshift, rshift_assign};
 use crate::ct::Choice;
+use crate::limb::Limb;
 
 /// Scratch limbs a multiplication level with part size `k` needs for itself.
 pub const fn mul_own_scratch(k: usize) -> usize {

@@ -36,7 +36,7 @@ use super::redc::redc_unrolled_body;
 use super::rows::{addmul_step, mul1_step, row_carry_out, row_unrolled, row_unrolled_len};
 use super::sqr::{diagonal_body, triangle_body};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// Scratch limbs the kernels here need for `k`-limb operands: the double-length product
@@ -258,7 +258,7 @@ fn finish_almost(r: &mut [Limb], c: Limb, n: &[Limb]) {
     let mask = c.wrapping_neg();
     let mut borrow = 0;
     for (x, &y) in r.iter_mut().zip(n) {
-        (*x, borrow) = crate::bignum::sbb(*x, y & mask, borrow);
+        (*x, borrow) = crate::limb::sbb(*x, y & mask, borrow);
     }
 }
 

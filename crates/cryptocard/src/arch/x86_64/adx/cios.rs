@@ -16,7 +16,7 @@
 
 use super::rows::{addmul_shift_step, addmul_step, row_carry_out, row_loop8, row_loop8_from_h1};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// The loop constants, read from memory so that the kernel fits in the registers.

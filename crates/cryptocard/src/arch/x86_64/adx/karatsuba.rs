@@ -6,7 +6,7 @@
 
 use super::linear;
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 
 /// `|a0 - a1|` of the halves of `a` (length `2H`) into `d`, returning the sign (1 when
 /// `a1 > a0`), on the `adc`/`sbb` chains of `linear`.
@@ -18,7 +18,7 @@ fn half_diff<const H: usize>(adx: Adx, d: &mut [Limb], a: &[Limb]) -> Limb {
 /// `s[0..2K) = a * b` (or `a^2` when `b` is `None`) for `K = 2H` by one Karatsuba level
 /// over the unrolled `H`-limb kernels (`bignum::mul::karatsuba` with the asm middle
 /// term); `t` is `4H` limbs of scratch.
-pub(super) fn karatsuba_product<const H: usize>(
+pub(crate) fn karatsuba_product<const H: usize>(
     adx: Adx,
     s: &mut [Limb],
     a: &[Limb],

@@ -14,7 +14,7 @@
 
 use super::rows::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// One carry chain over `n` limbs: `r[i] = a[i] OP b[i] OP carry`, `$op` being `adc` or

@@ -157,10 +157,11 @@
 //!
 //! # As the bignum basecase
 //!
-//! [`AdxBasecase`] puts [`mul_basecase`] and [`sqr_basecase`] (a 32 x 32 product as one
-//! Karatsuba level over the 16-limb kernel) and the linear passes behind `bignum::mul`'s
+//! `AdxBasecase` (in `bignum/mul/adx.rs`, beside the seam, so that this module needs
+//! nothing from `bignum`) puts [`mul_basecase`] and [`sqr_basecase`] (a 32 x 32 product as
+//! one Karatsuba level over the 16-limb kernel) and the linear passes behind `bignum::mul`'s
 //! `Basecase` seam, with Karatsuba and Toom-4 cut-overs tuned over them
-//! ([`BASECASE_THRESHOLDS`]). Through that recursion a 4096-bit product takes about 0.85
+//! (`THRESHOLDS` there). Through that recursion a 4096-bit product takes about 0.85
 //! times the time of GMP 6.2's `mpz_mul` and a 65536-bit one about 1.0 times (portable
 //! kernels: 1.8 and 2.6 times), measured in one process (`bench_mul`); `cryptocard speed
 //! mul65536` puts it at 0.85-0.87x GMP 6.3's rate.
@@ -170,11 +171,10 @@
 // until then only the tests use them.
 #![cfg_attr(not(test), allow(dead_code))]
 
-mod basecase;
 mod chain;
 mod cios;
 mod karatsuba;
-mod linear;
+pub(crate) mod linear;
 mod mont;
 mod mul;
 mod redc;
@@ -191,7 +191,7 @@ mod bench_mul;
 mod tests;
 
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 
 /// Calls `$f::<K>` for the sizes with an unrolled kernel, `$generic` otherwise.
 macro_rules! by_size {
@@ -321,8 +321,11 @@ pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0:
 }
 
 pub(crate) use chain::{mul_almost, scratch_len as chain_scratch_len, sqr_n_almost};
-// The bignum recursion's seam (see the note at the top).
-pub(crate) use basecase::{AdxBasecase, THRESHOLDS as BASECASE_THRESHOLDS};
+// For the bignum recursion's adapter, `bignum/mul/adx.rs` (see the note at the top).
+pub(crate) use karatsuba::karatsuba_product;
+// The tests and benchmarks beside the kernels also run them through bignum's recursion.
+#[cfg(test)]
+use crate::bignum::mul::adx::{AdxBasecase, THRESHOLDS as BASECASE_THRESHOLDS};
 use mont::mont_mul_unrolled;
 use mul::mul_unrolled;
 use redc::redc_unrolled;

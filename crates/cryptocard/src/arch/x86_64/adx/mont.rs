@@ -7,7 +7,7 @@ use super::redc::redc_unrolled_body;
 use super::rows::{addmul_step, mul1_step, row_carry_out, row_unrolled, row_unrolled_len};
 use super::sqr::{diagonal_body, triangle_body};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// `c*R + r = (a*b + m*n) / R` for `k = K` (even, at least 8).

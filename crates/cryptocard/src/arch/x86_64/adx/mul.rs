@@ -7,7 +7,7 @@
 
 use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// `r = a * b` for `a.len() >= b.len() >= 1`, `r.len() == a.len() + b.len()`; any lengths.

@@ -12,7 +12,7 @@
 
 use super::rows::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// `c*R + r = (t + m*n) / R`, any `k = n.len() = r.len() >= 1`, `t.len() == 2k`
@@ -55,7 +55,7 @@ pub(super) fn redc_loop(_adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n
     // The parked carry limbs t[0..k) go onto the high half (see the module docs); the
     // portable `add_n` is constant-time and costs about k cycles, little beside the rows.
     let (lo, hi) = t.split_at(k);
-    crate::bignum::add_n(r, hi, lo)
+    crate::limb::add_n(r, hi, lo)
 }
 
 /// The body of [`redc_unrolled`]: reduces `{t}[0..2K)` by `{x}[0..K)` (the modulus) into

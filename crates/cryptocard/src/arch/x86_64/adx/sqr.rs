@@ -10,7 +10,7 @@
 
 use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled_len};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
+use crate::limb::Limb;
 use core::arch::asm;
 
 /// `r = a^2` for any `k = a.len() >= 1`, `r.len() == 2k`.
@@ -129,7 +129,7 @@ fn split_triangle<const H: usize>(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     super::mul::mul_unrolled::<H>(adx, s, lo, hi);
     // r[H..) += lo*hi: the carry ripples through r[3H..4H) and dies there, since the sum
     // is the triangle of `a`, below 2^(64*4H).
-    let carry = crate::bignum::add_1(&mut r[H..], s);
+    let carry = crate::limb::add_1(&mut r[H..], s);
     debug_assert_eq!(carry, 0, "internal error: squaring triangle overflow");
 }
 

@@ -154,11 +154,11 @@ impl<const D: usize> Params52<D> {
         if n.first().is_none_or(|&w| w & 1 == 0) {
             return Err(Error::InvalidArgument("modulus must be odd"));
         }
-        let bits = crate::bignum::Nat::from_slice(n).bits();
+        let bits = crate::limb::bit_length(n);
         if bits > max_modulus_bits(D) || n.len() > (52 * D).div_ceil(64) {
             return Err(Error::InvalidArgument("modulus too large for the digit count"));
         }
-        if crate::bignum::cmp_vartime(rr, n).is_ge() {
+        if crate::limb::cmp_vartime(rr, n).is_ge() {
             return Err(Error::InvalidArgument("RR must be below the modulus"));
         }
         let mut p = Params52 { n: [0; D], rr: [0; D], k0: neg_inv52(n[0]), limbs: n.len() };
@@ -170,7 +170,9 @@ impl<const D: usize> Params52<D> {
 
     /// Parameters for the modulus `n`, computing `RR = 2^(104 D) mod n` itself by one long
     /// division (`Nat::rem`): microseconds at RSA sizes, once per key. Variable-time in `n`,
-    /// which is public; fails as [`Params52::new`].
+    /// which is public; fails as [`Params52::new`]. For the tests: the library takes `RR`
+    /// from the modular layer, which sits above this one.
+    #[cfg(test)]
     pub(crate) fn from_modulus_vartime(n: &[u64]) -> Result<Self, Error> {
         if n.first().is_none_or(|&w| w & 1 == 0) {
             return Err(Error::InvalidArgument("modulus must be odd"));

@@ -157,7 +157,7 @@ pub(super) fn exp_public<K: Kernels>(
     out: &mut K::Num,
 ) {
     let one = k.one();
-    let bits = crate::bignum::bit_length(e);
+    let bits = crate::limb::bit_length(e);
     let (mut xm, mut x, mut y) = (k.zero(), k.zero(), k.zero());
     if bits == 0 {
         // x^0 = 1: R mod n, out of Montgomery form below.

@@ -167,7 +167,7 @@ macro_rules! two_blocks_fn {
         #[target_feature(enable = $features)]
         unsafe fn $name(state: &mut [u64; 8], b0: &[u8; 128], b1: &[u8; 128], both: bool) {
             type S = $sigmas;
-            let k = &crate::digest::sha512_constants;
+            let k = &crate::arch::sha2_constants::SHA512_K;
             // SAFETY: for the whole body: 16-byte unaligned loads from the two 128-byte blocks at
             // offsets 16 i (i < 8) and from the 80-word constant table at word offsets 2 p
             // (p < 40); 32-byte unaligned stores into entries p < 40 of `wk`; the rounds read

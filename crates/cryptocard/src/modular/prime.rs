@@ -31,8 +31,8 @@ pub use miller_rabin::MillerRabin;
 pub use rounds::{ADVERSARIAL_ROUNDS, generation_error_log2, mr_rounds};
 pub use sieve::{SMALL_PRIME_COUNT, SMALL_PRIMES};
 
+use super::MAX_BITS;
 use crate::bignum::{LIMB_BITS, Limb, Nat, add_1, bit_length};
-use crate::modular::MAX_BITS;
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 use sieve::Residues;

@@ -1,11 +1,14 @@
-//! The BMI2/ADX kernels as the basecase of the bignum multiplication recursion
-//! (`bignum::mul::Basecase`), with the Karatsuba and Toom-3 cut-overs that go with them.
+//! The BMI2/ADX kernels of `arch/x86_64/adx` as the basecase of the multiplication
+//! recursion ([`Basecase`]), with the Karatsuba and Toom-3 cut-overs that go with them.
+//!
+//! This adapter lives here, beside the seam it plugs into, rather than beside the kernels:
+//! `arch` stays below `bignum` and knows nothing of its traits (see the crate docs).
 
-use super::{linear, mul_basecase, sqr_basecase};
+use super::{Basecase, Thresholds};
+use crate::arch::x86_64::adx::{karatsuba_product, linear, mul_basecase, sqr_basecase};
 use crate::arch::x86_64::cpu::Adx;
-use crate::bignum::Limb;
-use crate::bignum::mul::{Basecase, Thresholds};
 use crate::ct::Choice;
+use crate::limb::Limb;
 
 /// [`mul_basecase`] and [`sqr_basecase`] behind the `Basecase` seam; holding one proves the
 /// CPU has the instructions.
@@ -20,7 +23,7 @@ impl Basecase for AdxBasecase {
     fn mul_basecase(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
         if a.len() == 32 && b.len() == 32 {
             let mut t = [0 as Limb; 64];
-            super::karatsuba::karatsuba_product::<16>(self.0, r, a, Some(b), &mut t);
+            karatsuba_product::<16>(self.0, r, a, Some(b), &mut t);
             t.fill(0);
             core::hint::black_box(&mut t);
         } else {

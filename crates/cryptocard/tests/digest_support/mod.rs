@@ -28,7 +28,10 @@ pub fn msg_bytes(r: &Record) -> Vec<u8> {
     m
 }
 
-pub use crate::common::xorshift_bytes as bytes;
+/// Deterministic pseudo-random bytes (`common::xorshift_bytes`).
+pub fn bytes(n: usize, seed: u64) -> Vec<u8> {
+    crate::common::xorshift_bytes(n, seed)
+}
 
 /// Hashes `msg` through the run-time interface, whole and in 7-byte pieces.
 pub fn check_dyn(alg: HashAlg, msg: &[u8], want: &str) {

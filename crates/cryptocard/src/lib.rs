@@ -63,6 +63,11 @@ pub mod rng;
 pub mod rsa;
 
 pub(crate) mod arch;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
+
+#[cfg(test)]
+pub(crate) mod test_rng;
 
 pub use error::Error;
 

@@ -7,8 +7,10 @@
 //! the larger one's sign), products and quotients take the xor of the signs, division
 //! truncates (the remainder has the dividend's sign), shifts act on the magnitude.
 
+mod common;
+
+use common::{Record, parse_records, read_data};
 use cryptocard::bignum::Nat;
-use std::collections::HashMap;
 
 /// A signed value: sign and magnitude, zero always non-negative.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,29 +55,12 @@ impl Int {
     }
 }
 
-/// The cases of one file: maps from key to value, in file order.
-fn cases(name: &str) -> Vec<HashMap<String, String>> {
-    let path = format!("{}/tests/data/boringssl-bn/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("vector file");
-    let mut out = Vec::new();
-    let mut cur = HashMap::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-        } else if !line.starts_with('#') {
-            let (k, v) = line.split_once(" = ").expect("key = value");
-            cur.insert(k.to_string(), v.to_string());
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+/// The cases of one file of tests/data/boringssl-bn, in file order.
+fn cases(name: &str) -> Vec<Record> {
+    parse_records(&read_data(&format!("boringssl-bn/{name}")))
 }
 
-fn get(c: &HashMap<String, String>, k: &str) -> Int {
+fn get(c: &Record, k: &str) -> Int {
     Int::parse(c.get(k).unwrap_or_else(|| panic!("missing {k} in {c:?}")))
 }
 

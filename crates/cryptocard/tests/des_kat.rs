@@ -2,19 +2,17 @@
 //! key used three times, so also single DES), the FIPS 81 examples, Rivest's recurrence,
 //! and BoringSSL's DES cipher tests. Data in tests/data/des (see its README).
 
+mod common;
+
+use common::unhex;
 use cryptocard::des::modes::{self, lookup};
 use cryptocard::des::{BlockCipher64, Des, Direction, Mode, Padding, Tdes, TdesEde2, TdesEde3};
 use serde_json::Value;
 use std::collections::HashMap;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/des");
-
+/// A file of tests/data/des.
 fn read(path: &str) -> String {
-    std::fs::read_to_string(format!("{DATA}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    hex::decode(s.trim()).unwrap_or_else(|e| panic!("bad hex {s:?}: {e}"))
+    common::read_data(&format!("des/{path}"))
 }
 
 /// One case of a NIST .rsp file.

@@ -3,6 +3,7 @@
 //! extension and AVX2 kernels against the portable code, and streaming against one-shot
 //! hashing at random split points.
 
+mod common;
 mod digest_support;
 
 use cryptocard::digest::{

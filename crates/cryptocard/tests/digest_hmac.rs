@@ -2,6 +2,7 @@
 //! including the truncated case 5), RFC 6070 (PBKDF2-HMAC-SHA1), RFC 7914 section 11
 //! (PBKDF2-HMAC-SHA256); and the behaviour of verification.
 
+mod common;
 mod digest_support;
 
 use cryptocard::Error;

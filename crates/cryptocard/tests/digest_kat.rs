@@ -3,6 +3,7 @@
 //! SHA-256 run every vector on both the portable code and the SHA extensions (where the
 //! CPU has them), one-shot and streamed in odd pieces.
 
+mod common;
 mod digest_support;
 
 use cryptocard::digest::{

@@ -6,6 +6,7 @@
 //! traits. (SHA-3's DigestInfo prefixes are checked against OpenSSL-made RSA signatures
 //! with the rest, in digest_diff.rs.)
 
+mod common;
 mod digest_support;
 
 use cryptocard::digest::{

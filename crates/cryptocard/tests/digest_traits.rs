@@ -4,6 +4,7 @@
 
 #![cfg(feature = "rustcrypto-traits")]
 
+mod common;
 mod digest_support;
 
 use cryptocard::digest as cc;

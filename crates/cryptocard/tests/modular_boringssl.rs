@@ -10,38 +10,21 @@
 //! and `Nat::pow_mod_vartime`, and every case of both files runs one way or the other.
 //! Every odd-modulus case also runs on the portable kernels when the CPU has faster ones.
 
+mod common;
 mod modular_common;
 
+use common::{Record, parse_records, read_data};
 use cryptocard::bignum::Nat;
 use cryptocard::modular::prime::MillerRabin;
 use cryptocard::modular::{Elem, MAX_WINDOW, Modulus, Plain};
 use modular_common::*;
 use num_bigint::BigUint;
-use std::collections::HashMap;
 
-type Case = HashMap<String, String>;
+type Case = Record;
 
-/// The cases of one file: key to value maps, in file order (comments skipped).
+/// The cases of one file of tests/data/boringssl-bn, in file order.
 fn cases(name: &str) -> Vec<Case> {
-    let path = format!("{}/tests/data/boringssl-bn/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("vector file");
-    let mut out = Vec::new();
-    let mut cur = HashMap::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-        } else if !line.starts_with('#') {
-            // Some values carry extra spaces after the '='.
-            let (k, v) = line.split_once('=').expect("key = value");
-            cur.insert(k.trim().to_string(), v.trim().to_string());
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    parse_records(&read_data(&format!("boringssl-bn/{name}")))
 }
 
 /// (negative, magnitude) of a hex value.

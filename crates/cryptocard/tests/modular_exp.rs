@@ -2,6 +2,7 @@
 //! time fixed window (every window size), sliding window, binary, and the `Nat`-level
 //! wrappers; bases reduced on input, edge exponents and bases, special moduli.
 
+mod common;
 mod modular_common;
 
 use cryptocard::bignum::Nat;
@@ -141,13 +142,8 @@ fn window_out_of_range_is_an_error() {
 /// portable ones. Deterministic values (a simple generator), so a failure reproduces.
 #[test]
 fn chain_sizes_full_exponents() {
-    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = common::XorShift64(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     for k in [8usize, 15, 16, 17, 24, 32, 33, 48, 64] {
         for top in [!0u64, 1 << 63, 1 << 61] {
             let mut n: Vec<u64> = (0..k).map(|_| next()).collect();

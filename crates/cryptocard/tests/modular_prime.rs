@@ -2,6 +2,7 @@
 //! OpenSSL's `BN_is_prime`, and `is_probable_prime` against OpenSSL on random odd
 //! numbers and against known pseudoprimes.
 
+mod common;
 mod modular_common;
 
 use cryptocard::Error;
@@ -9,27 +10,12 @@ use cryptocard::bignum::Nat;
 use cryptocard::modular::prime::{
     ADVERSARIAL_ROUNDS, PrimeOptions, generate_prime, is_probable_prime, is_probable_prime_vartime,
 };
-use cryptocard::rng::RandomSource;
 use modular_common::*;
 use openssl::bn::{BigNum, BigNumContext};
 use proptest::prelude::*;
 
-/// A deterministic test source (SplitMix64). Not for keys.
-struct TestRng(u64);
-
-impl RandomSource for TestRng {
-    fn fill_bytes(&mut self, dest: &mut [u8]) -> cryptocard::Result<()> {
-        for chunk in dest.chunks_mut(8) {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            chunk.copy_from_slice(&z.to_le_bytes()[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
+// A deterministic test source (SplitMix64). Not for keys.
+use common::SplitMix64 as TestRng;
 
 fn openssl_is_prime(n: &Nat) -> bool {
     let bn = BigNum::from_slice(&n.to_be_bytes()).unwrap();

@@ -2,6 +2,10 @@
 //! mutated inputs, so that CI exercises them without nightly. Deterministic (a fixed
 //! xorshift seed); any panic fails the test.
 
+mod common;
+
+use common::XorShift64 as XorShift;
+
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::fuzzing;
@@ -9,47 +13,31 @@ use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
 
 const DATA: &str = include_str!("data/rsa/boringssl_rsa_tests.txt");
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| self.next() as u8).collect()
-    }
-    /// A random mutation: flip, set, insert, delete, truncate or splice bytes.
-    fn mutate(&mut self, seed: &[u8]) -> Vec<u8> {
-        let mut v = seed.to_vec();
-        for _ in 0..1 + self.below(4) {
-            let at = self.below(v.len() + 1);
-            let last = at.min(v.len().saturating_sub(1));
-            match self.below(6) {
-                0 if !v.is_empty() => {
-                    let bit = 1 << self.below(8);
-                    v[last] ^= bit;
-                }
-                1 if !v.is_empty() => v[last] = self.next() as u8,
-                2 => v.insert(at, self.next() as u8),
-                3 if at < v.len() => {
-                    v.remove(at);
-                }
-                4 => v.truncate(at),
-                _ => {
-                    let n = self.below(16);
-                    let extra = self.bytes(n);
-                    v.splice(at..at, extra);
-                }
+/// A random mutation of `seed`: flip, set, insert, delete, truncate or splice bytes.
+fn mutate(rng: &mut XorShift, seed: &[u8]) -> Vec<u8> {
+    let mut v = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(v.len() + 1);
+        let last = at.min(v.len().saturating_sub(1));
+        match rng.below(6) {
+            0 if !v.is_empty() => {
+                let bit = 1 << rng.below(8);
+                v[last] ^= bit;
+            }
+            1 if !v.is_empty() => v[last] = rng.next_u64() as u8,
+            2 => v.insert(at, rng.next_u64() as u8),
+            3 if at < v.len() => {
+                v.remove(at);
+            }
+            4 => v.truncate(at),
+            _ => {
+                let n = rng.below(16);
+                let extra = rng.bytes(n);
+                v.splice(at..at, extra);
             }
         }
-        v
     }
+    v
 }
 
 /// Every DER blob of the BoringSSL file (keys in all formats, signatures, ciphertexts).
@@ -87,7 +75,7 @@ fn parse_keys_on_random_and_mutated_input() {
     }
     for _ in 0..2500 {
         let seed = &seeds[rng.below(seeds.len())];
-        fuzzing::parse_keys(&rng.mutate(seed));
+        fuzzing::parse_keys(&mutate(&mut rng, seed));
     }
     for _ in 0..500 {
         let len = rng.below(600);
@@ -108,7 +96,7 @@ fn verify_on_random_and_mutated_input() {
     valid.extend_from_slice(b"msg");
     fuzzing::verify(private.public_key(), &valid);
     for _ in 0..1500 {
-        let data = rng.mutate(&valid);
+        let data = mutate(&mut rng, &valid);
         fuzzing::verify(private.public_key(), &data);
     }
     for _ in 0..1500 {
@@ -129,7 +117,7 @@ fn decrypt_on_random_and_mutated_input() {
     valid.extend_from_slice(&ct);
     fuzzing::decrypt(&key, &valid);
     for _ in 0..600 {
-        fuzzing::decrypt(&key, &rng.mutate(&valid));
+        fuzzing::decrypt(&key, &mutate(&mut rng, &valid));
     }
     for _ in 0..400 {
         let len = rng.below(80);

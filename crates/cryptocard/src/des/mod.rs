@@ -62,7 +62,7 @@
 //!
 //! One thread, 16 KiB buffers, AMD EPYC (Zen 4, family 25 model 17) at about 3.7 GHz,
 //! measured in one process interleaved with OpenSSL 3.0.19's EVP ciphers (single DES from
-//! its legacy provider), minimum of 40 runs (`tests/des_speed.rs`, `--ignored`); cycles
+//! its legacy provider), minimum of 40 runs (`cargo bench -p cryptocard-bench --bench des`); cycles
 //! are core cycles at that clock:
 //!
 //! | cipher         | direction | MB/s | Mbit/s | cycles/byte | OpenSSL MB/s | ratio |

@@ -38,7 +38,7 @@ use zeroize::Zeroize;
 pub const MAX_WINDOW: usize = 7;
 
 /// Exponents of at least this many bits use a 5-bit window, below it 4 (3 up to 32
-/// bits). Tuned on AMD Zen 4 (EPYC, core about 4 GHz) with `tests/modexp_cycles.rs`
+/// bits). Tuned on AMD Zen 4 (EPYC, core about 4 GHz) with the `modexp` benchmark's `cycles` (`crates/bench`)
 /// (`WINDOWS=1`: minimum core kcycles over interleaved calls, full-length exponent, ADX
 /// chain kernels and the AVX2 table scan): at 1024 bits windows 4/5/6 took
 /// 969/961/975 kcycles. (Before the fused chains and the vector scan, window 4 won at

@@ -107,8 +107,10 @@ impl<M> Modulus<M> {
     }
 
     /// The same modulus on the portable kernels, whatever the CPU offers: the reference
-    /// the CPU-specific kernels are tested against, and the baseline `speed` compares
-    /// them with.
+    /// the CPU-specific kernels are tested against (the integration tests) and the
+    /// baseline the benchmark crate (`crates/bench`, `modexp`) times them against. Behind
+    /// the `hazmat` feature: a user has no reason to refuse the faster kernels.
+    #[cfg(feature = "hazmat")]
     pub fn with_portable_kernels(mut self) -> Self {
         self.backend = Backend::Portable;
         self

@@ -103,8 +103,9 @@
 //! # Fuzzing
 //!
 //! `crates/cryptocard/fuzz` is a cargo-fuzz project (outside the workspace, nightly) with
-//! three targets whose bodies are in the hidden `fuzzing` module (an ordinary test runs
-//! them on random and mutated inputs):
+//! three targets whose bodies are in the `fuzzing` module, behind the `fuzzing` feature
+//! (the fuzz crate enables it; `tests/rsa_fuzz_bodies.rs` runs the bodies on random and
+//! mutated inputs):
 //!
 //! ```text
 //! cd crates/cryptocard/fuzz
@@ -122,14 +123,14 @@ mod components;
 mod crt;
 mod ct_bytes;
 pub mod encoding;
-#[doc(hidden)]
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod implicit;
 mod key;
 pub mod keygen;
 mod keygen_arith;
 mod mgf;
-mod mul_batch;
+pub(crate) mod mul_batch;
 mod oaep;
 mod pkcs1v15;
 mod pkcs1v15_enc;

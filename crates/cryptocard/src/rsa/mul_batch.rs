@@ -6,7 +6,7 @@
 //! 3% of an operation in a `private_batch`. [`mul_all`] runs the products of keys on the
 //! IFMA backend eight to an mb8 call instead (`arch/x86_64/ifma/mont_mb8.rs`, moduli may
 //! differ within a call): eight 2048-bit products take 3.3 us against 7.3 us on the core
-//! (`bench_products_2048`), the kernel 1.7 us of it and the lanes' conversions and
+//! (`crates/bench`, `rsa_products`), the kernel 1.7 us of it and the lanes' conversions and
 //! buffers the rest. The numbers
 //! stay in the core's Montgomery form, so each product is exactly the core's and the
 //! operation's numbers are the same whichever path multiplies them. A group of one class
@@ -55,6 +55,61 @@ fn run_all<E>(
     #[cfg(target_arch = "x86_64")]
     lanes::mul_in_lanes(jobs, &mut out);
     jobs.iter().zip(out).map(|(job, done)| done.unwrap_or_else(|| core(job))).collect()
+}
+
+/// Random products modulo one key's n, to time [`mul_all`] against the core's products
+/// (`crate::hazmat`, feature `hazmat`; the benchmark crate's user).
+#[cfg(feature = "hazmat")]
+pub struct ProductJobs<'k> {
+    key: &'k RsaPrivateKey,
+    a: Vec<Elem<N, Mont>>,
+    b: Vec<Elem<N, crate::modular::Plain>>,
+}
+
+#[cfg(feature = "hazmat")]
+impl core::fmt::Debug for ProductJobs<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ProductJobs").field("count", &self.a.len()).finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "hazmat")]
+impl<'k> ProductJobs<'k> {
+    /// `count` products of random elements below the key's n (from `rng`).
+    pub fn random(
+        key: &'k RsaPrivateKey,
+        count: usize,
+        rng: &mut dyn crate::rng::RandomSource,
+    ) -> crate::Result<Self> {
+        let n = &key.public.n;
+        let mut elem = || -> crate::Result<Vec<crate::bignum::Limb>> {
+            let x = crate::bignum::Nat::random_below(&n.to_nat(), rng)?;
+            Ok(n.elem_from_nat(&x)?.as_limbs().to_vec())
+        };
+        let mut a = Vec::with_capacity(count);
+        let mut b = Vec::with_capacity(count);
+        for _ in 0..count {
+            a.push(Elem::from_boxed(elem()?.into()));
+            b.push(Elem::from_boxed(elem()?.into()));
+        }
+        Ok(ProductJobs { key, a, b })
+    }
+
+    fn jobs(&self) -> Vec<MulJob<'_, crate::modular::Plain>> {
+        self.a.iter().zip(&self.b).map(|(a, b)| MulJob { key: self.key, a, b }).collect()
+    }
+
+    /// The products one by one on the core (`Modulus::mul`).
+    pub fn run_on_core(&self) {
+        for j in self.jobs() {
+            core::hint::black_box(self.key.public.n.mul(j.a, j.b));
+        }
+    }
+
+    /// The products in one [`mul_all`] call (in lanes where the key's backend has them).
+    pub fn run_batched(&self) {
+        core::hint::black_box(mul_all(&self.jobs()));
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -167,37 +222,5 @@ mod tests {
                 assert!(got.ct_eq(&want).declassify(), "square {i} of {count}");
             }
         }
-    }
-
-    /// Time of eight 2048-bit products: on the core, and in one `mul_all` call (ignored;
-    /// run with `--ignored --nocapture`).
-    #[test]
-    #[ignore]
-    fn bench_products_2048() {
-        let key = test_key_2048();
-        let a: Vec<Elem<N, Mont>> = (0..8).map(|_| random_elem(&key)).collect();
-        let b: Vec<Elem<N, Plain>> = (0..8).map(|_| random_elem(&key)).collect();
-        let jobs: Vec<MulJob<'_, Plain>> =
-            a.iter().zip(&b).map(|(a, b)| MulJob { key: &key, a, b }).collect();
-        let time = |f: &dyn Fn()| {
-            let mut best = f64::MAX;
-            for _ in 0..200 {
-                let t = std::time::Instant::now();
-                for _ in 0..20 {
-                    f();
-                }
-                best = best.min(t.elapsed().as_secs_f64() / 20.0);
-            }
-            best * 1e9
-        };
-        let core = time(&|| {
-            for j in &jobs {
-                std::hint::black_box(key.public.n.mul(j.a, j.b));
-            }
-        });
-        let lanes = time(&|| {
-            std::hint::black_box(mul_all(&jobs));
-        });
-        println!("8 products of 2048 bits: core {core:.0} ns, mul_all {lanes:.0} ns");
     }
 }

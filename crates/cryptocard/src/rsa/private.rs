@@ -108,8 +108,9 @@ impl RsaPrivateKey {
     /// For tests of the fault check only: the private operation on the key's backend,
     /// with its half modulo the first (`prime == 0`) or second prime computed wrongly
     /// (m_i + 1 mod r_i), as a glitch would; the check runs on the key's backend too. Must
-    /// fail with [`Error::FaultDetected`] and return nothing.
-    #[doc(hidden)]
+    /// fail with [`Error::FaultDetected`] and return nothing. Behind the
+    /// `fault-injection` feature, which only the crate's own tests enable.
+    #[cfg(feature = "fault-injection")]
     pub fn raw_private_with_injected_fault(
         &self,
         input: &[u8],

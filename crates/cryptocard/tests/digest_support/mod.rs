@@ -1,42 +1,22 @@
-//! Shared helpers of the digest tests: the vector-file parser and test-data paths.
+//! Shared helpers of the digest tests: test-data paths, SHAVS messages, and the check of
+//! one digest through every interface. The generic parts (the vector parser, the byte
+//! generator) are `common`'s; a test file that takes this module takes `common` too.
 
 #![allow(dead_code)]
 
 use cryptocard::digest::{HashAlg, Hasher};
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The path of a file in tests/data/digests.
 pub fn data_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/digests").join(name)
+    crate::common::data_path(&format!("digests/{name}"))
 }
 
-/// One case: its `Key = value` lines.
-pub type Record = HashMap<String, String>;
+pub use crate::common::Record;
 
-/// Parses the NIST `.rsp` / cryptography-vectors `.txt` format: `Key = value` lines,
-/// cases separated by blank lines; `#` comments and `[section]` lines are skipped.
+/// The cases of a file of tests/data/digests (see `common::parse_records`).
 pub fn parse_records(name: &str) -> Vec<Record> {
-    let text = std::fs::read_to_string(data_path(name)).expect("read vector file");
-    let mut out = Vec::new();
-    let mut cur = Record::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            continue;
-        }
-        if line.starts_with('#') || line.starts_with('[') {
-            continue;
-        }
-        let (k, v) = line.split_once('=').expect("key = value line");
-        cur.insert(k.trim().to_string(), v.trim().to_string());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    crate::common::parse_records(&crate::common::read_data(&format!("digests/{name}")))
 }
 
 /// The message of a SHAVS-style record: `Len` bits of the hex `Msg`.
@@ -48,17 +28,9 @@ pub fn msg_bytes(r: &Record) -> Vec<u8> {
     m
 }
 
-/// Deterministic pseudo-random bytes (xorshift64), independent of the code under test.
+/// Deterministic pseudo-random bytes (`common::xorshift_bytes`).
 pub fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    crate::common::xorshift_bytes(n, seed)
 }
 
 /// Hashes `msg` through the run-time interface, whole and in 7-byte pieces.

@@ -8,14 +8,14 @@
 
 /// BMI2 and ADX: `mulx`, `adcx`, `adox`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Adx {
+pub struct Adx {
     _proof: (),
 }
 
 impl Adx {
     /// The token, if this CPU has BMI2 and ADX.
     #[inline]
-    pub(crate) fn detect() -> Option<Adx> {
+    pub fn detect() -> Option<Adx> {
         (std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx"))
             .then_some(Adx { _proof: () })
     }
@@ -23,7 +23,7 @@ impl Adx {
 
 /// AVX2: 256-bit integer vectors (`vpand`, `vpor`, `vpcmpeqq`, ...).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2 {
+pub struct Avx2 {
     _proof: (),
 }
 
@@ -31,7 +31,7 @@ impl Avx2 {
     /// The token, if this CPU has AVX2 (and the OS saves the 256-bit registers, which
     /// `is_x86_feature_detected!` checks through XGETBV).
     #[inline]
-    pub(crate) fn detect() -> Option<Avx2> {
+    pub fn detect() -> Option<Avx2> {
         std::is_x86_feature_detected!("avx2").then_some(Avx2 { _proof: () })
     }
 }
@@ -39,14 +39,14 @@ impl Avx2 {
 /// AVX-512 with IFMA: `vpmadd52luq`, `vpmadd52huq` on 512-bit and 256-bit vectors
 /// (AVX512F, AVX512IFMA, AVX512VL, AVX512BW).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ifma {
+pub struct Ifma {
     _proof: (),
 }
 
 impl Ifma {
     /// The token, if this CPU has AVX-512 IFMA and the AVX-512 subsets the kernels use.
     #[inline]
-    pub(crate) fn detect() -> Option<Ifma> {
+    pub fn detect() -> Option<Ifma> {
         (std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512ifma")
             && std::is_x86_feature_detected!("avx512vl")

@@ -21,7 +21,7 @@
 //! Constant time: the instruction sequence, the addresses and the trip counts depend on
 //! `w` and the number of entries only; the index enters only the compare.
 //!
-//! Measured on AMD Zen 4 (core about 4 GHz, minimum over many calls, `adx::bench`): a
+//! Measured on AMD Zen 4 (core about 4 GHz, minimum over many calls, the `adx` benchmark): a
 //! 32-entry table of 16-limb entries (4 KiB) in about 150 core cycles with the call,
 //! 32-limb entries in 230, 64-limb ones in 460, against 620, 690 and 1370 for the portable
 //! scan. Reading 4 KiB takes at least 64 cycles at two 256-bit loads a cycle.
@@ -36,7 +36,7 @@ const MAX_VECTORS: usize = 8;
 /// `out = table[index]` (all zeros when `index` is past the end), reading every entry of
 /// `table` in full. Entries have `out.len() > 0` limbs; `table.len()` is a multiple of it.
 /// The same contract as [`crate::ct::select_from_table`]; time depends on the lengths only.
-pub(crate) fn select_from_table(_avx2: Avx2, out: &mut [Limb], table: &[Limb], index: usize) {
+pub fn select_from_table(_avx2: Avx2, out: &mut [Limb], table: &[Limb], index: usize) {
     let w = out.len();
     assert!(w > 0 && table.len().is_multiple_of(w), "internal error: select_from_table shape");
     let entries = table.len() / w;
@@ -139,13 +139,8 @@ mod tests {
     use super::*;
 
     fn table(entries: usize, w: usize, seed: u64) -> Vec<Limb> {
-        let mut s = seed;
-        (0..entries * w)
-            .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                s ^ (s >> 29)
-            })
-            .collect()
+        let mut s = crate::test_rng::Lcg64(seed);
+        (0..entries * w).map(|_| s.next_u64()).collect()
     }
 
     /// Every shape the exponentiations use and odd ones around them, every index (and

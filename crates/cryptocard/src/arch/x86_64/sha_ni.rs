@@ -204,15 +204,8 @@ mod tests {
 
     /// Deterministic test bytes (xorshift), no dependency on the code under test.
     fn bytes(n: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
+        let mut x = crate::test_rng::XorShift64(seed | 1);
+        (0..n).map(|_| x.next_u64() as u8).collect()
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::limb::Limb;
 /// [`mul_basecase`] and [`sqr_basecase`] behind the `Basecase` seam; holding one proves the
 /// CPU has the instructions.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct AdxBasecase(pub(crate) Adx);
+pub struct AdxBasecase(pub Adx);
 
 impl Basecase for AdxBasecase {
     /// Below the Karatsuba cut-over; a 32 x 32 product is one Karatsuba level over the
@@ -80,8 +80,8 @@ impl Basecase for AdxBasecase {
 }
 
 /// Thresholds for [`AdxBasecase`], tuned on AMD EPYC Zen 4 (2 shared cores, core about
-/// 4.0 GHz, rustc 1.95) with `bench_mul::tune_karatsuba_over_adx` and
-/// `bench_mul::tune_toom3_over_adx` (`KARATSUBA=...`, `TOOM4=...`: minimum of interleaved
+/// 4.0 GHz, rustc 1.95) with the `adx` benchmark's `tune_karatsuba` and
+/// `tune_toom3` (`crates/bench`) (`KARATSUBA=...`, `TOOM4=...`: minimum of interleaved
 /// samples, core cycles), after the linear passes moved to `linear`:
 ///
 /// * Karatsuba products against the basecase at 32/40/48/64 limbs: 1565/2780/3140/5080
@@ -97,8 +97,8 @@ impl Basecase for AdxBasecase {
 ///   sizes), and Toom-4 covers its range; it stays above the sizes measured.
 ///
 /// With these, a 4096-bit product takes about 0.85 times GMP 6.2's `mpz_mul` time and a
-/// 65536-bit one about 1.0 times (`bench_mul::bench_products_against_gmp`).
-pub(crate) const THRESHOLDS: Thresholds = Thresholds {
+/// 65536-bit one about 1.0 times (the `adx` benchmark's `products_gmp`).
+pub const THRESHOLDS: Thresholds = Thresholds {
     mul_karatsuba: 40,
     mul_toom3: 1500,
     sqr_karatsuba: 60,

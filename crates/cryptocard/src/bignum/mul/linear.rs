@@ -85,12 +85,7 @@ pub(super) fn cnd_neg<K: Basecase + ?Sized>(k: &K, c: Choice, a: &mut [Limb]) {
 
 /// `r = |a - b|`, returning 1 where `a < b`. `r.len() == a.len() >= b.len()`, `b`
 /// zero-extended (`bignum::abs_diff`).
-pub(super) fn abs_diff<K: Basecase + ?Sized>(
-    k: &K,
-    r: &mut [Limb],
-    a: &[Limb],
-    b: &[Limb],
-) -> Limb {
+pub fn abs_diff<K: Basecase + ?Sized>(k: &K, r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() >= b.len(), "internal error: abs_diff lengths");
     let n = b.len();
     let (rl, rh) = r.split_at_mut(n);

@@ -19,7 +19,7 @@
 pub(crate) mod adx;
 mod basecase;
 mod karatsuba;
-mod linear;
+pub(crate) mod linear;
 mod recursive;
 mod sqr_basecase;
 pub mod thresholds;
@@ -193,15 +193,4 @@ pub fn sqr_with<K: Basecase>(ctx: &Multiplier<'_, K>, r: &mut [Limb], a: &[Limb]
         let mut scratch = Zeroizing::new(vec![0; len]);
         ctx.sqr(r, a, &mut scratch);
     }
-}
-
-/// [`linear::abs_diff`] for benchmarks elsewhere in the crate.
-#[cfg(test)]
-pub(crate) fn abs_diff_for_bench<K: Basecase>(
-    k: &K,
-    r: &mut [Limb],
-    a: &[Limb],
-    b: &[Limb],
-) -> Limb {
-    linear::abs_diff(k, r, a, b)
 }

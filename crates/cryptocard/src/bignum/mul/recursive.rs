@@ -195,14 +195,15 @@ mod tests {
     use super::*;
 
     fn limbs(n: usize, seed: &mut u64, all_ones: bool) -> Vec<Limb> {
-        (0..n)
+        let mut x = crate::test_rng::XorShift64(*seed);
+        let v = (0..n)
             .map(|_| {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                if all_ones { !0 } else { *seed }
+                let v = x.next_u64();
+                if all_ones { !0 } else { v }
             })
-            .collect()
+            .collect();
+        *seed = x.0;
+        v
     }
 
     /// Every algorithm, forced down to its smallest sizes, against the schoolbook rows.

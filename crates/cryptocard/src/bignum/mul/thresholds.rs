@@ -3,8 +3,8 @@
 //! Each threshold is a number of limbs of the *shorter* operand (of the operand, for
 //! squaring) from which the next algorithm takes over. They depend on the basecase kernel
 //! they sit on: a faster basecase pushes them up. Change them only with a fresh
-//! measurement from `cargo test -p cryptocard --release --test bignum_timing -- --ignored
-//! --nocapture`, which prints the time per product of each algorithm at each size.
+//! measurement from `cargo bench -p cryptocard-bench --bench bignum -- time_per_product
+//! tune`, which prints the time per product of each algorithm at each size.
 
 /// The limb counts at which multiplication and squaring switch algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

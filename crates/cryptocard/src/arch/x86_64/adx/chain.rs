@@ -42,7 +42,7 @@ use core::arch::asm;
 /// Scratch limbs the kernels here need for `k`-limb operands: the double-length product
 /// and two words for the loop, plus (above 32 limbs, where the product is a Karatsuba
 /// level over the unrolled half-size kernels) `|a0 - a1|`, `|b0 - b1|` and their product.
-pub(crate) const fn scratch_len(k: usize) -> usize {
+pub const fn scratch_len(k: usize) -> usize {
     if k > 32 { 4 * k + 2 } else { 2 * k + 2 }
 }
 
@@ -265,14 +265,7 @@ fn finish_almost(r: &mut [Limb], c: Limb, n: &[Limb]) {
 /// [`mont_sqr_n_almost`] for any `k >= 1`: the fused kernel for the even sizes 8 to 32,
 /// else `w` rounds of [`super::mont_sqr_raw`] and a masked subtraction. `s` has
 /// [`scratch_len`]`(k)` limbs.
-pub(crate) fn sqr_n_almost(
-    adx: Adx,
-    acc: &mut [Limb],
-    w: usize,
-    n: &[Limb],
-    n0: Limb,
-    s: &mut [Limb],
-) {
+pub fn sqr_n_almost(adx: Adx, acc: &mut [Limb], w: usize, n: &[Limb], n0: Limb, s: &mut [Limb]) {
     match n.len() {
         8 => mont_sqr_n_almost::<8>(adx, acc, w, n, n0, s),
         16 => mont_sqr_n_almost::<16>(adx, acc, w, n, n0, s),
@@ -292,14 +285,7 @@ pub(crate) fn sqr_n_almost(
 }
 
 /// [`mont_mul_almost`] for any `k >= 1` (the fused kernel for the unrolled sizes).
-pub(crate) fn mul_almost(
-    adx: Adx,
-    acc: &mut [Limb],
-    b: &[Limb],
-    n: &[Limb],
-    n0: Limb,
-    s: &mut [Limb],
-) {
+pub fn mul_almost(adx: Adx, acc: &mut [Limb], b: &[Limb], n: &[Limb], n0: Limb, s: &mut [Limb]) {
     match n.len() {
         8 => mont_mul_almost::<8>(adx, acc, b, n, n0, s),
         16 => mont_mul_almost::<16>(adx, acc, b, n, n0, s),

@@ -30,7 +30,7 @@ struct Ctx {
 }
 
 /// `c*R + r = (a*b + m*n) / R` for any `k = n.len() = a.len() = b.len() = r.len() >= 2`.
-pub(super) fn mont_mul_cios(
+pub fn mont_mul_cios(
     _adx: Adx,
     r: &mut [Limb],
     a: &[Limb],

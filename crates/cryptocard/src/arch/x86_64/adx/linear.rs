@@ -81,7 +81,7 @@ macro_rules! chain_asm {
 }
 
 /// `r = a + b + cin` over `r.len()` limbs (`a`, `b` as long), returning the carry.
-pub(crate) fn add_n(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
+pub fn add_n(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
     let n = r.len();
     assert!(a.len() == n && b.len() == n && cin <= 1, "internal error: add_n lengths");
     chain_asm!("adc", r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n, cin)
@@ -141,7 +141,7 @@ pub(crate) fn add_repeated(_adx: Adx, a: &mut [Limb], x: Limb, c: Limb) -> Limb 
 
 /// `a += b` with `b` no longer than `a`, the carry propagated through the rest of `a`;
 /// returns the final carry (`bignum::add_1`).
-pub(crate) fn add_1(adx: Adx, a: &mut [Limb], b: &[Limb]) -> Limb {
+pub fn add_1(adx: Adx, a: &mut [Limb], b: &[Limb]) -> Limb {
     assert!(a.len() >= b.len(), "internal error: add_1 lengths");
     let (lo, hi) = a.split_at_mut(b.len());
     let c = add_n_assign(adx, lo, b, 0);
@@ -483,7 +483,7 @@ pub(crate) fn addmul_1(_adx: Adx, r: &mut [Limb], a: &[Limb], d: Limb) -> Limb {
 /// About `3.5h` limb steps against about `9h` in portable Rust. Each pass is exact modulo
 /// `B^L` and the product is below `B^L`, so carries out of the top are dropped. Loop
 /// counts depend on `h` and `L` only.
-pub(crate) fn karatsuba_middle(_adx: Adx, r: &mut [Limb], zx: &[Limb], h: usize, m: Limb) {
+pub fn karatsuba_middle(_adx: Adx, r: &mut [Limb], zx: &[Limb], h: usize, m: Limb) {
     let len = r.len();
     assert!(
         h >= 1 && 3 * h <= len && len <= 4 * h && zx.len() == 2 * h && (m == 0 || m == !0),
@@ -573,16 +573,19 @@ mod tests {
     use crate::bignum;
 
     fn limbs(seed: &mut u64, n: usize, kind: usize) -> Vec<Limb> {
-        (0..n)
+        let mut g = crate::test_rng::Lcg64(*seed);
+        let v = (0..n)
             .map(|_| {
-                *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let x = g.next_u64();
                 match kind {
-                    0 => *seed ^ (*seed >> 29),
+                    0 => x,
                     1 => !0,
                     _ => 0,
                 }
             })
-            .collect()
+            .collect();
+        *seed = g.0;
+        v
     }
 
     #[test]

@@ -104,8 +104,8 @@
 //!
 //! Core cycles per call (TSC ticks / 0.650; the core ran at about 4.0 GHz against a
 //! 2.596 GHz TSC), the minimum over many samples of 16 back-to-back calls, best of four
-//! runs, with other jobs sharing the two cores (`cargo test --release -p cryptocard --lib
-//! adx::bench:: -- --ignored --nocapture --test-threads=1`):
+//! runs, with other jobs sharing the two cores (`cargo bench -p cryptocard-bench
+//! --bench adx -- kernels chain`):
 //!
 //! | k | bits | `mont_mul_raw` | `mont_sqr_raw` | `mul_basecase` | `sqr_basecase` | `redc_raw` | chain square | chain product |
 //! |---:|---:|---:|---:|---:|---:|---:|---:|---:|
@@ -141,7 +141,7 @@
 //! Whole constant-time exponentiations, `modular::Modulus::pow` against OpenSSL 3.0's
 //! `BN_mod_exp_mont_consttime` (its `x86_64-mont5` `mulx` code, the single-exponent path
 //! whether or not its IFMA code is enabled), interleaved in one process, full-length
-//! exponent, minimum kcycles (`tests/modexp_cycles.rs`):
+//! exponent, minimum kcycles (`cargo bench -p cryptocard-bench --bench modexp -- cycles`):
 //!
 //! | bits | ours | OpenSSL | ratio |
 //! |---:|---:|---:|---:|
@@ -163,7 +163,7 @@
 //! `Basecase` seam, with Karatsuba and Toom-4 cut-overs tuned over them
 //! (`THRESHOLDS` there). Through that recursion a 4096-bit product takes about 0.85
 //! times the time of GMP 6.2's `mpz_mul` and a 65536-bit one about 1.0 times (portable
-//! kernels: 1.8 and 2.6 times), measured in one process (`bench_mul`); `cryptocard speed
+//! kernels: 1.8 and 2.6 times), measured in one process (`crates/bench`, `adx -- products_gmp`); `cryptocard speed
 //! mul65536` puts it at 0.85-0.87x GMP 6.3's rate.
 
 // The callers (`modular`'s Montgomery arithmetic, `Nat` multiplication through
@@ -181,12 +181,8 @@ mod redc;
 mod rows;
 mod sqr;
 
-#[cfg(test)]
-mod bench;
-#[cfg(test)]
-mod bench_gmp;
-#[cfg(test)]
-mod bench_mul;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 #[cfg(test)]
 mod tests;
 
@@ -238,7 +234,7 @@ fn with_scratch<T>(k: usize, f: impl FnOnce(&mut [Limb]) -> T) -> T {
 
 /// `r = a * b`, `r.len() == a.len() + b.len()`, `a` and `b` non-empty, any lengths
 /// (fastest for equal ones). Time depends only on the lengths.
-pub(crate) fn mul_basecase(adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+pub fn mul_basecase(adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     assert!(
         !a.is_empty() && !b.is_empty() && r.len() == a.len() + b.len(),
         "internal error: mul_basecase lengths"
@@ -254,7 +250,7 @@ pub(crate) fn mul_basecase(adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 
 /// `r = a^2`, `r.len() == 2 * a.len()`, `a` non-empty. Time depends only on the length.
 /// (About 60% of [`mul_basecase`]'s time from 16 limbs up.)
-pub(crate) fn sqr_basecase(adx: Adx, r: &mut [Limb], a: &[Limb]) {
+pub fn sqr_basecase(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     assert!(!a.is_empty() && r.len() == 2 * a.len(), "internal error: sqr_basecase lengths");
     by_size!(a.len(), sqr_unrolled, (adx, r, a), sqr::sqr_loop(adx, r, a))
 }
@@ -263,7 +259,7 @@ pub(crate) fn sqr_basecase(adx: Adx, r: &mut [Limb], a: &[Limb]) {
 /// division exact, `R = 2^(64k)`, `k = n.len() = r.len() >= 1`, `t.len() == 2k` (its
 /// contents are destroyed), `n` odd, `n0 = -n^-1 mod 2^64`. `c` is 0 or 1, since
 /// `(t + m n) / R < (R^2 + R n) / R < 2R`. Constant time.
-pub(crate) fn redc_raw(adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb {
+pub fn redc_raw(adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0: Limb) -> Limb {
     let k = n.len();
     assert!(k >= 1 && r.len() == k && t.len() == 2 * k, "internal error: redc_raw lengths");
     by_size!(k, redc_unrolled, (adx, r, t, n, n0), redc::redc_loop(adx, r, t, n, n0))
@@ -273,7 +269,7 @@ pub(crate) fn redc_raw(adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n0:
 /// division exact, `R = 2^(64k)`, `k = n.len() = a.len() = b.len() = r.len() >= 1`, `n`
 /// odd, `n0 = -n^-1 mod 2^64`. Holds for any k-limb `a`, `b`: the value is below `R + n`,
 /// so `c` is 0 or 1. Constant time: no data-dependent branches or addresses.
-pub(crate) fn mont_mul_raw(
+pub fn mont_mul_raw(
     adx: Adx,
     r: &mut [Limb],
     a: &[Limb],
@@ -301,7 +297,7 @@ pub(crate) fn mont_mul_raw(
 }
 
 /// Montgomery square: [`mont_mul_raw`] with `b = a` (about 20% faster from 16 limbs up).
-pub(crate) fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
+pub fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
     let k = n.len();
     assert!(k >= 1 && r.len() == k && a.len() == k, "internal error: mont_sqr_raw lengths");
     if k > MAX_SCRATCH_LIMBS {

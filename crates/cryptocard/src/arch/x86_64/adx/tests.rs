@@ -11,17 +11,12 @@ fn adx() -> Option<Adx> {
     t
 }
 
-/// Small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
+/// The crate's xorshift64*, so failures reproduce.
+use crate::test_rng::XorShift64Star as Rng;
+
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
     fn limbs(&mut self, k: usize) -> Vec<Limb> {
-        (0..k).map(|_| self.next()).collect()
+        (0..k).map(|_| self.next_u64()).collect()
     }
 }
 

@@ -29,7 +29,7 @@
 //! that wrote `e`, a masked addition per doubled block product, and twenty lane masks
 //! built from `t_r` on the scalar side, which LLVM spilled: 547 cycles a squaring against
 //! 468 now, and an x2 pair of 1024-bit exponentiations 739k cycles against 660k (AMD
-//! Zen 4, `bench`).
+//! Zen 4, `crates/bench`, `ifma`).
 //!
 //! The reduction is `amm`'s loop without the multiplicand's products: the window of `D`
 //! digits starts as `c[0..S]` (block `v` of window `i` holds digits `i + v + L S`, the

@@ -32,7 +32,7 @@ use zeroize::Zeroize;
 
 /// The largest digit count run transposed by rows; larger ones without a column-group
 /// width run as x2 pairs (tuned on AMD Zen 4, see the module docs).
-pub(crate) const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
+pub const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 
 /// One lane's job: `out = base^exp mod modulus`.
 ///
@@ -40,7 +40,7 @@ pub(crate) const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 /// `base` and `out` have exactly `modulus.len()` limbs, `base < modulus`. `exp` has any
 /// length.
 #[derive(Debug)]
-pub(crate) struct Mb8Lane<'a> {
+pub struct Mb8Lane<'a> {
     pub(crate) modulus: &'a [u64],
     pub(crate) rr: &'a [u64],
     pub(crate) base: &'a [u64],

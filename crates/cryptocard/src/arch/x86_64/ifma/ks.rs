@@ -24,7 +24,7 @@
 //! subtracted in the lanes where `(a0 - a1)(b0 - b1) >= 0` and added in the others
 //! (`ab = U + B^h (U - (a0 - a1)(b0 - b1))`): 1200 pairs against 1600 at 40 digits.
 //! Chained 8-lane products on AMD Zen 4 at 40 digits: squarings 4830 cycles against 5068,
-//! multiplications 6170 against 6610 (`bench`).
+//! multiplications 6170 against 6610 (`crates/bench`, `ifma`).
 //!
 //! The subtraction makes columns negative where `T`'s outweighs the rest, so columns are
 //! signed and their carries arithmetic shifts (as they are in `ps::groups` for every

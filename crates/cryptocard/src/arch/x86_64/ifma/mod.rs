@@ -94,7 +94,7 @@
 //! then), 758k with `amm_x2s` alone and 820k on `amm_x2`. Whole exponentiations with
 //! full-length exponents, in the same process as OpenSSL 3.0.19's RSA private operation
 //! (libcrypto through the `openssl` crate: CRT, blinding and checks included), CPU time per
-//! call (`bench`); OpenSSL 4.0.3's figures come from the same measurement in a C program
+//! call (`crates/bench`, `ifma -- cycles`); OpenSSL 4.0.3's figures come from the same measurement in a C program
 //! linked to its static library:
 //!
 //! | RSA  | x2 pair (1 op) | mb8 batch (4 ops) | OpenSSL 3.0.19 | OpenSSL 4.0.3 |
@@ -162,7 +162,7 @@ fn window_bits(e: &[u64], pos: usize, w: usize) -> u64 {
     radix52::bits_at(e, pos) & ((1 << w) - 1)
 }
 
-#[cfg(test)]
-mod bench;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 #[cfg(test)]
 pub(super) mod tests;

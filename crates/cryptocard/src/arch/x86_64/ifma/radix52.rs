@@ -30,7 +30,7 @@ pub(crate) const fn digits_for_bits(bits: usize) -> usize {
 }
 
 /// The largest modulus size, in bits, that `D` digits can hold with `4 n < 2^(52 D)`.
-pub(crate) const fn max_modulus_bits(digits: usize) -> usize {
+pub const fn max_modulus_bits(digits: usize) -> usize {
     DIGIT_BITS as usize * digits - 2
 }
 
@@ -133,7 +133,7 @@ pub(crate) fn neg_inv52(n_low: u64) -> u64 {
 /// Numbers that go with these parameters are passed as little-endian `u64` limb slices of
 /// exactly [`Params52::limbs`] limbs, the length of the modulus slice it was made from.
 #[derive(Clone, Debug)]
-pub(crate) struct Params52<const D: usize> {
+pub struct Params52<const D: usize> {
     /// The digits of `n`.
     pub(super) n: [u64; D],
     /// The digits of `RR = 2^(104 D) mod n`.
@@ -149,7 +149,7 @@ impl<const D: usize> Params52<D> {
     /// `rr = 2^(2 * 52 * D) mod n` (any length). Fails if `n` is even (zero included), if
     /// it has more than `52 D - 2` bits or more limbs than `D` digits take, or if `rr >= n`.
     /// Whether `rr` is the right residue is not checked: a wrong one gives wrong results.
-    pub(crate) fn new(n: &[u64], rr: &[u64]) -> Result<Self, Error> {
+    pub fn new(n: &[u64], rr: &[u64]) -> Result<Self, Error> {
         const { assert!(D >= 2, "internal error: Params52 needs at least two digits") };
         if n.first().is_none_or(|&w| w & 1 == 0) {
             return Err(Error::InvalidArgument("modulus must be odd"));
@@ -215,11 +215,10 @@ mod tests {
     use super::*;
 
     fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let mut g = crate::test_rng::SplitMix64(*state);
+        let z = g.next_u64();
+        *state = g.0;
+        z
     }
 
     #[test]

@@ -197,7 +197,7 @@ impl SecretParams52 {
     /// Whether this class runs 8-lane batches ([`exp_mb8_secret`]): the classes where a
     /// transposed batch beats x2 pairs, those whose digit count has a column-group width
     /// (`ps`): 10 to 60 digits, not 79 (there a batch is four x2 pairs). Measured on AMD
-    /// Zen 4 (`bench`): a 4-operation batch of RSA-4096 takes 3970 us against 1482 us for
+    /// Zen 4 (`crates/bench`, `ifma`): a 4-operation batch of RSA-4096 takes 3970 us against 1482 us for
     /// one x2 pair, 1.5 times the x2 throughput.
     pub(crate) fn has_mb8(&self) -> bool {
         !matches!(self, SecretParams52::D79(_))

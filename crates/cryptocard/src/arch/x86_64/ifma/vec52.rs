@@ -21,10 +21,11 @@ use zeroize::Zeroize;
 /// `l`.
 #[repr(C, align(64))]
 #[derive(Clone)]
-pub(super) struct Mb8<const D: usize>(pub(super) [[u64; 8]; D]);
+pub struct Mb8<const D: usize>(pub(super) [[u64; 8]; D]);
 
 impl<const D: usize> Mb8<D> {
-    pub(super) const ZERO: Self = Mb8([[0; 8]; D]);
+    /// Eight zeros.
+    pub const ZERO: Self = Mb8([[0; 8]; D]);
 }
 
 impl<const D: usize> Mb8<D> {
@@ -66,13 +67,14 @@ pub(super) fn set_row<const D: usize>(x: &mut Mb8<D>, k: usize, v: __m512i) {
 /// The `pad` digits are always zero.
 #[repr(C, align(64))]
 #[derive(Clone)]
-pub(super) struct X2<const D: usize> {
+pub struct X2<const D: usize> {
     pub(super) d: [[u64; 2]; D],
     pad: [[u64; 2]; 4],
 }
 
 impl<const D: usize> X2<D> {
-    pub(super) const ZERO: Self = X2 { d: [[0; 2]; D], pad: [[0; 2]; 4] };
+    /// Two zeros.
+    pub const ZERO: Self = X2 { d: [[0; 2]; D], pad: [[0; 2]; 4] };
     /// Blocks of four digits: `ceil(D / 4)`, at most 24 (the kernels keep them in
     /// registers, and `normalize_x2` its carry bits in three words).
     pub(super) const BLOCKS: usize = {

@@ -239,13 +239,8 @@ mod tests {
     #[test]
     fn kernel_matches_the_portable_code() {
         let Some(token) = Avx2Bmi2::detect() else { return };
-        let mut x = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut x = crate::test_rng::XorShift64(0x0123_4567_89ab_cdef);
+        let mut next = || x.next_u64();
         for nblocks in [1usize, 2, 3, 4, 5, 8] {
             let data: Vec<u8> = (0..128 * nblocks).map(|_| next() as u8).collect();
             let blocks = data.as_chunks::<128>().0;

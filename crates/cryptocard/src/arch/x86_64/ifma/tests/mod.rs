@@ -20,17 +20,16 @@ pub(super) fn ifma_or_skip(test: &str) -> Option<Ifma> {
     t
 }
 
-/// A small deterministic generator (SplitMix64); the tests need reproducible variety, not
-/// cryptographic randomness.
+/// The crate's SplitMix64 with the big-number draws these tests need; reproducible
+/// variety, not cryptographic randomness.
 pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     pub(super) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let mut g = crate::test_rng::SplitMix64(self.0);
+        let z = g.next_u64();
+        self.0 = g.0;
+        z
     }
 
     /// A uniform number of exactly `bits` bits or fewer.

@@ -1,58 +1,59 @@
 //! Time per multiplication and squaring at 256..65536 bits, for tuning the thresholds in
-//! `bignum/mul/thresholds.rs`. Ignored by default; it asserts nothing about time.
+//! `bignum/mul/thresholds.rs`, and a loop for a profiler:
 //!
 //! ```text
-//! cargo test -p cryptocard --release --test bignum_timing -- --ignored --nocapture
+//! cargo bench -p cryptocard-bench --bench bignum [-- time_per_product nat_mul tune]
+//! cargo bench -p cryptocard-bench --bench bignum -- profile [LIMBS [REPS]]
 //! ```
 //!
 //! Scratch space is allocated outside the timed loop: the figures compare the algorithms,
-//! not the allocator. Each figure is the minimum over many batches, the batches of the algorithms being
-//! compared interleaved, so that noise from other processes on the machine hits them
-//! alike. `tune` prints, for each size, the basecase against one level of Karatsuba, and
-//! Karatsuba against one level of Toom-3, which is how the thresholds were chosen.
+//! not the allocator. Each figure is the minimum over many batches, the batches of the
+//! algorithms being compared interleaved (`timing::race_ns`), so that noise from other
+//! processes on the machine hits them alike. `tune` prints, for each size, the basecase
+//! against one level of Karatsuba, and Karatsuba against one level of Toom-3, which is how
+//! the thresholds were chosen. `profile` runs one product size in a loop (`perf record`,
+//! `valgrind --tool=callgrind`); it is the only benchmark that takes arguments after its
+//! name, and runs only when named.
 
 use cryptocard::bignum::Limb;
-use cryptocard::bignum::mul::{self, Multiplier, Portable, Thresholds, thresholds};
+use cryptocard::bignum::mul::{mul_basecase_rows, mul_scratch_len, mul_with_scratch};
+use cryptocard::hazmat::mul::{Multiplier, Portable, Thresholds, thresholds};
+use cryptocard_bench::timing::race_ns;
+use cryptocard_bench::workload::xorshift_limbs as operand;
 use std::hint::black_box;
-use std::time::Instant;
 
-fn operand(n: usize, seed: u64) -> Vec<Limb> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        })
-        .collect()
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if args.first().map(String::as_str) == Some("profile") {
+        return profile(&args[1..]);
+    }
+    cryptocard_bench::run_selected(&[
+        ("time_per_product", time_per_product),
+        ("nat_mul", nat_mul),
+        ("tune", tune),
+    ]);
 }
 
-/// Nanoseconds per call of each closure: the minimum over `rounds` interleaved batches.
+/// One product size in a loop: `LIMBS` (64) limbs, `REPS` (100000) times.
+fn profile(args: &[String]) {
+    let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(64);
+    let reps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let a: Vec<u64> = (0..n as u64).map(|i| (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+    let b: Vec<u64> = a.iter().map(|x| !x).collect();
+    let mut r = vec![0; 2 * n];
+    let mut s = vec![0; mul_scratch_len(n, n)];
+    for _ in 0..reps {
+        mul_with_scratch(&mut r, black_box(&a), black_box(&b), &mut s);
+        black_box(&r);
+    }
+    println!("profile: {reps} products of {n} limbs");
+}
+
+/// Nanoseconds per call of each closure (see `timing::race_ns`).
 fn race(rounds: usize, mut fs: Vec<Box<dyn FnMut() + '_>>) -> Vec<f64> {
-    // Calibrate the batch so that one batch of the first closure takes about 50 µs.
-    let mut reps = 1;
-    loop {
-        let t = Instant::now();
-        for _ in 0..reps {
-            fs[0]();
-        }
-        if t.elapsed().as_micros() >= 50 || reps >= 1 << 20 {
-            break;
-        }
-        reps *= 2;
-    }
-    let mut best = vec![f64::INFINITY; fs.len()];
-    for _ in 0..rounds {
-        for (f, b) in fs.iter_mut().zip(best.iter_mut()) {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            *b = b.min(t.elapsed().as_nanos() as f64 / reps as f64);
-        }
-    }
-    best
+    let mut refs: Vec<&mut dyn FnMut()> =
+        fs.iter_mut().map(|f| f.as_mut() as &mut dyn FnMut()).collect();
+    race_ns(rounds, &mut refs)
 }
 
 fn timed_mul<'a>(th: Thresholds, a: &'a [Limb], b: &'a [Limb]) -> impl FnMut() + 'a {
@@ -81,8 +82,6 @@ fn timed_sqr(th: Thresholds, a: &[Limb]) -> impl FnMut() + '_ {
 
 const NEVER: usize = usize::MAX;
 
-#[test]
-#[ignore]
 fn time_per_product() {
     let tuned = thresholds::PORTABLE;
     let school = Thresholds {
@@ -99,7 +98,7 @@ fn time_per_product() {
         let (a, b) = (operand(n, 1), operand(n, 2));
         let mut r1 = vec![0; 2 * n];
         let rows = move || {
-            mul::mul_basecase_rows(&mut r1, black_box(&a), black_box(&b));
+            mul_basecase_rows(&mut r1, black_box(&a), black_box(&b));
             black_box(&r1);
         };
         let (a, b) = (operand(n, 1), operand(n, 2));
@@ -120,8 +119,6 @@ fn time_per_product() {
 
 /// `Nat * Nat`, allocation included, at the sizes `cryptocard speed mul4096 mul65536`
 /// compares with GMP's `mpz_mul`.
-#[test]
-#[ignore]
 fn nat_mul() {
     use cryptocard::bignum::Nat;
     for bits in [1024, 2048, 4096, 8192, 16384, 65536] {
@@ -142,8 +139,6 @@ fn nat_mul() {
     }
 }
 
-#[test]
-#[ignore]
 fn tune() {
     let base = thresholds::PORTABLE;
     println!("limbs  mul: school  kara1 | sqr: school  kara1");

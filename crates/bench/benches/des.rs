@@ -1,30 +1,40 @@
-//! Speed of DES and triple-DES against OpenSSL's libcrypto, measured in the same process,
-//! interleaved, minimum of many short runs on 16 KiB buffers (the `openssl speed -bytes
-//! 16384` setting). Prints MB/s; asserts nothing about time. Run with
-//! `cargo test --release -p cryptocard --test des_speed -- --ignored --nocapture`.
+//! Speed of DES and triple-DES against OpenSSL's libcrypto (the `openssl` crate), in the
+//! same process, interleaved, minimum of many short runs on 16 KiB buffers (the `openssl
+//! speed -bytes 16384` setting). Prints MB/s:
+//!
+//! ```text
+//! cargo bench -p cryptocard-bench --bench des
+//! DES_SPEED="des-cbc des-ede3-cbc" cargo bench -p cryptocard-bench --bench des
+//! ```
 
 use cryptocard::des::modes::lookup;
 use cryptocard::des::{Direction, Padding};
+use cryptocard_bench::timing::seconds;
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx as OsslCtx;
-use std::time::Instant;
 
 const BUF: usize = 16384;
 const ROUNDS: usize = 40;
 const REPS: usize = 8;
 
+fn main() {
+    cryptocard_bench::run_selected(&[("des", des_against_openssl)]);
+}
+
+/// Seconds of `REPS` updates over `data` with our context for `name`.
 fn ours(name: &str, dir: Direction, data: &[u8], out: &mut [u8]) -> f64 {
     let spec = lookup(name).unwrap();
     let key = vec![0x5au8; spec.key_len];
     let iv = vec![0xa5u8; spec.iv_len];
     let mut ctx = spec.new_ctx(&key, &iv, dir, Padding::None).unwrap();
-    let t = Instant::now();
-    for _ in 0..REPS {
-        ctx.update(data, out).unwrap();
-    }
-    t.elapsed().as_secs_f64()
+    seconds(1, || {
+        for _ in 0..REPS {
+            ctx.update(data, out).unwrap();
+        }
+    })
 }
 
+/// The same with OpenSSL's.
 fn theirs(name: &str, dir: Direction, data: &[u8], out: &mut [u8]) -> f64 {
     let spec = lookup(name).unwrap();
     let key = vec![0x5au8; spec.key_len];
@@ -37,16 +47,14 @@ fn theirs(name: &str, dir: Direction, data: &[u8], out: &mut [u8]) -> f64 {
         Direction::Decrypt => ctx.decrypt_init(Some(&cipher), Some(&key), iv).unwrap(),
     }
     ctx.set_padding(false);
-    let t = Instant::now();
-    for _ in 0..REPS {
-        ctx.cipher_update(data, Some(out)).unwrap();
-    }
-    t.elapsed().as_secs_f64()
+    seconds(1, || {
+        for _ in 0..REPS {
+            ctx.cipher_update(data, Some(out)).unwrap();
+        }
+    })
 }
 
-#[test]
-#[ignore = "benchmark; run with --ignored --nocapture in release mode"]
-fn des_speed_against_openssl() {
+fn des_against_openssl() {
     let _legacy = openssl::provider::Provider::try_load(None, "legacy", true).unwrap();
     let data = vec![0x3cu8; BUF];
     let mut out = vec![0u8; BUF + 16];

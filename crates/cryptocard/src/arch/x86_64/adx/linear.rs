@@ -160,14 +160,19 @@ pub(crate) fn sub_1(adx: Adx, a: &mut [Limb], b: &[Limb]) -> Limb {
 
 /// A loop of `{cnt}` steps (any count, 0 included) over the pointer bumps `$bump` (one
 /// step's worth), unrolled twice, with only flag-neutral instructions around the steps so
-/// that both carry chains run through: the odd step first (the parity and the half of
-/// `{cnt}` by `pext` with the masks 1 and `!1`, branches by `jrcxz`). `$step` is a macro
-/// taking the byte offset. Clobbers `rcx`. Labels `$a`, `$b`, `$c` must be unique local
-/// numbers.
+/// that both carry chains run through: the odd step first (the parity of `{cnt}` as
+/// `{cnt} << 63` and the half as `{cnt} >> 1`, by the BMI2 shifts `shlx`/`shrx` with the
+/// count in `rcx`, branches by `jrcxz`). `$step` is a macro taking the byte offset.
+/// Clobbers `rcx`. Labels `$a`, `$b`, `$c` must be unique local numbers.
+///
+/// (`pext` with the masks 1 and `!1` does the same without a count register, but on AMD
+/// family 17h, Zen 1 and Zen 2, it is microcoded and takes up to about 300 cycles for a
+/// mask with many set bits; `shlx`/`shrx` take one cycle everywhere.)
 macro_rules! loop2 {
     ($step:ident, $bump:ident, $a:literal, $b:literal, $c:literal) => {
         concat!(
-            "pext rcx, {cnt}, qword ptr [rip + {one}]\n",
+            "mov ecx, 63\n",
+            "shlx rcx, {cnt}, rcx\n",
             "jrcxz ",
             $a,
             "f\n",
@@ -175,7 +180,8 @@ macro_rules! loop2 {
             $bump!("8"),
             $a,
             ":\n",
-            "pext rcx, {cnt}, qword ptr [rip + {not_one}]\n",
+            "mov ecx, 1\n",
+            "shrx rcx, {cnt}, rcx\n",
             "jmp ",
             $c,
             "f\n",
@@ -551,8 +557,6 @@ pub(crate) fn karatsuba_middle(_adx: Adx, r: &mut [Limb], zx: &[Limb], h: usize,
             h = in(reg) h,
             hl = in(reg) hl,
             m = in(reg) m,
-            one = sym ONE,
-            not_one = sym NOT_ONE,
             zero = sym ZERO,
             out("rcx") _,
             options(nostack),
@@ -560,10 +564,7 @@ pub(crate) fn karatsuba_middle(_adx: Adx, r: &mut [Limb], zx: &[Limb], h: usize,
     }
 }
 
-/// Constants for memory operands of the loops above (`pext` masks, a zero addend), so
-/// that they take no register.
-static ONE: Limb = 1;
-static NOT_ONE: Limb = !1;
+/// A zero addend for memory operands of the loops above, so that it takes no register.
 static ZERO: Limb = 0;
 
 #[cfg(test)]

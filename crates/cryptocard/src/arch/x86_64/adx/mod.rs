@@ -80,13 +80,13 @@
 //!
 //! A fixed-window exponentiation is `w` squarings and one product per window, each
 //! finished almost-Montgomery (subtract `n` when the carry is set). `chain` runs the `w`
-//! squarings in one `asm!` block (square, REDC and the masked subtraction of `n`, with
-//! `pext` as the flag-neutral mask, a loop counter kept in the scratch) and the product in
-//! another, for 8 to 32 limbs; at 48 and 64 limbs the double-length product is one
-//! Karatsuba level over the unrolled half-size kernels (`karatsuba`), then REDC and the
-//! finish in one block. OpenSSL's `bn_powerx5` is the same idea. `modular::exp` drives
-//! them through `MontKernel::sqr_n` and `mul_into`, with the table scan on AVX2
-//! (`arch::x86_64::select`).
+//! squarings in one `asm!` block (square, REDC and the masked subtraction of `n`, the
+//! masked `n` staged in the scratch by `and` before the borrow chain, a loop counter kept
+//! in the scratch) and the product in another, for 8 to 32 limbs; at 48 and 64 limbs the
+//! double-length product is one Karatsuba level over the unrolled half-size kernels
+//! (`karatsuba`), then REDC and the finish in one block. OpenSSL's `bn_powerx5` is the
+//! same idea. `modular::exp` drives them through `MontKernel::sqr_n` and `mul_into`, with
+//! the table scan on AVX2 (`arch::x86_64::select`).
 //!
 //! # Linear passes
 //!

@@ -165,14 +165,12 @@ fn chain_kernels() {
     }
 }
 
+/// A timed call, given the result and scratch buffers.
+type Job<'a> = &'a dyn Fn(&mut [Limb], &mut [Limb]);
+
 /// Ticks per call of each `(result, scratch)` job, the minimum over `rounds` interleaved
 /// samples of 8 calls.
-fn race(
-    rounds: usize,
-    r: &mut [Limb],
-    s: &mut [Limb],
-    fs: &[&dyn Fn(&mut [Limb], &mut [Limb])],
-) -> Vec<f64> {
+fn race(rounds: usize, r: &mut [Limb], s: &mut [Limb], fs: &[Job<'_>]) -> Vec<f64> {
     let mut best = vec![f64::INFINITY; fs.len()];
     for _ in 0..rounds {
         for (f, b) in fs.iter().zip(best.iter_mut()) {
@@ -374,18 +372,15 @@ fn tune_toom3() {
         let len =
             ms.iter().map(|m| m.mul_scratch_len(n, n).max(m.sqr_scratch_len(n))).max().unwrap_or(0);
         let (mut s, mut r) = (vec![0; len], vec![0; 2 * n]);
-        type Job<'a> = Box<dyn Fn(&mut [Limb], &mut [Limb]) + 'a>;
-        let jobs: Vec<Job<'_>> = ms
+        type Boxed<'a> = Box<dyn Fn(&mut [Limb], &mut [Limb]) + 'a>;
+        let jobs: Vec<Boxed<'_>> = ms
             .iter()
-            .map(|m| Box::new(move |r: &mut [Limb], s: &mut [Limb]| m.mul(r, a, b, s)) as Job<'_>)
-            .chain(
-                ms.iter().map(|m| {
-                    Box::new(move |r: &mut [Limb], s: &mut [Limb]| m.sqr(r, a, s)) as Job<'_>
-                }),
-            )
+            .map(|m| Box::new(move |r: &mut [Limb], s: &mut [Limb]| m.mul(r, a, b, s)) as Boxed<'_>)
+            .chain(ms.iter().map(|m| {
+                Box::new(move |r: &mut [Limb], s: &mut [Limb]| m.sqr(r, a, s)) as Boxed<'_>
+            }))
             .collect();
-        let refs: Vec<&dyn Fn(&mut [Limb], &mut [Limb])> =
-            jobs.iter().map(|j| j.as_ref()).collect();
+        let refs: Vec<Job<'_>> = jobs.iter().map(|j| j.as_ref()).collect();
         let t = race((40_000_000 / (n * n)).max(30), &mut r, &mut s, &refs);
         let c: Vec<String> = t.iter().map(|x| format!("{:>7.0}", x / tpc / 1000.0)).collect();
         println!(

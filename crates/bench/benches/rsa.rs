@@ -175,7 +175,7 @@ fn backends(bits: u32) {
         s.update(&digest).unwrap();
         std::hint::black_box(s.sign_to_vec().unwrap());
     };
-    let mut one = |k: &RsaPrivateKey| {
+    let one = |k: &RsaPrivateKey| {
         std::hint::black_box(
             k.sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng).unwrap(),
         );

@@ -74,6 +74,8 @@ mod config;
 mod policy;
 mod pool;
 mod queue;
+#[cfg(feature = "rustcrypto-traits")]
+mod signer;
 mod stats;
 mod ticket;
 
@@ -85,6 +87,8 @@ pub use config::{
     Backpressure, DEFAULT_CROSSOVER, DEFAULT_DEADLINE_US, DEFAULT_MAX_BATCH,
     DEFAULT_QUEUE_PER_WORKER, EngineBuilder, EngineConfig, ShutdownMode,
 };
+#[cfg(feature = "rustcrypto-traits")]
+pub use signer::{AsyncPssSigningKey, AsyncSigningKey};
 pub use stats::Stats;
 pub use ticket::{Answer, Ticket};
 
@@ -274,7 +278,7 @@ impl Engine {
         wait: bool,
     ) -> Result<()> {
         let mut r = self.shared.enqueue_all(vec![(key, req, reply)], wait);
-        r.pop().unwrap_or(Err(Error::Unsupported("internal error: enqueue lost its result")))
+        r.pop().unwrap_or(Err(Error::Internal("enqueue lost its result")))
     }
 
     /// Shuts down, draining the queue: every queued request runs and is answered, then

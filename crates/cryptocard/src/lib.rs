@@ -1,23 +1,75 @@
-//! cryptocard: the 1989-2003 "crypto-accelerator" papers rebuilt for today's machines.
+//! cryptocard: the 1989-2003 "crypto-accelerator" papers rebuilt for today's machines:
+//! RSA (PKCS#1 v1.5, OAEP, PSS; PKCS#1 / PKCS#8 / SPKI keys), DES and 3DES, the MD, SHA
+//! and SHA-3 digests, on a Montgomery core with AVX-512 IFMA kernels and a batching
+//! engine.
 //!
-//! The library is layered so that data flows one way, parse → validate → compute → encode:
+//! # Quick start
+//!
+//! Sign and verify with the RustCrypto `signature` traits (as with the `rsa` crate; see
+//! `examples/from_rsa_crate.rs`), or with the key's own methods:
+//!
+//! ```
+//! use cryptocard::digest::{HashAlg, Sha256};
+//! use cryptocard::rng::OsRng;
+//! use cryptocard::rsa::RsaPrivateKey;
+//! use cryptocard::rsa::pkcs1v15::SigningKey;
+//! use cryptocard::rsa::signature::{Keypair, Signer, Verifier};
+//!
+//! let key = RsaPrivateKey::generate(1024, &mut OsRng)?; // 2048 or more in real use
+//!
+//! let signing_key = SigningKey::<Sha256>::new(key.clone());
+//! let signature = signing_key.sign(b"hello");
+//! assert!(signing_key.verifying_key().verify(b"hello", &signature).is_ok());
+//!
+//! let sig = key.sign_pkcs1v15(HashAlg::Sha256, b"hello", &mut OsRng)?;
+//! assert_eq!(sig, signature.as_bytes()); // PKCS#1 v1.5 is deterministic
+//! key.public_key().verify_pkcs1v15(HashAlg::Sha256, b"hello", &sig)?;
+//! assert!(key.public_key().verify_pkcs1v15(HashAlg::Sha256, b"hullo", &sig).is_err());
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
+//!
+//! # Layers
+//!
+//! Data flows one way, parse → validate → compute → encode; an arrow points from a
+//! module to one it uses:
 //!
 //! ```text
-//! rsa | des | digest ─► modular (Montgomery, exponentiation, CRT) ─► bignum
-//!        │
-//!        └─► engine: queue → batcher → worker pool ─► backend (scalar, AVX-512 IFMA)
+//! engine: queue → batcher → worker pool
+//!   │
+//!   ▼
+//!  rsa ─────► modular (Montgomery, exponentiation, CRT) ─────► bignum
+//!   │            │                                               │
+//!   └────────────┴─────────► arch (IFMA, ADX, SHA kernels) ◄─────┘
+//!                                          ▲
+//!  des ─► ct        digest ────────────────┘
 //! ```
+//!
+//! (`rsa` also hashes with [`digest`]; [`ct`] and [`rng`] are used throughout.)
 //!
 //! * [`bignum`]: [`bignum::Nat`], arbitrary-precision unsigned integers on 64-bit limbs.
 //! * [`modular`]: [`modular::Modulus`] and Montgomery arithmetic, constant-time and
 //!   variable-time exponentiation, Garner CRT recombination.
+//! * [`rsa`]: keys, key generation, the blinded and fault-checked CRT private operation,
+//!   the padding schemes, the key formats, and the RustCrypto trait types
+//!   ([`rsa::pkcs1v15`], [`rsa::pss`]).
+//! * [`engine`]: many callers' RSA private-key operations batched into the IFMA lanes
+//!   and spread over the cores; it calls [`rsa`] ([`rsa::private_batch`]).
+//! * [`des`], [`digest`]: DES/3DES with their modes and MACs; the message digests, HMAC,
+//!   PBKDF2 and SHAKE.
+//! * [`ct`], [`rng`]: constant-time selection and comparison; the random source.
 //! * `arch`: the only module with `unsafe`, `asm!` and `target_feature` code, behind CPU
 //!   feature tokens that can only be made by run-time detection.
-//! * [`digest`], [`des`], [`rsa`], [`engine`]: the algorithms and the batching engine.
 //!
 //! Nothing below `rsa` knows about padding; nothing below `modular` knows about RSA; only
 //! `arch` knows about the CPU. Secret-dependent code is constant-time unless its name ends
 //! in `_vartime`; every such function says in its documentation what it leaks.
+//!
+//! # Features
+//!
+//! * `rustcrypto-traits` (default): the RustCrypto `digest`, `cipher`, `signature` 3,
+//!   `pkcs8` / `spki` and `rand_core` 0.10 traits on our types.
+//! * `hazmat`: the `cryptocard::hazmat` module (limb kernels, raw Montgomery helpers,
+//!   window tuning tables), for tests, benchmarks and experts; no stability promise.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -28,6 +80,8 @@ pub mod des;
 pub mod digest;
 pub mod engine;
 mod error;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 pub mod modular;
 pub mod rng;
 pub mod rsa;

@@ -89,6 +89,7 @@ pub fn add_limb(a: &mut [Limb], x: Limb) -> Limb {
 /// `a -= x` for a single limb `x`, propagating the borrow through all of `a`; returns the
 /// borrow out (0 or 1). Time depends on the length only.
 #[inline]
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn sub_limb(a: &mut [Limb], x: Limb) -> Limb {
     let (d, mut borrow) = a.first().map_or((0, x != 0), |&a0| a0.overflowing_sub(x));
     if let Some((a0, rest)) = a.split_first_mut() {
@@ -142,6 +143,7 @@ pub fn cnd_neg_assign(c: Choice, a: &mut [Limb]) {
 /// `r.len() == a.len() >= b.len()`; `b` is zero-extended. Constant time: the subtraction
 /// is always done, then negated under a mask (the sign is data, not a branch).
 #[inline]
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() >= b.len(), "internal error: abs_diff lengths");
     let k = b.len();
@@ -158,6 +160,7 @@ pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 /// two's complement `!b + 1` under a mask. Used where the sign of a middle term is data
 /// (Karatsuba, Toom-3).
 #[inline]
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn add_or_sub_assign(a: &mut [Limb], b: &[Limb], sub: Choice) {
     assert!(a.len() >= b.len(), "internal error: add_or_sub_assign lengths");
     let m = sub.mask();

@@ -32,7 +32,29 @@
 //! * `policy`: batch classes and the decision a free worker makes;
 //! * `queue`: the per-class FIFOs; `pool`: shared state and the worker loop;
 //! * `batch`: running jobs, panics caught; `ticket`: [`Ticket`] and callbacks;
-//! * `stats`: [`Stats`].
+//! * `stats`: [`Stats`];
+//! * `signer` (feature `rustcrypto-traits`): [`AsyncSigningKey`] and
+//!   [`AsyncPssSigningKey`], the RustCrypto `AsyncSigner` on an engine.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use cryptocard::digest::HashAlg;
+//! use cryptocard::engine::Engine;
+//! use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
+//!
+//! let engine = Engine::builder().workers(2).build()?;
+//! let key = Arc::new(RsaPrivateKey::generate(1024, &mut cryptocard::rng::OsRng)?);
+//! let tickets: Vec<_> = (0..4u8)
+//!     .map(|i| {
+//!         let req = PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: vec![i] };
+//!         engine.submit(key.clone(), req)
+//!     })
+//!     .collect();
+//! for (i, t) in tickets.into_iter().enumerate() {
+//!     key.public_key().verify_pkcs1v15(HashAlg::Sha256, &[i as u8], &t.wait()?)?;
+//! }
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
 //!
 //! # Guarantees
 //!

@@ -40,20 +40,29 @@
 
 pub mod crt;
 mod elem;
-mod exp;
-mod exp_vartime;
+pub(crate) mod exp;
+pub(crate) mod exp_vartime;
 pub(crate) mod kernel;
-mod modulus;
-pub mod mont;
-mod mont_sqr;
+pub(crate) mod modulus;
+pub(crate) mod mont;
+pub(crate) mod mont_sqr;
 mod reduce;
 
 pub use crt::{CrtPrime, garner_multi, garner2};
 pub use elem::{Elem, Encoding, Mont, Plain};
-pub use exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, MAX_WINDOW, ct_window_bits};
-pub use exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
-pub use modulus::{Anon, MAX_BITS, Modulus, neg_inv_limb, neg_inv_limb_dusse_kaliski};
-pub use mont_sqr::{MAX_LIMBS, mont_sqr_raw};
+pub use exp::MAX_WINDOW;
+pub use modulus::{Anon, MAX_BITS, Modulus};
+
+// Window tuning and the raw Montgomery helpers: crate-private, and public under
+// `crate::hazmat` with the `hazmat` feature.
+#[allow(unused_imports)]
+pub(crate) use exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, ct_window_bits};
+#[allow(unused_imports)]
+pub(crate) use exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
+#[allow(unused_imports)]
+pub(crate) use modulus::{neg_inv_limb, neg_inv_limb_dusse_kaliski};
+#[allow(unused_imports)]
+pub(crate) use mont_sqr::{MAX_LIMBS, mont_sqr_raw};
 
 use crate::bignum::Nat;
 

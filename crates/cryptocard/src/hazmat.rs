@@ -1,0 +1,40 @@
+//! Hazardous materials: the crate's internals, public for its own tests and benchmarks
+//! and for experts who build on the kernels. With the non-default `hazmat` feature only.
+//!
+//! These are the building blocks under [`crate::bignum::Nat`] and
+//! [`crate::modular::Modulus`]: limb-slice kernels with exact length and aliasing
+//! contracts (which they check with assertions, so a wrong call panics), raw Montgomery
+//! products on limb slices with no type to keep a residue apart from a plain number, and
+//! the tuned window-size tables. Nothing here is covered by the crate's semver promise;
+//! misuse gives wrong answers, not errors; the constant-time ones are constant time only
+//! under the contracts in their docs. Use the typed API unless you are measuring or
+//! testing a kernel.
+//!
+//! ```
+//! use cryptocard::hazmat::{add_n, sub_n};
+//!
+//! let (a, b) = ([u64::MAX, 1], [1, 2]);
+//! let mut sum = [0u64; 2];
+//! let carry = add_n(&mut sum, &a, &b);
+//! assert_eq!((sum, carry), ([0, 4], 0));
+//! let mut back = [0u64; 2];
+//! assert_eq!(sub_n(&mut back, &sum, &b), 0);
+//! assert_eq!(back, a);
+//! ```
+
+// Limb kernels and Montgomery helpers
+pub use crate::bignum::add::{
+    abs_diff, add_1, add_limb, add_n, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n,
+    sub_1, sub_limb, sub_n,
+};
+pub use crate::bignum::cmp::{bit_length, cmp_vartime, lt_n};
+pub use crate::bignum::div::{Reciprocal, div_qr_normalized, divrem_1};
+pub use crate::bignum::limb::{WideLimb, adc, adc_bit, mac, sbb, sbb_bit};
+pub use crate::bignum::shift::{lshift, lshift_assign, rshift, rshift_assign};
+pub use crate::modular::exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, ct_window_bits};
+pub use crate::modular::exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
+pub use crate::modular::modulus::{neg_inv_limb, neg_inv_limb_dusse_kaliski};
+pub use crate::modular::mont::{
+    Finish, finish_almost, finish_full, mont_mul_raw, normalize, redc_raw,
+};
+pub use crate::modular::mont_sqr::{MAX_LIMBS, mont_sqr_raw};

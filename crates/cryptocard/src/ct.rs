@@ -9,6 +9,18 @@
 //!
 //! What leaks: the lengths of the slices these functions take (they are public sizes),
 //! never their contents.
+//!
+//! ```
+//! use cryptocard::ct::{self, Choice};
+//!
+//! let tag_ok = ct::bytes_eq(b"expected tag", b"expected tag");
+//! let c: Choice = ct::lt(3, 5) & tag_ok;
+//! assert_eq!(c.select(10, 20), 10); // a mask, not a branch
+//! let mut dst = [1u64, 2];
+//! ct::conditional_copy(!c, &mut dst, &[7, 8]); // not copied: !c is false
+//! assert_eq!(dst, [1, 2]);
+//! assert!(c.declassify()); // the one place a choice becomes a bool
+//! ```
 
 use crate::limb::Limb;
 use core::hint::black_box;

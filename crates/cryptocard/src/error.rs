@@ -32,6 +32,10 @@ pub enum Error {
     FaultDetected,
     /// The requested algorithm, parameter or size is not supported.
     Unsupported(&'static str),
+    /// A broken internal invariant, caught before it could give a wrong answer: a panic
+    /// inside the engine's worker, or the RSA layer handing a kernel operands it does not
+    /// take. Never caused by input; a bug to report. The reason says where.
+    Internal(&'static str),
     /// The operating system's entropy source failed.
     Rng,
     /// The engine's queue is full; try again later (backpressure).
@@ -53,6 +57,7 @@ impl fmt::Display for Error {
                 f.write_str("private-key result failed its public-key check; withheld")
             }
             Error::Unsupported(what) => write!(f, "unsupported: {what}"),
+            Error::Internal(what) => write!(f, "internal error: {what}"),
             Error::Rng => f.write_str("the operating system's entropy source failed"),
             Error::Busy => f.write_str("engine queue is full"),
             Error::ShutDown => f.write_str("engine has shut down"),
@@ -61,3 +66,16 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn internal_is_not_unsupported() {
+        let e = Error::Internal("the private-key operation panicked");
+        assert_eq!(e.to_string(), "internal error: the private-key operation panicked");
+        assert!(!matches!(e, Error::Unsupported(_)));
+        assert_eq!(crate::engine::OPERATION_PANICKED, e);
+    }
+}

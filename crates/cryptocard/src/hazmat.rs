@@ -1,12 +1,45 @@
-//! Internals for benchmarks and experts (feature `hazmat`, off by default): limb kernels,
-//! raw Montgomery helpers and the CPU-specific kernels, with none of the invariants the
-//! rest of the crate's types carry.
+//! Hazardous materials: the crate's internals, public for its own tests and benchmarks
+//! and for experts who build on the kernels. With the non-default `hazmat` feature only.
 //!
-//! Nothing here is a stable API: names, signatures and contracts change with the
-//! internals they expose. Each item's contract is in its own documentation; breaking it
-//! gives wrong results (never undefined behaviour: the CPU kernels still need their
-//! feature token, which only run-time detection makes). The workspace's benchmark crate
-//! (`crates/bench`) is the user this module is written for.
+//! These are the building blocks under [`crate::bignum::Nat`] and
+//! [`crate::modular::Modulus`]: limb-slice kernels with exact length and aliasing
+//! contracts (which they check with assertions, so a wrong call panics), raw Montgomery
+//! products on limb slices with no type to keep a residue apart from a plain number, and
+//! the tuned window-size tables. Nothing here is covered by the crate's semver promise;
+//! misuse gives wrong answers, not errors; the constant-time ones are constant time only
+//! under the contracts in their docs. Use the typed API unless you are measuring or
+//! testing a kernel. The workspace's benchmark crate (`crates/bench`) reaches the CPU
+//! kernels through it too; those still need their CPU feature token, which only run-time
+//! detection makes.
+//!
+//! ```
+//! use cryptocard::hazmat::{add_n, sub_n};
+//!
+//! let (a, b) = ([u64::MAX, 1], [1, 2]);
+//! let mut sum = [0u64; 2];
+//! let carry = add_n(&mut sum, &a, &b);
+//! assert_eq!((sum, carry), ([0, 4], 0));
+//! let mut back = [0u64; 2];
+//! assert_eq!(sub_n(&mut back, &sum, &b), 0);
+//! assert_eq!(back, a);
+//! ```
+
+// Limb kernels and Montgomery helpers
+pub use crate::bignum::add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};
+pub use crate::bignum::cmp::lt_n;
+pub use crate::bignum::div::{Reciprocal, div_qr_normalized, divrem_1};
+pub use crate::limb::{
+    WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length, cmp_vartime, mac, sbb, sbb_bit,
+    sub_1, sub_limb, sub_n,
+};
+pub use crate::bignum::shift::{lshift, lshift_assign, rshift, rshift_assign};
+pub use crate::modular::exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, ct_window_bits};
+pub use crate::modular::exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
+pub use crate::modular::modulus::{neg_inv_limb, neg_inv_limb_dusse_kaliski};
+pub use crate::modular::mont::{
+    Finish, finish_almost, finish_full, mont_mul_raw, normalize, redc_raw,
+};
+pub use crate::modular::mont_sqr::{MAX_LIMBS, mont_sqr_raw};
 
 // Kernels for crates/bench
 
@@ -25,9 +58,6 @@ pub use crate::arch::x86_64::ifma::hazmat as ifma;
 /// The AVX2 constant-time table scan (`ct::select_from_table`'s vector twin).
 #[cfg(target_arch = "x86_64")]
 pub use crate::arch::x86_64::select::select_from_table as select_from_table_avx2;
-
-/// Limb-vector passes of `bignum` (portable).
-pub use crate::bignum::{abs_diff, add_1, add_n, sbb, sub_n};
 
 /// The multiplication recursion (Karatsuba, Toom-3, Toom-4) over a basecase kernel.
 pub mod mul {

@@ -1,4 +1,32 @@
-//! cryptocard: the 1989-2003 "crypto-accelerator" papers rebuilt for today's machines.
+//! cryptocard: the 1989-2003 "crypto-accelerator" papers rebuilt for today's machines:
+//! RSA (PKCS#1 v1.5, OAEP, PSS; PKCS#1 / PKCS#8 / SPKI keys), DES and 3DES, the MD, SHA
+//! and SHA-3 digests, on a Montgomery core with AVX-512 IFMA kernels and a batching
+//! engine.
+//!
+//! # Quick start
+//!
+//! Sign and verify with the RustCrypto `signature` traits (as with the `rsa` crate; see
+//! `examples/from_rsa_crate.rs`), or with the key's own methods:
+//!
+//! ```
+//! use cryptocard::digest::{HashAlg, Sha256};
+//! use cryptocard::rng::OsRng;
+//! use cryptocard::rsa::RsaPrivateKey;
+//! use cryptocard::rsa::pkcs1v15::SigningKey;
+//! use cryptocard::rsa::signature::{Keypair, Signer, Verifier};
+//!
+//! let key = RsaPrivateKey::generate(1024, &mut OsRng)?; // 2048 or more in real use
+//!
+//! let signing_key = SigningKey::<Sha256>::new(key.clone());
+//! let signature = signing_key.sign(b"hello");
+//! assert!(signing_key.verifying_key().verify(b"hello", &signature).is_ok());
+//!
+//! let sig = key.sign_pkcs1v15(HashAlg::Sha256, b"hello", &mut OsRng)?;
+//! assert_eq!(sig, signature.as_bytes()); // PKCS#1 v1.5 is deterministic
+//! key.public_key().verify_pkcs1v15(HashAlg::Sha256, b"hello", &sig)?;
+//! assert!(key.public_key().verify_pkcs1v15(HashAlg::Sha256, b"hullo", &sig).is_err());
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
 //!
 //! Data flows one way, parse → validate → compute → encode, and so do the imports.
 //!
@@ -22,9 +50,16 @@
 //!   and the limb-slice kernels (GMP's `mpn` level).
 //! * [`modular`]: [`modular::Modulus`] and Montgomery arithmetic, constant-time and
 //!   variable-time exponentiation, Garner CRT recombination, probable primes.
+//! * [`rsa`]: keys, key generation, the blinded and fault-checked CRT private operation,
+//!   the padding schemes, the key formats, and the RustCrypto trait types
+//!   ([`rsa::pkcs1v15`], [`rsa::pss`]).
+//! * [`engine`]: many callers' RSA private-key operations batched into the IFMA lanes
+//!   and spread over the cores; it calls [`rsa`] ([`rsa::private_batch`]).
+//! * [`des`], [`digest`]: DES/3DES with their modes and MACs; the message digests, HMAC,
+//!   PBKDF2 and SHAKE.
+//! * [`ct`], [`rng`]: constant-time selection and comparison; the random source.
 //! * `arch`: the only module with `unsafe`, `asm!` and `target_feature` code, behind CPU
 //!   feature tokens that can only be made by run-time detection.
-//! * [`digest`], [`des`], [`rsa`], [`engine`]: the algorithms and the batching engine.
 //!
 //! Nothing below `rsa` knows about padding; nothing below `modular` knows about RSA; only
 //! `arch` knows about the CPU. Secret-dependent code is constant-time unless its name ends
@@ -47,6 +82,16 @@
 //! * Tests may import upward: a kernel's unit tests compare it with its portable
 //!   reference above it (the tests under `arch` use `bignum` and `digest`). The rule is
 //!   for the code compiled into the library.
+//!
+//! # Features
+//!
+//! * `rustcrypto-traits` (default): the RustCrypto `digest`, `cipher`, `signature` 3,
+//!   `pkcs8` / `spki` and `rand_core` 0.10 traits on our types.
+//! * `hazmat`: the `cryptocard::hazmat` module (limb kernels, raw Montgomery helpers,
+//!   window tuning tables, the CPU kernels), for tests, benchmarks and experts; no
+//!   stability promise.
+//! * `fault-injection`, `fuzzing`: test hooks (a private operation with a glitch, the
+//!   bodies of the fuzz targets), for this crate's tests and fuzz targets only.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

@@ -4,8 +4,9 @@
 use cryptocard::bignum::mul::{
     self, Basecase, Multiplier, Portable, Thresholds, thresholds::PORTABLE,
 };
-use cryptocard::bignum::{Limb, Nat, cnd_add_n, cnd_sub_n, divrem_1, lshift, rshift, sub_n};
+use cryptocard::bignum::{Limb, Nat};
 use cryptocard::ct::Choice;
+use cryptocard::hazmat::{cnd_add_n, cnd_sub_n, divrem_1, lshift, rshift, sub_n};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use std::cell::Cell;

@@ -5,10 +5,11 @@ mod modular_common;
 
 use cryptocard::Error;
 use cryptocard::bignum::Limb;
-use cryptocard::modular::mont::{
-    Finish, finish_almost, finish_full, mont_mul_raw, normalize, redc_raw,
+use cryptocard::hazmat::{
+    Finish, finish_almost, finish_full, mont_mul_raw, mont_sqr_raw, neg_inv_limb,
+    neg_inv_limb_dusse_kaliski, normalize, redc_raw,
 };
-use cryptocard::modular::{Modulus, mont_sqr_raw, neg_inv_limb, neg_inv_limb_dusse_kaliski};
+use cryptocard::modular::Modulus;
 use modular_common::*;
 use num_bigint::BigUint;
 use proptest::prelude::*;

@@ -57,6 +57,7 @@ pub fn cnd_neg_assign(c: Choice, a: &mut [Limb]) {
 /// `r.len() == a.len() >= b.len()`; `b` is zero-extended. Constant time: the subtraction
 /// is always done, then negated under a mask (the sign is data, not a branch).
 #[inline]
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() >= b.len(), "internal error: abs_diff lengths");
     let k = b.len();
@@ -73,6 +74,7 @@ pub fn abs_diff(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 /// two's complement `!b + 1` under a mask. Used where the sign of a middle term is data
 /// (Karatsuba, Toom-3).
 #[inline]
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn add_or_sub_assign(a: &mut [Limb], b: &[Limb], sub: Choice) {
     assert!(a.len() >= b.len(), "internal error: add_or_sub_assign lengths");
     let m = sub.mask();

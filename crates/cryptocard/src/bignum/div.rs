@@ -45,6 +45,7 @@ impl Reciprocal {
     }
 
     /// The divisor.
+    #[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
     pub fn divisor(&self) -> Limb {
         self.d
     }

@@ -28,11 +28,26 @@
 //!
 //! No function here panics on input: failures are [`crate::Error`] values, and the
 //! operators are only those that are total (`+`, `*`, `<<`, `>>`).
+//!
+//! The limb-slice kernels are crate-private; the `hazmat` feature makes them public
+//! under `cryptocard::hazmat` (for the crate's tests and benchmarks, and for experts).
+//!
+//! ```
+//! use cryptocard::bignum::Nat;
+//!
+//! let a = Nat::from_hex("ffffffffffffffff")?; // 2^64 - 1
+//! let b = &a * &a + &a + Nat::from_u64(1); // (2^64 - 1)^2 + 2^64 = 2^128 - 2^64 + 1
+//! assert_eq!(b.to_hex(), "ffffffffffffffff0000000000000001");
+//! let (q, r) = b.div_rem(&a)?;
+//! assert_eq!((q.to_dec(), r.to_dec()), ("18446744073709551616".into(), "1".into()));
+//! assert_eq!(Nat::from_u64(12).gcd(&Nat::from_u64(18)), Nat::from_u64(6));
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
 
-mod add;
+pub(crate) mod add;
 mod arith;
-mod cmp;
-mod div;
+pub(crate) mod cmp;
+pub(crate) mod div;
 mod encoding;
 mod gcd;
 mod inv;
@@ -41,15 +56,24 @@ mod nat;
 mod nat_div;
 mod pow;
 mod random;
-mod shift;
+pub(crate) mod shift;
 
-pub use crate::limb::{
-    LIMB_BITS, LIMB_BYTES, Limb, WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length,
-    cmp_vartime, mac, sbb, sbb_bit, sub_1, sub_limb, sub_n,
-};
-pub use add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};
-pub use cmp::lt_n;
-pub use div::{Reciprocal, div_qr_normalized, divrem_1};
+pub use crate::limb::{LIMB_BITS, LIMB_BYTES, Limb};
 pub use nat::Nat;
 pub use pow::MAX_POW_BITS;
-pub use shift::{lshift, lshift_assign, rshift, rshift_assign};
+
+// The limb-slice kernels: crate-private, and public under `crate::hazmat` with the
+// `hazmat` feature.
+#[allow(unused_imports)]
+pub(crate) use crate::limb::{
+    WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length, cmp_vartime, mac, sbb, sbb_bit,
+    sub_1, sub_limb, sub_n,
+};
+#[allow(unused_imports)]
+pub(crate) use add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};
+#[allow(unused_imports)]
+pub(crate) use cmp::lt_n;
+#[allow(unused_imports)]
+pub(crate) use div::{Reciprocal, div_qr_normalized, divrem_1};
+#[allow(unused_imports)]
+pub(crate) use shift::{lshift, lshift_assign, rshift, rshift_assign};

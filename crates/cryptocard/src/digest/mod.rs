@@ -30,6 +30,19 @@
 //! RustCrypto `digest` 0.11 traits (`Digest`, `DynDigest`, ...; `ExtendableOutput` and
 //! `XofReader` for SHAKE), so other crates can use our types.
 //!
+//! ```
+//! use cryptocard::digest::{HashAlg, Hasher, Sha256, hmac};
+//!
+//! let d = Sha256::digest(b"abc"); // FIPS 180-2 appendix B.1
+//! assert_eq!(d[..4], [0xba, 0x78, 0x16, 0xbf]);
+//! let mut h = Hasher::new(HashAlg::Sha256); // the same, chosen at run time
+//! h.update(b"a");
+//! h.update(b"bc");
+//! assert_eq!(h.finalize().as_bytes(), &d[..]);
+//! let tag = hmac(HashAlg::Sha256, b"key", b"message");
+//! assert_eq!(tag.as_bytes().len(), 32);
+//! ```
+//!
 //! Run-time dispatch: SHA-1 and SHA-256 use the x86 SHA extensions, SHA-384/512 a vector
 //! message schedule (AVX2, or AVX-512VL) with BMI2 assembly rounds, when the CPU has
 //! them, detected once when a hasher is made (not per block). The portable code is

@@ -16,8 +16,7 @@ use crate::rng::RandomSource;
 use crate::rsa::{PrivateRequest, RsaPrivateKey, private_batch};
 
 /// The answer to a request whose operation panicked (a bug below the engine).
-pub const OPERATION_PANICKED: Error =
-    Error::Unsupported("internal error: the private-key operation panicked");
+pub const OPERATION_PANICKED: Error = Error::Internal("the private-key operation panicked");
 
 /// Runs one request on the single-operation path.
 pub(crate) fn run_single(

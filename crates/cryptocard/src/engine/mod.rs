@@ -32,7 +32,29 @@
 //! * `policy`: batch classes and the decision a free worker makes;
 //! * `queue`: the per-class FIFOs; `pool`: shared state and the worker loop;
 //! * `batch`: running jobs, panics caught; `ticket`: [`Ticket`] and callbacks;
-//! * `stats`: [`Stats`].
+//! * `stats`: [`Stats`];
+//! * `signer` (feature `rustcrypto-traits`): [`AsyncSigningKey`] and
+//!   [`AsyncPssSigningKey`], the RustCrypto `AsyncSigner` on an engine.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use cryptocard::digest::HashAlg;
+//! use cryptocard::engine::Engine;
+//! use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
+//!
+//! let engine = Engine::builder().workers(2).build()?;
+//! let key = Arc::new(RsaPrivateKey::generate(1024, &mut cryptocard::rng::OsRng)?);
+//! let tickets: Vec<_> = (0..4u8)
+//!     .map(|i| {
+//!         let req = PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: vec![i] };
+//!         engine.submit(key.clone(), req)
+//!     })
+//!     .collect();
+//! for (i, t) in tickets.into_iter().enumerate() {
+//!     key.public_key().verify_pkcs1v15(HashAlg::Sha256, &[i as u8], &t.wait()?)?;
+//! }
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
 //!
 //! # Guarantees
 //!
@@ -74,6 +96,8 @@ mod config;
 mod policy;
 mod pool;
 mod queue;
+#[cfg(feature = "rustcrypto-traits")]
+mod signer;
 mod stats;
 mod ticket;
 
@@ -85,6 +109,8 @@ pub use config::{
     Backpressure, DEFAULT_CROSSOVER, DEFAULT_DEADLINE_US, DEFAULT_MAX_BATCH,
     DEFAULT_QUEUE_PER_WORKER, EngineBuilder, EngineConfig, ShutdownMode,
 };
+#[cfg(feature = "rustcrypto-traits")]
+pub use signer::{AsyncPssSigningKey, AsyncSigningKey};
 pub use stats::Stats;
 pub use ticket::{Answer, Ticket};
 
@@ -274,7 +300,7 @@ impl Engine {
         wait: bool,
     ) -> Result<()> {
         let mut r = self.shared.enqueue_all(vec![(key, req, reply)], wait);
-        r.pop().unwrap_or(Err(Error::Unsupported("internal error: enqueue lost its result")))
+        r.pop().unwrap_or(Err(Error::Internal("enqueue lost its result")))
     }
 
     /// Shuts down, draining the queue: every queued request runs and is answered, then

@@ -64,7 +64,7 @@ pub fn ct_window_bits(bits: usize) -> usize {
 }
 
 impl<M> Modulus<M> {
-    /// base^exp mod n in constant time: fixed window of [`ct_window_bits`] bits. Leaks
+    /// base^exp mod n in constant time: fixed window of `ct_window_bits` bits. Leaks
     /// the limb length of `exp` (its public length), nothing else about it or the base.
     pub fn pow(&self, base: &Elem<M, Mont>, exp: &Nat) -> Elem<M, Mont> {
         let window = ct_window_bits(exp.limb_len() * LIMB_BITS);

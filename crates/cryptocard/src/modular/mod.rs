@@ -9,15 +9,17 @@
 //! costs about as much as a multiplication: no division anywhere (Montgomery 1985;
 //! Dusse and Kaliski 1990, section 3). Montgomery form is closed under the product,
 //! (aR)(bR)/R = (ab)R, so an exponentiation enters it once and leaves it once (Kaliski
-//! 1993). [`mont`] states the bounds: a product of values < R is < R + n, of values
+//! 1993). `mont` states the bounds: a product of values < R is < R + n, of values
 //! < n is < 2n, and of values < 2n is < 2n again when 4n < R, which lets long chains
 //! skip the final subtraction (Dusse-Kaliski Theorem 2; Shand-Bertin-Vuillemin).
 //!
 //! # The layers
 //!
-//! * [`mont`], `mont_sqr`: the raw kernels (`mont_mul_raw`, `mont_sqr_raw`, `redc_raw`,
+//! * `mont`, `mont_sqr`: the raw kernels (`mont_mul_raw`, `mont_sqr_raw`, `redc_raw`,
 //!   portable, with exact contracts) and the finishing steps. `kernel` is the dispatch
-//!   point where CPU-specific kernels with the same contracts plug in.
+//!   point where CPU-specific kernels with the same contracts plug in. The raw kernels
+//!   and the window tuning are crate-private; the `hazmat` feature makes them public
+//!   under `cryptocard::hazmat`.
 //! * [`Modulus`]: n with n0 = -n^-1 mod 2^64, R, R^2 and R^3 mod n, built once.
 //! * [`Elem`]: typed residues, `Elem<M, Plain>` and `Elem<M, Mont>`, tagged with their
 //!   modulus's type `M` so that residues mod p and mod q cannot be mixed.
@@ -42,21 +44,30 @@
 
 pub mod crt;
 mod elem;
-mod exp;
-mod exp_vartime;
+pub(crate) mod exp;
+pub(crate) mod exp_vartime;
 pub(crate) mod kernel;
-mod modulus;
-pub mod mont;
-mod mont_sqr;
+pub(crate) mod modulus;
+pub(crate) mod mont;
+pub(crate) mod mont_sqr;
 pub mod prime;
 mod reduce;
 
 pub use crt::{CrtPrime, garner_multi, garner2};
 pub use elem::{Elem, Encoding, Mont, Plain};
-pub use exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, MAX_WINDOW, ct_window_bits};
-pub use exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
-pub use modulus::{Anon, MAX_BITS, Modulus, neg_inv_limb, neg_inv_limb_dusse_kaliski};
-pub use mont_sqr::{MAX_LIMBS, mont_sqr_raw};
+pub use exp::MAX_WINDOW;
+pub use modulus::{Anon, MAX_BITS, Modulus};
+
+// Window tuning and the raw Montgomery helpers: crate-private, and public under
+// `crate::hazmat` with the `hazmat` feature.
+#[allow(unused_imports)]
+pub(crate) use exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, ct_window_bits};
+#[allow(unused_imports)]
+pub(crate) use exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
+#[allow(unused_imports)]
+pub(crate) use modulus::{neg_inv_limb, neg_inv_limb_dusse_kaliski};
+#[allow(unused_imports)]
+pub(crate) use mont_sqr::{MAX_LIMBS, mont_sqr_raw};
 
 use crate::bignum::Nat;
 

@@ -196,6 +196,7 @@ pub const fn neg_inv_limb(x: Limb) -> Limb {
 
 /// -x^-1 mod 2^64 for odd `x`, by Dusse and Kaliski's bit-by-bit MODULAR-INVERSE (kept
 /// as the reference for [`neg_inv_limb`]). Constant time: the bit decision is a mask.
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub const fn neg_inv_limb_dusse_kaliski(x: Limb) -> Limb {
     // Invariant: x*y = 1 mod 2^i. If bit i of x*y is set, adding 2^i to y clears it.
     let mut y: Limb = 1;

@@ -65,7 +65,6 @@
 //!
 //! A chain of almost or redundant products is normalised once at its end ([`normalize`]).
 
-pub use super::mont_sqr::{MAX_LIMBS, mont_sqr_raw};
 use crate::bignum::{Limb, adc, mac, sbb};
 use crate::ct::Choice;
 

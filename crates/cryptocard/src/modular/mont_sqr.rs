@@ -25,6 +25,7 @@ pub const MAX_LIMBS: usize = 256;
 /// Montgomery square: returns `c` with `c*R + r = (a^2 + m*n) / R`, `m` in `[0, R)`.
 /// Any k-limb `a` (then `c` is 0 or 1). Constant time. `r`, `a`, `n` have k limbs,
 /// `1 <= k <= MAX_LIMBS`; n odd; `n0 = -n^-1 mod 2^64`.
+#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn mont_sqr_raw(r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
     let k = n.len();
     assert!(

@@ -132,13 +132,21 @@ mod keygen_arith;
 mod mgf;
 pub(crate) mod mul_batch;
 mod oaep;
-mod pkcs1v15;
+pub mod pkcs1v15;
 mod pkcs1v15_enc;
 mod private;
-mod pss;
+pub mod pss;
 mod raw;
 mod tags;
+#[cfg(feature = "rustcrypto-traits")]
+pub(crate) mod signing;
 pub mod validate;
+
+/// The RustCrypto `signature` crate, as `rsa::signature`.
+#[cfg(feature = "rustcrypto-traits")]
+pub use ::signature;
+/// The key format crates, as the `rsa` crate re-exports them (`rsa::pkcs8::...`).
+pub use {::pkcs1, ::pkcs8, ::spki};
 
 pub use backend::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};

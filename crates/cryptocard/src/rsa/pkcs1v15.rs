@@ -19,8 +19,15 @@
 //! the only accepted encoding is the DER one with the explicit NULL parameter, so no
 //! parser is exposed to the attacker (Bleichenbacher's 2006 forgery of lax parsers, the
 //! BERserk family). Verification is public; the comparison is constant time anyway.
+//!
+//! With the `rustcrypto-traits` feature (default) this module also has the `rsa` crate's
+//! typed keys for the RustCrypto `signature` traits: [`SigningKey<D>`](SigningKey),
+//! [`VerifyingKey<D>`](VerifyingKey) and [`Signature`], `D` being one of
+//! [`crate::digest`]'s hashers.
 
 use super::key::{RsaPrivateKey, RsaPublicKey};
+#[cfg(feature = "rustcrypto-traits")]
+pub use super::signing::pkcs1v15::{Signature, SigningKey, VerifyingKey};
 use crate::ct;
 use crate::digest::{HashAlg, Hasher};
 use crate::rng::RandomSource;

@@ -19,9 +19,16 @@
 //! Verification is public data only and needs no constant-time care; the final
 //! comparison of H is constant time anyway. Signing uses fresh random salt from the
 //! caller's [`RandomSource`].
+//!
+//! With the `rustcrypto-traits` feature (default) this module also has the `rsa` crate's
+//! typed keys for the RustCrypto `signature` traits: [`SigningKey<D>`](SigningKey) (also
+//! named [`BlindedSigningKey`]), [`VerifyingKey<D>`](VerifyingKey) and [`Signature`], `D`
+//! being one of [`crate::digest`]'s hashers.
 
 use super::key::{RsaPrivateKey, RsaPublicKey};
 use super::mgf::Mgf;
+#[cfg(feature = "rustcrypto-traits")]
+pub use super::signing::pss::{BlindedSigningKey, Signature, SigningKey, VerifyingKey};
 use crate::ct;
 use crate::digest::{DynXof, HashAlg, Hasher, XofAlg};
 use crate::rng::RandomSource;

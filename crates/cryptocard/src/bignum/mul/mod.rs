@@ -70,11 +70,11 @@ pub trait Basecase {
         linear::sub_n_portable(r, a, b, bin)
     }
     /// `a += b` (`b` no longer than `a`), the carry through the rest of `a`
-    /// ([`crate::bignum::add_1`]).
+    /// (`add_1`).
     fn add_1(&self, a: &mut [Limb], b: &[Limb]) -> Limb {
         crate::bignum::add_1(a, b)
     }
-    /// `a -= b` likewise ([`crate::bignum::sub_1`]).
+    /// `a -= b` likewise (`sub_1`).
     fn sub_1(&self, a: &mut [Limb], b: &[Limb]) -> Limb {
         crate::bignum::sub_1(a, b)
     }
@@ -83,7 +83,7 @@ pub trait Basecase {
     fn add_repeated(&self, a: &mut [Limb], x: Limb, c: Limb) -> Limb {
         linear::add_repeated_portable(a, x, c)
     }
-    /// `r = |a - b|`, returning 1 where `a < b` ([`crate::bignum::abs_diff`]);
+    /// `r = |a - b|`, returning 1 where `a < b` (`abs_diff`);
     /// `r.len() == a.len() >= b.len()`.
     fn abs_diff(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
         linear::abs_diff(self, r, a, b)

@@ -45,6 +45,11 @@ impl RsaPrivateKey {
     /// Parses a DER PKCS#8 `PrivateKeyInfo` holding an RSA key.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<RsaPrivateKey> {
         let info = PrivateKeyInfoRef::from_der(der).map_err(|_| DER_ERROR)?;
+        RsaPrivateKey::from_pkcs8_info(&info)
+    }
+
+    /// The key in a parsed `PrivateKeyInfo` (also the `pkcs8::DecodePrivateKey` impl).
+    pub(crate) fn from_pkcs8_info(info: &PrivateKeyInfoRef<'_>) -> Result<RsaPrivateKey> {
         check_algorithm(&info.algorithm)?;
         RsaPrivateKey::from_pkcs1_der(info.private_key.as_bytes())
     }
@@ -72,6 +77,12 @@ impl RsaPublicKey {
     /// Parses a DER `SubjectPublicKeyInfo` holding an RSA key.
     pub fn from_public_key_der(der: &[u8]) -> Result<RsaPublicKey> {
         let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(|_| DER_ERROR)?;
+        RsaPublicKey::from_spki(&spki)
+    }
+
+    /// The key in a parsed `SubjectPublicKeyInfo` (also the `spki::DecodePublicKey`
+    /// impl).
+    pub(crate) fn from_spki(spki: &SubjectPublicKeyInfoRef<'_>) -> Result<RsaPublicKey> {
         check_algorithm(&spki.algorithm)?;
         let key = spki.subject_public_key.as_bytes().ok_or(DER_ERROR)?;
         RsaPublicKey::from_pkcs1_der(key)

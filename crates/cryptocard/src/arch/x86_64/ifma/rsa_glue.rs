@@ -102,7 +102,7 @@ macro_rules! with_class {
 }
 
 /// Runs `$body` with `$pair` bound to the two primes' `[&Params52<D>; 2]` and `D` as a
-/// constant when both primes of `$params` are of class `D`; [`Error::Unsupported`]
+/// constant when both primes of `$params` are of class `D`; [`Error::Internal`]
 /// otherwise.
 macro_rules! with_pair {
     ($params:expr, $pair:ident, $d:ident => $body:expr) => {
@@ -115,7 +115,7 @@ macro_rules! with_pair {
                 let $pair = [&**a, &**b];
                 $body
             })*
-            _ => Err(Error::Unsupported("x2 needs two primes of one class")),
+            _ => Err(Error::Internal("x2 needs two primes of one class")),
         }
     };
 }
@@ -143,7 +143,7 @@ impl SecretParams52 {
     /// Parameters for the odd prime `p` (little-endian limbs) in the class of `digits`
     /// digits (one of [`CLASSES`], with room for `p`: see [`class_for_limbs`]) with
     /// `rr = 2^(2 * 52 * D) mod p`, fully reduced, in at most `p.len()` limbs.
-    /// [`Error::Unsupported`] for a digit count without a class. `rr` must be right (it is not checked: a wrong one gives wrong
+    /// [`Error::Internal`] for a digit count without a class. `rr` must be right (it is not checked: a wrong one gives wrong
     /// results, which the RSA fault check catches). Constant time in `p` and `rr` beyond
     /// `p`'s bit length.
     pub(crate) fn new(p: &[u64], rr: &[u64], digits: usize) -> Result<SecretParams52, Error> {
@@ -154,7 +154,7 @@ impl SecretParams52 {
             40 => SecretParams52::D40(build(p, rr)?),
             60 => SecretParams52::D60(build(p, rr)?),
             79 => SecretParams52::D79(build(p, rr)?),
-            _ => return Err(Error::Unsupported("no IFMA class for this prime length")),
+            _ => return Err(Error::Internal("no IFMA class for this prime length")),
         })
     }
 
@@ -164,7 +164,7 @@ impl SecretParams52 {
     }
 
     /// `out[s] = base[s]^exp[s] mod p_s` for the two primes `params` of one class,
-    /// interleaved ([`exp_x2`]; its contract). [`Error::Unsupported`] if the classes
+    /// interleaved ([`exp_x2`]; its contract). [`Error::Internal`] if the classes
     /// differ.
     pub(crate) fn exp_x2(
         ifma: Ifma,
@@ -178,7 +178,7 @@ impl SecretParams52 {
 
     /// `out[s] = base[s]^e mod p_s` for the two primes `params` of one class and the
     /// public exponent `e` ([`exp_public_x2`]; its contract): the RSA fault check.
-    /// [`Error::Unsupported`] if the classes differ.
+    /// [`Error::Internal`] if the classes differ.
     pub(crate) fn exp_public_x2(
         ifma: Ifma,
         out: [&mut [u64]; 2],
@@ -222,7 +222,7 @@ pub(crate) struct SecretLane<'a> {
 
 /// Up to eight exponentiations in one mb8 batch; every lane's prime must be of the class
 /// `D` of the first lane with [`SecretParams52::has_mb8`], or that lane fails
-/// ([`LaneStatus::Failed`] with [`Error::Unsupported`]). Per-lane status as
+/// ([`LaneStatus::Failed`] with [`Error::Internal`]). Per-lane status as
 /// [`exp_mb8`](super::exp_mb8::exp_mb8).
 pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> [LaneStatus; 8] {
     exp_mb8_classes(ifma, lanes, None)
@@ -322,7 +322,7 @@ trait ClassRun<'a, L> {
 }
 
 /// Runs `run` in the class of the first lane (which must have an mb8 batch), with the
-/// lanes of that class; a lane of another class fails with [`Error::Unsupported`].
+/// lanes of that class; a lane of another class fails with [`Error::Internal`].
 fn by_class<'a, L: ClassLane<'a>>(
     lanes: [Option<L>; 8],
     run: impl ClassRun<'a, L>,
@@ -335,7 +335,7 @@ fn by_class<'a, L: ClassLane<'a>>(
         40 => in_class::<40, L>(lanes, run),
         60 => in_class::<60, L>(lanes, run),
         _ => lanes.map(|l| match l {
-            Some(_) => LaneStatus::Failed(Error::Unsupported("no mb8 batch for this class")),
+            Some(_) => LaneStatus::Failed(Error::Internal("no mb8 batch for this class")),
             None => LaneStatus::Empty,
         }),
     }
@@ -357,7 +357,7 @@ fn in_class<'a, const D: usize, L: ClassLane<'a>>(
     let mut status = run.run::<D>(kernel_lanes);
     for (s, wrong) in status.iter_mut().zip(wrong_class) {
         if wrong {
-            *s = LaneStatus::Failed(Error::Unsupported("mixed classes in one mb8 batch"));
+            *s = LaneStatus::Failed(Error::Internal("mixed classes in one mb8 batch"));
         }
     }
     status

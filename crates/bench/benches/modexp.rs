@@ -130,7 +130,7 @@ fn modexp_speed() {
                 "modexp{bits} [{} kernels]: pow (ct, window {}) {ct:.0}/s, pow_vartime \
                  {sliding:.0}/s, pow_binary_vartime {binary:.0}/s",
                 m.kernels(),
-                cryptocard::modular::ct_window_bits(bits)
+                cryptocard::hazmat::ct_window_bits(bits)
             );
             let kary: Vec<String> = (1..=7)
                 .map(|w| {

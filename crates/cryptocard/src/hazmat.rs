@@ -28,11 +28,11 @@
 pub use crate::bignum::add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};
 pub use crate::bignum::cmp::lt_n;
 pub use crate::bignum::div::{Reciprocal, div_qr_normalized, divrem_1};
+pub use crate::bignum::shift::{lshift, lshift_assign, rshift, rshift_assign};
 pub use crate::limb::{
     WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length, cmp_vartime, mac, sbb, sbb_bit,
     sub_1, sub_limb, sub_n,
 };
-pub use crate::bignum::shift::{lshift, lshift_assign, rshift, rshift_assign};
 pub use crate::modular::exp::{CT_WINDOW_5_MIN_BITS, CT_WINDOW_6_MIN_BITS, ct_window_bits};
 pub use crate::modular::exp_vartime::{VARTIME_WINDOW_THRESHOLDS, vartime_window_bits};
 pub use crate::modular::modulus::{neg_inv_limb, neg_inv_limb_dusse_kaliski};
@@ -61,6 +61,9 @@ pub use crate::arch::x86_64::select::select_from_table as select_from_table_avx2
 
 /// The multiplication recursion (Karatsuba, Toom-3, Toom-4) over a basecase kernel.
 pub mod mul {
+    /// The BMI2/ADX basecase adapter and its thresholds (x86-64).
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::bignum::mul::adx::{AdxBasecase, THRESHOLDS as ADX_BASECASE_THRESHOLDS};
     pub use crate::bignum::mul::linear::abs_diff;
     pub use crate::bignum::mul::{Basecase, Multiplier, Portable, Thresholds, thresholds};
 }

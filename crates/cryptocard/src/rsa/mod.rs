@@ -137,9 +137,9 @@ mod pkcs1v15_enc;
 mod private;
 pub mod pss;
 mod raw;
-mod tags;
 #[cfg(feature = "rustcrypto-traits")]
 pub(crate) mod signing;
+mod tags;
 pub mod validate;
 
 /// The RustCrypto `signature` crate, as `rsa::signature`.

@@ -57,7 +57,7 @@ fn run_all<E>(
     jobs.iter().zip(out).map(|(job, done)| done.unwrap_or_else(|| core(job))).collect()
 }
 
-/// Random products modulo one key's n, to time [`mul_all`] against the core's products
+/// Random products modulo one key's n, to time `mul_all` against the core's products
 /// (`crate::hazmat`, feature `hazmat`; the benchmark crate's user).
 #[cfg(feature = "hazmat")]
 pub struct ProductJobs<'k> {
@@ -106,7 +106,7 @@ impl<'k> ProductJobs<'k> {
         }
     }
 
-    /// The products in one [`mul_all`] call (in lanes where the key's backend has them).
+    /// The products in one `mul_all` call (in lanes where the key's backend has them).
     pub fn run_batched(&self) {
         core::hint::black_box(mul_all(&self.jobs()));
     }

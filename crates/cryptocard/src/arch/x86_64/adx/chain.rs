@@ -262,7 +262,7 @@ fn finish_almost(r: &mut [Limb], c: Limb, n: &[Limb]) {
     }
 }
 
-/// [`mont_sqr_n_almost`] for any `k >= 1`: the fused kernel for the even sizes 8 to 32,
+/// `mont_sqr_n_almost` for any `k >= 1`: the fused kernel for the even sizes 8 to 32,
 /// else `w` rounds of [`super::mont_sqr_raw`] and a masked subtraction. `s` has
 /// [`scratch_len`]`(k)` limbs.
 pub fn sqr_n_almost(adx: Adx, acc: &mut [Limb], w: usize, n: &[Limb], n0: Limb, s: &mut [Limb]) {
@@ -284,7 +284,7 @@ pub fn sqr_n_almost(adx: Adx, acc: &mut [Limb], w: usize, n: &[Limb], n0: Limb, 
     }
 }
 
-/// [`mont_mul_almost`] for any `k >= 1` (the fused kernel for the unrolled sizes).
+/// `mont_mul_almost` for any `k >= 1` (the fused kernel for the unrolled sizes).
 pub fn mul_almost(adx: Adx, acc: &mut [Limb], b: &[Limb], n: &[Limb], n0: Limb, s: &mut [Limb]) {
     match n.len() {
         8 => mont_mul_almost::<8>(adx, acc, b, n, n0, s),

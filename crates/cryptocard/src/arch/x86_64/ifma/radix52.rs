@@ -131,7 +131,7 @@ pub(crate) fn neg_inv52(n_low: u64) -> u64 {
 /// The Montgomery parameters of one odd modulus `n < 2^(52 D - 2)` in radix 2^52.
 ///
 /// Numbers that go with these parameters are passed as little-endian `u64` limb slices of
-/// exactly [`Params52::limbs`] limbs, the length of the modulus slice it was made from.
+/// exactly `Params52::limbs` limbs, the length of the modulus slice it was made from.
 #[derive(Clone, Debug)]
 pub struct Params52<const D: usize> {
     /// The digits of `n`.

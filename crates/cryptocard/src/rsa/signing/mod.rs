@@ -102,11 +102,46 @@ macro_rules! signature_type {
 }
 pub(crate) use signature_type;
 
-/// The conversions, `Keypair` and the `pkcs8` / `spki` traits every scheme's key pair has
-/// (`$sk<D>` wraps an `RsaPrivateKey` in `inner`, `$vk<D>` an `RsaPublicKey`; both have
-/// `fn new(key)`).
+/// What every scheme's key pair has alike: `Signer` and `RandomizedSigner` (hash, then the
+/// scheme's `sign_digest_bytes`), `DigestVerifier` (through its `PrehashVerifier`), the
+/// conversions, `Keypair` and the `pkcs8` / `spki` traits (`$sk<D>` wraps an
+/// `RsaPrivateKey` in `inner`, `$vk<D>` an `RsaPublicKey`; both have `fn new(key)`).
 macro_rules! key_pair_common {
     ($sk:ident, $vk:ident) => {
+        impl<D: HashFunction> signature::Signer<Signature> for $sk<D> {
+            /// Blinding (and a PSS salt) from [`OsRng`](crate::rng::OsRng).
+            fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
+                self.sign_digest_bytes(D::digest(msg).as_ref(), &mut crate::rng::OsRng)
+            }
+        }
+
+        impl<D: HashFunction> signature::RandomizedSigner<Signature> for $sk<D> {
+            fn try_sign_with_rng<R: signature::rand_core::TryCryptoRng + ?Sized>(
+                &self,
+                rng: &mut R,
+                msg: &[u8],
+            ) -> signature::Result<Signature> {
+                let mut rng = rng;
+                self.sign_digest_bytes(D::digest(msg).as_ref(), &mut rng)
+            }
+        }
+
+        impl<D: HashFunction + digest::Update> signature::DigestVerifier<D, Signature> for $vk<D> {
+            fn verify_digest<F: Fn(&mut D) -> signature::Result<()>>(
+                &self,
+                f: F,
+                signature: &Signature,
+            ) -> signature::Result<()> {
+                let mut d = D::new();
+                f(&mut d)?;
+                signature::hazmat::PrehashVerifier::verify_prehash(
+                    self,
+                    HashFunction::finalize(d).as_ref(),
+                    signature,
+                )
+            }
+        }
+
         impl<D: HashFunction> signature::Keypair for $sk<D> {
             type VerifyingKey = $vk<D>;
 

@@ -12,7 +12,7 @@ use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 use core::marker::PhantomData;
 use signature::hazmat::{PrehashSigner, PrehashVerifier};
 use signature::rand_core::TryCryptoRng;
-use signature::{DigestSigner, DigestVerifier, RandomizedSigner, Signer, Verifier};
+use signature::{DigestSigner, Verifier};
 
 signature_type!("PKCS#1 v1.5");
 
@@ -77,24 +77,6 @@ impl<D: HashFunction> VerifyingKey<D> {
 
 key_pair_common!(SigningKey, VerifyingKey);
 
-impl<D: HashFunction> Signer<Signature> for SigningKey<D> {
-    /// Blinds with [`OsRng`].
-    fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
-        self.sign_digest_bytes(D::digest(msg).as_ref(), &mut OsRng)
-    }
-}
-
-impl<D: HashFunction> RandomizedSigner<Signature> for SigningKey<D> {
-    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-        msg: &[u8],
-    ) -> signature::Result<Signature> {
-        let mut rng = rng;
-        self.sign_digest_bytes(D::digest(msg).as_ref(), &mut rng)
-    }
-}
-
 impl<D: HashFunction> PrehashSigner<Signature> for SigningKey<D> {
     /// Signs a `D` digest the caller computed; blinds with [`OsRng`].
     fn sign_prehash(&self, prehash: &[u8]) -> signature::Result<Signature> {
@@ -122,17 +104,5 @@ impl<D: HashFunction> Verifier<Signature> for VerifyingKey<D> {
 impl<D: HashFunction> PrehashVerifier<Signature> for VerifyingKey<D> {
     fn verify_prehash(&self, prehash: &[u8], signature: &Signature) -> signature::Result<()> {
         self.inner.verify_pkcs1v15_prehashed(D::ALG, prehash, &signature.0).map_err(sig_error)
-    }
-}
-
-impl<D: HashFunction + digest::Update> DigestVerifier<D, Signature> for VerifyingKey<D> {
-    fn verify_digest<F: Fn(&mut D) -> signature::Result<()>>(
-        &self,
-        f: F,
-        signature: &Signature,
-    ) -> signature::Result<()> {
-        let mut d = D::new();
-        f(&mut d)?;
-        self.verify_prehash(HashFunction::finalize(d).as_ref(), signature)
     }
 }

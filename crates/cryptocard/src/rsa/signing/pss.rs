@@ -6,16 +6,16 @@
 //! made `new_with_salt_len`; verifying keys take the salt length from the signature
 //! ([`SaltLength::Auto`]), so that OpenSSL's default maximum-length salts verify, unless
 //! made `new_with_salt_len`. `RandomizedSigner` draws salt and blinding from the caller's
-//! generator; `Signer` from [`OsRng`].
+//! generator; `Signer` from [`OsRng`](crate::rng::OsRng).
 
 use super::{key_pair_common, sig_error, signature_type};
 use crate::digest::HashFunction;
-use crate::rng::{OsRng, RandomSource};
+use crate::rng::RandomSource;
 use crate::rsa::{Pss, RsaPrivateKey, RsaPublicKey, SaltLength};
 use core::marker::PhantomData;
 use signature::hazmat::{PrehashVerifier, RandomizedPrehashSigner};
 use signature::rand_core::TryCryptoRng;
-use signature::{DigestVerifier, RandomizedDigestSigner, RandomizedSigner, Signer, Verifier};
+use signature::{RandomizedDigestSigner, Verifier};
 
 signature_type!("PSS");
 
@@ -100,24 +100,6 @@ impl<D: HashFunction> VerifyingKey<D> {
 
 key_pair_common!(SigningKey, VerifyingKey);
 
-impl<D: HashFunction> Signer<Signature> for SigningKey<D> {
-    /// Salt and blinding from [`OsRng`].
-    fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
-        self.sign_digest_bytes(D::digest(msg).as_ref(), &mut OsRng)
-    }
-}
-
-impl<D: HashFunction> RandomizedSigner<Signature> for SigningKey<D> {
-    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-        msg: &[u8],
-    ) -> signature::Result<Signature> {
-        let mut rng = rng;
-        self.sign_digest_bytes(D::digest(msg).as_ref(), &mut rng)
-    }
-}
-
 impl<D: HashFunction> RandomizedPrehashSigner<Signature> for SigningKey<D> {
     fn sign_prehash_with_rng<R: TryCryptoRng + ?Sized>(
         &self,
@@ -154,17 +136,5 @@ impl<D: HashFunction> Verifier<Signature> for VerifyingKey<D> {
 impl<D: HashFunction> PrehashVerifier<Signature> for VerifyingKey<D> {
     fn verify_prehash(&self, prehash: &[u8], signature: &Signature) -> signature::Result<()> {
         self.inner.verify_pss_prehashed(&self.params(), prehash, &signature.0).map_err(sig_error)
-    }
-}
-
-impl<D: HashFunction + digest::Update> DigestVerifier<D, Signature> for VerifyingKey<D> {
-    fn verify_digest<F: Fn(&mut D) -> signature::Result<()>>(
-        &self,
-        f: F,
-        signature: &Signature,
-    ) -> signature::Result<()> {
-        let mut d = D::new();
-        f(&mut d)?;
-        self.verify_prehash(HashFunction::finalize(d).as_ref(), signature)
     }
 }

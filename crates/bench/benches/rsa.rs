@@ -15,7 +15,7 @@
 //!   backend, and in `private_batch` calls of 8 and 16; `between` the same at sizes
 //!   between the IFMA classes (`SPEED_BITS`, comma-separated, picks them).
 //! * `products`: eight 2048-bit products modulo n (blinding) on the core and in one
-//!   batched call (`rsa/mul_batch.rs`).
+//!   batched call (`rsa/accel/ifma.rs`).
 //! * `profile_*`: a fresh key (`PROFILE_BITS`), PKCS#1 v1.5 signatures (decryptions with
 //!   `PROFILE_OP=decrypt`) for `PROFILE_SECONDS`: `private_batch` of 8, single
 //!   operations, the engine under `PROFILE_CALLERS` callers; `sign_loop`: 2000 signatures
@@ -237,7 +237,7 @@ fn rsa_private_between_classes() {
 fn products_2048() {
     let key = RsaPrivateKey::generate(2048, &mut OsRng).unwrap();
     let jobs = ProductJobs::random(&key, 8, &mut OsRng).unwrap();
-    let t = race_ns(200, &mut [&mut || jobs.run_on_core(), &mut || jobs.run_batched()]);
+    let t = race_ns(200, &mut [&mut || jobs.run_on_core(), &mut || jobs.run_batched().unwrap()]);
     println!(
         "8 products of 2048 bits ({} backend): core {:.0} ns, batched {:.0} ns",
         key.backend_name().unwrap_or("?"),

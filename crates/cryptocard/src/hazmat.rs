@@ -69,4 +69,4 @@ pub mod mul {
 }
 
 /// The batched products modulo n of the RSA private operations (blinding, unblinding).
-pub use crate::rsa::mul_batch::ProductJobs;
+pub use crate::rsa::product_jobs::ProductJobs;

@@ -36,6 +36,7 @@
 //! other); `scripts/layers` prints any import that points the other way:
 //!
 //! ```text
+//! hazmat               (feature) the internals, re-exported for the benchmark crate
 //! engine               queue → batcher → worker pool, over rsa's batch API
 //! rsa                  keys, the CRT private operation and its backends, padding, formats
 //! modular              Modulus, Montgomery arithmetic, exponentiation, CRT, primes
@@ -71,7 +72,9 @@
 //!   arrays and knows neither `Nat` nor the traits of the layers above; the seams are up
 //!   there and call down: `bignum::mul`'s `Basecase` (the BMI2/ADX adapter is
 //!   `bignum/mul/adx.rs`), `modular`'s `kernel.rs`, `digest`'s `backend.rs` and `rsa`'s
-//!   backends pick a kernel by its CPU feature token. What a kernel shares with its
+//!   `accel/` (one file per unit; RSA's choice of sizes and batches is there, `arch`
+//!   keeps the kernels in their compiled sizes) pick a kernel by its CPU feature token.
+//!   No file of `rsa` imports another in a circle (`scripts/layers` checks it). What a kernel shares with its
 //!   portable twin lives at or below `arch`: the limb, its carries and the plain carry
 //!   chains and comparisons in `limb` (which `bignum` re-exports), the SHA-2 round
 //!   constants in `arch`'s `sha2_constants.rs` (which `digest` uses).

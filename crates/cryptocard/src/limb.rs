@@ -149,6 +149,7 @@ pub fn add_limb(a: &mut [Limb], x: Limb) -> Limb {
 /// `a -= x` for a single limb `x`, propagating the borrow through all of `a`; returns the
 /// borrow out (0 or 1). Time depends on the length only.
 #[inline]
+#[cfg(any(test, feature = "hazmat"))]
 pub fn sub_limb(a: &mut [Limb], x: Limb) -> Limb {
     let (d, mut borrow) = a.first().map_or((0, x != 0), |&a0| a0.overflowing_sub(x));
     if let Some((a0, rest)) = a.split_first_mut() {

@@ -65,9 +65,12 @@ pub use pow::MAX_POW_BITS;
 // The limb-slice kernels: crate-private, and public under `crate::hazmat` with the
 // `hazmat` feature.
 #[allow(unused_imports)]
+#[cfg(any(test, feature = "hazmat"))]
+pub(crate) use crate::limb::sub_limb;
+#[allow(unused_imports)]
 pub(crate) use crate::limb::{
     WideLimb, adc, adc_bit, add_1, add_limb, add_n, bit_length, cmp_vartime, mac, sbb, sbb_bit,
-    sub_1, sub_limb, sub_n,
+    sub_1, sub_n,
 };
 #[allow(unused_imports)]
 pub(crate) use add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd_sub_n};

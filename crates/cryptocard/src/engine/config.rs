@@ -3,7 +3,7 @@
 //! Every default is a named constant with the CPU behind it, as GMP keeps its thresholds
 //! in `gmp-mparam.h`. The kernel figures they rest on are the AMD Zen 4 (AVX-512 IFMA)
 //! measurements in the `arch::x86_64::ifma` module docs, which the RSA layer turns into
-//! each key's [`BatchClass`](crate::rsa::BatchClass) (`rsa::backend_ifma`); the engine as a
+//! each key's [`BatchClass`](crate::rsa::BatchClass) (`rsa/accel/ifma_key.rs`); the engine as a
 //! whole is measured under load with `cryptocard speed --engine`.
 
 use std::num::NonZeroUsize;

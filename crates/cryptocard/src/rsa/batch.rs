@@ -11,11 +11,10 @@
 //!
 //! Requests own their data, so they can be queued and moved between threads.
 
-use super::backend::Resolved;
-use super::crt::{CrtBackend, CrtKey, CrtResidues, ScalarBackend};
+use super::accel::Lanes;
 use super::oaep::oaep_finish;
 use super::pkcs1v15_enc::{explicit_finish, open_result};
-use super::private::{PreparedOp, finish_all, prepare_all};
+use super::private::private_all;
 use super::pss::pss_msg_digest;
 use super::{Oaep, Pss, RsaPrivateKey};
 use crate::Result;
@@ -115,36 +114,28 @@ impl PrivateRequest {
 /// [`PrivateRequest::batch_class`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BatchClass {
-    /// The IFMA digit count of the key's primes when its operations run in 8-lane mb8
-    /// batches; `None` when they run one by one (scalar keys, multi-prime keys, sizes
-    /// without lanes).
-    lane_digits: Option<usize>,
+    /// How the key's unit batches its operations (for the IFMA unit: the digit count of
+    /// the key's mb8 calls, four operations to a call); `None` when they run one by one
+    /// (scalar keys, multi-prime keys, sizes without lanes).
+    lanes: Option<Lanes>,
 }
 
 impl BatchClass {
     /// Whether requests of this class run in lane batches (otherwise batching them gains
     /// nothing over running them one by one).
     pub fn is_lane_batched(self) -> bool {
-        self.lane_digits.is_some()
+        self.lanes.is_some()
     }
 
     /// The most operations one lane batch takes (each operation fills two lanes, one per
     /// CRT half); 1 when not lane-batched.
     pub fn ops_per_batch(self) -> usize {
-        match self.lane_digits {
-            #[cfg(target_arch = "x86_64")]
-            Some(_) => super::backend_ifma::MB8_OPS,
-            _ => 1,
-        }
+        self.lanes.map_or(1, |l| l.per_call)
     }
 
     /// The fewest operations worth a lane batch: fewer run one by one (faster there).
     pub fn min_batch_ops(self) -> usize {
-        match self.lane_digits {
-            #[cfg(target_arch = "x86_64")]
-            Some(d) => super::backend_ifma::mb8_min_ops(d),
-            _ => 1,
-        }
+        self.lanes.map_or(1, |l| l.min_ops)
     }
 }
 
@@ -152,12 +143,8 @@ impl RsaPrivateKey {
     /// The batch class of this key's private operations on its backend (a key whose
     /// backend choice is unusable is in the one-by-one class; its operations fail).
     pub fn batch_class(&self) -> BatchClass {
-        let lane_digits = match self.backend().and_then(|b| b.resolve()) {
-            #[cfg(target_arch = "x86_64")]
-            Ok(Resolved::Ifma(_)) => super::backend_ifma::batch_digits(&self.crt),
-            _ => None,
-        };
-        BatchClass { lane_digits }
+        let lanes = self.accel.unit().ok().and_then(|unit| self.accel_key(unit).lanes());
+        BatchClass { lanes }
     }
 }
 
@@ -216,10 +203,10 @@ impl PrivateRequest {
 /// equals what [`PrivateRequest::run`] would return alone (see the module docs).
 ///
 /// Each request goes through its scheme's encoding, RSADP's checks and phase (a) of the
-/// private operation (blinding, reduction mod the primes) alone; then phase (b), the
-/// exponentiations, runs for all of them at once on their keys' backends, where the IFMA
-/// backend fills 8-lane batches with the operations of one [`BatchClass`]
-/// (`backend_ifma.rs`); then phase (c) and the scheme's decoding, alone again. A request
+/// private operation (blinding, reduction mod the primes); then phase (b), the
+/// exponentiations, runs for all of them at once on their keys' units, where the IFMA
+/// unit fills 8-lane calls with the operations of one [`BatchClass`]; then phase (c)
+/// (the fault checks and products together again) and the scheme's decoding. A request
 /// that fails at any step fails alone: its operation never enters a batch, or, past one,
 /// only its own result is dropped.
 pub fn private_batch(
@@ -233,19 +220,14 @@ pub fn private_batch(
     for (key, req) in requests {
         let (c, done) = match req.rsadp_input(key, rng) {
             Err(e) => (Err(e), Some(Err(e))),
-            Ok(input) => {
-                let c = key.rsadp_input(&input).and_then(|c| key.backend()?.resolve().map(|_| c));
-                (c, None)
-            }
+            Ok(input) => (key.rsadp_input(&input), None),
         };
         inputs.push((*key, c));
         early.push(done);
     }
-    let mut stages: Vec<Result<PreparedOp>> = prepare_all(inputs, rng);
-    // Phase (b), by backend.
-    exponentiate_all(requests, &mut stages);
-    // Phase (c), with the fault checks batched, and the schemes' decoding.
-    let finished = finish_all(requests.iter().map(|(key, _)| *key).zip(stages).collect());
+    // The private operations, each phase for all of them together, then the schemes'
+    // decoding.
+    let finished = private_all(inputs, rng);
     let mut out = Vec::with_capacity(requests.len());
     for (((key, req), rsadp), done) in requests.iter().zip(finished).zip(early) {
         out.push(match done {
@@ -254,30 +236,4 @@ pub fn private_batch(
         });
     }
     out
-}
-
-/// Phase (b) of every prepared operation: the IFMA ones in one batch call (which groups
-/// them into lanes), the others one by one on the scalar backend.
-fn exponentiate_all(
-    requests: &[(&RsaPrivateKey, &PrivateRequest)],
-    stages: &mut [Result<PreparedOp>],
-) {
-    #[cfg(target_arch = "x86_64")]
-    let mut ifma: Option<super::backend_ifma::IfmaBackend> = None;
-    let mut lanes: Vec<(&CrtKey, &mut CrtResidues)> = Vec::new();
-    for ((key, _), stage) in requests.iter().zip(stages.iter_mut()) {
-        let Ok(op) = stage else { continue };
-        match key.backend().and_then(|b| b.resolve()) {
-            #[cfg(target_arch = "x86_64")]
-            Ok(Resolved::Ifma(t)) => {
-                ifma = Some(super::backend_ifma::IfmaBackend(t));
-                lanes.push((&key.crt, &mut op.residues));
-            }
-            _ => ScalarBackend.exponentiate(&key.crt, &mut op.residues),
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(backend) = ifma {
-        backend.exponentiate_batch(&mut lanes);
-    }
 }

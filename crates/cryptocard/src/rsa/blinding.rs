@@ -14,7 +14,7 @@
 //! random-looking r^2; after [`REFRESH_AFTER`] uses the pair is dropped and a fresh r is
 //! drawn. Two Montgomery squarings per operation instead of an inversion. In a batch,
 //! the blinding products, the unblinding products and these squarings of all the
-//! operations run together, eight to an IFMA call where the key has one (`mul_batch.rs`).
+//! operations run together, eight to an IFMA call where the key runs there (`accel/ifma.rs`).
 //!
 //! Fresh pairs are made [`FRESH_PAIRS`] at a time with one inversion (Montgomery's
 //! simultaneous inversion, "Speeding the Pollard and elliptic curve methods of
@@ -135,10 +135,6 @@ impl Blinder {
 #[derive(Default)]
 pub(crate) struct BlindingPool {
     free: Mutex<Vec<Blinder>>,
-    /// n's parameters for the IFMA lanes of `mul_batch`, made on first use; `None` inside
-    /// for a modulus without an mb8 class.
-    #[cfg(target_arch = "x86_64")]
-    lanes: std::sync::OnceLock<Option<crate::arch::x86_64::ifma::rsa_glue::SecretParams52>>,
 }
 
 impl BlindingPool {
@@ -169,22 +165,6 @@ impl BlindingPool {
         if free.len() < MAX_POOLED {
             free.push(pair);
         }
-    }
-
-    /// n's parameters for the mb8 products of `mul_batch` (n is public), if its length
-    /// has an mb8 class.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn lane_params(
-        &self,
-        n: &Modulus<N>,
-    ) -> Option<&crate::arch::x86_64::ifma::rsa_glue::SecretParams52> {
-        use crate::arch::x86_64::ifma::rsa_glue::{SecretParams52, class_for_limbs};
-        let make = || {
-            let d = class_for_limbs(n.limbs())?;
-            // An empty RR: the products need none (`mont_mb8`).
-            SecretParams52::new(n.as_limbs(), &[], d).ok().filter(SecretParams52::has_mb8)
-        };
-        self.lanes.get_or_init(make).as_ref()
     }
 }
 

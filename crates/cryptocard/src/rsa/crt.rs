@@ -1,4 +1,5 @@
-//! The CRT form of the private key and the exponentiation seam ("CRT backend").
+//! The CRT form of the private key: the primes with their exponents, the residues of one
+//! operation, Garner's recombination and the fault check.
 //!
 //! RFC 8017 section 5.1.2 (RSADP), step 2.b: with c < n,
 //!
@@ -12,26 +13,10 @@
 //! arithmetic"; Markovic et al. measured more than 2.5 times on the TMS320C54x; Shand,
 //! Bertin and Vuillemin let the host do the CRT while their boards exponentiate).
 //!
-//! # The seam
-//!
-//! The private operation ([`super::private`]) runs in three phases: (a) `prepare`
-//! (blinding, reduction of c mod every prime), (b) `exponentiate` (the per-prime
-//! exponentiations: this file), (c) `finish` (Garner, unblinding, fault check). Phase (b)
-//! is all of the time and none of the logic, so it sits behind [`CrtBackend`]: it takes
-//! the key's [`CrtKey`] and a request's [`CrtResidues`] (c mod r_i, plain, fully
-//! reduced) and replaces every residue by its power. [`ScalarBackend`] is the portable
-//! one (the modular core's fixed-window exponentiation, which runs on the BMI2/ADX
-//! kernels where the CPU has them). Other backends plug in here:
-//!
-//! * the AVX-512 IFMA backend (`backend_ifma.rs`): the "x2" kernel
-//!   (`arch/x86_64/ifma/exp_x2.rs`) runs the two halves of one request interleaved in one
-//!   register set ([`CrtBackend::exponentiate`]), and the "mb8" kernel the halves of up
-//!   to four requests (keys may differ) one per lane ([`CrtBackend::exponentiate_batch`]).
-//!
-//! A backend must produce exactly c_i^(d_i) mod r_i, fully reduced; phase (c) checks the
-//! recombined result with e, so a wrong backend result is caught as
-//! [`crate::Error::FaultDetected`] and never leaves. The residues are secret (blinded,
-//! but secret), and so are the moduli and exponents: backends must be constant time.
+//! The private operation ([`super::private`]) reduces c mod every prime (phase (a)),
+//! hands the residues to a unit that raises each to its exponent (phase (b),
+//! [`super::accel`]), and recombines and checks them here (phase (c)). A [`CrtKey`] is
+//! numbers only: the unit's own form of a key is kept by the seam.
 
 use super::tags::{Extra, N, P, Q};
 use crate::bignum::{LIMB_BITS, Limb, Nat};
@@ -119,13 +104,6 @@ pub(crate) struct CrtKey {
     /// qInv = q^-1 mod p, in Montgomery form.
     pub(crate) q_inv: Elem<P, Mont>,
     pub(crate) others: Vec<OtherPrime>,
-    /// The key's own backend choice (`RsaPrivateKey::with_backend`); `None` follows the
-    /// process default ([`super::backend`]).
-    pub(crate) backend: Option<super::Backend>,
-    /// The IFMA parameters of p and q, made on first use (`super::backend_ifma`); `None`
-    /// inside for keys without an IFMA class.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) ifma: std::sync::OnceLock<Option<std::sync::Arc<super::backend_ifma::IfmaKey>>>,
 }
 
 impl CrtKey {
@@ -148,15 +126,7 @@ impl CrtKey {
                 .to_mont(&prime.modulus.elem_from_nat(&coefficients[i - 1]).map_err(bad)?);
             others.push(OtherPrime { prime, t });
         }
-        Ok(CrtKey {
-            p,
-            q,
-            q_inv,
-            others,
-            backend: None,
-            #[cfg(target_arch = "x86_64")]
-            ifma: std::sync::OnceLock::new(),
-        })
+        Ok(CrtKey { p, q, q_inv, others })
     }
 
     /// Phase (a), second half: c mod r_i for every prime (RSADP step 2.b's inputs).
@@ -166,6 +136,16 @@ impl CrtKey {
             p: self.p.reduce(c),
             q: self.q.reduce(c),
             others: self.others.iter().map(|o| o.prime.reduce(c)).collect(),
+        }
+    }
+
+    /// Phase (b) on the scalar core: every residue c_i replaced by c_i^(d_i) mod r_i, one
+    /// prime after the other.
+    pub(crate) fn power(&self, r: &mut CrtResidues) {
+        r.p = self.p.power(&r.p);
+        r.q = self.q.power(&r.q);
+        for (o, m) in self.others.iter().zip(r.others.iter_mut()) {
+            *m = o.prime.power(m);
         }
     }
 
@@ -203,61 +183,4 @@ pub(crate) struct CrtResidues {
     pub(crate) p: Elem<P, Plain>,
     pub(crate) q: Elem<Q, Plain>,
     pub(crate) others: Vec<Elem<Extra, Plain>>,
-}
-
-/// One fault check of a batch ([`CrtBackend::check_batch`]): the key, the recombined m,
-/// the residues of c, and e.
-pub(crate) type CheckJob<'a> = (&'a CrtKey, &'a Elem<N, Plain>, &'a CrtResidues, &'a Nat);
-
-/// Phase (b) of the private operation: the per-prime exponentiations (see the module
-/// docs for the contract).
-pub(crate) trait CrtBackend: Sync {
-    /// A short name for reports ("scalar", "ifma-x2", ...).
-    #[allow(dead_code)]
-    fn name(&self) -> &'static str;
-
-    /// Replaces every residue c_i of `residues` by c_i^(d_i) mod r_i.
-    fn exponentiate(&self, key: &CrtKey, residues: &mut CrtResidues);
-
-    /// The fault check of phase (c), m^e = c mod n with c given by its residues
-    /// ([`CrtKey::check`]'s contract); a backend may run it on its own unit. The default
-    /// runs it on the scalar core.
-    fn check(&self, key: &CrtKey, m: &Elem<N, Plain>, c: &CrtResidues, e: &Nat) -> Choice {
-        key.check(m, c, e)
-    }
-
-    /// The fault checks of several requests at once (keys may differ), [`Self::check`]'s
-    /// contract for each; a backend with lanes (mb8) overrides it. The default runs them
-    /// one at a time.
-    fn check_batch(&self, jobs: &[CheckJob<'_>]) -> Vec<Choice> {
-        jobs.iter().map(|&(key, m, c, e)| self.check(key, m, c, e)).collect()
-    }
-
-    /// Phase (b) of several requests at once (keys may differ); a backend with lanes
-    /// (mb8) overrides it. The default runs them one at a time.
-    #[allow(dead_code)]
-    fn exponentiate_batch(&self, jobs: &mut [(&CrtKey, &mut CrtResidues)]) {
-        for (key, residues) in jobs.iter_mut() {
-            self.exponentiate(key, residues);
-        }
-    }
-}
-
-/// The portable backend: the modular core's constant-time fixed-window exponentiation,
-/// one prime after the other.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ScalarBackend;
-
-impl CrtBackend for ScalarBackend {
-    fn name(&self) -> &'static str {
-        "scalar"
-    }
-
-    fn exponentiate(&self, key: &CrtKey, r: &mut CrtResidues) {
-        r.p = key.p.power(&r.p);
-        r.q = key.q.power(&r.q);
-        for (o, m) in key.others.iter().zip(r.others.iter_mut()) {
-            *m = o.prime.power(m);
-        }
-    }
 }

@@ -11,6 +11,7 @@
 //! drop: `Nat`, `Modulus` and `Elem` wipe themselves, the padded exponents are
 //! `Zeroizing`.
 
+use super::accel::{AccelKey, Backend, KeyAccel, Unit, default_backend};
 use super::blinding::BlindingPool;
 use super::crt::CrtKey;
 use super::tags::N;
@@ -102,6 +103,9 @@ pub struct RsaPrivateKey {
     pub(crate) coefficients: Vec<Nat>,
     /// The precomputed CRT values, in the form the exponentiation uses.
     pub(crate) crt: CrtKey,
+    /// The unit chosen for the key's private operations and its state there
+    /// ([`super::accel`]).
+    pub(crate) accel: KeyAccel,
     pub(crate) blinding: BlindingPool,
     /// SHA-256(I2OSP(d, k)), the HMAC key from which implicit rejection derives its
     /// key-derivation key per ciphertext.
@@ -124,6 +128,7 @@ impl RsaPrivateKey {
             exponents,
             coefficients,
             crt,
+            accel: KeyAccel::default(),
             blinding: BlindingPool::default(),
             d_hash,
         })
@@ -163,6 +168,32 @@ impl RsaPrivateKey {
     pub fn crt_coefficients(&self) -> &[Nat] {
         &self.coefficients
     }
+
+    /// The key with its own backend choice, which overrides the process default.
+    /// [`Error::Unsupported`] for [`Backend::Ifma`] on a CPU without it.
+    pub fn with_backend(mut self, backend: Backend) -> Result<RsaPrivateKey> {
+        backend.resolve()?;
+        self.accel.choice = Some(backend);
+        Ok(self)
+    }
+
+    /// The backend this key's private operations use: its own choice, else the process
+    /// default (an error as [`default_backend`]).
+    pub fn backend(&self) -> Result<Backend> {
+        self.accel.choice.map_or_else(default_backend, Ok)
+    }
+
+    /// The name of the kernels this key's private operation runs on here: `"scalar"`,
+    /// or `"ifma-x2"` (both CRT halves in one register set).
+    pub fn backend_name(&self) -> Result<&'static str> {
+        Ok(self.accel_key(self.accel.unit()?).kernel_name())
+    }
+
+    /// The key as the accelerator seam sees it, on `unit`.
+    pub(crate) fn accel_key(&self, unit: Unit) -> AccelKey<'_> {
+        let (crt, n, e, accel) = (&self.crt, &self.public.n, &self.public.e, &self.accel);
+        AccelKey { unit, crt, n, e, accel }
+    }
 }
 
 impl Clone for RsaPrivateKey {
@@ -175,6 +206,7 @@ impl Clone for RsaPrivateKey {
             exponents: self.exponents.clone(),
             coefficients: self.coefficients.clone(),
             crt: self.crt.clone(),
+            accel: self.accel.clone(),
             blinding: BlindingPool::default(),
             d_hash: self.d_hash.clone(),
         }

@@ -21,7 +21,7 @@
 //! | 3.1, 3.2 | public and private keys, multi-prime (r_i, d_i, t_i) | `key.rs`, [`validate`], `components.rs` |
 //! | 4.1, 4.2 | I2OSP, OS2IP | `raw.rs` |
 //! | 5.1.1, 5.2.2 | RSAEP / RSAVP1, m^e mod n | `raw.rs` ([`RsaPublicKey::raw_public`]) |
-//! | 5.1.2, 5.2.1 | RSADP / RSASP1 by CRT (step 2.b) | `private.rs`, `crt.rs`, `blinding.rs`, `mul_batch.rs` |
+//! | 5.1.2, 5.2.1 | RSADP / RSASP1 by CRT (step 2.b) | `private.rs`, `crt.rs`, `blinding.rs`, `accel/` |
 //! | 7.1 | RSAES-OAEP | `oaep.rs` ([`Oaep`]) |
 //! | 7.2 | RSAES-PKCS1-v1_5 (+ implicit rejection) | `pkcs1v15_enc.rs`, `implicit.rs` |
 //! | 8.1, 9.1 | RSASSA-PSS, EMSA-PSS (+ SHAKE, RFC 8702) | `pss.rs` ([`Pss`]) |
@@ -44,18 +44,19 @@
 //!
 //! 1. `prepare` (`private.rs`): take a blinding pair, c' = c * r^e, reduce c' mod every
 //!    prime;
-//! 2. `exponentiate`: the per-prime exponentiations, behind the `CrtBackend` trait in
-//!    `crt.rs`. The scalar backend is the modular core's constant-time fixed window; the
-//!    IFMA backend (`backend_ifma.rs`) runs both halves of one request in one AVX-512
-//!    register set ("x2") and, for [`private_batch`], the halves of up to four requests
-//!    in the eight lanes of one "mb8" batch (`CrtBackend::exponentiate_batch`). Which one
-//!    runs is chosen per key, per process or by `CRYPTOCARD_BACKEND` ([`Backend`]; IFMA
-//!    by default where the CPU has it);
+//! 2. `exponentiate`: the per-prime exponentiations, on the key's unit behind the
+//!    `Accelerator` trait of `accel/` (the seam, one file per unit). The scalar unit is
+//!    the modular core's constant-time fixed window; the IFMA unit runs both halves of
+//!    one request in one AVX-512 register set ("x2") and, for [`private_batch`], the
+//!    halves of up to four requests in the eight lanes of one "mb8" call. Which one runs
+//!    is chosen per key, per process or by `CRYPTOCARD_BACKEND` ([`Backend`]; IFMA by
+//!    default where the CPU has it);
 //! 3. `finish`: Garner, the fault check m'^e = c' (modulo each prime), unblinding.
 //!
-//! A [`private_batch`] runs each phase for all its operations together (`prepare_all`,
-//! `finish_all`): the fault checks in mb8 batches, and the products modulo n (blinding,
-//! unblinding, the renewal of the pairs) eight to an IFMA call (`mul_batch.rs`).
+//! Every phase takes a slice of operations (a single operation is a batch of one), so a
+//! [`private_batch`] runs each phase for all its operations together: the
+//! exponentiations and the fault checks in mb8 calls, and the products modulo n
+//! (blinding, unblinding, the renewal of the pairs) eight to an IFMA call.
 //!
 //! All of the time is in phase 2: 2000 RSA-2048 signatures take the CPU time of their
 //! 4000 CRT exponentiations alone, within measurement noise (`perf stat`, Zen 4), and
@@ -114,9 +115,7 @@
 //! cargo +nightly fuzz run decrypt -- -max_total_time=60
 //! ```
 
-mod backend;
-#[cfg(target_arch = "x86_64")]
-mod backend_ifma;
+mod accel;
 pub mod batch;
 mod blinding;
 mod components;
@@ -130,12 +129,14 @@ mod key;
 pub mod keygen;
 mod keygen_arith;
 mod mgf;
-pub(crate) mod mul_batch;
 mod oaep;
 pub mod pkcs1v15;
 mod pkcs1v15_enc;
 mod private;
+#[cfg(feature = "hazmat")]
+pub(crate) mod product_jobs;
 pub mod pss;
+mod pss_params;
 mod raw;
 #[cfg(feature = "rustcrypto-traits")]
 pub(crate) mod signing;
@@ -148,7 +149,7 @@ pub use ::signature;
 /// The key format crates, as the `rsa` crate re-exports them (`rsa::pkcs8::...`).
 pub use {::pkcs1, ::pkcs8, ::spki};
 
-pub use backend::{BACKEND_VAR, Backend, default_backend, set_default_backend};
+pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{RsaKey, key_from_der, key_from_pem};
 pub use key::{RsaPrivateKey, RsaPublicKey};

@@ -1,11 +1,12 @@
 //! The private-key operation RSADP / RSASP1 (RFC 8017 sections 5.1.2 and 5.2.1) in three
 //! phases, with blinding and a fault check.
 //!
-//! (a) [`RsaPrivateKey::prepare`]: take a blinding pair (A, Ai) = (r^e, r^-1)
+//! (a) `prepare_all`: take a blinding pair (A, Ai) = (r^e, r^-1)
 //!     ([`super::blinding`]), c' = c * A mod n, and reduce c' mod every prime
 //!     (RSADP step 2.b's inputs).
-//! (b) a [`CrtBackend`] raises each residue to its CRT exponent (step 2.b.i-ii).
-//! (c) [`RsaPrivateKey::finish`]: Garner's recombination m' (step 2.b.iii-v), the fault
+//! (b) the key's unit ([`super::accel`]) raises each residue to its CRT exponent (step
+//!     2.b.i-ii).
+//! (c) `finish_all`: Garner's recombination m' (step 2.b.iii-v), the fault
 //!     check m'^e = c' mod n, and unblinding m = m' * Ai.
 //!
 //! # The fault check
@@ -27,87 +28,41 @@
 //! the fault check runs on every call (its timing depends on e only). A fault is
 //! reported, which reveals that one happened and nothing else.
 
-use super::backend::Resolved;
+use super::accel::{self, AccelKey, MulOp, SqrOp, Unit};
 use super::blinding::Blinder;
-use super::crt::{CrtBackend, CrtResidues, ScalarBackend};
+use super::crt::CrtResidues;
 use super::key::RsaPrivateKey;
-use super::mul_batch::{MulJob, mul_all, sqr_all};
 use super::tags::N;
 use crate::ct::Choice;
-use crate::modular::{Elem, Mont, Plain};
+use crate::modular::{Elem, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 
-/// A request between phases (a) and (c): the residues phase (b) works on, and what
-/// phase (c) needs to finish.
+/// An operation between phases (a) and (c): the unit it runs on, the residues phase (b)
+/// works on, and what phase (c) needs to finish.
 pub(crate) struct PreparedOp {
-    pub(crate) residues: CrtResidues,
+    unit: Unit,
+    residues: CrtResidues,
     /// c' = c * r^e mod every prime (the residues before phase (b)), for the fault check.
     blinded: CrtResidues,
     blinder: Blinder,
 }
 
 impl RsaPrivateKey {
-    /// Phase (a): blinds c (< n) and reduces it mod every prime ([`prepare_all`] of one).
-    pub(crate) fn prepare(
-        &self,
-        c: Elem<N, Plain>,
-        rng: &mut dyn RandomSource,
-    ) -> Result<PreparedOp> {
-        let mut one = prepare_all(vec![(self, Ok(c))], rng);
-        one.pop().expect("internal error: one operation prepared")
-    }
-
-    /// Phase (c): recombines, checks with e (on `backend`), unblinds ([`finish_all`]'s
-    /// steps for one operation, the check on the given backend).
-    /// [`Error::FaultDetected`] if the check fails; the result is then withheld.
-    pub(crate) fn finish(
-        &self,
-        backend: &dyn CrtBackend,
-        op: PreparedOp,
-    ) -> Result<Elem<N, Plain>> {
-        let checked = self.crt.recombine(&op.residues, &self.public.n).map(|m| {
-            let ok = backend.check(&self.crt, &m, &op.blinded, &self.public.e);
-            (op, m, ok)
-        });
-        let mut one = unblind_all(vec![(self, checked)]);
-        one.pop().expect("internal error: one operation finished")
-    }
-
-    /// The whole private operation on a backend: c^d mod n for c < n.
-    pub(crate) fn private_elem_with(
-        &self,
-        backend: &dyn CrtBackend,
-        c: &Elem<N, Plain>,
-        rng: &mut dyn RandomSource,
-    ) -> Result<Elem<N, Plain>> {
-        let mut op = self.prepare(c.clone(), rng)?;
-        backend.exponentiate(&self.crt, &mut op.residues);
-        self.finish(backend, op)
-    }
-
-    /// The private operation on the key's backend ([`super::backend`]).
+    /// The private operation on the key's unit: c^d mod n for c < n ([`private_all`] of
+    /// one).
     pub(crate) fn private_elem(
         &self,
         c: &Elem<N, Plain>,
         rng: &mut dyn RandomSource,
     ) -> Result<Elem<N, Plain>> {
-        self.with_crt_backend(|b| self.private_elem_with(b, c, rng))?
+        let mut one = private_all(vec![(self, Ok(c.clone()))], rng);
+        one.pop().expect("internal error: one operation run")
     }
 
-    /// Runs `f` with the CRT backend this key's choice resolves to here; fails as
-    /// [`RsaPrivateKey::backend`].
-    pub(crate) fn with_crt_backend<R>(&self, f: impl FnOnce(&dyn CrtBackend) -> R) -> Result<R> {
-        Ok(match self.backend()?.resolve()? {
-            Resolved::Scalar => f(&ScalarBackend),
-            #[cfg(target_arch = "x86_64")]
-            Resolved::Ifma(t) => f(&super::backend_ifma::IfmaBackend(t)),
-        })
-    }
-
-    /// For tests of the fault check only: the private operation on the key's backend,
-    /// with its half modulo the first (`prime == 0`) or second prime computed wrongly
-    /// (m_i + 1 mod r_i), as a glitch would; the check runs on the key's backend too. Must
+    /// For tests of the fault check only: the private operation on the key's unit, with
+    /// its half modulo the first (`prime == 0`) or second prime computed wrongly
+    /// (m_i + 1 mod r_i), as a glitch would; the check runs on the key's unit too. Must
     /// fail with [`Error::FaultDetected`] and return nothing. Behind the
     /// `fault-injection` feature, which only the crate's own tests enable.
     #[cfg(feature = "fault-injection")]
@@ -117,31 +72,18 @@ impl RsaPrivateKey {
         prime: usize,
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        struct Faulty<'a>(&'a dyn CrtBackend, usize);
-        impl CrtBackend for Faulty<'_> {
-            fn name(&self) -> &'static str {
-                "faulty"
-            }
-            fn exponentiate(&self, key: &super::crt::CrtKey, r: &mut CrtResidues) {
-                self.0.exponentiate(key, r);
-                if self.1 == 0 {
-                    r.p = key.p.modulus.add(&r.p, &key.p.modulus.one());
-                } else {
-                    r.q = key.q.modulus.add(&r.q, &key.q.modulus.one());
-                }
-            }
-            fn check(
-                &self,
-                key: &super::crt::CrtKey,
-                m: &Elem<N, Plain>,
-                c: &CrtResidues,
-                e: &crate::bignum::Nat,
-            ) -> crate::ct::Choice {
-                self.0.check(key, m, c, e)
+        let c = self.public.elem_from_be_bytes(input)?;
+        let mut ops = prepare_all(vec![(self, Ok(c))], rng);
+        exponentiate_all(&mut ops);
+        for (key, op) in ops.iter_mut() {
+            let Ok(op) = op else { continue };
+            let (p, q) = (&key.crt.p.modulus, &key.crt.q.modulus);
+            match prime {
+                0 => op.residues.p = p.add(&op.residues.p, &p.one()),
+                _ => op.residues.q = q.add(&op.residues.q, &q.one()),
             }
         }
-        let c = self.public.elem_from_be_bytes(input)?;
-        let m = self.with_crt_backend(|b| self.private_elem_with(&Faulty(b, prime), &c, rng))??;
+        let m = finish_all(ops).pop().expect("internal error: one operation run")?;
         Ok(self.public.n.to_be_bytes(&m))
     }
 }
@@ -150,50 +92,75 @@ impl RsaPrivateKey {
 type Recombined = (PreparedOp, Elem<N, Plain>);
 
 /// Operations of a batch, each with its key and its state or the error it failed with.
-type Ops<'a, T> = Vec<(&'a RsaPrivateKey, Result<T>)>;
+pub(crate) type Ops<'a, T> = Vec<(&'a RsaPrivateKey, Result<T>)>;
 
-/// Phase (a) of several operations (keys may differ), each given its c (< n) or the
-/// error it already failed with: a blinding pair each, the blinding products c' = c A
-/// together (`mul_batch`: mb8 calls for IFMA keys), and the reductions of c' mod every
-/// prime.
-pub(crate) fn prepare_all(
+/// The private operation c^d mod n of several operations (keys may differ), each given
+/// its c (< n) or the error it already failed with: each phase for all of them together,
+/// so that units with lanes fill them. Results in order; a failure stays with its
+/// operation.
+pub(crate) fn private_all(
     ops: Ops<'_, Elem<N, Plain>>,
     rng: &mut dyn RandomSource,
-) -> Vec<Result<PreparedOp>> {
-    let taken: Ops<'_, (Elem<N, Plain>, Blinder)> = ops
+) -> Vec<Result<Elem<N, Plain>>> {
+    let mut prepared = prepare_all(ops, rng);
+    exponentiate_all(&mut prepared);
+    finish_all(prepared)
+}
+
+/// Phase (a): for each operation its key's unit (an unusable backend choice fails it), a
+/// blinding pair, the blinding products c' = c A together (on the units), and the
+/// reductions of c' mod every prime.
+fn prepare_all<'k>(
+    ops: Ops<'k, Elem<N, Plain>>,
+    rng: &mut dyn RandomSource,
+) -> Ops<'k, PreparedOp> {
+    let taken: Ops<'_, (Unit, Elem<N, Plain>, Blinder)> = ops
         .into_iter()
         .map(|(key, c)| {
-            let pair = c.and_then(|c| {
+            let taken = c.and_then(|c| {
+                let unit = key.accel.unit()?;
                 let blinder = key.blinding.take(&key.public.n, &key.public.e, rng)?;
-                Ok((c, blinder))
+                Ok((unit, c, blinder))
             });
-            (key, pair)
+            (key, taken)
         })
         .collect();
     let blinded = {
-        let jobs: Vec<MulJob<'_, Plain>> = taken
+        let jobs: Vec<MulOp<'_, Plain>> = taken
             .iter()
-            .filter_map(|(key, t)| t.as_ref().ok().map(|(c, b)| MulJob { key, a: b.a(), b: c }))
+            .filter_map(|(key, t)| t.as_ref().ok().map(|(u, c, b)| (key.accel_key(*u), b.a(), c)))
             .collect();
-        mul_all(&jobs)
+        accel::mul(&jobs)
     };
     let mut blinded = blinded.into_iter();
     taken
         .into_iter()
         .map(|(key, taken)| {
-            let (_, blinder) = taken?;
-            let c = blinded.next().expect("internal error: one product per operation");
-            let residues = key.crt.reduce(&c);
-            Ok(PreparedOp { blinded: residues.clone(), residues, blinder })
+            let prepared = taken.map(|(unit, _, blinder)| {
+                let c = blinded.next().expect("internal error: one product per operation");
+                let residues = key.crt.reduce(&c);
+                PreparedOp { unit, blinded: residues.clone(), residues, blinder }
+            });
+            (key, prepared)
         })
         .collect()
 }
 
-/// Phase (c) of several operations (keys may differ), each as [`RsaPrivateKey::finish`]
-/// on its key's backend, with the fault checks of the IFMA keys run together
-/// (`IfmaBackend::check_batch`: 8-lane batches) and the unblinding products together
-/// ([`unblind_all`]). An operation that failed before keeps its error.
-pub(crate) fn finish_all(ops: Ops<'_, PreparedOp>) -> Vec<Result<Elem<N, Plain>>> {
+/// Phase (b): the exponentiations of every prepared operation, on its unit.
+fn exponentiate_all(ops: &mut Ops<'_, PreparedOp>) {
+    let mut jobs: Vec<(AccelKey<'_>, &mut CrtResidues)> = ops
+        .iter_mut()
+        .filter_map(|(key, op)| {
+            op.as_mut().ok().map(|op| (key.accel_key(op.unit), &mut op.residues))
+        })
+        .collect();
+    accel::exponentiate(&mut jobs);
+}
+
+/// Phase (c): Garner's recombination of each operation, the fault checks together on the
+/// units ([`Error::FaultDetected`] for a failed one, whose result is withheld), and the
+/// unblinding products together ([`unblind_all`]).
+fn finish_all(ops: Ops<'_, PreparedOp>) -> Vec<Result<Elem<N, Plain>>> {
     let staged: Ops<'_, Recombined> = ops
         .into_iter()
         .map(|(key, op)| {
@@ -204,36 +171,23 @@ pub(crate) fn finish_all(ops: Ops<'_, PreparedOp>) -> Vec<Result<Elem<N, Plain>>
             (key, recombined)
         })
         .collect();
-    // The verdicts: the IFMA keys' together, the others' one by one on their backends.
-    let mut verdicts: Vec<Result<Choice>> = vec![Ok(Choice::FALSE); staged.len()];
-    {
-        #[cfg(target_arch = "x86_64")]
-        let (mut ifma, mut jobs, mut at) = (None, Vec::new(), Vec::new());
-        for (i, (key, staged)) in staged.iter().enumerate() {
-            let Ok((op, m)) = staged else { continue };
-            let e = &key.public.e;
-            match key.backend().and_then(|b| b.resolve()) {
-                #[cfg(target_arch = "x86_64")]
-                Ok(Resolved::Ifma(t)) => {
-                    ifma = Some(super::backend_ifma::IfmaBackend(t));
-                    jobs.push((&key.crt, m, &op.blinded, e));
-                    at.push(i);
-                }
-                _ => verdicts[i] = key.with_crt_backend(|b| b.check(&key.crt, m, &op.blinded, e)),
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(backend) = ifma {
-            for (i, ok) in at.into_iter().zip(backend.check_batch(&jobs)) {
-                verdicts[i] = Ok(ok);
-            }
-        }
-    }
+    let verdicts = {
+        let jobs: Vec<(AccelKey<'_>, &Elem<N, Plain>, &CrtResidues)> = staged
+            .iter()
+            .filter_map(|(key, s)| {
+                s.as_ref().ok().map(|(op, m)| (key.accel_key(op.unit), m, &op.blinded))
+            })
+            .collect();
+        accel::check(&jobs)
+    };
+    let mut verdicts = verdicts.into_iter();
     let checked = staged
         .into_iter()
-        .zip(verdicts)
-        .map(|((key, staged), verdict)| {
-            let checked = staged.and_then(|(op, m)| Ok((op, m, verdict?)));
+        .map(|(key, staged)| {
+            let checked = staged.map(|(op, m)| {
+                let ok = verdicts.next().expect("internal error: one verdict per operation");
+                (op, m, ok)
+            });
             (key, checked)
         })
         .collect();
@@ -242,14 +196,14 @@ pub(crate) fn finish_all(ops: Ops<'_, PreparedOp>) -> Vec<Result<Elem<N, Plain>>
 
 /// Phase (c)'s end for operations with their recombined m' and the fault check's verdict:
 /// the unblinding products m = m' Ai, and the squarings that renew each pair (A^2, Ai^2,
-/// whose successor goes back to the key's pool), each kind together (`mul_batch`). A
+/// whose successor goes back to the key's pool), each kind together on the units. A
 /// failed check withholds its result ([`Error::FaultDetected`]) and drops its pair.
 fn unblind_all(ops: Ops<'_, (PreparedOp, Elem<N, Plain>, Choice)>) -> Vec<Result<Elem<N, Plain>>> {
-    let passed: Ops<'_, (Blinder, Elem<N, Plain>)> = ops
+    let passed: Ops<'_, (Unit, Blinder, Elem<N, Plain>)> = ops
         .into_iter()
         .map(|(key, checked)| {
             let passed = checked.and_then(|(op, m, ok)| match ok.declassify() {
-                true => Ok((op.blinder, m)),
+                true => Ok((op.unit, op.blinder, m)),
                 // The pair is dropped with the faulty result.
                 false => Err(Error::FaultDetected),
             });
@@ -258,20 +212,20 @@ fn unblind_all(ops: Ops<'_, (PreparedOp, Elem<N, Plain>, Choice)>) -> Vec<Result
         .collect();
     let (unblinded, squares) = {
         let ok = || passed.iter().filter_map(|(key, p)| p.as_ref().ok().map(|p| (*key, p)));
-        let unblind: Vec<MulJob<'_, Plain>> =
-            ok().map(|(key, (b, m))| MulJob { key, a: b.ai(), b: m }).collect();
-        let renew: Vec<(&RsaPrivateKey, &Elem<N, Mont>)> = ok()
-            .filter(|(_, (b, _))| b.renews())
-            .flat_map(|(key, (b, _))| [(key, b.a()), (key, b.ai())])
+        let unblind: Vec<MulOp<'_, Plain>> =
+            ok().map(|(key, (u, b, m))| (key.accel_key(*u), b.ai(), m)).collect();
+        let renew: Vec<SqrOp<'_>> = ok()
+            .filter(|(_, (_, b, _))| b.renews())
+            .flat_map(|(key, (u, b, _))| [(key.accel_key(*u), b.a()), (key.accel_key(*u), b.ai())])
             .collect();
-        (mul_all(&unblind), sqr_all(&renew))
+        (accel::mul(&unblind), accel::sqr(&renew))
     };
     let (mut unblinded, mut squares) = (unblinded.into_iter(), squares.into_iter());
     const ONE_EACH: &str = "internal error: the products of an operation";
     passed
         .into_iter()
         .map(|(key, passed)| {
-            let (blinder, _) = passed?;
+            let (_, blinder, _) = passed?;
             let m = unblinded.next().expect(ONE_EACH);
             if blinder.renews() {
                 let (a2, ai2) = (squares.next().expect(ONE_EACH), squares.next().expect(ONE_EACH));

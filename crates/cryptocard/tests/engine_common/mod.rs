@@ -37,7 +37,7 @@ pub fn key2048_scalar() -> Arc<RsaPrivateKey> {
 /// Whether `key`'s operations run in mb8 lane batches on this machine (IFMA CPU, a class
 /// with lanes). Tests derive their expected batch counts from it, so that they hold with
 /// and without IFMA; where lane-batched, they check the layout they assume: 4 operations
-/// to a call, a call worth it from at most 3 (`rsa::backend_ifma`).
+/// to a call, a call worth it from at most 3 (`rsa/accel/ifma_key.rs`).
 pub fn lane_batched(key: &RsaPrivateKey) -> bool {
     let c = key.batch_class();
     if c.is_lane_batched() {

@@ -11,7 +11,8 @@
 use super::{key_pair_common, sig_error, signature_type};
 use crate::digest::HashFunction;
 use crate::rng::RandomSource;
-use crate::rsa::{Pss, RsaPrivateKey, RsaPublicKey, SaltLength};
+use crate::rsa::pss_params::{Pss, SaltLength};
+use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 use core::marker::PhantomData;
 use signature::hazmat::{PrehashVerifier, RandomizedPrehashSigner};
 use signature::rand_core::TryCryptoRng;

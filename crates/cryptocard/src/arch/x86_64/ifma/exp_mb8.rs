@@ -39,6 +39,7 @@ pub const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 /// `modulus` is odd with at most `52 D - 2` bits, `rr = 2^(2 * 52 * D) mod modulus`, and
 /// `base` and `out` have exactly `modulus.len()` limbs, `base < modulus`. `exp` has any
 /// length.
+#[cfg(any(test, feature = "hazmat"))]
 #[derive(Debug)]
 pub struct Mb8Lane<'a> {
     pub(crate) modulus: &'a [u64],
@@ -67,6 +68,7 @@ pub(super) trait LaneInput<const D: usize> {
     fn out(&mut self) -> &mut [u64];
 }
 
+#[cfg(any(test, feature = "hazmat"))]
 impl<const D: usize> LaneInput<D> for Mb8Lane<'_> {
     /// Builds the parameters from the limbs: the `RR < n` check is variable-time in `n`.
     fn digits(&self) -> Result<LaneDigits<D>, Error> {
@@ -101,6 +103,7 @@ impl<const D: usize> LaneInput<D> for Mb8PreparedLane<'_, D> {
 /// are [`LaneStatus::Done`] with `out` fully reduced. Constant-time in bases and exponents
 /// (the validity checks reveal only public facts: sizes, the modulus, and whether
 /// `base < modulus`).
+#[cfg(any(test, feature = "hazmat"))]
 pub(crate) fn exp_mb8<const D: usize>(
     ifma: Ifma,
     lanes: [Option<Mb8Lane<'_>>; 8],
@@ -160,6 +163,7 @@ pub(crate) const FUSED_SELECT_MIN_DIGITS: usize = 30;
 pub(crate) const MB8_WINDOW: usize = 4;
 
 /// [`exp_mb8`] with windows of `W` bits.
+#[cfg(any(test, feature = "hazmat"))]
 pub(super) fn exp_mb8_window<const D: usize, const W: usize, L: LaneInput<D>>(
     ifma: Ifma,
     lanes: [Option<L>; 8],

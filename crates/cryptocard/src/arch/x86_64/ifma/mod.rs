@@ -108,9 +108,6 @@
 //! The x2 pair is an RSA operation's exponentiations only; the CRT recombination, blinding
 //! and fault check of the RSA layer come on top.
 
-// The RSA layer and the engine are the callers; until they land only the tests are.
-#![cfg_attr(not(test), allow(dead_code))]
-
 /// Expands `$body` once for each `$k` in `0..$n` (a constant), as straight-line code when
 /// `$n <= 32`: the kernels keep their accumulators in registers, which needs every index
 /// constant, and LLVM does not fully unroll loops of this size by itself. Larger counts
@@ -139,7 +136,7 @@ pub(crate) mod ks;
 mod mont_mb8;
 mod ps;
 pub(crate) mod radix52;
-pub(crate) mod rsa_glue;
+pub(crate) mod sized;
 mod vec52;
 mod window;
 

@@ -25,6 +25,7 @@ pub(crate) const DIGIT_MASK: u64 = (1 << DIGIT_BITS) - 1;
 
 /// The smallest digit count `D` for moduli of up to `bits` bits: `4 n < R = 2^(52 D)`, the
 /// condition under which almost-Montgomery products stay below `2 n` (see `super`).
+#[cfg(test)]
 pub(crate) const fn digits_for_bits(bits: usize) -> usize {
     (bits + 2).div_ceil(DIGIT_BITS as usize)
 }

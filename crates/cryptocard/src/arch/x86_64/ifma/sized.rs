@@ -1,36 +1,22 @@
-//! The RSA layer's view of the IFMA kernels: parameters of a secret prime in one of a
-//! fixed set of size classes, and the x2 and mb8 exponentiations dispatched on that
-//! class (the kernels are generic in the digit count `D`; this file names the `D` that
-//! RSA uses, so the rest of the crate never sees a const generic).
+//! The kernels in their compiled digit counts: Montgomery parameters of a secret modulus
+//! held as one of a fixed set of `D` (`DIGITS`), and the x2 and mb8 exponentiations and
+//! mb8 products dispatched on it. The kernels are generic in `D`; this file names the
+//! instantiations, so that callers (the RSA layer, which decides which moduli run in
+//! which count: `rsa/accel/ifma_key.rs`) never see a const generic.
 //!
-//! # Size classes
-//!
-//! A class of `D` digits holds every odd modulus with `4 p < 2^(52 D)` (see `super`),
-//! i.e. of at most `52 D - 2` bits. The classes are the prime lengths of the common RSA
-//! sizes, each the fewest digits that hold every prime of that many 64-bit limbs:
-//!
-//! | key bits | prime limbs | digits |
-//! |---------:|------------:|-------:|
-//! | 1024     |  8          | 10     |
-//! | 2048     | 16          | 20     |
-//! | 3072     | 24          | 30     |
-//! | 4096     | 32          | 40     |
-//! | 6144     | 48          | 60     |
-//! | 8192     | 64          | 79     |
-//!
-//! A prime of another length between 8 and 64 limbs runs in the next class up
-//! ([`class_for_limbs`]: the primes of a 2560-bit key, 20 limbs, in the 30-digit class),
-//! which costs what that class costs but is still faster than the scalar path (each class
-//! is a separate instantiation of the kernels, so the set is kept to the sizes people
-//! use). Shorter primes (keys below 1024 bits) and longer ones stay scalar.
+//! Each `D` is a separate instantiation of every kernel, so the set is short: the counts
+//! that hold the primes of the common RSA sizes. A count of `D` digits holds every odd
+//! modulus of at most `52 D - 2` bits ([`radix52::max_modulus_bits`], see `super`). The
+//! transposed mb8 kernels exist up to 60 digits ([`SecretParams52::has_mb8`]): above, the
+//! accumulator of eight lanes does not fit the register file.
 //!
 //! # Secrets
 //!
-//! The primes are secret. [`SecretParams52::new`] takes `RR = 2^(104 D) mod p` from the
-//! caller, computed in constant time by the modular core, so nothing here divides by `p`;
-//! the parameters are built with `Params52::new` (which checks `p` odd and its bit length,
-//! public facts about an RSA prime) and `RR` is converted digit-wise in constant time. The
-//! digits of `p`, `RR` and `k0` are zeroized on drop.
+//! The modulus may be secret (an RSA prime). [`SecretParams52::new`] takes `RR = 2^(104
+//! D) mod p` from the caller, computed in constant time by the modular core, so nothing
+//! here divides by `p`; the parameters are built with `Params52::new` (which checks `p`
+//! odd and its bit length, public facts about an RSA prime) and `RR` is converted
+//! digit-wise in constant time. The digits of `p`, `RR` and `k0` are zeroized on drop.
 //!
 //! The mb8 batches take the prepared parameters as they are ([`exp_mb8_prepared`]); the
 //! kernel does not rebuild them from limbs (`Params52::new`'s `RR < p` check is a
@@ -45,21 +31,12 @@ use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
 use zeroize::Zeroize;
 
-/// The prime limb lengths with IFMA kernels, and their digit counts (see the module
-/// docs).
-pub(crate) const CLASSES: [(usize, usize); 6] =
-    [(8, 10), (16, 20), (24, 30), (32, 40), (48, 60), (64, 79)];
+/// The digit counts the kernels are compiled for, in increasing order (the arms of
+/// [`SecretParams52`]; the tests check the RSA layer's classes against them).
+#[cfg(test)]
+pub(crate) const DIGITS: [usize; 6] = [10, 20, 30, 40, 60, 79];
 
-/// The digit count of the class that runs primes of `limbs` limbs: the smallest class
-/// that holds them (see the module docs), for 8 to 64 limbs.
-pub(crate) fn class_for_limbs(limbs: usize) -> Option<usize> {
-    if limbs < CLASSES[0].0 {
-        return None;
-    }
-    CLASSES.iter().find(|&&(l, _)| l >= limbs).map(|&(_, d)| d)
-}
-
-/// The Montgomery parameters of a secret prime in its size class.
+/// The Montgomery parameters of a (possibly secret) modulus in one of `DIGITS`.
 pub(crate) enum SecretParams52 {
     D10(Box<Params52<10>>),
     D20(Box<Params52<20>>),
@@ -115,7 +92,7 @@ macro_rules! with_pair {
                 let $pair = [&**a, &**b];
                 $body
             })*
-            _ => Err(Error::Internal("x2 needs two primes of one class")),
+            _ => Err(Error::Internal("x2 needs two moduli of one digit count")),
         }
     };
 }
@@ -140,12 +117,12 @@ impl<const D: usize> Params52<D> {
 }
 
 impl SecretParams52 {
-    /// Parameters for the odd prime `p` (little-endian limbs) in the class of `digits`
-    /// digits (one of [`CLASSES`], with room for `p`: see [`class_for_limbs`]) with
-    /// `rr = 2^(2 * 52 * D) mod p`, fully reduced, in at most `p.len()` limbs.
-    /// [`Error::Internal`] for a digit count without a class. `rr` must be right (it is not checked: a wrong one gives wrong
-    /// results, which the RSA fault check catches). Constant time in `p` and `rr` beyond
-    /// `p`'s bit length.
+    /// Parameters for the odd modulus `p` (little-endian limbs) in `digits` digits (one of
+    /// `DIGITS`, with room for `p`) with `rr = 2^(2 * 52 * D) mod p`, fully reduced, in
+    /// at most `p.len()` limbs (empty for the products of [`mont_mul_mb8`], which need
+    /// none). [`Error::Internal`] for a digit count not in `DIGITS`. `rr` is not
+    /// checked: a wrong one gives wrong results (the RSA layer's fault check catches
+    /// them). Constant time in `p` and `rr` beyond `p`'s bit length.
     pub(crate) fn new(p: &[u64], rr: &[u64], digits: usize) -> Result<SecretParams52, Error> {
         Ok(match digits {
             10 => SecretParams52::D10(build(p, rr)?),
@@ -154,7 +131,7 @@ impl SecretParams52 {
             40 => SecretParams52::D40(build(p, rr)?),
             60 => SecretParams52::D60(build(p, rr)?),
             79 => SecretParams52::D79(build(p, rr)?),
-            _ => return Err(Error::Internal("no IFMA class for this prime length")),
+            _ => return Err(Error::Internal("no IFMA kernels for this digit count")),
         })
     }
 
@@ -177,8 +154,8 @@ impl SecretParams52 {
     }
 
     /// `out[s] = base[s]^e mod p_s` for the two primes `params` of one class and the
-    /// public exponent `e` ([`exp_public_x2`]; its contract): the RSA fault check.
-    /// [`Error::Internal`] if the classes differ.
+    /// public exponent `e` ([`exp_public_x2`]; its contract), in time that depends on
+    /// `e`. [`Error::Internal`] if the classes differ.
     pub(crate) fn exp_public_x2(
         ifma: Ifma,
         out: [&mut [u64]; 2],
@@ -194,11 +171,10 @@ impl SecretParams52 {
         with_class!(self, p, _E => (&**p as &dyn core::any::Any).downcast_ref::<Params52<D>>())
     }
 
-    /// Whether this class runs 8-lane batches ([`exp_mb8_secret`]): the classes where a
-    /// transposed batch beats x2 pairs, those whose digit count has a column-group width
-    /// (`ps`): 10 to 60 digits, not 79 (there a batch is four x2 pairs). Measured on AMD
-    /// Zen 4 (`crates/bench`, `ifma`): a 4-operation batch of RSA-4096 takes 3970 us against 1482 us for
-    /// one x2 pair, 1.5 times the x2 throughput.
+    /// Whether the transposed 8-lane kernels ([`exp_mb8_secret`], [`mont_mul_mb8`]) are
+    /// compiled for this digit count: those with a column-group width (`ps`), 10 to 60
+    /// digits. At 79 the generic `exp_mb8` would run four x2 pairs, which a caller runs
+    /// better itself.
     pub(crate) fn has_mb8(&self) -> bool {
         !matches!(self, SecretParams52::D79(_))
     }
@@ -229,7 +205,7 @@ pub(crate) fn exp_mb8_secret(ifma: Ifma, lanes: [Option<SecretLane<'_>>; 8]) -> 
 }
 
 /// [`exp_mb8_secret`] with the public exponent `e` in every lane (the lanes' `exp` is not
-/// read; binary exponentiation, whose time follows `e`): the fault checks of a batch.
+/// read; binary exponentiation, whose time follows `e`).
 pub(crate) fn exp_mb8_public(
     ifma: Ifma,
     lanes: [Option<SecretLane<'_>>; 8],

@@ -1,17 +1,19 @@
-//! Which unit runs the private operation's exponentiations (phase (b), see `crt.rs`).
+//! The user's choice of unit for the private operation ([`Backend`]), and what it
+//! resolves to on this CPU ([`Unit`]).
 //!
 //! * [`Backend::Scalar`]: the modular core's constant-time fixed window on 64-bit limbs
 //!   (BMI2/ADX kernels where the CPU has them). Always available; the reference.
-//! * [`Backend::Ifma`]: the AVX-512 IFMA kernels in radix 2^52 (`backend_ifma.rs`): one
+//! * [`Backend::Ifma`]: the AVX-512 IFMA kernels in radix 2^52 (`ifma.rs`): one
 //!   operation's two CRT halves interleaved in one register set (x2), batches of
-//!   [`super::private_batch`] in 8-lane mb8 batches. Two-prime keys of 1024 to 8192 bits
-//!   (primes of 8 to 64 limbs; 1024-, 2048-, 3072-, 4096-, 6144- and 8192-bit keys have
-//!   kernels of their exact size, others run in the next size up); other keys (multi-prime,
-//!   shorter, longer) run on the scalar backend whatever is chosen.
+//!   [`crate::rsa::private_batch`] in 8-lane mb8 calls. Two-prime keys of 1024 to 8192
+//!   bits (primes of 8 to 64 limbs; 1024-, 2048-, 3072-, 4096-, 6144- and 8192-bit keys
+//!   have kernels of their exact size, others run in the next size up, `ifma_key.rs`);
+//!   other keys (multi-prime, shorter, longer) run on the scalar core whatever is chosen.
 //! * [`Backend::Auto`] (the default): IFMA where the CPU has it, scalar otherwise.
 //!
 //! The choice, from the most to the least specific: a key's own
-//! ([`RsaPrivateKey::with_backend`]), the process default set by [`set_default_backend`],
+//! ([`RsaPrivateKey::with_backend`](crate::rsa::RsaPrivateKey::with_backend)), the process
+//! default set by [`set_default_backend`],
 //! the environment variable `CRYPTOCARD_BACKEND` (`scalar`, `ifma` or `auto`, read once,
 //! at the first private operation), [`Backend::Auto`]. Choosing `ifma` through the API on
 //! a CPU without it fails with [`Error::Unsupported`]; through the environment (where
@@ -21,7 +23,6 @@
 //! Every backend gives the same results bit for bit (the tests in `tests/rsa_accel*.rs`
 //! compare them), so the choice is one of speed only.
 
-use super::RsaPrivateKey;
 use crate::{Error, Result};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -41,12 +42,21 @@ pub enum Backend {
     Ifma,
 }
 
-/// What a choice resolves to on this CPU.
+/// The unit a choice resolves to on this CPU, with the proof that the CPU runs it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Resolved {
+pub(crate) enum Unit {
+    /// `scalar.rs`.
     Scalar,
+    /// `ifma.rs`.
     #[cfg(target_arch = "x86_64")]
     Ifma(crate::arch::x86_64::cpu::Ifma),
+}
+
+impl Unit {
+    /// Whether two units are the same (their proofs are alike).
+    pub(crate) fn same(self, other: Unit) -> bool {
+        core::mem::discriminant(&self) == core::mem::discriminant(&other)
+    }
 }
 
 impl Backend {
@@ -66,18 +76,18 @@ impl Backend {
     }
 
     /// The unit this choice runs on here; [`Error::Unsupported`] for `Ifma` without IFMA.
-    pub(crate) fn resolve(self) -> Result<Resolved> {
+    pub(crate) fn resolve(self) -> Result<Unit> {
         #[cfg(target_arch = "x86_64")]
         let ifma = crate::arch::x86_64::cpu::Ifma::detect();
         #[cfg(not(target_arch = "x86_64"))]
         let ifma: Option<()> = None;
         match (self, ifma) {
-            (Backend::Scalar, _) | (Backend::Auto, None) => Ok(Resolved::Scalar),
+            (Backend::Scalar, _) | (Backend::Auto, None) => Ok(Unit::Scalar),
             #[cfg(target_arch = "x86_64")]
-            (Backend::Auto | Backend::Ifma, Some(t)) => Ok(Resolved::Ifma(t)),
+            (Backend::Auto | Backend::Ifma, Some(t)) => Ok(Unit::Ifma(t)),
             (Backend::Ifma, None) => Err(Error::Unsupported("this CPU has no AVX-512 IFMA")),
             #[cfg(not(target_arch = "x86_64"))]
-            (_, Some(())) => Ok(Resolved::Scalar),
+            (_, Some(())) => Ok(Unit::Scalar),
         }
     }
 
@@ -93,7 +103,8 @@ impl Backend {
 /// The process default set through the API: 0 while unset, else `Backend::code`.
 static DEFAULT: AtomicU8 = AtomicU8::new(0);
 
-/// Sets the backend of every key without one of its own ([`RsaPrivateKey::with_backend`]),
+/// Sets the backend of every key without one of its own
+/// ([`RsaPrivateKey::with_backend`](crate::rsa::RsaPrivateKey::with_backend)),
 /// overriding `CRYPTOCARD_BACKEND`. [`Error::Unsupported`] (and no change) for
 /// [`Backend::Ifma`] on a CPU without it.
 pub fn set_default_backend(backend: Backend) -> Result<()> {
@@ -127,30 +138,4 @@ fn env_backend() -> Result<Backend> {
         };
         backend.resolve().map(|_| backend)
     })
-}
-
-impl RsaPrivateKey {
-    /// The key with its own backend choice, which overrides the process default.
-    /// [`Error::Unsupported`] for [`Backend::Ifma`] on a CPU without it.
-    pub fn with_backend(mut self, backend: Backend) -> Result<RsaPrivateKey> {
-        backend.resolve()?;
-        self.crt.backend = Some(backend);
-        Ok(self)
-    }
-
-    /// The backend this key's private operations use: its own choice, else the process
-    /// default (an error as [`default_backend`]).
-    pub fn backend(&self) -> Result<Backend> {
-        self.crt.backend.map_or_else(default_backend, Ok)
-    }
-
-    /// The name of the kernels this key's private operation runs on here: `"scalar"`,
-    /// or `"ifma-x2"` (both CRT halves in one register set).
-    pub fn backend_name(&self) -> Result<&'static str> {
-        Ok(match self.backend()?.resolve()? {
-            Resolved::Scalar => "scalar",
-            #[cfg(target_arch = "x86_64")]
-            Resolved::Ifma(_) => super::backend_ifma::kernel_name(&self.crt),
-        })
-    }
 }

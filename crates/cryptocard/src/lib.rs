@@ -71,7 +71,7 @@
 //! * `arch` sits below the algorithms it speeds up. A kernel takes limb slices and state
 //!   arrays and knows neither `Nat` nor the traits of the layers above; the seams are up
 //!   there and call down: `bignum::mul`'s `Basecase` (the BMI2/ADX adapter is
-//!   `bignum/mul/adx.rs`), `modular`'s `kernel.rs`, `digest`'s `backend.rs` and `rsa`'s
+//!   `bignum/mul/adx.rs`), `modular`'s `kernel.rs`, `digest`'s `kernels.rs` and `rsa`'s
 //!   `accel/` (one file per unit; RSA's choice of sizes and batches is there, `arch`
 //!   keeps the kernels in their compiled sizes) pick a kernel by its CPU feature token.
 //!   No file of `rsa` imports another in a circle (`scripts/layers` checks it). What a kernel shares with its

@@ -7,7 +7,7 @@ mod common;
 mod digest_support;
 
 use cryptocard::digest::{
-    Backend, HashAlg, Hasher, Hmac, Md2, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224,
+    HashAlg, Hasher, Hmac, Kernels, Md2, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224,
     Sha512_256, hmac, pbkdf2_hmac_alg,
 };
 use digest_support::bytes;
@@ -169,13 +169,13 @@ fn sha_kernels_match_the_portable_code_around_block_boundaries() {
         Sha1::new().is_accelerated(),
         Sha512::new().is_accelerated(),
     );
-    assert!(!Sha256::with_backend(Backend::Portable).is_accelerated());
-    assert!(!Sha512::with_backend(Backend::Portable).is_accelerated());
+    assert!(!Sha256::with_kernels(Kernels::Portable).is_accelerated());
+    assert!(!Sha512::with_kernels(Kernels::Portable).is_accelerated());
     eprintln!("accelerated (sha256, sha1, sha512): {accelerated:?}");
     macro_rules! both {
         ($ty:ident, $data:expr) => {{
-            let mut fast = $ty::with_backend(Backend::Auto);
-            let mut slow = $ty::with_backend(Backend::Portable);
+            let mut fast = $ty::with_kernels(Kernels::Auto);
+            let mut slow = $ty::with_kernels(Kernels::Portable);
             // Split so that the kernels also see multi-block runs and partial blocks.
             let split = $data.len() / 3;
             for h in [&mut fast, &mut slow] {

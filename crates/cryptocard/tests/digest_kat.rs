@@ -7,7 +7,7 @@ mod common;
 mod digest_support;
 
 use cryptocard::digest::{
-    Backend, HashAlg, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
+    HashAlg, Kernels, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
 };
 use digest_support::{check_dyn, msg_bytes, parse_records};
 
@@ -39,20 +39,20 @@ fn shavs(file: &str, alg: HashAlg) -> usize {
         let msg = msg_bytes(r);
         let want = r["MD"].to_lowercase();
         check_dyn(alg, &msg, &want);
-        for backend in [Backend::Portable, Backend::Auto] {
+        for backend in [Kernels::Portable, Kernels::Auto] {
             let got = match alg {
                 HashAlg::Sha1 => {
-                    let mut h = Sha1::with_backend(backend);
+                    let mut h = Sha1::with_kernels(backend);
                     h.update(&msg);
                     hex::encode(h.finalize())
                 }
                 HashAlg::Sha256 => {
-                    let mut h = Sha256::with_backend(backend);
+                    let mut h = Sha256::with_kernels(backend);
                     h.update(&msg);
                     hex::encode(h.finalize())
                 }
                 HashAlg::Sha224 => {
-                    let mut h = Sha224::with_backend(backend);
+                    let mut h = Sha224::with_kernels(backend);
                     h.update(&msg);
                     hex::encode(h.finalize())
                 }

@@ -15,13 +15,13 @@ use cipher::{
 };
 
 /// A borrowed cipher as an encryption or decryption backend.
-struct Backend<'a, C>(&'a C);
+struct BorrowedCipher<'a, C>(&'a C);
 
-impl<C> BlockSizeUser for Backend<'_, C> {
+impl<C> BlockSizeUser for BorrowedCipher<'_, C> {
     type BlockSize = U8;
 }
 
-impl<C> ParBlocksSizeUser for Backend<'_, C> {
+impl<C> ParBlocksSizeUser for BorrowedCipher<'_, C> {
     type ParBlocksSize = U3;
 }
 
@@ -36,7 +36,7 @@ fn store(mut block: InOut<'_, '_, Array<u8, U8>>, v: u64) {
 /// Both directions on three blocks, interleaved: `DEC` picks decryption.
 fn par<C: BlockCipher64, const DEC: bool>(
     c: &C,
-    mut blocks: InOut<'_, '_, ParBlocks<Backend<'_, C>>>,
+    mut blocks: InOut<'_, '_, ParBlocks<BorrowedCipher<'_, C>>>,
 ) {
     let mut s = [0, 1, 2].map(|i| ip_expand(load(&blocks.get(i))));
     if DEC {
@@ -49,7 +49,7 @@ fn par<C: BlockCipher64, const DEC: bool>(
     }
 }
 
-impl<C: BlockCipher64> BlockCipherEncBackend for Backend<'_, C> {
+impl<C: BlockCipher64> BlockCipherEncBackend for BorrowedCipher<'_, C> {
     #[inline]
     fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
         let v = self.0.encrypt_u64(load(&block));
@@ -62,7 +62,7 @@ impl<C: BlockCipher64> BlockCipherEncBackend for Backend<'_, C> {
     }
 }
 
-impl<C: BlockCipher64> BlockCipherDecBackend for Backend<'_, C> {
+impl<C: BlockCipher64> BlockCipherDecBackend for BorrowedCipher<'_, C> {
     #[inline]
     fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
         let v = self.0.decrypt_u64(load(&block));
@@ -94,13 +94,13 @@ macro_rules! rustcrypto_cipher {
 
         impl BlockCipherEncrypt for $ty {
             fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U8>) {
-                f.call(&Backend(self))
+                f.call(&BorrowedCipher(self))
             }
         }
 
         impl BlockCipherDecrypt for $ty {
             fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U8>) {
-                f.call(&Backend(self))
+                f.call(&BorrowedCipher(self))
             }
         }
 

@@ -1,4 +1,4 @@
-//! The streaming frame shared by every digest: a partial-block buffer, a block counter,
+//! The block buffer shared by every digest: a partial-block buffer, a block counter,
 //! Merkle-Damgård strengthening (the "pad with 1, zeros, then the length" rule) and the
 //! sponge's pad10*1 (SHA-3, SHAKE: FIPS 202 section 5.1, where the block is the rate).
 //!

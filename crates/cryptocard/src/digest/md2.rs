@@ -149,8 +149,8 @@ impl Md2 {
         self.buffer.clear();
     }
 
-    /// A hasher at the initial state; MD2 has one implementation, whatever `backend`.
-    pub fn with_backend(_backend: super::Backend) -> Self {
+    /// A hasher at the initial state; MD2 has one implementation, whatever `kernels`.
+    pub fn with_kernels(_backend: super::Kernels) -> Self {
         Md2::new()
     }
 

@@ -257,5 +257,5 @@ super::md_hasher!(
     init: |_backend| Md5Core { state: IV },
     set_iv: |core| core.state = IV,
     length: |bits| (bits as u64).to_le_bytes(),
-    digest: |core| super::frame::words_le(&core.state),
+    digest: |core| super::hasher_macros::words_le(&core.state),
 );

@@ -47,7 +47,7 @@
 //! message schedule (AVX2, or AVX-512VL) with BMI2 assembly rounds, when the CPU has
 //! them, detected once when a hasher is made (not per block). The portable code is
 //! always compiled and is the reference the kernels are tested against;
-//! [`Backend::Portable`] (per hasher, through `with_backend`) or the environment variable
+//! [`Kernels::Portable`] (per hasher, through `with_kernels`) or the environment variable
 //! `CRYPTOCARD_DIGEST_PORTABLE=1` (read once per process) forces it.
 //!
 //! Timing: the MD, SHA and SHA-3 families are constant-time (additions, rotations, Boolean
@@ -78,12 +78,12 @@
 //! Dusse and Kaliski's DSP56000 ran MD2 at 190 Kbit/s (24 KB/s); this is 550 times that.
 
 mod alg;
-mod backend;
 mod buffer;
 mod dynamic;
-mod frame;
+mod hasher_macros;
 mod hmac;
 mod keccak;
+mod kernels;
 mod md2;
 mod md4;
 mod md5;
@@ -99,9 +99,9 @@ mod traits;
 mod xof;
 
 pub use alg::HashAlg;
-pub use backend::Backend;
 pub use dynamic::{DynHmac, HashOutput, Hasher};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, hmac};
+pub use kernels::Kernels;
 pub use md2::{MD2_BLOCK_LEN, MD2_OUTPUT_LEN, Md2};
 pub use md4::{MD4_BLOCK_LEN, MD4_OUTPUT_LEN, Md4};
 pub use md5::{MD5_BLOCK_LEN, MD5_OUTPUT_LEN, Md5};
@@ -123,7 +123,7 @@ pub use shake::{
 };
 pub use xof::{DynXof, DynXofReader, XofAlg};
 
-pub(crate) use frame::{hasher_common, md_hasher, state_impls};
+pub(crate) use hasher_macros::{hasher_common, md_hasher, state_impls};
 #[cfg(test)]
 pub(crate) use {
     sha1::compress_portable as sha1_portable, sha256::compress_portable as sha256_portable,

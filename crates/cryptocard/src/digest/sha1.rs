@@ -18,8 +18,8 @@
 //! on AMD Zen 4, 1.02x OpenSSL 3.0. This portable code is the reference they are tested
 //! against and the fallback everywhere else: 6.76 TSC cycles per byte there.
 
-use super::backend::ShaAccel;
 use super::buffer::BlockCompress;
+use super::kernels::ShaAccel;
 
 /// SHA-1 block size in bytes (512 bits, FIPS 180-4 section 1).
 pub const SHA1_BLOCK_LEN: usize = 64;
@@ -99,8 +99,8 @@ pub(crate) fn compress_portable(state: &mut [u32; 5], blocks: &[[u8; SHA1_BLOCK_
 super::md_hasher!(
     /// SHA-1 hasher (FIPS 180-4). **Legacy**: see the module docs.
     Sha1, "SHA1", core: Sha1Core, block: SHA1_BLOCK_LEN, out: SHA1_OUTPUT_LEN,
-    init: |backend| Sha1Core { state: IV, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha1Core { state: IV, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV,
     length: |bits| (bits as u64).to_be_bytes(),
-    digest: |core| super::frame::words_be(&core.state),
+    digest: |core| super::hasher_macros::words_be(&core.state),
 );

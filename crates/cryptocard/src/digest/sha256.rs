@@ -14,8 +14,8 @@
 //! reference they are tested against and the fallback elsewhere: 8.65 TSC cycles per
 //! byte (300 MB/s) there.
 
-use super::backend::ShaAccel;
 use super::buffer::BlockCompress;
+use super::kernels::ShaAccel;
 use crate::arch::sha2_constants::SHA256_K as K;
 
 /// SHA-224/SHA-256 block size in bytes (512 bits, FIPS 180-4 section 1).
@@ -133,18 +133,18 @@ pub(crate) fn compress_portable(state: &mut [u32; 8], blocks: &[[u8; SHA256_BLOC
 super::md_hasher!(
     /// SHA-256 hasher (FIPS 180-4 section 6.2).
     Sha256, "SHA-256", core: Sha256Core, block: SHA256_BLOCK_LEN, out: SHA256_OUTPUT_LEN,
-    init: |backend| Sha256Core { state: IV256, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha256Core { state: IV256, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV256,
     length: |bits| (bits as u64).to_be_bytes(),
-    digest: |core| super::frame::words_be(&core.state),
+    digest: |core| super::hasher_macros::words_be(&core.state),
 );
 
 super::md_hasher!(
     /// SHA-224 hasher (FIPS 180-4 section 6.3): SHA-256 from its own initial value,
     /// truncated to 224 bits.
     Sha224, "SHA-224", core: Sha256Core, block: SHA256_BLOCK_LEN, out: SHA224_OUTPUT_LEN,
-    init: |backend| Sha256Core { state: IV224, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha256Core { state: IV224, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV224,
     length: |bits| (bits as u64).to_be_bytes(),
-    digest: |core| super::frame::words_be(&core.state),
+    digest: |core| super::hasher_macros::words_be(&core.state),
 );

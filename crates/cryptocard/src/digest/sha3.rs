@@ -54,8 +54,8 @@ macro_rules! sha3_hasher {
             }
 
             /// A hasher at the initial state; SHA-3 has one implementation, whatever
-            /// `backend`.
-            pub fn with_backend(_backend: super::Backend) -> Self {
+            /// `kernels`.
+            pub fn with_kernels(_backend: super::Kernels) -> Self {
                 Self::new()
             }
 

@@ -16,8 +16,8 @@
 //! words ahead into a small array and the rounds eight at a time with the names rotated:
 //! 4.96 TSC cycles per byte (524 MB/s) there.
 
-use super::backend::ShaAccel;
 use super::buffer::BlockCompress;
+use super::kernels::ShaAccel;
 use crate::arch::sha2_constants::SHA512_K as K;
 
 /// SHA-384/512 block size in bytes (1024 bits, FIPS 180-4 section 1).
@@ -188,20 +188,20 @@ pub(crate) fn compress_portable(state: &mut [u64; 8], blocks: &[[u8; SHA512_BLOC
 super::md_hasher!(
     /// SHA-512 hasher (FIPS 180-4 section 6.4).
     Sha512, "SHA-512", core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA512_OUTPUT_LEN,
-    init: |backend| Sha512Core { state: IV512, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha512Core { state: IV512, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV512,
     length: |bits| bits.to_be_bytes(),
-    digest: |core| super::frame::words64_be(&core.state),
+    digest: |core| super::hasher_macros::words64_be(&core.state),
 );
 
 super::md_hasher!(
     /// SHA-384 hasher (FIPS 180-4 section 6.5): SHA-512 from its own initial value,
     /// truncated to 384 bits.
     Sha384, "SHA-384", core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA384_OUTPUT_LEN,
-    init: |backend| Sha512Core { state: IV384, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha512Core { state: IV384, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV384,
     length: |bits| bits.to_be_bytes(),
-    digest: |core| super::frame::words64_be(&core.state),
+    digest: |core| super::hasher_macros::words64_be(&core.state),
 );
 
 super::md_hasher!(
@@ -209,10 +209,10 @@ super::md_hasher!(
     /// section 5.3.6.1, truncated to 224 bits.
     Sha512_224, "SHA-512/224",
     core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA512_224_OUTPUT_LEN,
-    init: |backend| Sha512Core { state: IV512_224, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha512Core { state: IV512_224, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV512_224,
     length: |bits| bits.to_be_bytes(),
-    digest: |core| super::frame::words64_be(&core.state),
+    digest: |core| super::hasher_macros::words64_be(&core.state),
 );
 
 super::md_hasher!(
@@ -220,8 +220,8 @@ super::md_hasher!(
     /// section 5.3.6.2, truncated to 256 bits.
     Sha512_256, "SHA-512/256",
     core: Sha512Core, block: SHA512_BLOCK_LEN, out: SHA512_256_OUTPUT_LEN,
-    init: |backend| Sha512Core { state: IV512_256, accel: ShaAccel::new(backend) },
+    init: |kernels| Sha512Core { state: IV512_256, accel: ShaAccel::new(kernels) },
     set_iv: |core| core.state = IV512_256,
     length: |bits| bits.to_be_bytes(),
-    digest: |core| super::frame::words64_be(&core.state),
+    digest: |core| super::hasher_macros::words64_be(&core.state),
 );

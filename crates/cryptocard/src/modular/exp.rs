@@ -91,7 +91,7 @@ impl<M> Modulus<M> {
         assert_eq!(base.limbs.len(), self.limbs(), "internal error: element of another modulus");
         let mut out = self.one::<Mont>();
         let finish = Finish::for_size(self.bits(), self.limbs());
-        with_kernel!(self.backend, |kern| fixed_window(
+        with_kernel!(self.kernels, |kern| fixed_window(
             kern,
             &self.n,
             self.n0,

@@ -58,7 +58,7 @@ impl<M> Modulus<M> {
         }
         let finish = Finish::for_size(self.bits(), self.limbs());
         let ctx = Ctx { n: &self.n, n0: self.n0, finish };
-        with_kernel!(self.backend, |kern| if binary {
+        with_kernel!(self.kernels, |kern| if binary {
             binary_ltr(kern, &ctx, &base.limbs, exp, &mut out.limbs)
         } else {
             sliding(kern, &ctx, &base.limbs, exp, w, &mut out.limbs)

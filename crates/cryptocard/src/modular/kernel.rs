@@ -1,6 +1,6 @@
 //! The dispatch point between the portable Montgomery kernels and CPU-specific ones.
 //!
-//! A [`Backend`] is chosen once, when a [`super::Modulus`] is built (CPU detection is a
+//! A [`KernelSet`] is chosen once, when a [`super::Modulus`] is built (CPU detection is a
 //! cached CPUID read, but even that stays out of the inner loops). Exponentiation then
 //! matches on it once and runs a loop monomorphised for that kernel set
 //! (`with_kernel!`), so each Montgomery product is a direct, inlinable call: no per-call
@@ -9,7 +9,7 @@
 //! Two kernel sets exist: [`Portable`] (always compiled, the reference) and, on x86-64
 //! CPUs with BMI2 and ADX, `AdxKernel`, which forwards to the `mulx/adcx/adox` kernels of
 //! `arch::x86_64::adx` (same contracts, with the `Adx` token that proves the
-//! instructions exist). Adding a set takes a `Backend` variant, a [`MontKernel`]
+//! instructions exist). Adding a set takes a `KernelSet` variant, a [`MontKernel`]
 //! implementation and an arm in `with_kernel!`.
 
 use super::mont::{Finish, mont_mul_raw, redc_raw};
@@ -180,7 +180,7 @@ impl MontKernel for AdxKernel {
 
 /// Which kernel set a modulus uses; chosen once, at construction.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+pub(crate) enum KernelSet {
     /// [`Portable`].
     Portable,
     /// `AdxKernel`.
@@ -188,15 +188,15 @@ pub(crate) enum Backend {
     Adx(Adx),
 }
 
-impl Backend {
+impl KernelSet {
     /// The fastest kernel set this CPU supports (for every modulus size: the ADX kernels
     /// win from one limb up).
-    pub(crate) fn detect() -> Backend {
+    pub(crate) fn detect() -> KernelSet {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = Adx::detect() {
-            return Backend::Adx(token);
+            return KernelSet::Adx(token);
         }
-        Backend::Portable
+        KernelSet::Portable
     }
 }
 
@@ -205,12 +205,12 @@ impl Backend {
 macro_rules! with_kernel {
     ($backend:expr, |$k:ident| $body:expr) => {
         match $backend {
-            $crate::modular::kernel::Backend::Portable => {
+            $crate::modular::kernel::KernelSet::Portable => {
                 let $k = $crate::modular::kernel::Portable;
                 $body
             }
             #[cfg(target_arch = "x86_64")]
-            $crate::modular::kernel::Backend::Adx(token) => {
+            $crate::modular::kernel::KernelSet::Adx(token) => {
                 let $k = $crate::modular::kernel::AdxKernel::new(token);
                 $body
             }

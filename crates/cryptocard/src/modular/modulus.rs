@@ -6,7 +6,7 @@
 //! * R mod n (the Montgomery form of 1), R^2 mod n (to enter Montgomery form: a*R^2/R =
 //!   a*R) and R^3 mod n (to enter it straight from a REDC result: x*R^-1 * R^3 / R = x*R,
 //!   Shand-Bertin-Vuillemin's "B^3 precomputation");
-//! * the kernel set ([`super::kernel::Backend`]) chosen for this CPU.
+//! * the kernel set ([`super::kernel::KernelSet`]) chosen for this CPU.
 //!
 //! # n0 by Newton or bit by bit
 //!
@@ -29,7 +29,7 @@
 //! The cost depends on k and b only (public sizes), never on the other bits of n: at most
 //! 64 + k masked doublings and seven products.
 
-use super::kernel::{Backend, MontKernel, with_kernel};
+use super::kernel::{KernelSet, MontKernel, with_kernel};
 use super::mont::finish_full;
 use super::mont_sqr::MAX_LIMBS;
 use crate::bignum::{LIMB_BITS, Limb, Nat};
@@ -64,7 +64,7 @@ pub struct Modulus<M = Anon> {
     /// R^3 mod n.
     pub(crate) rrr: Box<[Limb]>,
     bits: usize,
-    pub(crate) backend: Backend,
+    pub(crate) kernels: KernelSet,
     _tag: PhantomData<fn() -> M>,
 }
 
@@ -101,9 +101,9 @@ impl<M> Modulus<M> {
         let bits = len * LIMB_BITS - limbs[len - 1].leading_zeros() as usize;
         let n: Box<[Limb]> = limbs.into();
         let n0 = neg_inv_limb(n[0]);
-        let backend = Backend::detect();
-        let RPowers { one, rr, rrr } = with_kernel!(backend, |k| r_powers(k, &n, n0, bits));
-        Ok(Modulus { n, n0, one, rr, rrr, bits, backend, _tag: PhantomData })
+        let kernels = KernelSet::detect();
+        let RPowers { one, rr, rrr } = with_kernel!(kernels, |k| r_powers(k, &n, n0, bits));
+        Ok(Modulus { n, n0, one, rr, rrr, bits, kernels, _tag: PhantomData })
     }
 
     /// The same modulus on the portable kernels, whatever the CPU offers: the reference
@@ -112,17 +112,17 @@ impl<M> Modulus<M> {
     /// the `hazmat` feature: a user has no reason to refuse the faster kernels.
     #[cfg(feature = "hazmat")]
     pub fn with_portable_kernels(mut self) -> Self {
-        self.backend = Backend::Portable;
+        self.kernels = KernelSet::Portable;
         self
     }
 
     /// The name of the kernel set this modulus runs on: `"portable"` or `"adx"`
     /// (x86-64 `mulx/adcx/adox`).
     pub fn kernels(&self) -> &'static str {
-        match self.backend {
-            Backend::Portable => "portable",
+        match self.kernels {
+            KernelSet::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
-            Backend::Adx(_) => "adx",
+            KernelSet::Adx(_) => "adx",
         }
     }
 
@@ -164,19 +164,19 @@ impl<M> Modulus<M> {
 
     /// `r = a*b/R mod n`, fully reduced; needs `a*b < n*R` (e.g. a, b < n). Constant time.
     pub(crate) fn mul_limbs(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
-        let c = with_kernel!(self.backend, |k| k.mul(r, a, b, &self.n, self.n0));
+        let c = with_kernel!(self.kernels, |k| k.mul(r, a, b, &self.n, self.n0));
         finish_full(r, c, &self.n);
     }
 
     /// `r = a^2/R mod n`, fully reduced; needs `a < n`. Constant time.
     pub(crate) fn sqr_limbs(&self, r: &mut [Limb], a: &[Limb]) {
-        let c = with_kernel!(self.backend, |k| k.sqr(r, a, &self.n, self.n0));
+        let c = with_kernel!(self.kernels, |k| k.sqr(r, a, &self.n, self.n0));
         finish_full(r, c, &self.n);
     }
 
     /// `r = t/R mod n` for a 2k-limb `t < n*R` (destroyed), fully reduced. Constant time.
     pub(crate) fn redc_limbs(&self, r: &mut [Limb], t: &mut [Limb]) {
-        let c = with_kernel!(self.backend, |k| k.redc(r, t, &self.n, self.n0));
+        let c = with_kernel!(self.kernels, |k| k.redc(r, t, &self.n, self.n0));
         finish_full(r, c, &self.n);
     }
 }
@@ -261,7 +261,7 @@ impl<M> Clone for Modulus<M> {
             rr: self.rr.clone(),
             rrr: self.rrr.clone(),
             bits: self.bits,
-            backend: self.backend,
+            kernels: self.kernels,
             _tag: PhantomData,
         }
     }

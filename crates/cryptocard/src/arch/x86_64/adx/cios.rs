@@ -14,7 +14,7 @@
 //! Bound: if `T < R + n` then the next `T < (R + n + (R-1)(2^64-1) + (2^64-1) n) / 2^64
 //! < R + n`, so `top` is 0 or 1 between digits, and `top + ca + cb < 2^65`.
 
-use super::rows::{addmul_shift_step, addmul_step, row_carry_out, row_loop8, row_loop8_from_h1};
+use super::row_asm::{addmul_shift_step, addmul_step, row_carry_out, row_loop8, row_loop8_from_h1};
 use crate::arch::x86_64::cpu::Adx;
 use crate::limb::Limb;
 use core::arch::asm;

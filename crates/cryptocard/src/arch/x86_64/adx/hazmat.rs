@@ -3,7 +3,7 @@
 //! them outside `arch`. Not a stable API. The basecase adapter over them lives in `bignum`
 //! (`crate::hazmat::mul::{AdxBasecase, ADX_BASECASE_THRESHOLDS}`).
 
-pub use super::chain::{mul_almost, scratch_len as chain_scratch_len, sqr_n_almost};
+pub use super::almost_chain::{mul_almost, scratch_len as chain_scratch_len, sqr_n_almost};
 pub use super::cios::mont_mul_cios;
 pub use super::linear::{add_1, add_n, karatsuba_middle};
 pub use super::{mont_mul_raw, mont_sqr_raw, mul_basecase, redc_raw, sqr_basecase};

@@ -1,6 +1,6 @@
 //! One Karatsuba level over the unrolled kernels, for the sizes where the generic
 //! recursion's bookkeeping costs more than the level saves: the 48- and 64-limb
-//! Montgomery chains (`chain`) and 32-limb products through the bignum seam
+//! Montgomery chains (`almost_chain`) and 32-limb products through the bignum seam
 //! (`basecase`). The same formula as `bignum::mul::karatsuba`, with every pass on the
 //! carry chains of `linear` and no length dispatch.
 

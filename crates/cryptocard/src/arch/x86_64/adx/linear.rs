@@ -12,7 +12,7 @@
 //! (the same limbs, in place: each step reads its inputs before it writes), never
 //! partially overlapping. Time depends on the lengths only.
 
-use super::rows::{addmul_step, row_carry_out, row_loop8};
+use super::row_asm::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
 use crate::limb::Limb;
 use core::arch::asm;
@@ -435,13 +435,13 @@ pub(crate) fn abs_diff(_adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Lim
 }
 
 /// `r += a * d` over `r.len() == a.len() >= 1` limbs, returning the high limb (GMP's
-/// `mpn_addmul_1`): one `mulx` row with both carry chains (see `rows`).
+/// `mpn_addmul_1`): one `mulx` row with both carry chains (see `row_asm`).
 pub(crate) fn addmul_1(_adx: Adx, r: &mut [Limb], a: &[Limb], d: Limb) -> Limb {
     let n = r.len();
     assert!(n >= 1 && a.len() == n, "internal error: addmul_1 lengths");
     let hi: Limb;
     // SAFETY: the token proves BMI2/ADX. The row reads a[0..n) and r[0..n) and writes
-    // r[0..n) (see `rows::row_loop8`). No stack use.
+    // r[0..n) (see `row_asm::row_loop8`). No stack use.
     unsafe {
         asm!(
             row_loop8!(addmul_step),

@@ -35,7 +35,7 @@
 //!   mov   [T + 8j], l_j
 //! ```
 //!
-//! The row's carry-out limb `h_{len-1} + CF + OF` never overflows (see `rows`). A chain
+//! The row's carry-out limb `h_{len-1} + CF + OF` never overflows (see `row_asm`). A chain
 //! can take one addition per limb position per pass (its carry always goes one position
 //! up), so one row, with a low and a high half to add at every position, already keeps
 //! both flags busy; giving the `a*b_i` row one flag and the `m*n` row the other would
@@ -79,7 +79,7 @@
 //! # Exponentiation chains
 //!
 //! A fixed-window exponentiation is `w` squarings and one product per window, each
-//! finished almost-Montgomery (subtract `n` when the carry is set). `chain` runs the `w`
+//! finished almost-Montgomery (subtract `n` when the carry is set). `almost_chain` runs the `w`
 //! squarings in one `asm!` block (square, REDC and the masked subtraction of `n`, the
 //! masked `n` staged in the scratch by `and` before the borrow chain, a loop counter kept
 //! in the scratch) and the product in another, for 8 to 32 limbs; at 48 and 64 limbs the
@@ -171,14 +171,14 @@
 // until then only the tests use them.
 #![cfg_attr(not(test), allow(dead_code))]
 
-mod chain;
+mod almost_chain;
 mod cios;
 mod karatsuba;
 pub(crate) mod linear;
 mod mont;
 mod mul;
 mod redc;
-mod rows;
+mod row_asm;
 mod sqr;
 
 #[cfg(feature = "hazmat")]
@@ -316,7 +316,7 @@ pub fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) 
     })
 }
 
-pub(crate) use chain::{mul_almost, scratch_len as chain_scratch_len, sqr_n_almost};
+pub(crate) use almost_chain::{mul_almost, scratch_len as chain_scratch_len, sqr_n_almost};
 // For the bignum recursion's adapter, `bignum/mul/adx.rs` (see the note at the top).
 pub(crate) use karatsuba::karatsuba_product;
 // The tests and benchmarks beside the kernels also run them through bignum's recursion.

@@ -1,11 +1,11 @@
 //! Schoolbook multiplication `r = a * b` by rows (GMP `mpn_mul_basecase`).
 //!
 //! Row 0 writes `a * b[0]` (a `mul_1` row, CF chain only); row `i` adds `a * b[i]` into
-//! `r[i..]` (an `addmul_1` row, both chains, see `rows`) and writes its carry-out limb to
+//! `r[i..]` (an `addmul_1` row, both chains, see `row_asm`) and writes its carry-out limb to
 //! the fresh position `r[i + n]`. Rows are independent except through memory, so the
 //! core overlaps one row's tail with the next row's head.
 
-use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled};
+use super::row_asm::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled};
 use crate::arch::x86_64::cpu::Adx;
 use crate::limb::Limb;
 use core::arch::asm;

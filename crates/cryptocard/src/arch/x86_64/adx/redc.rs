@@ -10,7 +10,7 @@
 //! Bound: any 2k-limb `t` is below `R^2`, so `(t + m n) / R < (R^2 + R n) / R = R + n
 //! < 2R` and `c` is 0 or 1.
 
-use super::rows::{addmul_step, row_carry_out, row_loop8};
+use super::row_asm::{addmul_step, row_carry_out, row_loop8};
 use crate::arch::x86_64::cpu::Adx;
 use crate::limb::Limb;
 use core::arch::asm;

@@ -8,7 +8,7 @@
 //!    doubles (`adcx x, x` shifts the top bit of one limb into the next), the OF chain adds
 //!    `a_i^2`. Both final carries are zero because `a^2 < 2^(128k)` and `2 * triangle <= a^2`.
 
-use super::rows::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled_len};
+use super::row_asm::{addmul_step, mul1_step, row_carry_out, row_loop8, row_unrolled_len};
 use crate::arch::x86_64::cpu::Adx;
 use crate::limb::Limb;
 use core::arch::asm;

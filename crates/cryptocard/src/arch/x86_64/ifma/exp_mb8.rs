@@ -8,7 +8,7 @@
 //! unaffected.
 //!
 //! The data is transposed ([`Mb8`]): digit `k` of all eight lanes is one register. The
-//! products run by column groups (`ps`) wherever a group width divides `D` (every even
+//! products run by column groups (`mb8_columns`) wherever a group width divides `D` (every even
 //! RSA size: 10, 20, 30, 40, 60, 80 digits), with a few registers of accumulators whatever
 //! the size. Otherwise, up to [`MB8_TRANSPOSED_MAX_DIGITS`] digits, they run by rows
 //! (`amm`, `ams`): the accumulator of a product is `D` registers and a shift by one digit
@@ -20,8 +20,8 @@ use super::LaneStatus;
 use super::amm::amm_mb8;
 use super::ams::ams_mb8;
 use super::exp_x2::{PairInputs, exp_pair};
-use super::ks::{amm_mb8_ks, ams_mb8_ks, ks_fits};
-use super::ps::{self, amm_mb8_ps, ams_mb8_ps};
+use super::mb8_columns::{self, amm_mb8_ps, ams_mb8_ps};
+use super::mb8_karatsuba::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use super::radix52::{self, Params52};
 use super::vec52::{self, Mb8, X2};
 use super::window::{self, Exponents, Kernels};
@@ -203,7 +203,7 @@ fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
     };
     let mut result = [[0u64; D]; 8];
     if transposed_fits::<D>() {
-        match ps::group_width(D) {
+        match mb8_columns::group_width(D) {
             4 => transposed::<D, W, 4>(ifma, &lane_digits, exps, &mut result),
             6 => transposed::<D, W, 6>(ifma, &lane_digits, exps, &mut result),
             10 => transposed::<D, W, 10>(ifma, &lane_digits, exps, &mut result),
@@ -266,9 +266,9 @@ impl<const D: usize> LaneDigits<D> {
 }
 
 /// Whether the batch runs transposed: by column groups where a width fits `D`
-/// (`ps::group_width`), else by rows up to [`MB8_TRANSPOSED_MAX_DIGITS`].
+/// (`mb8_columns::group_width`), else by rows up to [`MB8_TRANSPOSED_MAX_DIGITS`].
 const fn transposed_fits<const D: usize>() -> bool {
-    ps::group_width(D) != 0 || D <= MB8_TRANSPOSED_MAX_DIGITS
+    mb8_columns::group_width(D) != 0 || D <= MB8_TRANSPOSED_MAX_DIGITS
 }
 
 /// The batch in the transposed layout, by column groups of `G` (`G = 0`: by rows);
@@ -306,7 +306,7 @@ struct Mb8Kernels<'a, const D: usize, const G: usize> {
     a2: Mb8<D>,
     /// The quotient digits of the column-group products.
     y: Mb8<D>,
-    /// The Karatsuba squaring's columns and difference (`ks`).
+    /// The Karatsuba squaring's columns and difference (`mb8_karatsuba`).
     ks: [Mb8<D>; 3],
     /// The selection masks of a window spread over its squarings: lane `l` of entry `k`
     /// is all ones where `idx[l] = k`.
@@ -348,7 +348,7 @@ pub(super) fn amm_mb8_once<const D: usize>(
     let mut y = Mb8::ZERO;
     let mut ks = [Mb8::ZERO, Mb8::ZERO, Mb8::ZERO];
     let scratch = (&mut y, &mut ks);
-    match ps::group_width(D) {
+    match mb8_columns::group_width(D) {
         4 => mul_groups::<D, 4>(ifma, (n, k0), scratch, a, b, out),
         6 => mul_groups::<D, 6>(ifma, (n, k0), scratch, a, b, out),
         10 => mul_groups::<D, 10>(ifma, (n, k0), scratch, a, b, out),

@@ -9,9 +9,9 @@
 //! exponent slice.
 
 use super::amm::amm_x2;
-use super::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
+use super::amm_x2_strided::{amm_x2s, from_strided, strided_fits, to_strided};
 use super::ams::ams_x2;
-use super::ams_x2s::{ams_x2s, ams_x2s_fits};
+use super::ams_x2_strided::{ams_x2s, ams_x2s_fits};
 use super::radix52::{self, Params52};
 use super::vec52::{self, X2};
 use super::window::{Exponents, Kernels};

@@ -84,13 +84,13 @@ pub fn amm_x2s<const D: usize>(
     out: &mut X2<D>,
 ) {
     // SAFETY: the token proves AVX-512 F/IFMA/VL/BW.
-    unsafe { super::amm_x2s::amm_x2s(a, b, n, k0, out) }
+    unsafe { super::amm_x2_strided::amm_x2s(a, b, n, k0, out) }
 }
 
 /// `ams_x2s`: the strided x2 square (`D` of 20).
 pub fn ams_x2s<const D: usize>(_ifma: Ifma, a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
     // SAFETY: the token proves AVX-512 F/IFMA/VL/BW.
-    unsafe { super::ams_x2s::ams_x2s(a, n, k0, out) }
+    unsafe { super::ams_x2_strided::ams_x2s(a, n, k0, out) }
 }
 
 /// `amm_mb8`: eight almost-Montgomery products, one per lane.
@@ -121,7 +121,7 @@ pub fn ams_mb8<const D: usize>(
 
 /// Whether the product-scanning kernels have column groups of `W` for `D` digits.
 pub const fn ps_width_ok<const D: usize, const W: usize>() -> bool {
-    super::ps::width_ok::<D, W>()
+    super::mb8_columns::width_ok::<D, W>()
 }
 
 /// `amm_mb8_ps`: the product-scanning mb8 product in column groups of `W`.
@@ -135,7 +135,7 @@ pub fn amm_mb8_ps<const D: usize, const W: usize>(
     y: &mut Mb8<D>,
 ) {
     // SAFETY: the token proves AVX-512 F/IFMA.
-    unsafe { super::ps::amm_mb8_ps::<D, W>(a, b, n, k0, out, y) }
+    unsafe { super::mb8_columns::amm_mb8_ps::<D, W>(a, b, n, k0, out, y) }
 }
 
 /// `ams_mb8_ps`: the product-scanning mb8 square; `side` runs between column groups.
@@ -149,12 +149,12 @@ pub fn ams_mb8_ps<const D: usize, const W: usize>(
     side: impl FnMut(),
 ) {
     // SAFETY: the token proves AVX-512 F/IFMA.
-    unsafe { super::ps::ams_mb8_ps::<D, W>(a, n, k0, out, y, side) }
+    unsafe { super::mb8_columns::ams_mb8_ps::<D, W>(a, n, k0, out, y, side) }
 }
 
 /// Whether the Karatsuba mb8 kernels exist for `D` digits and groups of `W`.
 pub const fn ks_fits<const D: usize, const W: usize>() -> bool {
-    super::ks::ks_fits::<D, W>()
+    super::mb8_karatsuba::ks_fits::<D, W>()
 }
 
 /// `amm_mb8_ks`: the mb8 product with one Karatsuba level.
@@ -170,7 +170,7 @@ pub fn amm_mb8_ks<const D: usize, const W: usize>(
     scratch: &mut [Mb8<D>; 3],
 ) {
     // SAFETY: the token proves AVX-512 F/IFMA.
-    unsafe { super::ks::amm_mb8_ks::<D, W>(a, b, n, k0, out, y, scratch) }
+    unsafe { super::mb8_karatsuba::amm_mb8_ks::<D, W>(a, b, n, k0, out, y, scratch) }
 }
 
 /// `ams_mb8_ks`: the mb8 square with one Karatsuba level.
@@ -186,7 +186,7 @@ pub fn ams_mb8_ks<const D: usize, const W: usize>(
     side: impl FnMut(),
 ) {
     // SAFETY: the token proves AVX-512 F/IFMA.
-    unsafe { super::ks::ams_mb8_ks::<D, W>(a, n, k0, out, y, scratch, side) }
+    unsafe { super::mb8_karatsuba::ams_mb8_ks::<D, W>(a, n, k0, out, y, scratch, side) }
 }
 
 /// `select_mb8`: the masked scan of a power table, one index per lane.

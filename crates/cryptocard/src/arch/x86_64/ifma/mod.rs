@@ -44,9 +44,9 @@
 //!   interleaved digit by digit in one register set (`X2`), OpenSSL's
 //!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_public_x2`] runs the
 //!   RSA fault check (one public exponent) on the same kernel. At 20, 24 and 28 digits
-//!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2s`]), so that a step's
+//!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2_strided`]), so that a step's
 //!   shift is one shuffle, not one a block; at 20 the squarings take each cross product
-//!   once, by digit class, inside the reduction's steps ([`ams_x2s`]).
+//!   once, by digit class, inside the reduction's steps ([`ams_x2_strided`]).
 //! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
 //!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
 //!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register) up to
@@ -127,14 +127,14 @@ macro_rules! unroll {
 }
 
 pub(crate) mod amm;
-pub(crate) mod amm_x2s;
+pub(crate) mod amm_x2_strided;
 pub(crate) mod ams;
-mod ams_x2s;
+mod ams_x2_strided;
 pub(crate) mod exp_mb8;
 pub(crate) mod exp_x2;
-pub(crate) mod ks;
+mod mb8_columns;
+pub(crate) mod mb8_karatsuba;
 mod mont_mb8;
-mod ps;
 pub(crate) mod radix52;
 pub(crate) mod sized;
 mod vec52;

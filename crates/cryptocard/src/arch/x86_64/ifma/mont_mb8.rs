@@ -19,7 +19,7 @@
 //! whichever path multiplies them.
 //!
 //! At 2048 bits (40 digits) the kernel takes about 6200 cycles on AMD Zen 4 (the
-//! Karatsuba product of `ks`), and a whole call of eight 3.3 us (the conversions
+//! Karatsuba product of `mb8_karatsuba`), and a whole call of eight 3.3 us (the conversions
 //! included; `rsa/accel/ifma.rs`), where eight products on the core's ADX kernel take 7.3
 //! us.
 

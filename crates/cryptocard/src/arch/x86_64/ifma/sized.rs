@@ -172,7 +172,7 @@ impl SecretParams52 {
     }
 
     /// Whether the transposed 8-lane kernels ([`exp_mb8_secret`], [`mont_mul_mb8`]) are
-    /// compiled for this digit count: those with a column-group width (`ps`), 10 to 60
+    /// compiled for this digit count: those with a column-group width (`mb8_columns`), 10 to 60
     /// digits. At 79 the generic `exp_mb8` would run four x2 pairs, which a caller runs
     /// better itself.
     pub(crate) fn has_mb8(&self) -> bool {

@@ -4,11 +4,11 @@
 
 use super::{Rng, digits, from_digits, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
-use crate::arch::x86_64::ifma::amm_x2s::{amm_x2s, from_strided, strided_fits, to_strided};
+use crate::arch::x86_64::ifma::amm_x2_strided::{amm_x2s, from_strided, strided_fits, to_strided};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
-use crate::arch::x86_64::ifma::ams_x2s::{ams_x2s, ams_x2s_fits};
-use crate::arch::x86_64::ifma::ks::{amm_mb8_ks, ams_mb8_ks, ks_fits};
-use crate::arch::x86_64::ifma::ps::{amm_mb8_ps, ams_mb8_ps, width_ok};
+use crate::arch::x86_64::ifma::ams_x2_strided::{ams_x2s, ams_x2s_fits};
+use crate::arch::x86_64::ifma::mb8_columns::{amm_mb8_ps, ams_mb8_ps, width_ok};
+use crate::arch::x86_64::ifma::mb8_karatsuba::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
 use crate::arch::x86_64::ifma::vec52::{Mb8, X2};
 use num_bigint::BigUint;

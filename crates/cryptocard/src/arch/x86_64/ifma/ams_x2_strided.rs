@@ -50,7 +50,7 @@
 //! most `2 D` more: below `4 D 2^52 < 2^59`.
 
 use super::amm::Digit0;
-use super::amm_x2s::{normalize_x2s, slot, strided_fits};
+use super::amm_x2_strided::{normalize_x2s, slot, strided_fits};
 use super::vec52::{self, X2};
 use core::arch::x86_64::*;
 
@@ -68,7 +68,7 @@ pub(super) const fn ams_x2s_fits(d: usize) -> bool {
 const LEAD: usize = 2;
 
 /// `ams(a) = a^2 / R mod n` of two interleaved numbers, all operands strided; contract as
-/// [`amm_x2s`](super::amm_x2s::amm_x2s) with `b = a`, `ams_x2s_fits(D)`.
+/// [`amm_x2s`](super::amm_x2_strided::amm_x2s) with `b = a`, `ams_x2s_fits(D)`.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
 pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
     assert!(ams_x2s_fits(D), "internal error: no strided squaring for D");

@@ -70,7 +70,10 @@ macro_rules! mul1_step {
 /// `row_loop8_from_h1`.
 macro_rules! row_loop8 {
     ($step:ident) => {
-        concat!("xor {h1:e}, {h1:e}\n", $crate::arch::x86_64::adx::rows::row_loop8_from_h1!($step),)
+        concat!(
+            "xor {h1:e}, {h1:e}\n",
+            $crate::arch::x86_64::adx::row_asm::row_loop8_from_h1!($step),
+        )
     };
 }
 

@@ -33,7 +33,7 @@
 
 use super::mul::mul_unrolled_body;
 use super::redc::redc_unrolled_body;
-use super::rows::{addmul_step, mul1_step, row_carry_out, row_unrolled, row_unrolled_len};
+use super::row_asm::{addmul_step, mul1_step, row_carry_out, row_unrolled, row_unrolled_len};
 use super::sqr::{diagonal_body, triangle_body};
 use crate::arch::x86_64::cpu::Adx;
 use crate::limb::Limb;

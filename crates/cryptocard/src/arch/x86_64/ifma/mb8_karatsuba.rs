@@ -1,5 +1,5 @@
 //! The eight-lane almost-Montgomery squaring and product with a Karatsuba square or
-//! product, fused into the column groups of [`ps`](super::ps).
+//! product, fused into the column groups of [`mb8_columns`](super::mb8_columns).
 //!
 //! With `h = D / 2` and `a = a0 + B^h a1` (`B = 2^52`), Karatsuba's subtractive form
 //! (Knuth, TAOCP vol. 2, 4.3.3) squares with three half-size squares instead of one
@@ -17,7 +17,7 @@
 //! their group comes, and stored; `h` columns later the group at `c` reads `U[c - h]`
 //! back, and makes `T[c - h]` from `d`, which is computed (normalised, in constant time:
 //! a subtraction and a conditional negation, two borrow chains) before the groups. The
-//! reduction is `ps::groups`, unchanged: the square's products fill the gaps of its
+//! reduction is `mb8_columns::groups`, unchanged: the square's products fill the gaps of its
 //! quotient-digit chain as they do in `ams_mb8_ps`.
 //!
 //! The product is the same with `U = a0 b0 + B^h a1 b1` and `T = |a0 - a1| |b0 - b1|`,
@@ -27,12 +27,12 @@
 //! multiplications 6170 against 6610 (`crates/bench`, `ifma`).
 //!
 //! The subtraction makes columns negative where `T`'s outweighs the rest, so columns are
-//! signed and their carries arithmetic shifts (as they are in `ps::groups` for every
+//! signed and their carries arithmetic shifts (as they are in `mb8_columns::groups` for every
 //! product). Guard bits: `U[c]` and `U[c - h]` sum at most `8 h = 4 D` halves below 2^52,
 //! `T` at most `2D`, the reduction `2D` more: magnitudes below `6 D 2^52 < 2^62` up to
 //! 64 digits.
 
-use super::ps::{Acc, groups, mac};
+use super::mb8_columns::{Acc, groups, mac};
 use super::radix52::DIGIT_MASK;
 use super::vec52::{self, Mb8};
 use core::arch::x86_64::*;
@@ -43,7 +43,7 @@ use core::arch::x86_64::*;
 /// groups (8 divides `D`), so that the half products' column groups line up with the
 /// product's.
 pub(super) const fn ks_fits<const D: usize, const W: usize>() -> bool {
-    W == 4 && super::ps::width_ok::<D, W>() && D.is_multiple_of(2 * W)
+    W == 4 && super::mb8_columns::width_ok::<D, W>() && D.is_multiple_of(2 * W)
 }
 
 /// `unroll!` for the loops over a group's columns and rows here, which never have more
@@ -59,7 +59,7 @@ macro_rules! unroll4 {
 }
 
 /// The clipped rows of a group at `k0 >= h` of the product of two `h`-digit numbers
-/// (digits `$x(i)`, `$y(i)`), as `ps`'s `clipped_rows!`: row `r = k0 - h + 1 + t`,
+/// (digits `$x(i)`, `$y(i)`), as `mb8_columns`'s `clipped_rows!`: row `r = k0 - h + 1 + t`,
 /// `t < W - 1`, reaches columns `m <= t` (its pairs `(r, j)` have `j = h - 1 - t + m`).
 macro_rules! clipped_half_rows {
     ($W:expr, $h:expr, $k0:expr, $x:expr, $y:expr, $acc:expr) => {{
@@ -80,7 +80,7 @@ macro_rules! clipped_half_rows {
 /// Columns `[k0, k0 + W)` (`k0` a multiple of `W` below `2h`) of the square of the
 /// `h`-digit number whose digit `i` is `$row(i)`: the cross products (`i < j`) undoubled
 /// into `cx`, the diagonal into `dg`, each pair's low half into its column `m` and its
-/// high half into `m + 1`. The rows are those of `ps::ams_mb8_ps` with `h` for `D`: in
+/// high half into `m + 1`. The rows are those of `mb8_columns::ams_mb8_ps` with `h` for `D`: in
 /// the last group, rows from their diagonal to their clipped end; else the clipped rows
 /// (above the middle), the full rows, and the rows starting at their diagonal in the
 /// group. Every test is per group, none per pair.
@@ -187,7 +187,7 @@ fn half_difference<const D: usize>(a: &Mb8<D>, dst: &mut Mb8<D>, at: usize) -> _
 
 /// Columns `[k0, k0 + W)` (`k0` a multiple of `W` below `2h`) of the product of the
 /// `h`-digit numbers whose digits are `$x(i)` and `$y(i)` into `acc`: the rows of
-/// `ps::amm_mb8_ps` with `h` for `D` (full rows, then the triangle of rows starting in the
+/// `mb8_columns::amm_mb8_ps` with `h` for `D` (full rows, then the triangle of rows starting in the
 /// group below the middle; clipped rows, then full rows above it).
 macro_rules! half_product_columns {
     ($W:expr, $h:expr, $k0:expr, $x:expr, $y:expr, $acc:expr) => {{
@@ -217,7 +217,7 @@ macro_rules! half_product_columns {
 
 /// `amm(a, b)` of eight lanes by column groups of `W` with a Karatsuba product:
 /// `ab = U + B^h (U - s T)` with `U = a0 b0 + B^h a1 b1`, `T = |a0 - a1| |b0 - b1|` and
-/// `s` the sign of `(a0 - a1)(b0 - b1)`, lane by lane; contract as `ps::amm_mb8_ps`, for
+/// `s` the sign of `(a0 - a1)(b0 - b1)`, lane by lane; contract as `mb8_columns::amm_mb8_ps`, for
 /// `ks_fits::<D, W>()` (`y` and `scratch` receive secrets). `scratch` holds `U` as for
 /// [`ams_mb8_ks`], then `|a0 - a1|` after `U` in `scratch[1]` and `|b0 - b1|` in
 /// `scratch[2]`.
@@ -290,7 +290,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
 }
 
 /// `ams(a) = amm(a, a)` of eight lanes by column groups of `W` with a Karatsuba square;
-/// contract as `ps::ams_mb8_ps` (`y` and `scratch` receive secrets: the caller zeroizes
+/// contract as `mb8_columns::ams_mb8_ps` (`y` and `scratch` receive secrets: the caller zeroizes
 /// them when done), for `ks_fits::<D, W>()`. `scratch[0]` holds `U`'s columns below `D`,
 /// `scratch[1]` the rest (`h` of them) and then `d`.
 #[target_feature(enable = "avx512f,avx512ifma")]

@@ -31,7 +31,7 @@
 //! Quotient digit and carry of column `r`: `y = (t k0) mod 2^52`, and since
 //! `t + lo(n_0 y) = 0 mod 2^52` the carry into column `r + 1` is
 //! `(t + 2^52 - 1) >> 52` plus `hi(n_0 y)`, so `lo(n_0 y)` is never computed. Columns
-//! are signed (the Karatsuba squaring of `ks` subtracts), so carries are arithmetic
+//! are signed (the Karatsuba squaring of `mb8_karatsuba` subtracts), so carries are arithmetic
 //! shifts; for the products here, whose columns stay below 2^62, they are the same.
 
 use super::radix52::DIGIT_MASK;

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 /// Which compression code a hasher runs (it matters for SHA-1 and SHA-2, which have
 /// kernels; MD2, MD4 and MD5 have one implementation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Backend {
+pub enum Kernels {
     /// The fastest code the CPU supports (SHA extensions, AVX2/AVX-512VL where present),
     /// unless the environment variable `CRYPTOCARD_DIGEST_PORTABLE` is `1` when first
     /// looked at.
@@ -21,23 +21,23 @@ pub enum Backend {
     Portable,
 }
 
-/// The environment switch that forces [`Backend::Portable`] for `Auto` hashers.
+/// The environment switch that forces [`Kernels::Portable`] for `Auto` hashers.
 const FORCE_PORTABLE_VAR: &str = "CRYPTOCARD_DIGEST_PORTABLE";
 
-impl Backend {
+impl Kernels {
     /// `self`, with `Auto` turned into `Portable` when the environment asks for it (read
     /// once per process).
-    fn resolve(self) -> Backend {
+    fn resolve(self) -> Kernels {
         static FORCED: OnceLock<bool> = OnceLock::new();
         let forced =
             *FORCED.get_or_init(|| std::env::var_os(FORCE_PORTABLE_VAR).is_some_and(|v| v == "1"));
-        if forced { Backend::Portable } else { self }
+        if forced { Kernels::Portable } else { self }
     }
 }
 
 /// The accelerated kernels a hasher may use: the proof tokens of the SHA extensions (for
 /// SHA-1/SHA-256) and of AVX2 with BMI2 (for SHA-384/512), where the CPU has them and the
-/// backend allows them.
+/// choice allows them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ShaAccel {
     #[cfg(target_arch = "x86_64")]
@@ -47,9 +47,9 @@ pub(crate) struct ShaAccel {
 }
 
 impl ShaAccel {
-    /// Detects the CPU's features, unless `backend` (or the environment) says portable.
-    pub(crate) fn new(backend: Backend) -> ShaAccel {
-        let auto = backend.resolve() == Backend::Auto;
+    /// Detects the CPU's features, unless `kernels` (or the environment) says portable.
+    pub(crate) fn new(kernels: Kernels) -> ShaAccel {
+        let auto = kernels.resolve() == Kernels::Auto;
         #[cfg(target_arch = "x86_64")]
         {
             use crate::arch::x86_64::{cpu::ShaNi, sha512::Avx2Bmi2};

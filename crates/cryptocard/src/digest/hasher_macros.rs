@@ -4,11 +4,11 @@
 
 /// Defines a Merkle-Damgård hasher `$ty` around the core type `$core` (which implements
 /// `BlockCompress<$block>`, `Zeroize`, and has `accelerated(&self) -> bool`):
-/// `new`, `with_backend`, `is_accelerated`, `update`, `finalize_reset`, `reset`, then
+/// `new`, `with_kernels`, `is_accelerated`, `update`, `finalize_reset`, `reset`, then
 /// everything of [`hasher_common`].
 ///
-/// * `init: |backend| expr`: the core at the initial value, for a [`super::Backend`];
-/// * `set_iv: |core| expr`: puts the initial chaining value back (keeping the backend);
+/// * `init: |kernels| expr`: the core at the initial value, for a [`super::Kernels`];
+/// * `set_iv: |core| expr`: puts the initial chaining value back (keeping the kernels);
 /// * `length: |bits| expr`: the length field, from the message length in bits as a u128
 ///   (MD4/MD5: the low 64 bits little-endian, RFC 1321 section 3.2; SHA-1/SHA-256: 64
 ///   bits big-endian, SHA-384/512: 128 bits big-endian, FIPS 180-4 section 5.1);
@@ -17,7 +17,7 @@ macro_rules! md_hasher {
     (
         $(#[$doc:meta])*
         $ty:ident, $name:expr, core: $core:ty, block: $block:expr, out: $out:expr,
-        init: |$backend:ident| $init:expr,
+        init: |$kernels:ident| $init:expr,
         set_iv: |$c:ident| $set_iv:expr,
         length: |$bits:ident| $length:expr,
         digest: |$d:ident| $digest:expr $(,)?
@@ -34,12 +34,12 @@ macro_rules! md_hasher {
         impl $ty {
             /// A hasher at the initial state, using the fastest code this CPU supports.
             pub fn new() -> Self {
-                Self::with_backend($crate::digest::Backend::Auto)
+                Self::with_kernels($crate::digest::Kernels::Auto)
             }
 
-            /// A hasher at the initial state, using `backend`'s code (for the hashers
+            /// A hasher at the initial state, using `kernels`'s code (for the hashers
             /// without an accelerated kernel both choices are the portable code).
-            pub fn with_backend($backend: $crate::digest::Backend) -> Self {
+            pub fn with_kernels($kernels: $crate::digest::Kernels) -> Self {
                 $ty { core: $init, buffer: $crate::digest::buffer::BlockBuffer::new(), blocks: 0 }
             }
 
@@ -69,7 +69,7 @@ macro_rules! md_hasher {
                 out
             }
 
-            /// Returns to the initial state, overwriting the old one; keeps the backend.
+            /// Returns to the initial state, overwriting the old one; keeps the kernels.
             pub fn reset(&mut self) {
                 {
                     let $c = &mut self.core;

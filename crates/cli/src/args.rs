@@ -100,7 +100,9 @@ impl Parsed {
     }
 }
 
-/// Splits `args` (without the program and subcommand names) by the `flags` table.
+/// Splits `args` (without the program and subcommand names) by the `flags` table (the
+/// commands go through [`crate::spec::Spec`], which adds `-help`; the tests use this).
+#[cfg(test)]
 pub fn parse(args: &[String], flags: &[Flag]) -> Result<Parsed, ArgError> {
     parse_with(args, flags, &|_| false)
 }

@@ -21,6 +21,7 @@ mod io;
 mod keyfile;
 mod pass;
 mod rsaopt;
+mod spec;
 mod speed;
 
 use std::sync::Mutex;

@@ -62,6 +62,7 @@ const SPEC: Spec = Spec {
     notes: "Digests: -md2 -md4 -md5 -sha1 -sha224 -sha256 -sha384 -sha512 -sha512-224 -sha512-256\n\
 -sha3-224 -sha3-256 -sha3-384 -sha3-512 (also spelled -sha2-256, -sha512/256, ...);\n\
 XOFs -shake128 (16 bytes unless -xoflen) -shake256 (32 bytes unless -xoflen)\n",
+    more: None,
 };
 
 /// What is computed over each file.

@@ -70,6 +70,7 @@ const SPEC: Spec = Spec {
 -des-ede-cfb -des-ede-ofb -des-ede-ctr -des-ede3 -des-ede3-cbc -des-ede3-cfb -des-ede3-cfb8\n\
 -des-ede3-ofb -des-ede3-ctr; aliases -des -des3 -des-ede-ecb -des-ede3-ecb -des-cfb64 ...\n\
 (the -ctr modes are cryptocard's: OpenSSL has no DES CTR)\n",
+    more: None,
 };
 
 /// The magic that starts a salted file.

@@ -31,6 +31,7 @@ const SPEC: Spec = Spec {
         Flag::switch("quiet").about("Print no progress (there is none)"),
     ],
     notes: "-aes-256-cbc or -aes256: encrypt the key (PKCS#8, PBES2, PBKDF2-HMAC-SHA256)\n",
+    more: None,
 };
 
 /// The default key size, as OpenSSL's.

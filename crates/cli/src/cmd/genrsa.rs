@@ -28,6 +28,7 @@ const SPEC: Spec = Spec {
         Flag::switch("verbose").about("Print no progress (there is none)"),
     ],
     notes: "-aes256 or -aes-256-cbc: encrypt the key (PKCS#8, PBES2, PBKDF2-HMAC-SHA256)\n",
+    more: None,
 };
 
 /// Runs `genrsa`.

@@ -54,6 +54,7 @@ RETAIL-MAC           ISO/IEC 9797-1 algorithm 3, ANSI X9.19 (16-byte key K||K');
 also ISO9797-ALG3, X9.19\n\
 DES MAC options: -macopt size:N (tag bytes, 2-8, default 8),\n \
 -macopt padding:1|2|3|pkcs7 (ISO/IEC 9797-1 padding method, default 1: zeros)\n",
+    more: None,
 };
 
 /// Which MAC.

@@ -12,8 +12,8 @@ pub mod pkeyutl;
 pub mod prime;
 pub mod version;
 
-use crate::args::{self, Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
+pub use crate::spec::{Spec, no_positional, print_text};
 use cryptocard::digest::HashAlg;
 
 /// A command: its name, a one-line summary for `help`, and its entry point.
@@ -60,7 +60,7 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "speed",
         summary: "Measure cryptocard beside OpenSSL, GMP and others",
-        run: speed,
+        run: crate::speed::main,
     },
     Command { name: "version", summary: "Version and the CPU backends in use", run: version::main },
     Command { name: "help", summary: "This list", run: help },
@@ -109,81 +109,9 @@ fn finish(cmd: &str, result: CmdResult) -> i32 {
     }
 }
 
-/// A command's flags and `-help` text.
-#[derive(Debug)]
-pub struct Spec {
-    /// The usage line after "Usage: cryptocard ".
-    pub usage: &'static str,
-    /// The flags.
-    pub flags: &'static [Flag],
-    /// Lines after the flag table (dynamic flags, names, notes); "" for none.
-    pub notes: &'static str,
-}
-
-const HELP: Flag = Flag::switch("help").about("Display this summary");
-
-impl Spec {
-    /// Parses `argv`; `None` when `-help` was given (the help is printed then).
-    pub fn parse(&self, argv: &[String]) -> CmdResult<Option<Parsed>> {
-        self.parse_with(argv, &|_| false)
-    }
-
-    /// As [`Spec::parse`], with dynamic switches (see [`args::parse_with`]).
-    pub fn parse_with(
-        &self,
-        argv: &[String],
-        dynamic: &dyn Fn(&str) -> bool,
-    ) -> CmdResult<Option<Parsed>> {
-        let mut flags = vec![HELP, Flag::switch("h"), Flag::switch("?")];
-        flags.extend_from_slice(self.flags);
-        let p = args::parse_with(argv, &flags, dynamic)?;
-        if p.has("help") || p.has("h") || p.has("?") {
-            print_text(&self.help());
-            return Ok(None);
-        }
-        Ok(Some(p))
-    }
-
-    /// The `-help` text.
-    pub fn help(&self) -> String {
-        let mut flags = vec![HELP];
-        flags.extend_from_slice(self.flags);
-        let mut text = args::help(&format!("cryptocard {}", self.usage), &flags);
-        if !self.notes.is_empty() {
-            text.push('\n');
-            text.push_str(self.notes);
-            if !self.notes.ends_with('\n') {
-                text.push('\n');
-            }
-        }
-        text
-    }
-}
-
-/// Writes `text` to stdout, ignoring a closed pipe (help piped into `head`).
-pub fn print_text(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-}
-
-/// Fails unless `p` has no positional words.
-pub fn no_positional(p: &Parsed) -> CmdResult {
-    match p.positional.first() {
-        Some(w) => Err(Fail::msg(format!("unexpected argument '{w}' (see -help)"))),
-        None => Ok(()),
-    }
-}
-
 /// A digest by name, or an error naming it.
 pub fn digest_by_name(name: &str) -> CmdResult<HashAlg> {
     HashAlg::from_name(name).map_err(|_| Fail::msg(format!("unknown digest '{name}'")))
-}
-
-fn speed(argv: &[String]) -> CmdResult {
-    match crate::speed::main(argv) {
-        0 => Ok(()),
-        code => Err(Fail::silent(code)),
-    }
 }
 
 fn help(_argv: &[String]) -> CmdResult {

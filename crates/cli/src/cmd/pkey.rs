@@ -48,6 +48,7 @@ const SPEC: Spec = Spec {
     ],
     notes: "-aes256 or -aes-256-cbc: encrypt the written private key (PKCS#8, PBES2 with\n\
 PBKDF2-HMAC-SHA256 and AES-256-CBC), with the password from -passout\n",
+    more: None,
 };
 
 /// Runs `pkey`.

@@ -57,6 +57,7 @@ rsa_mgf1_md:NAME                       default: the signature or OAEP digest\n \
 rsa_oaep_md:NAME                       default sha1\n \
 rsa_oaep_label:HEX                     default empty\n \
 rsa_pkcs1_implicit_rejection:0|1       default 0: a bad PKCS#1 v1.5 ciphertext is an error\n",
+    more: None,
 };
 
 /// The operation.

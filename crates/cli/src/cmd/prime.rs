@@ -36,6 +36,7 @@ const SPEC: Spec = Spec {
         Flag::value("checks", "N").about("Miller-Rabin rounds for tests (default 64)"),
     ],
     notes: "",
+    more: None,
 };
 
 /// The largest prime `-generate` makes (the library's modulus limit).

@@ -24,6 +24,7 @@ const SPEC: Spec = Spec {
         Flag::switch("v").about("Show the version only"),
     ],
     notes: "",
+    more: None,
 };
 
 /// Runs `version`.

@@ -20,8 +20,9 @@
 use super::algs::rsa::speed_key;
 use super::peers::PeerSet;
 use super::plot::{self, Series};
-use super::registry::Who;
 use super::report::{Format, format_rate, identify, identity, label};
+use super::row::Who;
+use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 #[cfg(feature = "peers")]
 use compare::openssl::{RsaOp, RsaPadding};
@@ -111,139 +112,212 @@ where
     Ok(Point { ops_per_s: all.len() as f64 / elapsed, p50_us: q(0.50), p99_us: q(0.99) })
 }
 
-/// Runs the sweep; returns the exit status.
-pub fn run(o: &Options, peers: &PeerSet) -> i32 {
-    match sweep(o, peers) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("cryptocard speed: --engine: {e}");
-            1
+/// Runs the sweep: the references, then each concurrency level (measured, then reported),
+/// then the plot.
+pub fn run(o: &Options, peers: &PeerSet) -> CmdResult {
+    sweep(o, peers).map_err(|e| Fail::msg(format!("--engine: {e}")))
+}
+
+fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
+    let job = Job::new(o.bits)?;
+    let engine = Engine::new().map_err(|e| e.to_string())?;
+    let workers = engine.config().workers;
+    let whos: Vec<Who> = std::iter::once(Who::Ours)
+        .chain(peers.infos().into_iter().filter(|p| p.id == "openssl").map(Who::Peer))
+        .collect();
+    let mut report = Reporter::new(o, &whos);
+    let refs = references(&job, workers, o.seconds)?;
+    report.references(&refs);
+    report.header();
+    let mut series: Vec<Series> =
+        whos.iter().map(|w| Series { label: label(w), points: vec![] }).collect();
+    series[0].label.push_str(" engine");
+    for &c in &o.levels {
+        let points = level(&job, &engine, peers, c, o.seconds)?;
+        report.level(c, &points);
+        for (s, p) in series.iter_mut().zip(points) {
+            s.points.push((c, p.ops_per_s, p.p50_us, p.p99_us));
+        }
+    }
+    report.summary(&series[0], &refs);
+    engine.shutdown();
+    let title = format!(
+        "{} sign under concurrency: cryptocard engine ({workers} workers) and OpenSSL",
+        report.alg
+    );
+    write_plot(&o.plot, &title, &series)
+}
+
+/// The signature every caller makes, and the check of its result.
+struct Job {
+    key: Arc<RsaPrivateKey>,
+    /// The key's PKCS#8 DER, for the peers.
+    #[cfg_attr(not(feature = "peers"), allow(dead_code))]
+    private_der: &'static [u8],
+    digest: Vec<u8>,
+    request: PrivateRequest,
+    expected: Vec<u8>,
+}
+
+impl Job {
+    fn new(bits: u32) -> Result<Job, String> {
+        let (private_der, _) = speed_key(bits).ok_or_else(|| format!("no rsa{bits} speed key"))?;
+        let key = Arc::new(RsaPrivateKey::from_pkcs8_der(private_der).map_err(|e| e.to_string())?);
+        let msg = format!("speed --engine rsa{bits}").into_bytes();
+        let digest = HashAlg::Sha256.digest(&msg).as_ref().to_vec();
+        let request =
+            PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: digest.clone() };
+        let expected = key
+            .sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng)
+            .map_err(|e| e.to_string())?;
+        Ok(Job { key, private_der, digest, request, expected })
+    }
+
+    /// Whether a signature is the single operation's.
+    fn check(&self, sig: &[u8]) -> Result<(), String> {
+        match sig == self.expected {
+            true => Ok(()),
+            false => Err("a signature differs from the single-operation one".to_string()),
         }
     }
 }
 
-fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
-    let (private_der, _) =
-        speed_key(o.bits).ok_or_else(|| format!("no rsa{} speed key", o.bits))?;
-    let key = Arc::new(RsaPrivateKey::from_pkcs8_der(private_der).map_err(|e| e.to_string())?);
-    let msg = format!("speed --engine rsa{}", o.bits).into_bytes();
-    let digest = HashAlg::Sha256.digest(&msg).as_ref().to_vec();
-    let request =
-        PrivateRequest::SignPkcs1v15Prehashed { hash: HashAlg::Sha256, digest: digest.clone() };
-    let expected = key
-        .sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng)
-        .map_err(|e| e.to_string())?;
-    let check = |sig: &[u8]| {
-        if sig == expected {
-            Ok(())
-        } else {
-            Err("a signature differs from the single-operation one".to_string())
-        }
-    };
-    let engine = Engine::new().map_err(|e| e.to_string())?;
-    let workers = engine.config().workers;
-    let alg = format!("rsa{}", o.bits);
-    let mut out = std::io::stdout().lock();
-    let mut emit = |line: String| {
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
-    };
+/// Our references: the single operation on one thread, and 8-request batches on one
+/// thread per worker (counted per operation; a batch call's latency is the batch's).
+struct References {
+    single: Point,
+    batched: Point,
+    workers: usize,
+}
 
-    // References: the single operation, and 8-request batches on one thread per worker.
-    let single = measure(1, o.seconds, || {
-        let (key, digest) = (key.clone(), digest.clone());
-        Ok(move || {
-            check(
-                &key.sign_pkcs1v15_prehashed(HashAlg::Sha256, &digest, &mut OsRng)
-                    .map_err(|e| e.to_string())?,
-            )
+fn references(job: &Job, workers: usize, secs: f64) -> Result<References, String> {
+    let single = measure(1, secs, || {
+        Ok(|| {
+            let sig = job.key.sign_pkcs1v15_prehashed(HashAlg::Sha256, &job.digest, &mut OsRng);
+            job.check(&sig.map_err(|e| e.to_string())?)
         })
     })?;
-    let batched = measure(workers, o.seconds, || {
-        let (key, reqs) = (key.clone(), vec![request.clone(); 8]);
+    let batched = measure(workers, secs, || {
+        let reqs = vec![job.request.clone(); 8];
         Ok(move || {
-            let batch: Vec<_> = reqs.iter().map(|r| (&*key, r)).collect();
+            let batch: Vec<_> = reqs.iter().map(|r| (&*job.key, r)).collect();
             for r in private_batch(&batch, &mut OsRng) {
-                check(&r.map_err(|e| e.to_string())?)?;
+                job.check(&r.map_err(|e| e.to_string())?)?;
             }
             Ok(())
         })
     })?;
-    // Latency of a batch call is the batch's; per operation, the throughput is what counts.
     let batched = Point { ops_per_s: batched.ops_per_s * 8.0, ..batched };
-    if o.format == Format::Table {
-        emit(format!(
-            "{alg} sign (PKCS#1 v1.5, SHA-256): {} s per point; cryptocard through Engine::run ({workers} workers), OpenSSL called from each thread",
-            o.seconds
-        ));
-        emit(format!(
-            "reference  cryptocard single operation, 1 thread: {} ops/s, p50 {} µs",
-            format_rate(single.ops_per_s),
-            format_rate(single.p50_us)
-        ));
-        emit(format!(
-            "reference  cryptocard private_batch of 8 on {workers} threads: {} ops/s",
-            format_rate(batched.ops_per_s)
-        ));
-    } else if o.format == Format::Json {
-        for (mode, p, threads) in [("single", single, 1), ("batched", batched, workers)] {
-            let mut v = json!({"alg": alg, "op": "sign", "mode": mode, "multi": threads,
-                "ops_per_s": p.ops_per_s, "p50_us": p.p50_us, "p99_us": p.p99_us});
-            if let Value::Object(m) = &mut v {
-                identify(m, &Who::Ours);
+    Ok(References { single, batched, workers })
+}
+
+/// One concurrency level: ours through the engine, then each selected OpenSSL.
+fn level(
+    job: &Job,
+    engine: &Engine,
+    peers: &PeerSet,
+    callers: usize,
+    secs: f64,
+) -> Result<Vec<Point>, String> {
+    let mut points = Vec::new();
+    points.push(measure(callers, secs, || {
+        let (key, req) = (job.key.clone(), job.request.clone());
+        Ok(move || job.check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
+    })?);
+    #[cfg(feature = "peers")]
+    for &lib in &peers.openssl {
+        points.push(measure(callers, secs, || {
+            let mut ctx = lib
+                .rsa_private_key_der(job.private_der)
+                .and_then(|k| k.prepare(RsaOp::Sign, RsaPadding::Pkcs1 { digest: Some("sha256") }))
+                .map_err(|e| e.to_string())?;
+            let mut sig = vec![0u8; ctx.output_len()];
+            Ok(move || {
+                let n = ctx.run_into(&job.digest, &mut sig).map_err(|e| e.to_string())?;
+                job.check(&sig[..n])
+            })
+        })?);
+    }
+    Ok(points)
+}
+
+/// The sweep's output in the chosen format, line by line to stdout as it is measured.
+struct Reporter<'a> {
+    format: Format,
+    alg: String,
+    seconds: f64,
+    whos: &'a [Who],
+    out: std::io::StdoutLock<'static>,
+}
+
+impl<'a> Reporter<'a> {
+    fn new(o: &Options, whos: &'a [Who]) -> Reporter<'a> {
+        let (format, alg, seconds) = (o.format, format!("rsa{}", o.bits), o.seconds);
+        Reporter { format, alg, seconds, whos, out: std::io::stdout().lock() }
+    }
+
+    fn emit(&mut self, line: String) {
+        let _ = writeln!(self.out, "{line}");
+        let _ = self.out.flush();
+    }
+
+    fn references(&mut self, r: &References) {
+        let (alg, workers) = (self.alg.clone(), r.workers);
+        match self.format {
+            Format::Table => {
+                self.emit(format!(
+                    "{alg} sign (PKCS#1 v1.5, SHA-256): {} s per point; cryptocard through Engine::run ({workers} workers), OpenSSL called from each thread",
+                    self.seconds
+                ));
+                self.emit(format!(
+                    "reference  cryptocard single operation, 1 thread: {} ops/s, p50 {} µs",
+                    format_rate(r.single.ops_per_s),
+                    format_rate(r.single.p50_us)
+                ));
+                self.emit(format!(
+                    "reference  cryptocard private_batch of 8 on {workers} threads: {} ops/s",
+                    format_rate(r.batched.ops_per_s)
+                ));
             }
-            emit(v.to_string());
+            Format::Json => {
+                for (mode, p, threads) in [("single", r.single, 1), ("batched", r.batched, workers)]
+                {
+                    let mut v = json!({"alg": alg, "op": "sign", "mode": mode, "multi": threads,
+                        "ops_per_s": p.ops_per_s, "p50_us": p.p50_us, "p99_us": p.p99_us});
+                    if let Value::Object(m) = &mut v {
+                        identify(m, &Who::Ours);
+                    }
+                    self.emit(v.to_string());
+                }
+            }
+            Format::MachineReadable => {}
         }
     }
 
-    let whos: Vec<Who> = std::iter::once(Who::Ours)
-        .chain(peers.infos().into_iter().filter(|p| p.id == "openssl").map(Who::Peer))
-        .collect();
-    let mut series: Vec<Series> =
-        whos.iter().map(|w| Series { label: label(w), points: vec![] }).collect();
-    series[0].label.push_str(" engine");
-    if o.format == Format::Table {
-        let mut head = format!("{:>11}", "callers");
-        for s in &series {
-            head.push_str(&format!("  {:>34}", s.label));
+    fn header(&mut self) {
+        if self.format != Format::Table {
+            return;
         }
-        emit(head);
+        let labels: Vec<String> = self.whos.iter().map(label).collect();
+        let mut head = format!("{:>11}", "callers");
+        for (i, l) in labels.iter().enumerate() {
+            let l = if i == 0 { format!("{l} engine") } else { l.clone() };
+            head.push_str(&format!("  {l:>34}"));
+        }
+        self.emit(head);
         let mut sub = format!("{:>11}", "");
-        for _ in &series {
+        for _ in self.whos {
             sub.push_str(&format!("  {:>12} {:>10} {:>10}", "ops/s", "p50 µs", "p99 µs"));
         }
-        emit(sub);
+        self.emit(sub);
     }
-    for &c in &o.levels {
-        let mut points = Vec::new();
-        let p = measure(c, o.seconds, || {
-            let (engine, key, req) = (&engine, key.clone(), request.clone());
-            Ok(move || check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
-        })?;
-        points.push(p);
-        #[cfg(feature = "peers")]
-        for &lib in &peers.openssl {
-            let p = measure(c, o.seconds, || {
-                let ctx = lib
-                    .rsa_private_key_der(private_der)
-                    .and_then(|k| {
-                        k.prepare(RsaOp::Sign, RsaPadding::Pkcs1 { digest: Some("sha256") })
-                    })
-                    .map_err(|e| e.to_string())?;
-                let mut ctx = ctx;
-                let mut sig = vec![0u8; ctx.output_len()];
-                let digest = digest.clone();
-                Ok(move || {
-                    let n = ctx.run_into(&digest, &mut sig).map_err(|e| e.to_string())?;
-                    check(&sig[..n])
-                })
-            })?;
-            points.push(p);
-        }
-        match o.format {
+
+    fn level(&mut self, c: usize, points: &[Point]) {
+        let alg = self.alg.clone();
+        match self.format {
             Format::Table => {
                 let mut line = format!("{c:>11}");
-                for p in &points {
+                for p in points {
                     line.push_str(&format!(
                         "  {:>12} {:>10} {:>10}",
                         format_rate(p.ops_per_s),
@@ -251,50 +325,55 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
                         format_rate(p.p99_us)
                     ));
                 }
-                emit(line);
+                self.emit(line);
             }
             Format::Json => {
-                for (who, p) in whos.iter().zip(&points) {
+                for (who, p) in self.whos.iter().zip(points) {
                     let mut v = json!({"alg": alg, "op": "sign", "mode": "engine", "concurrency": c,
                         "ops_per_s": p.ops_per_s, "p50_us": p.p50_us, "p99_us": p.p99_us});
                     if let Value::Object(m) = &mut v {
                         identify(m, who);
                     }
-                    emit(v.to_string());
+                    let line = v.to_string();
+                    self.emit(line);
                 }
             }
             Format::MachineReadable => {
-                for (who, p) in whos.iter().zip(&points) {
+                for (who, p) in self.whos.iter().zip(points) {
                     let (name, version, origin) = identity(who);
-                    emit(format!(
+                    let line = format!(
                         "+E:{alg}:{name}:{version}:{origin}:{c}:{:.3}:{:.1}:{:.1}",
                         p.ops_per_s, p.p50_us, p.p99_us
-                    ));
+                    );
+                    self.emit(line);
                 }
             }
         }
-        for (s, p) in series.iter_mut().zip(points) {
-            s.points.push((c, p.ops_per_s, p.p50_us, p.p99_us));
-        }
     }
-    if o.format == Format::Table {
-        let ours = &series[0].points;
-        if let (Some(first), Some(last)) = (ours.first(), ours.last()) {
-            emit(format!(
+
+    /// The engine against the references: latency at the fewest callers, throughput at
+    /// the most.
+    fn summary(&mut self, ours: &Series, r: &References) {
+        if self.format != Format::Table {
+            return;
+        }
+        if let (Some(first), Some(last)) = (ours.points.first(), ours.points.last()) {
+            self.emit(format!(
                 "engine at {} caller(s): p50 latency {:.2}x the single operation's; at {} callers: throughput {:.2}x the batched reference",
                 first.0,
-                first.2 / single.p50_us,
+                first.2 / r.single.p50_us,
                 last.0,
-                last.1 / batched.ops_per_s
+                last.1 / r.batched.ops_per_s
             ));
         }
     }
-    engine.shutdown();
-    let title =
-        format!("{alg} sign under concurrency: cryptocard engine ({workers} workers) and OpenSSL");
-    let mut file = Output::create(Some(&o.plot), Mode::Public).map_err(|f| f.to_string())?;
-    file.put(plot::svg(&title, &series).as_bytes()).map_err(|f| f.to_string())?;
+}
+
+/// Writes the plot whole or not at all.
+fn write_plot(path: &str, title: &str, series: &[Series]) -> Result<(), String> {
+    let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
+    file.put(plot::svg(title, series).as_bytes()).map_err(|f| f.to_string())?;
     file.commit().map_err(|f| f.to_string())?;
-    eprintln!("plot written to {}", o.plot);
+    eprintln!("plot written to {path}");
     Ok(())
 }

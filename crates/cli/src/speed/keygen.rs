@@ -14,8 +14,9 @@
 //! (`ops_per_s` is 1000 / mean, the long-run rate).
 
 use super::peers::PeerSet;
-use super::registry::Who;
 use super::report::{Format, format_rate, identify, identity, label};
+use super::row::Who;
+use crate::fail::{CmdResult, Fail};
 #[cfg(feature = "peers")]
 use compare::openssl::Openssl;
 use cryptocard::rsa::RsaPrivateKey;
@@ -27,11 +28,11 @@ use std::time::Instant;
 pub const DEFAULT_KEYS: usize = 20;
 
 /// The key size of a `keygenN` algorithm name, if it is one.
-pub fn bits_of(alg: &str) -> Option<Result<usize, String>> {
+pub fn bits_of(alg: &str) -> Option<CmdResult<usize>> {
     let n = alg.strip_prefix("keygen")?;
     Some(match n.parse::<usize>() {
         Ok(b) if (1024..=16384).contains(&b) && b % 64 == 0 => Ok(b),
-        _ => Err(format!("{alg}: key size must be a multiple of 64 from 1024 to 16384")),
+        _ => Err(Fail::msg(format!("{alg}: key size must be a multiple of 64 from 1024 to 16384"))),
     })
 }
 
@@ -94,9 +95,8 @@ impl Summary {
     }
 }
 
-/// Measures every `keygenN` in `sizes` for ours and the selected OpenSSL copies; returns
-/// the exit status.
-pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32 {
+/// Measures every `keygenN` in `sizes` for ours and the selected OpenSSL copies.
+pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> CmdResult {
     let mut gens = vec![ours()];
     #[cfg(feature = "peers")]
     gens.extend(peers.openssl.iter().map(|&lib| openssl(lib)));
@@ -109,8 +109,7 @@ pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32
                 let g = (round + k) % gens.len();
                 let start = Instant::now();
                 if let Err(e) = (gens[g].run)(bits) {
-                    eprintln!("cryptocard speed: {alg}: {}: {e}", label(&gens[g].who));
-                    return 1;
+                    return Err(Fail::msg(format!("{alg}: {}: {e}", label(&gens[g].who))));
                 }
                 times[g].push(start.elapsed().as_secs_f64() * 1000.0);
             }
@@ -133,11 +132,11 @@ pub fn run(sizes: &[usize], keys: usize, peers: &PeerSet, format: Format) -> i32
         };
         for line in lines {
             if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-                return 0;
+                return Ok(()); // stdout closed (piped into `head`): stop quietly
             }
         }
     }
-    0
+    Ok(())
 }
 
 fn table(alg: &str, keys: usize, gens: &[Generator], sums: &[Summary]) -> Vec<String> {

@@ -21,7 +21,7 @@
 //! first thread's results are compared across implementations: a row whose implementations
 //! disagree is reported, so a fast wrong answer cannot pass for a fast right one.
 
-use super::registry::{Bench, Row};
+use super::row::{Bench, Row};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -248,7 +248,7 @@ fn cross_check(outputs: &[Result<Option<Vec<u8>>, String>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speed::registry::{Candidate, Who, bench};
+    use crate::speed::row::{Candidate, Who, bench};
 
     fn row(candidates: Vec<Candidate>) -> Row {
         Row::new("test", "op", 8, None, candidates)

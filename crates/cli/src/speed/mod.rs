@@ -21,19 +21,15 @@
 //! `keygenN` (e.g. `keygen2048`) times `-keys` RSA key generations per implementation,
 //! ours against OpenSSL's, and reports median, mean and spread ([`keygen`]).
 //!
-//! Structure: [`registry`] (names to rows and candidates), [`algs`] (one module per family,
-//! ours and the peers' over shared inputs), [`peers`] (the `--compare` selection),
-//! [`measure`] (the interleaved harness), [`report`] (table, JSON lines, `-mr`).
+//! `--engine` sweeps RSA signing through the batching engine over 1..64 concurrent
+//! callers beside OpenSSL called from as many threads, with latency quantiles and a plot
+//! ([`engine`]).
 //!
-//! Where `--engine` goes (not yet: `cryptocard::engine::Engine` is not on main). Two
-//! pieces, neither of which touches the harness above:
-//! - Throughput: the engine is one more candidate of ours in the RSA private rows, built
-//!   in `algs::rsa` next to `ours_batched` (a factory that submits `-batch` requests to a
-//!   shared `Engine` and waits for them); rows and reports need nothing new.
-//! - The concurrency sweep (1..64 submitters, p50/p99 latency, an SVG plot): a mode of its
-//!   own beside `--seeds`, dispatched in [`main`] like it (`if o.engine { return
-//!   engine::run(..) }`), in a new `engine.rs` that times each request separately (the
-//!   harness's chunked timing gives rates, not latencies) and writes the plot.
+//! Structure: [`row`] (what a row and its candidates are), [`registry`] (names to rows),
+//! [`algs`] (one module per family, ours and the peers' over shared inputs), [`peers`]
+//! (the `--compare` selection), [`measure`] (the interleaved harness), [`report`] (table,
+//! JSON lines, `-mr`); the modes [`seeds`], [`keygen`] and [`engine`] beside them. The
+//! command's flags are a [`Spec`] as every command's; failures are [`Fail`]s.
 
 // A build without the `peers` feature compiles the peers' candidates out of rows that are
 // written to hold them (a `mut` list of one, a context whose peer set is empty).
@@ -47,60 +43,56 @@ pub mod peers;
 pub mod plot;
 pub mod registry;
 pub mod report;
+pub mod row;
 pub mod seeds;
 
-use crate::args::{self, ArgError, Flag};
+use crate::args::{Flag, Parsed};
+use crate::fail::{CmdResult, Fail};
+use crate::spec::Spec;
 use measure::Settings;
 use peers::PeerSet;
-use registry::{Context, Row};
 use report::{Format, Report};
+use row::{Context, Row, Who};
 use std::io::{IsTerminal, Write};
 
-const FLAGS: &[Flag] = &[
-    Flag::value("seconds", "S"),
-    Flag::value("bytes", "N"),
-    Flag::value("multi", "N"),
-    Flag::value("batch", "N"),
-    Flag::value("keys", "N"),
-    Flag::value("concurrency", "LIST"),
-    Flag::value("plot", "FILE"),
-    Flag::switch("engine"),
-    Flag::value("compare", "LIST"),
-    Flag::switch("json"),
-    Flag::switch("mr"),
-    Flag::switch("seeds"),
-    Flag::switch("help"),
-    Flag::switch("h"),
-];
+const SPEC: Spec = Spec {
+    usage: "speed [ALG ...] [options]\n       \
+            cryptocard speed --seeds [-seconds S] [-bytes N]\n       \
+            cryptocard speed --engine [rsaN] [-seconds S] [-concurrency LIST] [-plot FILE] \
+            [--compare openssl] [--json]",
+    flags: &[
+        Flag::value("seconds", "S").about("Seconds each implementation runs per row (default 1)"),
+        Flag::value("bytes", "N").about("Buffer size for ciphers, digests, HMAC (default 8192)"),
+        Flag::value("multi", "N").about("Run each row (peers too) on N threads, aggregate rate"),
+        Flag::value("batch", "N").about("Our RSA sign/decrypt as batches of N (rows: batch N)"),
+        Flag::value("keys", "N").about("Keys per implementation for keygenN (default 20)"),
+        Flag::value("compare", "LIST")
+            .about("Peers beside cryptocard (default: all for the default set, else none)"),
+        Flag::switch("json").about("One JSON object per implementation and row"),
+        Flag::switch("mr").about("Machine-readable +F: lines"),
+        Flag::switch("seeds").about("The seed papers' headline rows beside ours"),
+        Flag::switch("engine")
+            .about("RSA signing through the batching engine at 1..64 callers, beside OpenSSL"),
+        Flag::value("concurrency", "LIST").about("--engine: caller counts (default 1,2,4,...,64)"),
+        Flag::value("plot", "FILE").about("--engine: the SVG plot (default speed-engine.svg)"),
+    ],
+    notes: "Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.",
+    more: Some(names),
+};
+
+/// The algorithm and peer names, for `-help`.
+fn names() -> String {
+    format!(
+        "algorithms: {} modexpN mulN (N a multiple of 64) keygenN\npeers: {}\n",
+        registry::NAMES.join(" "),
+        peers::NAMES.join(" ")
+    )
+}
 
 /// Seconds each implementation runs per row unless `-seconds` says otherwise.
 const DEFAULT_SECONDS: f64 = 1.0;
 /// Buffer size of byte-oriented algorithms unless `-bytes` says otherwise.
 const DEFAULT_BYTES: usize = 8192;
-
-const USAGE: &str =
-    "usage: cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N] [-keys N] \
-[--compare openssl,gmp,nettle,rustcrypto|all] [--json] [-mr]
-       cryptocard speed --seeds [-seconds S] [-bytes N]
-       cryptocard speed --engine [rsaN] [-seconds S] [-concurrency LIST] [-plot FILE]
-                        [--compare openssl] [--json]
-
- -seconds S      seconds each implementation runs per row (default 1)
- -bytes N        buffer size for ciphers, digests and HMAC (default 8192)
- -multi N        run each row (peers too) on N threads at once, aggregate rate
- -batch N        our RSA sign/decrypt as batches of N (rows with batch: N)
- -keys N         keys per implementation for keygenN (default 20)
- --compare LIST  peers to measure beside cryptocard (default: all for the default set,
-                 none when algorithms are named)
- --json          one JSON object per implementation and row
- -mr             machine-readable +F: lines
- --seeds         the seed papers' headline rows beside ours, in their units
- --engine        RSA signing through the batching engine at 1..64 concurrent callers
-                 (-concurrency 1,2,4,...), throughput and p50/p99 latency beside OpenSSL
-                 called from as many threads; the plot goes to -plot FILE
-                 (default speed-engine.svg)
-
-Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.";
 
 /// Everything the command line says; a new mode (`--engine`) adds its switch here and a
 /// branch beside `seeds` in [`main`].
@@ -118,14 +110,12 @@ struct Options {
     engine: Option<engine::Options>,
 }
 
-fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
-    let p = args::parse(argv, FLAGS)?;
-    if p.has("help") || p.has("h") {
-        return Ok(None);
-    }
+fn options(p: &Parsed) -> CmdResult<Options> {
     let seconds = p.parsed::<f64>("seconds")?.unwrap_or(DEFAULT_SECONDS);
     if !(seconds > 0.0 && seconds <= 3600.0) {
-        return Err(ArgError(format!("-seconds: must be above 0 and at most 3600, not {seconds}")));
+        return Err(Fail::msg(format!(
+            "-seconds: must be above 0 and at most 3600, not {seconds}"
+        )));
     }
     let bytes =
         in_range(p.parsed::<usize>("bytes")?, "bytes", 1, 1 << 26)?.unwrap_or(DEFAULT_BYTES);
@@ -134,7 +124,7 @@ fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
     let keys =
         in_range(p.parsed::<usize>("keys")?, "keys", 1, 10_000)?.unwrap_or(keygen::DEFAULT_KEYS);
     let format = match (p.has("json"), p.has("mr")) {
-        (true, true) => return Err(ArgError("--json and -mr exclude each other".into())),
+        (true, true) => return Err(Fail::msg("--json and -mr exclude each other")),
         (true, false) => Format::Json,
         (false, true) => Format::MachineReadable,
         (false, false) => Format::Table,
@@ -157,27 +147,23 @@ fn options(argv: &[String]) -> Result<Option<Options>, ArgError> {
     });
     let seeds = p.has("seeds");
     if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
-        return Err(ArgError("--seeds takes only -seconds and -bytes".into()));
+        return Err(Fail::msg("--seeds takes only -seconds and -bytes"));
     }
     let engine = if p.has("engine") {
-        Some(engine_options(&p, seconds, format)?)
+        Some(engine_options(p, seconds, format)?)
     } else if p.has("concurrency") || p.has("plot") {
-        return Err(ArgError("-concurrency and -plot go with --engine".into()));
+        return Err(Fail::msg("-concurrency and -plot go with --engine"));
     } else {
         None
     };
-    Ok(Some(Options { algs, seconds, bytes, multi, batch, keys, compare, format, seeds, engine }))
+    Ok(Options { algs, seconds, bytes, multi, batch, keys, compare, format, seeds, engine })
 }
 
 /// The `--engine` options: at most one `rsaN`, the concurrency levels, the plot file.
-fn engine_options(
-    p: &args::Parsed,
-    seconds: f64,
-    format: Format,
-) -> Result<engine::Options, ArgError> {
+fn engine_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<engine::Options> {
     if p.has("seeds") || p.has("multi") || p.has("batch") || p.positional.len() > 1 {
-        return Err(ArgError(
-            "--engine takes one rsaN, -seconds, -concurrency, -plot, --compare and --json".into(),
+        return Err(Fail::msg(
+            "--engine takes one rsaN, -seconds, -concurrency, -plot, --compare and --json",
         ));
     }
     let alg = p.positional.first().map_or("rsa2048".to_string(), |a| a.to_ascii_lowercase());
@@ -185,14 +171,14 @@ fn engine_options(
         .strip_prefix("rsa")
         .and_then(|b| b.parse::<u32>().ok())
         .filter(|&b| algs::rsa::speed_key(b).is_some())
-        .ok_or_else(|| ArgError(format!("--engine: '{alg}' is not one of the rsaN algorithms")))?;
+        .ok_or_else(|| Fail::msg(format!("--engine: '{alg}' is not one of the rsaN algorithms")))?;
     let levels = match p.value("concurrency") {
         None => engine::DEFAULT_LEVELS.to_vec(),
         Some(list) => list
             .split(',')
             .map(|w| match w.trim().parse::<usize>() {
                 Ok(n) if (1..=1024).contains(&n) => Ok(n),
-                _ => Err(ArgError(format!("-concurrency: '{w}' is not a number from 1 to 1024"))),
+                _ => Err(Fail::msg(format!("-concurrency: '{w}' is not a number from 1 to 1024"))),
             })
             .collect::<Result<Vec<_>, _>>()?,
     };
@@ -200,41 +186,23 @@ fn engine_options(
     Ok(engine::Options { bits, seconds, levels, plot, format })
 }
 
-fn in_range(
-    v: Option<usize>,
-    name: &str,
-    min: usize,
-    max: usize,
-) -> Result<Option<usize>, ArgError> {
+fn in_range(v: Option<usize>, name: &str, min: usize, max: usize) -> CmdResult<Option<usize>> {
     match v {
         Some(n) if !(min..=max).contains(&n) => {
-            Err(ArgError(format!("-{name}: must be from {min} to {max}, not {n}")))
+            Err(Fail::msg(format!("-{name}: must be from {min} to {max}, not {n}")))
         }
         v => Ok(v),
     }
 }
 
-/// Runs `speed` with the arguments after the subcommand; returns the exit status.
-pub fn main(argv: &[String]) -> i32 {
-    let o = match options(argv) {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            crate::cmd::print_text(&format!(
-                "{USAGE}\nalgorithms: {} modexpN mulN (N a multiple of 64) keygenN\npeers: {}\n",
-                registry::NAMES.join(" "),
-                peers::NAMES.join(" ")
-            ));
-            return 0;
-        }
-        Err(e) => return fail(&e.to_string()),
-    };
+/// Runs `speed` with the arguments after the subcommand.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(p) = SPEC.parse(argv)? else { return Ok(()) };
+    let o = options(&p)?;
     if o.seeds {
         return seeds::run(o.seconds, o.bytes);
     }
-    let set = match PeerSet::select(&o.compare) {
-        Ok(set) => set,
-        Err(e) => return fail(&e),
-    };
+    let set = PeerSet::select(&o.compare).map_err(Fail::msg)?;
     if let Some(e) = &o.engine {
         for note in &set.notes {
             eprintln!("note: {note}");
@@ -245,17 +213,9 @@ pub fn main(argv: &[String]) -> i32 {
     let mut rows: Vec<Row> = Vec::new();
     let mut keygens: Vec<usize> = Vec::new();
     for alg in &o.algs {
-        match keygen::bits_of(alg) {
-            Some(Ok(bits)) => {
-                keygens.push(bits);
-                continue;
-            }
-            Some(Err(e)) => return fail(&e),
-            None => {}
-        }
-        match registry::rows(alg, &ctx) {
-            Ok(r) => rows.extend(r),
-            Err(e) => return fail(&e),
+        match keygen::bits_of(alg).transpose()? {
+            Some(bits) => keygens.push(bits),
+            None => rows.extend(registry::rows(alg, &ctx)?),
         }
     }
     let table = o.format == Format::Table;
@@ -265,7 +225,7 @@ pub fn main(argv: &[String]) -> i32 {
         }
         let missing: Vec<&str> = rows
             .iter()
-            .filter(|r| !r.candidates.iter().any(|c| c.who == registry::Who::Ours))
+            .filter(|r| !r.candidates.iter().any(|c| c.who == Who::Ours))
             .map(|r| r.alg.as_str())
             .collect();
         if !missing.is_empty() {
@@ -318,7 +278,7 @@ pub fn main(argv: &[String]) -> i32 {
         }
         for line in report.row(row, &result) {
             if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-                return 0; // stdout closed (e.g. piped into `head`): stop quietly
+                return Ok(()); // stdout closed (e.g. piped into `head`): stop quietly
             }
         }
     }
@@ -326,15 +286,9 @@ pub fn main(argv: &[String]) -> i32 {
     keygen::run(&keygens, o.keys, &set, o.format)
 }
 
-fn who(w: &registry::Who) -> String {
+fn who(w: &Who) -> String {
     match w {
-        registry::Who::Ours => "cryptocard".into(),
-        registry::Who::Peer(p) => p.to_string(),
+        Who::Ours => "cryptocard".into(),
+        Who::Peer(p) => p.to_string(),
     }
-}
-
-/// Reports a usage error as one line and returns the exit status.
-fn fail(msg: &str) -> i32 {
-    eprintln!("cryptocard speed: {msg}");
-    1
 }

@@ -1,147 +1,9 @@
-//! The algorithm registry: from a name on the command line to the rows `speed` measures,
-//! each row one operation (RSA "sign", DES "encrypt"...) with every implementation of it as
-//! a [`Candidate`] built over the same prepared inputs.
-//!
-//! A candidate is a factory, not a closure over live state: the harness calls it once in
-//! every measuring thread (so `-multi N` gives each thread its own contexts) and gets a
-//! [`Bench`], whose `run` is the timed call. A candidate may do several operations per call
-//! (`batch`), which is how a batched engine path of ours enters a row without changing the
-//! harness: it reports `batch: N` and N operations per call.
+//! The algorithm registry: from a name on the command line to the rows `speed` measures
+//! ([`super::row`]), built by the family modules of [`super::algs`].
 
 use super::algs;
-use super::peers::PeerSet;
-use compare::PeerInfo;
-
-/// Who implements a candidate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Who {
-    /// cryptocard itself.
-    Ours,
-    /// A peer library.
-    Peer(PeerInfo),
-}
-
-/// A ready-to-run benchmark instance, owned by one thread.
-pub trait Bench {
-    /// One timed call, performing [`Candidate::ops_per_call`] operations.
-    fn run(&mut self) -> Result<(), String>;
-    /// What the first call computed, for checking that every implementation of a row
-    /// computes the same thing; `None` where the result is randomized (OAEP, PSS...).
-    fn output(&self) -> Option<Vec<u8>>;
-}
-
-/// A [`Bench`] from a state value and two functions over it.
-struct StateBench<S, R, O> {
-    state: S,
-    run: R,
-    output: O,
-}
-
-impl<S, R, O> Bench for StateBench<S, R, O>
-where
-    R: FnMut(&mut S) -> Result<(), String>,
-    O: Fn(&S) -> Option<Vec<u8>>,
-{
-    fn run(&mut self) -> Result<(), String> {
-        (self.run)(&mut self.state)
-    }
-
-    fn output(&self) -> Option<Vec<u8>> {
-        (self.output)(&self.state)
-    }
-}
-
-/// Boxes `state` with its timed `run` and its `output`.
-pub fn bench<S: 'static>(
-    state: S,
-    run: impl FnMut(&mut S) -> Result<(), String> + 'static,
-    output: impl Fn(&S) -> Option<Vec<u8>> + 'static,
-) -> Box<dyn Bench> {
-    Box::new(StateBench { state, run, output })
-}
-
-/// Makes a [`Bench`] in the calling thread.
-pub type Factory = Box<dyn Fn() -> Result<Box<dyn Bench>, String> + Send + Sync>;
-
-/// One implementation of a row's operation.
-pub struct Candidate {
-    /// Whose implementation.
-    pub who: Who,
-    /// `Some(n)`: a batched path doing `n` operations per call (rows carry `"batch": n`).
-    pub batch: Option<usize>,
-    /// Builds the per-thread instance.
-    pub make: Factory,
-}
-
-impl Candidate {
-    /// An unbatched candidate.
-    pub fn new(
-        who: Who,
-        make: impl Fn() -> Result<Box<dyn Bench>, String> + Send + Sync + 'static,
-    ) -> Self {
-        Candidate { who, batch: None, make: Box::new(make) }
-    }
-
-    /// A peer's candidate.
-    pub fn peer(
-        info: &PeerInfo,
-        make: impl Fn() -> Result<Box<dyn Bench>, String> + Send + Sync + 'static,
-    ) -> Self {
-        Candidate::new(Who::Peer(info.clone()), make)
-    }
-
-    /// Operations per call of the bench.
-    pub fn ops_per_call(&self) -> u64 {
-        self.batch.unwrap_or(1) as u64
-    }
-}
-
-impl std::fmt::Debug for Candidate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Candidate").field("who", &self.who).field("batch", &self.batch).finish()
-    }
-}
-
-/// One measured line: an operation of an algorithm and its implementations.
-#[derive(Debug)]
-pub struct Row {
-    /// Algorithm name as given on the command line ("rsa2048", "modexp4096", "md2").
-    pub alg: String,
-    /// Operation ("sign", "verify", "encrypt", "decrypt", "digest", "mac", "modexp", "mul").
-    pub op: &'static str,
-    /// Bits each operation counts for `bits_per_s`: operand or modulus bits, or 8 × bytes.
-    pub bits_per_op: u64,
-    /// Bytes each operation processes, for byte-oriented algorithms.
-    pub bytes_per_op: Option<u64>,
-    /// Ours first (when it exists), then the peers in the order of the peer set.
-    pub candidates: Vec<Candidate>,
-    /// Why a selected peer has no candidate here ("md2 is not in OpenSSL 3.0.19 (system)").
-    pub notes: Vec<String>,
-}
-
-impl Row {
-    /// A row without notes.
-    pub fn new(
-        alg: &str,
-        op: &'static str,
-        bits_per_op: u64,
-        bytes_per_op: Option<u64>,
-        candidates: Vec<Candidate>,
-    ) -> Row {
-        Row { alg: alg.to_string(), op, bits_per_op, bytes_per_op, candidates, notes: Vec::new() }
-    }
-}
-
-/// What the rows are built from, besides the name.
-#[derive(Debug)]
-pub struct Context<'a> {
-    /// The selected peers that are present.
-    pub peers: &'a PeerSet,
-    /// Buffer size for byte-oriented algorithms (`-bytes`).
-    pub bytes: usize,
-    /// Requested batch size (`-batch`), for algorithms with a batched path of ours.
-    pub batch: Option<usize>,
-}
+use super::row::{Context, Row};
+use crate::fail::{CmdResult, Fail};
 
 /// The fixed algorithm names, in the order `speed` lists them; `modexpN` and `mulN` (N a
 /// multiple of 64) come on top.
@@ -180,7 +42,7 @@ pub const NAMES: &[&str] = &[
 pub const DEFAULT_SET: &[&str] = &["rsa2048", "des-cbc", "sha256", "md2"];
 
 /// The rows for algorithm `name`, or a one-line reason why there are none.
-pub fn rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
+pub fn rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
     let mut rows = family_rows(name, ctx)?;
     if let Some(n) = ctx.batch {
         for row in rows.iter_mut().filter(|r| !r.candidates.iter().any(|c| c.batch.is_some())) {
@@ -193,7 +55,7 @@ pub fn rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-fn family_rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
+fn family_rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
     if let Some(base) = name.strip_suffix("-methods")
         && let Some(bits) = sized(base, "modexp", 128, 16384)?
     {
@@ -206,7 +68,8 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
         return Ok(vec![algs::bignum::mul(name, bits, ctx)]);
     }
     if let Some(bits) = name.strip_prefix("rsa").filter(|_| NAMES.contains(&name)) {
-        return algs::rsa::rows(name, bits.parse().expect("listed RSA names end in digits"), ctx);
+        let bits = bits.parse().expect("listed RSA names end in digits");
+        return algs::rsa::rows(name, bits, ctx).map_err(Fail::msg);
     }
     if name.starts_with("des") && NAMES.contains(&name) {
         return Ok(algs::cipher::rows(name, ctx));
@@ -217,20 +80,20 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> Result<Vec<Row>, String> {
     if NAMES.contains(&name) {
         return Ok(vec![algs::digest::digest(name, ctx)]);
     }
-    Err(format!(
+    Err(Fail::msg(format!(
         "unknown algorithm '{name}' (known: {}, modexpN, modexpN-methods, mulN, keygenN)",
         NAMES.join(" ")
-    ))
+    )))
 }
 
 /// For `prefix` + N: `Ok(Some(N))` if N is a multiple of 64 in `min..=max`, an error if
 /// it is a malformed size, `Ok(None)` if `name` is not of this family.
-fn sized(name: &str, prefix: &str, min: u32, max: u32) -> Result<Option<u32>, String> {
+fn sized(name: &str, prefix: &str, min: u32, max: u32) -> CmdResult<Option<u32>> {
     let Some(digits) = name.strip_prefix(prefix) else { return Ok(None) };
     match digits.parse::<u32>() {
         Ok(n) if n % 64 == 0 && (min..=max).contains(&n) => Ok(Some(n)),
-        _ => Err(format!(
+        _ => Err(Fail::msg(format!(
             "{prefix}N: N must be a multiple of 64 from {min} to {max}, not '{digits}'"
-        )),
+        ))),
     }
 }

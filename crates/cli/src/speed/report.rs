@@ -14,7 +14,7 @@
 //! `-mr`: `+F:alg:op:impl:version:origin:ops_per_s:bits_per_s` per implementation and row.
 
 use super::measure::{RowResult, Totals};
-use super::registry::{Candidate, Row, Who};
+use super::row::{Candidate, Row, Who};
 use compare::PeerInfo;
 use serde_json::{Map, Value, json};
 

@@ -16,8 +16,10 @@
 
 use super::measure::{Settings, measure_row};
 use super::peers::PeerSet;
-use super::registry::{self, Context, Who};
+use super::registry;
 use super::report::format_rate as figure;
+use super::row::{Context, Who};
+use crate::fail::CmdResult;
 use std::fmt::Write as _;
 
 /// The unit a paper states its figure in.
@@ -128,9 +130,8 @@ const SEEDS: &[Seed] = &[
 /// A measured row of ours: (operations per second, bits per operation), or why not.
 type Measured = Result<(f64, u64), String>;
 
-/// Measures our side of every seed row (each distinct row once) and prints the table;
-/// returns the exit status.
-pub fn run(seconds: f64, bytes: usize) -> i32 {
+/// Measures our side of every seed row (each distinct row once) and prints the table.
+pub fn run(seconds: f64, bytes: usize) -> CmdResult {
     let peers = PeerSet::default();
     let ctx = Context { peers: &peers, bytes, batch: None };
     let settings = Settings::new(seconds, 1);
@@ -140,7 +141,7 @@ pub fn run(seconds: f64, bytes: usize) -> i32 {
         if measured.iter().any(|(k, _)| *k == (s.alg, s.op)) {
             continue;
         }
-        let result = registry::rows(s.alg, &ctx).and_then(|rows| {
+        let result = registry::rows(s.alg, &ctx).map_err(|f| f.to_string()).and_then(|rows| {
             let mut row = rows
                 .into_iter()
                 .find(|r| r.op == s.op)
@@ -193,8 +194,8 @@ pub fn run(seconds: f64, bytes: usize) -> i32 {
             times
         );
     }
-    crate::cmd::print_text(&out);
-    0
+    crate::spec::print_text(&out);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 #[cfg(feature = "peers")]
 use super::peer_err;
 use super::test_bytes;
-use crate::speed::registry::{Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Candidate, Context, Row, Who, bench};
 use cryptocard::bignum::mul::{mul_scratch_len, mul_with_scratch};
 use cryptocard::bignum::{Limb, Nat};
 use cryptocard::modular::{Anon, Elem, Modulus, Mont};

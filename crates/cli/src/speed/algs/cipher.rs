@@ -6,7 +6,7 @@
 #[cfg(feature = "peers")]
 use super::peer_err;
 use super::test_bytes;
-use crate::speed::registry::{Bench, Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Bench, Candidate, Context, Row, Who, bench};
 use cryptocard::des::{self, Direction, Padding};
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 #[cfg(feature = "peers")]
 use super::peer_err;
 use super::test_bytes;
-use crate::speed::registry::{Bench, Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Bench, Candidate, Context, Row, Who, bench};
 #[cfg(feature = "peers")]
 use compare::rustcrypto;
 use cryptocard::digest::{HashAlg, Hasher, Hmac, Sha256};

@@ -24,7 +24,7 @@
 #[cfg(feature = "peers")]
 use super::peer_err;
 use super::test_bytes;
-use crate::speed::registry::{Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Candidate, Context, Row, Who, bench};
 #[cfg(feature = "peers")]
 use compare::openssl::{Openssl, RsaPadding};
 use cryptocard::digest::HashAlg;

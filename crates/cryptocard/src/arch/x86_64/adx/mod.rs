@@ -128,11 +128,6 @@
 //! gmp`) and `crates/bench`'s `adx -- products_gmp`, which also times the portable
 //! kernels.
 
-// The callers (`modular`'s Montgomery arithmetic, `Nat` multiplication through
-// `AdxBasecase`) are written beside this module and wire these kernels in as they land;
-// until then only the tests use them.
-#![cfg_attr(not(test), allow(dead_code))]
-
 mod almost_chain;
 mod cios;
 mod karatsuba;

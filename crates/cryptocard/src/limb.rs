@@ -47,8 +47,8 @@ pub const fn sbb(a: Limb, b: Limb, borrow: Limb) -> (Limb, Limb) {
 }
 
 /// `a + b + carry` for a carry *bit*, returning `(sum, carry_out)`. This is the form
-/// LLVM lowers to one `adc` per limb in a loop (measured on Zen 4: about 0.5 ns per limb
-/// against 0.7 for the `u128` form of [`adc`]); the linear kernels use it.
+/// LLVM lowers to one `adc` per limb in a loop (measured faster than the `u128` form of
+/// [`adc`] on Zen 4); the linear kernels use it.
 #[inline(always)]
 pub const fn adc_bit(a: Limb, b: Limb, carry: bool) -> (Limb, bool) {
     let (s, c1) = a.overflowing_add(b);

@@ -266,7 +266,7 @@ fn burst_on_two_workers(engine: &Engine, key: &Arc<RsaPrivateKey>, n: u64) -> St
 #[test]
 fn free_workers_split_a_burst_into_whole_calls() {
     // Two workers held, eight 2048-bit requests queued: the first free worker takes one
-    // 4-operation call (582 us on Zen 4, sooner than four singles, 916 us) and leaves the
+    // 4-operation call (done sooner than four single operations) and leaves the
     // other four to the second worker, never all eight. (Should the second worker be slow
     // to come back, the first finds four left for two free workers and runs them as
     // singles, so only the first call is certain.)

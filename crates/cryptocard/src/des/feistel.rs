@@ -35,9 +35,9 @@
 //! AMD Zen 4 answers in 4 cycles rather than 5. The tags are set on entry and cleared on
 //! exit.
 //!
-//! Measured on AMD Zen 4 at 3.7 GHz: about 13.5 cycles a round on the serial chain
-//! (2 for index extraction, 4 for the load, 3 to 4 for the tree, the rest port contention),
-//! 215 cycles a block for DES and 3 x 215 for triple-DES.
+//! On the serial chain a round thus costs the latency of the index extraction, the load
+//! and the XOR tree, plus what port contention adds; a DES block is sixteen of them and a
+//! triple-DES block forty-eight (`cargo bench -p cryptocard-bench --bench des`).
 //!
 //! # Initial permutation
 //!
@@ -190,8 +190,8 @@ fn round(acc: u64, x: u64) -> u64 {
 /// The sixteen rounds on `N` independent blocks at once (interleaved so that one block's
 /// loads fill the other's latency). `decrypt` selects the key order; it is a constant at
 /// every call site, so each direction compiles to its own code. The loop runs two rounds
-/// an iteration: unrolling all sixteen measured slower on Zen 4 (4% on the DES chain, more
-/// with three lanes), as did a hand-scheduled `asm!` round only 6% faster than this one.
+/// an iteration: unrolling all sixteen measured slower on Zen 4 (more so with three
+/// lanes), and a hand-scheduled `asm!` round gained too little over this one to keep.
 #[inline(always)]
 fn rounds<const N: usize>(ks: &KeySchedule, s: &mut [Halves; N], decrypt: bool) {
     let (k0, k15) = if decrypt { (ks.k_last, ks.k_first) } else { (ks.k_first, ks.k_last) };

@@ -60,33 +60,15 @@
 //!
 //! # Speed
 //!
-//! One thread, 16 KiB buffers, AMD EPYC (Zen 4, family 25 model 17) at about 3.7 GHz,
-//! measured in one process interleaved with OpenSSL 3.0.19's EVP ciphers (single DES from
-//! its legacy provider), minimum of 40 runs (`cargo bench -p cryptocard-bench --bench des`); cycles
-//! are core cycles at that clock:
-//!
-//! | cipher         | direction | MB/s | Mbit/s | cycles/byte | OpenSSL MB/s | ratio |
-//! |----------------|-----------|-----:|-------:|------------:|-------------:|------:|
-//! | DES-CBC        | encrypt   |  118 |    945 |          31 |           80 | 1.48x |
-//! | DES-CBC        | decrypt   |  210 |  1,680 |          18 |           93 | 2.3x  |
-//! | DES-EDE3-CBC   | encrypt   |   44 |    350 |          85 |           31 | 1.39x |
-//! | DES-EDE3-CBC   | decrypt   |   83 |    665 |          44 |           33 | 2.5x  |
-//! | DES-ECB        | both      |  214 |  1,710 |          17 |           93 | 2.3x  |
-//! | DES-EDE3 (ECB) | both      |   83 |    665 |          44 |           32 | 2.5x  |
-//! | DES-CFB        | encrypt   |  118 |    945 |          31 |           74 | 1.6x  |
-//! | DES-CFB        | decrypt   |  165 |  1,320 |          22 |           72 | 2.3x  |
-//! | DES-OFB        | both      |  133 |  1,060 |          28 |           88 | 1.5x  |
-//! | DES-EDE3-OFB   | both      |   45 |    360 |          82 |           32 | 1.4x  |
-//! | DES-CFB8       | encrypt   |   12 |     96 |         310 |           10 | 1.2x  |
-//! | DES-CFB8       | decrypt   |   26 |    210 |         140 |           10 | 2.5x  |
-//! | DES-CTR        | both      |  215 |  1,720 |          17 |            - |   -   |
-//!
-//! Dusse and Kaliski's DSP56000 ran DES-CBC at 350 Kbit/s (section 6); one core here runs
-//! it at about 950,000 Kbit/s. CBC encryption is a serial chain, so its speed is the
-//! latency of sixteen rounds (about 215 cycles a block; `feistel` docs); the parallel
-//! modes are bound by throughput instead. A DES key schedule takes about 160 ns (600
-//! cycles, in constant time: fixed rotate-and-mask terms), triple-DES three of them;
-//! OpenSSL's table-driven `DES_set_key_unchecked` takes 85 ns.
+//! CBC and CFB encryption and OFB are serial chains, so their speed is the latency of
+//! sixteen rounds a block (`feistel` docs); the parallel modes (ECB, CTR, CBC and CFB
+//! decryption) interleave independent blocks and are bound by throughput instead, which
+//! makes them markedly faster. A key schedule is computed in constant time (fixed
+//! rotate-and-mask terms), triple-DES's three of them; that costs more than OpenSSL's
+//! table-driven `DES_set_key_unchecked`, about as much as a few blocks. The rates beside
+//! OpenSSL and nettle are in `docs/performance.md`; `cryptocard speed --seeds` sets
+//! DES-CBC beside Dusse and Kaliski's DSP56000 (350 Kbit/s, section 6), and `cargo bench
+//! -p cryptocard-bench --bench des` times every mode against OpenSSL's EVP ciphers.
 //!
 //! # Side channels
 //!

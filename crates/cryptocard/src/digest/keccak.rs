@@ -29,11 +29,9 @@
 //! the code sees the plain state. Nothing depends on data except through XOR, AND, OR,
 //! NOT and fixed rotations: constant time.
 //!
-//! Measured (AMD Zen 4, 16 KiB messages, `rdtsc`, minimum of 1000 runs interleaved in one
-//! process with OpenSSL 3.0.19's EVP, whose x86-64 Keccak is assembly with the same lane
-//! complementing): SHA3-256 4.98 TSC cycles per byte (about 7 core cycles), OpenSSL
-//! 5.09; SHA3-224 4.72 / 4.80, SHA3-384 6.41 / 6.61, SHA3-512 9.38 / 9.44, SHAKE128
-//! 4.10 / 4.17. The permutation costs about 675 TSC cycles; 214 instructions a round.
+//! So written, the portable code runs level with OpenSSL's x86-64 Keccak, which is
+//! assembly with the same lane complementing (`cryptocard speed sha3-256 sha3-512
+//! --compare openssl`).
 
 /// The number of rounds of Keccak-f\[1600\]: `12 + 2ℓ` with `ℓ = 6` (FIPS 202 section 3.4).
 const ROUNDS: usize = 24;
@@ -233,7 +231,8 @@ macro_rules! repeat5 {
 /// Keccak-f\[1600\] (FIPS 202 section 3.4, `Keccak-p[1600, 24]`) on the 25 lanes.
 ///
 /// Always inlined (into each rate's absorbing loop and the squeezer): the XOR of the
-/// message block then merges with the permutation's first loads, 4% of SHA3-256's time.
+/// message block then merges with the permutation's first loads, a measurable part of
+/// SHA3-256's time.
 #[inline(always)]
 pub(crate) fn keccak_f1600(a: &mut [u64; 25]) {
     for i in COMPLEMENTED {
@@ -254,8 +253,9 @@ pub(crate) fn keccak_f1600(a: &mut [u64; 25]) {
     }
 }
 
-/// Rounds unrolled in [`keccak_f1600`]'s loop: 4 ran 1.5% faster than 2 and 5% faster
-/// than 24 (tuned on AMD Zen 4, rustc 1.95; 24 rounds of code overflow the op cache).
+/// Rounds unrolled in [`keccak_f1600`]'s loop: 4 ran faster than 2 and than 24 (24
+/// rounds of code overflow the op cache). Tuned on AMD Zen 4 with `cryptocard speed
+/// sha3-256`; rerun it to retune.
 const ROUNDS_PER_ITERATION: usize = 4;
 const _: () = assert!(ROUNDS.is_multiple_of(ROUNDS_PER_ITERATION));
 

@@ -20,9 +20,9 @@
 //! Speed: the 864 steps of a block are one dependency chain through `t`: a byte load
 //! `S[t]` then an XOR. The code keeps `t` a full-width integer (so the load indexes with
 //! no zero-extension), loads `X[k]` off the chain and XORs the two, so each step costs
-//! one L1 load-to-use plus one ALU latency, about 5 cycles on Zen 4; the checksum, an
-//! independent chain, overlaps it. Measured: 195 TSC cycles per byte (13.3 MB/s, about
-//! 270 core cycles per byte) on AMD Zen 4, 1.18x nettle 3.8 and RustCrypto `md2` 0.11.
+//! one L1 load-to-use plus one ALU latency; the checksum, an independent chain, overlaps
+//! it. That puts it ahead of nettle's and RustCrypto's `md2` (the `md2` row of
+//! `docs/performance.md`).
 
 use super::buffer::{BlockBuffer, BlockCompress};
 

@@ -20,9 +20,8 @@
 //! the code is fully unrolled, `a + X[k] + T[i]` is summed off the chain (the constants
 //! are read through an opaque reference so that LLVM cannot move their add after the
 //! round function), and where a round function splits into bitwise-disjoint halves the
-//! half that does not read the newest word joins the early sum. 3.24 TSC cycles per byte
-//! (800 MB/s) on AMD Zen 4, 1.05x OpenSSL 3.0's assembly (see the table in
-//! [`crate::digest`]).
+//! half that does not read the newest word joins the early sum. It runs level with
+//! OpenSSL's assembly (the `md5` row of `docs/performance.md`).
 
 use super::buffer::BlockCompress;
 
@@ -148,7 +147,7 @@ fn compress_block(state: &mut [u32; 4], block: &[u8; MD5_BLOCK_LEN]) {
     }
     // Read the constants through an opaque reference: as immediates LLVM would
     // reassociate `a + X[k] + T[i] + f` to add `T[i]` after `f`, putting one more add on
-    // the critical path of every step (a measured 15% on Zen 4). Loaded, they fold into
+    // the critical path of every step (measurably slower on Zen 4). Loaded, they fold into
     // early memory-operand adds.
     let t = core::hint::black_box(&T);
     let [mut a, mut b, mut c, mut d] = *state;

@@ -56,26 +56,13 @@
 //!
 //! # Speed
 //!
-//! One thread, 16 KiB buffers (MD2: 4 KiB), AMD EPYC (Zen 4, 2 cores shared with other
-//! jobs), `rdtsc` cycle counts, minimum of 300 runs interleaved in one process with the
-//! peer (OpenSSL 3.0.19 libcrypto through EVP, the code `openssl speed -evp` runs; nettle
-//! 3.8; RustCrypto `md2` 0.11). The TSC ticks at 2.6 GHz while the core runs at about
-//! 3.6 GHz, so core cycles per byte are about 1.4 times the TSC figures below.
-//!
-//! | digest | cryptocard MB/s | TSC cycles/byte | peer MB/s | ratio |
-//! |---|---|---|---|---|
-//! | MD2 | 13.3 | 195 | nettle 11.3, RustCrypto 11.3 | 1.18 |
-//! | MD4 | 1368 | 1.90 | OpenSSL 1298 | 1.05 |
-//! | MD5 | 800 | 3.24 | OpenSSL 763 | 1.05 |
-//! | SHA-1 (SHA-NI) | 1938 | 1.34 | OpenSSL 1891 | 1.02 |
-//! | SHA-256 (SHA-NI) | 1804 | 1.44 | OpenSSL 1774 | 1.02 |
-//! | SHA-512 (AVX-512VL schedule + BMI2 rounds) | 873 | 2.97 | OpenSSL 869 | 1.00 |
-//! | SHA-512 (AVX2 schedule + BMI2 rounds) | 840 | 3.09 | OpenSSL 869 | 0.97 |
-//! | SHA3-256 (portable, lane complementing) | 522 | 4.98 | OpenSSL 511 | 1.02 |
-//! | SHA3-512 | 277 | 9.38 | OpenSSL 275 | 1.01 |
-//! | SHAKE128 | 634 | 4.10 | OpenSSL 623 | 1.02 |
-//!
-//! Dusse and Kaliski's DSP56000 ran MD2 at 190 Kbit/s (24 KB/s); this is 550 times that.
+//! The x86-64 kernels (SHA-NI for SHA-1 and SHA-256; an AVX2 or AVX-512VL schedule with
+//! BMI2 rounds for SHA-384/512) run level with OpenSSL's assembly, and so do the portable
+//! MD4, MD5 and SHA-3; MD2 runs ahead of nettle and RustCrypto. The rates, one thread on
+//! 16 KiB buffers beside OpenSSL, nettle and RustCrypto in one process, are in
+//! `docs/performance.md` (`cryptocard speed md2 md4 md5 sha1 sha256 sha512 --compare
+//! all`; `sha3-256` and `sha3-512` too). Dusse and Kaliski's DSP56000 ran MD2 at 190
+//! Kbit/s (24 KB/s); `cryptocard speed --seeds` puts ours beside it.
 
 mod alg;
 mod buffer;

@@ -9,10 +9,9 @@
 //! bits (section 6.3).
 //!
 //! On x86-64 CPUs with the SHA extensions the blocks go to `arch::x86_64::sha_ni`
-//! (`sha256rnds2`, `sha256msg1`, `sha256msg2`): 1.44 TSC cycles per byte (1804 MB/s, about
-//! 2 core cycles per byte) on AMD Zen 4, 1.02x OpenSSL 3.0. This portable code is the
-//! reference they are tested against and the fallback elsewhere: 8.65 TSC cycles per
-//! byte (300 MB/s) there.
+//! (`sha256rnds2`, `sha256msg1`, `sha256msg2`), several times faster. This portable code
+//! is the reference they are tested against and the fallback elsewhere
+//! (`CRYPTOCARD_DIGEST_PORTABLE=1 cryptocard speed sha256` measures it).
 
 use super::buffer::BlockCompress;
 use super::kernels::ShaAccel;

@@ -10,11 +10,10 @@
 //!
 //! Speed: on x86-64 with AVX2 and BMI2 the blocks go to `arch::x86_64::sha512`
 //! (the schedule of two blocks at a time in vector registers, the rounds in assembly
-//! with `rorx`/`andn`): 2.97 TSC cycles per byte (873 MB/s) on AMD Zen 4 with its
-//! AVX-512VL schedule, 1.00x OpenSSL 3.0's AVX2 code (3.09 and 0.97x with AVX2 alone).
-//! This portable code, the reference it is tested against, runs the schedule sixteen
-//! words ahead into a small array and the rounds eight at a time with the names rotated:
-//! 4.96 TSC cycles per byte (524 MB/s) there.
+//! with `rorx`/`andn`, and AVX-512VL's rotations in the schedule where present), level
+//! with OpenSSL's AVX2 code. This portable code, the reference it is tested against,
+//! runs the schedule sixteen words ahead into a small array and the rounds eight at a
+//! time with the names rotated.
 
 use super::buffer::BlockCompress;
 use super::kernels::ShaAccel;

@@ -1,10 +1,11 @@
-//! The engine's settings, their defaults, and the measurements behind the defaults.
+//! The engine's settings, their defaults, and what the defaults rest on.
 //!
-//! Every default is a named constant with the CPU behind it, as GMP keeps its thresholds
-//! in `gmp-mparam.h`. The kernel figures they rest on are the AMD Zen 4 (AVX-512 IFMA)
-//! measurements in the `arch::x86_64::ifma` module docs, which the RSA layer turns into
-//! each key's [`BatchClass`](crate::rsa::BatchClass) (`rsa/accel/ifma_key.rs`); the engine as a
-//! whole is measured under load with `cryptocard speed --engine`.
+//! Every default is a named constant with its reason, as GMP keeps its thresholds in
+//! `gmp-mparam.h`. The kernel costs they rest on are measured by `crates/bench`'s `ifma`
+//! benchmark on a CPU with AVX-512 IFMA (AMD Zen 4 when they were set), and the RSA layer
+//! turns them into each key's [`BatchClass`](crate::rsa::BatchClass)
+//! (`rsa/accel/ifma_key.rs`); the engine as a whole is measured under load with
+//! `cryptocard speed --engine` (`docs/performance.md`).
 
 use std::num::NonZeroUsize;
 use std::time::Duration;
@@ -20,17 +21,17 @@ pub const DEFAULT_MAX_BATCH: usize = 8;
 /// each class's own [`BatchClass::min_batch_ops`](crate::rsa::BatchClass::min_batch_ops),
 /// which always applies: 1, no bar beyond the class's own.
 ///
-/// The class's figure comes from the kernels on Zen 4 (`arch::x86_64::ifma` module docs,
-/// exponentiations only): one RSA-2048 operation on the "x2" kernel takes about 229 µs
-/// and one mb8 call, four RSA-2048 operations (eight CRT halves), about 582 µs, 2.5
-/// single operations, so from 3 operations a call beats running them one by one (from 2
-/// at 1024 bits, where a call costs 1.6 singles). With `free` workers idle, `len` queued
-/// requests of a lane-batched class batch when ⌈len / free⌉ reaches the larger of the two
-/// (the rule is in `policy`); below it the engine runs single operations (Dusse and
-/// Kaliski's crossover: below about 600 bytes their PC did DES faster itself than through
-/// the card). A higher crossover asks for deeper queues before batching; one above
-/// [`DEFAULT_MAX_BATCH`] (or the configured `max_batch`) turns batching off. Classes that
-/// are not lane-batched (scalar backend, multi-prime keys, no IFMA) never batch.
+/// The class's figure comes from the kernels' costs (`rsa/accel/ifma_key.rs`): one mb8
+/// call, four RSA-2048 operations (eight CRT halves), costs between two and three single
+/// operations on the "x2" kernel, so from 3 operations a call beats running them one by
+/// one (from 2 at 1024 bits, where a call costs less than two). With `free` workers
+/// idle, `len` queued requests of a lane-batched class batch when ⌈len / free⌉ reaches
+/// the larger of the two (the rule is in `policy`); below it the engine runs single
+/// operations (Dusse and Kaliski's crossover: below about 600 bytes their PC did DES
+/// faster itself than through the card). A higher crossover asks for deeper queues
+/// before batching; one above [`DEFAULT_MAX_BATCH`] (or the configured `max_batch`) turns
+/// batching off. Classes that are not lane-batched (scalar backend, multi-prime keys, no
+/// IFMA) never batch.
 pub const DEFAULT_CROSSOVER: usize = 1;
 
 /// How long a queued request may wait for company before it is run with whatever is

@@ -10,8 +10,8 @@
 //! CRT split and recombination, the boards ran exponentiations, and the winning interface
 //! was pipelined, so that every board always had its next command. Today the faster unit
 //! is the eight 64-bit lanes of an AVX-512 register (eight half-size exponentiations, the
-//! CRT halves of four RSA-2048 operations, in one "mb8" kernel call, in about 2.5 single
-//! operations' time on Zen 4; `arch::x86_64::ifma` docs) and the cores of the machine; the
+//! CRT halves of four RSA-2048 operations, in one "mb8" kernel call, in well under four
+//! single operations' time: `crates/bench`, `ifma`) and the cores of the machine; the
 //! host's share (padding, hashing, blinding, CRT, the fault check) stays in the RSA
 //! layer, which [`private_batch`](crate::rsa::private_batch) runs around the kernel.
 //!
@@ -28,7 +28,7 @@
 //!                                                     more expected soon
 //! ```
 //!
-//! * [`config`](EngineConfig): settings and their measured defaults;
+//! * [`config`](EngineConfig): settings and their defaults, and what those rest on;
 //! * `policy`: batch classes and the decision a free worker makes;
 //! * `queue`: the per-class FIFOs; `pool`: shared state and the worker loop;
 //! * `batch`: running jobs, panics caught; `ticket`: [`Ticket`] and callbacks;
@@ -71,25 +71,15 @@
 //! * Callbacks run on worker threads and should be short. From a callback (or anything
 //!   else on a worker thread), [`Engine::run`] and [`Engine::sign_batch`] compute inline
 //!   and submissions never wait for room, so a callback cannot deadlock the pool.
-
 //!
-//! # Measured
+//! # Cost
 //!
-//! Concurrency 1 (one caller, the engine otherwise idle), AMD Zen 4 with 2 cores shared
-//! with other work, PKCS#1 v1.5 SHA-256 signatures, the three paths interleaved in one
-//! process (test profile, opt-level 3), minimum / median of 3000 (RSA-1024) and 1000
-//! (RSA-2048) calls each:
-//!
-//! | key      | `sign_pkcs1v15` alone | [`Engine::run`]        | `submit(..).wait()`    |
-//! |----------|----------------------:|-----------------------:|-----------------------:|
-//! | RSA-1024 |           91 / 93 µs  | 91 / 93 µs (1.00x)     | 100 / 106 µs (1.09x / 1.14x) |
-//! | RSA-2048 |          500 / 510 µs | 501 / 508 µs (1.00x)   | 515 / 542 µs (1.03x / 1.06x) |
-//!
-//! (Measured on the scalar backend; the IFMA backend makes every column faster by the
-//! same absolute amount.) `run` takes the direct path, so a lone caller pays one lock
-//! round trip; a submission pays two thread hand-offs. Throughput and latency under load,
-//! 1 to 64 callers, beside OpenSSL: `cryptocard speed --engine` (its table and plot are
-//! in the README).
+//! The engine adds hand-offs, not arithmetic: [`Engine::run`] takes the direct path when it
+//! can, so a lone caller pays one lock round trip over a plain call and gets the plain
+//! call's latency; a submission pays two thread hand-offs, which shows most on small
+//! keys. Under load the batches pay: `cryptocard speed --engine` measures throughput and
+//! latency for 1 to 64 callers beside OpenSSL and its reference points, a plain call and
+//! `private_batch` without a queue (its table and plot are in `docs/performance.md`).
 
 mod batch;
 mod config;

@@ -12,13 +12,12 @@
 //!
 //! # What a batch costs
 //!
-//! On AMD Zen 4 (`arch::x86_64::ifma` module docs, exponentiations only) one RSA-2048
-//! operation on the "x2" kernel takes about 229 µs and one mb8 call, the CRT halves of
-//! four operations, about 582 µs: 2.5 single operations for 4. A lane-batched class
+//! One mb8 call, the CRT halves of four operations, costs less than four single
+//! operations on the "x2" kernel: under two at 1024 bits, between two and three above
+//! (`rsa/accel/ifma_key.rs`, from `crates/bench`'s `ifma` benchmark). A lane-batched class
 //! therefore counts in whole mb8 calls of [`Lanes::ops_per_batch`] (4) operations, and a
-//! call pays from [`Lanes::min_batch_ops`] operations on (2 at 1024 bits, where a call costs
-//! 1.6 singles; 3 above, 2.5 to 2.8 singles): fewer run faster one by one, and
-//! `private_batch` would run them so anyway.
+//! call pays from [`Lanes::min_batch_ops`] operations on (2 at 1024 bits, 3 above): fewer
+//! run faster one by one, and `private_batch` would run them so anyway.
 //!
 //! A class that is not lane-batched (the scalar backend, multi-prime keys, a CPU without
 //! IFMA) runs single operations only: `private_batch` would run a batch one request
@@ -32,14 +31,15 @@
 //! operation is back long before a batch would end), `len` queued requests of a
 //! lane-batched class are this worker's share of ⌈len / free⌉. A batch *pays* when the
 //! share reaches the class's `min_batch_ops` (or the configured crossover, if that is
-//! higher; see below): eight 2048-bit requests and two free workers run as one 4-operation
-//! mb8 call each (582 µs) rather than four singles each (916 µs), four run as two singles
-//! each (458 µs) rather than one call on one worker. The worker then takes its share in
-//! whole mb8 calls: rounded up to a multiple of `ops_per_batch` when the remainder would
-//! reach `min_batch_ops` (its call costs the same with the lanes filled), rounded down
-//! when it would not (the remainder would run one by one on x2 anyway, so it is left to
-//! the next free worker), and at most `max_batch` and `len`. So two free workers split
-//! eight requests into two 4-operation calls, and nine into 4 + 4 + 1 rather than 8 + 1.
+//! higher; see below): with a 2048-bit call costing between two and three singles, eight
+//! requests and two free workers run as one 4-operation mb8 call each rather than four
+//! singles each, and four run as two singles each rather than one call on one worker.
+//! The worker then takes its share in whole mb8 calls: rounded up to a multiple of
+//! `ops_per_batch` when the remainder would reach `min_batch_ops` (its call costs the
+//! same with the lanes filled), rounded down when it would not (the remainder would run
+//! one by one on x2 anyway, so it is left to the next free worker), and at most
+//! `max_batch` and `len`. So two free workers split eight requests into two 4-operation
+//! calls, and nine into 4 + 4 + 1 rather than 8 + 1.
 //!
 //! The configured crossover ([`super::EngineConfig::crossover`], default
 //! [`super::DEFAULT_CROSSOVER`] = 1) is a floor on the share, above the class's own: the
@@ -261,7 +261,7 @@ mod tests {
     use super::*;
 
     /// The classes of two-prime IFMA keys: 2048 bits (a call pays from 3 operations) and
-    /// 1024 bits (from 2), as `BatchClass` reports them on Zen 4.
+    /// 1024 bits (from 2), as `BatchClass` reports them.
     const L2048: Lanes = Lanes { ops_per_batch: 4, min_batch_ops: 3 };
     const L1024: Lanes = Lanes { ops_per_batch: 4, min_batch_ops: 2 };
 
@@ -332,10 +332,10 @@ mod tests {
 
     #[test]
     fn free_workers_split_the_queue_into_whole_calls() {
-        // Eight 2048-bit requests, two free workers: one 4-operation call each (582 us)
-        // beats four singles each (916 us) and one call of eight on one worker.
+        // Eight 2048-bit requests, two free workers: one 4-operation call each (under
+        // three singles) beats four singles each and one call of eight on one worker.
         assert_eq!(P.decide(&[view(8, 0, Some(1))], 2, false), run(4));
-        // Four: two singles each (458 us) beat one call (582 us); the burst may grow.
+        // Four: two singles each beat one call (over two singles); the burst may grow.
         assert!(matches!(P.decide(&[view(4, 0, Some(1))], 2, false), Decision::Wait(_)));
         assert_eq!(P.decide(&[view(4, 100, Some(1))], 2, false), run(1));
         // Six: a share of 3 fills a call's lanes to 4.

@@ -51,9 +51,9 @@ impl State {
     /// running batch means the load is where batching pays, and its answers are about to
     /// come back as new requests: a caller that took the permit its worker had just given
     /// back would run a single operation on its own thread while the batch's callers
-    /// queued behind it. Measured without that last condition (RSA-2048, two workers):
-    /// at 8 and 16 callers, 60% and a third of the operations ran so, at 10.4k and 11.6k
-    /// operations a second against 13.1k and 13.2k with it.
+    /// queued behind it. Without that last condition, under load (RSA-2048, two workers,
+    /// 8 and 16 callers) a large share of the operations ran so and the throughput fell
+    /// well below the batched rate (`cryptocard speed --engine` measures it).
     pub(crate) fn may_run_direct(&self, workers: usize, class: Class) -> bool {
         self.busy < workers && self.batches == 0 && self.queue.class_len(class) == 0
     }

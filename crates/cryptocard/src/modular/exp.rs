@@ -6,9 +6,9 @@
 //! For an L-bit exponent that is L squarings, L/w multiplications and 2^w - 2 table
 //! products. The window trades the table (grows as 2^w) against the multiplications
 //! (shrink as L/w); with the full-table scan below, each multiplication also reads
-//! every table entry (2^w k limbs: with the AVX2 scan about 150 core cycles at w = 5 and
-//! k = 16, a sixth of a product), so the best w grows slowly with L (see
-//! [`ct_window_bits`]: 5 for 1024-bit exponents, 6 from 1536).
+//! every table entry (2^w k limbs, a sizeable fraction of a product even with the AVX2
+//! scan), so the best w grows slowly with L (see [`ct_window_bits`]: 5 for 1024-bit
+//! exponents, 6 from 1536).
 //!
 //! What makes it constant time:
 //!
@@ -38,16 +38,15 @@ use zeroize::Zeroize;
 pub const MAX_WINDOW: usize = 7;
 
 /// Exponents of at least this many bits use a 5-bit window, below it 4 (3 up to 32
-/// bits). Tuned on AMD Zen 4 (EPYC, core about 4 GHz) with the `modexp` benchmark's `cycles` (`crates/bench`)
-/// (`WINDOWS=1`: minimum core kcycles over interleaved calls, full-length exponent, ADX
-/// chain kernels and the AVX2 table scan): at 1024 bits windows 4/5/6 took
-/// 969/961/975 kcycles. (Before the fused chains and the vector scan, window 4 won at
-/// 1024 bits: each window's scan then cost 20% of a product.)
+/// bits). Tuned on AMD Zen 4 with the ADX chain kernels and the AVX2 table scan, where 5
+/// bits is the fastest at 1024 bits by a small margin; a cheaper scan or costlier
+/// products move the cut-over down, a costlier scan up. To retune, run `WINDOWS=1 cargo
+/// bench -p cryptocard-bench --bench modexp -- cycles` (`crates/bench`), which times
+/// windows 4, 5 and 6 interleaved with full-length exponents.
 pub const CT_WINDOW_5_MIN_BITS: usize = 1024;
-/// Exponents of at least this many bits use a 6-bit window: on the machine above, windows
-/// 4/5/6 took 3097/3006/2988 kcycles at 1536 bits, 7278/6976/6909 at 2048, 23174/22355/
-/// 21923 at 3072 and 54478/52993/52051 at 4096. (A 7-bit table of 4096-bit entries, 64
-/// KiB, no longer fits the 32 KiB L1 its scan reads.)
+/// Exponents of at least this many bits use a 6-bit window, the fastest from 1536 to 4096
+/// bits on the machine and benchmark above. (A 7-bit table of 4096-bit entries, 64 KiB,
+/// no longer fits the 32 KiB L1 its scan reads.)
 pub const CT_WINDOW_6_MIN_BITS: usize = 1536;
 
 /// The window [`Modulus::pow`] uses for an exponent of `bits` (public) bits.

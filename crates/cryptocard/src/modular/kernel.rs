@@ -86,11 +86,10 @@ pub(crate) trait MontKernel: Copy {
 /// Its squaring is the two-limbs-per-pass CIOS product with b = a, not the dedicated
 /// [`mont_sqr_raw`](super::mont_sqr::mont_sqr_raw): in portable Rust the dedicated squaring's saved cross products
 /// (k(k+1)/2 instead of k^2) are outweighed by its separate REDC, which runs one carry
-/// chain per row where the fused CIOS runs four. Measured on AMD Zen 4 (EPYC, portable
-/// code, min of many calls): at 1024/2048/4096 bits the dedicated squaring takes 903/3412/
-/// 13319 TSC ticks, the CIOS product 864/3341/13182, and a constant-time 1024-bit
-/// exponentiation runs 4% faster with the latter. A kernel set whose REDC keeps up (the
-/// `mulx/adcx/adox` one) uses its dedicated squaring.
+/// chain per row where the fused CIOS runs four; so the portable set squares with the
+/// CIOS product (measured on AMD Zen 4 at 1024 to 4096 bits, the squaring alone and in
+/// constant-time exponentiations). A kernel set whose REDC keeps up (the `mulx/adcx/adox`
+/// one) uses its dedicated squaring.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
 
@@ -110,10 +109,10 @@ impl MontKernel for Portable {
 }
 
 /// The `mulx/adcx/adox` kernels; holding one proves the CPU has BMI2 and ADX. Their
-/// squaring is the dedicated one (square, then REDC), about 20% faster than their product
-/// from 16 limbs up. Exponentiation chains run on the fused kernels of
-/// `adx::chain` (squarings and product with the almost-Montgomery finish inside), and the
-/// table scan on AVX2 where the CPU has it.
+/// squaring is the dedicated one (square, then REDC), faster than their product: it
+/// takes about half the digit products, and their REDC keeps up. Exponentiation chains
+/// run on the fused kernels of `adx::chain` (squarings and product with the
+/// almost-Montgomery finish inside), and the table scan on AVX2 where the CPU has it.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AdxKernel(pub(crate) Adx, pub(crate) Option<Avx2>);

@@ -34,20 +34,19 @@
 //! m_i*n to the k+1-limb accumulator and shifts it down a limb. That is Dusse-Kaliski's
 //! "Improvement 2" (multiplication interleaved with reduction) on operand scanning. The
 //! accumulator is k+1 limbs, so no scratch is needed. Here each pass takes two limbs of
-//! b, so four independent multiply-accumulate chains overlap in the pipeline. Measured on
-//! the development machine (AMD Zen 4, portable Rust, `mul` not `mulx`), cycles per limb
-//! product at 1024..4096 bits: CIOS with two limbs per pass 2.4; classic CIOS 3.0;
-//! separated operand scanning (full product, then REDC row by row) 3.4; Dusse-Kaliski's
-//! product scanning (FIPS) 3.3-3.6. Dusse and Kaliski chose product scanning for the
-//! DSP56000, whose wide accumulator made right shifts the expensive operation; on a
-//! 64-bit CPU with add-with-carry the carry chains are the cost, and CIOS keeps them
-//! short and independent.
+//! b, so four independent multiply-accumulate chains overlap in the pipeline. In portable
+//! Rust (`mul`, not `mulx`) at 1024 to 4096 bits this measured the fastest of the forms
+//! tried on AMD Zen 4, ahead of classic CIOS, then of separated operand scanning (full
+//! product, then REDC row by row) and Dusse-Kaliski's product scanning (FIPS). Dusse and
+//! Kaliski chose product scanning for the DSP56000, whose wide accumulator made right
+//! shifts the expensive operation; on a 64-bit CPU with add-with-carry the carry chains
+//! are the cost, and CIOS keeps them short and independent.
 //!
 //! Squaring has a dedicated kernel ([`super::mont_sqr::mont_sqr_raw`]): the full square is
 //! formed with each cross product a_i*a_j counted once and doubled, about k^2/2 products
 //! instead of k^2 (Dusse-Kaliski section 3.2, Markovic et al.), then reduced by
 //! [`redc_raw`]. In portable code that REDC is the slower loop, and the CIOS product
-//! squares 4% faster; the kernel sets choose (`kernel.rs` has the numbers).
+//! squares faster; the kernel sets choose (`kernel.rs` gives the reason).
 //!
 //! # Finishing steps
 //!
@@ -93,8 +92,8 @@ pub fn mont_mul_raw(r: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb
 /// One CIOS pass over `B` limbs b_0..b_{B-1} of b: the accumulator T = (hi, r) becomes
 /// (T + sum_q (a*b_q + m_q*n) 2^(64q)) / 2^(64B), each m_q chosen at column q to clear
 /// it. Row q's two products (a*b_q and m_q*n) are two carry chains; with B = 2 the four
-/// chains are independent and overlap, which measured 20% faster than one limb per pass
-/// (and than four, which runs out of registers).
+/// chains are independent and overlap, which measured faster than one limb per pass (and
+/// than four, which runs out of registers).
 ///
 /// Bound: before the pass T < a + n (it starts at 0 and each pass keeps it so: (a + n +
 /// a(2^(64B) - 1) + (2^(64B) - 1) n) / 2^(64B) < a + n), so T < 2R and `hi` is 0 or 1.

@@ -11,7 +11,7 @@
 //! kernel allocates nothing and keeps the raw-kernel contract (no scratch argument).
 //!
 //! This is the portable twin of the `mulx/adcx/adox` squaring kernel. The portable kernel
-//! set itself squares with the CIOS product (see `kernel::Portable` for the measurement):
+//! set itself squares with the CIOS product (see `kernel::Portable` for why):
 //! here the REDC after the square runs at one carry chain per row and gives back what the
 //! halved cross products saved.
 

@@ -18,10 +18,10 @@
 //! [`miller_rabin`]). Rejected candidates are discarded, so what their tests leak does
 //! not matter; but the candidate that passes is the secret prime, and a variable-time
 //! exponentiation on it would show the bit pattern of (p - 1) / 2^a to a timing or
-//! cache observer of key generation. The fixed window costs only 7% more here (1998 vs
-//! 2154 rounds/s on a 1024-bit prime, `tests/modular_speed.rs`), so key generation pays
-//! it (BoringSSL does the same); [`is_probable_prime_vartime`] keeps the sliding window
-//! for public numbers.
+//! cache observer of key generation. The fixed window costs only a little more than the
+//! sliding one (`crates/bench`'s `modexp -- primes` times a Miller-Rabin round on a
+//! 1024-bit prime both ways), so key generation pays it (BoringSSL does the same);
+//! [`is_probable_prime_vartime`] keeps the sliding window for public numbers.
 
 pub mod miller_rabin;
 pub mod rounds;

@@ -20,14 +20,14 @@
 //! simultaneous inversion, "Speeding the Pollard and elliptic curve methods of
 //! factorization", 1987, section 10.3.1): with prefix products P_i = r_1 ... r_i, one
 //! inverse P_k^-1 gives every r_i^-1 = P_k^-1 (r_k ... r_{i+1}) P_{i-1} for 3 (k - 1)
-//! products. The inversion (290 us at 2048 bits, Zen 4) was nearly all of a fresh pair's
-//! cost, 10 us an operation over 32 uses (timed in `private_batch`); a set of 8 brought
-//! that to under 2 us, and a set of 32 to about 0.3 us for the inversion and 0.6 us for
-//! the pairs' own products (r^e is 17 of them), which took a `private_batch` of 8 at 2048
-//! bits from 7041 to 7128 operations a second (+1.2%). The price is the rare operation
-//! that makes a set: about 0.9 ms at 2048 bits, once in 1024 operations of a key. The
-//! pairs not used at once wait in the pool (the next operations, or the next ones of a
-//! batch, take them).
+//! products. The inversion is nearly all of a fresh pair's cost, and even spread over
+//! [`REFRESH_AFTER`] uses it would be a visible part of an operation; shared by a set of
+//! [`FRESH_PAIRS`], it and the pairs' own products (r^e is 17 of them for e = 65537) come
+//! to a small fraction of one, which shows in `private_batch` rates (`crates/bench`,
+//! `rsa -- backends`). The price is the rare operation that makes a set, once in
+//! `REFRESH_AFTER * FRESH_PAIRS` operations of a key, which takes markedly longer than
+//! an ordinary one. The pairs not used at once wait in the pool (the next operations,
+//! or the next ones of a batch, take them).
 //!
 //! Concurrency: a key keeps a pool of pairs behind a mutex held only to pop or push one;
 //! a caller takes a pair out, uses it without the lock, and puts its successor back. So
@@ -70,8 +70,8 @@ impl Blinder {
     /// `BN_mod_inverse_blinded`): with a further random x, t = r_1 ... r_count * x mod n
     /// is inverted by the variable-time extended Euclid, which leaks t (uniform, and
     /// independent of the r_i for an unknown x), and (r_1 ... r_count)^-1 = t^-1 * x.
-    /// That is 2.5 times faster than the constant-time inverse here (290 vs 720 us at
-    /// 2048 bits, Zen 4). The exponentiations by e leak e (public), nothing about r_i.
+    /// That is faster than the constant-time inverse here. The exponentiations by e leak
+    /// e (public), nothing about r_i.
     fn fresh(
         n: &Modulus<N>,
         e: &Nat,

@@ -58,9 +58,9 @@
 //! exponentiations and the fault checks in mb8 calls, and the products modulo n
 //! (blinding, unblinding, the renewal of the pairs) eight to an IFMA call.
 //!
-//! All of the time is in phase 2: 2000 RSA-2048 signatures take the CPU time of their
-//! 4000 CRT exponentiations alone, within measurement noise (`perf stat`, Zen 4), and
-//! about 4% more instructions (callgrind).
+//! Nearly all of the time is in phase 2: beside two private exponentiations, the other
+//! phases are a few products modulo n and modulo each prime and the fault check's short
+//! exponentiation by e (`crates/bench`'s `rsa -- sign_loop` is the loop to profile).
 //!
 //! # Security
 //!
@@ -89,17 +89,13 @@
 //!
 //! # Speed
 //!
-//! AMD EPYC (Zen 4), 2 shared cores, beside OpenSSL 3.0.19 libcrypto in the same process
-//! with its AVX-512 IFMA code off (`OPENSSL_ia32cap=:~0x200000`), best of 41 interleaved
-//! 20 ms batches (`tests/rsa_speed.rs`, ignored; ops/s, ratio ours/OpenSSL):
-//!
-//! | | sign (PKCS#1 v1.5) | decrypt (PKCS#1 v1.5) | verify (e = 65537) | encrypt |
-//! |---|---|---|---|---|
-//! | RSA-2048 | 1710 (0.98) | 1681 (0.98) | 69808 (1.37) | 63584 (1.14) |
-//! | RSA-3072 | 555 (0.99) | 547 (0.97) | 30248 (1.18) | 29361 (1.09) |
-//! | RSA-4096 | 200 (0.98) | 257 (1.03) | 13911 (1.16) | 17846 (1.14) |
-//!
-//! The private operation's speed is the modular core's: see its module for the kernels.
+//! The rates of sign, verify, encrypt and decrypt at 2048 to 4096 bits, one at a time
+//! and in batches, on the IFMA and on the scalar path, beside OpenSSL 3.0 and 4.0, are in
+//! `docs/performance.md` (`cryptocard speed rsa2048 rsa3072 rsa4096 --compare openssl`,
+//! written by `scripts/readme-speed` with the date and the CPU). `crates/bench`'s `rsa`
+//! benchmark times the backends and batch sizes one against another. The private
+//! operation's speed is that of its exponentiation units: see `accel/` and the kernels
+//! they run on.
 //!
 //! # Fuzzing
 //!

@@ -21,10 +21,10 @@
 //! Constant time: the instruction sequence, the addresses and the trip counts depend on
 //! `w` and the number of entries only; the index enters only the compare.
 //!
-//! Measured on AMD Zen 4 (core about 4 GHz, minimum over many calls, the `adx` benchmark): a
-//! 32-entry table of 16-limb entries (4 KiB) in about 150 core cycles with the call,
-//! 32-limb entries in 230, 64-limb ones in 460, against 620, 690 and 1370 for the portable
-//! scan. Reading 4 KiB takes at least 64 cycles at two 256-bit loads a cycle.
+//! A scan reads the whole table, so its floor is the load bandwidth (a 32-entry table of
+//! 16-limb entries is 4 KiB, 128 loads of 256 bits); with a quarter of the loads and mask
+//! operations of the portable scan, which goes a limb at a time, this one is several times
+//! faster (`crates/bench`, `adx -- kernels`).
 
 use super::cpu::Avx2;
 use crate::limb::Limb;

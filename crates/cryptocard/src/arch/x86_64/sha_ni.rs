@@ -14,10 +14,9 @@
 //! but the state. The portable twins are `digest::sha1::compress_portable` and
 //! `digest::sha256::compress_portable`, the reference the tests hold these to.
 //!
-//! Speed on AMD Zen 4 (16 KiB messages): SHA-256 1.44 and SHA-1 1.34 TSC cycles per byte
-//! (the TSC runs at 2.6 GHz, the core at about 3.6: about 2.0 and 1.9 core cycles), 1.02x
-//! OpenSSL 3.0 for both. The dependency chain through `sha256rnds2`/`sha1rnds4` bounds
-//! both; the schedule runs beside it.
+//! The dependency chain through `sha256rnds2`/`sha1rnds4` bounds both; the schedule runs
+//! beside it. Both run level with OpenSSL's SHA-NI code (the `sha1` and `sha256` rows of
+//! `docs/performance.md`).
 
 use super::cpu::ShaNi;
 use core::arch::x86_64::*;

@@ -17,8 +17,8 @@ pub struct AdxBasecase(pub Adx);
 
 impl Basecase for AdxBasecase {
     /// Below the Karatsuba cut-over; a 32 x 32 product is one Karatsuba level over the
-    /// unrolled 16-limb kernel (`karatsuba::karatsuba_product`), about 15% faster than the
-    /// 32-limb schoolbook and than the generic level.
+    /// unrolled 16-limb kernel (`karatsuba::karatsuba_product`), faster than the 32-limb
+    /// schoolbook and than the generic level (`crates/bench`, `adx -- tune_karatsuba`).
     #[inline]
     fn mul_basecase(&self, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
         if a.len() == 32 && b.len() == 32 {
@@ -79,25 +79,22 @@ impl Basecase for AdxBasecase {
     }
 }
 
-/// Thresholds for [`AdxBasecase`], tuned on AMD EPYC Zen 4 (2 shared cores, core about
-/// 4.0 GHz, rustc 1.95) with the `adx` benchmark's `tune_karatsuba` and
-/// `tune_toom3` (`crates/bench`) (`KARATSUBA=...`, `TOOM4=...`: minimum of interleaved
-/// samples, core cycles), after the linear passes moved to `linear`:
+/// Thresholds for [`AdxBasecase`], tuned on AMD Zen 4 with the `adx` benchmark's
+/// `tune_karatsuba` and `tune_toom3` (`crates/bench`; `KARATSUBA=...` and `TOOM4=...` try
+/// other cut-overs, interleaved); rerun them to retune, on a quiet machine:
 ///
-/// * Karatsuba products against the basecase at 32/40/48/64 limbs: 1565/2780/3140/5080
-///   against 1500/2970/3580/6310 (the 32-limb basecase is itself one Karatsuba level over
-///   the unrolled 16-limb kernel, see `mul_basecase` above). Whole 65536-bit products
-///   with the cut at 32/36/40/44/48: 422k/410k/410k/410k/410k cycles.
-/// * Karatsuba squares from 64 limbs (56: 3220 against 3205; 64: 3155 against 3790).
-/// * Toom-4 (one level, over Karatsuba) against Karatsuba at 256/384/512/768/1024 limbs:
-///   52k/95k/146k/269k/417k against 50k/96k/154k/296k/471k for products; squares at
-///   1024 limbs 278k against 298k. So from 300 limbs (a 65536-bit product is one Toom-4
-///   level over seven 256-limb Karatsuba products).
+/// * Karatsuba products win from 40 limbs (the 32-limb basecase is itself one Karatsuba
+///   level over the unrolled 16-limb kernel, see `mul_basecase` above); whole 65536-bit
+///   products are flat for cuts between 36 and 48.
+/// * Karatsuba squares win from 64 limbs; at 56 the two are level.
+/// * Toom-4 (one level, over Karatsuba) wins over Karatsuba from about 300 limbs, for
+///   products and squares (a 65536-bit product is one Toom-4 level over seven 256-limb
+///   Karatsuba products).
 /// * Toom-3 never won (its 342-limb parts of a 1024-limb product recurse to loop-kernel
 ///   sizes), and Toom-4 covers its range; it stays above the sizes measured.
 ///
-/// With these, a 4096-bit product takes about 0.85 times GMP 6.2's `mpz_mul` time and a
-/// 65536-bit one about 1.0 times (the `adx` benchmark's `products_gmp`).
+/// The products these give, against GMP, are the `mulN` rows of `docs/performance.md` and
+/// the `adx` benchmark's `products_gmp`.
 pub const THRESHOLDS: Thresholds = Thresholds {
     mul_karatsuba: 40,
     mul_toom3: 1500,

@@ -14,9 +14,9 @@
 //! product limb once; Kaliski counts about a third fewer memory references, and it is the
 //! loop the DSP56000 (Dusse and Kaliski, EUROCRYPT '90) ran in its 56-bit accumulator.
 //! Comba's multiplier is the same idea. With two columns summed together (below), product
-//! scanning measures on Zen 4 (rustc 1.95, `u128` arithmetic) about 0.79 ns per limb
-//! product at 32 limbs and 0.74 at 64, against 0.93-0.95 for `addmul_1` rows; one column
-//! at a time it was no faster than the rows.
+//! scanning beats `addmul_1` rows in portable Rust (`u128` arithmetic, measured on Zen 4
+//! with `crates/bench`'s `bignum` benchmark); one column at a time it was no faster than
+//! the rows.
 //!
 //! Carry bound for a column: it holds at most `min(n, m)` products, each at most
 //! `(B - 1)^2 < B^2`, plus the carry in from the previous column, which is less than

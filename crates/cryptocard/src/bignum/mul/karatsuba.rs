@@ -20,8 +20,8 @@
 //!
 //! Markovic, Unkasevic and Djordjevic ("RSA algorithm optimization on assembler of TI
 //! TMS320C54x", tables 1-3) find Karatsuba-Ofman paying from about 512 bits for
-//! multiplication and 1024 bits for squaring on the DSP; on Zen 4 with our `u128`
-//! basecase the cut-overs are in [`super::thresholds::PORTABLE`].
+//! multiplication and 1024 bits for squaring on the DSP; with our `u128` basecase the
+//! cut-overs are in [`super::thresholds::PORTABLE`].
 //!
 //! Scratch per level: `t` (`2h` limbs, the two differences) and `zm` (`2h` limbs);
 //! sub-products use the rest. The additions run on the kernel set's carry chains

@@ -1,6 +1,6 @@
 //! The linear passes of Karatsuba and Toom-3, written over the [`Basecase`] seam so that a
-//! kernel set can bring faster carry chains (the x86-64 `adc`/`sbb` loops run about 2.3
-//! times faster than the portable ones).
+//! kernel set can bring faster carry chains (the x86-64 `adc`/`sbb` loops keep the carry
+//! in the flags, where the portable ones pass it through a `bool`).
 //!
 //! The primitives are [`Basecase`] methods with portable defaults (`add_n`, `sub_n` with a
 //! carry in, their in-place forms, `add_1`, `sub_1` and `add_repeated`); this file builds

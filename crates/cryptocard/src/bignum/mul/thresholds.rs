@@ -25,14 +25,13 @@ pub struct Thresholds {
 
 /// Thresholds for the portable `u128` kernels ([`super::Portable`]).
 ///
-/// Tuned on AMD EPYC Zen 4 (2 cores of a shared VM at about 2.8 GHz, rustc 1.95,
-/// opt-level 3) with `tests/bignum_timing.rs::tune`: at each size, the basecase against
-/// one level of Karatsuba (and Karatsuba against one level of Toom-3), each the minimum
-/// of 30-60 interleaved batches. Karatsuba multiplication overtook the two-column
-/// basecase between 32 and 36 limbs (828 against 840 ns at 32, 1029 against 1018 at
-/// 36); squaring, whose basecase does half the products, at 56. Toom-3 won consistently
-/// from 210 limbs for products and from about 250 for squares (the curves cross several
-/// times below that, within the noise).
+/// Tuned on AMD Zen 4 with `cargo bench -p cryptocard-bench --bench bignum -- tune`: at
+/// each size, the basecase against one level of Karatsuba (and Karatsuba against one
+/// level of Toom-3), each the minimum of interleaved batches. Karatsuba multiplication
+/// overtook the two-column basecase between 32 and 36 limbs; squaring, whose basecase
+/// does half the products, at 56. Toom-3 won consistently from 210 limbs for products and
+/// from about 250 for squares (the curves cross several times below that, within the
+/// noise). Rerun it to retune.
 pub const PORTABLE: Thresholds = Thresholds {
     mul_karatsuba: 36,
     mul_toom3: 210,

@@ -15,11 +15,13 @@ use crate::des::cipher::sealed::Inner;
 use crate::des::feistel::{Halves, fp_contract, ip_expand};
 
 /// Blocks per stage of the serial kernels: IP of a stage's blocks runs first, then the
-/// chain (512 bytes of input, 1 KiB of stack; tuned on AMD Zen 4).
+/// chain (512 bytes of input, 1 KiB of stack; tuned on AMD Zen 4 with `cargo bench -p
+/// cryptocard-bench --bench des`; rerun it to retune).
 const STAGE: usize = 64;
 
 /// Blocks interleaved by the parallel kernels (ECB, CTR, CBC and CFB-64 decryption). Tuned
-/// on AMD Zen 4: 2 lanes gave 162 cycles a DES block, 3 gave 137, 4 gave 137 with spills.
+/// on AMD Zen 4 with the `des` benchmark of `crates/bench`: 3 lanes fill the rounds' load
+/// latency where 2 leave it partly idle, and 4 gain nothing and spill registers.
 const LANES: usize = 3;
 
 #[inline(always)]
@@ -83,8 +85,8 @@ pub(crate) fn ecb<C: Inner, const DEC: bool>(c: &C, input: &[u8], output: &mut [
 /// stage's input blocks first, then `s = step(s, IP(x_i))` block after block (the chain),
 /// each `s` leaving through IP^-1 into `output` if there is one. IP, which does not
 /// depend on the chain, runs ahead at full throughput instead of competing with the
-/// chain for ALU ports and scheduler slots (inline it cost about 40 cycles a block on
-/// Zen 4); IP^-1, which depends on it, overlaps with the next block's rounds (8 cycles).
+/// chain for ALU ports and scheduler slots (inline it cost a noticeable part of a block
+/// on Zen 4); IP^-1, which depends on it, overlaps with the next block's rounds.
 #[inline(always)]
 fn serial<C: Inner>(
     c: &C,

@@ -63,9 +63,9 @@ pub(crate) fn class_for_limbs(limbs: usize) -> Option<usize> {
 pub(crate) const MB8_OPS: usize = 4;
 
 /// The smallest group of operations of one class that runs as an mb8 call; smaller ones
-/// run one by one on x2. From the kernels' timings on AMD Zen 4 (`crates/bench`, `ifma`):
-/// a call of 4 costs 1.6 x2 pairs at 10 digits, 2.5 at 20, 2.8 at 30, 2.7 at 40, about
-/// 2.6 at 60.
+/// run one by one on x2. From the kernels' timings on AMD Zen 4 (`crates/bench`, `ifma`;
+/// rerun it to retune): a call of 4 costs less than two x2 pairs at 10 digits, and
+/// between two and three at the other classes.
 pub(crate) fn mb8_min_ops(digits: usize) -> usize {
     match digits {
         10 => 2,
@@ -74,9 +74,9 @@ pub(crate) fn mb8_min_ops(digits: usize) -> usize {
 }
 
 /// The fewest products modulo n of one class worth an mb8 call. A call costs about two
-/// core products for its kernel, whatever the lanes used, and a fifth of one a lane for
-/// the rest (2048 bits, `crates/bench`, `rsa_products`); so two products are about even,
-/// and three gain.
+/// core products for its kernel, whatever the lanes used, and a small part of one a lane
+/// for the rest (2048 bits, `crates/bench`, `rsa -- products`); so two products are about
+/// even, and three gain.
 pub(crate) const MIN_PRODUCT_LANES: usize = 3;
 
 /// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits, in constant time: with

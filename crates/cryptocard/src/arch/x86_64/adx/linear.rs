@@ -2,11 +2,11 @@
 //! chains (GMP's `mpn_add_n`, `mpn_sub_n`, `mpn_add_1` with full propagation).
 //!
 //! Karatsuba and Toom-Cook spend their time outside the basecase in passes like these
-//! (the evaluations, the middle terms, the interpolation); in portable Rust each limb
-//! costs about 2.5 cycles on Zen 4 (the carry goes through a `bool`), here about 1: the
-//! carry stays in `CF` across the whole pass. The loop is unrolled four times; only
-//! flag-neutral instructions sit between two steps (`mov`, `lea`, `dec` leaves `CF` alone,
-//! `jrcxz`), so one chain runs through the quads and the tail.
+//! (the evaluations, the middle terms, the interpolation); in portable Rust the carry goes
+//! through a `bool` at every limb, here it stays in `CF` across the whole pass. The loop
+//! is unrolled four times; only flag-neutral instructions sit between two steps (`mov`,
+//! `lea`, `dec` leaves `CF` alone, `jrcxz`), so one chain runs through the quads and the
+//! tail.
 //!
 //! Contracts: `r`, `a`, `b` have the stated lengths; `r` may be `a` or `b` themselves
 //! (the same limbs, in place: each step reads its inputs before it writes), never
@@ -166,8 +166,8 @@ pub(crate) fn sub_1(adx: Adx, a: &mut [Limb], b: &[Limb]) -> Limb {
 /// Clobbers `rcx`. Labels `$a`, `$b`, `$c` must be unique local numbers.
 ///
 /// (`pext` with the masks 1 and `!1` does the same without a count register, but on AMD
-/// family 17h, Zen 1 and Zen 2, it is microcoded and takes up to about 300 cycles for a
-/// mask with many set bits; `shlx`/`shrx` take one cycle everywhere.)
+/// family 17h, Zen 1 and Zen 2, it is microcoded and slow for a mask with many set bits;
+/// `shlx`/`shrx` are single fast instructions everywhere.)
 macro_rules! loop2 {
     ($step:ident, $bump:ident, $a:literal, $b:literal, $c:literal) => {
         concat!(

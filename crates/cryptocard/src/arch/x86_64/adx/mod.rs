@@ -42,8 +42,8 @@
 //! need two additions per position on each. Rows of the product and of the reduction are
 //! instead overlapped by the out-of-order core: a row depends on the previous one only
 //! through the `T` limbs in memory (store forwarding), and REDC's next quotient digit only
-//! through one limb, which the unrolled REDC keeps in a register. Measured, this is
-//! throughput-bound (below), not latency-bound.
+//! through one limb, which the unrolled REDC keeps in a register. The kernels are thus
+//! bound by instruction throughput, not by latency (see "Throughput" below).
 //!
 //! Register allocation (names of the `asm!` operands): `rdx` the digit (the implicit
 //! `mulx` source), `{x}` the multiplicand and `{t}` the accumulator (both memory operands
@@ -63,7 +63,7 @@
 //!   (separated operand scanning, Koc-Acar-Kaliski 1996); for the unrolled sizes both in
 //!   one `asm!` block. Above [`MAX_SCRATCH_LIMBS`] the product uses CIOS instead
 //!   (reduction interleaved digit by digit, Dusse-Kaliski Improvement 2), which needs no
-//!   scratch but is about 15% slower, its rows being serially dependent.
+//!   scratch but is slower, its rows being serially dependent.
 //!
 //! Sizes 8, 16, 24, 32, 48, 64 limbs (the RSA-1024 to RSA-8192 CRT halves and the
 //! 1024/2048/4096-bit moduli) have kernels unrolled by the assembler: `.rept` over a
@@ -91,69 +91,31 @@
 //! # Linear passes
 //!
 //! `linear` has the carry-chain passes the bignum recursion needs (Karatsuba, Toom-3,
-//! Toom-4), behind the `Basecase` seam: `adc`/`sbb` loops four limbs a trip (about 1.1
-//! cycles a limb against 2.5 for the portable loops), `abs_diff` in one block,
+//! Toom-4), behind the `Basecase` seam: `adc`/`sbb` loops four limbs a trip, the carry
+//! kept in `CF` where the portable loops pass it through a `bool`, `abs_diff` in one block,
 //! `addmul_1` on one `mulx` row, and Karatsuba's middle term in three passes that each add
 //! two operands per limb, one on `CF` (`adcx`) and one on `OF` (`adox`), sharing
-//! `H0 + L2` between the two halves (GMP's `toom22` order): about 6.5 cycles per limb of
-//! the half size against 13.5 for the portable five-operand sums. (These passes need
-//! only `adc`/`sbb`; they take the `Adx` token because they live with the kernels they
-//! serve.)
+//! `H0 + L2` between the two halves (GMP's `toom22` order) where the portable code makes
+//! five-operand sums. (These passes need only `adc`/`sbb`; they take the `Adx` token
+//! because they live with the kernels they serve.)
 //!
-//! # Measured on Zen 4 (this project's machine)
+//! # Throughput
 //!
-//! Core cycles per call (TSC ticks / 0.650; the core ran at about 4.0 GHz against a
-//! 2.596 GHz TSC), the minimum over many samples of 16 back-to-back calls, best of four
-//! runs, with other jobs sharing the two cores (`cargo bench -p cryptocard-bench
-//! --bench adx -- kernels chain`):
-//!
-//! | k | bits | `mont_mul_raw` | `mont_sqr_raw` | `mul_basecase` | `sqr_basecase` | `redc_raw` | chain square | chain product |
-//! |---:|---:|---:|---:|---:|---:|---:|---:|---:|
-//! | 8  |  512 |   250 |   222 |  115 |   90 |  128 |   232 |   255 |
-//! | 16 | 1024 |   845 |   710 |  400 |  275 |  430 |   716 |   845 |
-//! | 24 | 1536 |  1850 |  1482 |  895 |  535 |  940 |  1496 |  1858 |
-//! | 32 | 2048 |  3242 |  2548 | 1592 |  895 | 1638 |  2607 |  3260 |
-//! | 48 | 3072 |  7312 |  5948 | 3575 | 2135 | 3650 |  5679 |  6728 |
-//! | 64 | 4096 | 12808 | 10350 | 6302 | 3792 | 6440 |  9928 | 11760 |
-//! | 20 (loop) | 1280 | 1728 | 1445 | 795 | 522 | 850 | | |
-//! | 40 (loop) | 2560 | 6080 | 4888 | 2948 | 1740 | 3090 | | |
-//!
-//! The chain columns include the almost-Montgomery subtraction (the raw kernels leave it
-//! to the caller) and are per squaring (`w = 5` per call); at 48 and 64 limbs they are
-//! the Karatsuba forms, 4% to 9% below the raw kernels.
-//!
-//! The unrolled rows run at about 1.56 cycles per digit product: alone `mulx` issues one
-//! per cycle and an `adcx`/`adox` pair one per cycle, but together they share the integer
-//! ALUs and settle at 1.5. Measured in isolation, `mulx` with two dependent or independent
-//! additions never went below about 1.5 cycles per product on this core, whether the
-//! accumulator lives in memory or in a sliding window of registers (OpenSSL's
-//! `sqrx8x`), and whichever registers receive the halves; so the kernels keep the
-//! accumulator in memory and the gains come from removing work around the rows. A `mulx`
-//! or `adcx` with an indexed memory operand (`[x + rcx*8]`) costs about 1.6 times as
-//! much, hence constant displacements and pointer bumps in the loops; `loop` is no faster
-//! than `lea`+`jrcxz`+`jmp`; loading the operand or the accumulator limb into a register
-//! first is slower. Squaring beats the Montgomery product at every size, by 9% at 8
-//! limbs and 16-21% from 16 limbs up. For comparison, OpenSSL 4.0.3's `bn_mul_mont` on
-//! the same machine takes 1028/2222/3865 cycles at 16/24/32 limbs for a product and
-//! 762/1600/2768 for a square (its `bn_sqr8x_mont`), and GMP 6.3's `mpn_mul_basecase`
-//! 625/1400/2488 for the plain 16/24/32-limb product.
-//!
-//! Whole constant-time exponentiations, `modular::Modulus::pow` against OpenSSL 3.0's
-//! `BN_mod_exp_mont_consttime` (its `x86_64-mont5` `mulx` code, the single-exponent path
-//! whether or not its IFMA code is enabled), interleaved in one process, full-length
-//! exponent, minimum kcycles (`cargo bench -p cryptocard-bench --bench modexp -- cycles`):
-//!
-//! | bits | ours | OpenSSL | ratio |
-//! |---:|---:|---:|---:|
-//! | 1024 |   961 |  1071 | 1.11 |
-//! | 1536 |  2988 |  3350 | 1.12 |
-//! | 2048 |  6855 |  7666 | 1.12 |
-//! | 3072 | 22217 | 24927 | 1.12 |
-//! | 4096 | 51237 | 58652 | 1.14 |
-//!
-//! Per window at 1024 bits that is five chain squarings (716), a chain product (845) and
-//! an AVX2 scan (about 115-150), 4560 cycles, against 5055 for OpenSSL's `bn_power5`.
-//! Before the chains and the vector scan the same exponentiation ran 0.92x OpenSSL.
+//! A row's `mulx` and its `adcx`/`adox` pair share the integer ALUs, so the unrolled rows
+//! run at the issue rate of those three instructions together, not at one product a
+//! cycle. Keeping the accumulator in a sliding window of registers (OpenSSL's `sqrx8x`)
+//! instead of memory, or choosing other registers for the halves, did not beat that, so
+//! the kernels keep the accumulator in memory and gain by removing work around the rows.
+//! A `mulx` or `adcx` with an indexed memory operand (`[x + rcx*8]`) is markedly slower
+//! than one with a constant displacement, hence constant displacements and pointer bumps
+//! in the loops; `loop` is no faster than `lea`+`jrcxz`+`jmp`; loading the operand or the
+//! accumulator limb into a register first is slower. The squaring, with about half the
+//! digit products, beats the Montgomery product at every size, and at 48 and 64 limbs the
+//! chains' Karatsuba forms beat the raw kernels. `crates/bench` measures every kernel
+//! (`cargo bench -p cryptocard-bench --bench adx -- kernels chain`, cycles per call,
+//! OpenSSL's `bn_mul_mont` and GMP's `mpn_mul_basecase` beside them) and the whole
+//! constant-time exponentiations against OpenSSL's `BN_mod_exp_mont_consttime` (`--bench
+//! modexp -- cycles`); the `modexpN` rows of `docs/performance.md` give the rates.
 //!
 //! # As the bignum basecase
 //!
@@ -161,15 +123,10 @@
 //! nothing from `bignum`) puts [`mul_basecase`] and [`sqr_basecase`] (a 32 x 32 product as
 //! one Karatsuba level over the 16-limb kernel) and the linear passes behind `bignum::mul`'s
 //! `Basecase` seam, with Karatsuba and Toom-4 cut-overs tuned over them
-//! (`THRESHOLDS` there). Through that recursion a 4096-bit product takes about 0.85
-//! times the time of GMP 6.2's `mpz_mul` and a 65536-bit one about 1.0 times (portable
-//! kernels: 1.8 and 2.6 times), measured in one process (`crates/bench`, `adx -- products_gmp`); `cryptocard speed
-//! mul65536` puts it at 0.85-0.87x GMP 6.3's rate.
-
-// The callers (`modular`'s Montgomery arithmetic, `Nat` multiplication through
-// `AdxBasecase`) are written beside this module and wire these kernels in as they land;
-// until then only the tests use them.
-#![cfg_attr(not(test), allow(dead_code))]
+//! (`THRESHOLDS` there). The products through that recursion, against GMP's `mpz_mul`, are
+//! the `mulN` rows of `docs/performance.md` (`cryptocard speed mul4096 mul65536 --compare
+//! gmp`) and `crates/bench`'s `adx -- products_gmp`, which also times the portable
+//! kernels.
 
 mod almost_chain;
 mod cios;
@@ -211,8 +168,8 @@ pub(crate) const MAX_SCRATCH_LIMBS: usize = 128;
 /// Runs `f` on a zeroed scratch of `2k` limbs on the stack, and wipes it afterwards.
 ///
 /// The wipe is a plain `fill(0)` kept alive by `black_box` rather than `zeroize`'s
-/// volatile stores: those go one limb at a time and cost about 120 cycles at `k = 16`
-/// (15% of a 1024-bit product on Zen 4), the vector fill a handful.
+/// volatile stores: those go one limb at a time, a noticeable part of a small product,
+/// where the compiler turns the fill into a few vector stores.
 #[inline(always)]
 fn with_scratch<T>(k: usize, f: impl FnOnce(&mut [Limb]) -> T) -> T {
     #[inline(always)]
@@ -249,7 +206,7 @@ pub fn mul_basecase(adx: Adx, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 }
 
 /// `r = a^2`, `r.len() == 2 * a.len()`, `a` non-empty. Time depends only on the length.
-/// (About 60% of [`mul_basecase`]'s time from 16 limbs up.)
+/// (Faster than [`mul_basecase`]: about half the digit products.)
 pub fn sqr_basecase(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     assert!(!a.is_empty() && r.len() == 2 * a.len(), "internal error: sqr_basecase lengths");
     by_size!(a.len(), sqr_unrolled, (adx, r, a), sqr::sqr_loop(adx, r, a))
@@ -296,7 +253,8 @@ pub fn mont_mul_raw(
     )
 }
 
-/// Montgomery square: [`mont_mul_raw`] with `b = a` (about 20% faster from 16 limbs up).
+/// Montgomery square: [`mont_mul_raw`] with `b = a` (faster: the square takes about half
+/// the digit products).
 pub fn mont_sqr_raw(adx: Adx, r: &mut [Limb], a: &[Limb], n: &[Limb], n0: Limb) -> Limb {
     let k = n.len();
     assert!(k >= 1 && r.len() == k && a.len() == k, "internal error: mont_sqr_raw lengths");

@@ -53,7 +53,7 @@ pub(super) fn redc_loop(_adx: Adx, r: &mut [Limb], t: &mut [Limb], n: &[Limb], n
         );
     }
     // The parked carry limbs t[0..k) go onto the high half (see the module docs); the
-    // portable `add_n` is constant-time and costs about k cycles, little beside the rows.
+    // portable `add_n` is constant-time and one linear pass, little beside the k rows.
     let (lo, hi) = t.split_at(k);
     crate::limb::add_n(r, hi, lo)
 }

@@ -10,8 +10,8 @@
 //! T[j] <- T[j] + h_{j-1}  + OF    (adox: the OF chain)
 //! ```
 //!
-//! Both chains run in parallel (Zen 4 retires one `adcx` and one `adox` per cycle, two
-//! dependent `adc`s only one). The high half alternates between `{h0}` and `{h1}` so that
+//! Both chains run in parallel (an `adcx` and an `adox` can retire together, where two
+//! dependent `adc`s serialise on `CF`). The high half alternates between `{h0}` and `{h1}` so that
 //! `h_{j-1}` is still there when `h_j` is written; on entry `{h1}` is the "previous high
 //! half" (0 at the start of a row) and on exit `{h1}` holds `h_{len-1}`, with both flags
 //! still pending. The carry out of the row, `h_{len-1} + CF + OF`, cannot overflow a limb:
@@ -85,8 +85,8 @@ macro_rules! row_loop8 {
 /// moved back by the `s = -len mod 8` skipped slots and a three-level branch tree on `s`
 /// picks the entry, through a stub that clears the flags (`xor {lo}`); `{h0}` gets a copy
 /// of `{h1}`, so whichever of the two the entry step reads as "previous high half" is
-/// right. Addresses are base plus constant displacement only: on Zen 4 a `mulx` or `adcx`
-/// with an indexed memory operand makes the row about 1.6 times slower. The loop counts
+/// right. Addresses are base plus constant displacement only: a `mulx` or `adcx` with an
+/// indexed memory operand makes the row markedly slower (`crates/bench`, `adx`). The loop counts
 /// with `lea` and exits with `jrcxz`, so the flags survive it. Branches depend only on the
 /// length. Uses local labels 30 to 49.
 macro_rules! row_loop8_from_h1 {

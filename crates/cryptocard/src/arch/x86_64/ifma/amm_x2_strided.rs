@@ -3,8 +3,8 @@
 //!
 //! In the contiguous [`X2`] layout, block `v` holds digits `4v..4v+4`, so the division by
 //! 2^52 at the end of a step moves every block two lanes down (`S` shuffles a step, with
-//! `S = D / 4` blocks). On AMD Zen 4 they compete with the products for the pipes: at 20
-//! digits, a step without them measured 48 cycles a product faster. Here block `v`, lane
+//! `S = D / 4` blocks). On AMD Zen 4 they compete with the products for the pipes, and a
+//! step without them is markedly faster (`crates/bench`, `ifma`). Here block `v`, lane
 //! pair `L` (`0 <= L < 4`) holds digit `L S + v` of both numbers:
 //!
 //! ```text

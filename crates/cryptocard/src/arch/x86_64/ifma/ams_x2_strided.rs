@@ -27,9 +27,9 @@
 //! Doubling in the row instead (IFMA reads only 52 bits of `2 a_r`: `2 a_r a_j = e_r a_j
 //! + t_r a_j 2^52`, with `e_r = 2 a_r mod 2^52` and `t_r` bit 51 of `a_r`) cost a pass
 //! that wrote `e`, a masked addition per doubled block product, and twenty lane masks
-//! built from `t_r` on the scalar side, which LLVM spilled: 547 cycles a squaring against
-//! 468 now, and an x2 pair of 1024-bit exponentiations 739k cycles against 660k (AMD
-//! Zen 4, `crates/bench`, `ifma`).
+//! built from `t_r` on the scalar side, which LLVM spilled; doubling per class is
+//! markedly faster, for the squaring and for whole exponentiations (`crates/bench`,
+//! `ifma`).
 //!
 //! The reduction is `amm`'s loop without the multiplicand's products: the window of `D`
 //! digits starts as `c[0..S]` (block `v` of window `i` holds digits `i + v + L S`, the
@@ -41,9 +41,8 @@
 //! 10 `zmm` products at 20 digits against 20 in `amm_x2s`, so its high halves go straight
 //! into the block above (one addition a step instead of five), and the square's products
 //! for class `i + S + LEAD` run inside step `i`, where the quotient-digit chain leaves
-//! the multipliers idle: computed first, in a separate pass, they measured 573 cycles a
-//! squaring (with the doubling in the rows), no better than `amm_x2s`'s 556; interleaved,
-//! 548.
+//! the multipliers idle: computed first, in a separate pass, they made the squaring no
+//! faster than `amm_x2s`; interleaved, they come nearly free.
 //!
 //! Guard bits: a digit of the square sums at most `2 D` halves below 2^52 (each cross
 //! product's two halves counted twice, in `cx` and by the doubling), and the reduction at
@@ -64,7 +63,7 @@ pub(super) const fn ams_x2s_fits(d: usize) -> bool {
 }
 
 /// How many steps before the reduction takes a class its products are issued (tuned on
-/// AMD Zen 4: 2 against 1 and 3 saves 1-5% of an exponentiation).
+/// AMD Zen 4 against 1 and 3 with `crates/bench`'s `ifma` benchmark; rerun it to retune).
 const LEAD: usize = 2;
 
 /// `ams(a) = a^2 / R mod n` of two interleaved numbers, all operands strided; contract as

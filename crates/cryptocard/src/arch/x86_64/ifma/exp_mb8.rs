@@ -13,8 +13,8 @@
 //! the size. Otherwise, up to [`MB8_TRANSPOSED_MAX_DIGITS`] digits, they run by rows
 //! (`amm`, `ams`): the accumulator of a product is `D` registers and a shift by one digit
 //! is a renaming. Above that (odd digit counts only) the row accumulator no longer fits
-//! the 32 registers and every step would spill it (`amm52x40` by rows took 17.3k cycles
-//! on Zen 4 against 2.0k for an x2 pair); there the batch runs as four x2 pairs.
+//! the 32 registers and every step would spill it, which makes a product by rows several
+//! times slower than an x2 pair's; there the batch runs as four x2 pairs.
 
 use super::LaneStatus;
 use super::amm::amm_mb8;
@@ -31,7 +31,8 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 /// The largest digit count run transposed by rows; larger ones without a column-group
-/// width run as x2 pairs (tuned on AMD Zen 4, see the module docs).
+/// width run as x2 pairs (the row accumulator's `D` registers must fit the 32, see the
+/// module docs).
 pub const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 
 /// One lane's job: `out = base^exp mod modulus`.
@@ -147,19 +148,19 @@ fn exp_mb8_lanes<const D: usize, L: LaneInput<D>>(
 
 /// The digit count from which a window's table selection is spread over its squarings
 /// (`Kernels::sqr_select`) rather than scanned on its own. A 32-entry table of 40 digits
-/// is 80 KiB, read from the second-level cache at every window: alone, the scan took 3500
-/// cycles a window, 9% of a batch; spread, RSA-4096 batches take 3.92 ms against 4.11 (AMD
-/// Zen 4). At 30 digits the gain is 1-2%; at 20 and below the table is in or near the
-/// first-level cache and the spread scan's extra loads cost more than they hide.
+/// is 80 KiB, read from the second-level cache at every window: alone, the scan is a
+/// sizeable part of a batch, and spread over the squarings its loads hide behind the
+/// products. At 30 digits the gain is small; at 20 and below the table is in or near the
+/// first-level cache and the spread scan's extra loads cost more than they hide (tuned on
+/// AMD Zen 4 with `crates/bench`'s `ifma -- fused`; rerun it to retune).
 pub(crate) const FUSED_SELECT_MIN_DIGITS: usize = 30;
 
 /// Window width of the transposed exponentiations below [`FUSED_SELECT_MIN_DIGITS`]: 4,
 /// not 5, because the table of 16 entries (20 KiB at 20 digits) stays in the 32 KiB
 /// first-level cache, where the 32 of a 5-bit window are read from the second level at
-/// every window (tuned on AMD Zen 4: a batch of 1024-bit exponentiations takes 530 us
-/// against 560 us). From there up, with the selection spread over the squarings, windows
-/// are 5 bits (x2 pairs too, `X2_WINDOW`): a batch of 1536-bit exponentiations takes 1740
-/// us against 1760 us, of 2048-bit 3920 us against 3990 us.
+/// every window. From there up, with the selection spread over the squarings, windows
+/// are 5 bits (x2 pairs too, `X2_WINDOW`). Tuned on AMD Zen 4 with `crates/bench`'s
+/// `ifma -- windows`, which times both widths per digit count; rerun it to retune.
 pub(crate) const MB8_WINDOW: usize = 4;
 
 /// [`exp_mb8`] with windows of `W` bits.
@@ -443,8 +444,8 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
 
 /// The product by column groups of `G` (0: by rows) for [`Mb8Kernels`] (its moduli, `k0`
 /// and scratch): a Karatsuba product where its halves are whole groups (`ks_fits`; among
-/// the classes, 40 digits with groups of 4, 6170 chained cycles against 6610 on AMD Zen
-/// 4), else `amm_mb8_ps`.
+/// the classes, 40 digits with groups of 4, where it beats the plain column groups:
+/// `crates/bench`, `ifma -- products40`), else `amm_mb8_ps`.
 fn mul_groups<const D: usize, const G: usize>(
     ifma: Ifma,
     (n, k0): (&Mb8<D>, &[u64; 8]),
@@ -468,8 +469,8 @@ fn mul_groups<const D: usize, const G: usize>(
 
 /// The squaring by column groups of `G > 0` for [`Mb8Kernels`] (its moduli, `k0` and
 /// scratch), with `side` between the groups: with a Karatsuba square where its halves are
-/// whole groups (`ks_fits`; among the classes, 40 digits with groups of 4, where it takes
-/// 4830 chained cycles against 5068 on AMD Zen 4), else `ams_mb8_ps`.
+/// whole groups (`ks_fits`; among the classes, 40 digits with groups of 4, where it beats
+/// the plain column groups: `crates/bench`, `ifma -- products40`), else `ams_mb8_ps`.
 fn sqr_groups<const D: usize, const G: usize>(
     ifma: Ifma,
     (n, k0): (&Mb8<D>, &[u64; 8]),

@@ -21,11 +21,11 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 /// The digit counts whose squarings use `ams_x2`; outside them `amm_x2(a, a)` is as fast
-/// or faster (tuned on AMD Zen 4, chained cycles: 636 against 606 at 20 digits, 1336 against
-/// 1295 at 30, 1884 against 2114 at 40, 4347 against 4736 at 60, 9555 against 8828 at 79).
-/// Below, the squaring's shorter rows leave the step bound by its quotient-digit chain;
-/// above, its extra operand (`2a`) pushes the accumulators out of the registers. (At 20
-/// digits the strided layout squares with its own kernel, `ams_x2s`.)
+/// or faster (tuned on AMD Zen 4 with the chained cycles of `crates/bench`'s `ifma`
+/// benchmark; rerun it to retune). Below, the squaring's shorter rows leave the step
+/// bound by its quotient-digit chain; above, its extra operand (`2a`) pushes the
+/// accumulators out of the registers. (At 20 digits the strided layout squares with its
+/// own kernel, `ams_x2s`.)
 pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 32..=64;
 
 /// `out[s] = base[s]^exp[s] mod n_s` for `s = 0, 1`, where `params[s]` holds `n_s`.
@@ -123,7 +123,8 @@ impl<const D: usize> PairInputs<D> {
     }
 }
 
-/// Window width of the x2 exponentiations (tuned on AMD Zen 4, see the module docs).
+/// Window width of the x2 exponentiations (tuned on AMD Zen 4 with `crates/bench`'s
+/// `ifma -- windows`; rerun it to retune).
 pub(crate) const X2_WINDOW: usize = 5;
 
 /// `out = base^exp mod n` for both numbers of `inp`, fully reduced, with windows of `W`

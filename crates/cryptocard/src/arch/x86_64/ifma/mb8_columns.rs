@@ -88,11 +88,11 @@ pub(super) const fn width_ok<const D: usize, const W: usize>() -> bool {
     W >= 2 && W <= 23 && W.is_multiple_of(2) && D.is_multiple_of(W)
 }
 
-/// The column-group width used for `d` digits, 0 where none fits (odd `d`). Tuned on AMD
-/// Zen 4 (chained cycles of an 8-lane product, multiplication / squaring: at 40 digits
-/// 6610 / 5067 with 4 columns, 6648 / 5088 with 8, 6690 / 5180 with 10, 9285 / 6560 with 2,
-/// where two columns leave too few independent accumulators; at 20 digits 1678 / 1314
-/// with 4, 1787 / 1400 with 10; at 30 digits 3743 / 2848 with 6, 3819 / 2976 with 10).
+/// The column-group width used for `d` digits, 0 where none fits (odd `d`): the narrowest
+/// of 4, 6 and 10 that divides `d`. Two columns leave too few independent accumulators;
+/// wider groups than these were no faster. Tuned on AMD Zen 4 by the chained cycles of an
+/// 8-lane product and squaring at every width (`crates/bench`, `ifma -- cycles`); rerun it
+/// to retune.
 pub(super) const fn group_width(d: usize) -> usize {
     if d.is_multiple_of(4) {
         4

@@ -23,8 +23,8 @@
 //! The product is the same with `U = a0 b0 + B^h a1 b1` and `T = |a0 - a1| |b0 - b1|`,
 //! subtracted in the lanes where `(a0 - a1)(b0 - b1) >= 0` and added in the others
 //! (`ab = U + B^h (U - (a0 - a1)(b0 - b1))`): 1200 pairs against 1600 at 40 digits.
-//! Chained 8-lane products on AMD Zen 4 at 40 digits: squarings 4830 cycles against 5068,
-//! multiplications 6170 against 6610 (`crates/bench`, `ifma`).
+//! At 40 digits both beat the plain column groups in a dependent chain (`crates/bench`,
+//! `ifma -- products40`).
 //!
 //! The subtraction makes columns negative where `T`'s outweighs the rest, so columns are
 //! signed and their carries arithmetic shifts (as they are in `mb8_columns::groups` for every

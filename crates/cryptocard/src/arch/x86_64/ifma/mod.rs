@@ -49,9 +49,11 @@
 //!   once, by digit class, inside the reduction's steps ([`ams_x2_strided`]).
 //! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
 //!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
-//!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register) up to
-//!   32 digits; above that the accumulator does not fit the 32 registers and the batch
-//!   runs as four x2 pairs, which are then as fast (see `exp_mb8`).
+//!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register), the
+//!   products by column groups wherever a group width divides the digit count (every even
+//!   class, 10 to 60 digits) and by rows otherwise up to 32 digits; above that (79 digits)
+//!   a row accumulator does not fit the 32 registers and the batch runs as four x2 pairs
+//!   (see `exp_mb8`).
 //!
 //! Both take a [`crate::arch::x86_64::cpu::Ifma`] token, use fixed windows (`window`), read
 //! the power table by a masked scan, and are constant-time in bases and exponents: no
@@ -64,49 +66,32 @@
 //!
 //! Zen 4 runs a 512-bit IFMA as two 256-bit halves: one `zmm` or two `ymm` IFMA per cycle,
 //! latency 4; `valignq`, shuffles and additions share the same pipes, and a `zmm` store
-//! costs two cycles and stalls the multipliers, so accumulators must stay in registers
-//! (the `unroll!` macro below makes their indices constant). The mb8 kernels are
-//! throughput-bound (80 IFMA a step at 20 digits). The x2 kernels at 20 digits have 20
-//! IFMA a step against a quotient-digit chain (`y` to the next `y`) through the vector
-//! accumulator of about 30 cycles, so the digit that decides the next `y` is tracked
+//! stalls the multipliers, so accumulators must stay in registers (the `unroll!` macro
+//! below makes their indices constant). The mb8 kernels are throughput-bound (80 IFMA a
+//! step at 20 digits). The x2 kernels at 20 digits have 20 IFMA a step against a
+//! quotient-digit chain (`y` to the next `y`) through the vector accumulator that is
+//! longer than the step's products, so the digit that decides the next `y` is tracked
 //! apart in an `xmm` register with a carry computed without `y` (`amm::Digit0`), the
 //! high halves go to registers of their own, and the next `y` is computed before the
-//! step's bulk in program order. The normalisation between two products costs about 70
-//! cycles of latency at 20 digits (its mask lookahead runs in general registers; in mask
-//! registers it was slower). Measured on Zen 4 (EPYC, 3.75 GHz, TSC 2.6 GHz), cycles of one
-//! product in a dependent chain (each output the next input), minimum of many runs:
+//! step's bulk in program order. The normalisation between two products is a long
+//! stretch of latency on that chain; its mask lookahead runs in general registers, which
+//! beat mask registers.
 //!
-//! | digits (modulus bits) | x2 amm | x2 ams | mb8 amm | mb8 ams | per lane, best |
-//! |-----------------------|-------:|-------:|--------:|--------:|---------------:|
-//! | 10 (512)              |    271 |    301 |     457 |     398 |        50 (mb8)|
-//! | 20 (1024)             |    606 |    636 |    1772 |    1526 |       191 (mb8)|
-//! | 30 (1536)             |   1340 |   1417 |    4000 |    3285 |       411 (mb8)|
-//! | 40 (2048)             |   2109 |   1864 |       - |       - |       932 (x2) |
-//! | 60 (3072)             |   4707 |   4351 |       - |       - |      2176 (x2) |
-//! | 79 (4096)             |   8840 |   9644 |       - |       - |      4420 (x2) |
+//! Per lane, a transposed mb8 product costs less than an x2 one (every instruction works
+//! on eight independent lanes and no shift needs a shuffle), which is what batching buys;
+//! when a batch pays is the RSA layer's policy (`rsa::accel`). The x2 squaring uses
+//! `ams_x2` only where it beats `amm_x2`, 32..=64 digits (`exp_x2::AMS_X2_DIGITS`). At 20
+//! digits the exponentiations run the strided `amm_x2s`, whose shift is one shuffle a
+//! step, and the squarings `ams_x2s`, which takes each cross product once, doubled per
+//! class; each beats its unstrided twin, and together they make the x2 pair of 1024-bit
+//! exponentiations (RSA-2048's CRT halves) markedly faster than on `amm_x2` alone.
 //!
-//! (mb8 figures are for the whole batch of eight; the x2 squaring uses `ams_x2` only where
-//! it wins, 32..=64 digits, see `exp_x2::AMS_X2_DIGITS`.) At 20 digits the exponentiations
-//! run the strided `amm_x2s`, 559 cycles against 608 for `amm_x2` in the same run (its
-//! shift is one shuffle a step; without any shuffle and normalisation it would be 485),
-//! and squarings run `ams_x2s`, 548 cycles then and 468 now that its cross products are
-//! doubled per class: an x2 pair of 1024-bit exponentiations takes 660k cycles (744k
-//! then), 758k with `amm_x2s` alone and 820k on `amm_x2`. Whole exponentiations with
-//! full-length exponents, in the same process as OpenSSL 3.0.19's RSA private operation
-//! (libcrypto through the `openssl` crate: CRT, blinding and checks included), CPU time per
-//! call (`crates/bench`, `ifma -- cycles`); OpenSSL 4.0.3's figures come from the same measurement in a C program
-//! linked to its static library:
-//!
-//! | RSA  | x2 pair (1 op) | mb8 batch (4 ops) | OpenSSL 3.0.19 | OpenSSL 4.0.3 |
-//! |------|---------------:|------------------:|---------------:|--------------:|
-//! | 1024 |   53 us 18.7k/s|    83 us  48.3k/s |  85 us 11.7k/s |             - |
-//! | 2048 |  202 us  4.9k/s|   545 us   7.3k/s | 251 us  4.0k/s | 231 us 4.3k/s |
-//! | 3072 |  687 us  1.5k/s|  1936 us   2.1k/s | 1786 us  560/s | 664 us 1.5k/s |
-//! | 4096 | 1383 us   723/s|  5543 us    722/s | 4049 us  247/s | 1407 us 711/s |
-//! | 8192 | 12.9 ms    77/s|  51.8 ms     77/s | 30.3 ms   33/s |             - |
-//!
-//! The x2 pair is an RSA operation's exponentiations only; the CRT recombination, blinding
-//! and fault check of the RSA layer come on top.
+//! `crates/bench`'s `ifma` benchmark measures all of this: the cycles of one product in
+//! a dependent chain (each output the next input) for every kernel and digit count
+//! (`ifma -- cycles`), and whole exponentiations with full-length exponents beside
+//! OpenSSL's RSA private operation in the same process. The x2 pair is an RSA operation's
+//! exponentiations only; the CRT recombination, blinding and fault check of the RSA layer
+//! come on top, and the rates of whole RSA operations are in `docs/performance.md`.
 
 /// Expands `$body` once for each `$k` in `0..$n` (a constant), as straight-line code when
 /// `$n <= 32`: the kernels keep their accumulators in registers, which needs every index

@@ -18,10 +18,10 @@
 //! form, so no `RR` is needed, and an operation's numbers keep one representation
 //! whichever path multiplies them.
 //!
-//! At 2048 bits (40 digits) the kernel takes about 6200 cycles on AMD Zen 4 (the
-//! Karatsuba product of `mb8_karatsuba`), and a whole call of eight 3.3 us (the conversions
-//! included; `rsa/accel/ifma.rs`), where eight products on the core's ADX kernel take 7.3
-//! us.
+//! At 2048 bits (40 digits) the kernel is the Karatsuba product of `mb8_karatsuba`, and a
+//! whole call of eight, the conversions included, takes less time than eight products on
+//! the core's ADX kernel (`crates/bench`, `rsa -- products`); `rsa::accel` decides when a
+//! call pays.
 
 use super::LaneStatus;
 use super::exp_mb8::amm_mb8_once;

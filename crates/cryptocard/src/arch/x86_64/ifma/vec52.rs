@@ -179,8 +179,8 @@ pub(super) fn normalize_mb8<const D: usize>(acc: &[__m512i; D], out: &mut Mb8<D>
 /// the carries into the digits are `((G << 1) + P) ^ P` computed per number (the other
 /// number's bits set in `P` so that carries pass over them). Constant-time: the carries are
 /// data, never branches. (The lookahead runs in general registers: doing it in the mask
-/// registers with `kaddq` and friends measured slower on Zen 4, about 55 cycles more per
-/// product in a chain, as the mask instructions issue one at a time.)
+/// registers with `kaddq` and friends measured slower on Zen 4, as the mask instructions
+/// issue one at a time.)
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) fn normalize_x2<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {

@@ -9,10 +9,10 @@
 //! schedule alone. The rounds are assembly on general registers: `rorx` (BMI2) for each
 //! rotation, `andn` (BMI1) for Ch, and Σ0(a) added at the start of the next round, as
 //! OpenSSL does. On Zen 4 the rounds are bound by instruction throughput, so every vector
-//! instruction counts: the two-block lanes halve the schedule's work per block (worth
-//! 9%), and where AVX-512VL is present its rotations and three-input XOR halve it again.
-//! 16 KiB messages: 2.97 TSC cycles per byte (873 MB/s), 1.00x OpenSSL 3.0's AVX2 code,
-//! with AVX-512VL; 3.09 (840 MB/s, 0.97x) with AVX2 alone; the portable code 4.96.
+//! instruction counts: the two-block lanes halve the schedule's work per block, and where
+//! AVX-512VL is present its rotations and three-input XOR halve it again. It runs level
+//! with OpenSSL's AVX2 code (the `sha512` row of `docs/performance.md`), well ahead of the
+//! portable code.
 //!
 //! Contract: `sha512_compress` takes the chaining value (`H0` first) and whole 128-byte
 //! blocks, read in order; it writes only the state. The portable twin is

@@ -1,6 +1,6 @@
-//! The x2 almost-Montgomery squaring in the strided layout of [`amm_x2s`](super::amm_x2s):
-//! each cross product once, organised by the layout's digit classes, and issued in the
-//! shadow of the reduction.
+//! The x2 almost-Montgomery squaring in the strided layout of
+//! [`amm_x2_strided`](super::amm_x2_strided): each cross product once, organised by the
+//! layout's digit classes, and issued in the shadow of the reduction.
 //!
 //! Squaring row by row inside the Montgomery loop (as [`ams`](super::ams) does) saves
 //! products only where a row's digits `j < i` fill whole blocks, and in the strided

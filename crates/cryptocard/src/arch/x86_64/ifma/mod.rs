@@ -16,7 +16,7 @@
 //! `amm(a, b) = (a b + q n) / R` with `q < R`: see [`amm`]. There is no final subtraction,
 //! as in Dusse-Kaliski's Theorem 2 and Shand-Bertin-Vuillemin's redundant results; in the
 //! unsigned form the theorem needs `n < R / 4`, which fixes the digit count
-//! ([`radix52::digits_for_bits`]: 20 digits for 1024-bit moduli, 30, 40, 60, 79 for 1536,
+//! (`radix52::digits_for_bits`: 20 digits for 1024-bit moduli, 30, 40, 60, 79 for 1536,
 //! 2048, 3072, 4096):
 //!
 //! ```text

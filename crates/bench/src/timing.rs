@@ -10,18 +10,19 @@
 //!   the median of several runs; [`cpu_us`] uses this thread's CPU time, which leaves out
 //!   the time other processes held the core.
 //!
-//! The TSC and thread-CPU-time readings are the crate's only `unsafe` (an intrinsic and a
-//! libc call, each with its SAFETY line); everything is x86-64 Linux, as the kernels are.
+//! The CPU probes (the TSC, the chains of known length) are the library's, in `arch/`
+//! (`hazmat::clock`); the crate's one `unsafe` is the libc call that reads this thread's
+//! CPU time, the operating system's clock, with its SAFETY line. Everything is x86-64
+//! Linux, as the kernels are.
 
 #![allow(unsafe_code)]
 
-use std::hint::black_box;
+use cryptocard::hazmat::clock;
 use std::time::Instant;
 
 /// The time-stamp counter.
 pub fn ticks() -> u64 {
-    // SAFETY: `rdtsc` exists on every x86-64 CPU and has no memory effects.
-    unsafe { core::arch::x86_64::_rdtsc() }
+    clock::ticks()
 }
 
 /// Minimum TSC ticks of one call of `f` over `reps` calls.
@@ -57,14 +58,7 @@ pub fn race_ticks(rounds: usize, batch: usize, fs: &mut [&mut dyn FnMut()]) -> V
 
 /// TSC ticks per core cycle: 1000 dependent `add`s take 1000 cycles.
 pub fn ticks_per_cycle() -> f64 {
-    let t = min_ticks(2000, || {
-        let mut x: u64 = 1;
-        // SAFETY: register arithmetic only.
-        unsafe {
-            core::arch::asm!(".rept 1000", "add {x}, {x}", ".endr", x = inout(reg) x, options(nomem, nostack));
-        }
-        black_box(x);
-    });
+    let t = min_ticks(2000, clock::add_chain_1000);
     t as f64 / 1000.0
 }
 
@@ -78,23 +72,8 @@ pub fn tsc_hz() -> f64 {
 /// TSC ticks per IFMA at full throughput (one `zmm` IFMA per cycle on Zen 4), measured on
 /// eight independent chains: the reference kernel efficiencies are quoted against, taken
 /// next to each measurement so that clock changes cancel.
-pub fn ticks_per_ifma(_ifma: cryptocard::hazmat::Ifma) -> f64 {
-    let t = min_ticks(2000, || {
-        // SAFETY: the token proves AVX-512 IFMA; register-only arithmetic.
-        unsafe {
-            core::arch::asm!(
-                ".rept 256",
-                "vpmadd52luq zmm0, zmm8, zmm9", "vpmadd52luq zmm1, zmm8, zmm9",
-                "vpmadd52luq zmm2, zmm8, zmm9", "vpmadd52luq zmm3, zmm8, zmm9",
-                "vpmadd52luq zmm4, zmm8, zmm9", "vpmadd52luq zmm5, zmm8, zmm9",
-                "vpmadd52luq zmm6, zmm8, zmm9", "vpmadd52luq zmm7, zmm8, zmm9",
-                ".endr",
-                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                out("zmm8") _, out("zmm9") _, options(nomem, nostack)
-            )
-        };
-    });
+pub fn ticks_per_ifma(ifma: cryptocard::hazmat::Ifma) -> f64 {
+    let t = min_ticks(2000, || clock::ifma_chains_2048(ifma));
     t as f64 / 2048.0
 }
 
@@ -226,7 +205,7 @@ mod tests {
         let t = ticks();
         assert!(ticks() >= t);
         let c = thread_cpu_ns();
-        black_box((0..100_000u64).sum::<u64>());
+        std::hint::black_box((0..100_000u64).sum::<u64>());
         assert!(thread_cpu_ns() >= c);
         assert!(min_ticks(10, || {}) < 1_000_000);
     }

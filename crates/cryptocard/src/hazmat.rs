@@ -55,6 +55,10 @@ pub use crate::arch::x86_64::adx::hazmat as adx;
 #[cfg(target_arch = "x86_64")]
 pub use crate::arch::x86_64::ifma::hazmat as ifma;
 
+/// The benchmarks' CPU probes: the TSC and chains of known length.
+#[cfg(target_arch = "x86_64")]
+pub use crate::arch::x86_64::clock;
+
 /// The AVX2 constant-time table scan (`ct::select_from_table`'s vector twin).
 #[cfg(target_arch = "x86_64")]
 pub use crate::arch::x86_64::select::select_from_table as select_from_table_avx2;

@@ -2,6 +2,8 @@
 //! AVX-512 IFMA (radix 2^52) Montgomery arithmetic.
 
 pub(crate) mod adx;
+#[cfg(feature = "hazmat")]
+pub mod clock;
 pub(crate) mod cpu;
 pub(crate) mod ifma;
 pub(crate) mod select;

@@ -1,5 +1,15 @@
 //! Probable primes: trial division, Miller-Rabin, and random primes of an exact size.
 //!
+//! ```
+//! use cryptocard::modular::prime::{PrimeOptions, generate_prime, is_probable_prime};
+//! use cryptocard::rng::OsRng;
+//!
+//! let p = generate_prime(512, &PrimeOptions::default(), &mut OsRng)?;
+//! assert_eq!(p.bits(), 512);
+//! assert!(is_probable_prime(&p, 40, &mut OsRng)?);
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
+//!
 //! [`generate_prime`] follows the shape of FIPS 186-5 B.3.3 (random candidates of the
 //! exact length, top bits set, then Miller-Rabin with the round counts of Table B.1 /
 //! C.1) with the incremental search every fast implementation uses (OpenSSL's

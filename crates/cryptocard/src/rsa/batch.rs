@@ -1,6 +1,23 @@
 //! Batches of private-key operations: the interface between the RSA schemes and whatever
 //! runs many private operations at once (the 8-lane AVX-512 IFMA kernels, the engine).
 //!
+//! ```
+//! use cryptocard::digest::HashAlg;
+//! use cryptocard::rng::OsRng;
+//! use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, private_batch};
+//!
+//! let key = RsaPrivateKey::generate(1024, &mut OsRng)?;
+//! let requests: Vec<PrivateRequest> = (0..4u8)
+//!     .map(|i| PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: vec![i; 32] })
+//!     .collect();
+//! let batch: Vec<_> = requests.iter().map(|r| (&key, r)).collect();
+//! for (result, req) in private_batch(&batch, &mut OsRng).into_iter().zip(&requests) {
+//!     // Each result is what the single-operation method returns for the request.
+//!     assert_eq!(result?, req.run(&key, &mut OsRng)?);
+//! }
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
+//!
 //! A [`PrivateRequest`] names one whole operation as a caller sees it (sign this message
 //! with PKCS#1 v1.5, decrypt this OAEP ciphertext, ...). [`private_batch`] runs a slice of
 //! them, possibly with different keys, and returns one result per request, in order.

@@ -1,6 +1,16 @@
 //! RSA key generation: FIPS 186-5 appendix A.1.3 ("probable primes") for two primes, and
 //! RFC 8017 multi-prime keys with OpenSSL's limits.
 //!
+//! ```
+//! use cryptocard::rng::OsRng;
+//! use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
+//!
+//! let opts = KeyGenOptions { primes: 3, ..KeyGenOptions::new(2048) };
+//! let key = RsaPrivateKey::generate_with(&opts, &mut OsRng)?;
+//! assert_eq!((key.bits(), key.primes().len()), (2048, 3));
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
+//!
 //! For an nlen-bit key with u primes (OpenSSL's split: r_i of nlen/u bits, the first
 //! nlen mod u of them one bit longer):
 //!

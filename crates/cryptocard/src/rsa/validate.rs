@@ -2,6 +2,15 @@
 //! numbers only. What this file accepts, the key's constructor (`key.rs`,
 //! `RsaPrivateKey::assemble`) turns into a key with its precomputations.
 //!
+//! ```
+//! use cryptocard::bignum::Nat;
+//! use cryptocard::rsa::RsaPublicKey;
+//!
+//! // An even modulus is not an RSA modulus, whatever its size.
+//! let n = Nat::from_be_bytes(&[0xc0; 256]);
+//! assert!(RsaPublicKey::new(n, Nat::from_u64(65537)).is_err());
+//! ```
+//!
 //! Public key: n odd of [`MIN_BITS`] to [`MAX_BITS`] bits; e odd, 3 <= e < n, at most
 //! 64 bits when n has more than 3072 bits (OpenSSL's `RSA_MAX_PUBEXP_BITS` rule, which
 //! keeps verification cheap).

@@ -3,6 +3,21 @@
 //! [`CipherCtx`] (OpenSSL EVP style), one-shot through [`encrypt`] and [`decrypt`], and by
 //! OpenSSL cipher name through [`lookup`].
 //!
+//! ```
+//! use cryptocard::des::{self, CipherCtx, Des, Mode, Padding};
+//!
+//! // Streaming CBC with PKCS#7 padding, fed in pieces.
+//! let cipher = Des::new(&[0x13, 0x34, 0x57, 0x79, 0x9b, 0xbc, 0xdf, 0xf1])?;
+//! let mut ctx = CipherCtx::encryptor(cipher.clone(), Mode::Cbc, &[0u8; 8], Padding::Pkcs7)?;
+//! let mut out = vec![0u8; 32];
+//! let mut n = ctx.update(b"legacy ", &mut out)?;
+//! n += ctx.update(b"payment data", &mut out[n..])?;
+//! n += ctx.finalize(&mut out[n..])?;
+//! let plain = des::modes::decrypt(&cipher, Mode::Cbc, &[0; 8], Padding::Pkcs7, &out[..n])?;
+//! assert_eq!(plain, b"legacy payment data");
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
+//!
 //! CTR has no DES standard and no OpenSSL DES cipher; here the whole 8-byte IV is the
 //! initial counter block, incremented as one 64-bit big-endian integer (wrapping mod
 //! 2^64), as SP 800-38A Appendix B.1's "standard incrementing function" with m = 64. Do not

@@ -2,6 +2,20 @@
 //! PBES2-encrypted (RFC 8018), SubjectPublicKeyInfo (RFC 5280, RFC 3279 2.3.1), each in
 //! DER and PEM (RFC 7468).
 //!
+//! ```
+//! use cryptocard::rng::OsRng;
+//! use cryptocard::rsa::{RsaKey, RsaPrivateKey, key_from_pem};
+//!
+//! let key = RsaPrivateKey::generate(1024, &mut OsRng)?;
+//! let pem = key.to_pkcs8_encrypted_pem(b"secret", &mut OsRng)?; // PBES2, PBKDF2
+//! match key_from_pem(&pem, Some(b"secret"))? {
+//!     RsaKey::Private(k) => assert_eq!(k, key),
+//!     RsaKey::Public(_) => unreachable!(),
+//! }
+//! assert!(key_from_pem(&pem, Some(b"wrong")).is_err());
+//! # Ok::<(), cryptocard::Error>(())
+//! ```
+//!
 //! The ASN.1 is the RustCrypto crates' (`der`, `pkcs1`, `pkcs8`, `spki`, `pkcs5` for the
 //! PBES2 parameter types), not hand-written; the cryptography of encrypted PKCS#8 is
 //! ours (PBKDF2 over [`crate::digest`]) except AES, which comes from the RustCrypto `aes`

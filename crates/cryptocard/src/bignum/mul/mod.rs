@@ -8,6 +8,15 @@
 //! a faster basecase moves the cut-overs. [`mul`] and [`sqr`] use the portable kernel
 //! and the thresholds tuned for it; [`mul_with`] and [`sqr_with`] take any pair.
 //!
+//! ```
+//! use cryptocard::bignum::mul::mul;
+//!
+//! // (2^64 - 1)^2 = 2^128 - 2^65 + 1, little-endian limbs.
+//! let (a, mut r) = ([u64::MAX], [0u64; 2]);
+//! mul(&mut r, &a, &a);
+//! assert_eq!(r, [1, u64::MAX - 1]);
+//! ```
+//!
 //! Allocation: the kernels never allocate. A top-level call needs scratch space
 //! ([`mul_scratch_len`]), allocated once by the caller (or by [`mul`]/[`sqr`], which
 //! allocate it, zeroised on drop, for convenience) and shared by all recursion levels.

@@ -128,7 +128,10 @@ impl RsaPrivateKey {
 fn coprime_to_e(e: u64, r: &Nat) -> bool {
     // r is odd, so r - 1 is r with its low bit cleared; (r - 1) mod e from r mod e.
     let Ok(r_mod) = r.rem_u64(e) else { return false };
-    let r1_mod = (r_mod + e - 1) % e;
+    // r_mod - 1, or e - 1 when r_mod = 0, without a branch; `r_mod + e - 1` would
+    // overflow for e near 2^64.
+    let wrap = 0u64.wrapping_sub(u64::from(r_mod == 0));
+    let r1_mod = r_mod.wrapping_sub(1).wrapping_add(e & wrap);
     gcd_u64_ct(r1_mod, e) == 1
 }
 
@@ -200,6 +203,40 @@ fn far_apart(p: &Nat, q: &Nat, nlen: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// gcd(e, r - 1) for e near 2^64, where `r mod e + e - 1` overflows: against the
+    /// bignum gcd, for r mod e of 0, 1, 2 and e - 1.
+    #[test]
+    fn coprime_to_e_near_two_to_the_64() {
+        for e in [u64::MAX, (1 << 63) + 1, 65537] {
+            let e_nat = Nat::from_u64(e);
+            for k in [0u64, 1, 2, e - 1] {
+                // r = 3e + k (made odd by adding 2e when e + k is even; e is odd).
+                let mut r = &(&e_nat * &Nat::from_u64(3)) + &Nat::from_u64(k);
+                if !r.bit(0) {
+                    r = &r + &(&e_nat * &Nat::from_u64(2));
+                }
+                let r1 = r.sub(&Nat::one()).unwrap();
+                let want = r1.gcd(&e_nat) == Nat::one();
+                assert_eq!(coprime_to_e(e, &r), want, "e = {e}, r mod e = {k}");
+            }
+        }
+    }
+
+    /// Keys with e = 2^64 - 1 and e = 2^63 + 1 (the largest exponents the options take)
+    /// generate, and sign and verify.
+    #[test]
+    fn largest_public_exponents() {
+        let mut rng = crate::rng::OsRng;
+        for e in [u64::MAX, (1 << 63) + 1] {
+            let opts = KeyGenOptions { public_exponent: e, ..KeyGenOptions::new(1024) };
+            let key = RsaPrivateKey::generate_with(&opts, &mut rng).unwrap();
+            assert_eq!(key.public_key().e(), &Nat::from_u64(e));
+            let hash = crate::digest::HashAlg::Sha256;
+            let sig = key.sign_pkcs1v15(hash, b"e near 2^64", &mut rng).unwrap();
+            key.public_key().verify_pkcs1v15(hash, b"e near 2^64", &sig).unwrap();
+        }
+    }
 
     #[test]
     fn small_helpers() {

@@ -87,8 +87,11 @@ fn scan<const L: usize>(
     // ymm registers). Entry `e` (0..entries) is read at `table + 8(e w + col)` for 32L
     // bytes, within `table` since col + 4L <= w; the result is written to
     // out[col..col + 4L], within `out`. Unaligned `vmovdqu`/folded loads need no
-    // alignment (AVX allows unaligned memory operands). No stack use; every ymm register
-    // written is declared clobbered.
+    // alignment (AVX allows unaligned memory operands). No stack use. Clobbered: every
+    // register `vzeroupper` changes, ymm0-15 whole (a ymm operand is the whole zmm to the
+    // compiler), not only the ymm0-12 written: a list that stopped at ymm12 let the
+    // compiler keep a value in ymm13-15 across the block, whose upper half `vzeroupper`
+    // zeroes. zmm16-31 it leaves alone.
     unsafe {
         asm!(
             "vmovq xmm9, {index}",
@@ -128,7 +131,7 @@ fn scan<const L: usize>(
             out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
             out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
             out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
             options(nostack),
         );
     }

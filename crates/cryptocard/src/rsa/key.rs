@@ -11,7 +11,7 @@
 //! drop: `Nat`, `Modulus` and `Elem` wipe themselves, the padded exponents are
 //! `Zeroizing`.
 
-use super::accel::{AccelKey, Backend, KeyAccel, Unit, default_backend};
+use super::accel::{AccelKey, Backend, KeyAccel, Unit};
 use super::blinding::BlindingPool;
 use super::crt::CrtKey;
 use super::tags::N;
@@ -178,9 +178,9 @@ impl RsaPrivateKey {
     }
 
     /// The backend this key's private operations use: its own choice, else the process
-    /// default (an error as [`default_backend`]).
+    /// default (an error as [`default_backend`](super::default_backend)).
     pub fn backend(&self) -> Result<Backend> {
-        self.accel.choice.map_or_else(default_backend, Ok)
+        self.accel.backend()
     }
 
     /// The name of the kernels this key's private operation runs on here: `"scalar"`,

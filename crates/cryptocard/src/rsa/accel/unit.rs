@@ -38,11 +38,16 @@ pub(crate) struct KeyAccel {
 }
 
 impl KeyAccel {
-    /// The unit the key's operations run on here: its own choice, else the process
-    /// default. [`crate::Error::Unsupported`] as [`Backend::resolve`] and
-    /// [`default_backend`].
+    /// The key's backend: its own choice, else the process default (an error as
+    /// [`default_backend`]).
+    pub(crate) fn backend(&self) -> Result<Backend> {
+        self.choice.map_or_else(default_backend, Ok)
+    }
+
+    /// The unit the key's operations run on here. [`crate::Error::Unsupported`] as
+    /// [`KeyAccel::backend`] and [`Backend::resolve`].
     pub(crate) fn unit(&self) -> Result<Unit> {
-        self.choice.map_or_else(default_backend, Ok)?.resolve()
+        self.backend()?.resolve()
     }
 }
 
@@ -122,10 +127,16 @@ fn groups(units: impl Iterator<Item = Unit>) -> Vec<(Unit, Vec<usize>)> {
     groups
 }
 
-/// Puts each group's results at its indices.
-fn scatter<R>(len: usize, parts: Vec<(Vec<usize>, Vec<R>)>) -> Vec<R> {
+/// Runs `run` once per unit of a batch of `len` operations, with the indices of that
+/// unit's operations, and returns its results (one per index) in the batch's order.
+fn per_unit<R>(
+    len: usize,
+    units: impl Iterator<Item = Unit>,
+    mut run: impl FnMut(Unit, &[usize]) -> Vec<R>,
+) -> Vec<R> {
     let mut out: Vec<Option<R>> = (0..len).map(|_| None).collect();
-    for (at, results) in parts {
+    for (unit, at) in groups(units) {
+        let results = run(unit, &at);
         for (i, r) in at.into_iter().zip(results) {
             out[i] = Some(r);
         }
@@ -155,54 +166,39 @@ pub(crate) fn exponentiate(ops: &mut [(AccelKey<'_>, &mut CrtResidues)]) {
 
 /// The fault checks m^e = c of every operation, on its unit ([`Accelerator::check`]).
 pub(crate) fn check(ops: &[(AccelKey<'_>, &Elem<N, Plain>, &CrtResidues)]) -> Vec<Choice> {
-    let parts = groups(ops.iter().map(|(k, _, _)| k.unit))
-        .into_iter()
-        .map(|(unit, at)| {
-            let verdicts = with_unit!(unit, |u| {
-                let mine: Vec<Check<'_, _>> = at
-                    .iter()
-                    .map(|&i| Check { key: u.view(ops[i].0), m: ops[i].1, c: ops[i].2 })
-                    .collect();
-                u.check(&mine)
-            });
-            (at, verdicts)
+    per_unit(ops.len(), ops.iter().map(|(k, _, _)| k.unit), |unit, at| {
+        with_unit!(unit, |u| {
+            let mine: Vec<Check<'_, _>> = at
+                .iter()
+                .map(|&i| Check { key: u.view(ops[i].0), m: ops[i].1, c: ops[i].2 })
+                .collect();
+            u.check(&mine)
         })
-        .collect();
-    scatter(ops.len(), parts)
+    })
 }
 
 /// The products a b / R mod n of every operation, on its unit ([`Accelerator::mul`]).
 pub(crate) fn mul<E>(ops: &[MulOp<'_, E>]) -> Vec<Elem<N, E>> {
-    let parts = groups(ops.iter().map(|(k, _, _)| k.unit))
-        .into_iter()
-        .map(|(unit, at)| {
-            let products = with_unit!(unit, |u| {
-                let mine: Vec<Product<'_, _, E>> = at
-                    .iter()
-                    .map(|&i| Product { key: u.view(ops[i].0), a: ops[i].1, b: ops[i].2 })
-                    .collect();
-                u.mul(&mine)
-            });
-            (at, products)
+    per_unit(ops.len(), ops.iter().map(|(k, _, _)| k.unit), |unit, at| {
+        with_unit!(unit, |u| {
+            let mine: Vec<Product<'_, _, E>> = at
+                .iter()
+                .map(|&i| Product { key: u.view(ops[i].0), a: ops[i].1, b: ops[i].2 })
+                .collect();
+            u.mul(&mine)
         })
-        .collect();
-    scatter(ops.len(), parts)
+    })
 }
 
 /// The squarings a^2 / R mod n of every operation, on its unit ([`Accelerator::sqr`]).
 pub(crate) fn sqr(ops: &[SqrOp<'_>]) -> Vec<Elem<N, Mont>> {
-    let parts = groups(ops.iter().map(|(k, _)| k.unit))
-        .into_iter()
-        .map(|(unit, at)| {
-            let squares = with_unit!(unit, |u| {
-                let mine: Vec<Square<'_, _>> =
-                    at.iter().map(|&i| (u.view(ops[i].0), ops[i].1)).collect();
-                u.sqr(&mine)
-            });
-            (at, squares)
+    per_unit(ops.len(), ops.iter().map(|(k, _)| k.unit), |unit, at| {
+        with_unit!(unit, |u| {
+            let mine: Vec<Square<'_, _>> =
+                at.iter().map(|&i| (u.view(ops[i].0), ops[i].1)).collect();
+            u.sqr(&mine)
         })
-        .collect();
-    scatter(ops.len(), parts)
+    })
 }
 
 #[cfg(test)]

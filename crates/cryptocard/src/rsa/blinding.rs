@@ -34,13 +34,16 @@
 //! no two operations ever share a pair, and concurrent callers wait only for the push and
 //! pop (a pool grows to the number of threads that ever ran at once, capped at
 //! [`MAX_POOLED`]).
+//!
+//! Processes: the pool remembers the process id that filled it and empties itself in a
+//! child after `fork()`, so a child never reuses a pair its parent used or will use.
 
 use super::tags::N;
 use crate::bignum::Nat;
 use crate::modular::{Elem, Modulus, Mont};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 /// Uses of one random r (and its squares) before a new one is drawn (OpenSSL's
 /// `BN_BLINDING_COUNTER`).
@@ -95,7 +98,8 @@ impl Blinder {
             let t = n.mul(&prefix[count - 1], &x).to_nat();
             let Ok(t_inv) = t.mod_inverse_vartime(&n_nat) else { continue };
             // inv = (r_1 ... r_i)^-1 for i = count, then down.
-            let mut inv = n.to_mont(&n.mul(&n.to_mont(&n.elem_from_nat(&t_inv)?), &x));
+            let inv = n.to_mont(&n.mul(&n.to_mont(&n.elem_from_nat(&t_inv)?), &x));
+            let mut inv = faulted!(FreshSet, inv);
             let mut pairs: Vec<Blinder> = Vec::with_capacity(count);
             for i in (0..count).rev() {
                 let ai = match i {
@@ -131,13 +135,38 @@ impl Blinder {
     }
 }
 
-/// A key's pool of blinding pairs.
+/// A key's pool of blinding pairs, and the process that made them.
 #[derive(Default)]
 pub(crate) struct BlindingPool {
-    free: Mutex<Vec<Blinder>>,
+    free: Mutex<Pooled>,
+}
+
+/// The pooled pairs and the id of the process they belong to.
+#[derive(Default)]
+struct Pooled {
+    pid: u32,
+    pairs: Vec<Blinder>,
 }
 
 impl BlindingPool {
+    /// The pool, emptied first if it holds another process's pairs. A child made by
+    /// `fork()` inherits its parent's pool; were it to use those pairs, parent and child
+    /// would blind with the same r, and each would know the other's blinding factors
+    /// (OpenSSL's `BN_BLINDING` keeps the thread id for the same reason). So a pair is
+    /// used only in the process that made it.
+    fn lock(&self) -> MutexGuard<'_, Pooled> {
+        // A panic while the lock was held cannot leave the vector half-changed (push,
+        // pop and clear are the only operations under it), so a poisoned pool is still
+        // sound.
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        let pid = std::process::id();
+        if free.pid != pid {
+            free.pairs.clear();
+            free.pid = pid;
+        }
+        free
+    }
+
     /// A pair for one operation: a pooled one, or a fresh one if none is free.
     pub(crate) fn take(
         &self,
@@ -145,26 +174,35 @@ impl BlindingPool {
         e: &Nat,
         rng: &mut dyn RandomSource,
     ) -> Result<Blinder> {
-        // A panic while the lock was held cannot leave the vector half-changed (push and
-        // pop are the only operations under it), so a poisoned pool is still sound.
-        let pooled = self.free.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let pooled = self.lock().pairs.pop();
         if let Some(b) = pooled {
             return Ok(b);
         }
         let mut fresh = Blinder::fresh(n, e, FRESH_PAIRS, rng)?;
         let first = fresh.pop().expect("internal error: no fresh blinding pair");
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
-        let room = MAX_POOLED.saturating_sub(free.len());
-        free.extend(fresh.into_iter().take(room));
+        let mut free = self.lock();
+        let room = MAX_POOLED.saturating_sub(free.pairs.len());
+        free.pairs.extend(fresh.into_iter().take(room));
         Ok(first)
     }
 
     /// Puts a pair (a used pair's successor) into the pool, unless it is full.
     pub(crate) fn put(&self, pair: Blinder) {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
-        if free.len() < MAX_POOLED {
-            free.push(pair);
+        let mut free = self.lock();
+        if free.pairs.len() < MAX_POOLED {
+            free.pairs.push(pair);
         }
+    }
+
+    /// Drops every pooled pair (after a failed fault check: they may share its fault).
+    pub(crate) fn clear(&self) {
+        self.lock().pairs.clear();
+    }
+
+    /// The number of pooled pairs (for tests).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.lock().pairs.len()
     }
 }
 
@@ -208,8 +246,8 @@ mod tests {
         let (n, e) = (&key.public.n, &key.public.e);
         let pool = BlindingPool::default();
         let first = pool.take(n, e, &mut crate::rng::OsRng).unwrap();
-        assert_eq!(pool.free.lock().unwrap().len(), FRESH_PAIRS - 1);
+        assert_eq!(pool.len(), FRESH_PAIRS - 1);
         pool.put(first);
-        assert_eq!(pool.free.lock().unwrap().len(), FRESH_PAIRS);
+        assert_eq!(pool.len(), FRESH_PAIRS);
     }
 }

@@ -1,5 +1,5 @@
 //! The CRT form of the private key: the primes with their exponents, the residues of one
-//! operation, Garner's recombination and the fault check.
+//! operation, and Garner's recombination.
 //!
 //! RFC 8017 section 5.1.2 (RSADP), step 2.b: with c < n,
 //!
@@ -15,12 +15,11 @@
 //!
 //! The private operation ([`super::private`]) reduces c mod every prime (phase (a)),
 //! hands the residues to a unit that raises each to its exponent (phase (b),
-//! [`super::accel`]), and recombines and checks them here (phase (c)). A [`CrtKey`] is
+//! [`super::accel`]), and recombines them here (phase (c)). A [`CrtKey`] is
 //! numbers only: the unit's own form of a key is kept by the seam.
 
 use super::tags::{Extra, N, P, Q};
 use crate::bignum::{LIMB_BITS, Limb, Nat};
-use crate::ct::Choice;
 use crate::modular::{CrtPrime, Elem, Modulus, Mont, Plain, ct_window_bits, garner_multi};
 use crate::{Error, Result};
 use zeroize::Zeroizing;
@@ -57,21 +56,6 @@ impl<T> PrimeCtx<T> {
             Some(Ok(r)) => r,
             _ => self.modulus.reduce_limbs(c),
         }
-    }
-
-    /// c mod r_i in Montgomery form, for c < n. Constant time.
-    fn reduce_mont(&self, c: &[Limb]) -> Elem<T, Mont> {
-        match self.wide.then(|| self.modulus.reduce_wide_mont(c)) {
-            Some(Ok(r)) => r,
-            _ => self.modulus.reduce_limbs_mont(c),
-        }
-    }
-
-    /// Whether m^e = c mod r_i, for m < n and c = c mod r_i. Leaks e (public) through
-    /// its timing.
-    fn check(&self, m: &[Limb], c: &Elem<T, Plain>, e: &Nat) -> Choice {
-        let lhs = self.modulus.pow_vartime(&self.reduce_mont(m), e);
-        self.modulus.from_mont(&lhs).ct_eq(c)
     }
 
     /// c^(d_i) mod r_i by the constant-time fixed window. Leaks the limb length of r_i.
@@ -160,19 +144,6 @@ impl CrtKey {
             .collect();
         garner_multi(&self.p.modulus, &self.q.modulus, &r.p, &r.q, &self.q_inv, &others, n)
             .map_err(|_| Error::FaultDetected)
-    }
-}
-
-impl CrtKey {
-    /// The fault check of phase (c): m^e = c mod n, tested modulo every prime (which is
-    /// the same test, n being the product of the pairwise coprime r_i, at about half the
-    /// cost of one test modulo n for two primes: 2 x 17 products of |n|/2 bits against 17
-    /// of |n| bits), with c given by its residues (those phase (a) made: the check needs
-    /// no reduction of c). Constant time in m and c.
-    pub(crate) fn check(&self, m: &Elem<N, Plain>, c: &CrtResidues, e: &Nat) -> Choice {
-        let m = m.as_limbs();
-        let two = self.p.check(m, &c.p, e) & self.q.check(m, &c.q, e);
-        self.others.iter().zip(&c.others).fold(two, |ok, (o, c)| ok & o.prime.check(m, c, e))
     }
 }
 

@@ -51,7 +51,8 @@
 //!    halves of up to four requests in the eight lanes of one "mb8" call. Which one runs
 //!    is chosen per key, per process or by `CRYPTOCARD_BACKEND` ([`Backend`]; IFMA by
 //!    default where the CPU has it);
-//! 3. `finish`: Garner, the fault check m'^e = c' (modulo each prime), unblinding.
+//! 3. `finish`: Garner, unblinding, and the fault check m^e = c modulo n of the whole
+//!    operation.
 //!
 //! Every phase takes a slice of operations (a single operation is a batch of one), so a
 //! [`private_batch`] runs each phase for all its operations together: the
@@ -78,8 +79,9 @@
 //!   32 uses, as OpenSSL's `BN_BLINDING`; a pool behind a briefly-held lock serves
 //!   concurrent callers.
 //! * **Fault check** (`private.rs`): a wrong CRT half would factor n from one signature
-//!   (Boneh, DeMillo, Lipton 1997; Lenstra); every result is checked with e and withheld
-//!   on a mismatch ([`crate::Error::FaultDetected`]).
+//!   (Boneh, DeMillo, Lipton 1997; Lenstra); every result, after unblinding, is checked
+//!   against the caller's input with e and withheld on a mismatch
+//!   ([`crate::Error::FaultDetected`]).
 //! * **Errors without detail**: decryption fails with [`crate::Error::Decryption`] only,
 //!   verification with [`crate::Error::Verification`] only; PKCS#1 v1.5 decryption by
 //!   default does not fail at all on bad padding (implicit rejection), so no padding
@@ -111,6 +113,17 @@
 //! cargo +nightly fuzz run decrypt -- -max_total_time=60
 //! ```
 
+/// `faulted!(Phase, value)`: the value, with a bit flipped where a test armed a fault
+/// for that phase ([`fault`]); the value untouched without the `fault-injection` feature.
+macro_rules! faulted {
+    ($phase:ident, $value:expr) => {{
+        let value = $value;
+        #[cfg(feature = "fault-injection")]
+        let value = crate::rsa::fault::hit(crate::rsa::fault::Phase::$phase, value);
+        value
+    }};
+}
+
 mod accel;
 pub mod batch;
 mod blinding;
@@ -118,6 +131,8 @@ mod components;
 mod crt;
 mod ct_bytes;
 pub mod encoding;
+#[cfg(feature = "fault-injection")]
+pub mod fault;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod implicit;

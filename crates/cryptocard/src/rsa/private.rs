@@ -6,45 +6,58 @@
 //!     (RSADP step 2.b's inputs).
 //! (b) the key's unit ([`super::accel`]) raises each residue to its CRT exponent (step
 //!     2.b.i-ii).
-//! (c) `finish_all`: Garner's recombination m' (step 2.b.iii-v), the fault
-//!     check m'^e = c' mod n, and unblinding m = m' * Ai.
+//! (c) `finish_all`: Garner's recombination m' (step 2.b.iii-v), unblinding m = m' * Ai,
+//!     the renewal of the pair, and the fault check m^e = c mod n.
 //!
 //! # The fault check
 //!
 //! Boneh, DeMillo and Lipton ("On the importance of checking cryptographic protocols for
 //! faults", 1997, the "Bellcore attack") and Lenstra's one-signature refinement: if one
-//! CRT half is wrong (a glitch, a bit flip in memory, a miscomputing backend), then
-//! s^e - m is divisible by exactly one of p, q, and gcd(s^e - m, n) factors n. So every
-//! result is raised to e (cheap: 17 products for e = 65537, done modulo each prime, which
-//! is the same test at half the cost) and compared with c' before unblinding; on a mismatch the result is dropped and the caller gets
-//! [`Error::FaultDetected`]. The same check makes a wrong key value (a composite "prime",
-//! inconsistent CRT values that slipped past validation) harmless.
+//! CRT half is wrong (a glitch, a bit flip in memory, a miscomputing unit), then s^e - c
+//! is divisible by exactly one of p, q, and gcd(s^e - c, n) factors n. So every result
+//! is raised to e (cheap: 17 products modulo n for e = 65537) and compared with the
+//! caller's c; on a mismatch the result is dropped and the caller gets
+//! [`Error::FaultDetected`].
+//!
+//! The check is Go's order (`crypto/rsa`, `decrypt`): the final m, after unblinding,
+//! against the input c itself, modulo the public n. Both sides are independent of every
+//! intermediate value, so the check covers the whole operation: the blinding product,
+//! the reductions of c' (a fault there, checked against residues of the same reduction,
+//! would corrupt both sides of a check modulo the primes), both exponentiations in
+//! whatever unit or lane ran them, Garner's recombination, unblinding, and the blinding
+//! pair itself (a wrong pair, from a fault in the making of a set or in a renewal, gives
+//! m^e = c A Ai^e != c). BoringSSL's order (the blinded result against c' before
+//! unblinding) leaves unblinding and the pair unchecked. A failed check drops the
+//! operation's pair and the key's pooled ones, so a wrong set of pairs costs one failed
+//! operation, not one per pair. The same check makes a wrong key value (a composite
+//! "prime", inconsistent CRT values that slipped past validation) harmless. The tests
+//! (`tests/rsa_faults.rs`, with [`super::fault`]) flip a bit in each phase on every path.
 //!
 //! # What leaks
 //!
 //! Nothing about c, m or the key beyond the public sizes: blinding and reduction are
 //! Montgomery products, the exponentiations are fixed-window with masked table reads over
 //! exponents padded to their prime's limb length, Garner's steps are constant time, and
-//! the fault check runs on every call (its timing depends on e only). A fault is
-//! reported, which reveals that one happened and nothing else.
+//! the fault check runs on every call with Montgomery products whose sequence depends on
+//! e only. A fault is reported, which reveals that one happened and nothing else.
 
-use super::accel::{self, AccelKey, MulOp, SqrOp, Unit};
+use super::accel::{self, AccelKey, CheckOp, MulOp, SqrOp, Unit};
 use super::blinding::Blinder;
 use super::crt::CrtResidues;
 use super::key::RsaPrivateKey;
 use super::tags::N;
 use crate::ct::Choice;
-use crate::modular::{Elem, Plain};
+use crate::modular::{Elem, Mont, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 
-/// An operation between phases (a) and (c): the unit it runs on, the residues phase (b)
-/// works on, and what phase (c) needs to finish.
+/// An operation between phases (a) and (c): the unit it runs on, its input, the residues
+/// phase (b) works on, and its blinding pair.
 pub(crate) struct PreparedOp {
     unit: Unit,
+    /// c, which the fault check compares the result's e-th power with.
+    c: Elem<N, Plain>,
     residues: CrtResidues,
-    /// c' = c * r^e mod every prime (the residues before phase (b)), for the fault check.
-    blinded: CrtResidues,
     blinder: Blinder,
 }
 
@@ -59,37 +72,7 @@ impl RsaPrivateKey {
         let mut one = private_all(vec![(self, Ok(c.clone()))], rng);
         one.pop().expect("internal error: one operation run")
     }
-
-    /// For tests of the fault check only: the private operation on the key's unit, with
-    /// its half modulo the first (`prime == 0`) or second prime computed wrongly
-    /// (m_i + 1 mod r_i), as a glitch would; the check runs on the key's unit too. Must
-    /// fail with [`Error::FaultDetected`] and return nothing. Behind the
-    /// `fault-injection` feature, which only the crate's own tests enable.
-    #[cfg(feature = "fault-injection")]
-    pub fn raw_private_with_injected_fault(
-        &self,
-        input: &[u8],
-        prime: usize,
-        rng: &mut dyn RandomSource,
-    ) -> Result<Vec<u8>> {
-        let c = self.public.elem_from_be_bytes(input)?;
-        let mut ops = prepare_all(vec![(self, Ok(c))], rng);
-        exponentiate_all(&mut ops);
-        for (key, op) in ops.iter_mut() {
-            let Ok(op) = op else { continue };
-            let (p, q) = (&key.crt.p.modulus, &key.crt.q.modulus);
-            match prime {
-                0 => op.residues.p = p.add(&op.residues.p, &p.one()),
-                _ => op.residues.q = q.add(&op.residues.q, &q.one()),
-            }
-        }
-        let m = finish_all(ops).pop().expect("internal error: one operation run")?;
-        Ok(self.public.n.to_be_bytes(&m))
-    }
 }
-
-/// An operation after Garner's recombination: what is left of it, and m'.
-type Recombined = (PreparedOp, Elem<N, Plain>);
 
 /// Operations of a batch, each with its key and its state or the error it failed with.
 pub(crate) type Ops<'a, T> = Vec<(&'a RsaPrivateKey, Result<T>)>;
@@ -136,10 +119,16 @@ fn prepare_all<'k>(
     taken
         .into_iter()
         .map(|(key, taken)| {
-            let prepared = taken.map(|(unit, _, blinder)| {
-                let c = blinded.next().expect("internal error: one product per operation");
-                let residues = key.crt.reduce(&c);
-                PreparedOp { unit, blinded: residues.clone(), residues, blinder }
+            let prepared = taken.map(|(unit, c, blinder)| {
+                let blinded = blinded.next().expect("internal error: one product per operation");
+                let blinded = faulted!(Blind, blinded);
+                let residues = key.crt.reduce(&blinded);
+                let residues = CrtResidues {
+                    p: faulted!(ReduceP, residues.p),
+                    q: faulted!(ReduceQ, residues.q),
+                    ..residues
+                };
+                PreparedOp { unit, c, residues, blinder }
             });
             (key, prepared)
         })
@@ -155,83 +144,102 @@ fn exponentiate_all(ops: &mut Ops<'_, PreparedOp>) {
         })
         .collect();
     accel::exponentiate(&mut jobs);
+    #[cfg(feature = "fault-injection")]
+    for (_, r) in jobs {
+        super::fault::strike(super::fault::Phase::PowerP, &mut r.p.limbs);
+        super::fault::strike(super::fault::Phase::PowerQ, &mut r.q.limbs);
+    }
 }
 
-/// Phase (c): Garner's recombination of each operation, the fault checks together on the
-/// units ([`Error::FaultDetected`] for a failed one, whose result is withheld), and the
-/// unblinding products together ([`unblind_all`]).
+/// An operation past unblinding: its unit, its input c, its result m, and its blinding
+/// pair's successor (`None` when the pair is due for a fresh r).
+struct Unblinded {
+    unit: Unit,
+    c: Elem<N, Plain>,
+    m: Elem<N, Plain>,
+    next_pair: Option<Blinder>,
+}
+
+/// Phase (c): Garner's recombination of each operation, the unblinding products and the
+/// renewals of the pairs together on the units ([`unblind_all`]), then the fault checks
+/// m^e = c mod n together on the units. A result is released only if its check passes;
+/// a failed one gives [`Error::FaultDetected`] (see [`release`]).
 fn finish_all(ops: Ops<'_, PreparedOp>) -> Vec<Result<Elem<N, Plain>>> {
-    let staged: Ops<'_, Recombined> = ops
+    let recombined: Ops<'_, (PreparedOp, Elem<N, Plain>)> = ops
         .into_iter()
         .map(|(key, op)| {
             let recombined = op.and_then(|op| {
                 let m = key.crt.recombine(&op.residues, &key.public.n)?;
-                Ok((op, m))
+                Ok((op, faulted!(Garner, m)))
             });
             (key, recombined)
         })
         .collect();
+    let unblinded = unblind_all(recombined);
     let verdicts = {
-        let jobs: Vec<(AccelKey<'_>, &Elem<N, Plain>, &CrtResidues)> = staged
+        let jobs: Vec<CheckOp<'_>> = unblinded
             .iter()
-            .filter_map(|(key, s)| {
-                s.as_ref().ok().map(|(op, m)| (key.accel_key(op.unit), m, &op.blinded))
-            })
+            .filter_map(|(key, u)| u.as_ref().ok().map(|u| (key.accel_key(u.unit), &u.m, &u.c)))
             .collect();
         accel::check(&jobs)
     };
     let mut verdicts = verdicts.into_iter();
-    let checked = staged
+    unblinded
         .into_iter()
-        .map(|(key, staged)| {
-            let checked = staged.map(|(op, m)| {
-                let ok = verdicts.next().expect("internal error: one verdict per operation");
-                (op, m, ok)
-            });
-            (key, checked)
+        .map(|(key, u)| {
+            let u = u?;
+            let ok = verdicts.next().expect("internal error: one verdict per operation");
+            release(key, u, ok)
         })
-        .collect();
-    unblind_all(checked)
+        .collect()
 }
 
-/// Phase (c)'s end for operations with their recombined m' and the fault check's verdict:
-/// the unblinding products m = m' Ai, and the squarings that renew each pair (A^2, Ai^2,
-/// whose successor goes back to the key's pool), each kind together on the units. A
-/// failed check withholds its result ([`Error::FaultDetected`]) and drops its pair.
-fn unblind_all(ops: Ops<'_, (PreparedOp, Elem<N, Plain>, Choice)>) -> Vec<Result<Elem<N, Plain>>> {
-    let passed: Ops<'_, (Unit, Blinder, Elem<N, Plain>)> = ops
-        .into_iter()
-        .map(|(key, checked)| {
-            let passed = checked.and_then(|(op, m, ok)| match ok.declassify() {
-                true => Ok((op.unit, op.blinder, m)),
-                // The pair is dropped with the faulty result.
-                false => Err(Error::FaultDetected),
-            });
-            (key, passed)
-        })
-        .collect();
+/// The products that end each operation: m = m' Ai mod n, and the squarings that renew
+/// its pair (A^2, Ai^2), each kind together on the units.
+fn unblind_all(ops: Ops<'_, (PreparedOp, Elem<N, Plain>)>) -> Ops<'_, Unblinded> {
     let (unblinded, squares) = {
-        let ok = || passed.iter().filter_map(|(key, p)| p.as_ref().ok().map(|p| (*key, p)));
+        let ok = || ops.iter().filter_map(|(key, r)| r.as_ref().ok().map(|r| (*key, r)));
         let unblind: Vec<MulOp<'_, Plain>> =
-            ok().map(|(key, (u, b, m))| (key.accel_key(*u), b.ai(), m)).collect();
+            ok().map(|(key, (op, m))| (key.accel_key(op.unit), op.blinder.ai(), m)).collect();
         let renew: Vec<SqrOp<'_>> = ok()
-            .filter(|(_, (_, b, _))| b.renews())
-            .flat_map(|(key, (u, b, _))| [(key.accel_key(*u), b.a()), (key.accel_key(*u), b.ai())])
+            .filter(|(_, (op, _))| op.blinder.renews())
+            .flat_map(|(key, (op, _))| {
+                let on = key.accel_key(op.unit);
+                [(on, op.blinder.a()), (on, op.blinder.ai())]
+            })
             .collect();
         (accel::mul(&unblind), accel::sqr(&renew))
     };
     let (mut unblinded, mut squares) = (unblinded.into_iter(), squares.into_iter());
     const ONE_EACH: &str = "internal error: the products of an operation";
-    passed
-        .into_iter()
-        .map(|(key, passed)| {
-            let (_, blinder, _) = passed?;
-            let m = unblinded.next().expect(ONE_EACH);
-            if blinder.renews() {
-                let (a2, ai2) = (squares.next().expect(ONE_EACH), squares.next().expect(ONE_EACH));
-                key.blinding.put(blinder.renewed(a2, ai2));
-            }
-            Ok(m)
+    let mut next_square = || -> Elem<N, Mont> { squares.next().expect(ONE_EACH) };
+    ops.into_iter()
+        .map(|(key, r)| {
+            let u = r.map(|(op, _)| {
+                let m = faulted!(Unblind, unblinded.next().expect(ONE_EACH));
+                let next_pair = op.blinder.renews().then(|| {
+                    let (a2, ai2) = (next_square(), next_square());
+                    op.blinder.renewed(faulted!(Renew, a2), ai2)
+                });
+                Unblinded { unit: op.unit, c: op.c, m, next_pair }
+            });
+            (key, u)
         })
         .collect()
+}
+
+/// The end of an operation whose fault check gave `ok`: its result, and its pair's
+/// successor back to the key's pool; or, for a failed check, [`Error::FaultDetected`],
+/// the result and the pair dropped, and the key's other pooled pairs with them (a fault
+/// in the making of a set of pairs makes every pair of the set wrong; each would fail
+/// its operation's check in turn).
+fn release(key: &RsaPrivateKey, u: Unblinded, ok: Choice) -> Result<Elem<N, Plain>> {
+    if !ok.declassify() {
+        key.blinding.clear();
+        return Err(Error::FaultDetected);
+    }
+    if let Some(pair) = u.next_pair {
+        key.blinding.put(pair);
+    }
+    Ok(u.m)
 }

@@ -3,12 +3,12 @@
 //!
 //! * One operation: both CRT halves interleaved in one register set (`exp_x2`, OpenSSL's
 //!   `ossl_rsaz_mod_exp_avx512_x2` organisation), in the class of the longer prime; its
-//!   fault check the same way (`exp_public_x2`, binary exponentiation by e: 17 products
-//!   of the pair for e = 65537).
+//!   fault check, m^e mod n, on the core (17 products for e = 65537).
 //! * Several: operations of one class in 8-lane mb8 calls (Intel crypto_mb's `mb8`,
-//!   `ifma_mb8.rs`), four to a call, keys may differ; the fault checks of one class and
-//!   one e likewise; the products modulo n of blinding eight to a call. Groups too small
-//!   for a call ([`mb8_min_ops`], [`MIN_PRODUCT_LANES`]) run one by one on x2 or the core.
+//!   `ifma_mb8.rs`), four to a call, keys may differ; the fault checks m^e mod n of one
+//!   class of n and one e, and the products modulo n of blinding, eight to a call. Groups
+//!   too small for a call ([`mb8_min_ops`], [`MIN_PRODUCT_LANES`]) run one by one on x2
+//!   or the core.
 //!
 //! Which keys run here and in which class is `ifma_key.rs`; keys without a class run on
 //! the scalar core. Results are exactly the scalar unit's: every path computes
@@ -23,9 +23,9 @@ use crate::arch::x86_64::cpu::Ifma;
 use crate::arch::x86_64::ifma::sized::SecretParams52;
 use crate::bignum::Limb;
 use crate::ct::Choice;
-use crate::modular::{Elem, Modulus, Mont, Plain};
+use crate::modular::{Elem, Modulus, Mont};
 use crate::rsa::crt::{CrtKey, CrtResidues};
-use crate::rsa::tags::{N, P, Q};
+use crate::rsa::tags::N;
 
 /// The IFMA unit, bound to the CPU's proof of IFMA.
 #[derive(Clone, Copy, Debug)]
@@ -60,16 +60,16 @@ impl Accelerator for IfmaUnit {
         }
     }
 
-    /// The checks of one class and one e in mb8 calls (both halves of up to four
-    /// operations: 17 products for e = 65537 where x2 makes 17 per operation), a group
-    /// too small for a call one by one on x2.
+    /// The checks of one class of n and one e in mb8 calls, eight to a call (17 products
+    /// of eight lanes for e = 65537, where the core makes 17 per operation); checks of
+    /// other keys, and groups too small for a call, on the core.
     fn check(self, ops: &[Check<'_, IfmaKey>]) -> Vec<Choice> {
         let mut ok: Vec<Choice> = vec![Choice::FALSE; ops.len()];
-        let classes = ops.iter().map(|op| op.key.state.mb8_class().map(|d| (d, op.key.e)));
-        for run in schedule(classes, MB8_OPS, mb8_min_ops) {
+        let classes = ops.iter().map(|op| op.key.state.n().map(|n| (n.digits(), op.key.e)));
+        for run in schedule(classes, 8, |_| MIN_PRODUCT_LANES) {
             match run {
                 Run::Mb8(at) => ifma_mb8::check(self.0, ops, &at, &mut ok),
-                Run::One(i) => ok[i] = self.check_x2(&ops[i]),
+                Run::One(i) => ok[i] = ops[i].on_core(),
             }
         }
         ok
@@ -115,25 +115,6 @@ impl IfmaUnit {
         }
     }
 
-    /// One fault check on x2 (`exp_public_x2`: about a fifth of the core's time at 2048
-    /// bits); keys without IFMA primes take the core's.
-    fn check_x2(self, op: &Check<'_, IfmaKey>) -> Choice {
-        let (key, m, c) = (op.key, op.m, op.c);
-        let Some(pair) = key.state.primes() else { return key.crt.check(m, c, key.e) };
-        let (p, q) = (&key.crt.p, &key.crt.q);
-        let (mp, mq) = (p.reduce(m.as_limbs()), q.reduce(m.as_limbs()));
-        let mut op = vec![0; p.modulus.limbs()].into_boxed_slice();
-        let mut oq = vec![0; q.modulus.limbs()].into_boxed_slice();
-        let bases = [mp.as_limbs(), mq.as_limbs()];
-        let params = [&pair[0], &pair[1]];
-        let e = key.e.as_limbs();
-        if SecretParams52::exp_public_x2(self.0, [&mut op, &mut oq], bases, e, params).is_err() {
-            return key.crt.check(m, c, key.e);
-        }
-        let (op, oq) = (Elem::<P, Plain>::from_boxed(op), Elem::<Q, Plain>::from_boxed(oq));
-        op.ct_eq(&c.p) & oq.ct_eq(&c.q)
-    }
-
     /// Products `x y / R mod n` in mb8 calls by n's class where there are enough of one
     /// class; `None` for the others (which the caller runs on the core).
     fn products<'a>(
@@ -159,9 +140,10 @@ mod tests {
     use crate::bignum::Nat;
     use crate::rsa::key::test_key_2048;
 
-    /// The batched fault check accepts exactly the right results: of five operations on a
-    /// 2048-bit key (an mb8 call of four, one on x2), each with m and c = m^e mod n, the
-    /// one whose m is off by one fails and no other; then every one of a batch of three.
+    /// The batched fault check accepts exactly the right results: of eleven operations on
+    /// a 2048-bit key (an mb8 call of eight, three more in a second call), each with m and
+    /// c = m^e mod n, the one whose m is off by one fails and no other; then every one of
+    /// a batch of two (on the core).
     #[test]
     fn check_batch_finds_the_wrong_result() {
         let Some(ifma) = Ifma::detect() else {
@@ -177,23 +159,22 @@ mod tests {
         let n_nat = n.to_nat();
         let mut ms = Vec::new();
         let mut cs = Vec::new();
-        for _ in 0..5 {
+        for _ in 0..11 {
             let m = n.elem_from_nat(&Nat::random_below(&n_nat, &mut rng).unwrap()).unwrap();
-            let c = n.from_mont(&n.pow_vartime(&n.to_mont(&m), e));
-            cs.push(key.crt.reduce(&c));
+            cs.push(n.from_mont(&n.pow_vartime(&n.to_mont(&m), e)));
             ms.push(m);
         }
-        for wrong in 0..5 {
+        for wrong in 0..11 {
             let mut ms = ms.clone();
             ms[wrong] = n.add(&ms[wrong], &n.one());
             let ops: Vec<Check<'_, IfmaKey>> =
                 ms.iter().zip(&cs).map(|(m, c)| Check { key: view, m, c }).collect();
             let ok: Vec<bool> = unit.check(&ops).into_iter().map(Choice::declassify).collect();
-            let want: Vec<bool> = (0..5).map(|i| i != wrong).collect();
+            let want: Vec<bool> = (0..11).map(|i| i != wrong).collect();
             assert_eq!(ok, want, "wrong result in operation {wrong}");
         }
         let ops: Vec<Check<'_, IfmaKey>> =
-            ms.iter().zip(&cs).take(3).map(|(m, c)| Check { key: view, m, c }).collect();
+            ms.iter().zip(&cs).take(2).map(|(m, c)| Check { key: view, m, c }).collect();
         assert!(unit.check(&ops).into_iter().all(Choice::declassify));
     }
 }

@@ -20,8 +20,9 @@
 //! ([`class_for_limbs`]: the primes of a 2560-bit key, 20 limbs, in 30 digits), which
 //! costs what that class costs and is still faster than the scalar core. Two-prime keys
 //! whose primes have a class run here; keys with more primes, or shorter or longer
-//! primes, run on the scalar core. The products modulo n of blinding run in lanes where
-//! n's length has a class with mb8 kernels (1024 to 3072 bits).
+//! primes, run on the scalar core. The products modulo n of blinding and the fault
+//! checks m^e mod n run in lanes where n's length has a class with mb8 kernels (1024 to
+//! 3072 bits).
 //!
 //! # Batches
 //!
@@ -35,9 +36,9 @@
 //!
 //! # Secrets
 //!
-//! The kernels need `RR = 2^(104 D) mod p` for each secret prime; [`rr52`] computes it in
-//! constant time with the modular core (no division by p), once per key, on its first
-//! operation. The parameters are zeroized on drop.
+//! The kernels need `RR = 2^(104 D) mod p` for each secret prime (and for n, public);
+//! [`rr52`] computes it in constant time with the modular core (no division by p), once
+//! per key, on its first operation. The parameters are zeroized on drop.
 
 use crate::arch::x86_64::ifma::sized::SecretParams52;
 use crate::bignum::{LIMB_BITS, Limb, Nat};
@@ -98,7 +99,8 @@ pub(crate) fn rr52<T>(m: &Modulus<T>, digits: usize) -> Elem<T, Mont> {
 pub(crate) struct IfmaKey {
     /// p and q in the class of the longer, for two-prime keys.
     primes: Option<[SecretParams52; 2]>,
-    /// n, for the products of blinding, where its length has mb8 kernels.
+    /// n, for the products of blinding and the fault checks, where its length has mb8
+    /// kernels.
     n: Option<SecretParams52>,
 }
 
@@ -117,8 +119,8 @@ impl IfmaKey {
         };
         let n_lanes = || {
             let d = class_for_limbs(n.limbs())?;
-            // An empty RR: the products need none (`mont_mb8`).
-            SecretParams52::new(n.as_limbs(), &[], d).ok().filter(SecretParams52::has_mb8)
+            let rr = rr52(n, d);
+            SecretParams52::new(n.as_limbs(), rr.as_limbs(), d).ok().filter(SecretParams52::has_mb8)
         };
         IfmaKey { primes: primes(), n: n_lanes() }
     }
@@ -134,7 +136,7 @@ impl IfmaKey {
         p.has_mb8().then(|| p.digits())
     }
 
-    /// n's parameters, where its products run in lanes.
+    /// n's parameters, where its products and fault checks run in lanes.
     pub(crate) fn n(&self) -> Option<&SecretParams52> {
         self.n.as_ref()
     }

@@ -1,8 +1,8 @@
 //! The IFMA unit's 8-lane calls: which operations of a batch share a call ([`schedule`]),
 //! and the calls themselves for phase (b) ([`exponentiate`]: both CRT halves of up to
-//! four operations, one lane each, keys may differ), the fault checks ([`check`], the same
-//! layout with the public exponent e) and the products modulo n ([`products`], eight to
-//! a call, moduli may differ). Lanes hold the modular core's numbers: residues and
+//! four operations, one lane each, keys may differ), the fault checks ([`check`], m^e mod
+//! n for eight operations, one lane each) and the products modulo n ([`products`], eight
+//! to a call, moduli may differ). Lanes hold the modular core's numbers: residues and
 //! products go in and come out exactly as the core has them.
 //!
 //! A lane the kernel refuses (it cannot, for inputs below their moduli) is redone on the
@@ -19,7 +19,7 @@ use crate::bignum::Limb;
 use crate::ct::Choice;
 use crate::modular::{Elem, Plain};
 use crate::rsa::crt::CrtResidues;
-use crate::rsa::tags::{P, Q};
+use crate::rsa::tags::N;
 use zeroize::Zeroize;
 
 /// One step of a batch in lanes: an mb8 call for the jobs at these indices (one class),
@@ -122,39 +122,26 @@ pub(crate) fn exponentiate(
     }
 }
 
-/// The fault checks of the operations `at` (at most four, one class, one e) of `ops` in
-/// one call, their verdicts in `ok`: m^e mod p and mod q, compared with c mod p and mod q.
+/// The fault checks of the operations `at` (at most eight, one class of n, one e) of
+/// `ops` in one call, their verdicts in `ok`: m^e mod n, one lane each, compared with c.
 pub(crate) fn check(ifma: Ifma, ops: &[Check<'_, IfmaKey>], at: &[usize], ok: &mut [Choice]) {
     let e = ops[at[0]].key.e;
-    let bases: Vec<(Elem<P, Plain>, Elem<Q, Plain>)> = at
-        .iter()
-        .map(|&i| {
-            let (crt, m) = (ops[i].key.crt, ops[i].m.as_limbs());
-            (crt.p.reduce(m), crt.q.reduce(m))
-        })
-        .collect();
-    let mut outs = lane_outputs(at.iter().map(|&i| ops[i].key));
+    let mut outs: Vec<Box<[Limb]>> =
+        at.iter().map(|&i| vec![0; ops[i].key.n.limbs()].into_boxed_slice()).collect();
     let status = {
         let mut lanes: [Option<SecretLane<'_>>; 8] = Default::default();
-        for ((slot, out), lane) in lanes.iter_mut().zip(outs.iter_mut()).zip(0..) {
-            let [p, q] = pair(&ops[at[lane / 2]].key);
-            let (params, base) = match lane % 2 {
-                0 => (p, bases[lane / 2].0.as_limbs()),
-                _ => (q, bases[lane / 2].1.as_limbs()),
-            };
-            *slot = Some(SecretLane { params, base, exp: e.as_limbs(), out });
+        for ((slot, out), &i) in lanes.iter_mut().zip(outs.iter_mut()).zip(at) {
+            let op = &ops[i];
+            let params = op.key.state.n().expect("internal error: a check lane without n");
+            *slot = Some(SecretLane { params, base: op.m.as_limbs(), exp: e.as_limbs(), out });
         }
         exp_mb8_public(ifma, lanes, e.as_limbs())
     };
-    let mut outs = outs.into_iter();
-    for (j, &i) in at.iter().enumerate() {
+    for ((&i, out), status) in at.iter().zip(outs).zip(status) {
         let op = &ops[i];
-        ok[i] = match (status[2 * j], status[2 * j + 1], outs.next(), outs.next()) {
-            (LaneStatus::Done, LaneStatus::Done, Some(mp), Some(mq)) => {
-                let (mp, mq) = (Elem::<P, Plain>::from_boxed(mp), Elem::<Q, Plain>::from_boxed(mq));
-                mp.ct_eq(&op.c.p) & mq.ct_eq(&op.c.q)
-            }
-            _ => op.key.crt.check(op.m, op.c, e),
+        ok[i] = match status {
+            LaneStatus::Done => Elem::<N, Plain>::from_boxed(out).ct_eq(op.c),
+            _ => op.on_core(),
         };
     }
 }

@@ -5,7 +5,7 @@
 //! reduction of c modulo every prime, Garner's recombination, the fault check's verdict,
 //! unblinding. What costs is handed to a unit: phase (b), the exponentiations
 //! c_i^(d_i) mod r_i (RFC 8017 section 5.1.2, step 2.b.i-ii), the fault check's m^e mod
-//! r_i, and the products modulo n of blinding. That is the split of Dusse and Kaliski's
+//! n, and the products modulo n of blinding. That is the split of Dusse and Kaliski's
 //! DSP56000 card and its PC host, and of Shand, Bertin and Vuillemin's PAM boards, whose
 //! host ran the CRT while the board exponentiated. The units:
 //!
@@ -26,10 +26,10 @@
 //! # The contract
 //!
 //! A unit computes exactly what the scalar core computes: c_i^(d_i) mod r_i fully
-//! reduced, m^e mod r_i compared with c mod r_i, and the core's Montgomery products
+//! reduced, m^e mod n compared with c, and the core's Montgomery products
 //! (`Modulus::mul`, `Modulus::sqr`). So the results are the same bit for bit whichever
-//! unit runs (`tests/rsa_accel*.rs` compare them). Phase (c) checks every recombined
-//! result with e, so a wrong exponentiation is caught as
+//! unit runs (`tests/rsa_accel*.rs` compare them). Phase (c) checks every final result
+//! with e, so a wrong exponentiation or product is caught as
 //! [`crate::Error::FaultDetected`] and never leaves. The residues are secret (blinded,
 //! but secret), and so are the primes and exponents: a unit must be constant time in
 //! them.
@@ -46,7 +46,7 @@ mod unit;
 
 pub(crate) use choice::Unit;
 pub use choice::{BACKEND_VAR, Backend, default_backend, set_default_backend};
-pub(crate) use unit::{AccelKey, KeyAccel, MulOp, SqrOp, check, exponentiate, mul, sqr};
+pub(crate) use unit::{AccelKey, CheckOp, KeyAccel, MulOp, SqrOp, check, exponentiate, mul, sqr};
 
 use super::crt::{CrtKey, CrtResidues};
 use super::tags::N;
@@ -70,12 +70,22 @@ impl<S> Clone for Key<'_, S> {
 
 impl<S> Copy for Key<'_, S> {}
 
-/// One fault check: whether m^e = c mod n, with c given by its residues mod every prime
-/// (those phase (a) made; [`CrtKey::check`]'s contract).
+/// One fault check: whether m^e = c mod n, for the operation's result m and its input c
+/// (`private.rs`).
 pub(crate) struct Check<'a, S> {
     pub(crate) key: Key<'a, S>,
     pub(crate) m: &'a Elem<N, Plain>,
-    pub(crate) c: &'a CrtResidues,
+    pub(crate) c: &'a Elem<N, Plain>,
+}
+
+impl<S> Check<'_, S> {
+    /// The check on the modular core: m^e mod n by the variable-time window, whose
+    /// sequence of products depends on e (public) only, compared with c in constant
+    /// time.
+    pub(crate) fn on_core(&self) -> Choice {
+        let n = self.key.n;
+        n.from_mont(&n.pow_vartime(&n.to_mont(self.m), self.key.e)).ct_eq(self.c)
+    }
 }
 
 /// One product modulo n in the core's Montgomery form, a b / R mod n
@@ -124,7 +134,7 @@ pub(crate) trait Accelerator: Copy {
 
     /// The fault checks, one verdict each. The default runs them on the scalar core.
     fn check(self, ops: &[Check<'_, Self::State>]) -> Vec<Choice> {
-        ops.iter().map(|op| op.key.crt.check(op.m, op.c, op.key.e)).collect()
+        ops.iter().map(Check::on_core).collect()
     }
 
     /// The products. The default runs them on the core.

@@ -150,6 +150,9 @@ pub(crate) type MulOp<'a, E> = (AccelKey<'a>, &'a Elem<N, Mont>, &'a Elem<N, E>)
 /// A squaring of [`sqr`]: a^2 / R mod n on the key's unit.
 pub(crate) type SqrOp<'a> = (AccelKey<'a>, &'a Elem<N, Mont>);
 
+/// A fault check of [`check`]: whether m^e = c mod n, on the key's unit.
+pub(crate) type CheckOp<'a> = (AccelKey<'a>, &'a Elem<N, Plain>, &'a Elem<N, Plain>);
+
 /// Phase (b) of every operation, on its unit ([`Accelerator::exponentiate`]).
 pub(crate) fn exponentiate(ops: &mut [(AccelKey<'_>, &mut CrtResidues)]) {
     for (unit, _) in groups(ops.iter().map(|(k, _)| k.unit)) {
@@ -165,7 +168,7 @@ pub(crate) fn exponentiate(ops: &mut [(AccelKey<'_>, &mut CrtResidues)]) {
 }
 
 /// The fault checks m^e = c of every operation, on its unit ([`Accelerator::check`]).
-pub(crate) fn check(ops: &[(AccelKey<'_>, &Elem<N, Plain>, &CrtResidues)]) -> Vec<Choice> {
+pub(crate) fn check(ops: &[CheckOp<'_>]) -> Vec<Choice> {
     per_unit(ops.len(), ops.iter().map(|(k, _, _)| k.unit), |unit, at| {
         with_unit!(unit, |u| {
             let mine: Vec<Check<'_, _>> = at

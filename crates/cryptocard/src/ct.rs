@@ -63,10 +63,12 @@ impl Choice {
     }
 
     /// Declassifies the choice. Call this only where the result is public (a verification
-    /// result, the final answer of a comparison the caller will branch on anyway).
+    /// result, the final answer of a comparison the caller will branch on anyway). Under
+    /// the constant-time validation, the one place a secret choice becomes public
+    /// ([`mark_public`]).
     #[inline]
     pub fn declassify(self) -> bool {
-        black_box(self.0) != 0
+        declassify(self.0) != 0
     }
 
     /// `a` if the choice is true, else `b`.
@@ -188,6 +190,49 @@ pub fn select_from_table(out: &mut [Limb], table: &[Limb], index: usize) {
             *o |= m & *e;
         }
     }
+}
+
+/// Marks `x` secret for the constant-time validation: under valgrind's memcheck with the
+/// `ct-validation` feature, every branch and memory index that depends on it, or on a
+/// value computed from it, is then reported as a use of undefined memory (Langley's
+/// ctgrind; BoringSSL's `CONSTTIME_SECRET`). Does nothing otherwise.
+#[inline]
+pub fn mark_secret<T: Copy>(x: &[T]) {
+    #[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
+    crate::arch::x86_64::valgrind::mark_secret(x.as_ptr().cast(), core::mem::size_of_val(x));
+    #[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
+    let _ = x;
+}
+
+/// Marks `x` public again for the constant-time validation ([`mark_secret`]): where a
+/// value computed from secrets becomes public by design (a verdict, a signature, a
+/// decryption's length). Does nothing otherwise.
+#[inline]
+pub fn mark_public<T: Copy>(x: &[T]) {
+    #[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
+    crate::arch::x86_64::valgrind::mark_public(x.as_ptr().cast(), core::mem::size_of_val(x));
+    #[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
+    let _ = x;
+}
+
+/// Declassifies a value computed from secrets, where it is public by design (a length,
+/// a verdict): under the constant-time validation, marks it public ([`mark_public`]) and
+/// returns it as read back from the marked memory. Otherwise the value itself.
+#[inline]
+pub fn declassify<T: Copy>(x: T) -> T {
+    let value = black_box(x);
+    mark_public(core::slice::from_ref(&value));
+    // Read back from the memory just marked, not from a register copy of it.
+    *black_box(&value)
+}
+
+/// Whether the process runs under valgrind (always false without the `ct-validation`
+/// feature).
+pub fn on_valgrind() -> bool {
+    #[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
+    return crate::arch::x86_64::valgrind::running_on_valgrind();
+    #[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
+    false
 }
 
 #[cfg(test)]

@@ -79,7 +79,10 @@
 //!   chains and comparisons in `limb` (which `bignum` re-exports), the SHA-2 round
 //!   constants in `arch`'s `sha2_constants.rs` (which `digest` uses).
 //! * [`ct`] works on limbs and bytes, not on `Nat`, so it sits below `arch`, whose table
-//!   scans and radix conversions use its masks.
+//!   scans and radix conversions use its masks. One arrow goes up, and stays: with the
+//!   `ct-validation` feature, `ct`'s marks (`mark_secret`, `mark_public`, and
+//!   `Choice::declassify`) are valgrind client requests, an `asm!` sequence that lives in
+//!   `arch/x86_64/valgrind.rs` and imports nothing.
 //! * Primality testing is in [`modular::prime`], not in `bignum`: Miller-Rabin is modular
 //!   exponentiation.
 //! * Tests may import upward: a kernel's unit tests compare it with its portable
@@ -93,8 +96,11 @@
 //! * `hazmat`: the `cryptocard::hazmat` module (limb kernels, raw Montgomery helpers,
 //!   window tuning tables, the CPU kernels), for tests, benchmarks and experts; no
 //!   stability promise.
-//! * `fault-injection`, `fuzzing`: test hooks (a private operation with a glitch, the
-//!   bodies of the fuzz targets), for this crate's tests and fuzz targets only.
+//! * `fault-injection`, `fuzzing`: test hooks (`rsa::fault`, bit flips in each phase of
+//!   the private operation; the bodies of the fuzz targets), for this crate's tests and
+//!   fuzz targets only.
+//! * `ct-validation`: valgrind client requests at every mark and declassification of
+//!   [`ct`], for the constant-time validation under memcheck (`scripts/ct-valgrind`).
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

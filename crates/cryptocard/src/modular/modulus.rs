@@ -69,6 +69,18 @@ pub struct Modulus<M = Anon> {
 }
 
 impl<M> Modulus<M> {
+    /// Marks the modulus and its Montgomery constants secret for the constant-time
+    /// validation under valgrind ([`crate::ct::mark_secret`]; a secret prime's). Its
+    /// length stays public.
+    #[cfg(feature = "ct-validation")]
+    pub fn mark_secret_for_validation(&self) {
+        use crate::ct::mark_secret;
+        for x in [&self.n, &self.one, &self.rr, &self.rrr] {
+            mark_secret(x);
+        }
+        mark_secret(core::slice::from_ref(&self.n0));
+    }
+
     /// Builds the modulus from a `Nat`. Fails with [`Error::InvalidArgument`] for an even
     /// modulus, zero, one, or more than [`MAX_BITS`] bits.
     pub fn from_nat(n: &Nat) -> Result<Self> {

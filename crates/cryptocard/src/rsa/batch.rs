@@ -211,7 +211,8 @@ impl PrivateRequest {
                 Ok(key.pkcs1v15_implicit_finish(ciphertext, &open_result(rsadp)?))
             }
             R::DecryptPkcs1v15Explicit { .. } => explicit_finish(&open_result(rsadp)?),
-            _ => rsadp,
+            R::RawPrivate { .. } => rsadp,
+            _ => super::declassify::signature(rsadp),
         }
     }
 }

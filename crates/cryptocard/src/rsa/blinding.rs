@@ -39,11 +39,12 @@
 //! child after `fork()`, so a child never reuses a pair its parent used or will use.
 
 use super::tags::N;
-use crate::bignum::Nat;
-use crate::modular::{Elem, Modulus, Mont};
+use crate::bignum::{LIMB_BITS, LIMB_BYTES, Limb, Nat};
+use crate::modular::{Elem, Modulus, Mont, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 use std::sync::{Mutex, MutexGuard};
+use zeroize::Zeroizing;
 
 /// Uses of one random r (and its squares) before a new one is drawn (OpenSSL's
 /// `BN_BLINDING_COUNTER`).
@@ -59,6 +60,33 @@ pub(crate) const FRESH_PAIRS: usize = 32;
 /// Tries to draw an invertible r before giving up (a non-invertible r < n would be a
 /// factor of n: this loop never repeats for a real key).
 const MAX_DRAWS: usize = 8;
+
+/// Candidates drawn for one r below n before giving up: each is below n with probability
+/// more than 1/2 (n's top bit is set), so failing all of them is a broken source.
+const DRAWS_BELOW_N: usize = 128;
+
+/// A uniform r in [0, n), in constant time: candidates of n's bit length until one is
+/// below n. Only the verdict of each comparison is public (a rejected candidate is
+/// dropped, so it tells nothing about the accepted one).
+fn draw(n: &Modulus<N>, rng: &mut dyn RandomSource) -> Result<Elem<N, Plain>> {
+    let k = n.limbs();
+    let top_bits = n.bits() - LIMB_BITS * (k - 1);
+    let mut bytes = Zeroizing::new(vec![0u8; k * LIMB_BYTES]);
+    let mut limbs = Zeroizing::new(vec![0 as Limb; k]);
+    for _ in 0..DRAWS_BELOW_N {
+        rng.fill_bytes(&mut bytes)?;
+        for (l, b) in limbs.iter_mut().zip(bytes.chunks_exact(LIMB_BYTES)) {
+            *l = Limb::from_le_bytes(b.try_into().expect("internal error: a limb's bytes"));
+        }
+        if top_bits < LIMB_BITS {
+            limbs[k - 1] &= (1 << top_bits) - 1;
+        }
+        if let Ok(r) = n.elem_from_limbs(&limbs) {
+            return Ok(r);
+        }
+    }
+    Err(Error::Rng)
+}
 
 /// A blinding pair in Montgomery form: A = r^e and Ai = r^-1 mod n.
 pub(crate) struct Blinder {
@@ -82,10 +110,9 @@ impl Blinder {
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<Blinder>> {
         let n_nat = n.to_nat();
-        let draw = |rng: &mut dyn RandomSource| n.elem_from_nat(&Nat::random_below(&n_nat, rng)?);
         for _ in 0..MAX_DRAWS {
             let rs: Vec<Elem<N, Mont>> =
-                (0..count).map(|_| draw(rng).map(|r| n.to_mont(&r))).collect::<Result<_>>()?;
+                (0..count).map(|_| draw(n, rng).map(|r| n.to_mont(&r))).collect::<Result<_>>()?;
             // prefix[i] = r_1 ... r_(i+1), in Montgomery form.
             let mut prefix: Vec<Elem<N, Mont>> = Vec::with_capacity(count);
             for r in &rs {
@@ -94,8 +121,10 @@ impl Blinder {
                     None => r.clone(),
                 });
             }
-            let x = draw(rng)?;
-            let t = n.mul(&prefix[count - 1], &x).to_nat();
+            let x = draw(n, rng)?;
+            let t = n.mul(&prefix[count - 1], &x);
+            super::declassify::blinded_product(&t);
+            let t = t.to_nat();
             let Ok(t_inv) = t.mod_inverse_vartime(&n_nat) else { continue };
             // inv = (r_1 ... r_i)^-1 for i = count, then down.
             let inv = n.to_mont(&n.mul(&n.to_mont(&n.elem_from_nat(&t_inv)?), &x));

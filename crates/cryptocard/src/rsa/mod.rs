@@ -130,6 +130,9 @@ mod blinding;
 mod components;
 mod crt;
 mod ct_bytes;
+#[cfg(feature = "ct-validation")]
+mod ct_marks;
+mod declassify;
 pub mod encoding;
 #[cfg(feature = "fault-injection")]
 pub mod fault;

@@ -120,7 +120,7 @@ pub(super) fn oaep_finish(params: &Oaep, rsadp: Result<Vec<u8>>) -> Result<Vec<u
     if !good.declassify() {
         return Err(Error::Decryption);
     }
-    Ok(em[msg_start..].to_vec())
+    Ok(em[super::declassify::message_start(msg_start)..].to_vec())
 }
 
 /// EME-OAEP decoding (7.1.2 step 3) of the k-byte `em`, unmasked in place: whether it

@@ -83,7 +83,9 @@ impl RsaPrivateKey {
         digest: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        self.raw_private(&self.pkcs1v15_sign_input(hash, digest)?, rng)
+        super::declassify::signature(
+            self.raw_private(&self.pkcs1v15_sign_input(hash, digest)?, rng),
+        )
     }
 
     /// EMSA-PKCS1-v1_5 of a digest: RSASP1's k-byte input (shared with `batch.rs`).
@@ -103,7 +105,7 @@ impl RsaPrivateKey {
     /// PKCS#1 v1.5 type 1 padding of `data` itself (no DigestInfo), then RSASP1, as
     /// `openssl pkeyutl -sign` without `-digest`. `data` is at most k - 11 bytes.
     pub fn sign_pkcs1v15_raw(&self, data: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {
-        self.raw_private(&self.pkcs1v15_raw_sign_input(data)?, rng)
+        super::declassify::signature(self.raw_private(&self.pkcs1v15_raw_sign_input(data)?, rng))
     }
 }
 

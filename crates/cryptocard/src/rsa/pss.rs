@@ -58,6 +58,7 @@ fn encode(
     }
     let mut salt = vec![0u8; s_len];
     rng.fill_bytes(&mut salt)?;
+    super::declassify::pss_salt(&salt);
     let h = params.hash_m_prime(m_hash, &salt);
     // Steps 7-12: DB = PS || 0x01 || salt, masked; EM = maskedDB || H || 0xbc.
     let db_len = em_len - h_len - 1;
@@ -142,7 +143,9 @@ impl RsaPrivateKey {
         digest: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
-        self.raw_private(&self.pss_sign_input(params, digest, rng)?, rng)
+        super::declassify::signature(
+            self.raw_private(&self.pss_sign_input(params, digest, rng)?, rng),
+        )
     }
 
     /// EMSA-PSS-ENCODE of a digest, padded to RSASP1's k-byte input (shared with

@@ -9,3 +9,5 @@ pub(crate) mod ifma;
 pub(crate) mod select;
 pub(crate) mod sha512;
 pub(crate) mod sha_ni;
+#[cfg(feature = "ct-validation")]
+pub(crate) mod valgrind;

@@ -103,12 +103,15 @@ fn sizes_are_bounded() {
     big.set_bit(16384, true);
     big.set_bit(0, true);
     assert!(matches!(RsaPublicKey::new(big, Nat::from_u64(3)), Err(Error::InvalidKey(_))));
-    // A 4096-bit modulus takes at most a 64-bit e.
+    // Every modulus takes at most a 64-bit e: a 512-bit one too (OpenSSL's rule allowed
+    // any e below 3072 bits).
     let k = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
     let key = RsaPrivateKey::generate_with(&k, &mut OsRng).unwrap();
-    assert!(
-        RsaPublicKey::new(key.public_key().n(), Nat::from_hex("10000000000000001").unwrap())
-            .is_ok()
+    let n512 = key.public_key().n();
+    assert!(RsaPublicKey::new(n512.clone(), Nat::from_hex("ffffffffffffffff").unwrap()).is_ok());
+    assert_eq!(
+        RsaPublicKey::new(n512, Nat::from_hex("10000000000000001").unwrap()),
+        Err(Error::InvalidKey("public exponent longer than 64 bits"))
     );
     let mut n4096 = Nat::zero();
     n4096.set_bit(4095, true);

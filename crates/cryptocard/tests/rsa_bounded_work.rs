@@ -8,9 +8,10 @@ use common::within;
 
 use cryptocard::Error;
 use cryptocard::bignum::Nat;
+use cryptocard::rsa::encoding::RECOVERY_NOT_ENABLED;
 use cryptocard::rsa::pkcs1::{self, OtherPrimeInfo, UintRef};
 use cryptocard::rsa::pkcs8::der::Encode;
-use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
+use cryptocard::rsa::{KeyParseOptions, RsaPrivateKey, RsaPublicKey};
 
 /// Seconds a call may take: far above what the bounded code needs, far below what the
 /// unbounded code took on these inputs.
@@ -21,6 +22,10 @@ const E: u64 = 65537;
 fn test_key() -> RsaPrivateKey {
     let der = hex::decode(include_str!("data/rsa/rsa2048_pkcs1.hex").trim()).unwrap();
     RsaPrivateKey::from_pkcs1_der(&der).unwrap()
+}
+
+fn recovering() -> KeyParseOptions {
+    KeyParseOptions { recover_primes: true, ..KeyParseOptions::default() }
 }
 
 /// Big-endian bytes of x, with one zero byte for zero (DER INTEGER content).
@@ -82,6 +87,48 @@ fn crt_values(d: &Nat, primes: &[Nat]) -> (Vec<Nat>, Vec<Nat>) {
 /// e^-1 mod lcm(r_i - 1) for `primes` (r_i may repeat only as a prime power's p).
 fn private_exponent(e: &Nat, lambda: &Nat) -> Nat {
     e.mod_inverse_vartime(lambda).unwrap()
+}
+
+/// n = p^8 (8192 bits) with zero CRT fields and a d that is right for it: e*d = 1 mod
+/// lambda(p^8) = p^7 (p - 1), so the cheap first test of the recovery passes and, before
+/// the perfect-power test, every one of its tries failed (the units mod p^8 are cyclic).
+#[test]
+fn recovery_refuses_a_prime_power_at_once() {
+    let key = test_key();
+    let p = key.primes()[0].clone();
+    let n = p.pow(8).unwrap();
+    assert!(n.bits() > 8180 && n.bits() <= 8192, "{}", n.bits());
+    let lambda = &p.pow(7).unwrap() * &p.sub(&Nat::one()).unwrap();
+    let e = Nat::from_u64(E);
+    let d = private_exponent(&e, &lambda);
+    let der = pkcs1_der(&n, &e, &d, None);
+    let want = Error::InvalidKey("the modulus is a perfect power, not p*q");
+
+    let plain = der.clone();
+    let got = within(LIMIT, "plain parse of p^8", move || RsaPrivateKey::from_pkcs1_der(&plain));
+    assert_eq!(got.err(), Some(RECOVERY_NOT_ENABLED));
+    let got = within(LIMIT, "recovering parse of p^8", move || {
+        RsaPrivateKey::from_pkcs1_der_with(&der, &recovering()).err()
+    });
+    assert_eq!(got, Some(want));
+    let got = within(LIMIT, "from_n_e_d of p^8", move || RsaPrivateKey::from_n_e_d(n, e, d).err());
+    assert_eq!(got, Some(want));
+}
+
+/// n = p^8 * q, 9216 bits and no perfect power: over the recovery's 8192-bit cap, refused
+/// before any exponentiation (it used to try up to 100 bases at 9216 bits).
+#[test]
+fn recovery_refuses_moduli_over_8192_bits() {
+    let key = test_key();
+    let (p, q) = (key.primes()[0].clone(), key.primes()[1].clone());
+    let n = &p.pow(8).unwrap() * &q;
+    assert!(n.bits() > 9200);
+    let one = Nat::one();
+    let lambda = (&p.pow(7).unwrap() * &p.sub(&one).unwrap()).lcm(&q.sub(&one).unwrap());
+    let e = Nat::from_u64(E);
+    let d = private_exponent(&e, &lambda);
+    let got = within(LIMIT, "from_n_e_d at 9216 bits", move || RsaPrivateKey::from_n_e_d(n, e, d));
+    assert!(matches!(got, Err(Error::Unsupported(why)) if why.contains("8192")), "{:?}", got.err());
 }
 
 /// A 3071-bit e on a 3072-bit modulus, and a 2047-bit e on a real 2048-bit key (with

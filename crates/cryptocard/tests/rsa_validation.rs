@@ -4,7 +4,7 @@
 use cryptocard::Error;
 use cryptocard::bignum::Nat;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey, RsaPublicKey};
+use cryptocard::rsa::{KeyGenOptions, KeyParseOptions, RsaPrivateKey, RsaPublicKey, encoding};
 
 /// n, e, d, [p, q], [dP, dQ], [qInv] of the test key.
 struct Parts {
@@ -144,7 +144,8 @@ fn missing_crt_values_are_computed_or_recovered() {
     assert_eq!(got, want);
 }
 
-/// A PKCS#1 key with zero CRT fields (only n, e, d) is read by recovering the primes.
+/// A PKCS#1 key with zero CRT fields (only n, e, d) is read only when the recovery of its
+/// primes is asked for; a plain parse names the option.
 #[test]
 fn pkcs1_with_zero_crt_fields() {
     let p = parts();
@@ -172,6 +173,8 @@ fn pkcs1_with_zero_crt_fields() {
     }
     let mut der = vec![0x30, 0x82, (body.len() >> 8) as u8, body.len() as u8];
     der.extend(body);
-    let key = RsaPrivateKey::from_pkcs1_der(&der).unwrap();
+    assert_eq!(RsaPrivateKey::from_pkcs1_der(&der), Err(encoding::RECOVERY_NOT_ENABLED));
+    let recover = KeyParseOptions { recover_primes: true, ..KeyParseOptions::default() };
+    let key = RsaPrivateKey::from_pkcs1_der_with(&der, &recover).unwrap();
     assert_eq!(key, build(parts()).unwrap());
 }

@@ -23,6 +23,7 @@
 //! | `encoding.rs` | hexadecimal and decimal strings |
 //! | `gcd.rs`, `inv.rs`, `pow.rs` | gcd/lcm, modular inverses, powers and the general `pow_mod` |
 //! | `random.rs` | uniform random values |
+//! | `root.rs` | the perfect-power test (integer k-th roots) |
 //!
 //! Primality tests and prime generation are one layer up, in [`crate::modular::prime`]:
 //! Miller-Rabin is modular exponentiation.
@@ -58,6 +59,7 @@ mod nat;
 mod nat_div;
 mod pow;
 mod random;
+mod root;
 pub(crate) mod shift;
 
 pub use crate::limb::{LIMB_BITS, LIMB_BYTES, Limb};

@@ -28,7 +28,7 @@
 //!   inverse), which the CRT needs.
 //!
 //! Missing CRT values (a caller that has only the primes) are computed; a key with no
-//! primes at all goes through the recovery of `components.rs` first
+//! primes at all can be read only by asking for the recovery of `recover.rs`
 //! ([`super::RsaPrivateKey::from_n_e_d`]). Primality of the r_i is not tested (it would
 //! cost more than the import is worth; `cryptocard pkey -check` tests it); a composite
 //! "prime" that passes the checks above still cannot produce a wrong result, since every
@@ -72,7 +72,7 @@
 //! What is not hidden: n and e (public); the bit length and the low bit of each prime
 //! (the size and oddness checks; a `Nat` shows its length wherever it goes, and every
 //! valid prime is odd); the limb lengths of d and of the given CRT values; which check
-//! failed. The recovery of p and q from (n, e, d) says in `components.rs` what it shows.
+//! failed. The recovery of p and q (opt-in) says in `recover.rs` what it shows.
 
 use crate::bignum::{Limb, Nat, div_rem_ct, lt_n, mul::mul_1};
 use crate::ct::{self, Choice};
@@ -93,6 +93,9 @@ pub const MAX_PRIMES: usize = 5;
 pub const MAX_PUBLIC_EXPONENT_BITS: usize = 64;
 /// The shortest prime factor of a private key, in bits (see the module docs).
 pub const MIN_PRIME_BITS: usize = 64;
+/// The largest modulus whose primes [`super::RsaPrivateKey::from_n_e_d`] recovers, in
+/// bits (the bounds of that recovery are argued in `recover.rs`).
+pub const MAX_RECOVERY_BITS: usize = 8192;
 
 /// Checks a public key (n, e).
 pub(crate) fn public_key(n: &Nat, e: &Nat) -> Result<()> {

@@ -8,10 +8,16 @@ use common::within;
 
 use cryptocard::Error;
 use cryptocard::bignum::Nat;
-use cryptocard::rsa::encoding::RECOVERY_NOT_ENABLED;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::encoding::{
+    DEFAULT_MAX_ITERATIONS, RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS,
+};
 use cryptocard::rsa::pkcs1::{self, OtherPrimeInfo, UintRef};
+use cryptocard::rsa::pkcs8::EncryptedPrivateKeyInfoRef;
 use cryptocard::rsa::pkcs8::der::Encode;
-use cryptocard::rsa::{KeyParseOptions, RsaPrivateKey, RsaPublicKey};
+use cryptocard::rsa::pkcs8::der::asn1::OctetStringRef;
+use cryptocard::rsa::pkcs8::pkcs5::{self, pbes2};
+use cryptocard::rsa::{KeyParseOptions, RsaPrivateKey, RsaPublicKey, key_from_der_with};
 
 /// Seconds a call may take: far above what the bounded code needs, far below what the
 /// unbounded code took on these inputs.
@@ -193,4 +199,67 @@ fn tiny_prime_factors_are_refused() {
             within(LIMIT, &what, move || RsaPrivateKey::from_components(n, e, d, primes).err());
         assert_eq!(got, Some(want), "{what}");
     }
+}
+
+/// An encrypted PKCS#8 file with PBES2, PBKDF2-HMAC-SHA512 and AES-256-CBC, any iteration
+/// count and any ciphertext.
+fn encrypted_der(iterations: u32, ciphertext: &[u8]) -> Vec<u8> {
+    let kdf = pbes2::Pbkdf2Params {
+        salt: pbes2::Salt::new([7u8; 16]).unwrap(),
+        iteration_count: iterations,
+        key_length: None,
+        prf: pbes2::Pbkdf2Prf::HmacWithSha512,
+    };
+    EncryptedPrivateKeyInfoRef {
+        encryption_algorithm: pkcs5::EncryptionScheme::Pbes2(pbes2::Parameters {
+            kdf: pbes2::Kdf::Pbkdf2(kdf),
+            encryption: pbes2::EncryptionScheme::Aes256Cbc { iv: [9u8; 16] },
+        }),
+        encrypted_data: OctetStringRef::new(ciphertext).unwrap(),
+    }
+    .to_der()
+    .unwrap()
+}
+
+/// 10,000,000 iterations of PBKDF2-HMAC-SHA512 used to be derived before anything else was
+/// looked at; the default ceiling is now 1,000,000 and is checked first.
+#[test]
+fn pbkdf2_iterations_have_a_lower_default_ceiling() {
+    assert_eq!(DEFAULT_MAX_ITERATIONS, 1_000_000);
+    for iterations in [10_000_000, DEFAULT_MAX_ITERATIONS + 1] {
+        let der = encrypted_der(iterations, &[0x5a; 64]);
+        let got = within(LIMIT, "iterations over the ceiling", move || {
+            RsaPrivateKey::from_pkcs8_encrypted_der(&der, b"password").err()
+        });
+        assert_eq!(got, Some(TOO_MANY_ITERATIONS), "{iterations}");
+    }
+}
+
+/// A ciphertext that is empty or not a whole number of AES blocks is refused before the
+/// key derivation (it used to cost the full derivation, then read as a wrong password).
+#[test]
+fn cheap_checks_come_before_the_key_derivation() {
+    let want = Error::InvalidEncoding("encrypted key is empty or not a whole number of AES blocks");
+    for ciphertext in [&[0x5a; 15][..], &[0x5a; 33], &[]] {
+        let der = encrypted_der(DEFAULT_MAX_ITERATIONS, ciphertext);
+        let got = within(LIMIT, "bad ciphertext length", move || {
+            RsaPrivateKey::from_pkcs8_encrypted_der(&der, b"password").err()
+        });
+        assert_eq!(got, Some(want), "{} bytes", ciphertext.len());
+    }
+}
+
+/// The ceiling is the caller's: a key written with 2048 iterations (OpenSSL's count) is
+/// refused under a ceiling of 2047 and read under 2048, by every parser that takes it.
+#[test]
+fn the_ceiling_is_a_setting() {
+    let key = test_key();
+    let der = key.to_pkcs8_encrypted_der(b"pw", &mut OsRng).unwrap();
+    let opts = |max_iterations| KeyParseOptions { max_iterations, ..KeyParseOptions::default() };
+    assert_eq!(
+        RsaPrivateKey::from_pkcs8_encrypted_der_with(&der, b"pw", &opts(2047)).err(),
+        Some(TOO_MANY_ITERATIONS)
+    );
+    assert_eq!(key_from_der_with(&der, Some(b"pw"), &opts(2047)).err(), Some(TOO_MANY_ITERATIONS));
+    assert_eq!(RsaPrivateKey::from_pkcs8_encrypted_der_with(&der, b"pw", &opts(2048)), Ok(key));
 }

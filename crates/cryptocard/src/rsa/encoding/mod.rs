@@ -40,7 +40,9 @@ mod pbes2;
 mod pkcs1;
 mod pkcs8;
 
-pub use options::{DEFAULT_MAX_ITERATIONS, KeyParseOptions, RECOVERY_NOT_ENABLED};
+pub use options::{
+    DEFAULT_MAX_ITERATIONS, KeyParseOptions, RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS,
+};
 pub use pbes2::{PBKDF2_ITERATIONS, SALT_LEN};
 pub use pkcs1::{PRIVATE_LABEL as PKCS1_PRIVATE_LABEL, PUBLIC_LABEL as PKCS1_PUBLIC_LABEL};
 pub use pkcs8::{

@@ -1,12 +1,15 @@
 //! Input and output files, shared by every command.
 //!
-//! Inputs: a path, or stdin for none or `-`. Outputs: stdout for none or `-`; a path is
-//! written through [`Output`], which writes a temporary file in the same directory and
-//! renames it over the target only when the command succeeds ([`Output::commit`]), so a
-//! failed decryption or signature never leaves a half-written file in place of a good one:
-//! the temporary file is removed and an existing file is left untouched. Outputs that are
-//! not regular files (`/dev/null`, a FIFO, a terminal) are written in place, since they
-//! cannot be renamed over. Through a symbolic link, the file it points to is replaced.
+//! Inputs: a path, or stdin for none or `-`. Keys, signatures and RSA inputs are read
+//! whole, up to [`MAX_SMALL_INPUT`]; data to hash or encrypt is streamed.
+//!
+//! Outputs: stdout for none or `-`; a path is written through [`Output`], which writes a
+//! temporary file in the same directory and renames it over the target only when the
+//! command succeeds ([`Output::commit`]), so a failed decryption or signature never leaves
+//! a half-written file in place of a good one: the temporary file is removed and an
+//! existing file is left untouched. Outputs that are not regular files (`/dev/null`, a
+//! FIFO, a terminal) are written in place, since they cannot be renamed over. Through a
+//! symbolic link, the file it points to is replaced.
 //!
 //! Error messages name the path and the system's reason, without Rust's "(os error N)".
 
@@ -49,10 +52,33 @@ pub fn open_input(path: Option<&str>) -> CmdResult<Box<dyn Read>> {
     }
 }
 
-/// Reads a whole input (keys, signatures, RSA messages: small files).
+/// Reads a whole input with no bound (a message that `pkeyutl -rawin` hashes).
 pub fn read_input(path: Option<&str>) -> CmdResult<Vec<u8>> {
     let mut data = Vec::new();
     open_input(path)?.read_to_end(&mut data).map_err(|e| read_error(path, &e))?;
+    Ok(data)
+}
+
+/// The most bytes [`read_small`] takes, 1 MiB. A key file is small (a 16384-bit key with
+/// five primes is under 20 KiB of PEM) and a signature or an RSA input is at most the
+/// modulus (2 KiB); the bound leaves room for text around a PEM block, and keeps a
+/// mistaken `-in /dev/zero` or a hostile stream from filling memory.
+pub const MAX_SMALL_INPUT: usize = 1 << 20;
+
+/// Reads a whole key, signature or RSA input (`what`, for the message), refusing more
+/// than [`MAX_SMALL_INPUT`] bytes; it stops reading there.
+pub fn read_small(path: Option<&str>, what: &str) -> CmdResult<Vec<u8>> {
+    let mut data = Vec::new();
+    open_input(path)?
+        .take(MAX_SMALL_INPUT as u64 + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| read_error(path, &e))?;
+    if data.len() > MAX_SMALL_INPUT {
+        return Err(Fail::msg(format!(
+            "{}: more than 1 MiB, too large for {what}",
+            input_name(path)
+        )));
+    }
     Ok(data)
 }
 

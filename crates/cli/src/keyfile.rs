@@ -7,14 +7,54 @@
 //! The parsing and encoding are the library's (`cryptocard::rsa::encoding`); this module
 //! turns its errors into one line naming the file, checks that a private key is given
 //! where one is needed, and recognizes the key-encryption cipher flags.
+//!
+//! What a key file may cost to read is bounded (see [`ReadOptions`]): at most
+//! [`io::MAX_SMALL_INPUT`] bytes, at most 1,000,000 PBKDF2 iterations unless `-max-iter`
+//! says otherwise, and no recovery of p and q from (n, e, d) unless `-recover-primes`
+//! asks for it (the library's [`KeyParseOptions`], whose docs say why these values).
 
+use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use crate::pass;
 use cryptocard::Error;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey, key_from_der, key_from_pem};
+use cryptocard::rsa::encoding::{RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS};
+use cryptocard::rsa::{
+    KeyParseOptions, RsaKey, RsaPrivateKey, RsaPublicKey, key_from_der_with, key_from_pem_with,
+};
 use zeroize::Zeroizing;
+
+/// `-max-iter N`, for every command that reads keys.
+pub const MAX_ITER_FLAG: Flag = Flag::value("max-iter", "N")
+    .about("Accept up to N PBKDF2 iterations in an encrypted key (default 1000000)");
+
+/// `-recover-primes`, for every command that reads keys.
+pub const RECOVER_PRIMES_FLAG: Flag = Flag::switch("recover-primes")
+    .about("Recover p and q of a key that holds only n, e and d (bounded: up to 8192 bits)");
+
+/// How a command reads its key files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The library's bounds: `-max-iter` and `-recover-primes`.
+    pub parse: KeyParseOptions,
+    /// `pkey -check` or `-pubcheck`: a key that fails validation is "Key is invalid: why".
+    pub check: bool,
+}
+
+impl ReadOptions {
+    /// The options of [`MAX_ITER_FLAG`] and [`RECOVER_PRIMES_FLAG`] as given.
+    pub fn from_args(a: &Parsed) -> CmdResult<ReadOptions> {
+        let mut parse =
+            KeyParseOptions { recover_primes: a.has("recover-primes"), ..Default::default() };
+        match a.parsed::<u32>("max-iter")? {
+            Some(0) => return Err(Fail::msg("-max-iter: at least 1")),
+            Some(n) => parse.max_iterations = n,
+            None => {}
+        }
+        Ok(ReadOptions { parse, check: false })
+    }
+}
 
 /// A key file's encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,15 +87,16 @@ pub enum Want {
 }
 
 /// Reads a key from `path` (stdin for none or `-`), decrypting it with the `-passin`
-/// argument where it is encrypted.
+/// argument where it is encrypted, within the bounds of `opts`.
 pub fn load(
     path: Option<&str>,
     inform: Option<Format>,
     passin: Option<&str>,
     want: Want,
+    opts: &ReadOptions,
 ) -> CmdResult<RsaKey> {
     let name = io::input_name(path).to_string();
-    let data = Zeroizing::new(io::read_input(path)?);
+    let data = Zeroizing::new(io::read_small(path, "a key")?);
     let password = passin.map(pass::resolve).transpose()?;
     let pw = password.as_deref().map(Vec::as_slice);
     let pem = match inform {
@@ -65,11 +106,11 @@ pub fn load(
     let parsed = if pem {
         let text = std::str::from_utf8(&data)
             .map_err(|_| Fail::msg(format!("{name}: could not read key: not PEM text")))?;
-        key_from_pem(text, pw)
+        key_from_pem_with(text, pw, &opts.parse)
     } else {
-        key_from_der(&data, pw)
+        key_from_der_with(&data, pw, &opts.parse)
     };
-    let key = parsed.map_err(|e| key_error(&name, e, passin.is_some()))?;
+    let key = parsed.map_err(|e| key_error(&name, e, passin.is_some(), opts))?;
     match (want, &key) {
         (Want::Private, RsaKey::Public(_)) => Err(Fail::msg(format!(
             "{name}: holds a public key, not a private key (use -pubin for public keys)"
@@ -86,16 +127,25 @@ pub fn load_private(
     path: Option<&str>,
     inform: Option<Format>,
     passin: Option<&str>,
+    opts: &ReadOptions,
 ) -> CmdResult<RsaPrivateKey> {
-    match load(path, inform, passin, Want::Private)? {
+    match load(path, inform, passin, Want::Private, opts)? {
         RsaKey::Private(k) => Ok(k),
         RsaKey::Public(_) => Err(Fail::msg("internal error: a public key passed as private")),
     }
 }
 
 /// One line for a key that does not load.
-fn key_error(name: &str, e: Error, had_password: bool) -> Fail {
+fn key_error(name: &str, e: Error, had_password: bool, opts: &ReadOptions) -> Fail {
     match e {
+        e if e == RECOVERY_NOT_ENABLED => Fail::msg(format!(
+            "{name}: the key holds only n, e and d (zero CRT fields): give -recover-primes to recover p and q"
+        )),
+        e if e == TOO_MANY_ITERATIONS => Fail::msg(format!(
+            "{name}: the key asks for more than {} PBKDF2 iterations: give -max-iter N to accept more",
+            opts.parse.max_iterations
+        )),
+        Error::InvalidKey(why) if opts.check => Fail::msg(format!("Key is invalid: {why}")),
         Error::InvalidArgument(why) if why.contains("password") && !had_password => {
             Fail::msg(format!("{name}: the key is encrypted: give its password with -passin"))
         }

@@ -4,7 +4,7 @@
 use cryptocard::Error;
 use cryptocard::bignum::Nat;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey, RsaPublicKey};
+use cryptocard::rsa::{KeyGenOptions, KeyParseOptions, RsaPrivateKey, RsaPublicKey, encoding};
 
 /// n, e, d, [p, q], [dP, dQ], [qInv] of the test key.
 struct Parts {
@@ -103,12 +103,15 @@ fn sizes_are_bounded() {
     big.set_bit(16384, true);
     big.set_bit(0, true);
     assert!(matches!(RsaPublicKey::new(big, Nat::from_u64(3)), Err(Error::InvalidKey(_))));
-    // A 4096-bit modulus takes at most a 64-bit e.
+    // Every modulus takes at most a 64-bit e: a 512-bit one too (OpenSSL's rule allowed
+    // any e below 3072 bits).
     let k = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(512) };
     let key = RsaPrivateKey::generate_with(&k, &mut OsRng).unwrap();
-    assert!(
-        RsaPublicKey::new(key.public_key().n(), Nat::from_hex("10000000000000001").unwrap())
-            .is_ok()
+    let n512 = key.public_key().n();
+    assert!(RsaPublicKey::new(n512.clone(), Nat::from_hex("ffffffffffffffff").unwrap()).is_ok());
+    assert_eq!(
+        RsaPublicKey::new(n512, Nat::from_hex("10000000000000001").unwrap()),
+        Err(Error::InvalidKey("public exponent longer than 64 bits"))
     );
     let mut n4096 = Nat::zero();
     n4096.set_bit(4095, true);
@@ -141,7 +144,8 @@ fn missing_crt_values_are_computed_or_recovered() {
     assert_eq!(got, want);
 }
 
-/// A PKCS#1 key with zero CRT fields (only n, e, d) is read by recovering the primes.
+/// A PKCS#1 key with zero CRT fields (only n, e, d) is read only when the recovery of its
+/// primes is asked for; a plain parse names the option.
 #[test]
 fn pkcs1_with_zero_crt_fields() {
     let p = parts();
@@ -169,6 +173,8 @@ fn pkcs1_with_zero_crt_fields() {
     }
     let mut der = vec![0x30, 0x82, (body.len() >> 8) as u8, body.len() as u8];
     der.extend(body);
-    let key = RsaPrivateKey::from_pkcs1_der(&der).unwrap();
+    assert_eq!(RsaPrivateKey::from_pkcs1_der(&der), Err(encoding::RECOVERY_NOT_ENABLED));
+    let recover = KeyParseOptions { recover_primes: true, ..KeyParseOptions::default() };
+    let key = RsaPrivateKey::from_pkcs1_der_with(&der, &recover).unwrap();
     assert_eq!(key, build(parts()).unwrap());
 }

@@ -5,7 +5,7 @@
 //!                  -sha512-256] [-r|-c] [-hex|-binary] [-hmac KEY] [-mac NAME -macopt ...]
 //!                 [-out F] [FILE ...]
 //! cryptocard dgst [-DIGEST] -sign KEY [-passin ARG] [-keyform PEM|DER] [-sigopt OPT:VALUE ...]
-//!                 [-hex] [-out F] FILE
+//!                 [-max-iter N] [-recover-primes] [-hex] [-out F] FILE
 //! cryptocard dgst [-DIGEST] (-verify PUBKEY | -prverify KEY) -signature F [-sigopt ...] FILE
 //! ```
 //!
@@ -28,7 +28,7 @@ use crate::args::Parsed;
 use crate::fail::{CmdResult, Fail};
 use crate::hex;
 use crate::io::{self, Mode, Output};
-use crate::keyfile::{self, Want};
+use crate::keyfile::{self, ReadOptions, Want};
 use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::digest::{DynXof, HashAlg, Hasher, XofAlg};
 use cryptocard::rng::OsRng;
@@ -58,6 +58,8 @@ const SPEC: Spec = Spec {
         Flag::value("sigopt", "OPT:VALUE").about("Signature option (rsa_padding_mode:pss, ...)"),
         Flag::value("passin", "ARG").about("Private key password source"),
         Flag::value("keyform", "PEM|DER").about("Key format (default: by content)"),
+        keyfile::MAX_ITER_FLAG,
+        keyfile::RECOVER_PRIMES_FLAG,
     ],
     notes: "Digests: -md2 -md4 -md5 -sha1 -sha224 -sha256 -sha384 -sha512 -sha512-224 -sha512-256\n\
 -sha3-224 -sha3-256 -sha3-384 -sha3-512 (also spelled -sha2-256, -sha512/256, ...);\n\
@@ -217,6 +219,7 @@ fn job(a: &Parsed) -> CmdResult<(Job, String)> {
 /// The signing or verifying job, if `-sign`, `-verify` or `-prverify` was given.
 fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, String)>> {
     let keyform = keyfile::format(a.value("keyform"), "keyform")?;
+    let read = ReadOptions::from_args(a)?;
     let opts = RsaOpts::parse(&a.values("sigopt"), "sigopt")?;
     let label = format!("RSA-{}", alg.name());
     let given = [a.has("sign"), a.has("verify"), a.has("prverify")].iter().filter(|&&b| b).count();
@@ -241,18 +244,19 @@ fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, String)>> {
         return Err(Fail::msg("-sigopt digest: give the digest as a flag (-sha256, ...)"));
     }
     if let Some(path) = a.value("sign") {
-        let key = keyfile::load_private(Some(path), keyform, a.value("passin"))?;
+        let key = keyfile::load_private(Some(path), keyform, a.value("passin"), &read)?;
         return Ok(Some((Job::Sign(Box::new(key), alg, opts), label)));
     }
     let sig_path = a
         .value("signature")
         .ok_or_else(|| Fail::msg("no signature to verify: give -signature FILE"))?;
-    let sig = io::read_input(Some(sig_path))?;
-    let key = match (a.value("verify"), a.value("prverify")) {
-        (Some(p), _) => keyfile::load(Some(p), keyform, a.value("passin"), Want::Public)?,
-        (_, Some(p)) => keyfile::load(Some(p), keyform, a.value("passin"), Want::Private)?,
+    let sig = io::read_small(Some(sig_path), "a signature")?;
+    let (path, want) = match (a.value("verify"), a.value("prverify")) {
+        (Some(p), _) => (p, Want::Public),
+        (_, Some(p)) => (p, Want::Private),
         _ => return Err(Fail::msg("internal error: no verification key")),
     };
+    let key = keyfile::load(Some(path), keyform, a.value("passin"), want, &read)?;
     Ok(Some((Job::Verify(key.public_key().clone(), alg, opts, sig), label)))
 }
 

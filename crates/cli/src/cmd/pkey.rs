@@ -4,6 +4,7 @@
 //! cryptocard pkey [-in F] [-inform PEM|DER] [-passin ARG] [-pubin]
 //!                 [-out F] [-outform PEM|DER] [-pubout] [-traditional] [-aes256 -passout ARG]
 //!                 [-text] [-text_pub] [-noout] [-check] [-pubcheck]
+//!                 [-max-iter N] [-recover-primes]
 //! ```
 //!
 //! Output, in OpenSSL's order: the `-check` verdict (`Key is valid`, as OpenSSL 3.0
@@ -14,14 +15,21 @@
 //! `Public-Key: (2048 bit)`, `Modulus:`, `Exponent:`.
 //!
 //! `-check` re-runs what loading already checked (n = product of the primes, e·d = 1 mod
-//! lambda(n), the CRT values; `rsa::validate`) and tests each prime with Miller-Rabin
-//! (`modular::prime::is_probable_prime`, constant time: the primes are secret).
+//! lambda(n), the CRT values, the bounds on e and on the primes' sizes; `rsa::validate`)
+//! and tests each prime with Miller-Rabin (`modular::prime::is_probable_prime`, constant
+//! time: the primes are secret). A key that fails a check of loading is reported as
+//! `Key is invalid: ` and the check's reason, as a prime that fails Miller-Rabin is.
+//!
+//! `-recover-primes` reads a PKCS#1 key that holds only n, e and d (its CRT fields zero)
+//! by recovering p and q, once, so that `-out` writes the full key for the other commands;
+//! `-max-iter N` accepts an encrypted key with more PBKDF2 iterations than the default
+//! ceiling (see `keyfile`).
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
-use crate::keyfile::{self, Format, Want};
+use crate::keyfile::{self, Format, ReadOptions, Want};
 use cryptocard::bignum::Nat;
 use cryptocard::modular::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
 use cryptocard::rng::OsRng;
@@ -45,6 +53,8 @@ const SPEC: Spec = Spec {
         Flag::switch("noout").about("Do not write the key"),
         Flag::switch("check").about("Check the private key's consistency and primes"),
         Flag::switch("pubcheck").about("Check the public key"),
+        keyfile::MAX_ITER_FLAG,
+        keyfile::RECOVER_PRIMES_FLAG,
     ],
     notes: "-aes256 or -aes-256-cbc: encrypt the written private key (PKCS#8, PBES2 with\n\
 PBKDF2-HMAC-SHA256 and AES-256-CBC), with the password from -passout\n",
@@ -59,12 +69,10 @@ pub fn main(argv: &[String]) -> CmdResult {
     let outform = keyfile::format(a.value("outform"), "outform")?.unwrap_or(Format::Pem);
     let encrypt = keyfile::cipher(&a.dynamic)?;
     let pubin = a.has("pubin");
-    let key = keyfile::load(
-        a.value("in"),
-        inform,
-        a.value("passin"),
-        if pubin { Want::Public } else { Want::Private },
-    )?;
+    let checking = a.has("check") || a.has("pubcheck");
+    let read = ReadOptions { check: checking, ..ReadOptions::from_args(&a)? };
+    let want = if pubin { Want::Public } else { Want::Private };
+    let key = keyfile::load(a.value("in"), inform, a.value("passin"), want, &read)?;
     let public_out = a.has("pubout") || pubin;
     let password = keyfile::out_password(encrypt && !public_out, a.value("passout"), "passout")?;
     let mut text = String::new();

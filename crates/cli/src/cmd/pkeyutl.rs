@@ -5,6 +5,7 @@
 //! cryptocard pkeyutl -sign|-verify|-verifyrecover|-encrypt|-decrypt -inkey F [-pubin]
 //!                    [-keyform PEM|DER] [-passin ARG] [-in F] [-out F] [-sigfile F]
 //!                    [-rawin -digest NAME] [-pkeyopt OPT:VALUE ...] [-hexdump] [-rev]
+//!                    [-max-iter N] [-recover-primes]
 //! ```
 //!
 //! As in OpenSSL, the input of `-sign`/`-verify` is what is signed: with
@@ -20,7 +21,7 @@ use super::{Spec, no_positional};
 use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::io::{self, Mode, Output};
-use crate::keyfile::{self, Want};
+use crate::keyfile::{self, ReadOptions, Want};
 use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::Error;
 use cryptocard::digest::{HashAlg, Hasher};
@@ -48,6 +49,8 @@ const SPEC: Spec = Spec {
         Flag::value("pkeyopt", "OPT:VALUE").about("RSA option (rsa_padding_mode:, digest:, ...)"),
         Flag::switch("hexdump").about("Print the output as a hex dump"),
         Flag::switch("rev").about("Reverse the order of the input bytes"),
+        keyfile::MAX_ITER_FLAG,
+        keyfile::RECOVER_PRIMES_FLAG,
     ],
     notes: "RSA options (-pkeyopt):\n \
 rsa_padding_mode:pkcs1|pss|oaep|none   default pkcs1\n \
@@ -94,8 +97,14 @@ pub fn main(argv: &[String]) -> CmdResult {
         (_, false) => Want::Any,
     };
     let keyform = keyfile::format(a.value("keyform"), "keyform")?;
-    let key = keyfile::load(Some(keyfile), keyform, a.value("passin"), want)?;
-    let mut input = io::read_input(a.value("in"))?;
+    let read = ReadOptions::from_args(&a)?;
+    let key = keyfile::load(Some(keyfile), keyform, a.value("passin"), want, &read)?;
+    // The input is at most a modulus long, or with -rawin a message to hash.
+    let mut input = if a.has("rawin") {
+        io::read_input(a.value("in"))?
+    } else {
+        io::read_small(a.value("in"), "an RSA input")?
+    };
     if a.has("rev") {
         input.reverse();
     }
@@ -118,7 +127,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         Op::Verify => {
             let sigfile =
                 a.value("sigfile").ok_or_else(|| Fail::msg("-verify needs -sigfile FILE"))?;
-            let sig = io::read_input(Some(sigfile))?;
+            let sig = io::read_small(Some(sigfile), "a signature")?;
             let ok = verify(key.public_key(), &input, &sig, hash, &opts)?;
             let mut out = Output::create(a.value("out"), Mode::Public)?;
             let verdict = if ok {

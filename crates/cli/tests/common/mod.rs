@@ -18,6 +18,14 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     cc().args(args).write_stdin(stdin.to_vec()).output().unwrap()
 }
 
+/// Runs `cryptocard ARGS` with empty stdin, killed after `secs` seconds: for hostile
+/// input that must be answered, not hung on. A killed run has no exit status, so `ok` and
+/// `fails` then fail the test.
+pub fn run_within(secs: u64, args: &[&str]) -> Output {
+    let limit = std::time::Duration::from_secs(secs);
+    cc().args(args).timeout(limit).write_stdin(Vec::new()).output().unwrap()
+}
+
 /// Runs `cryptocard ARGS` in `dir` with empty stdin.
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     cc().current_dir(dir).args(args).write_stdin(Vec::new()).output().unwrap()

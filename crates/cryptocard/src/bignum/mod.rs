@@ -18,10 +18,12 @@
 //! | `add.rs`, `cmp.rs`, `shift.rs` | masked add/sub, constant-time compare, shifts |
 //! | `mul/` | `mul_1`, `addmul_1`, `submul_1`, basecase, squaring, Karatsuba, Toom-3, thresholds |
 //! | `div.rs` | reciprocal two-by-one division, `divrem_1`, Knuth's algorithm D |
+//! | `div_ct.rs` | constant-time division by any divisor, bit by bit (key validation) |
 //! | `nat.rs`, `arith.rs`, `nat_div.rs` | `Nat`, its arithmetic and operators, `div_rem` |
 //! | `encoding.rs` | hexadecimal and decimal strings |
 //! | `gcd.rs`, `inv.rs`, `pow.rs` | gcd/lcm, modular inverses, powers and the general `pow_mod` |
 //! | `random.rs` | uniform random values |
+//! | `root.rs` | the perfect-power test (integer k-th roots) |
 //!
 //! Primality tests and prime generation are one layer up, in [`crate::modular::prime`]:
 //! Miller-Rabin is modular exponentiation.
@@ -48,6 +50,7 @@ pub(crate) mod add;
 mod arith;
 pub(crate) mod cmp;
 pub(crate) mod div;
+mod div_ct;
 mod encoding;
 mod gcd;
 mod inv;
@@ -56,6 +59,7 @@ mod nat;
 mod nat_div;
 mod pow;
 mod random;
+mod root;
 pub(crate) mod shift;
 
 pub use crate::limb::{LIMB_BITS, LIMB_BYTES, Limb};
@@ -78,5 +82,6 @@ pub(crate) use add::{abs_diff, add_or_sub_assign, cnd_add_n, cnd_neg_assign, cnd
 pub(crate) use cmp::lt_n;
 #[allow(unused_imports)]
 pub(crate) use div::{Reciprocal, div_qr_normalized, divrem_1};
+pub(crate) use div_ct::div_rem_ct;
 #[allow(unused_imports)]
 pub(crate) use shift::{lshift, lshift_assign, rshift, rshift_assign};

@@ -35,8 +35,8 @@ pub struct RsaPublicKey {
 impl RsaPublicKey {
     /// The key (n, e), after the checks of RFC 8017 section 3.1 and the size limits of
     /// [`super::validate`]: n odd, 512 to 16384 bits; e odd, 3 <= e < n, and at most 64
-    /// bits when n has more than 3072 bits (OpenSSL's limit, which bounds the cost of
-    /// verification). Fails with [`crate::Error::InvalidKey`].
+    /// bits whatever the size of n (which bounds the cost of verification and of
+    /// blinding). Fails with [`crate::Error::InvalidKey`].
     pub fn new(n: Nat, e: Nat) -> Result<RsaPublicKey> {
         validate::public_key(&n, &e)?;
         let n = Modulus::from_nat(&n).map_err(|_| Error::InvalidKey("bad modulus"))?;

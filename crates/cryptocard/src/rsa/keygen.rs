@@ -224,7 +224,8 @@ mod tests {
     }
 
     /// Keys with e = 2^64 - 1 and e = 2^63 + 1 (the largest exponents the options take)
-    /// generate, and sign and verify.
+    /// generate, sign and verify, and import: whatever key generation makes is within
+    /// the import's bound on e.
     #[test]
     fn largest_public_exponents() {
         let mut rng = crate::rng::OsRng;
@@ -235,6 +236,7 @@ mod tests {
             let hash = crate::digest::HashAlg::Sha256;
             let sig = key.sign_pkcs1v15(hash, b"e near 2^64", &mut rng).unwrap();
             key.public_key().verify_pkcs1v15(hash, b"e near 2^64", &sig).unwrap();
+            assert_eq!(RsaPrivateKey::from_pkcs1_der(&key.to_pkcs1_der().unwrap()).unwrap(), key);
         }
     }
 

@@ -18,7 +18,7 @@
 //!
 //! | RFC 8017 | what | here |
 //! |---|---|---|
-//! | 3.1, 3.2 | public and private keys, multi-prime (r_i, d_i, t_i) | `key.rs`, [`validate`], `components.rs` |
+//! | 3.1, 3.2 | public and private keys, multi-prime (r_i, d_i, t_i) | `key.rs`, [`validate`], `components.rs`, `recover.rs` |
 //! | 4.1, 4.2 | I2OSP, OS2IP | `raw.rs` |
 //! | 5.1.1, 5.2.2 | RSAEP / RSAVP1, m^e mod n | `raw.rs` ([`RsaPublicKey::raw_public`]) |
 //! | 5.1.2, 5.2.1 | RSADP / RSASP1 by CRT (step 2.b) | `private.rs`, `crt.rs`, `blinding.rs`, `accel/` |
@@ -30,7 +30,7 @@
 //! | A.1 | RSAPublicKey, RSAPrivateKey (version 0 and multi) | [`encoding`] |
 //!
 //! Key generation follows FIPS 186-5 appendix A.1.3 ([`keygen`]); recovery of p and q
-//! from (n, e, d) follows NIST SP 800-56B rev. 2 appendix C.2 (`components.rs`); implicit
+//! from (n, e, d) follows NIST SP 800-56B rev. 2 appendix C.2 (`recover.rs`); implicit
 //! rejection follows draft-irtf-cfrg-rsa-guidance as OpenSSL 3.2 implements it
 //! (`implicit.rs`).
 //!
@@ -152,6 +152,7 @@ pub(crate) mod product_jobs;
 pub mod pss;
 mod pss_params;
 mod raw;
+mod recover;
 #[cfg(feature = "rustcrypto-traits")]
 pub(crate) mod signing;
 mod tags;
@@ -165,7 +166,9 @@ pub use {::pkcs1, ::pkcs8, ::spki};
 
 pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
-pub use encoding::{RsaKey, key_from_der, key_from_pem};
+pub use encoding::{
+    KeyParseOptions, RsaKey, key_from_der, key_from_der_with, key_from_pem, key_from_pem_with,
+};
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use keygen::{DEFAULT_PUBLIC_EXPONENT, KeyGenOptions, max_primes};
 pub use mgf::Mgf;

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: paths into tests/data, the `key = value`
-//! vector-file parser, hex decoding, and the seeded generators (SplitMix64 as a
-//! [`RandomSource`], xorshift64 for bytes and mutations). Each test file takes it with
+//! vector-file parser, hex decoding, the seeded generators (SplitMix64 as a
+//! [`RandomSource`], xorshift64 for bytes and mutations) and a time limit on a call
+//! ([`within`]). Each test file takes it with
 //! `mod common;`; the topic helpers (`digest_support`, `modular_common`, `engine_common`)
 //! stay beside it and build on it.
 //!
@@ -109,4 +110,24 @@ impl XorShift64 {
 pub fn xorshift_bytes(n: usize, seed: u64) -> Vec<u8> {
     let mut x = XorShift64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     (0..n).map(|_| (x.next_u64() >> 24) as u8).collect()
+}
+
+/// Runs `f` on a thread of its own and returns its result, failing the test if none
+/// comes within `secs` seconds (or if `f` panics): for calls on hostile input that must
+/// answer rather than hang. A guard against a hang, not a measurement.
+pub fn within<T: Send + 'static>(
+    secs: u64,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    use std::sync::mpsc::{RecvTimeoutError, channel};
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(value) => value,
+        Err(RecvTimeoutError::Timeout) => panic!("{what}: no answer within {secs} s"),
+        Err(RecvTimeoutError::Disconnected) => panic!("{what}: the call panicked"),
+    }
 }

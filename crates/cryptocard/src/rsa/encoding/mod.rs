@@ -22,6 +22,8 @@
 //! and `cbc` crates. Every parsed key goes through the checks of
 //! [`crate::rsa::validate`]. Malformed input is [`Error::InvalidEncoding`]; a well-formed
 //! but unusable key is [`Error::InvalidKey`] or [`Error::Unsupported`]; nothing panics.
+//! What a file may make the parser spend (PBKDF2 iterations, the recovery of p and q) is
+//! bounded by [`KeyParseOptions`], which the `_with` forms of the parsers take.
 //!
 //! | format | PEM label | parse | write |
 //! |---|---|---|---|
@@ -33,11 +35,15 @@
 //!
 //! [`key_from_pem`] and [`key_from_der`] take any of them and say which it was.
 
+mod options;
 mod pbes2;
 mod pkcs1;
 mod pkcs8;
 
-pub use pbes2::{DEFAULT_MAX_ITERATIONS, PBKDF2_ITERATIONS, SALT_LEN};
+pub use options::{
+    DEFAULT_MAX_ITERATIONS, KeyParseOptions, RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS,
+};
+pub use pbes2::{PBKDF2_ITERATIONS, SALT_LEN};
 pub use pkcs1::{PRIVATE_LABEL as PKCS1_PRIVATE_LABEL, PUBLIC_LABEL as PKCS1_PUBLIC_LABEL};
 pub use pkcs8::{
     ENCRYPTED_LABEL, PRIVATE_LABEL as PKCS8_PRIVATE_LABEL, PUBLIC_LABEL as SPKI_LABEL,
@@ -118,14 +124,23 @@ fn from_pem_with<T>(text: &str, label: &str, parse: impl FnOnce(&[u8]) -> Result
 /// Reads a key from PEM, by its label: "RSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED
 /// PRIVATE KEY" (needs `password`), "PUBLIC KEY", "RSA PUBLIC KEY".
 pub fn key_from_pem(text: &str, password: Option<&[u8]>) -> Result<RsaKey> {
+    key_from_pem_with(text, password, &KeyParseOptions::default())
+}
+
+/// As [`key_from_pem`], with `opts` (PBKDF2 ceiling, recovery of p and q).
+pub fn key_from_pem_with(
+    text: &str,
+    password: Option<&[u8]>,
+    opts: &KeyParseOptions,
+) -> Result<RsaKey> {
     let (label, der) = pem_decode(text)?;
     match label.as_str() {
-        pkcs1::PRIVATE_LABEL => RsaPrivateKey::from_pkcs1_der(&der).map(RsaKey::Private),
-        pkcs8::PRIVATE_LABEL => RsaPrivateKey::from_pkcs8_der(&der).map(RsaKey::Private),
+        pkcs1::PRIVATE_LABEL => RsaPrivateKey::from_pkcs1_der_with(&der, opts).map(RsaKey::Private),
+        pkcs8::PRIVATE_LABEL => RsaPrivateKey::from_pkcs8_der_with(&der, opts).map(RsaKey::Private),
         pkcs8::ENCRYPTED_LABEL => {
             let password = password
                 .ok_or(Error::InvalidArgument("the key is encrypted: a password is needed"))?;
-            RsaPrivateKey::from_pkcs8_encrypted_der(&der, password).map(RsaKey::Private)
+            RsaPrivateKey::from_pkcs8_encrypted_der_with(&der, password, opts).map(RsaKey::Private)
         }
         pkcs8::PUBLIC_LABEL => RsaPublicKey::from_public_key_der(&der).map(RsaKey::Public),
         pkcs1::PUBLIC_LABEL => RsaPublicKey::from_pkcs1_der(&der).map(RsaKey::Public),
@@ -137,16 +152,27 @@ pub fn key_from_pem(text: &str, password: Option<&[u8]>) -> Result<RsaKey> {
 /// SubjectPublicKeyInfo, PKCS#1 public and (with `password`) encrypted PKCS#8. The
 /// error is that of the format the bytes parse as, or [`Error::InvalidEncoding`].
 pub fn key_from_der(der: &[u8], password: Option<&[u8]>) -> Result<RsaKey> {
+    key_from_der_with(der, password, &KeyParseOptions::default())
+}
+
+/// As [`key_from_der`], with `opts` (PBKDF2 ceiling, recovery of p and q).
+pub fn key_from_der_with(
+    der: &[u8],
+    password: Option<&[u8]>,
+    opts: &KeyParseOptions,
+) -> Result<RsaKey> {
     // The structures differ in their first fields, so at most one parses as DER; a key
     // that parses and then fails its checks reports that failure.
     let mut outcome = Err(Error::InvalidEncoding("not an RSA key in any known DER format"));
     let attempts: [&dyn Fn() -> Result<RsaKey>; 5] = [
-        &|| RsaPrivateKey::from_pkcs8_der(der).map(RsaKey::Private),
-        &|| RsaPrivateKey::from_pkcs1_der(der).map(RsaKey::Private),
+        &|| RsaPrivateKey::from_pkcs8_der_with(der, opts).map(RsaKey::Private),
+        &|| RsaPrivateKey::from_pkcs1_der_with(der, opts).map(RsaKey::Private),
         &|| RsaPublicKey::from_public_key_der(der).map(RsaKey::Public),
         &|| RsaPublicKey::from_pkcs1_der(der).map(RsaKey::Public),
         &|| match password {
-            Some(pw) => RsaPrivateKey::from_pkcs8_encrypted_der(der, pw).map(RsaKey::Private),
+            Some(pw) => {
+                RsaPrivateKey::from_pkcs8_encrypted_der_with(der, pw, opts).map(RsaKey::Private)
+            }
             None => Err(DER_ERROR),
         },
     ];

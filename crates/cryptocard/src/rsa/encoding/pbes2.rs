@@ -12,11 +12,17 @@
 //! A wrong password shows up as bad padding or as a plaintext that is not a key; both are
 //! [`Error::InvalidEncoding`]`("wrong password or corrupt key")`. (CBC padding is no
 //! oracle here: the password is the secret, and the key file is the attacker's only
-//! input.) An iteration count above the caller's limit ([`DEFAULT_MAX_ITERATIONS`]) is
-//! refused before any work, so a hostile file cannot make the parser spin.
+//! input.)
+//!
+//! Everything a file can be refused for without the password is checked before the key
+//! derivation, the one costly step: the scheme and its parameters, an iteration count of
+//! zero or above the caller's limit ([`KeyParseOptions::max_iterations`], by default
+//! [`super::DEFAULT_MAX_ITERATIONS`]; [`super::TOO_MANY_ITERATIONS`]), and a ciphertext
+//! that is empty or not a whole number of AES blocks. A hostile file thus costs at most
+//! the limit's iterations, and a truncated one none.
 
 use super::pkcs8::ENCRYPTED_LABEL;
-use super::{DER_ERROR, pem_decode, to_pem};
+use super::{DER_ERROR, KeyParseOptions, TOO_MANY_ITERATIONS, pem_decode, to_pem};
 use crate::digest::{HashAlg, pbkdf2_hmac_alg};
 use crate::rng::RandomSource;
 use crate::rsa::RsaPrivateKey;
@@ -33,8 +39,6 @@ use zeroize::Zeroizing;
 pub const PBKDF2_ITERATIONS: u32 = 2048;
 /// Salt length when writing.
 pub const SALT_LEN: usize = 16;
-/// The largest iteration count accepted by default when reading.
-pub const DEFAULT_MAX_ITERATIONS: u32 = 10_000_000;
 
 const WRONG_PASSWORD: Error = Error::InvalidEncoding("wrong password or corrupt key");
 const AES_BLOCK: usize = 16;
@@ -70,17 +74,30 @@ fn aes_cbc_decrypt(key: &[u8], iv: &[u8; 16], buf: &mut [u8]) -> Result<usize> {
 
 impl RsaPrivateKey {
     /// Parses a DER `EncryptedPrivateKeyInfo` and decrypts it with `password` (at most
-    /// [`DEFAULT_MAX_ITERATIONS`] PBKDF2 iterations).
+    /// [`super::DEFAULT_MAX_ITERATIONS`] PBKDF2 iterations).
     pub fn from_pkcs8_encrypted_der(der: &[u8], password: &[u8]) -> Result<RsaPrivateKey> {
-        RsaPrivateKey::from_pkcs8_encrypted_der_limited(der, password, DEFAULT_MAX_ITERATIONS)
+        RsaPrivateKey::from_pkcs8_encrypted_der_with(der, password, &KeyParseOptions::default())
     }
 
     /// As [`RsaPrivateKey::from_pkcs8_encrypted_der`], refusing more than `max_iterations`
-    /// PBKDF2 iterations ([`Error::Unsupported`]) before doing any.
+    /// PBKDF2 iterations ([`super::TOO_MANY_ITERATIONS`]) before doing any.
     pub fn from_pkcs8_encrypted_der_limited(
         der: &[u8],
         password: &[u8],
         max_iterations: u32,
+    ) -> Result<RsaPrivateKey> {
+        let opts = KeyParseOptions { max_iterations, ..KeyParseOptions::default() };
+        RsaPrivateKey::from_pkcs8_encrypted_der_with(der, password, &opts)
+    }
+
+    /// As [`RsaPrivateKey::from_pkcs8_encrypted_der`], with `opts`: its PBKDF2 ceiling
+    /// ([`KeyParseOptions::max_iterations`]) is checked, with the other checks that need
+    /// no password (see the module docs), before the key derivation; its recovery
+    /// setting applies to the decrypted key.
+    pub fn from_pkcs8_encrypted_der_with(
+        der: &[u8],
+        password: &[u8],
+        opts: &KeyParseOptions,
     ) -> Result<RsaPrivateKey> {
         let info = EncryptedPrivateKeyInfoRef::from_der(der).map_err(|_| DER_ERROR)?;
         let params = match &info.encryption_algorithm {
@@ -99,23 +116,24 @@ impl RsaPrivateKey {
         if kdf.key_length.is_some_and(|l| usize::from(l) != key_len) {
             return Err(Error::InvalidEncoding("PBKDF2 key length does not match the cipher"));
         }
-        if kdf.iteration_count == 0 || kdf.iteration_count > max_iterations {
-            return Err(Error::Unsupported("PBKDF2 iteration count out of the accepted range"));
+        if kdf.iteration_count == 0 {
+            return Err(Error::InvalidEncoding("PBKDF2 iteration count is zero"));
+        }
+        if kdf.iteration_count > opts.max_iterations {
+            return Err(TOO_MANY_ITERATIONS);
+        }
+        let hash = prf_hash(kdf.prf)?;
+        let ciphertext = info.encrypted_data.as_bytes();
+        if ciphertext.is_empty() || ciphertext.len() % AES_BLOCK != 0 {
+            return Err(Error::InvalidEncoding(
+                "encrypted key is empty or not a whole number of AES blocks",
+            ));
         }
         let mut key = Zeroizing::new(vec![0u8; key_len]);
-        pbkdf2_hmac_alg(
-            prf_hash(kdf.prf)?,
-            password,
-            kdf.salt.as_bytes(),
-            kdf.iteration_count,
-            &mut key,
-        )?;
-        let mut buf = Zeroizing::new(info.encrypted_data.as_bytes().to_vec());
-        if buf.is_empty() || buf.len() % AES_BLOCK != 0 {
-            return Err(WRONG_PASSWORD);
-        }
+        pbkdf2_hmac_alg(hash, password, kdf.salt.as_bytes(), kdf.iteration_count, &mut key)?;
+        let mut buf = Zeroizing::new(ciphertext.to_vec());
         let len = aes_cbc_decrypt(&key, &iv, &mut buf)?;
-        RsaPrivateKey::from_pkcs8_der(&buf[..len]).map_err(|e| match e {
+        RsaPrivateKey::from_pkcs8_der_with(&buf[..len], opts).map_err(|e| match e {
             Error::InvalidEncoding(_) => WRONG_PASSWORD,
             other => other,
         })

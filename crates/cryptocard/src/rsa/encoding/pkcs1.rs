@@ -2,11 +2,15 @@
 //! (version 0 with two primes, version 1 "multi" with `otherPrimeInfos`), DER and PEM
 //! ("RSA PUBLIC KEY", "RSA PRIVATE KEY"), through the RustCrypto `pkcs1` crate.
 //!
-//! A private key whose CRT fields are all zero (some tools write only n, e, d) gets its
-//! primes recovered ([`RsaPrivateKey::from_n_e_d`]); any other key is checked in full
+//! A private key whose CRT fields are all zero (some tools write only n, e, d) is read
+//! only when the caller asks for the recovery of its primes
+//! ([`KeyParseOptions::recover_primes`], then [`RsaPrivateKey::from_n_e_d`]); otherwise
+//! it fails with [`RECOVERY_NOT_ENABLED`]. Any other key is checked in full
 //! ([`RsaPrivateKey::from_crt_components`]).
 
-use super::{DER_ERROR, from_pem_with, nat, secret_bytes, to_pem};
+use super::{
+    DER_ERROR, KeyParseOptions, RECOVERY_NOT_ENABLED, from_pem_with, nat, secret_bytes, to_pem,
+};
 use crate::bignum::Nat;
 use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 use crate::{Error, Result};
@@ -53,6 +57,11 @@ impl RsaPublicKey {
 impl RsaPrivateKey {
     /// Parses a DER `RSAPrivateKey` (two-prime or multi-prime) and checks the key.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<RsaPrivateKey> {
+        RsaPrivateKey::from_pkcs1_der_with(der, &KeyParseOptions::default())
+    }
+
+    /// As [`RsaPrivateKey::from_pkcs1_der`], with `opts` (the recovery of p and q).
+    pub fn from_pkcs1_der_with(der: &[u8], opts: &KeyParseOptions) -> Result<RsaPrivateKey> {
         let key = RsaPrivateKeyRef::from_der(der).map_err(|_| DER_ERROR)?;
         let n = nat(key.modulus);
         let e = nat(key.public_exponent);
@@ -68,6 +77,9 @@ impl RsaPrivateKey {
         let all_zero = |v: &[Nat]| v.iter().all(Nat::is_zero);
         if primes.len() == 2 && all_zero(&primes) && all_zero(&exponents) && all_zero(&coefficients)
         {
+            if !opts.recover_primes {
+                return Err(RECOVERY_NOT_ENABLED);
+            }
             return RsaPrivateKey::from_n_e_d(n, e, d);
         }
         RsaPrivateKey::from_crt_components(n, e, d, primes, exponents, coefficients)

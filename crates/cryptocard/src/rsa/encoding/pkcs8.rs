@@ -5,7 +5,7 @@
 //! them; an `id-RSASSA-PSS` key (RFC 4055, a key restricted to PSS) is
 //! [`Error::Unsupported`].
 
-use super::{DER_ERROR, from_pem_with, to_pem};
+use super::{DER_ERROR, KeyParseOptions, from_pem_with, to_pem};
 use crate::rsa::{RsaPrivateKey, RsaPublicKey};
 use crate::{Error, Result};
 use der::asn1::{AnyRef, BitStringRef, OctetStringRef};
@@ -44,14 +44,22 @@ fn check_algorithm(alg: &AlgorithmIdentifierRef<'_>) -> Result<()> {
 impl RsaPrivateKey {
     /// Parses a DER PKCS#8 `PrivateKeyInfo` holding an RSA key.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<RsaPrivateKey> {
+        RsaPrivateKey::from_pkcs8_der_with(der, &KeyParseOptions::default())
+    }
+
+    /// As [`RsaPrivateKey::from_pkcs8_der`], with `opts` (the recovery of p and q).
+    pub fn from_pkcs8_der_with(der: &[u8], opts: &KeyParseOptions) -> Result<RsaPrivateKey> {
         let info = PrivateKeyInfoRef::from_der(der).map_err(|_| DER_ERROR)?;
-        RsaPrivateKey::from_pkcs8_info(&info)
+        RsaPrivateKey::from_pkcs8_info(&info, opts)
     }
 
     /// The key in a parsed `PrivateKeyInfo` (also the `pkcs8::DecodePrivateKey` impl).
-    pub(crate) fn from_pkcs8_info(info: &PrivateKeyInfoRef<'_>) -> Result<RsaPrivateKey> {
+    pub(crate) fn from_pkcs8_info(
+        info: &PrivateKeyInfoRef<'_>,
+        opts: &KeyParseOptions,
+    ) -> Result<RsaPrivateKey> {
         check_algorithm(&info.algorithm)?;
-        RsaPrivateKey::from_pkcs1_der(info.private_key.as_bytes())
+        RsaPrivateKey::from_pkcs1_der_with(info.private_key.as_bytes(), opts)
     }
 
     /// Encodes the key as a DER PKCS#8 `PrivateKeyInfo` (version 1, as OpenSSL writes).

@@ -10,7 +10,7 @@
 //! on the trait) the trait's. Both write the same bytes.
 
 use crate::Error;
-use crate::rsa::{RsaPrivateKey, RsaPublicKey};
+use crate::rsa::{KeyParseOptions, RsaPrivateKey, RsaPublicKey};
 use pkcs8::{KeyError, PrivateKeyInfoRef};
 use spki::SubjectPublicKeyInfoRef;
 
@@ -34,7 +34,8 @@ impl TryFrom<PrivateKeyInfoRef<'_>> for RsaPrivateKey {
     type Error = pkcs8::Error;
 
     fn try_from(info: PrivateKeyInfoRef<'_>) -> pkcs8::Result<RsaPrivateKey> {
-        RsaPrivateKey::from_pkcs8_info(&info).map_err(|e| pkcs8_error(e, info.algorithm.oid))
+        RsaPrivateKey::from_pkcs8_info(&info, &KeyParseOptions::default())
+            .map_err(|e| pkcs8_error(e, info.algorithm.oid))
     }
 }
 

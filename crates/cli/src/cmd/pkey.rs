@@ -13,6 +13,10 @@
 //! ... with numbers as colon-separated hex bytes, fifteen a line, or
 //! `Public-Key: (2048 bit)`, `Modulus:`, `Exponent:`.
 //!
+//! A file that will hold private material (the private key, or the `-text` dump of its
+//! primes and exponents, `-noout` or not) is created owner-only (0600), as OpenSSL
+//! creates it; public keys and public dumps as the umask allows.
+//!
 //! `-check` re-runs what loading already checked (n = product of the primes, e·d = 1 mod
 //! lambda(n), the CRT values; `rsa::validate`) and tests each prime with Miller-Rabin
 //! (`modular::prime::is_probable_prime`, constant time: the primes are secret).
@@ -76,7 +80,11 @@ pub fn main(argv: &[String]) -> CmdResult {
         }
         text.push_str("Key is valid\n");
     }
-    let mode = if public_out || a.has("noout") { Mode::Public } else { Mode::Private };
+    // Owner-only whenever the file will hold private material: the private key, or the
+    // `-text` dump of its primes and exponents (with `-noout` too), as OpenSSL writes it.
+    let dumps_private = a.has("text") && !a.has("text_pub") && !public_out;
+    let holds_private = !public_out && (!a.has("noout") || dumps_private);
+    let mode = if holds_private { Mode::Private } else { Mode::Public };
     let mut out = Output::create(a.value("out"), mode)?;
     out.put(text.as_bytes())?;
     if !a.has("noout") {

@@ -17,6 +17,7 @@ use crate::bignum::{LIMB_BITS, Limb, Nat};
 use crate::modular::{Elem, Modulus, Mont};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
+use zeroize::Zeroizing;
 
 /// Miller-Rabin state for one odd w >= 3: the modulus, m and a with w - 1 = 2^a m, and
 /// the Montgomery forms of 1 and -1.
@@ -37,7 +38,8 @@ impl MillerRabin {
         let modulus: Modulus = Modulus::from_nat(w)?;
         let limbs = w.as_limbs();
         // w is odd, so w - 1 only clears bit 0: a >= 1 counts the zeros from bit 1 up.
-        let mut w1 = limbs.to_vec();
+        // w - 1 of a candidate that may become a secret prime: wiped on drop.
+        let mut w1 = Zeroizing::new(limbs.to_vec());
         w1[0] &= !1;
         let a = trailing_zeros(&w1);
         let m = Nat::from_limbs(shift_right(&w1, a));

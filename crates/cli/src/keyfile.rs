@@ -5,12 +5,14 @@
 //! `-traditional`, encrypted PKCS#8 with PBES2/AES-256-CBC under `-aes256`).
 //!
 //! The parsing and encoding are the library's (`cryptocard::rsa::encoding`); this module
-//! turns its errors into one line naming the file, checks that a private key is given
+//! reads the file into wiped memory without leaving copies behind (`secret_read`), turns
+//! the library's errors into one line naming the file, checks that a private key is given
 //! where one is needed, and recognizes the key-encryption cipher flags.
 
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use crate::pass;
+use crate::secret_read;
 use cryptocard::Error;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey, key_from_der, key_from_pem};
@@ -55,7 +57,7 @@ pub fn load(
     want: Want,
 ) -> CmdResult<RsaKey> {
     let name = io::input_name(path).to_string();
-    let data = Zeroizing::new(io::read_input(path)?);
+    let data = secret_read::read_input(path)?;
     let password = passin.map(pass::resolve).transpose()?;
     let pw = password.as_deref().map(Vec::as_slice);
     let pem = match inform {

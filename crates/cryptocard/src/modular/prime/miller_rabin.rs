@@ -20,8 +20,8 @@ use crate::{Error, Result};
 use zeroize::Zeroizing;
 
 /// Miller-Rabin state for one odd w >= 3: the modulus, m and a with w - 1 = 2^a m, and
-/// the Montgomery forms of 1 and -1.
-#[derive(Debug)]
+/// the Montgomery forms of 1 and -1. Its `Debug` shows the size of w only: w is often a
+/// candidate for a secret prime.
 pub struct MillerRabin {
     w: Modulus,
     bits: usize,
@@ -29,6 +29,12 @@ pub struct MillerRabin {
     a: usize,
     one: Elem<crate::modular::Anon, Mont>,
     minus_one: Elem<crate::modular::Anon, Mont>,
+}
+
+impl core::fmt::Debug for MillerRabin {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MillerRabin").field("bits", &self.bits).finish_non_exhaustive()
+    }
 }
 
 impl MillerRabin {

@@ -35,6 +35,8 @@
 //!   keep a panic outside that catch from hanging shutdown; `ticket`: [`Ticket`] and
 //!   callbacks;
 //! * `stats`: [`Stats`];
+//! * `fuzzing` (feature `fuzzing`): the body of the `private_batch` fuzz target, which
+//!   checks `private_batch` and the engine against the scalar single operation;
 //! * `signer` (feature `rustcrypto-traits`): [`AsyncSigningKey`] and
 //!   [`AsyncPssSigningKey`], the RustCrypto `AsyncSigner` on an engine.
 //!
@@ -88,6 +90,8 @@
 
 mod batch;
 mod config;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod guard;
 mod policy;
 mod pool;

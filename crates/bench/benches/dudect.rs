@@ -59,7 +59,8 @@ fn measure(name: &str, rng: &mut Rng, mut call: impl FnMut(bool, &mut Rng) -> u6
         worst = worst.max(t.abs());
         line += &format!("  t({label}) {t:>6.2}");
     }
-    let verdict = if worst > 4.5 { "LEAK: the time depends on the exponent" } else { "no leak found" };
+    let verdict =
+        if worst > 4.5 { "LEAK: the time depends on the exponent" } else { "no leak found" };
     println!("{line}  max |t| {worst:.2}: {verdict}");
 }
 
@@ -119,10 +120,8 @@ fn mb8() {
     let mut rng = Rng(22);
     let len = limbs_for(20);
     let mods: Vec<BigUint> = (0..8).map(|_| rng.odd_modulus(1024)).collect();
-    let rrs: Vec<Vec<u64>> = mods
-        .iter()
-        .map(|n| to_limbs(&((BigUint::one() << (104 * 20)) % n), len))
-        .collect();
+    let rrs: Vec<Vec<u64>> =
+        mods.iter().map(|n| to_limbs(&((BigUint::one() << (104 * 20)) % n), len)).collect();
     let ns: Vec<Vec<u64>> = mods.iter().map(|n| to_limbs(n, len)).collect();
     let mut outs = vec![vec![0u64; len]; 8];
     measure("mb8, 8 x 1024-bit moduli", &mut rng, |fixed, rng| {

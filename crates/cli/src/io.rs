@@ -73,13 +73,20 @@ pub fn read_small(path: Option<&str>, what: &str) -> CmdResult<Vec<u8>> {
         .take(MAX_SMALL_INPUT as u64 + 1)
         .read_to_end(&mut data)
         .map_err(|e| read_error(path, &e))?;
-    if data.len() > MAX_SMALL_INPUT {
+    check_small(path, what, data.len())?;
+    Ok(data)
+}
+
+/// The error of an input of `len` bytes read with a cap of [`MAX_SMALL_INPUT`] (one
+/// more byte than the cap is read to tell), if it is over.
+pub fn check_small(path: Option<&str>, what: &str, len: usize) -> CmdResult {
+    if len > MAX_SMALL_INPUT {
         return Err(Fail::msg(format!(
             "{}: more than 1 MiB, too large for {what}",
             input_name(path)
         )));
     }
-    Ok(data)
+    Ok(())
 }
 
 /// A read error on `path`.

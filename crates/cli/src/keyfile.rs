@@ -5,7 +5,8 @@
 //! `-traditional`, encrypted PKCS#8 with PBES2/AES-256-CBC under `-aes256`).
 //!
 //! The parsing and encoding are the library's (`cryptocard::rsa::encoding`); this module
-//! turns its errors into one line naming the file, checks that a private key is given
+//! reads the file into wiped memory without leaving copies behind (`secret_read`), turns
+//! the library's errors into one line naming the file, checks that a private key is given
 //! where one is needed, and recognizes the key-encryption cipher flags.
 //!
 //! What a key file may cost to read is bounded (see [`ReadOptions`]): at most
@@ -17,6 +18,7 @@ use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use crate::pass;
+use crate::secret_read;
 use cryptocard::Error;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::encoding::{RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS};
@@ -96,7 +98,7 @@ pub fn load(
     opts: &ReadOptions,
 ) -> CmdResult<RsaKey> {
     let name = io::input_name(path).to_string();
-    let data = Zeroizing::new(io::read_small(path, "a key")?);
+    let data = secret_read::read_input(path, "a key")?;
     let password = passin.map(pass::resolve).transpose()?;
     let pw = password.as_deref().map(Vec::as_slice);
     let pem = match inform {

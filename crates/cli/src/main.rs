@@ -4,8 +4,9 @@
 //! Commands take OpenSSL-style flags, parsed by [`args`]; each lives in its own module
 //! under [`cmd`] and uses only the library's public API. What they share: [`io`] (input
 //! files, and outputs written to a temporary file and renamed into place only on
-//! success), [`pass`] (password arguments), [`hex`], [`base64`], [`fail`] (one line on
-//! stderr and an exit status).
+//! success), [`pass`] (password arguments), [`keyfile`] and [`keytext`] (key files and
+//! their `-text` dumps), [`hex`], [`base64`], [`fail`] (one line on stderr and an exit
+//! status).
 //!
 //! No input should make the program panic. As a last resort, a panic is caught here,
 //! reported as one line, and the exit status is 2: never a backtrace.
@@ -19,8 +20,10 @@ mod fail;
 mod hex;
 mod io;
 mod keyfile;
+mod keytext;
 mod pass;
 mod rsaopt;
+mod secret_read;
 mod spec;
 mod speed;
 

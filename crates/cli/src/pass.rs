@@ -9,18 +9,19 @@
 //!
 //! "First line" excludes the line ending (`\n` or `\r\n`). Nothing here prompts on the
 //! terminal: with no password argument, commands that need one say so and fail.
-//! Passwords are wiped from memory when dropped.
+//! Passwords are wiped from memory when dropped, and a line is read without leaving
+//! copies behind (`secret_read`).
 
 use crate::fail::{CmdResult, Fail};
 use crate::io::reason;
-use std::io::{BufRead, BufReader, Read};
+use crate::secret_read;
 use zeroize::Zeroizing;
 
 /// A password, wiped on drop.
 pub type Password = Zeroizing<Vec<u8>>;
 
 /// The longest password line read from a file, descriptor or stdin.
-const MAX_LEN: u64 = 64 * 1024;
+const MAX_LEN: usize = 64 * 1024;
 
 /// Resolves a password argument (`pass:`, `env:`, `file:`, `fd:`, `stdin`).
 pub fn resolve(arg: &str) -> CmdResult<Password> {
@@ -35,17 +36,18 @@ pub fn resolve(arg: &str) -> CmdResult<Password> {
         };
     }
     if let Some(path) = arg.strip_prefix("file:") {
-        let f = std::fs::File::open(path).map_err(|e| bad(format!("{path}: {}", reason(&e))))?;
-        return first_line(f).map_err(|e| bad(format!("{path}: {e}")));
+        let mut f =
+            std::fs::File::open(path).map_err(|e| bad(format!("{path}: {}", reason(&e))))?;
+        return first_line(&mut f).map_err(|e| bad(format!("{path}: {e}")));
     }
     if let Some(fd) = arg.strip_prefix("fd:") {
         let n: u32 = fd.parse().map_err(|_| bad("not a descriptor number".into()))?;
         let path = format!("/dev/fd/{n}");
-        let f = std::fs::File::open(&path).map_err(|e| bad(reason(&e)))?;
-        return first_line(f).map_err(&bad);
+        let mut f = std::fs::File::open(&path).map_err(|e| bad(reason(&e)))?;
+        return first_line(&mut f).map_err(&bad);
     }
     if arg == "stdin" {
-        return first_line(std::io::stdin().lock()).map_err(&bad);
+        return first_line(&mut std::io::stdin().lock()).map_err(&bad);
     }
     Err(bad("expected pass:, env:, file:, fd: or stdin".into()))
 }
@@ -56,16 +58,8 @@ fn shown(arg: &str) -> &str {
 }
 
 /// The first line of `r`, without its line ending.
-fn first_line(r: impl Read) -> Result<Password, String> {
-    let mut line = Zeroizing::new(Vec::new());
-    BufReader::new(r.take(MAX_LEN)).read_until(b'\n', &mut line).map_err(|e| reason(&e))?;
-    if line.last() == Some(&b'\n') {
-        line.pop();
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-    }
-    Ok(line)
+fn first_line(r: &mut dyn std::io::Read) -> Result<Password, String> {
+    secret_read::first_line(r, MAX_LEN).map_err(|e| reason(&e))
 }
 
 #[cfg(test)]

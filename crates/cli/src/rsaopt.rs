@@ -9,13 +9,20 @@
 //! | `rsa_mgf1_md` | a digest name | the signature or OAEP digest |
 //! | `rsa_oaep_md` | a digest name | SHA-1 (RFC 8017's default) |
 //! | `rsa_oaep_label` | hex | empty |
-//! | `rsa_pkcs1_implicit_rejection` | `0`, `1` | `0` (see below) |
+//! | `rsa_pkcs1_implicit_rejection` | `0`, `1` | `1` (see below) |
 //!
-//! PKCS#1 v1.5 decryption reports a bad ciphertext as an error by default, as OpenSSL
-//! 3.0 does and as a command line must (a script has to learn that the file did not
-//! decrypt); `rsa_pkcs1_implicit_rejection:1` asks for the library's implicit rejection
-//! (OpenSSL 3.2's default for servers: a deterministic random message instead of an
-//! error, which closes the Bleichenbacher oracle where one exists).
+//! PKCS#1 v1.5 decryption uses implicit rejection by default, as OpenSSL 3.2 and later
+//! do: a ciphertext whose padding is bad decrypts to a deterministic pseudo-random message
+//! derived from the key and the ciphertext (draft-irtf-cfrg-rsa-guidance, its "implicit
+//! rejection" section, which `cryptocard::rsa` implements), instead of failing. An error
+//! that tells a bad padding from a good one is the oracle of Bleichenbacher's attack
+//! (CRYPTO '98), and the Marvin attack (Kario, 2023) showed that even the time taken to
+//! handle that error serves as one: whoever can submit ciphertexts to a decrypting script
+//! and watch its exit status, or its timing, can decrypt any ciphertext for that key.
+//! `rsa_pkcs1_implicit_rejection:0` asks for the explicit error (OpenSSL 3.0's
+//! behaviour), where no such adversary exists and a script must learn that the file did
+//! not decrypt. A ciphertext of the wrong length is an error either way (RFC 8017 7.2.2
+//! step 1: the length is public).
 
 use crate::fail::{CmdResult, Fail};
 use crate::hex;
@@ -55,8 +62,8 @@ pub struct RsaOpts {
     mgf1: Option<HashAlg>,
     oaep_md: Option<HashAlg>,
     label: Option<Vec<u8>>,
-    /// `rsa_pkcs1_implicit_rejection:1`.
-    pub implicit_rejection: bool,
+    /// `rsa_pkcs1_implicit_rejection:0`: report bad PKCS#1 v1.5 padding as an error.
+    pub explicit_rejection: bool,
 }
 
 fn digest(v: &str, flag: &str) -> CmdResult<HashAlg> {
@@ -100,9 +107,9 @@ impl RsaOpts {
                     )
                 }
                 "rsa_pkcs1_implicit_rejection" => {
-                    o.implicit_rejection = match v {
-                        "0" => false,
-                        "1" => true,
+                    o.explicit_rejection = match v {
+                        "0" => true,
+                        "1" => false,
                         _ => return Err(bad()),
                     }
                 }
@@ -182,6 +189,11 @@ mod tests {
         );
         let d = RsaOpts::parse(&[], "x").unwrap();
         assert_eq!(d.padding(), Padding::Pkcs1);
+        assert!(!d.explicit_rejection, "implicit rejection by default, as OpenSSL 3.2+");
+        let ex = RsaOpts::parse(&["rsa_pkcs1_implicit_rejection:0"], "x").unwrap();
+        assert!(ex.explicit_rejection);
+        let ir = RsaOpts::parse(&["rsa_pkcs1_implicit_rejection:1"], "x").unwrap();
+        assert!(!ir.explicit_rejection);
         assert_eq!(
             d.pss(HashAlg::Sha1, true),
             Pss::new(HashAlg::Sha1).with_salt(SaltLength::Maximum)

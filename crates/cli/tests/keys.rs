@@ -126,6 +126,57 @@ fn check_and_encrypted_output() {
     }
 }
 
+/// Every file that holds private material is created owner-only (0600), as OpenSSL
+/// creates it, whatever the umask allows, and replacing an existing readable file does
+/// not keep its mode; public outputs follow the umask. (`pkey -text -noout -out F`
+/// wrote d and the primes with mode 0644.)
+#[cfg(unix)]
+#[test]
+fn private_material_is_written_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |f: &str| std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+    let dir = tempdir();
+    let k = key("rsa2048.pem");
+    let private_outputs: [&[&str]; 7] = [
+        &["pkey", "-in", &k, "-text", "-noout"],
+        &["pkey", "-in", &k],
+        &["pkey", "-in", &k, "-traditional", "-outform", "DER"],
+        &["pkey", "-in", &k, "-text", "-pubcheck"],
+        &["genrsa", "1024"],
+        &["genrsa", "-traditional", "-3", "1024"],
+        &["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-text"],
+    ];
+    for (i, args) in private_outputs.iter().enumerate() {
+        let out = path(dir.path(), &format!("private{i}"));
+        // An existing world-readable file: the private output must not inherit its mode.
+        std::fs::write(&out, b"old").unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let mut argv = args.to_vec();
+        argv.splice(1..1, ["-out", out.as_str()]);
+        ok(&run(&argv, b""));
+        assert_ne!(std::fs::read(&out).unwrap(), b"old", "{args:?}");
+        assert_eq!(mode(&out), 0o600, "{args:?}");
+    }
+    let text = std::fs::read_to_string(path(dir.path(), "private0")).unwrap();
+    assert!(text.contains("privateExponent:") && text.contains("prime1:"), "{text}");
+    // Public material keeps the umask's mode: a fresh file is readable beyond the owner
+    // exactly when the umask lets a plain file be.
+    let plain = path(dir.path(), "plain");
+    std::fs::File::create(&plain).unwrap();
+    let public_outputs: [&[&str]; 3] = [
+        &["pkey", "-in", &k, "-pubout"],
+        &["pkey", "-in", &k, "-text_pub", "-noout"],
+        &["pkey", "-in", &k, "-check", "-noout"],
+    ];
+    for (i, args) in public_outputs.iter().enumerate() {
+        let out = path(dir.path(), &format!("public{i}"));
+        let mut argv = args.to_vec();
+        argv.splice(1..1, ["-out", out.as_str()]);
+        ok(&run(&argv, b""));
+        assert_eq!(mode(&out), mode(&plain), "{args:?}");
+    }
+}
+
 #[test]
 fn bad_key_files() {
     let dir = tempdir();

@@ -165,11 +165,13 @@ fn undecryptable_input_fails_and_leaves_no_file() {
     .take(20)
     .find(|c| !pkcs1_shaped(c))
     .unwrap();
+    let explicit = ["-pkeyopt", "rsa_pkcs1_implicit_rejection:0"];
     for (input, opts) in [
-        (bad.clone(), &[][..]),
+        (bad.clone(), &explicit[..]),
         (ct.clone(), &oaep[..]),
-        (ct_oaep.clone(), &[][..]),
+        (ct_oaep.clone(), &explicit[..]),
         (ct[..100].to_vec(), &[][..]),
+        (ct[..100].to_vec(), &explicit[..]),
         (ct_oaep.clone(), &["-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_label:01"]),
     ] {
         let r = pkeyutl("-decrypt", &k, &[opts, &["-out", out.as_str()]].concat(), &input);
@@ -177,12 +179,63 @@ fn undecryptable_input_fails_and_leaves_no_file() {
         assert_eq!(std::fs::read(&out).unwrap(), b"previous contents");
         assert_eq!(listing(dir.path()), before);
     }
-    // With implicit rejection asked for, a bad PKCS#1 v1.5 ciphertext decrypts to a
-    // deterministic random message instead of failing.
+    // By default (and with rsa_pkcs1_implicit_rejection:1), a bad PKCS#1 v1.5 ciphertext
+    // decrypts to a deterministic pseudo-random message instead of failing: no padding
+    // oracle in the exit status.
     let ir = ["-pkeyopt", "rsa_pkcs1_implicit_rejection:1"];
-    let a = ok(&pkeyutl("-decrypt", &k, &ir, &bad));
-    assert_eq!(ok(&pkeyutl("-decrypt", &k, &ir, &bad)), a);
-    assert_ne!(a, b"secret");
+    for bad in [&bad, &ct_oaep] {
+        let a = ok(&pkeyutl("-decrypt", &k, &[], bad));
+        assert_eq!(ok(&pkeyutl("-decrypt", &k, &[], bad)), a);
+        assert_eq!(ok(&pkeyutl("-decrypt", &k, &ir, bad)), a);
+        assert_ne!(a, b"secret");
+    }
+}
+
+/// The default PKCS#1 v1.5 decryption is OpenSSL 3.2's implicit rejection, to the byte:
+/// the synthetic messages of draft-irtf-cfrg-rsa-guidance's vectors for the RSA-2048-2
+/// key (the library's `tests/data/rsa/openssl_implicit_rejection.txt`), and the real
+/// message of a valid ciphertext; `rsa_pkcs1_implicit_rejection:0` fails on the invalid
+/// ones.
+#[test]
+fn pkcs1_decryption_defaults_to_implicit_rejection() {
+    let data = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../cryptocard/tests/data/rsa/openssl_implicit_rejection.txt"
+    ))
+    .unwrap();
+    let block = &data[data.find("PrivateKey = RSA-2048-2\n").unwrap()..];
+    let pem = &block[block.find("-----BEGIN").unwrap()..];
+    let pem = &pem[..pem.find("-----END RSA PRIVATE KEY-----\n").unwrap() + 30];
+    let dir = tempdir();
+    let k = path(dir.path(), "k.pem");
+    std::fs::write(&k, pem).unwrap();
+    // The cases of that key that are full length (shorter ones are OpenSSL API leniency).
+    let section: Vec<&str> = block.split("\nPrivateKey = ").next().unwrap().lines().collect();
+    let cases: Vec<(Vec<u8>, &str)> = section
+        .windows(2)
+        .filter_map(|w| {
+            Some((unhex(w[0].strip_prefix("Input = ")?), w[1].strip_prefix("Output =")?))
+        })
+        .filter(|(ct, _)| ct.len() == 256)
+        .collect();
+    let (mut valid, mut invalid) = (0, 0);
+    for (ct, want) in &cases {
+        let got = ok(&pkeyutl("-decrypt", &k, &[], ct));
+        let explicit = pkeyutl("-decrypt", &k, &["-pkeyopt", "rsa_pkcs1_implicit_rejection:0"], ct);
+        match want.trim().strip_prefix('"').and_then(|w| w.strip_suffix('"')) {
+            Some(text) => {
+                assert_eq!(got, text.as_bytes());
+                assert_eq!(ok(&explicit), text.as_bytes());
+                valid += 1;
+            }
+            None => {
+                assert_eq!(got, unhex(want.trim()), "synthetic message");
+                fails(&explicit, 1, "decryption failed");
+                invalid += 1;
+            }
+        }
+    }
+    assert!(valid >= 1 && invalid >= 3, "{valid} valid, {invalid} invalid cases");
 }
 
 #[test]

@@ -3,13 +3,16 @@
 //! xorshift seed); any panic fails the test.
 
 mod common;
+// The fuzz targets' keys, the same as the targets use.
+#[path = "../fuzz/keys.rs"]
+mod fuzz_keys;
 
 use common::XorShift64 as XorShift;
 
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
+use cryptocard::rsa::RsaPrivateKey;
 use cryptocard::rsa::fuzzing;
-use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
 
 const DATA: &str = include_str!("data/rsa/boringssl_rsa_tests.txt");
 
@@ -49,17 +52,6 @@ fn der_seeds() -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn public_keys() -> Vec<RsaPublicKey> {
-    let mut keys: Vec<RsaPublicKey> = Vec::new();
-    for der in DATA.lines().filter_map(|l| l.strip_prefix("RSAPublicKey = ")) {
-        let k = RsaPublicKey::from_pkcs1_der(&hex::decode(der).unwrap()).unwrap();
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
-    keys
-}
-
 #[test]
 fn parse_keys_on_random_and_mutated_input() {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
@@ -86,7 +78,7 @@ fn parse_keys_on_random_and_mutated_input() {
 #[test]
 fn verify_on_random_and_mutated_input() {
     let mut rng = XorShift(0x1234_5678_9abc_def1);
-    let keys = public_keys();
+    let keys = fuzz_keys::boringssl_public_keys();
     // Valid signatures to mutate, from the 2048-bit key.
     let der = hex::decode(include_str!("data/rsa/rsa2048_pkcs1.hex").trim()).unwrap();
     let private = RsaPrivateKey::from_pkcs1_der(&der).unwrap();
@@ -109,9 +101,7 @@ fn verify_on_random_and_mutated_input() {
 #[test]
 fn decrypt_on_random_and_mutated_input() {
     let mut rng = XorShift(0x0fed_cba9_8765_4321);
-    let block = &DATA[DATA.find("Key = RSA-512\n").unwrap()..];
-    let der = block.lines().find_map(|l| l.strip_prefix("PKCS8 = ")).unwrap();
-    let key = RsaPrivateKey::from_pkcs8_der(&hex::decode(der).unwrap()).unwrap();
+    let key = fuzz_keys::rsa512();
     let ct = key.public_key().encrypt_pkcs1v15(b"hello", &mut OsRng).unwrap();
     let mut valid = vec![0u8];
     valid.extend_from_slice(&ct);

@@ -108,7 +108,7 @@ pub fn write_key(
     let mut out = crate::io::Output::create(path, crate::io::Mode::Private)?;
     out.put(&bytes)?;
     if text {
-        out.put(super::pkey::private_text(key).as_bytes())?;
+        out.put(crate::keytext::private_text(key).as_bytes())?;
     }
     out.commit()
 }

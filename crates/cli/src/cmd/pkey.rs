@@ -12,7 +12,11 @@
 //! with `-pubout` or `-pubin`) unless `-noout`, then the `-text` dump:
 //! `Private-Key: (2048 bit, 2 primes)`, `modulus:`, `publicExponent: 65537 (0x10001)`,
 //! ... with numbers as colon-separated hex bytes, fifteen a line, or
-//! `Public-Key: (2048 bit)`, `Modulus:`, `Exponent:`.
+//! `Public-Key: (2048 bit)`, `Modulus:`, `Exponent:` (see `keytext`).
+//!
+//! A file that will hold private material (the private key, or the `-text` dump of its
+//! primes and exponents, `-noout` or not) is created owner-only (0600), as OpenSSL
+//! creates it; public keys and public dumps as the umask allows.
 //!
 //! `-check` re-runs what loading already checked (n = product of the primes, e·d = 1 mod
 //! lambda(n), the CRT values, the bounds on e and on the primes' sizes; `rsa::validate`)
@@ -30,11 +34,10 @@ use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions, Want};
-use cryptocard::bignum::Nat;
+use crate::keytext;
 use cryptocard::modular::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey};
-use std::fmt::Write as _;
+use cryptocard::rsa::{RsaKey, RsaPrivateKey};
 
 const SPEC: Spec = Spec {
     usage: "pkey [options]",
@@ -84,7 +87,11 @@ pub fn main(argv: &[String]) -> CmdResult {
         }
         text.push_str("Key is valid\n");
     }
-    let mode = if public_out || a.has("noout") { Mode::Public } else { Mode::Private };
+    // Owner-only whenever the file will hold private material: the private key, or the
+    // `-text` dump of its primes and exponents (with `-noout` too), as OpenSSL writes it.
+    let dumps_private = a.has("text") && !a.has("text_pub") && !public_out;
+    let holds_private = !public_out && (!a.has("noout") || dumps_private);
+    let mode = if holds_private { Mode::Private } else { Mode::Public };
     let mut out = Output::create(a.value("out"), mode)?;
     out.put(text.as_bytes())?;
     if !a.has("noout") {
@@ -102,9 +109,9 @@ pub fn main(argv: &[String]) -> CmdResult {
         out.put(&bytes)?;
     }
     match (&key, a.has("text"), a.has("text_pub") || (a.has("text") && public_out)) {
-        (_, _, true) => out.put(public_text(key.public_key()).as_bytes())?,
-        (RsaKey::Private(k), true, false) => out.put(private_text(k).as_bytes())?,
-        (RsaKey::Public(k), true, false) => out.put(public_text(k).as_bytes())?,
+        (_, _, true) => out.put(keytext::public_text(key.public_key()).as_bytes())?,
+        (RsaKey::Private(k), true, false) => out.put(keytext::private_text(k).as_bytes())?,
+        (RsaKey::Public(k), true, false) => out.put(keytext::public_text(k).as_bytes())?,
         _ => {}
     }
     out.commit()
@@ -120,83 +127,4 @@ fn check_primes(k: &RsaPrivateKey) -> CmdResult {
         }
     }
     Ok(())
-}
-
-/// The `-text` dump of a private key, as OpenSSL 3 prints it.
-pub fn private_text(k: &RsaPrivateKey) -> String {
-    let primes = k.primes();
-    let mut s = format!("Private-Key: ({} bit, {} primes)\n", k.bits(), primes.len());
-    let (exps, coeffs) = (k.crt_exponents(), k.crt_coefficients());
-    let public = k.public_key();
-    number(&mut s, "modulus:", &public.n());
-    number(&mut s, "publicExponent:", public.e());
-    number(&mut s, "privateExponent:", k.d());
-    let items: [(&str, Option<&Nat>); 5] = [
-        ("prime1:", primes.first()),
-        ("prime2:", primes.get(1)),
-        ("exponent1:", exps.first()),
-        ("exponent2:", exps.get(1)),
-        ("coefficient:", coeffs.first()),
-    ];
-    for (label, n) in items {
-        if let Some(n) = n {
-            number(&mut s, label, n);
-        }
-    }
-    for (i, prime) in primes.iter().enumerate().skip(2) {
-        number(&mut s, &format!("prime{}:", i + 1), prime);
-        if let Some(e) = exps.get(i) {
-            number(&mut s, &format!("exponent{}:", i + 1), e);
-        }
-        if let Some(c) = coeffs.get(i - 1) {
-            number(&mut s, &format!("coefficient{}:", i + 1), c);
-        }
-    }
-    s
-}
-
-/// The `-text` dump of a public key.
-pub fn public_text(k: &RsaPublicKey) -> String {
-    let mut s = format!("Public-Key: ({} bit)\n", k.bits());
-    number(&mut s, "Modulus:", &k.n());
-    number(&mut s, "Exponent:", k.e());
-    s
-}
-
-/// One labelled number as OpenSSL's `ossl_bio_print_labeled_bignum`: up to eight bytes as
-/// `label 65537 (0x10001)`, longer ones as lines of fifteen colon-separated hex bytes
-/// indented by four, with a leading 00 byte when the top bit is set.
-fn number(s: &mut String, label: &str, n: &Nat) {
-    if n.is_zero() {
-        let _ = writeln!(s, "{label} 0");
-        return;
-    }
-    if let Some(v) = n.to_u64() {
-        let _ = writeln!(s, "{label} {v} (0x{v:x})");
-        return;
-    }
-    let mut bytes = n.to_be_bytes();
-    if bytes[0] >= 0x80 {
-        bytes.insert(0, 0);
-    }
-    let _ = writeln!(s, "{label}");
-    let lines: Vec<String> = bytes.chunks(15).map(crate::hex::colons).collect();
-    let _ = writeln!(s, "    {}", lines.join(":\n    "));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_print_as_openssl_does() {
-        let mut s = String::new();
-        number(&mut s, "publicExponent:", &Nat::from_u64(65537));
-        number(&mut s, "x:", &Nat::from_u64(0));
-        assert_eq!(s, "publicExponent: 65537 (0x10001)\nx: 0\n");
-        let mut s = String::new();
-        let big = Nat::from_be_bytes(&[0xff; 16]);
-        number(&mut s, "modulus:", &big);
-        assert_eq!(s, "modulus:\n    00:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:ff:\n    ff:ff\n");
-    }
 }

@@ -15,7 +15,10 @@
 //! Successfully` or `Signature Verification Failure` (exit 1). Paddings and their
 //! options: see `rsaopt` (`-pkeyopt rsa_padding_mode:pkcs1|pss|oaep|none`, ...).
 //!
-//! Decrypted output is written owner-readable only, and only when decryption succeeded.
+//! PKCS#1 v1.5 decryption uses implicit rejection unless
+//! `-pkeyopt rsa_pkcs1_implicit_rejection:0` asks for the explicit error (see `rsaopt`:
+//! the explicit error is a padding oracle). Decrypted output is written owner-readable
+//! only, and only when decryption succeeded.
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
@@ -59,7 +62,7 @@ rsa_pss_saltlen:digest|max|auto|N      default max (sign), auto (verify)\n \
 rsa_mgf1_md:NAME                       default: the signature or OAEP digest\n \
 rsa_oaep_md:NAME                       default sha1\n \
 rsa_oaep_label:HEX                     default empty\n \
-rsa_pkcs1_implicit_rejection:0|1       default 0: a bad PKCS#1 v1.5 ciphertext is an error\n",
+rsa_pkcs1_implicit_rejection:0|1       default 1 (OpenSSL 3.2+); 0: bad PKCS#1 v1.5 padding is an error\n",
     more: None,
 };
 
@@ -284,10 +287,10 @@ fn encrypt(key: &RsaPublicKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> {
 fn decrypt(key: &RsaPrivateKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> {
     let err = |e| op_error("decrypting", e);
     match o.padding() {
-        Padding::Pkcs1 if o.implicit_rejection => {
-            key.decrypt_pkcs1v15(data, &mut OsRng).map_err(err)
+        Padding::Pkcs1 if o.explicit_rejection => {
+            key.decrypt_pkcs1v15_explicit(data, &mut OsRng).map_err(err)
         }
-        Padding::Pkcs1 => key.decrypt_pkcs1v15_explicit(data, &mut OsRng).map_err(err),
+        Padding::Pkcs1 => key.decrypt_pkcs1v15(data, &mut OsRng).map_err(err),
         Padding::Oaep => key.decrypt_oaep(&o.oaep(), data, &mut OsRng).map_err(err),
         Padding::None => {
             exactly_k(data, key.size())?;

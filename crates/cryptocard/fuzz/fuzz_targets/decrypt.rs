@@ -2,17 +2,15 @@
 //! with the 512-bit key of BoringSSL's RSA test file.
 #![no_main]
 
+#[path = "../keys.rs"]
+mod keys;
+
 use cryptocard::rsa::RsaPrivateKey;
 use std::sync::OnceLock;
 
 fn key() -> &'static RsaPrivateKey {
     static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
-    KEY.get_or_init(|| {
-        let text = include_str!("../../tests/data/rsa/boringssl_rsa_tests.txt");
-        let block = &text[text.find("Key = RSA-512\n").unwrap()..];
-        let der = block.lines().find_map(|l| l.strip_prefix("PKCS8 = ")).unwrap();
-        RsaPrivateKey::from_pkcs8_der(&hex::decode(der).unwrap()).unwrap()
-    })
+    KEY.get_or_init(keys::rsa512)
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

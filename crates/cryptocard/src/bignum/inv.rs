@@ -104,7 +104,8 @@ pub(crate) fn sec_invert(v: &mut [Limb], x: &[Limb], m: &[Limb], m_bits: usize) 
     u[0] = 1;
     v.fill(0);
     // (m + 1) / 2, added when halving an odd u: (u + m) / 2 = (u >> 1) + (m + 1) / 2.
-    let mut half = m.to_vec();
+    // Secret when m is (a prime of a key being made): wiped on drop, like a, b and u.
+    let mut half = Zeroizing::new(m.to_vec());
     rshift_assign(&mut half, 1);
     let carry = crate::limb::add_limb(&mut half, 1);
     debug_assert_eq!(carry, 0);

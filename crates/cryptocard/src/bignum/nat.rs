@@ -62,11 +62,16 @@ impl Nat {
 
     /// The limbs, zero-extended (or checked) to exactly `len` limbs. Fails with
     /// [`Error::InvalidArgument`] if the value does not fit.
+    ///
+    /// The copy is allocated once, at its final length, so no shorter copy of the limbs is
+    /// left behind in freed memory by a reallocation: a caller that wraps the result in
+    /// `Zeroizing` (a CRT exponent, a value to invert) wipes the only copy.
     pub fn to_limbs_padded(&self, len: usize) -> Result<Vec<Limb>> {
         if self.limbs.len() > len {
             return Err(Error::InvalidArgument("value does not fit the requested width"));
         }
-        let mut v = self.limbs.clone();
+        let mut v = Vec::with_capacity(len);
+        v.extend_from_slice(&self.limbs);
         v.resize(len, 0);
         Ok(v)
     }
@@ -258,6 +263,20 @@ mod tests {
         assert_eq!(n.bits(), 8 * 11 - 7);
         assert!(Nat::from_be_bytes(&[0, 0]).is_zero());
         assert_eq!(Nat::zero().to_be_bytes(), Vec::<u8>::new());
+    }
+
+    /// The padded copy is one allocation of exactly `len` limbs: growing a shorter copy
+    /// would free that one with the limbs still in it.
+    #[test]
+    fn padded_limbs_are_allocated_once() {
+        let n = Nat::from_limbs(vec![1, 2, 3]);
+        for len in [3, 4, 5, 9, 64] {
+            let v = n.to_limbs_padded(len).unwrap();
+            assert_eq!(v[..3], [1, 2, 3]);
+            assert!(v[3..].iter().all(|&l| l == 0) && v.len() == len);
+            assert_eq!(v.capacity(), len, "len {len}");
+        }
+        assert!(n.to_limbs_padded(2).is_err());
     }
 
     #[test]

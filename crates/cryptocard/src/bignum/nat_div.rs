@@ -11,14 +11,21 @@ use crate::{Error, Result};
 use core::cmp::Ordering;
 
 /// A non-zero divisor, shifted left once so that its top bit is set (algorithm D's step
-/// D1), for repeated division.
-#[derive(Clone, Debug)]
+/// D1), for repeated division. Its `Debug` shows the size only (a divisor may be secret:
+/// p - 1, lambda(n)).
+#[derive(Clone)]
 pub(crate) struct Divisor {
     /// `d << shift`, as a `Nat` so that it is zeroised when dropped.
     norm: Nat,
     shift: u32,
     /// The divisor as given.
     d: Nat,
+}
+
+impl core::fmt::Debug for Divisor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Divisor").field("bits", &self.d.bits()).finish_non_exhaustive()
+    }
 }
 
 impl Divisor {
@@ -103,6 +110,13 @@ impl Nat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A divisor may be secret (p - 1, lambda(n)): its `Debug` shows its size only.
+    #[test]
+    fn debug_shows_the_size_only() {
+        let d = Divisor::new(&Nat::from_limbs(vec![0x0123_4567_89ab_cdef, 0xfedc_ba98])).unwrap();
+        assert_eq!(format!("{d:?}"), "Divisor { bits: 96, .. }");
+    }
 
     #[test]
     fn division_identity_on_edge_shapes() {

@@ -60,10 +60,17 @@ use zeroize::Zeroize;
 /// Both halves of a block between IP and IP^-1, each expanded to 48 bits (see the module
 /// docs). After the rounds they are in pre-output order: `l` holds R16 and `r` holds L16,
 /// so that IP^-1 of `l || r` is the ciphertext and another pass can start at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Its `Debug` prints no bits: between the rounds a block is key-dependent state.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Halves {
     pub(crate) l: u64,
     pub(crate) r: u64,
+}
+
+impl core::fmt::Debug for Halves {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Halves(..)")
+    }
 }
 
 impl core::ops::BitXor for Halves {
@@ -253,6 +260,12 @@ impl KeySchedule {
 mod tests {
     use super::super::tables::{IP, PC1, PC2, to_layout};
     use super::*;
+
+    /// A block between the rounds is key-dependent state: its `Debug` prints no bits.
+    #[test]
+    fn halves_debug_prints_no_bits() {
+        assert_eq!(format!("{:?}", ip_expand(0x0123_4567_89ab_cdef)), "Halves(..)");
+    }
 
     /// The round keys bit by bit, straight from FIPS 46-3's PC-1, shifts and PC-2.
     fn round_keys_by_table(key: u64) -> [u64; 16] {

@@ -31,8 +31,12 @@
 //! * [`config`](EngineConfig): settings and their defaults, and what those rest on;
 //! * `policy`: batch classes and the decision a free worker makes;
 //! * `queue`: the per-class FIFOs; `pool`: shared state and the worker loop;
-//! * `batch`: running jobs, panics caught; `ticket`: [`Ticket`] and callbacks;
+//! * `batch`: running jobs, panics caught; `guard`: the permit and live-count guards that
+//!   keep a panic outside that catch from hanging shutdown; `ticket`: [`Ticket`] and
+//!   callbacks;
 //! * `stats`: [`Stats`];
+//! * `fuzzing` (feature `fuzzing`): the body of the `private_batch` fuzz target, which
+//!   checks `private_batch` and the engine against the scalar single operation;
 //! * `signer` (feature `rustcrypto-traits`): [`AsyncSigningKey`] and
 //!   [`AsyncPssSigningKey`], the RustCrypto `AsyncSigner` on an engine.
 //!
@@ -68,6 +72,9 @@
 //!   together (calls made from callbacks, which compute inline on their worker's thread,
 //!   aside).
 //! * A panicking callback is caught; the worker lives on ([`Stats::callback_panics`]).
+//!   A worker that panics anywhere else (a bug) answers its jobs with
+//!   [`Error::ShutDown`] and gives back its permit; `shutdown` and `Drop` still return,
+//!   and if no worker is left the engine closes and answers its queue the same way.
 //! * Callbacks run on worker threads and should be short. From a callback (or anything
 //!   else on a worker thread), [`Engine::run`] and [`Engine::sign_batch`] compute inline
 //!   and submissions never wait for room, so a callback cannot deadlock the pool.
@@ -83,6 +90,9 @@
 
 mod batch;
 mod config;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+mod guard;
 mod policy;
 mod pool;
 mod queue;
@@ -104,6 +114,7 @@ pub use signer::{AsyncPssSigningKey, AsyncSigningKey};
 pub use stats::Stats;
 pub use ticket::{Answer, Ticket};
 
+use guard::Permit;
 use pool::Shared;
 use ticket::Reply;
 
@@ -213,10 +224,14 @@ impl Engine {
             if st.may_run_direct(s.config.workers, class) {
                 st.busy += 1;
                 drop(st);
+                // Given back when dropped, also if anything below unwinds.
+                let permit = Permit::adopt(s, false);
+                #[cfg(test)]
+                guard::PanicHooks::fire(&s.hooks.direct);
                 s.counters.accepted();
                 s.counters.direct();
                 let answer = batch::run_single(&key, &req, &mut OsRng);
-                s.release(&mut s.lock());
+                drop(permit);
                 s.counters.answered_direct();
                 return answer;
             }
@@ -327,8 +342,9 @@ impl Engine {
         let handles: Vec<_> = self.handles().drain(..).collect();
         for h in handles {
             if h.thread().id() != me {
-                // A worker cannot panic (jobs and callbacks are caught), so the result
-                // carries nothing to report.
+                // Jobs and callbacks are caught; a worker that panicked elsewhere has
+                // already answered its jobs and left `live` (`guard`), so its result
+                // carries nothing more to report.
                 let _ = h.join();
             }
         }

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::batch;
 use super::config::{EngineConfig, ShutdownMode};
+use super::guard::{Live, Permit};
 use super::policy::{self, Class, Decision, Policy};
 use super::queue::{Job, Queue};
 use super::stats::Counters;
@@ -71,6 +72,9 @@ pub(crate) struct Shared {
     pub counters: Counters,
     /// Tells this engine's worker threads from any other thread.
     pub id: u64,
+    /// Panics on demand where the drop guards matter (tests only).
+    #[cfg(test)]
+    pub hooks: super::guard::PanicHooks,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -104,6 +108,8 @@ impl Shared {
             done: Condvar::new(),
             counters: Counters::default(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            #[cfg(test)]
+            hooks: Default::default(),
         }
     }
 
@@ -231,6 +237,7 @@ impl Shared {
             match self.policy.decide(&views, free, st.closed.is_some()) {
                 Decision::Run { index, count } => {
                     let jobs = st.queue.take(index, count);
+                    // The permit, guarded by the caller once the lock is released.
                     st.busy += 1;
                     st.batches += usize::from(jobs.len() > 1);
                     if st.room_waiters > 0 {
@@ -249,32 +256,31 @@ impl Shared {
 }
 
 /// A worker thread's life: take jobs, run them with a permit, answer them; leave when the
-/// engine has shut down and nothing is queued.
+/// engine has shut down and nothing is queued. The permit and the worker's place in
+/// `live` are drop guards (`guard`), given back on unwinding too.
 pub(crate) fn worker_loop(shared: Arc<Shared>) {
     WORKER_OF.with(|w| w.set(shared.id));
+    // Declared first, so dropped last: after every lock below is released.
+    let _live = Live::counted(&shared);
     // Randomness for blinding, salts and padding: the OS source, per worker.
     let mut rng = OsRng;
     let mut st = shared.lock();
     loop {
         let (guard, jobs) = shared.next_jobs(st);
         let Some(jobs) = jobs else {
-            st = guard;
-            break;
+            drop(guard);
+            return;
         };
         drop(guard);
+        let permit = Permit::adopt(&shared, jobs.len() > 1);
         shared.counters.ran(jobs.len());
-        let was_batch = jobs.len() > 1;
         let answered = batch::run_jobs(jobs, &mut rng);
-        {
-            let mut st = shared.lock();
-            st.batches -= usize::from(was_batch);
-            shared.release(&mut st);
-        }
+        #[cfg(test)]
+        super::guard::PanicHooks::fire(&shared.hooks.worker);
+        drop(permit);
         shared.counters.send_all(answered);
         st = shared.lock();
     }
-    st.live -= 1;
-    shared.done.notify_all();
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 use super::mont::redc_raw;
 use crate::bignum::mul::{addmul_1, mul_1};
 use crate::bignum::{Limb, adc, mac};
+use zeroize::Zeroize;
 
 /// The largest modulus, in limbs, that the modular layer accepts (16384 bits).
 pub const MAX_LIMBS: usize = 256;
@@ -104,21 +105,38 @@ fn cross_rows_2(t: &mut [Limb], ai: Limb, ai1: Limb, v: &[Limb]) {
     t[l + 1] = c;
 }
 
-/// Runs `f` on a zeroed stack buffer of `len <= 2 * MAX_LIMBS` limbs. The buffer is
-/// taken from a few size classes, so clearing it costs about as much as `len` limbs,
-/// not the maximum.
+/// Runs `f` on a zeroed stack buffer of `len <= 2 * MAX_LIMBS` limbs, and wipes the
+/// buffer when `f` returns or unwinds ([`run_wiped`]): it holds squares and products of
+/// secret residues, and a stack frame's memory is reused, unwiped, by whatever runs next.
+/// The buffer is taken from a few size classes, so clearing and wiping it cost about as
+/// much as `len` limbs, not the maximum.
 #[inline(always)]
 pub(crate) fn with_stack_limbs<T>(len: usize, f: impl FnOnce(&mut [Limb]) -> T) -> T {
     macro_rules! size_classes {
         ($($cap:literal),*) => {$(
             if len <= $cap {
                 let mut buf = [0 as Limb; $cap];
-                return f(&mut buf[..len]);
+                return run_wiped(&mut buf[..len], f);
             }
         )*};
     }
     size_classes!(8, 16, 32, 64, 128, 256, 512);
     panic!("internal error: scratch of {len} limbs exceeds the largest modulus")
+}
+
+/// Runs `f` on `buf`, then zeroes `buf` by `zeroize` (writes the compiler keeps although
+/// the buffer is dead after them), also when `f` unwinds.
+#[inline(always)]
+fn run_wiped<T>(buf: &mut [Limb], f: impl FnOnce(&mut [Limb]) -> T) -> T {
+    /// Zeroes the borrowed limbs when dropped.
+    struct WipeOnDrop<'a>(&'a mut [Limb]);
+    impl Drop for WipeOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.zeroize();
+        }
+    }
+    let guard = WipeOnDrop(buf);
+    f(&mut *guard.0)
 }
 
 #[cfg(test)]
@@ -142,5 +160,33 @@ mod tests {
             sqr_product(&mut got, &a);
             assert_eq!(got, want, "k = {k}");
         }
+    }
+
+    /// The scratch that `with_stack_limbs` lends is zero after `f`, whether `f` returns
+    /// or panics.
+    #[test]
+    fn scratch_is_wiped_after_use_and_on_unwind() {
+        let mut buf = [0 as Limb; 8];
+        let first = run_wiped(&mut buf, |t| {
+            t.fill(0x005e_c2e7);
+            t[3]
+        });
+        assert_eq!(first, 0x005e_c2e7);
+        assert_eq!(buf, [0; 8]);
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_wiped(&mut buf, |t| {
+                t.fill(0x005e_c2e7);
+                panic!("a bug inside the kernel");
+            })
+        }));
+        assert!(unwound.is_err());
+        assert_eq!(buf, [0; 8]);
+        // And through the size classes: the result is computed on the lent buffer.
+        let sum = with_stack_limbs(40, |t| {
+            assert!(t.len() == 40 && t.iter().all(|&l| l == 0));
+            t.fill(1);
+            t.iter().sum::<Limb>()
+        });
+        assert_eq!(sum, 40);
     }
 }

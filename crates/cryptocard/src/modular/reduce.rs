@@ -21,7 +21,7 @@ use super::mont::finish_full;
 use super::mont_sqr::with_stack_limbs;
 use crate::bignum::{LIMB_BITS, Limb, lt_n};
 use crate::{Error, Result};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 impl<M> Modulus<M> {
     /// x mod n for `x` of any length (little-endian limbs; the length is public, the
@@ -60,7 +60,8 @@ impl<M> Modulus<M> {
             if !lt_n(&t[k..], &self.n).declassify() {
                 return false;
             }
-            let mut y = vec![0; k];
+            // x R^-1 mod n: as secret as x mod n (wiped, as `reduce_chunks` wipes its y).
+            let mut y = Zeroizing::new(vec![0; k]);
             self.redc_limbs(&mut y, t);
             self.mul_limbs(&mut r, &y, if mont { &self.rrr } else { &self.rr });
             true

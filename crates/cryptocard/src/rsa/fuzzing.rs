@@ -1,14 +1,10 @@
-//! The bodies of the fuzz targets in `crates/cryptocard/fuzz` (cargo-fuzz, nightly), kept
-//! in the library so that an ordinary test (`tests/rsa_fuzz_bodies.rs`) can run them on
-//! random and mutated inputs without nightly. Each takes arbitrary bytes and must never
-//! panic; where an operation succeeds, they check what must then hold.
-//!
-//! ```text
-//! cd crates/cryptocard/fuzz
-//! cargo +nightly fuzz run parse_keys -- -max_len=4096 -max_total_time=60
-//! cargo +nightly fuzz run verify -- -max_total_time=60
-//! cargo +nightly fuzz run decrypt -- -max_total_time=60
-//! ```
+//! The bodies of the fuzz targets `parse_keys`, `verify` and `decrypt` in
+//! `crates/cryptocard/fuzz` (cargo-fuzz, nightly), kept in the library so that ordinary
+//! tests run them without nightly: over the targets' seed corpora (`tests/fuzz_corpus.rs`)
+//! and on random and mutated inputs (`tests/rsa_fuzz_bodies.rs`). Each takes arbitrary
+//! bytes and must never panic; where an operation succeeds, they check what must then
+//! hold. The fourth target's body, `private_batch`, drives the engine too and is in
+//! `engine::fuzzing`. `scripts/fuzz [SECONDS] [TARGET ...]` runs the fuzzer.
 
 use super::{Oaep, Pss, RsaPrivateKey, RsaPublicKey, SaltLength, key_from_der, key_from_pem};
 use crate::digest::{HashAlg, XofAlg};
@@ -43,8 +39,8 @@ pub fn parse_keys(data: &[u8]) {
     }
 }
 
-/// The hash a selector byte picks.
-fn hash(selector: u8) -> HashAlg {
+/// The hash a selector byte picks (also for `engine::fuzzing`).
+pub(crate) fn hash(selector: u8) -> HashAlg {
     const HASHES: [HashAlg; 8] = [
         HashAlg::Sha1,
         HashAlg::Sha256,
@@ -78,6 +74,14 @@ pub fn verify(key: &RsaPublicKey, data: &[u8]) {
     }
     if let Ok(m) = key.raw_public(sig) {
         assert_eq!(m.len(), key.size());
+    }
+}
+
+/// [`verify`] with the key byte 0 of `data` picks from `keys`, on the rest: the body of
+/// the `verify` target.
+pub fn verify_any(keys: &[RsaPublicKey], data: &[u8]) {
+    if let (Some((&which, rest)), false) = (data.split_first(), keys.is_empty()) {
+        verify(&keys[usize::from(which) % keys.len()], rest);
     }
 }
 

@@ -102,16 +102,13 @@
 //! # Fuzzing
 //!
 //! `crates/cryptocard/fuzz` is a cargo-fuzz project (outside the workspace, nightly) with
-//! three targets whose bodies are in the `fuzzing` module, behind the `fuzzing` feature
-//! (the fuzz crate enables it; `tests/rsa_fuzz_bodies.rs` runs the bodies on random and
-//! mutated inputs):
-//!
-//! ```text
-//! cd crates/cryptocard/fuzz
-//! cargo +nightly fuzz run parse_keys -- -max_len=4096 -max_total_time=60
-//! cargo +nightly fuzz run verify -- -max_total_time=60
-//! cargo +nightly fuzz run decrypt -- -max_total_time=60
-//! ```
+//! four targets, behind the `fuzzing` feature (the fuzz crate enables it): `parse_keys`,
+//! `verify` and `decrypt`, whose bodies are in the `fuzzing` module, and `private_batch`,
+//! a differential test of [`private_batch`] and the engine against the scalar single
+//! operation (`engine::fuzzing`). `tests/fuzz_corpus.rs` runs every body over its target's
+//! committed seed corpus (`fuzz/corpus/<target>/`), `tests/rsa_fuzz_bodies.rs` the first
+//! three on random and mutated inputs; `scripts/fuzz [SECONDS] [TARGET ...]` runs the
+//! fuzzer itself, ten minutes a target by default.
 
 /// `faulted!(Phase, value)`: the value, with a bit flipped where a test armed a fault
 /// for that phase ([`fault`]); the value untouched without the `fault-injection` feature.

@@ -17,10 +17,11 @@ use crate::bignum::{LIMB_BITS, Limb, Nat};
 use crate::modular::{Elem, Modulus, Mont};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
+use zeroize::Zeroizing;
 
 /// Miller-Rabin state for one odd w >= 3: the modulus, m and a with w - 1 = 2^a m, and
-/// the Montgomery forms of 1 and -1.
-#[derive(Debug)]
+/// the Montgomery forms of 1 and -1. Its `Debug` shows the size of w only: w is often a
+/// candidate for a secret prime.
 pub struct MillerRabin {
     w: Modulus,
     bits: usize,
@@ -30,6 +31,12 @@ pub struct MillerRabin {
     minus_one: Elem<crate::modular::Anon, Mont>,
 }
 
+impl core::fmt::Debug for MillerRabin {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MillerRabin").field("bits", &self.bits).finish_non_exhaustive()
+    }
+}
+
 impl MillerRabin {
     /// Prepares the test of `w`; fails with [`Error::InvalidArgument`] unless w is odd
     /// and at least 3 (and at most [`crate::modular::MAX_BITS`] bits).
@@ -37,7 +44,8 @@ impl MillerRabin {
         let modulus: Modulus = Modulus::from_nat(w)?;
         let limbs = w.as_limbs();
         // w is odd, so w - 1 only clears bit 0: a >= 1 counts the zeros from bit 1 up.
-        let mut w1 = limbs.to_vec();
+        // w - 1 of a candidate that may become a secret prime: wiped on drop.
+        let mut w1 = Zeroizing::new(limbs.to_vec());
         w1[0] &= !1;
         let a = trailing_zeros(&w1);
         let m = Nat::from_limbs(shift_right(&w1, a));

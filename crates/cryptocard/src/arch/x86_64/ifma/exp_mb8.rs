@@ -39,15 +39,24 @@ pub const MB8_TRANSPOSED_MAX_DIGITS: usize = 32;
 ///
 /// `modulus` is odd with at most `52 D - 2` bits, `rr = 2^(2 * 52 * D) mod modulus`, and
 /// `base` and `out` have exactly `modulus.len()` limbs, `base < modulus`. `exp` has any
-/// length.
+/// length. Its `Debug` shows the lengths only: modulus, exponent and base may be secret.
 #[cfg(any(test, feature = "hazmat"))]
-#[derive(Debug)]
 pub struct Mb8Lane<'a> {
     pub(crate) modulus: &'a [u64],
     pub(crate) rr: &'a [u64],
     pub(crate) base: &'a [u64],
     pub(crate) exp: &'a [u64],
     pub(crate) out: &'a mut [u64],
+}
+
+#[cfg(any(test, feature = "hazmat"))]
+impl core::fmt::Debug for Mb8Lane<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Mb8Lane")
+            .field("limbs", &self.modulus.len())
+            .field("exp_limbs", &self.exp.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// One lane's job on prepared parameters: `out = base^exp mod n`, `n` and `RR` given by

@@ -133,7 +133,8 @@ pub(crate) fn neg_inv52(n_low: u64) -> u64 {
 ///
 /// Numbers that go with these parameters are passed as little-endian `u64` limb slices of
 /// exactly `Params52::limbs` limbs, the length of the modulus slice it was made from.
-#[derive(Clone, Debug)]
+/// Its `Debug` shows the sizes only: the modulus is often a secret prime.
+#[derive(Clone)]
 pub struct Params52<const D: usize> {
     /// The digits of `n`.
     pub(super) n: [u64; D],
@@ -143,6 +144,15 @@ pub struct Params52<const D: usize> {
     pub(super) k0: u64,
     /// The limb length of the numbers that go with this modulus.
     limbs: usize,
+}
+
+impl<const D: usize> core::fmt::Debug for Params52<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Params52")
+            .field("digits", &D)
+            .field("limbs", &self.limbs)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<const D: usize> Params52<D> {

@@ -192,16 +192,26 @@ pub fn select_from_table(out: &mut [Limb], table: &[Limb], index: usize) {
     }
 }
 
+/// The valgrind client requests of the constant-time validation, or, without them,
+/// requests that do nothing.
+#[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
+use crate::arch::x86_64::valgrind;
+#[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
+mod valgrind {
+    pub(super) fn mark_secret(_: *const u8, _: usize) {}
+    pub(super) fn mark_public(_: *const u8, _: usize) {}
+    pub(super) fn running_on_valgrind() -> bool {
+        false
+    }
+}
+
 /// Marks `x` secret for the constant-time validation: under valgrind's memcheck with the
 /// `ct-validation` feature, every branch and memory index that depends on it, or on a
 /// value computed from it, is then reported as a use of undefined memory (Langley's
 /// ctgrind; BoringSSL's `CONSTTIME_SECRET`). Does nothing otherwise.
 #[inline]
 pub fn mark_secret<T: Copy>(x: &[T]) {
-    #[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
-    crate::arch::x86_64::valgrind::mark_secret(x.as_ptr().cast(), core::mem::size_of_val(x));
-    #[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
-    let _ = x;
+    valgrind::mark_secret(x.as_ptr().cast(), core::mem::size_of_val(x));
 }
 
 /// Marks `x` public again for the constant-time validation ([`mark_secret`]): where a
@@ -209,10 +219,7 @@ pub fn mark_secret<T: Copy>(x: &[T]) {
 /// decryption's length). Does nothing otherwise.
 #[inline]
 pub fn mark_public<T: Copy>(x: &[T]) {
-    #[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
-    crate::arch::x86_64::valgrind::mark_public(x.as_ptr().cast(), core::mem::size_of_val(x));
-    #[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
-    let _ = x;
+    valgrind::mark_public(x.as_ptr().cast(), core::mem::size_of_val(x));
 }
 
 /// Declassifies a value computed from secrets, where it is public by design (a length,
@@ -229,10 +236,7 @@ pub fn declassify<T: Copy>(x: T) -> T {
 /// Whether the process runs under valgrind (always false without the `ct-validation`
 /// feature).
 pub fn on_valgrind() -> bool {
-    #[cfg(all(feature = "ct-validation", target_arch = "x86_64"))]
-    return crate::arch::x86_64::valgrind::running_on_valgrind();
-    #[cfg(not(all(feature = "ct-validation", target_arch = "x86_64")))]
-    false
+    valgrind::running_on_valgrind()
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //!
 //! What leaks: the limb lengths of x and m (public sizes), never their values.
 
+use super::shift::lshift_assign;
 use crate::ct::{Choice, conditional_copy};
 use crate::limb::{LIMB_BITS, Limb, sub_n};
 use zeroize::Zeroizing;
@@ -33,12 +34,8 @@ pub(crate) fn div_rem_ct(x: &[Limb], m: &[Limb]) -> (Zeroizing<Vec<Limb>>, Zeroi
     for i in (0..x.len() * LIMB_BITS).rev() {
         let (limb, bit) = (i / LIMB_BITS, i % LIMB_BITS);
         // acc = 2 acc + x_i: acc < m, so the top bit of its n + 1 limbs is clear.
-        let mut carry = (x[limb] >> bit) & 1;
-        for a in acc.iter_mut() {
-            let top = *a >> (LIMB_BITS - 1);
-            *a = (*a << 1) | carry;
-            carry = top;
-        }
+        lshift_assign(&mut acc, 1);
+        acc[0] |= (x[limb] >> bit) & 1;
         let keep = Choice::from_bit(sub_n(&mut diff, &acc, &divisor) ^ 1);
         conditional_copy(keep, &mut acc, &diff);
         q[limb] |= keep.bit() << bit;

@@ -29,7 +29,6 @@ pub fn lshift(r: &mut [Limb], a: &[Limb], s: u32) -> Limb {
 
 /// `a <<= s` in place, `0 <= s < 64`; returns the bits shifted out of the top.
 #[inline]
-#[cfg_attr(not(feature = "hazmat"), allow(dead_code))] // public in `crate::hazmat`
 pub fn lshift_assign(a: &mut [Limb], s: u32) -> Limb {
     assert!((s as usize) < LIMB_BITS, "internal error: lshift count");
     if s == 0 {

@@ -75,7 +75,7 @@ impl Nat {
     /// Leaks only the sizes of `m`, whether `self` fits, and whether it is invertible;
     /// see the module documentation.
     pub fn mod_inverse_odd(&self, m: &Nat) -> Result<Nat> {
-        if !m.is_odd() || m.is_one() {
+        if !super::shape::odd(m.as_limbs()) || m.is_one() {
             return Err(Error::InvalidArgument("mod_inverse_odd needs an odd modulus > 1"));
         }
         let n = m.limb_len();
@@ -97,7 +97,7 @@ impl Nat {
 /// three `n`-limb buffers (zeroised on drop).
 pub(crate) fn sec_invert(v: &mut [Limb], x: &[Limb], m: &[Limb], m_bits: usize) -> Choice {
     let n = m.len();
-    assert!(x.len() == n && v.len() == n && m[0] & 1 == 1, "internal error: sec_invert");
+    assert!(x.len() == n && v.len() == n && super::shape::odd(m), "internal error: sec_invert");
     let mut a = Zeroizing::new(x.to_vec());
     let mut b = Zeroizing::new(m.to_vec());
     let mut u = Zeroizing::new(vec![0; n]);

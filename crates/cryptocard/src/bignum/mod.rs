@@ -24,6 +24,7 @@
 //! | `gcd.rs`, `inv.rs`, `pow.rs` | gcd/lcm, modular inverses, powers and the general `pow_mod` |
 //! | `random.rs` | uniform random values |
 //! | `root.rs` | the perfect-power test (integer k-th roots) |
+//! | `shape.rs` | limb length, bit length and parity, constant time and public in one place |
 //!
 //! Primality tests and prime generation are one layer up, in [`crate::modular::prime`]:
 //! Miller-Rabin is modular exponentiation.
@@ -60,6 +61,7 @@ mod nat_div;
 mod pow;
 mod random;
 mod root;
+pub(crate) mod shape;
 pub(crate) mod shift;
 
 pub use crate::limb::{LIMB_BITS, LIMB_BYTES, Limb};

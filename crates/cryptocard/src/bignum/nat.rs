@@ -3,7 +3,9 @@
 //! Limbs are little-endian and normalised: the most significant limb is never zero, and
 //! zero is the empty vector. The normalisation makes `Nat` arithmetic variable-time in the
 //! *size* of its values, so secrets that must not leak their size go through the fixed-size
-//! types of [`crate::modular`] instead. Limbs are zeroised when a `Nat` is dropped.
+//! types of [`crate::modular`] instead. The size itself (limb and bit length) is computed
+//! in constant time and made public in `shape.rs`. Limbs are zeroised when a `Nat` is
+//! dropped.
 
 use crate::limb::{LIMB_BYTES, Limb};
 use crate::{Error, Result};
@@ -83,9 +85,7 @@ impl Nat {
 
     /// Drops high zero limbs. Every constructor and operation leaves `Nat` normalised.
     pub(crate) fn normalize(&mut self) {
-        while self.limbs.last() == Some(&0) {
-            self.limbs.pop();
-        }
+        self.limbs.truncate(super::shape::limbs(&self.limbs));
     }
 
     /// Mutable access to the limb vector for in-crate algorithms; the caller must
@@ -111,10 +111,7 @@ impl Nat {
 
     /// Number of significant bits (0 for zero).
     pub fn bits(&self) -> usize {
-        match self.limbs.last() {
-            None => 0,
-            Some(&top) => self.limbs.len() * Limb::BITS as usize - top.leading_zeros() as usize,
-        }
+        super::shape::bits(&self.limbs)
     }
 
     /// Bit `i` (bit 0 is the least significant); bits beyond the value are 0.

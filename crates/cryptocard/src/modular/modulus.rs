@@ -32,7 +32,7 @@
 use super::kernel::{KernelSet, MontKernel, with_kernel};
 use super::mont::finish_full;
 use super::mont_sqr::MAX_LIMBS;
-use crate::bignum::{LIMB_BITS, Limb, Nat};
+use crate::bignum::{LIMB_BITS, Limb, Nat, shape};
 use crate::{Error, Result};
 use core::marker::PhantomData;
 use zeroize::Zeroize;
@@ -96,21 +96,22 @@ impl<M> Modulus<M> {
     /// Builds the modulus from little-endian limbs (high zero limbs are dropped), with
     /// the checks of [`Modulus::from_nat`].
     pub fn from_limbs(limbs: &[Limb]) -> Result<Self> {
-        let len = limbs.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1);
+        // Its size and parity are public even for a secret prime (`bignum::shape`).
+        let len = shape::limbs(limbs);
         let limbs = &limbs[..len];
         if limbs.is_empty() {
             return Err(Error::InvalidArgument("modulus is zero"));
         }
-        if limbs[0] & 1 == 0 {
+        if !shape::odd(limbs) {
             return Err(Error::InvalidArgument("modulus is even"));
         }
-        if limbs == [1] {
+        let bits = shape::bits(limbs);
+        if bits == 1 {
             return Err(Error::InvalidArgument("modulus is one"));
         }
         if len > MAX_LIMBS {
             return Err(Error::InvalidArgument("modulus is larger than 16384 bits"));
         }
-        let bits = len * LIMB_BITS - limbs[len - 1].leading_zeros() as usize;
         let n: Box<[Limb]> = limbs.into();
         let n0 = neg_inv_limb(n[0]);
         let kernels = KernelSet::detect();

@@ -74,7 +74,7 @@
 //! valid prime is odd); the limb lengths of d and of the given CRT values; which check
 //! failed. The recovery of p and q (opt-in) says in `recover.rs` what it shows.
 
-use crate::bignum::{Limb, Nat, div_rem_ct, lt_n, mul::mul_1};
+use crate::bignum::{Limb, Nat, div_rem_ct, lt_n, mul::mul_1, shape};
 use crate::ct::{self, Choice};
 use crate::modular::Modulus;
 use crate::{Error, Result};
@@ -193,7 +193,7 @@ pub(crate) fn private_key(parts: Parts) -> Result<PrivateValues> {
 /// The public checks on one prime factor: odd, at least [`MIN_PRIME_BITS`], shorter
 /// than n. They read its bit length and its low bit only.
 fn prime_size(r: &Nat, n: &Nat) -> Result<()> {
-    if r.is_even() {
+    if !shape::odd(r.as_limbs()) {
         return Err(Error::InvalidKey("a prime factor is even"));
     }
     if r.bits() < MIN_PRIME_BITS {

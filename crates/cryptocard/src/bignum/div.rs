@@ -22,8 +22,11 @@
 //! `2/B`. Step D4 subtracts `q̂ · d` from the window; if that borrows, `q̂` was one too
 //! large and step D6 adds `d` back once.
 //!
-//! These are variable-time: the corrections depend on the values. Secret reductions go
-//! through [`crate::modular`] instead.
+//! The two-by-one division, and so `divrem_1`, is constant time in the dividend for a
+//! given divisor (both corrections are masked): key generation reduces secret primes
+//! modulo the public exponent with it. Algorithm D is variable-time (its corrections
+//! depend on the values); secret reductions go through [`crate::modular`] or
+//! `div_ct.rs` instead.
 
 use super::mul::submul_1;
 use crate::limb::{LIMB_BITS, Limb, WideLimb, add_1};
@@ -62,10 +65,12 @@ impl Reciprocal {
         let mask = ((r > q0) as Limb).wrapping_neg();
         q1 = q1.wrapping_add(mask);
         r = r.wrapping_add(mask & self.d);
-        if r >= self.d {
-            q1 += 1;
-            r -= self.d;
-        }
+        // The rare second correction, masked too: the dividend may be secret (a prime's
+        // residue modulo the public exponent in key generation).
+        let (less, borrow) = r.overflowing_sub(self.d);
+        let mask = (borrow as Limb).wrapping_sub(1);
+        q1 = q1.wrapping_add(mask & 1);
+        r = (less & mask) | (r & !mask);
         (q1, r)
     }
 }

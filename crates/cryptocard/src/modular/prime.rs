@@ -10,28 +10,33 @@
 //! # Ok::<(), cryptocard::Error>(())
 //! ```
 //!
-//! [`generate_prime`] follows the shape of FIPS 186-5 B.3.3 (random candidates of the
-//! exact length, top bits set, then Miller-Rabin with the round counts of Table B.1 /
-//! C.1) with the incremental search every fast implementation uses (OpenSSL's
-//! `probable_prime`, Go's `crypto/rand.Prime`): from a random odd start x it walks
-//! x, x + 2, x + 4, ..., dropping candidates with a factor below 17882 by updating their
-//! residues ([`sieve`]), and runs the caller's acceptance check and then Miller-Rabin
-//! only on the ~11% that survive. A 1024-bit prime takes on average ln(2^1024)/2 = 355
-//! odd candidates, ~41 sieve survivors, so ~41 exponentiations plus the extra rounds on
-//! the prime itself. Walking from a random start picks primes that follow long prime
-//! gaps slightly more often than others; this bias is well known and harmless for RSA
-//! (Brandt and Damgård, "On generation of probable primes by incremental search", 1992).
+//! [`generate_prime`] follows FIPS 186-5 B.3.3: random odd candidates of the exact
+//! length, top bits set, each drawn afresh; trial division by the first small primes
+//! ([`sieve`], constant time), the caller's acceptance check, then Miller-Rabin with the
+//! round counts of Table B.1 / C.1. A 1024-bit prime takes on average ln(2^1024)/2 = 355
+//! odd candidates, of which the sieve passes about one in seven to Miller-Rabin.
 //!
-//! What leaks: the sieve and the Miller-Rabin rounds on a candidate are constant time
-//! (masked residue updates, fixed-window exponentiation), so timing shows how many
-//! candidates were rejected and, for the prime found, a = v2(p - 1) (see
-//! [`miller_rabin`]). Rejected candidates are discarded, so what their tests leak does
-//! not matter; but the candidate that passes is the secret prime, and a variable-time
-//! exponentiation on it would show the bit pattern of (p - 1) / 2^a to a timing or
-//! cache observer of key generation. The fixed window costs only a little more than the
-//! sliding one (`crates/bench`'s `modexp -- primes` times a Miller-Rabin round on a
-//! 1024-bit prime both ways), so key generation pays it (BoringSSL does the same);
+//! Why fresh candidates rather than the incremental search of OpenSSL's `probable_prime`
+//! or Go's `crypto/rand.Prime` (walk x, x + 2, x + 4, ... from one random start,
+//! updating the residues): there the rejected candidates are p - 2, p - 4, ..., and
+//! which of them the sieve rejects is a function of p modulo every small prime. A timing
+//! or power observer who sees which steps reached Miller-Rabin learns p mod 3, 5, 7, ...
+//! (Finke, Gebhardt and Schindler, "A new side-channel attack on RSA prime generation",
+//! CHES 2009). With independent candidates, as in BoringSSL, a rejection concerns a
+//! number that is thrown away and says nothing of the prime kept, so the verdicts may be
+//! public; the walk's speed (a residue update per step instead of a trial division) is
+//! partly won back by sieving with a shorter table ([`sieve::generation_primes`]).
+//!
+//! What leaks: the verdict on each discarded candidate, how many there were, and, for
+//! the prime found, a = v2(p - 1) (see [`miller_rabin`]). The sieve, the acceptance check
+//! and the Miller-Rabin rounds on a candidate are otherwise constant time (masked
+//! residues, fixed-window exponentiation): the candidate that passes is the secret
+//! prime, and a variable-time exponentiation on it would show the bit pattern of
+//! (p - 1) / 2^a to a timing or cache observer of key generation. The fixed window costs
+//! only a little more than the sliding one (`crates/bench`'s `modexp -- primes` times a
+//! Miller-Rabin round on a 1024-bit prime both ways), so key generation pays it;
 //! [`is_probable_prime_vartime`] keeps the sliding window for public numbers.
+//! `tests/ct_valgrind.rs` checks all of this under memcheck.
 
 pub mod miller_rabin;
 pub mod rounds;
@@ -42,7 +47,7 @@ pub use rounds::{ADVERSARIAL_ROUNDS, generation_error_log2, mr_rounds};
 pub use sieve::{SMALL_PRIME_COUNT, SMALL_PRIMES};
 
 use super::MAX_BITS;
-use crate::bignum::{LIMB_BITS, Limb, Nat, add_1, bit_length};
+use crate::bignum::{LIMB_BITS, Limb, Nat};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
 use sieve::Residues;
@@ -52,14 +57,10 @@ use zeroize::Zeroize;
 /// within reach of the trial-division table.
 pub const MIN_PRIME_BITS: usize = 32;
 
-/// Odd candidates walked from one random start, per bit of the prime, before drawing a
-/// new start: 8 * bits is 23 times the expected gap between primes, ln(2^bits)/2 odd
-/// numbers, so a window without a prime is an e^-23 event.
-const SEARCH_WINDOW_PER_BIT: usize = 8;
-
-/// Random starts tried before giving up; only an acceptance check that (almost) never
-/// accepts gets here.
-const MAX_STARTS: usize = 64;
+/// Candidates drawn per bit of the prime before giving up: 64 * bits is about 180 times
+/// the expected ln(2^bits)/2 odd candidates per prime, so only an acceptance check that
+/// (almost) never accepts runs out.
+const CANDIDATES_PER_BIT: usize = 64;
 
 /// Options for [`generate_prime`].
 #[derive(Clone, Copy)]
@@ -111,42 +112,13 @@ pub fn generate_prime(
         return Err(Error::InvalidArgument("prime size must be 32 to 16384 bits"));
     }
     let rounds = opts.rounds.unwrap_or_else(|| generation_rounds(bits));
-    for _ in 0..MAX_STARTS {
-        let mut start = random_odd(bits, opts.top_two_bits, rng)?;
-        let found = search_from(&start, bits, rounds, opts, rng);
-        start.zeroize();
-        if let Some(p) = found? {
-            return Ok(p);
-        }
-    }
-    Err(Error::InvalidArgument("no candidate passed the acceptance check"))
-}
-
-/// Walks the odd numbers from `start`; the first that passes everything, or `None` if
-/// the window or the size runs out.
-fn search_from(
-    start: &[Limb],
-    bits: usize,
-    rounds: usize,
-    opts: &PrimeOptions<'_>,
-    rng: &mut dyn RandomSource,
-) -> Result<Option<Nat>> {
-    let mut residues = Residues::new(start);
-    let mut cand = start.to_vec();
-    for step in 0..SEARCH_WINDOW_PER_BIT * bits {
-        if step > 0 {
-            residues.advance(2);
-            if add_1(&mut cand, &[2]) != 0 || bit_length(&cand) != bits {
-                // Ran past 2^bits: draw a new start.
-                cand.zeroize();
-                return Ok(None);
-            }
-        }
-        if residues.has_small_factor() {
+    let sieve = sieve::generation_primes(bits);
+    for _ in 0..CANDIDATES_PER_BIT * bits {
+        let n = Nat::from_limbs(random_odd(bits, opts.top_two_bits, rng)?);
+        if rejected(Residues::first(n.as_limbs(), sieve).has_small_factor()) {
             continue;
         }
-        let n = Nat::from_slice(&cand);
-        if opts.accept.is_some_and(|accept| !accept(&n)) {
+        if opts.accept.is_some_and(|accept| rejected(!accept(&n))) {
             continue;
         }
         let mr = MillerRabin::new(&n)?;
@@ -158,12 +130,19 @@ fn search_from(
             }
         }
         if passes {
-            cand.zeroize();
-            return Ok(Some(n));
+            return Ok(n);
         }
     }
-    cand.zeroize();
-    Ok(None)
+    Err(Error::InvalidArgument("no candidate passed the acceptance check"))
+}
+
+/// A candidate's rejection (by the sieve or the acceptance check), made public: the one
+/// declassification of those verdicts. Every candidate is drawn afresh and a rejected
+/// one is discarded, so the verdict says nothing of the prime that is kept (see the
+/// module docs). Miller-Rabin's verdict is declassified in the same spirit by
+/// [`MillerRabin::is_witness`].
+fn rejected(verdict: bool) -> bool {
+    crate::ct::declassify(verdict)
 }
 
 /// Random `bits`-bit odd limbs with the top bit (and the one below it) set.

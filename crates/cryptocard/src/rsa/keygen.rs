@@ -31,16 +31,20 @@
 //! Secrets are handled in constant time where the values could leak: the sieve and
 //! Miller-Rabin (see [`crate::modular::prime`]), the gcd and lcm of `keygen_arith.rs`,
 //! the inverses of e by the small-exponent identity there, qInv and t_i by the
-//! constant-time inverse after a Montgomery reduction. What remains visible is how many
-//! candidates were tried and v2(r_i - 1).
+//! constant-time inverse after a Montgomery reduction, the comparisons of steps 3 and 4
+//! by masks. What remains visible is how many candidates were tried, which verdict
+//! discarded each (a discarded value was drawn from fresh randomness: see
+//! `discarded`), and v2(r_i - 1). `tests/ct_valgrind.rs` checks it under memcheck.
 
 use super::key::RsaPrivateKey;
-use super::keygen_arith::{inverse_small, lcm};
+use super::keygen_arith::{above_pow2, inverse_small, lcm};
 use super::validate::{self, MAX_BITS, MIN_BITS, MIN_NEW_KEY_BITS, PrivateValues};
-use crate::bignum::Nat;
+use crate::bignum::{Nat, abs_diff};
+use crate::ct::{self, Choice};
 use crate::modular::prime::{PrimeOptions, generate_prime};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
+use zeroize::Zeroizing;
 
 /// The default public exponent, F4 = 2^16 + 1.
 pub const DEFAULT_PUBLIC_EXPONENT: u64 = 65537;
@@ -168,7 +172,7 @@ fn attempt(opts: &KeyGenOptions, rng: &mut dyn RandomSource) -> Result<Option<Rs
             if opts.primes == 2 && i == 1 && !far_apart(&primes[0], &r, opts.bits) {
                 continue;
             }
-            if primes.contains(&r) || (last && (&product * &r).bits() != opts.bits) {
+            if repeats(&primes, &r) || (last && (&product * &r).bits() != opts.bits) {
                 continue;
             }
             break r;
@@ -183,7 +187,7 @@ fn attempt(opts: &KeyGenOptions, rng: &mut dyn RandomSource) -> Result<Option<Rs
         lambda = lcm(&lambda, rm1)?;
     }
     let d = inverse_small(e, &lambda)?;
-    if d.bits() <= opts.bits / 2 {
+    if discarded(!above_pow2(d.as_limbs(), opts.bits / 2)) {
         return Ok(None);
     }
     let exponents =
@@ -194,10 +198,32 @@ fn attempt(opts: &KeyGenOptions, rng: &mut dyn RandomSource) -> Result<Option<Rs
     RsaPrivateKey::assemble(values).map(Some)
 }
 
-/// |p - q| > 2^(nlen/2 - 100).
+/// |p - q| > 2^(nlen/2 - 100), in constant time (A.1.3 step 5.4); the verdict is public.
 fn far_apart(p: &Nat, q: &Nat, nlen: usize) -> bool {
-    let diff = if p > q { p.sub(q) } else { q.sub(p) };
-    diff.is_ok_and(|d| d.bits() > nlen / 2 - 100)
+    let width = p.limb_len().max(q.limb_len());
+    let (Ok(p), Ok(q)) = (p.to_limbs_padded(width), q.to_limbs_padded(width)) else {
+        return false;
+    };
+    let (p, q) = (Zeroizing::new(p), Zeroizing::new(q));
+    let mut diff = Zeroizing::new(vec![0; width]);
+    abs_diff(&mut diff, &p, &q);
+    !discarded(!above_pow2(&diff, nlen / 2 - 100))
+}
+
+/// Whether `r` equals one of `primes`, in constant time; the verdict is public.
+fn repeats(primes: &[Nat], r: &Nat) -> bool {
+    let same = |x: &Nat| match x.limb_len() == r.limb_len() {
+        true => ct::limbs_eq(x.as_limbs(), r.as_limbs()),
+        false => Choice::FALSE,
+    };
+    discarded(primes.iter().fold(Choice::FALSE, |any, x| any | same(x)))
+}
+
+/// A verdict that discards a prime or a whole attempt, made public: the one
+/// declassification of those verdicts here. What is discarded is drawn again from fresh
+/// randomness, so the verdict says nothing of the key that is kept.
+fn discarded(verdict: Choice) -> bool {
+    verdict.declassify()
 }
 
 #[cfg(test)]

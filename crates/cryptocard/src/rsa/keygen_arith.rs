@@ -6,18 +6,20 @@
 //!   if a is odd, (a, b) = (|a - b|, min(a, b)); then a = a/2. Each step removes at least
 //!   one bit from bits(a) + bits(b), so 2 * 64 * L steps (L limbs) reach a = 0, b = gcd.
 //! * [`lcm`]: lcm(x, y) = x * (y / g) for even x, y: g = 2^min(v2(x), v2(y)) *
-//!   gcd(x, odd(y)). The powers of two (v2(r_i - 1)) are already public: Miller-Rabin's
-//!   timing shows them. The division by g (almost always one limb, a few bits) is
-//!   `divrem_1`, a reciprocal division whose only branch is a rare correction step.
+//!   gcd(x, odd(y)). The powers of two (v2(r_i - 1)) are public: Miller-Rabin's timing
+//!   shows them, and they come from its one declassification
+//!   (`miller_rabin::two_adic_order`). The division by the secret g is the constant-time
+//!   long division of `bignum::div_ct`.
 //! * [`inverse_small`]: e^-1 mod m for e < 2^64, gcd(e, m) = 1, any m: with
 //!   t = -m^-1 mod e, e divides 1 + m*t, and d = (1 + m*t)/e satisfies e*d = 1 + m*t = 1
 //!   (mod m), with 0 < d <= m. Only m mod e and a one-limb constant-time inverse mod e
 //!   touch the secret; no extended Euclid on m.
 
 use crate::bignum::{
-    LIMB_BITS, Limb, Nat, cnd_add_n, cnd_neg_assign, cnd_sub_n, divrem_1, rshift_assign,
+    LIMB_BITS, Limb, Nat, cnd_add_n, cnd_neg_assign, cnd_sub_n, div_rem_ct, divrem_1, rshift_assign,
 };
-use crate::ct::Choice;
+use crate::ct::{self, Choice};
+use crate::modular::prime::miller_rabin::two_adic_order;
 use crate::{Error, Result};
 use zeroize::Zeroizing;
 
@@ -39,20 +41,36 @@ pub(crate) fn gcd_odd(x: &Nat, m: &Nat) -> Nat {
 
 /// lcm(x, y) for even, non-zero x and y (see the module docs for what leaks).
 pub(crate) fn lcm(x: &Nat, y: &Nat) -> Result<Nat> {
-    let (tx, ty) = match (x.trailing_zeros(), y.trailing_zeros()) {
-        (Some(tx), Some(ty)) => (tx, ty),
-        _ => return Err(Error::InvalidArgument("lcm of zero")),
-    };
+    if x.is_zero() || y.is_zero() {
+        return Err(Error::InvalidArgument("lcm of zero"));
+    }
+    let (tx, ty) = (two_adic_order(x.as_limbs()), two_adic_order(y.as_limbs()));
     let g = gcd_odd(x, &(y >> ty)) << tx.min(ty);
-    let y_over_g = match g.to_u64() {
-        Some(g1) => {
-            let mut q = vec![0; y.limb_len()];
-            divrem_1(&mut q, y.as_limbs(), g1);
-            Nat::from_limbs(q)
-        }
-        None => y.div_rem(&g)?.0,
-    };
-    Ok(x * &y_over_g)
+    let (y_over_g, _) = div_rem_ct(y.as_limbs(), g.as_limbs());
+    Ok(x * &Nat::from_slice(&y_over_g))
+}
+
+/// x > 2^k, in constant time (every limb is read).
+pub(crate) fn above_pow2(x: &[Limb], k: usize) -> Choice {
+    let mut pow = vec![0; x.len()];
+    if let Some(limb) = pow.get_mut(k / LIMB_BITS) {
+        *limb = 1 << (k % LIMB_BITS);
+    }
+    at_least_pow2(x, k) & !ct::limbs_eq(x, &pow)
+}
+
+/// x >= 2^k, in constant time (every limb is read).
+fn at_least_pow2(x: &[Limb], k: usize) -> Choice {
+    let high = x.iter().enumerate().fold(0, |acc, (i, &l)| {
+        let (lo, hi) = (i * LIMB_BITS, (i + 1) * LIMB_BITS);
+        let kept = match (hi <= k, lo >= k) {
+            (true, _) => 0,
+            (_, true) => l,
+            _ => l >> (k - lo),
+        };
+        acc | kept
+    });
+    !ct::is_zero(high)
 }
 
 /// e^-1 mod m for odd e < 2^64 with gcd(e, m) = 1 and m > 1 (see the module docs).
@@ -69,13 +87,15 @@ pub(crate) fn inverse_small(e: u64, m: &Nat) -> Result<Nat> {
         .map_err(|_| NOT_INVERTIBLE)?
         .to_u64()
         .unwrap_or(0);
-    let t = (e - inv) % e;
+    // e - inv, or 0 for inv = 0, without a branch.
+    let t = ct::is_zero(inv).select(0, e - inv);
     // (1 + m*t) / e, exactly.
     let mut num: Vec<Limb> = (m * &Nat::from_u64(t) + &Nat::one()).as_limbs().to_vec();
     let mut q = vec![0; num.len()];
     let rem = divrem_1(&mut q, &num, e);
     num.iter_mut().for_each(|l| *l = 0);
-    if rem != 0 {
+    // Always 0 (the identity above): public.
+    if ct::declassify(rem) != 0 {
         return Err(Error::InvalidArgument("internal error: e does not divide 1 + m*t"));
     }
     Ok(Nat::from_limbs(q))
@@ -100,6 +120,17 @@ mod tests {
         }
         assert!(inverse_small(3, &n(9)).is_err());
         assert!(inverse_small(4, &n(9)).is_err());
+    }
+
+    #[test]
+    fn powers_of_two_compare() {
+        let two_65 = [0, 2, 0];
+        assert!(!above_pow2(&two_65, 65).declassify());
+        assert!(above_pow2(&[1, 2, 0], 65).declassify());
+        assert!(!above_pow2(&[!0, 1, 0], 65).declassify());
+        assert!(above_pow2(&two_65, 64).declassify());
+        assert!(!above_pow2(&[5], 200).declassify());
+        assert!(above_pow2(&[5], 0).declassify() && !above_pow2(&[1], 0).declassify());
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! more than that through the test. [`MillerRabin::is_witness_vartime`] uses the
 //! sliding-window [`Modulus::pow_vartime`] and stops early: for public numbers.
 
-use crate::bignum::{LIMB_BITS, Limb, Nat};
+use crate::bignum::{LIMB_BITS, Limb, Nat, lt_n};
+use crate::ct::{self, Choice};
 use crate::modular::{Elem, Modulus, Mont};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
@@ -47,7 +48,7 @@ impl MillerRabin {
         // w - 1 of a candidate that may become a secret prime: wiped on drop.
         let mut w1 = Zeroizing::new(limbs.to_vec());
         w1[0] &= !1;
-        let a = trailing_zeros(&w1);
+        let a = two_adic_order(&w1);
         let m = Nat::from_limbs(shift_right(&w1, a));
         let one = modulus.one::<Mont>();
         let minus_one = modulus.neg(&one);
@@ -128,7 +129,7 @@ impl MillerRabin {
             rng.fill_bytes(&mut buf)?;
             buf[0] &= 0xff >> (8 * bytes - self.bits);
             let b = Nat::from_be_bytes(&buf);
-            if b.bits() > 1 && b < w_minus_1 {
+            if in_range(&b, &w_minus_1) {
                 return Ok(Some(b));
             }
         }
@@ -136,10 +137,29 @@ impl MillerRabin {
     }
 }
 
-/// Trailing zero bits of a non-zero limb slice.
-fn trailing_zeros(x: &[Limb]) -> usize {
-    let i = x.iter().position(|&l| l != 0).unwrap_or(0);
-    i * LIMB_BITS + x[i].trailing_zeros() as usize
+/// The 2-adic order of a non-zero even x = w - 1 (its trailing zero bits), computed in
+/// constant time and made public: the one declassification of a, which the test's
+/// squarings show anyway (see the module docs). Key generation's lcm(p - 1, q - 1)
+/// takes the same value from here.
+pub(crate) fn two_adic_order(x: &[Limb]) -> usize {
+    let (mut order, mut found) = (0, Choice::FALSE);
+    for (i, &l) in x.iter().enumerate() {
+        let here = (i * LIMB_BITS) as Limb + Limb::from(l.trailing_zeros());
+        let first = !found & !ct::is_zero(l);
+        order = first.select(here, order);
+        found = found | first;
+    }
+    ct::declassify(order) as usize
+}
+
+/// 1 < b < w - 1, in constant time: the verdict of the base's rejection sampling, made
+/// public. A redrawn base shows only that a random string fell outside the range (an
+/// event whose probability, below 1/2, depends on w's top bits, which its size fixes).
+fn in_range(b: &Nat, w_minus_1: &Nat) -> bool {
+    let width = w_minus_1.limb_len();
+    let Ok(b) = b.to_limbs_padded(width).map(Zeroizing::new) else { return false };
+    let above_one = !ct::is_zero(b[1..].iter().fold(b[0] & !1, |acc, &l| acc | l));
+    (above_one & lt_n(&b, w_minus_1.as_limbs())).declassify()
 }
 
 /// x >> s for `s` below the bit length of x.

@@ -1,15 +1,13 @@
-//! Trial division by the first 2048 odd primes, and the incremental sieve that walks a
-//! run of odd candidates x, x + 2, x + 4, ... with it.
+//! Trial division by the first odd primes, in constant time.
 //!
-//! The residues x mod p of the start are computed once (a Barrett reduction per 16-bit
-//! digit, no division instruction); moving to the next candidate adds 2 to each residue
-//! and subtracts p where it reaches p. A candidate survives if no residue is 0. OpenSSL's
-//! `probable_prime` walks candidates the same way; unlike it, every step here updates and
-//! checks the whole table with masks and no early exit, so the work per candidate does
-//! not depend on its value, and all that timing reveals is which candidates were
-//! rejected (BoringSSL's constant-time trial division has the same aim). The survival
-//! rate is about 2 e^-gamma / ln(17881) = 11.5% of odd numbers (Mertens), which spares
-//! 88% of the Miller-Rabin tests.
+//! The residues x mod p are computed with a Barrett reduction per 16-bit digit (no
+//! division instruction, no branch), and a candidate survives if none is 0; the whole
+//! table is computed and checked with masks and no early exit, so the work per candidate
+//! does not depend on its value, and all that timing reveals is the verdict (BoringSSL's
+//! constant-time trial division has the same aim). With the whole table of 2048 primes
+//! (3 to 17881) about 2 e^-gamma / ln(17881) = 11.5% of odd numbers survive (Mertens);
+//! key generation, which divides every fresh candidate, uses a prefix of it
+//! ([`generation_primes`]).
 
 use crate::bignum::Limb;
 use zeroize::Zeroize;
@@ -56,6 +54,21 @@ const fn barrett_constants() -> [u32; SMALL_PRIME_COUNT] {
     out
 }
 
+/// How many table primes key generation divides a fresh `bits`-bit candidate by. Each
+/// prime costs a fixed share of a candidate's sieving and saves the Miller-Rabin rounds
+/// of the multiples it finds, which cost more the longer the candidate, hence more
+/// primes for longer candidates. From a sweep of `cryptocard speed keygen2048` and
+/// `keygen3072` over 128 to 2048 primes: flat within the noise from 256 to 512 primes
+/// for 1024-bit candidates and from 512 to 1024 for 1536-bit ones, slower outside.
+pub(crate) fn generation_primes(bits: usize) -> usize {
+    match bits {
+        ..=512 => 128,
+        513..=1024 => 384,
+        1025..=1536 => 768,
+        _ => 1024,
+    }
+}
+
 /// v mod p for v < p * 2^16, by Barrett: q = floor(v * mu / 2^32) is floor(v/p) or one
 /// less, so v - q*p < 2p and one masked subtraction finishes.
 #[inline(always)]
@@ -68,7 +81,7 @@ fn barrett(v: u32, p: u32, mu: u32) -> u32 {
     (r & keep_r) | (t & !keep_r)
 }
 
-/// The residues of an odd number modulo the table primes, updated as the number moves on.
+/// The residues of a number modulo the first table primes.
 pub(crate) struct Residues {
     r: Vec<u32>,
 }
@@ -76,28 +89,26 @@ pub(crate) struct Residues {
 impl Residues {
     /// Residues of the little-endian `x` (time depends only on its length).
     pub(crate) fn new(x: &[Limb]) -> Residues {
-        let r = SMALL_PRIMES
-            .iter()
-            .zip(&BARRETT)
-            .map(|(&p, &mu)| {
-                x.iter().rev().fold(0u32, |acc, &limb| {
-                    (0..4).rev().fold(acc, |acc, d| {
-                        barrett((acc << 16) | ((limb >> (16 * d)) & 0xffff) as u32, p, mu)
-                    })
-                })
-            })
-            .collect();
-        Residues { r }
+        Residues::first(x, SMALL_PRIME_COUNT)
     }
 
-    /// Adds `step` (at most 2) to the number.
-    pub(crate) fn advance(&mut self, step: u32) {
-        for (r, &p) in self.r.iter_mut().zip(&SMALL_PRIMES) {
-            let s = *r + step;
-            let t = s.wrapping_sub(p);
-            let keep_s = 0u32.wrapping_sub(t >> 31);
-            *r = (s & keep_s) | (t & !keep_s);
+    /// The residues of x modulo the first `count` table primes (at most
+    /// [`SMALL_PRIME_COUNT`]).
+    pub(crate) fn first(x: &[Limb], count: usize) -> Residues {
+        // Digit by digit from the top, every residue in turn: the residues are
+        // independent, so the inner loop pipelines (and vectorises) where a prime-by-prime
+        // Horner chain would wait on each reduction.
+        let (primes, mus) = (&SMALL_PRIMES[..count], &BARRETT[..count]);
+        let mut r = vec![0u32; count];
+        for &limb in x.iter().rev() {
+            for d in (0..4).rev() {
+                let digit = ((limb >> (16 * d)) & 0xffff) as u32;
+                for ((r, &p), &mu) in r.iter_mut().zip(primes).zip(mus) {
+                    *r = barrett((*r << 16) | digit, p, mu);
+                }
+            }
         }
+        Residues { r }
     }
 
     /// True when some table prime divides the number. Reads every residue; only the
@@ -128,19 +139,17 @@ mod tests {
     }
 
     #[test]
-    fn residues_follow_the_number() {
+    fn residues_are_the_remainders() {
         let x: [Limb; 3] = [0xdead_beef_0123_4567, !0, 0x8000_0000_0000_0001];
         let big = |v: &[Limb], p: u32| {
             v.iter().rev().fold(0u128, |acc, &l| ((acc << 64) | u128::from(l)) % u128::from(p))
         };
-        let mut res = Residues::new(&x);
-        let mut y = x;
-        for step in 0..40 {
-            for (i, &p) in SMALL_PRIMES.iter().enumerate().step_by(13) {
-                assert_eq!(u128::from(res.r[i]), big(&y, p), "step {step}, p = {p}");
+        for (count, y) in [(SMALL_PRIME_COUNT, x), (100, [1, 2, 3]), (7, [!0, !0, !0])] {
+            let res = Residues::first(&y, count);
+            assert_eq!(res.r.len(), count);
+            for (i, &p) in SMALL_PRIMES[..count].iter().enumerate() {
+                assert_eq!(u128::from(res.r[i]), big(&y, p), "p = {p}");
             }
-            res.advance(2);
-            y[0] += 2;
         }
         assert!(Residues::new(&[3 * 17881]).has_small_factor());
         assert!(!Residues::new(&[17891 * 17903]).has_small_factor());

@@ -5,25 +5,35 @@
 //! the first report. Values become public only where the library declassifies them
 //! (`ct::Choice::declassify`, `ct::mark_public`).
 //!
-//! The secrets all come from one source: a random source whose every byte is marked
-//! secret ([`SecretRng`]). So a key it generates is secret from its prime candidates on,
-//! and the run covers, on the scalar backend:
-//! * key generation: the prime candidates' sieve and Miller-Rabin test, the inverse
-//!   d = e^-1 mod lambda(n), the CRT values;
-//! * import validation: `from_crt_components` of that key's values;
-//! * the private operation: blinding (r from the secret source), the reductions, the CRT
-//!   exponentiations, Garner, unblinding, the fault check;
-//! * the schemes: PKCS#1 v1.5 and PSS signatures, PKCS#1 v1.5 decryption with implicit
-//!   rejection (of a valid and of an invalid ciphertext) and OAEP decryption.
+//! Three tests, each a workload that the test runs again under valgrind, on the scalar
+//! backend:
+//! * `private_operations`: the key's secrets marked
+//!   ([`RsaPrivateKey::mark_secret_for_validation`]) and every random byte secret
+//!   ([`SecretRng`], so the blinding factors too): the blinding, the reductions, the CRT
+//!   exponentiations, Garner, unblinding and the fault check, in PKCS#1 v1.5 and PSS
+//!   signatures, PKCS#1 v1.5 decryption with implicit rejection (of a valid and of an
+//!   invalid ciphertext) and OAEP decryption;
+//! * `import_validation`: `from_crt_components` of a key's values with d, the primes and
+//!   the CRT values marked: the range and product checks, e*d = 1 mod (r_i - 1), the
+//!   coefficients' inverses, the Montgomery constants of the primes;
+//! * `key_generation`: keys from [`SecretRng`], so secret from their prime candidates
+//!   on: the sieve, the acceptance check gcd(e, r - 1) = 1, Miller-Rabin, |p - q|,
+//!   lambda(n) and d = e^-1 mod lambda(n), the CRT values (two primes and three).
+//!
+//! What the library makes public it declassifies in named places: sizes
+//! (`bignum::shape`), a rejected prime candidate (`modular::prime`), a discarded prime
+//! or key attempt (`rsa::keygen`), v2(p - 1) (`miller_rabin::two_adic_order`), check
+//! verdicts (`Choice::declassify`) and results (`rsa::declassify`).
 //!
 //! Built with the `ct-validation` feature in the `ctgrind` profile (no debug assertions
 //! or overflow checks, whose branches are not in the shipped code) and run by
 //! `scripts/ct-valgrind`: the test re-runs itself under valgrind.
 
+use cryptocard::bignum::Nat;
 use cryptocard::ct;
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::{OsRng, RandomSource};
-use cryptocard::rsa::{Backend, Oaep, Pss, RsaPrivateKey, set_default_backend};
+use cryptocard::rsa::{Backend, KeyGenOptions, Oaep, Pss, RsaPrivateKey, set_default_backend};
 use std::process::Command;
 
 /// The operating system's randomness, every byte marked secret.
@@ -46,10 +56,39 @@ fn key2048() -> RsaPrivateKey {
     RsaPrivateKey::from_pkcs1_der(&der).unwrap()
 }
 
-/// What runs under valgrind.
-fn workload() {
-    assert!(ct::on_valgrind(), "the workload must run under valgrind");
-    set_default_backend(Backend::Scalar).unwrap();
+/// Import validation: `from_crt_components` of a key's values, every one but n and e
+/// marked secret. Returns the imported key.
+fn import(key: &RsaPrivateKey) -> RsaPrivateKey {
+    let secret = |v: &Nat| {
+        let v = v.clone();
+        ct::mark_secret(v.as_limbs());
+        v
+    };
+    let public = key.public_key();
+    RsaPrivateKey::from_crt_components(
+        public.n(),
+        public.e().clone(),
+        secret(key.d()),
+        key.primes().iter().map(secret).collect(),
+        key.crt_exponents().iter().map(secret).collect(),
+        key.crt_coefficients().iter().map(secret).collect(),
+    )
+    .unwrap()
+}
+
+/// Key generation from the secret source: the candidates' sieve and acceptance check,
+/// Miller-Rabin, |p - q|, lambda(n), d and the CRT values; two primes and three.
+fn keygen() {
+    let mut rng = SecretRng;
+    let key = RsaPrivateKey::generate(2048, &mut rng).unwrap();
+    assert_eq!(key.bits(), 2048);
+    let opts = KeyGenOptions { primes: 3, ..KeyGenOptions::new(1536) };
+    let key = RsaPrivateKey::generate_with(&opts, &mut rng).unwrap();
+    assert_eq!(key.primes().len(), 3);
+}
+
+/// The private operation in every scheme, with the key's secrets marked.
+fn sign_and_decrypt() {
     let mut rng = SecretRng;
     let key = key2048();
     key.mark_secret_for_validation();
@@ -75,22 +114,21 @@ fn workload() {
     assert_eq!(m, b"a secret");
 }
 
-#[test]
-fn secrets_reach_no_branch_and_no_index() {
-    if std::env::var_os(CHILD).is_some() {
+/// Runs `workload` for the test `name`: here, when this process is that test's child
+/// under valgrind; otherwise by starting the test again under valgrind, which fails on
+/// memcheck's first report.
+fn under_valgrind(name: &str, workload: fn()) {
+    if std::env::var(CHILD).as_deref() == Ok(name) {
+        assert!(ct::on_valgrind(), "the workload must run under valgrind");
+        set_default_backend(Backend::Scalar).unwrap();
         return workload();
     }
     let exe = std::env::current_exe().unwrap();
     let run = Command::new("valgrind")
         .args(["--error-exitcode=99", "--exit-on-first-error=yes", "--track-origins=yes"])
         .arg(&exe)
-        .args([
-            "--exact",
-            "secrets_reach_no_branch_and_no_index",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, "1")
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD, name)
         .output();
     let out = match run {
         Ok(out) => out,
@@ -98,4 +136,21 @@ fn secrets_reach_no_branch_and_no_index() {
     };
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "memcheck found a secret-dependent branch or index:\n{log}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("1 passed"), "the workload did not run under valgrind:\n{stdout}");
+}
+
+#[test]
+fn private_operations() {
+    under_valgrind("private_operations", sign_and_decrypt);
+}
+
+#[test]
+fn import_validation() {
+    under_valgrind("import_validation", || drop(import(&key2048())));
+}
+
+#[test]
+fn key_generation() {
+    under_valgrind("key_generation", keygen);
 }

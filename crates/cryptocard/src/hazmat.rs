@@ -74,3 +74,22 @@ pub mod mul {
 
 /// The batched products modulo n of the RSA private operations (blinding, unblinding).
 pub use crate::rsa::product_jobs::ProductJobs;
+
+/// The GPU backend's data layout (`rsa/accel/gpu/layout.rs`): a key's device image and
+/// the constants of the kernel's batch format, for the tests that run the kernel source
+/// built for the host (`crates/gpu-host`) and on a device.
+pub mod gpu {
+    use crate::rsa::RsaPrivateKey;
+    pub use crate::rsa::accel::gpu::layout::{
+        FAULT_BIT_WORD, FAULT_GARNER, FAULT_MP, FAULT_MQ, FAULT_PHASE_WORD, FAULT_UNBLIND,
+        IN_PLANES, KEY_HDR, KEY_MAGIC, OUT_PLANES, PRIME_MAX, STATUS_BAD_INPUT, STATUS_BAD_KEY,
+        STATUS_FAULT, STATUS_OK, WINDOW, WINDOW_MAX, key_words,
+    };
+
+    /// The key's device image (the words `kernel/rsa_op.cuh` documents), or `None` for a
+    /// key that runs on the CPU (multi-prime, primes of unequal length, over 4096 bits).
+    /// Holds the key's secrets: wipe it.
+    pub fn key_image(key: &RsaPrivateKey) -> Option<zeroize::Zeroizing<Vec<u32>>> {
+        crate::rsa::accel::gpu::layout::key_image(&key.crt, &key.public.n, &key.public.e)
+    }
+}

@@ -121,7 +121,7 @@ macro_rules! faulted {
     }};
 }
 
-mod accel;
+pub(crate) mod accel;
 pub mod batch;
 mod blinding;
 mod components;

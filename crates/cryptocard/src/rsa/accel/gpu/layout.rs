@@ -59,19 +59,6 @@ fn push_limbs(out: &mut Vec<u32>, limbs: &[Limb]) {
     }
 }
 
-/// The 32-bit limbs of `limbs` (64-bit), `len` of them (zero-padded).
-pub(crate) fn to_words(limbs: &[Limb], len: usize) -> Vec<u32> {
-    let mut out = Vec::with_capacity(len);
-    push_limbs(&mut out, limbs);
-    out.resize(len, 0);
-    out
-}
-
-/// 64-bit limbs from 32-bit words (an even number of them).
-pub(crate) fn from_words(words: &[u32]) -> Vec<Limb> {
-    words.chunks_exact(2).map(|w| Limb::from(w[0]) | (Limb::from(w[1]) << 32)).collect()
-}
-
 /// The primes' length in 32-bit limbs if the key runs on the device (module docs),
 /// else `None`.
 pub(crate) fn prime_words(crt: &CrtKey, n: &Modulus<N>, e: &Nat) -> Option<usize> {

@@ -37,7 +37,14 @@
 //! constants (unrolled loops), the table in shared memory, several threads per number
 //! (CGBN's TPI), the floating-point products of Emmart et al. 2018.
 
-// With `hazmat` alone the tests need the images only; the batch planes serve the driver.
+// The driver uses the images and the planes, the tests (through `hazmat`) the images
+// and the constants: each alone leaves some of it unused.
+#[cfg(feature = "gpu")]
+pub(crate) mod driver;
 #[cfg(any(feature = "gpu", feature = "hazmat"))]
-#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+#[cfg_attr(not(all(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) mod layout;
+#[cfg(feature = "gpu")]
+mod source;
+#[cfg(feature = "gpu")]
+pub(crate) mod unit;

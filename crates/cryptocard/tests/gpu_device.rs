@@ -120,7 +120,8 @@ mod device {
 
     fn run_device(images: &[Vec<u32>], b: &gpu_common::Batch) -> (Vec<u32>, Vec<u32>) {
         let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
-        layout::device_run(&refs, &b.op_key, &b.input, b.words).expect("device run")
+        layout::device_run(&refs, &b.op_key, &b.input, b.words)
+            .unwrap_or_else(|e| panic!("device run: {e:?}; {}", cryptocard::rsa::gpu_status()))
     }
 
     #[test]

@@ -112,7 +112,7 @@ fn whole_on_gpu<'k>(
     ops: Ops<'k, Elem<N, Plain>>,
     rng: &mut dyn RandomSource,
 ) -> core::result::Result<Vec<Result<Elem<N, Plain>>>, Inputs<'k>> {
-    use super::accel::gpu::unit::{WholeOp, private_whole};
+    use super::accel::gpu::whole::{WholeOp, private_whole};
     let on_gpu = |key: &'k RsaPrivateKey| {
         key.accel.unit().ok().and_then(|u| key.accel_key(u).whole_on_gpu())
     };
@@ -139,7 +139,7 @@ fn whole_on_gpu<'k>(
     }
     let unit = unit.expect("internal error: an operation on the GPU");
     let mut out: Vec<Option<Result<Elem<N, Plain>>>> = (0..len).map(|_| None).collect();
-    for (i, r) in whole_at.into_iter().zip(private_whole(unit, &whole, rng)) {
+    for (i, r) in whole_at.into_iter().zip(private_whole(unit.0, &whole, rng)) {
         out[i] = Some(r);
     }
     if !rest.is_empty() {

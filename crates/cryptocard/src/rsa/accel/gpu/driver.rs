@@ -53,11 +53,19 @@ pub(crate) fn device() -> Result<&'static Device> {
     DEVICE.get_or_init(init).as_ref().map_err(|why| Error::Unsupported(why))
 }
 
-/// One line on the GPU: its name, SMs and clock, or why the backend cannot run.
+/// The last CUDA error of a call that failed after setup, for [`status`].
+static LAST_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+/// One line on the GPU: its name, SMs and clock, or why the backend cannot run; and the
+/// last CUDA error, if a call failed since.
 pub fn status() -> String {
-    match DEVICE.get_or_init(init) {
+    let line = match DEVICE.get_or_init(init) {
         Ok(d) => d.description.clone(),
         Err(why) => why.to_string(),
+    };
+    match LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+        Some(e) => format!("{line}; last CUDA error: {e}"),
+        None => line,
     }
 }
 
@@ -139,7 +147,7 @@ impl Drop for DeviceKey {
 impl Device {
     /// Uploads a key image ([`super::layout::key_image`]).
     pub(crate) fn upload(&self, image: &[u32]) -> Result<DeviceKey> {
-        let buf = self.stream.clone_htod(image).map_err(|_| gpu_failed())?;
+        let buf = self.stream.clone_htod(image).map_err(gpu_failed)?;
         Ok(DeviceKey { buf, stream: self.stream.clone(), n_words: image[2] as usize })
     }
 
@@ -165,7 +173,7 @@ impl Device {
                 ptr
             })
             .collect();
-        let failed = |_| gpu_failed();
+        let failed = gpu_failed;
         let d_keys = s.clone_htod(&ptrs).map_err(failed)?;
         let d_op_key = s.clone_htod(op_key).map_err(failed)?;
         let mut d_in = s.clone_htod(&input.buf[..]).map_err(failed)?;
@@ -207,6 +215,8 @@ impl Device {
     }
 }
 
-fn gpu_failed() -> Error {
-    Error::Unsupported("the GPU failed a call (CUDA driver error)")
+/// A CUDA call failed: the error is kept for [`status`], the caller gets a fixed one.
+fn gpu_failed(e: impl core::fmt::Debug) -> Error {
+    *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{e:?}"));
+    Error::Unsupported("GPU backend: a CUDA call failed (rsa::gpu_status says which)")
 }

@@ -22,6 +22,9 @@
 //!   `cudarc`, loaded at run time: the only `unsafe` code outside `arch/`. A machine with
 //!   no driver, no device or no NVRTC gets [`crate::Error::Unsupported`] saying which,
 //!   never a panic.
+//! * `whole.rs`: the host's side of a batch run whole on the device (key indices,
+//!   blinding pairs in and out, each status to a result), in safe code over a `Runner`
+//!   that is the device, or in the tests the host build of the kernel.
 //! * `unit.rs` (feature `gpu`): the unit of the backend seam.
 //!
 //! The host keeps what is cheap and per request: hashing and padding, the blinding pairs
@@ -48,3 +51,6 @@ pub(crate) mod layout;
 mod source;
 #[cfg(feature = "gpu")]
 pub(crate) mod unit;
+#[cfg(any(feature = "gpu", feature = "hazmat"))]
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+pub(crate) mod whole;

@@ -74,3 +74,59 @@ pub mod mul {
 
 /// The batched products modulo n of the RSA private operations (blinding, unblinding).
 pub use crate::rsa::product_jobs::ProductJobs;
+
+/// The GPU backend's data layout (`rsa/accel/gpu/layout.rs`): a key's device image and
+/// the constants of the kernel's batch format, for the tests that run the kernel source
+/// built for the host (`crates/gpu-host`) and on a device.
+pub mod gpu {
+    use crate::rsa::RsaPrivateKey;
+    pub use crate::rsa::accel::gpu::layout::{
+        FAULT_BIT_WORD, FAULT_GARNER, FAULT_MP, FAULT_MQ, FAULT_PHASE_WORD, FAULT_UNBLIND,
+        IN_PLANES, KEY_HDR, KEY_MAGIC, OUT_PLANES, PRIME_MAX, STATUS_BAD_INPUT, STATUS_BAD_KEY,
+        STATUS_FAULT, STATUS_OK, WINDOW, WINDOW_MAX, key_words,
+    };
+
+    /// The key's device image (the words `kernel/rsa_op.cuh` documents), or `None` for a
+    /// key that runs on the CPU (multi-prime, primes of unequal length, over 4096 bits).
+    /// Holds the key's secrets: wipe it.
+    pub fn key_image(key: &RsaPrivateKey) -> Option<zeroize::Zeroizing<Vec<u32>>> {
+        crate::rsa::accel::gpu::layout::key_image(&key.crt, &key.public.n, &key.public.e)
+    }
+
+    /// The kernel on the device for raw images and planes, as `crates/gpu-host`'s
+    /// `rsa_private` runs it on the host (the same arguments: images, each operation's
+    /// key index, the interleaved input planes of `words` limbs, window
+    /// [`WINDOW`]): the output planes and the status words. Uploads the images for this
+    /// call only. [`crate::Error::Unsupported`] without a usable GPU.
+    #[cfg(feature = "gpu")]
+    pub fn device_run(
+        images: &[&[u32]],
+        op_key: &[u32],
+        input: &[u32],
+        words: usize,
+    ) -> crate::Result<(Vec<u32>, Vec<u32>)> {
+        use crate::rsa::accel::gpu::{driver, layout};
+        let count = op_key.len();
+        if words > 2 * PRIME_MAX || input.len() != IN_PLANES * words * count {
+            return Err(crate::Error::InvalidArgument("planes of the wrong length"));
+        }
+        for img in images {
+            let l = img.get(1).map_or(0, |&l| l as usize);
+            if img.len() < KEY_HDR || ((1..=PRIME_MAX).contains(&l) && img.len() < key_words(l)) {
+                return Err(crate::Error::InvalidArgument(
+                    "key image shorter than its header says",
+                ));
+            }
+        }
+        let device = driver::device()?;
+        let keys = images.iter().map(|i| device.upload(i)).collect::<crate::Result<Vec<_>>>()?;
+        let refs: Vec<&driver::DeviceKey> = keys.iter().collect();
+        let planes = layout::Planes { words, count, buf: zeroize::Zeroizing::new(input.to_vec()) };
+        let (out, status) = device.run(&refs, op_key, &planes)?;
+        Ok((out.buf.to_vec(), status))
+    }
+
+    /// The device in one line, or why there is none.
+    #[cfg(feature = "gpu")]
+    pub use crate::rsa::gpu_status;
+}

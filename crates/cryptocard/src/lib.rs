@@ -60,7 +60,10 @@
 //!   PBKDF2 and SHAKE.
 //! * [`ct`], [`rng`]: constant-time selection and comparison; the random source.
 //! * `arch`: the only module with `unsafe`, `asm!` and `target_feature` code, behind CPU
-//!   feature tokens that can only be made by run-time detection.
+//!   feature tokens that can only be made by run-time detection. The one other place
+//!   with `unsafe` is the GPU backend's driver layer (`rsa/accel/gpu/driver.rs`, feature
+//!   `gpu`): the CUDA driver calls through `cudarc`, each with its `// SAFETY:` line, as
+//!   DESIGN.md section 9 asks; its kernel is CUDA C compiled at run time, not Rust.
 //!
 //! Nothing below `rsa` knows about padding; nothing below `modular` knows about RSA; only
 //! `arch` knows about the CPU. Secret-dependent code is constant-time unless its name ends

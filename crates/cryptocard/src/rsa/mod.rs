@@ -121,7 +121,7 @@ macro_rules! faulted {
     }};
 }
 
-mod accel;
+pub(crate) mod accel;
 pub mod batch;
 mod blinding;
 mod components;
@@ -161,6 +161,9 @@ pub use ::signature;
 /// The key format crates, as the `rsa` crate re-exports them (`rsa::pkcs8::...`).
 pub use {::pkcs1, ::pkcs8, ::spki};
 
+/// The GPU backend's device in one line (name, SMs, clock), or why there is none.
+#[cfg(feature = "gpu")]
+pub use accel::gpu::driver::status as gpu_status;
 pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{

@@ -85,9 +85,69 @@ pub(crate) fn private_all(
     ops: Ops<'_, Elem<N, Plain>>,
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Elem<N, Plain>>> {
+    #[cfg(feature = "gpu")]
+    let ops = match whole_on_gpu(ops, rng) {
+        Ok(done) => return done,
+        Err(ops) => ops,
+    };
+    phased(ops, rng)
+}
+
+/// The three phases of the module docs, each for all of `ops` together.
+fn phased(ops: Ops<'_, Elem<N, Plain>>, rng: &mut dyn RandomSource) -> Vec<Result<Elem<N, Plain>>> {
     let mut prepared = prepare_all(ops, rng);
     exponentiate_all(&mut prepared);
     finish_all(prepared)
+}
+
+/// The inputs of [`private_all`].
+#[cfg(feature = "gpu")]
+type Inputs<'k> = Ops<'k, Elem<N, Plain>>;
+
+/// The operations whose key runs on the GPU (`accel/gpu/unit.rs`) go to the device
+/// whole, in one launch; the others take the phased path. `Err(ops)` (untouched) when
+/// there are none on the GPU, else every result in order.
+#[cfg(feature = "gpu")]
+fn whole_on_gpu<'k>(
+    ops: Ops<'k, Elem<N, Plain>>,
+    rng: &mut dyn RandomSource,
+) -> core::result::Result<Vec<Result<Elem<N, Plain>>>, Inputs<'k>> {
+    use super::accel::gpu::whole::{WholeOp, private_whole};
+    let on_gpu = |key: &'k RsaPrivateKey| {
+        key.accel.unit().ok().and_then(|u| key.accel_key(u).whole_on_gpu())
+    };
+    if !ops.iter().any(|(key, c)| c.is_ok() && on_gpu(key).is_some()) {
+        return Err(ops);
+    }
+    let len = ops.len();
+    let (mut whole, mut whole_at, mut rest, mut rest_at) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut unit = None;
+    for (i, (key, c)) in ops.into_iter().enumerate() {
+        match (c, on_gpu(key)) {
+            (Ok(c), Some((u, image))) => {
+                unit = Some(u);
+                let (n, e, pool) = (&key.public.n, &key.public.e, &key.blinding);
+                whole.push(WholeOp { pool, n, e, image, c });
+                whole_at.push(i);
+            }
+            (c, _) => {
+                rest.push((key, c));
+                rest_at.push(i);
+            }
+        }
+    }
+    let unit = unit.expect("internal error: an operation on the GPU");
+    let mut out: Vec<Option<Result<Elem<N, Plain>>>> = (0..len).map(|_| None).collect();
+    for (i, r) in whole_at.into_iter().zip(private_whole(unit.0, &whole, rng)) {
+        out[i] = Some(r);
+    }
+    if !rest.is_empty() {
+        for (i, r) in rest_at.into_iter().zip(phased(rest, rng)) {
+            out[i] = Some(r);
+        }
+    }
+    Ok(out.into_iter().map(|r| r.expect("internal error: an operation without a result")).collect())
 }
 
 /// Phase (a): for each operation its key's unit (an unusable backend choice fails it), a

@@ -13,9 +13,13 @@ use cryptocard::rng::RandomSource;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The path of `rel` under tests/data.
+/// The path of `rel` under tests/data, or under `CRYPTOCARD_TEST_DATA` where set (a test
+/// binary run away from its source tree: `scripts/gpu-check` on a GPU machine).
 pub fn data_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    std::env::var_os("CRYPTOCARD_TEST_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"))
+        .join(rel)
 }
 
 /// The text of `rel` under tests/data.

@@ -9,12 +9,19 @@
 //!   bits (primes of 8 to 64 limbs; 1024-, 2048-, 3072-, 4096-, 6144- and 8192-bit keys
 //!   have kernels of their exact size, others run in the next size up, `ifma_key.rs`);
 //!   other keys (multi-prime, shorter, longer) run on the scalar core whatever is chosen.
+//! * [`Backend::Gpu`]: a CUDA GPU (`gpu/`, with the cargo feature `gpu`): the whole
+//!   private operation but padding on the device, batches of [`crate::rsa::private_batch`]
+//!   in one launch. Two-prime keys whose primes have the same length, up to 4096 bits;
+//!   other keys run on the scalar core. Chosen explicitly only: `Auto` never picks it
+//!   (a GPU pays for deep batches, not for one operation). Without the feature, or
+//!   without a driver, a device or NVRTC, choosing it fails with [`Error::Unsupported`]
+//!   saying which.
 //! * [`Backend::Auto`] (the default): IFMA where the CPU has it, scalar otherwise.
 //!
 //! The choice, from the most to the least specific: a key's own
 //! ([`RsaPrivateKey::with_backend`](crate::rsa::RsaPrivateKey::with_backend)), the process
 //! default set by [`set_default_backend`],
-//! the environment variable `CRYPTOCARD_BACKEND` (`scalar`, `ifma` or `auto`, read once,
+//! the environment variable `CRYPTOCARD_BACKEND` (`scalar`, `ifma`, `gpu` or `auto`, read once,
 //! at the first private operation), [`Backend::Auto`]. Choosing `ifma` through the API on
 //! a CPU without it fails with [`Error::Unsupported`]; through the environment (where
 //! there is nobody to tell), every private operation then fails with that error, as does
@@ -40,6 +47,8 @@ pub enum Backend {
     Scalar,
     /// The AVX-512 IFMA kernels (the CPU must have them).
     Ifma,
+    /// A CUDA GPU (the `gpu` feature, and a GPU with its driver and NVRTC).
+    Gpu,
 }
 
 /// The unit a choice resolves to on this CPU, with the proof that the CPU runs it.
@@ -50,6 +59,9 @@ pub(crate) enum Unit {
     /// `ifma.rs`.
     #[cfg(target_arch = "x86_64")]
     Ifma(crate::arch::x86_64::cpu::Ifma),
+    /// `gpu/unit.rs`.
+    #[cfg(feature = "gpu")]
+    Gpu(super::gpu::unit::GpuUnit),
 }
 
 impl Unit {
@@ -60,13 +72,14 @@ impl Unit {
 }
 
 impl Backend {
-    /// Parses `scalar`, `ifma` or `auto` (the values of `CRYPTOCARD_BACKEND`).
+    /// Parses `scalar`, `ifma`, `gpu` or `auto` (the values of `CRYPTOCARD_BACKEND`).
     pub fn parse(s: &str) -> Result<Backend> {
         match s.trim().to_ascii_lowercase().as_str() {
             "scalar" => Ok(Backend::Scalar),
             "ifma" => Ok(Backend::Ifma),
+            "gpu" => Ok(Backend::Gpu),
             "auto" | "" => Ok(Backend::Auto),
-            _ => Err(Error::Unsupported("CRYPTOCARD_BACKEND must be scalar, ifma or auto")),
+            _ => Err(Error::Unsupported("CRYPTOCARD_BACKEND must be scalar, ifma, gpu or auto")),
         }
     }
 
@@ -75,8 +88,15 @@ impl Backend {
         self.resolve().is_ok()
     }
 
-    /// The unit this choice runs on here; [`Error::Unsupported`] for `Ifma` without IFMA.
+    /// The unit this choice runs on here; [`Error::Unsupported`] for `Ifma` without IFMA
+    /// and for `Gpu` without a usable GPU (or without the `gpu` feature).
     pub(crate) fn resolve(self) -> Result<Unit> {
+        if self == Backend::Gpu {
+            #[cfg(feature = "gpu")]
+            return super::gpu::unit::GpuUnit::detect().map(Unit::Gpu);
+            #[cfg(not(feature = "gpu"))]
+            return Err(Error::Unsupported("this build has no GPU backend (cargo feature `gpu`)"));
+        }
         #[cfg(target_arch = "x86_64")]
         let ifma = crate::arch::x86_64::cpu::Ifma::detect();
         #[cfg(not(target_arch = "x86_64"))]
@@ -86,6 +106,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             (Backend::Auto | Backend::Ifma, Some(t)) => Ok(Unit::Ifma(t)),
             (Backend::Ifma, None) => Err(Error::Unsupported("this CPU has no AVX-512 IFMA")),
+            (Backend::Gpu, _) => unreachable!("internal error: Gpu resolved above"),
             #[cfg(not(target_arch = "x86_64"))]
             (_, Some(())) => Ok(Unit::Scalar),
         }
@@ -96,6 +117,7 @@ impl Backend {
             Backend::Auto => 1,
             Backend::Scalar => 2,
             Backend::Ifma => 3,
+            Backend::Gpu => 4,
         }
     }
 }
@@ -106,7 +128,7 @@ static DEFAULT: AtomicU8 = AtomicU8::new(0);
 /// Sets the backend of every key without one of its own
 /// ([`RsaPrivateKey::with_backend`](crate::rsa::RsaPrivateKey::with_backend)),
 /// overriding `CRYPTOCARD_BACKEND`. [`Error::Unsupported`] (and no change) for
-/// [`Backend::Ifma`] on a CPU without it.
+/// [`Backend::Ifma`] on a CPU without it, and for [`Backend::Gpu`] without a usable GPU.
 pub fn set_default_backend(backend: Backend) -> Result<()> {
     backend.resolve()?;
     DEFAULT.store(backend.code(), Ordering::Relaxed);
@@ -121,6 +143,7 @@ pub fn default_backend() -> Result<Backend> {
         1 => Ok(Backend::Auto),
         2 => Ok(Backend::Scalar),
         3 => Ok(Backend::Ifma),
+        4 => Ok(Backend::Gpu),
         _ => env_backend(),
     }
 }

@@ -35,6 +35,7 @@
 //! them.
 
 mod choice;
+pub(crate) mod gpu;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 #[cfg(target_arch = "x86_64")]

@@ -13,6 +13,10 @@
 //! implementation, and an arm in `with_unit!`.
 
 use super::choice::{Backend, Unit, default_backend};
+#[cfg(feature = "gpu")]
+use super::gpu::driver::DeviceKey;
+#[cfg(feature = "gpu")]
+use super::gpu::unit::{GpuKeyState, GpuUnit};
 #[cfg(target_arch = "x86_64")]
 use super::ifma::IfmaUnit;
 use super::scalar::Scalar;
@@ -23,7 +27,7 @@ use crate::ct::Choice;
 use crate::modular::{Elem, Modulus, Mont, Plain};
 use crate::rsa::crt::{CrtKey, CrtResidues};
 use crate::rsa::tags::N;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", feature = "gpu"))]
 use std::sync::{Arc, OnceLock};
 
 /// A key's unit choice and its state on the units.
@@ -35,6 +39,10 @@ pub(crate) struct KeyAccel {
     /// The key's IFMA parameters (p, q and n in their digit counts), made on first use.
     #[cfg(target_arch = "x86_64")]
     ifma: OnceLock<Arc<<IfmaUnit as Accelerator>::State>>,
+    /// The key's image on the GPU (or why it has none), uploaded on first use; the
+    /// device copy is zeroed when the last clone of the key goes.
+    #[cfg(feature = "gpu")]
+    gpu: OnceLock<Arc<GpuKeyState>>,
 }
 
 impl KeyAccel {
@@ -85,6 +93,26 @@ impl Kept for IfmaUnit {
     }
 }
 
+#[cfg(feature = "gpu")]
+impl Kept for GpuUnit {
+    fn kept<'a>(self, key: AccelKey<'a>) -> &'a GpuKeyState {
+        key.accel.gpu.get_or_init(|| Arc::new(self.key_state(key.crt, key.n, key.e)))
+    }
+}
+
+impl<'a> AccelKey<'a> {
+    /// The GPU and the key's resident image, when the key's operations run whole on the
+    /// device (`private.rs` hands them to `gpu::unit::private_whole`); `None` for every
+    /// other unit and for keys the kernel does not take. Uploads the key on first use.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn whole_on_gpu(self) -> Option<(GpuUnit, &'a DeviceKey)> {
+        match self.unit {
+            Unit::Gpu(u) => u.kept(self).key.as_ref().ok().map(|k| (u, k)),
+            _ => None,
+        }
+    }
+}
+
 /// Runs `$body` with `$u` bound to the unit `$unit` (a different type in each arm).
 macro_rules! with_unit {
     ($unit:expr, |$u:ident| $body:expr) => {
@@ -96,6 +124,11 @@ macro_rules! with_unit {
             #[cfg(target_arch = "x86_64")]
             Unit::Ifma(token) => {
                 let $u = IfmaUnit(token);
+                $body
+            }
+            #[cfg(feature = "gpu")]
+            Unit::Gpu(gpu) => {
+                let $u = gpu;
                 $body
             }
         }

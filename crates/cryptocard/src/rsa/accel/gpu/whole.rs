@@ -1,0 +1,241 @@
+//! The whole private operation of a batch on a device ([`private_whole`]): the host's
+//! side of it, in safe code and apart from the CUDA calls, so that the tests run it with
+//! the kernel built for the host (`crates/gpu-host`) in the device's place.
+//!
+//! `private.rs` hands the GPU whole operations rather than phases: blinding, the
+//! reductions, both exponentiations, Garner, unblinding, the pairs' successors and the
+//! fault check all run on the device (`kernel/rsa_op.cuh`), because at a million
+//! operations a second the host cannot afford their big-number work. Here the host
+//! gives each key of the batch an index (each resident image once), takes a blinding
+//! pair from the key's pool for each operation, interleaves c and the pair into the
+//! input planes, and afterwards turns each status into a result: the result and the
+//! pair's successor (back into the pool, as `private.rs` does for the other units), or,
+//! for a failed fault check, [`Error::FaultDetected`] with the operation's pair and the
+//! key's pooled ones dropped (a wrong set of pairs would fail each of its operations).
+
+use super::layout::{self, IN_PLANES, Planes};
+use crate::bignum::Nat;
+use crate::modular::{Elem, Modulus, Plain};
+use crate::rng::RandomSource;
+use crate::rsa::blinding::BlindingPool;
+use crate::rsa::tags::N;
+use crate::{Error, Result};
+
+/// What runs a batch in the kernel's format: the device (`driver.rs`), or in the tests
+/// the host build of the same source.
+pub(crate) trait Runner {
+    /// A key image where the runner reads it.
+    type Key;
+
+    /// The image's n in 32-bit limbs.
+    fn n_words(key: &Self::Key) -> usize;
+
+    /// Runs the batch: `op_key[i]` indexes `keys` (`u32::MAX`: fail the operation), the
+    /// input planes are (c, A R, Ai R). The output planes (m, A^2 R, Ai^2 R) and one
+    /// status word per operation.
+    fn run(
+        &self,
+        keys: &[&Self::Key],
+        op_key: &[u32],
+        input: &Planes,
+    ) -> Result<(Planes, Vec<u32>)>;
+}
+
+/// One operation for [`private_whole`]: its key's pool of pairs, n, e and resident
+/// image, and its c (< n).
+pub(crate) struct WholeOp<'a, K> {
+    pub(crate) pool: &'a BlindingPool,
+    pub(crate) n: &'a Modulus<N>,
+    pub(crate) e: &'a Nat,
+    pub(crate) image: &'a K,
+    pub(crate) c: Elem<N, Plain>,
+}
+
+/// The whole private operation c^d mod n of `ops` in one run. Results in order; each
+/// operation fails alone.
+pub(crate) fn private_whole<R: Runner>(
+    runner: &R,
+    ops: &[WholeOp<'_, R::Key>],
+    rng: &mut dyn RandomSource,
+) -> Vec<Result<Elem<N, Plain>>> {
+    // The keys of the batch, each once (by image), and every operation's index there.
+    let mut table: Vec<&R::Key> = Vec::new();
+    let mut op_key: Vec<u32> = Vec::with_capacity(ops.len());
+    for image in ops.iter().map(|op| op.image) {
+        let at = match table.iter().position(|t| core::ptr::eq(*t, image)) {
+            Some(i) => i,
+            None => {
+                table.push(image);
+                table.len() - 1
+            }
+        };
+        op_key.push(at as u32);
+    }
+    let words = table.iter().map(|k| R::n_words(k)).max().unwrap_or(0);
+    // A pair per operation, from its key's pool (an empty pool makes a fresh set).
+    let mut pairs = Vec::with_capacity(ops.len());
+    let mut input = Planes::new(IN_PLANES, words, ops.len());
+    for (i, op) in ops.iter().enumerate() {
+        let pair = op.pool.take(op.n, op.e, rng);
+        if let Ok(b) = &pair {
+            input.put(0, i, op.c.as_limbs());
+            input.put(1, i, b.a().as_limbs());
+            input.put(2, i, b.ai().as_limbs());
+        } else {
+            op_key[i] = u32::MAX; // the kernel fails it alone (no such key)
+        }
+        pairs.push(pair);
+    }
+    let (out, status) = match runner.run(&table, &op_key, &input) {
+        Ok(r) if r.1.len() == ops.len() => r,
+        Ok(_) => {
+            return ops
+                .iter()
+                .map(|_| Err(Error::Unsupported("GPU backend: a short answer")))
+                .collect();
+        }
+        Err(e) => return ops.iter().map(|_| Err(e)).collect(),
+    };
+    ops.iter()
+        .zip(pairs)
+        .enumerate()
+        .map(|(i, (op, pair))| {
+            let pair = pair?;
+            let n = op.n;
+            match status[i] {
+                layout::STATUS_OK => {
+                    let m = n.elem_from_limbs(&out.get(0, i, n.limbs()))?;
+                    if pair.renews() {
+                        let a2 = Elem::from_boxed(out.get(1, i, n.limbs()).to_vec().into());
+                        let ai2 = Elem::from_boxed(out.get(2, i, n.limbs()).to_vec().into());
+                        op.pool.put(pair.renewed(a2, ai2));
+                    }
+                    Ok(m)
+                }
+                layout::STATUS_FAULT => {
+                    op.pool.clear();
+                    Err(Error::FaultDetected)
+                }
+                layout::STATUS_BAD_INPUT => {
+                    Err(Error::InvalidArgument("value is not less than the modulus"))
+                }
+                _ => panic!("internal error: the GPU kernel rejected a key image"),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::RsaPrivateKey;
+    use crate::rsa::key::test_key_2048;
+    use zeroize::Zeroizing;
+
+    /// The kernel built for the host, in the device's place.
+    struct Host;
+
+    impl Runner for Host {
+        type Key = Zeroizing<Vec<u32>>;
+
+        fn n_words(key: &Self::Key) -> usize {
+            key[2] as usize
+        }
+
+        fn run(
+            &self,
+            keys: &[&Self::Key],
+            op_key: &[u32],
+            input: &Planes,
+        ) -> Result<(Planes, Vec<u32>)> {
+            let refs: Vec<&[u32]> = keys.iter().map(|k| k.as_slice()).collect();
+            let words = input.words;
+            let out =
+                cryptocard_gpu_host::rsa_private(&refs, op_key, &input.buf, words, layout::WINDOW);
+            let count = input.count;
+            Ok((Planes { words, count, buf: Zeroizing::new(out.out) }, out.status))
+        }
+    }
+
+    fn image(key: &RsaPrivateKey) -> Zeroizing<Vec<u32>> {
+        layout::key_image(&key.crt, &key.public.n, &key.public.e).unwrap()
+    }
+
+    fn whole<'a>(
+        key: &'a RsaPrivateKey,
+        image: &'a Zeroizing<Vec<u32>>,
+        c: &[u8],
+    ) -> WholeOp<'a, Zeroizing<Vec<u32>>> {
+        let (pool, n, e) = (&key.blinding, &key.public.n, &key.public.e);
+        WholeOp { pool, n, e, image, c: key.rsadp_input(c).unwrap() }
+    }
+
+    /// A batch mixing two keys gives the scalar core's results, in order, and puts each
+    /// pair's successor back: the pools then hold valid pairs, which later operations on
+    /// the CPU use (their fault checks would fail on a wrong one).
+    #[test]
+    fn whole_batches_match_the_scalar_core_and_renew_pairs() {
+        let mut rng = crate::rng::OsRng;
+        let keys = [test_key_2048(), RsaPrivateKey::generate(1024, &mut rng).unwrap()];
+        let images = [image(&keys[0]), image(&keys[1])];
+        let inputs: Vec<(usize, Vec<u8>)> = (0..40u8)
+            .map(|i| {
+                let k = usize::from(i % 3 == 0);
+                let mut x = vec![i; keys[k].size()];
+                x[0] = 0x3f;
+                (k, x)
+            })
+            .collect();
+        for round in 0..3 {
+            let ops: Vec<_> =
+                inputs.iter().map(|(k, x)| whole(&keys[*k], &images[*k], x)).collect();
+            let got = private_whole(&Host, &ops, &mut rng);
+            assert_eq!(got.len(), inputs.len());
+            for (i, ((k, x), m)) in inputs.iter().zip(got).enumerate() {
+                let key = &keys[*k];
+                let want = key.raw_private(x, &mut rng).unwrap();
+                assert_eq!(key.public.n.to_be_bytes(&m.unwrap()), want, "round {round} op {i}");
+            }
+            assert!(keys[0].blinding.len() > 0 && keys[1].blinding.len() > 0);
+        }
+    }
+
+    /// A fault in the kernel fails the faulty key's operations with FaultDetected and
+    /// empties its pool; the other key's operations in the batch succeed.
+    #[test]
+    fn a_fault_fails_its_operations_alone() {
+        let mut rng = crate::rng::OsRng;
+        let keys = [test_key_2048(), RsaPrivateKey::generate(1024, &mut rng).unwrap()];
+        let mut bad = image(&keys[0]);
+        bad[layout::FAULT_PHASE_WORD] = layout::FAULT_MP;
+        bad[layout::FAULT_BIT_WORD] = 5;
+        let good = image(&keys[1]);
+        let x0 = vec![0x11u8; keys[0].size()];
+        let x1 = vec![0x22u8; keys[1].size()];
+        let ops = vec![
+            whole(&keys[0], &bad, &x0),
+            whole(&keys[1], &good, &x1),
+            whole(&keys[0], &bad, &x0),
+        ];
+        let got = private_whole(&Host, &ops, &mut rng);
+        assert!(matches!(got[0], Err(Error::FaultDetected)));
+        assert!(matches!(got[2], Err(Error::FaultDetected)));
+        let m = got[1].as_ref().unwrap();
+        assert_eq!(keys[1].public.n.to_be_bytes(m), keys[1].raw_private(&x1, &mut rng).unwrap());
+        assert_eq!(keys[0].blinding.len(), 0, "the faulty key's pool is emptied");
+    }
+
+    /// The planes put words where the kernel reads them: word j of plane k of operation
+    /// i at (k words + j) count + i, low half of each 64-bit limb first.
+    #[test]
+    fn planes_interleave_as_the_kernel_reads() {
+        let mut p = Planes::new(3, 4, 5);
+        p.put(2, 3, &[0x1111_2222_3333_4444, 0x5555_6666_7777_8888]);
+        assert_eq!(p.buf[(2 * 4) * 5 + 3], 0x3333_4444);
+        assert_eq!(p.buf[(2 * 4 + 1) * 5 + 3], 0x1111_2222);
+        assert_eq!(p.buf[(2 * 4 + 3) * 5 + 3], 0x5555_6666);
+        assert_eq!(p.buf.iter().filter(|&&w| w != 0).count(), 4);
+        assert_eq!(p.get(2, 3, 2).to_vec(), vec![0x1111_2222_3333_4444, 0x5555_6666_7777_8888]);
+        assert_eq!(p.get(1, 3, 2).to_vec(), vec![0, 0]);
+    }
+}

@@ -1,0 +1,355 @@
+//! The GPU kernel's arithmetic, built for the host by the C compiler
+//! (`crates/gpu-host`, the same headers NVRTC compiles: `src/rsa/accel/gpu/kernel`),
+//! against num-bigint (the primitives, at every limb count up to RSA-4096's n and on
+//! edge operands) and against the scalar backend (the whole private operation: every
+//! size, e = 3, 65537 and a 64-bit e, edge inputs, mixed keys in one batch, every
+//! window). The fault check: a bit flipped in each phase, a corrupted key parameter and
+//! a mismatched blinding pair each fail their operation alone, with no result.
+//! Runs on every machine: no GPU needed.
+
+mod common;
+mod gpu_common;
+
+use common::XorShift64;
+use cryptocard::hazmat::gpu as layout;
+use cryptocard_gpu_host as host;
+use gpu_common::{Op, TestKey, big, keys, pack, random_below, random_op, unpack, words};
+use num_bigint::BigUint;
+
+/// Odd moduli of `l` limbs: random ones, 2^(32 l) - 1, and one with a top limb of 1.
+fn moduli(rng: &mut XorShift64, l: usize) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    for _ in 0..3 {
+        let mut n: Vec<u32> = (0..l).map(|_| rng.next_u64() as u32).collect();
+        n[0] |= 1;
+        n[l - 1] |= 1 << 31;
+        out.push(n);
+    }
+    out.push(vec![u32::MAX; l]);
+    let mut small_top: Vec<u32> = (0..l).map(|_| rng.next_u64() as u32 | 1).collect();
+    small_top[l - 1] = 1;
+    if l == 1 {
+        small_top[0] = 3;
+    }
+    out.push(small_top);
+    out
+}
+
+/// Operands below n: 0, 1, n - 1 and random ones.
+fn operands(rng: &mut XorShift64, n: &BigUint) -> Vec<BigUint> {
+    let mut v = vec![BigUint::ZERO, BigUint::from(1u8), n - 1u32];
+    v.extend((0..4).map(|_| random_below(rng, n)));
+    v
+}
+
+#[test]
+fn neg_inv32_inverts() {
+    let mut rng = XorShift64(0x9e37_79b9_7f4a_7c15);
+    for m in [1u32, 3, u32::MAX, 0x8000_0001]
+        .into_iter()
+        .chain((0..1000).map(|_| rng.next_u64() as u32 | 1))
+    {
+        assert_eq!(m.wrapping_mul(host::neg_inv32(m)), u32::MAX, "-m^-1 * m = -1 for {m:#x}");
+    }
+}
+
+#[test]
+fn products_match_bigint() {
+    let mut rng = XorShift64(0x1234_5678_9abc_def1);
+    for l in [1, 2, 3, 16, 32, 48, 64, 96, 128] {
+        for n_words in moduli(&mut rng, l) {
+            let n = big(&n_words);
+            let r = BigUint::from(1u8) << (32 * l);
+            let rinv = (&r % &n).modinv(&n).unwrap();
+            let ops = operands(&mut rng, &n);
+            for a in &ops {
+                let aw = words(a, l);
+                assert_eq!(big(&host::sqr_wide(&aw)), a * a, "sqr_wide, {l} limbs");
+                assert_eq!(
+                    big(&host::mont_sqr(&aw, &n_words)),
+                    (a * a * &rinv) % &n,
+                    "mont_sqr {l}"
+                );
+                for b in &ops {
+                    let bw = words(b, l);
+                    assert_eq!(big(&host::mul_wide(&aw, &bw)), a * b, "mul_wide, {l} limbs");
+                    let got = big(&host::mont_mul(&aw, &bw, &n_words));
+                    assert_eq!(got, (a * b * &rinv) % &n, "mont_mul, {l} limbs");
+                }
+                // a < R but not below n: the bound of CIOS holds with b < n.
+                let top = &r - 1u32;
+                let got = big(&host::mont_mul(&words(&top, l), &aw, &n_words));
+                assert_eq!(got, (&top * a * &rinv) % &n, "mont_mul of R - 1, {l} limbs");
+            }
+            let all_ones = vec![u32::MAX; l];
+            assert_eq!(big(&host::sqr_wide(&all_ones)), (&r - 1u32) * (&r - 1u32));
+        }
+    }
+}
+
+#[test]
+fn wide_reduction_matches_bigint() {
+    let mut rng = XorShift64(0x0bad_cafe_f00d_0001);
+    for l in [1, 2, 16, 32, 48, 64] {
+        for n_words in moduli(&mut rng, l) {
+            let n = big(&n_words);
+            let r = BigUint::from(1u8) << (32 * l);
+            let r2 = words(&((&r * &r) % &n), l);
+            let bound = &n * &r; // the reduction's contract: x < n R
+            let mut xs = vec![BigUint::ZERO, &bound - 1u32, n.clone(), &n * &n % &bound];
+            xs.extend((0..6).map(|_| random_below(&mut rng, &bound)));
+            for x in xs {
+                let got = big(&host::reduce_wide(&words(&x, 2 * l), &n_words, &r2));
+                assert_eq!(got, &x % &n, "reduce_wide, {l} limbs");
+            }
+        }
+    }
+}
+
+#[test]
+fn secret_exponentiation_matches_bigint() {
+    let mut rng = XorShift64(0x5eed_0000_0000_0007);
+    for l in [1, 2, 16, 32, 48, 64] {
+        let ms = moduli(&mut rng, l);
+        for (t, n_words) in ms.iter().enumerate() {
+            let n = big(n_words);
+            let r = BigUint::from(1u8) << (32 * l);
+            let r2 = words(&((&r * &r) % &n), l);
+            let exps: Vec<Vec<u32>> = vec![
+                vec![0; l],
+                words(&BigUint::from(1u8), l),
+                vec![u32::MAX; l],
+                (0..l).map(|_| rng.next_u64() as u32).collect(),
+            ];
+            // The large sizes on two moduli only: each run is a few milliseconds.
+            if l >= 32 && t >= 2 {
+                continue;
+            }
+            for x in operands(&mut rng, &n).into_iter().take(if l >= 32 { 4 } else { 7 }) {
+                for e in &exps {
+                    let want = x.modpow(&big(e), &n);
+                    for w in 1..=host::WINDOW_MAX {
+                        if l >= 48 && w != layout::WINDOW && w != 4 {
+                            continue;
+                        }
+                        let got = big(&host::mont_exp_ct(&words(&x, l), e, n_words, &r2, w));
+                        assert_eq!(got, want, "x^e mod n, {l} limbs, window {w}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn public_exponent_check_matches_bigint() {
+    let mut rng = XorShift64(0x7777_1111_2222_3333);
+    for l in [1, 32, 64, 96, 128] {
+        for n_words in moduli(&mut rng, l).into_iter().take(2) {
+            let n = big(&n_words);
+            let r = BigUint::from(1u8) << (32 * l);
+            let r2 = words(&((&r * &r) % &n), l);
+            for e in [1u64, 3, 65537, 0xffff_ffff_ffff_ffc5, u64::MAX] {
+                for m in operands(&mut rng, &n) {
+                    let c = m.modpow(&BigUint::from(e), &n);
+                    let (mw, cw) = (words(&m, l), words(&c, l));
+                    assert!(host::exp_pub_eq(&mw, &cw, e, &n_words, &r2), "m^{e} = c, {l} limbs");
+                    let wrong = words(&((&c + 1u32) % &n), l);
+                    assert!(!host::exp_pub_eq(&mw, &wrong, e, &n_words, &r2), "m^{e} != c + 1");
+                }
+            }
+        }
+    }
+}
+
+/// Runs a batch through the host build with the images of `keys` (or `images`).
+fn run(
+    keys: &[TestKey],
+    images: &[Vec<u32>],
+    ops: &[Op],
+    w: u32,
+) -> (gpu_common::Batch, host::BatchOut) {
+    let b = pack(keys, ops);
+    let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+    let out = host::rsa_private(&refs, &b.op_key, &b.input, b.words, w);
+    (b, out)
+}
+
+#[test]
+fn private_operation_matches_scalar_each_size() {
+    let keys = keys();
+    let images = gpu_common::images(keys, None);
+    let mut rng = XorShift64(0xfeed_beef_0000_0001);
+    for (ki, k) in keys.iter().enumerate() {
+        let count = if k.nl >= 96 { 10 } else { 24 };
+        let ops: Vec<Op> = (0..count).map(|_| random_op(&mut rng, keys, ki)).collect();
+        let (b, out) = run(keys, &images, &ops, layout::WINDOW);
+        let checked = gpu_common::check_outputs(keys, &ops, &b, &out.out, &out.status);
+        assert_eq!(checked, count, "{}", k.name);
+    }
+}
+
+#[test]
+fn mixed_keys_in_one_batch_and_every_window() {
+    let keys = keys();
+    let images = gpu_common::images(keys, None);
+    let mut rng = XorShift64(0xabcd_ef01_2345_6789);
+    // Every key, interleaved, the edge inputs of each among them.
+    let ops: Vec<Op> =
+        (0..2 * keys.len()).map(|i| random_op(&mut rng, keys, i % keys.len())).collect();
+    for w in 1..=host::WINDOW_MAX {
+        let (b, out) = run(keys, &images, &ops, w);
+        assert_eq!(b.words, 128, "the widest key sets the slot");
+        gpu_common::check_outputs(keys, &ops, &b, &out.out, &out.status);
+    }
+}
+
+/// Every operation of key `faulty` fails with STATUS_FAULT and zero output; the
+/// operations of the other keys in the same batch succeed.
+fn assert_faults_alone(
+    keys: &[TestKey],
+    images: &[Vec<u32>],
+    ops: &[Op],
+    faulty: usize,
+    what: &str,
+) {
+    let (b, out) = run(keys, images, ops, layout::WINDOW);
+    let mut good: Vec<Op> = Vec::new();
+    let mut good_idx = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        if op.key == faulty {
+            assert_eq!(out.status[i], layout::STATUS_FAULT, "{what}: op {i} not caught");
+            assert!(
+                unpack(&out.out, b.words, b.count, 0, i).iter().all(|&w| w == 0),
+                "{what}: a faulty m left"
+            );
+        } else {
+            good.push(op.clone());
+            good_idx.push(i);
+        }
+    }
+    for (g, &i) in good.iter().zip(&good_idx) {
+        assert_eq!(out.status[i], layout::STATUS_OK, "{what}: a healthy op failed");
+        let m = big(&unpack(&out.out, b.words, b.count, 0, i));
+        assert_eq!(m, gpu_common::scalar_private(&keys[g.key], &g.c), "{what}: healthy op {i}");
+    }
+}
+
+#[test]
+fn injected_faults_are_caught_in_every_phase() {
+    let keys = keys();
+    let mut rng = XorShift64(0x0f0f_0f0f_1234_4321);
+    let (small, faulty) = (0, 1); // RSA-1024 stays healthy, RSA-2048 takes the faults
+    let ops: Vec<Op> = (0..8)
+        .map(|i| random_op(&mut rng, keys, if i % 2 == 0 { faulty } else { small }))
+        .collect();
+    for phase in [layout::FAULT_MP, layout::FAULT_MQ, layout::FAULT_GARNER, layout::FAULT_UNBLIND] {
+        for bit in [0u32, 31, 1000, rng.next_u64() as u32] {
+            let images = gpu_common::images(keys, Some((faulty, phase, bit)));
+            assert_faults_alone(keys, &images, &ops, faulty, &format!("phase {phase} bit {bit}"));
+        }
+    }
+}
+
+#[test]
+fn corrupted_key_parameters_are_caught() {
+    let keys = keys();
+    let mut rng = XorShift64(0x1357_9bdf_2468_ace0);
+    let (healthy, faulty) = (0, 2); // RSA-3072 corrupted beside a healthy RSA-1024
+    // Random c only: c = 0 or 1 raised to a wrong exponent is still right.
+    let k = &keys[faulty];
+    let l = k.nl / 2;
+    let mut ops: Vec<Op> = Vec::new();
+    for i in 0..6 {
+        let key = if i % 2 == 0 { faulty } else { healthy };
+        let c = random_below(&mut rng, &keys[key].n);
+        let (a_m, ai_m) =
+            gpu_common::pair(&keys[key], &(random_below(&mut rng, &keys[key].n) + 2u32));
+        ops.push(Op { key, c, a_m, ai_m });
+    }
+    // Word offsets (kernel/rsa_op.cuh): dP at 16 + 2L, dQ at 16 + 3L, qInv R at 16 + 4L,
+    // R^2 mod p at 16 + 5L, R^2 mod n at 16 + 9L.
+    let hdr = layout::KEY_HDR;
+    for (what, word) in [
+        ("dP low bit", hdr + 2 * l),
+        ("dP high word", hdr + 3 * l - 1),
+        ("dQ", hdr + 3 * l + 7),
+        ("qInv", hdr + 4 * l + 3),
+        ("R^2 mod p", hdr + 5 * l),
+    ] {
+        let mut images = gpu_common::images(keys, None);
+        images[faulty][word] ^= 1 << (rng.next_u64() % 32);
+        assert_faults_alone(keys, &images, &ops, faulty, what);
+    }
+    // A mismatched blinding pair: A for one r, Ai for another.
+    let mut bad = ops.clone();
+    for op in bad.iter_mut().filter(|o| o.key == faulty) {
+        let (_, ai_m) = gpu_common::pair(k, &(random_below(&mut rng, &k.n) + 2u32));
+        op.ai_m = ai_m;
+    }
+    assert_faults_alone(keys, &gpu_common::images(keys, None), &bad, faulty, "mismatched pair");
+}
+
+#[test]
+fn bad_inputs_and_keys_fail_alone() {
+    let keys = keys();
+    let images = gpu_common::images(keys, None);
+    let mut rng = XorShift64(0x2222_4444_6666_8888);
+    let k = &keys[1];
+    let mut ops: Vec<Op> = (0..4).map(|_| random_op(&mut rng, keys, 1)).collect();
+    ops[1].c = k.n.clone(); // c = n
+    ops[2].c = &k.r() - 1u32; // c = R - 1 > n
+    let (b, out) = run(keys, &images, &ops, layout::WINDOW);
+    for i in [1, 2] {
+        assert_eq!(out.status[i], layout::STATUS_BAD_INPUT, "op {i}");
+        assert!(unpack(&out.out, b.words, b.count, 0, i).iter().all(|&w| w == 0));
+    }
+    for i in [0, 3] {
+        assert_eq!(out.status[i], layout::STATUS_OK);
+        let m = big(&unpack(&out.out, b.words, b.count, 0, i));
+        assert_eq!(m, gpu_common::scalar_private(k, &ops[i].c));
+    }
+    // A key index past the table, and an image with a wrong magic or L.
+    let mut b = pack(keys, &ops);
+    b.op_key[0] = keys.len() as u32;
+    let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+    let out = host::rsa_private(&refs, &b.op_key, &b.input, b.words, layout::WINDOW);
+    assert_eq!(out.status[0], layout::STATUS_BAD_KEY);
+    assert_eq!(out.status[3], layout::STATUS_OK);
+    for (word, value) in [(0, 0u32), (1, 65), (2, 7)] {
+        let mut images = images.clone();
+        images[1][word] = value;
+        let (_, out) = run(keys, &images, &ops, layout::WINDOW);
+        assert!(out.status.iter().all(|&s| s == layout::STATUS_BAD_KEY), "word {word} = {value}");
+    }
+    // A window outside 1..=5.
+    let (_, out) = run(keys, &images, &ops[..1], 6);
+    assert_eq!(out.status[0], layout::STATUS_BAD_KEY);
+}
+
+#[test]
+fn images_describe_the_key() {
+    for k in keys() {
+        let l = k.nl / 2;
+        let img = &k.image;
+        let at = |off: usize, len: usize| big(&img[off..off + len]);
+        let hdr = layout::KEY_HDR;
+        assert_eq!(img[1] as usize, l);
+        assert_eq!(at(hdr, l), k.p, "{}: p", k.name);
+        assert_eq!(at(hdr + l, l), k.q, "{}: q", k.name);
+        assert_eq!(at(hdr + 7 * l, 2 * l), k.n, "{}: n", k.name);
+        let e = u64::from(img[6]) | (u64::from(img[7]) << 32);
+        assert_eq!(BigUint::from(e), k.e, "{}: e", k.name);
+        assert_eq!(img[layout::FAULT_PHASE_WORD], 0, "no fault armed");
+        let rp = BigUint::from(1u8) << (32 * l);
+        assert_eq!(at(hdr + 5 * l, l), (&rp * &rp) % &k.p, "{}: R^2 mod p", k.name);
+        assert_eq!(at(hdr + 9 * l, 2 * l), (k.r() * k.r()) % &k.n, "{}: R^2 mod n", k.name);
+        assert_eq!(k.p.bits().div_ceil(32) as usize, l, "{}: p fills L limbs", k.name);
+    }
+    // Multi-prime keys run on the CPU: no image.
+    let mut o = cryptocard::rsa::keygen::KeyGenOptions::new(2048);
+    o.primes = 3;
+    let three =
+        cryptocard::rsa::RsaPrivateKey::generate_with(&o, &mut cryptocard::rng::OsRng).unwrap();
+    assert!(layout::key_image(&three).is_none());
+}

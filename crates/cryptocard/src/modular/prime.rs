@@ -25,7 +25,7 @@
 //! CHES 2009). With independent candidates, as in BoringSSL, a rejection concerns a
 //! number that is thrown away and says nothing of the prime kept, so the verdicts may be
 //! public; the walk's speed (a residue update per step instead of a trial division) is
-//! partly won back by sieving with a shorter table ([`sieve::generation_primes`]).
+//! partly won back by sieving with a shorter table (`sieve::generation_primes`).
 //!
 //! What leaks: the verdict on each discarded candidate, how many there were, and, for
 //! the prime found, a = v2(p - 1) (see [`miller_rabin`]). The sieve, the acceptance check

@@ -7,7 +7,7 @@
 //! constant-time trial division has the same aim). With the whole table of 2048 primes
 //! (3 to 17881) about 2 e^-gamma / ln(17881) = 11.5% of odd numbers survive (Mertens);
 //! key generation, which divides every fresh candidate, uses a prefix of it
-//! ([`generation_primes`]).
+//! (`generation_primes`).
 
 use crate::bignum::Limb;
 use zeroize::Zeroize;

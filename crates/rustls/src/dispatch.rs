@@ -1,0 +1,47 @@
+//! Where a signature runs, given the thread rustls asks for it on (see the crate docs,
+//! "When signatures batch").
+
+use cryptocard::engine::Engine;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
+use std::sync::Arc;
+use tokio::runtime::{Handle, RuntimeFlavor};
+
+/// How a signature asked on a multi-thread tokio runtime's worker waits for its batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wait {
+    /// Inside [`tokio::task::block_in_place`]: the worker's queue moves to another
+    /// thread while this one waits, so the runtime keeps accepting and driving
+    /// connections (the default).
+    #[default]
+    BlockInPlace,
+    /// The worker simply blocks. Fewer thread hand-offs, but while every worker waits
+    /// for a batch no connection makes progress: kept for measuring the choice.
+    Block,
+    /// Never wait: each signature runs alone on the thread that asks for it, as on a
+    /// current-thread runtime (no batching at all).
+    Direct,
+}
+
+/// Runs `req` with `key`: on `engine` when this thread may wait for a batch, alone
+/// otherwise.
+pub(crate) fn sign(
+    engine: &Engine,
+    key: &Arc<RsaPrivateKey>,
+    req: PrivateRequest,
+    wait: Wait,
+) -> cryptocard::Result<Vec<u8>> {
+    let flavor = Handle::try_current().map(|h| h.runtime_flavor());
+    match (flavor, wait) {
+        (_, Wait::Direct) => req.run(key, &mut OsRng),
+        // A plain thread: waiting blocks only the connection that asked.
+        (Err(_), _) => engine.run(key.clone(), req),
+        (Ok(RuntimeFlavor::MultiThread), Wait::BlockInPlace) => {
+            tokio::task::block_in_place(|| engine.run(key.clone(), req))
+        }
+        (Ok(RuntimeFlavor::MultiThread), Wait::Block) => engine.run(key.clone(), req),
+        // A current-thread runtime (or a flavor this crate does not know): the thread
+        // that would bring the batch's other members is this one.
+        (Ok(_), _) => req.run(key, &mut OsRng),
+    }
+}

@@ -10,6 +10,8 @@ pub mod mac;
 pub mod pkey;
 pub mod pkeyutl;
 pub mod prime;
+#[cfg(feature = "tls")]
+pub mod s_server;
 pub mod version;
 
 use crate::fail::{CmdResult, Fail};
@@ -58,6 +60,11 @@ pub const COMMANDS: &[Command] = &[
         run: prime::main,
     },
     Command {
+        name: "s_server",
+        summary: "An HTTPS server on rustls with cryptocard's RSA (s_server -www style)",
+        run: s_server_main,
+    },
+    Command {
         name: "speed",
         summary: "Measure cryptocard beside OpenSSL, GMP and others",
         run: crate::speed::main,
@@ -65,6 +72,15 @@ pub const COMMANDS: &[Command] = &[
     Command { name: "version", summary: "Version and the CPU backends in use", run: version::main },
     Command { name: "help", summary: "This list", run: help },
 ];
+
+#[cfg(feature = "tls")]
+use s_server::main as s_server_main;
+
+/// `s_server` in a build without the `tls` feature.
+#[cfg(not(feature = "tls"))]
+fn s_server_main(_: &[String]) -> CmdResult {
+    Err(Fail::msg("this cryptocard was built without TLS (cargo feature `tls`)"))
+}
 
 /// Runs the command line (without the program name); returns the exit status.
 pub fn run(argv: &[String]) -> i32 {

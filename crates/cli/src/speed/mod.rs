@@ -23,7 +23,8 @@
 //!
 //! `--engine` sweeps RSA signing through the batching engine over 1..64 concurrent
 //! callers beside OpenSSL called from as many threads, with latency quantiles and a plot
-//! ([`engine`]).
+//! ([`engine`]). `--tls` measures full TLS handshakes per second, and per server
+//! CPU-second, against HTTPS servers on cryptocard and on stock rustls (`tls`).
 //!
 //! Structure: [`row`] (what a row and its candidates are), [`registry`] (names to rows),
 //! [`algs`] (one module per family, ours and the peers' over shared inputs), [`peers`]
@@ -45,6 +46,8 @@ pub mod registry;
 pub mod report;
 pub mod row;
 pub mod seeds;
+#[cfg(feature = "tls")]
+pub mod tls;
 
 use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
@@ -59,7 +62,10 @@ const SPEC: Spec = Spec {
     usage: "speed [ALG ...] [options]\n       \
             cryptocard speed --seeds [-seconds S] [-bytes N]\n       \
             cryptocard speed --engine [rsaN] [-seconds S] [-concurrency LIST] [-plot FILE] \
-            [--compare openssl] [--json]",
+            [--compare openssl] [--json]\n       \
+            cryptocard speed --tls [rsaN ...] [-seconds S] [-concurrency LIST] [-servers LIST] \
+            [-server NAME=COMMAND] [-connect HOST:PORT] [-tls1_2] [-sigalg NAME] [-pin] \
+            [-plot FILE] [--json]",
     flags: &[
         Flag::value("seconds", "S").about("Seconds each implementation runs per row (default 1)"),
         Flag::value("bytes", "N").about("Buffer size for ciphers, digests, HMAC (default 8192)"),
@@ -73,8 +79,20 @@ const SPEC: Spec = Spec {
         Flag::switch("seeds").about("The seed papers' headline rows beside ours"),
         Flag::switch("engine")
             .about("RSA signing through the batching engine at 1..64 callers, beside OpenSSL"),
-        Flag::value("concurrency", "LIST").about("--engine: caller counts (default 1,2,4,...,64)"),
-        Flag::value("plot", "FILE").about("--engine: the SVG plot (default speed-engine.svg)"),
+        Flag::switch("tls").about("Full TLS handshakes/s against HTTPS servers (rustls clients)"),
+        Flag::value("concurrency", "LIST")
+            .about("--engine: caller counts (default 1,2,...,64); --tls: clients (1,8,64,256)"),
+        Flag::value("plot", "FILE")
+            .about("--engine, --tls: the SVG plot (speed-engine.svg, speed-tls.svg)"),
+        Flag::value("servers", "LIST").about("--tls: built-in servers, cryptocard,stock (default)"),
+        Flag::value("server", "NAME=CMD")
+            .about("--tls: a server to start ({port} {cert} {key} {chain} filled in)"),
+        Flag::value("connect", "HOST:PORT").about("--tls: a server already running there"),
+        Flag::switch("tls1_2").about("--tls: TLS 1.2 (default 1.3)"),
+        Flag::switch("tls1_3").about("--tls: TLS 1.3"),
+        Flag::value("sigalg", "NAME")
+            .about("--tls: the scheme clients offer (rsa_pss_rsae_sha256)"),
+        Flag::switch("pin").about("--tls: servers on CPU 0, clients on CPU 1"),
     ],
     notes: "Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.",
     more: Some(names),
@@ -108,6 +126,8 @@ struct Options {
     format: Format,
     seeds: bool,
     engine: Option<engine::Options>,
+    #[cfg(feature = "tls")]
+    tls: Option<tls::Options>,
 }
 
 fn options(p: &Parsed) -> CmdResult<Options> {
@@ -149,14 +169,75 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
         return Err(Fail::msg("--seeds takes only -seconds and -bytes"));
     }
+    let tls_only = ["servers", "server", "connect", "tls1_2", "tls1_3", "sigalg", "pin"];
+    if !p.has("tls") && tls_only.iter().any(|f| p.has(f)) {
+        return Err(Fail::msg(format!("-{} go with --tls", tls_only.join(", -"))));
+    }
     let engine = if p.has("engine") {
         Some(engine_options(p, seconds, format)?)
-    } else if p.has("concurrency") || p.has("plot") {
-        return Err(Fail::msg("-concurrency and -plot go with --engine"));
+    } else if (p.has("concurrency") || p.has("plot")) && !p.has("tls") {
+        return Err(Fail::msg("-concurrency and -plot go with --engine or --tls"));
     } else {
         None
     };
-    Ok(Options { algs, seconds, bytes, multi, batch, keys, compare, format, seeds, engine })
+    #[cfg(feature = "tls")]
+    let tls = match p.has("tls") {
+        true => Some(tls_options(p, seconds, format)?),
+        false => None,
+    };
+    #[cfg(not(feature = "tls"))]
+    if p.has("tls") {
+        return Err(Fail::msg(
+            "--tls: this cryptocard was built without TLS (cargo feature `tls`)",
+        ));
+    }
+    Ok(Options {
+        algs,
+        seconds,
+        bytes,
+        multi,
+        batch,
+        keys,
+        compare,
+        format,
+        seeds,
+        engine,
+        #[cfg(feature = "tls")]
+        tls,
+    })
+}
+
+/// The `--tls` options.
+#[cfg(feature = "tls")]
+fn tls_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<tls::Options> {
+    if p.has("engine") || p.has("seeds") || p.has("multi") || p.has("batch") || p.has("compare") {
+        return Err(Fail::msg("--tls goes without --engine, --seeds, -multi, -batch, --compare"));
+    }
+    let algs: Vec<String> = p.positional.iter().map(|a| a.to_ascii_lowercase()).collect();
+    tls::options(
+        &algs,
+        seconds,
+        p.value("concurrency").map(levels).transpose()?,
+        p.value("servers"),
+        &p.values("server"),
+        p.value("connect"),
+        p.last_of(&["tls1_2", "tls1_3"]) == Some("tls1_2"),
+        p.value("sigalg"),
+        p.has("pin"),
+        p.value("plot"),
+        format,
+    )
+    .map_err(Fail::msg)
+}
+
+/// A `-concurrency` list: numbers from 1 to 1024.
+fn levels(list: &str) -> CmdResult<Vec<usize>> {
+    list.split(',')
+        .map(|w| match w.trim().parse::<usize>() {
+            Ok(n) if (1..=1024).contains(&n) => Ok(n),
+            _ => Err(Fail::msg(format!("-concurrency: '{w}' is not a number from 1 to 1024"))),
+        })
+        .collect()
 }
 
 /// The `--engine` options: at most one `rsaN`, the concurrency levels, the plot file.
@@ -174,13 +255,7 @@ fn engine_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<engine:
         .ok_or_else(|| Fail::msg(format!("--engine: '{alg}' is not one of the rsaN algorithms")))?;
     let levels = match p.value("concurrency") {
         None => engine::DEFAULT_LEVELS.to_vec(),
-        Some(list) => list
-            .split(',')
-            .map(|w| match w.trim().parse::<usize>() {
-                Ok(n) if (1..=1024).contains(&n) => Ok(n),
-                _ => Err(Fail::msg(format!("-concurrency: '{w}' is not a number from 1 to 1024"))),
-            })
-            .collect::<Result<Vec<_>, _>>()?,
+        Some(list) => levels(list)?,
     };
     let plot = p.value("plot").unwrap_or(engine::DEFAULT_PLOT).to_string();
     Ok(engine::Options { bits, seconds, levels, plot, format })
@@ -201,6 +276,10 @@ pub fn main(argv: &[String]) -> CmdResult {
     let o = options(&p)?;
     if o.seeds {
         return seeds::run(o.seconds, o.bytes);
+    }
+    #[cfg(feature = "tls")]
+    if let Some(t) = &o.tls {
+        return tls::run(t);
     }
     let set = PeerSet::select(&o.compare).map_err(Fail::msg)?;
     if let Some(e) = &o.engine {

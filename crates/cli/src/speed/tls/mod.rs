@@ -1,0 +1,433 @@
+//! `cryptocard speed --tls`: full TLS handshakes per second against HTTPS servers, the
+//! measure of issue 20's targets.
+//!
+//! ```text
+//! cryptocard speed --tls [rsa2048 rsa3072 rsa4096] [-seconds S] [-concurrency 1,8,64,256]
+//!     [-servers cryptocard,stock] [-server NAME=COMMAND ...] [-connect HOST:PORT]
+//!     [-tls1_2|-tls1_3] [-sigalg NAME] [-pin] [-plot FILE] [--json]
+//! ```
+//!
+//! For each key size a root and a server certificate are made on the spot (cryptocard's
+//! keys and `cryptocard_rustls::cert`) and every server is started on 127.0.0.1 with them
+//! (`servers`): by default `cryptocard s_server` on cryptocard and on stock rustls with
+//! aws-lc-rs, both with resumption off. Then, for each concurrency level and server in
+//! turn, C clients open new connections for `-seconds` (`load`): each handshake full,
+//! each verifying the chain and the server's signature, which is made with the one scheme
+//! the clients offer (`-sigalg`, default `rsa_pss_rsae_sha256`). Reported per level and
+//! server: handshakes/s, handshakes per server CPU-second (the server's utime + stime
+//! from /proc over the level, `cpu`; client and server share the machine, so this is the
+//! fair measure of the server's work), p50/p99 latency and failures; a plot of
+//! handshakes/s and latency against concurrency goes to `-plot` (`speed-tls.svg`).
+//!
+//! `-pin` puts the servers on CPU 0 and the clients on CPU 1 (taskset(1)), so that the
+//! two do not take turns on the same core.
+
+mod cpu;
+mod load;
+mod servers;
+
+use super::plot::{self, Series};
+use super::report::{Format, format_rate};
+use crate::fail::{CmdResult, Fail};
+use crate::io::{Mode, Output};
+use cryptocard_rustls::cert::{Authority, pem};
+use cryptocard_rustls::rustls::{self, SignatureScheme, SupportedProtocolVersion};
+use serde_json::json;
+use servers::{Files, Running, Spec};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Concurrency levels unless `-concurrency` says otherwise.
+pub const DEFAULT_LEVELS: &[usize] = &[1, 8, 64, 256];
+/// Where the plot goes unless `-plot` says otherwise.
+pub const DEFAULT_PLOT: &str = "speed-tls.svg";
+/// The key sizes certificates are made for.
+pub const SIZES: &[usize] = &[2048, 3072, 4096];
+
+/// The schemes `-sigalg` takes, in OpenSSL's names (RFC 8446 section 4.2.3).
+const SIGALGS: [(&str, SignatureScheme); 6] = [
+    ("rsa_pss_rsae_sha256", SignatureScheme::RSA_PSS_SHA256),
+    ("rsa_pss_rsae_sha384", SignatureScheme::RSA_PSS_SHA384),
+    ("rsa_pss_rsae_sha512", SignatureScheme::RSA_PSS_SHA512),
+    ("rsa_pkcs1_sha256", SignatureScheme::RSA_PKCS1_SHA256),
+    ("rsa_pkcs1_sha384", SignatureScheme::RSA_PKCS1_SHA384),
+    ("rsa_pkcs1_sha512", SignatureScheme::RSA_PKCS1_SHA512),
+];
+
+/// What `--tls` was asked for.
+#[derive(Debug)]
+pub struct Options {
+    pub sizes: Vec<usize>,
+    pub seconds: f64,
+    pub levels: Vec<usize>,
+    pub servers: Vec<Spec>,
+    pub tls13: bool,
+    pub sigalg: &'static str,
+    pub pin: bool,
+    pub plot: String,
+    pub format: Format,
+}
+
+/// Builds the options from the parsed pieces.
+#[allow(clippy::too_many_arguments)]
+pub fn options(
+    algs: &[String],
+    seconds: f64,
+    levels: Option<Vec<usize>>,
+    builtin: Option<&str>,
+    custom: &[&str],
+    connect: Option<&str>,
+    tls12: bool,
+    sigalg: Option<&str>,
+    pin: bool,
+    plot: Option<&str>,
+    format: Format,
+) -> Result<Options, String> {
+    let sizes = algs
+        .iter()
+        .map(|a| {
+            a.strip_prefix("rsa")
+                .and_then(|b| b.parse::<usize>().ok())
+                .filter(|b| SIZES.contains(b))
+                .ok_or_else(|| format!("--tls: '{a}' is not rsa2048, rsa3072 or rsa4096"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let sizes = if sizes.is_empty() { vec![2048] } else { sizes };
+    let version_flag = if tls12 { "-tls1_2" } else { "-tls1_3" };
+    let mut servers = Vec::new();
+    let builtin = match (builtin, connect, custom.is_empty()) {
+        (Some(list), _, _) => list.split(',').map(str::trim).collect(),
+        (None, None, true) => vec!["cryptocard", "stock"],
+        (None, _, _) => vec![],
+    };
+    for name in builtin {
+        match name {
+            "cryptocard" | "stock" => servers.push(Spec::builtin(name, version_flag)?),
+            _ => return Err(format!("-servers: '{name}' is not cryptocard or stock")),
+        }
+    }
+    for c in custom {
+        servers.push(Spec::custom(c)?);
+    }
+    if let Some(addr) = connect {
+        servers.push(Spec::Connect { name: format!("server at {addr}"), addr: addr.to_string() });
+    }
+    let sigalg = match sigalg {
+        None => "rsa_pss_rsae_sha256",
+        Some(s) => SIGALGS
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| *n == s)
+            .ok_or_else(|| format!("-sigalg: '{s}' is not one of {}", names(&SIGALGS)))?,
+    };
+    if !tls12 && sigalg.starts_with("rsa_pkcs1") {
+        return Err("-sigalg: TLS 1.3 signs handshakes with PSS only (RFC 8446 4.4.3); \
+                    add -tls1_2 for PKCS#1 v1.5"
+            .into());
+    }
+    Ok(Options {
+        sizes,
+        seconds,
+        levels: levels.unwrap_or_else(|| DEFAULT_LEVELS.to_vec()),
+        servers,
+        tls13: !tls12,
+        sigalg,
+        pin,
+        plot: plot.unwrap_or(DEFAULT_PLOT).to_string(),
+        format,
+    })
+}
+
+fn names(list: &[(&str, SignatureScheme)]) -> String {
+    list.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+/// Runs the measurement.
+pub fn run(o: &Options) -> CmdResult {
+    measure(o).map_err(|e| Fail::msg(format!("--tls: {e}")))
+}
+
+fn measure(o: &Options) -> Result<(), String> {
+    let (server_cpu, client_cpu) = if o.pin { pin_self()? } else { (None, None) };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("the client runtime: {e}"))?;
+    let scheme = SIGALGS
+        .iter()
+        .find(|(n, _)| *n == o.sigalg)
+        .map(|s| s.1)
+        .unwrap_or(SignatureScheme::RSA_PSS_SHA256);
+    let version: &'static SupportedProtocolVersion =
+        if o.tls13 { &rustls::version::TLS13 } else { &rustls::version::TLS12 };
+    let dir = TempDir::new()?;
+    let mut out = Reporter { format: o.format, out: std::io::stdout().lock(), total: 0, failed: 0 };
+    for &bits in &o.sizes {
+        let alg = format!("tls1.{}-rsa{bits}", if o.tls13 { 3 } else { 2 });
+        let (files, root) = certificates(bits, &dir.0)?;
+        let config = load::client_config(&root, version, scheme)?;
+        let mut running = Vec::new();
+        for (i, spec) in o.servers.iter().enumerate() {
+            let log = dir.0.join(format!("server-{i}.log"));
+            running.push(Running::start(spec, &files, server_cpu, &log)?);
+        }
+        out.header(&alg, o, server_cpu.zip(client_cpu));
+        // A few handshakes first, so that no server's first level pays its start-up.
+        for server in &running {
+            let warm = load::run(&runtime, server.addr, config.clone(), 4, 0.2);
+            if warm.handshakes == 0 {
+                let why = warm.first_error.unwrap_or_default();
+                return Err(format!("{}: no handshake succeeded: {why}", server.name));
+            }
+        }
+        let mut series: Vec<Series> =
+            running.iter().map(|r| Series { label: r.name.clone(), points: vec![] }).collect();
+        for &c in &o.levels {
+            let mut points = Vec::new();
+            for (server, s) in running.iter().zip(&mut series) {
+                let before = server.cpu_seconds();
+                let outcome = load::run(&runtime, server.addr, config.clone(), c, o.seconds);
+                let cpu = before.zip(server.cpu_seconds()).map(|(b, a)| a - b);
+                let point = Point::new(&outcome, cpu);
+                out.point(&alg, &server.name, c, &outcome, &point);
+                s.points.push((c, point.per_s, outcome.quantile(0.5), outcome.quantile(0.99)));
+                points.push((server.name.clone(), point));
+            }
+            out.ratios(&points);
+        }
+        let title = format!("{alg} full handshakes ({}), no resumption", o.sigalg);
+        write_plot(&plot_path(&o.plot, bits, o.sizes.len()), &title, &series)?;
+    }
+    out.total();
+    Ok(())
+}
+
+/// A level's figures for one server.
+#[derive(Debug, Clone, Copy)]
+struct Point {
+    per_s: f64,
+    per_cpu_s: Option<f64>,
+}
+
+impl Point {
+    fn new(o: &load::Outcome, cpu: Option<f64>) -> Point {
+        let per_s = o.handshakes as f64 / o.elapsed.as_secs_f64().max(1e-9);
+        let per_cpu_s = cpu.filter(|&c| c > 0.0).map(|c| o.handshakes as f64 / c);
+        Point { per_s, per_cpu_s }
+    }
+}
+
+/// Pins this process (all its threads, and those it starts) to CPU 1 and says that the
+/// servers go on CPU 0.
+fn pin_self() -> Result<(Option<usize>, Option<usize>), String> {
+    let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    if cpus < 2 {
+        return Err("-pin needs two CPUs".into());
+    }
+    let status = std::process::Command::new("taskset")
+        .args(["-a", "-p", "-c", "1", &std::process::id().to_string()])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("-pin: cannot run taskset: {e}"))?;
+    if !status.success() {
+        return Err(format!("-pin: taskset failed ({status})"));
+    }
+    Ok((Some(0), Some(1)))
+}
+
+/// A root and a server certificate for RSA keys of `bits` bits, written as PEM files
+/// for the servers; returns them and the root, which the clients trust.
+fn certificates(
+    bits: usize,
+    dir: &Path,
+) -> Result<(Files, cryptocard_rustls::rustls::pki_types::CertificateDer<'static>), String> {
+    let e = |e: cryptocard_rustls::cert::Error| format!("making certificates: {e}");
+    let root = Authority::generate("cryptocard speed root", bits).map_err(e)?;
+    let id = root.issue_rsa(bits, &["localhost", "127.0.0.1"]).map_err(e)?;
+    let files = Files {
+        chain: dir.join(format!("chain-{bits}.pem")),
+        cert: dir.join(format!("cert-{bits}.pem")),
+        key: dir.join(format!("key-{bits}.pem")),
+    };
+    let write = |path: &PathBuf, text: String, mode: Mode| -> Result<(), String> {
+        let mut file =
+            Output::create(Some(&path.to_string_lossy()), mode).map_err(|f| f.to_string())?;
+        file.put(text.as_bytes()).map_err(|f| f.to_string())?;
+        file.commit().map_err(|f| f.to_string())
+    };
+    write(&files.chain, cryptocard_rustls::cert::chain_pem(&id.chain), Mode::Public)?;
+    write(&files.cert, pem("CERTIFICATE", &id.chain[0]), Mode::Public)?;
+    write(&files.key, pem("PRIVATE KEY", id.key.secret_der()), Mode::Private)?;
+    Ok((files, root.cert().clone()))
+}
+
+/// The plot's file: `-plot` as given for one key size, with `-rsaN` before the extension
+/// for several.
+fn plot_path(plot: &str, bits: usize, sizes: usize) -> String {
+    if sizes == 1 {
+        return plot.to_string();
+    }
+    match plot.rsplit_once('.') {
+        Some((stem, ext)) => format!("{stem}-rsa{bits}.{ext}"),
+        None => format!("{plot}-rsa{bits}"),
+    }
+}
+
+/// Writes the plot whole or not at all.
+fn write_plot(path: &str, title: &str, series: &[Series]) -> Result<(), String> {
+    let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
+    file.put(plot::svg(title, series).as_bytes()).map_err(|f| f.to_string())?;
+    file.commit().map_err(|f| f.to_string())?;
+    eprintln!("plot written to {path}");
+    Ok(())
+}
+
+/// A directory of this run's own, removed at the end.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let dir = std::env::temp_dir().join(format!("cryptocard-speed-tls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The CPU's model name, for the header.
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.to_string()))
+        .and_then(|l| l.split_once(':').map(|(_, v)| v.trim().to_string()))
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// The report, line by line to stdout as it is measured.
+struct Reporter {
+    format: Format,
+    out: std::io::StdoutLock<'static>,
+    total: u64,
+    failed: u64,
+}
+
+impl Reporter {
+    fn emit(&mut self, line: String) {
+        let _ = writeln!(self.out, "{line}");
+        let _ = self.out.flush();
+    }
+
+    fn header(&mut self, alg: &str, o: &Options, pinned: Option<(usize, usize)>) {
+        if self.format != Format::Table {
+            return;
+        }
+        let placement = match pinned {
+            Some((s, c)) => format!("servers on CPU {s}, clients on CPU {c}"),
+            None => "servers and clients unpinned".into(),
+        };
+        self.emit(format!(
+            "{alg} full handshakes ({}, no resumption), {} s per point; {placement}; {}",
+            o.sigalg,
+            o.seconds,
+            cpu_model()
+        ));
+        self.emit(format!(
+            "{:>11}  {:<20} {:>12} {:>16} {:>10} {:>10} {:>7}",
+            "concurrency",
+            "server",
+            "handshakes/s",
+            "per server CPU-s",
+            "p50 µs",
+            "p99 µs",
+            "failed"
+        ));
+    }
+
+    fn point(&mut self, alg: &str, name: &str, c: usize, o: &load::Outcome, p: &Point) {
+        self.total += o.handshakes;
+        self.failed += o.failed;
+        if let (Some(e), true) = (&o.first_error, self.format == Format::Table) {
+            eprintln!("note: {name} at {c}: {} failed, the first: {e}", o.failed);
+        }
+        match self.format {
+            Format::Table => {
+                let cpu = p.per_cpu_s.map_or("-".to_string(), format_rate);
+                self.emit(format!(
+                    "{c:>11}  {name:<20} {:>12} {cpu:>16} {:>10} {:>10} {:>7}",
+                    format_rate(p.per_s),
+                    format_rate(o.quantile(0.5)),
+                    format_rate(o.quantile(0.99)),
+                    o.failed
+                ));
+            }
+            Format::Json | Format::MachineReadable => {
+                let v = json!({"alg": alg, "op": "handshake", "impl": name, "concurrency": c,
+                    "handshakes": o.handshakes, "seconds": o.elapsed.as_secs_f64(),
+                    "ops_per_s": p.per_s, "ops_per_server_cpu_s": p.per_cpu_s,
+                    "p50_us": o.quantile(0.5), "p99_us": o.quantile(0.99), "failed": o.failed});
+                self.emit(v.to_string());
+            }
+        }
+    }
+
+    /// cryptocard against each other server at one level.
+    fn ratios(&mut self, points: &[(String, Point)]) {
+        if self.format != Format::Table {
+            return;
+        }
+        let Some((_, ours)) = points.iter().find(|(n, _)| n == "cryptocard") else { return };
+        let ours = *ours;
+        for (name, p) in points.iter().filter(|(n, _)| n != "cryptocard") {
+            let cpu = match (ours.per_cpu_s, p.per_cpu_s) {
+                (Some(a), Some(b)) => format!(", {:.2}x per server CPU-s", a / b),
+                _ => String::new(),
+            };
+            let line = format!(
+                "{:>11}  cryptocard / {name}: {:.2}x handshakes/s{cpu}",
+                "",
+                ours.per_s / p.per_s
+            );
+            self.emit(line);
+        }
+    }
+
+    fn total(&mut self) {
+        if self.format == Format::Table {
+            let (total, failed) = (self.total, self.failed);
+            self.emit(format!("{total} handshakes in all, {failed} failed"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, options, plot_path};
+
+    #[test]
+    fn options_say_what_is_wrong() {
+        let o = |algs: &[&str], sigalg: Option<&str>, tls12: bool| {
+            let algs: Vec<String> = algs.iter().map(|s| s.to_string()).collect();
+            options(&algs, 1.0, None, None, &[], None, tls12, sigalg, false, None, Format::Table)
+        };
+        let ok = o(&[], None, false).unwrap();
+        assert_eq!(
+            (ok.sizes.as_slice(), ok.servers.len(), ok.sigalg),
+            (&[2048][..], 2, "rsa_pss_rsae_sha256")
+        );
+        assert!(o(&["rsa1024"], None, false).unwrap_err().contains("rsa1024"));
+        assert!(o(&[], Some("rsa_pkcs1_sha256"), false).unwrap_err().contains("PSS only"));
+        assert!(o(&[], Some("rsa_pkcs1_sha256"), true).is_ok());
+        assert!(o(&[], Some("ed25519"), false).unwrap_err().contains("not one of"));
+    }
+
+    #[test]
+    fn one_plot_per_size() {
+        assert_eq!(plot_path("t.svg", 2048, 1), "t.svg");
+        assert_eq!(plot_path("t.svg", 3072, 2), "t-rsa3072.svg");
+    }
+}

@@ -23,14 +23,20 @@ pub enum Wait {
     Direct,
 }
 
-/// Runs `req` with `key`: on `engine` when this thread may wait for a batch, alone
-/// otherwise.
+/// Runs `req` with `key`: on `engine` when batching pays (`batches`: the key's backend
+/// runs lane batches) and this thread may wait for a batch, alone otherwise.
 pub(crate) fn sign(
     engine: &Engine,
     key: &Arc<RsaPrivateKey>,
     req: PrivateRequest,
     wait: Wait,
+    batches: bool,
 ) -> cryptocard::Result<Vec<u8>> {
+    if !batches {
+        // The scalar backend, or a key the lanes do not take: a batch would run its
+        // members one after another, so waiting for one only adds hand-offs.
+        return req.run(key, &mut OsRng);
+    }
     let flavor = Handle::try_current().map(|h| h.runtime_flavor());
     match (flavor, wait) {
         (_, Wait::Direct) => req.run(key, &mut OsRng),

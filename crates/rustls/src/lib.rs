@@ -26,7 +26,10 @@
 //!
 //! rustls asks for a signature synchronously ([`Signer::sign`](rustls::sign::Signer)
 //! "is blocking rather than asynchronous"), on whatever thread drives the connection.
-//! A signature can join a batch only if its thread may wait for the others:
+//! Batching pays only where the key's backend runs lane batches (AVX-512 IFMA, a GPU);
+//! a key on the scalar backend (a CPU without IFMA, `CRYPTOCARD_BACKEND=scalar`, a
+//! multi-prime key) signs at once on the asking thread, as stock rustls does. Otherwise
+//! a signature can join a batch only if its thread may wait for the others:
 //!
 //! * on a worker of a multi-thread tokio runtime, the wait happens inside
 //!   [`tokio::task::block_in_place`], which hands the worker's other tasks to a new

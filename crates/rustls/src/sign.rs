@@ -36,6 +36,9 @@ struct Held {
     key: Arc<RsaPrivateKey>,
     engine: Arc<Engine>,
     wait: Wait,
+    /// Whether the key's backend runs lane batches (IFMA, GPU): only then does a
+    /// signature go through the engine.
+    batches: bool,
     spki: Vec<u8>,
 }
 
@@ -52,7 +55,8 @@ impl RsaSigningKey {
             .public_key()
             .to_public_key_der()
             .map_err(|e| general(&format!("the RSA public key: {e}")))?;
-        Ok(RsaSigningKey { held: Arc::new(Held { key, engine, wait, spki }) })
+        let batches = key.batch_class().is_lane_batched();
+        Ok(RsaSigningKey { held: Arc::new(Held { key, engine, wait, batches, spki }) })
     }
 
     /// The key.
@@ -92,7 +96,7 @@ impl Signer for RsaSigner {
             Padding::Pkcs1 => PrivateRequest::SignPkcs1v15 { hash: self.hash, msg },
         };
         let held = &*self.held;
-        dispatch::sign(&held.engine, &held.key, req, held.wait)
+        dispatch::sign(&held.engine, &held.key, req, held.wait, held.batches)
             .map_err(|e| general(&format!("signing failed: {e}")))
     }
 

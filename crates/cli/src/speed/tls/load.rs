@@ -100,6 +100,29 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Nothing measured yet.
+    pub fn empty() -> Outcome {
+        Outcome {
+            handshakes: 0,
+            failed: 0,
+            elapsed: Duration::ZERO,
+            latencies_us: Vec::new(),
+            first_error: None,
+        }
+    }
+
+    /// Adds another slice's figures to these.
+    pub fn absorb(&mut self, other: Outcome) {
+        self.handshakes += other.handshakes;
+        self.failed += other.failed;
+        self.elapsed += other.elapsed;
+        self.latencies_us.extend(other.latencies_us);
+        self.latencies_us.sort_by(f64::total_cmp);
+        if self.first_error.is_none() {
+            self.first_error = other.first_error;
+        }
+    }
+
     /// The `p` quantile of the latencies (0 when none completed).
     pub fn quantile(&self, p: f64) -> f64 {
         let n = self.latencies_us.len();
@@ -158,13 +181,7 @@ pub fn run(
                 })
             })
             .collect();
-        let mut outcome = Outcome {
-            handshakes: 0,
-            failed: 0,
-            elapsed: Duration::ZERO,
-            latencies_us: Vec::new(),
-            first_error: None,
-        };
+        let mut outcome = Outcome::empty();
         let mut last = start;
         for task in tasks {
             match task.await {

@@ -13,7 +13,8 @@
 //! aws-lc-rs, both with resumption off. Then, for each concurrency level and server in
 //! turn, C clients open new connections for `-seconds` (`load`): each handshake full,
 //! each verifying the chain and the server's signature, which is made with the one scheme
-//! the clients offer (`-sigalg`, default `rsa_pss_rsae_sha256`). Reported per level and
+//! the clients offer (`-sigalg`, default `rsa_pss_rsae_sha256`); each server's time is
+//! two halves, taken in A B B A order, as `speed` interleaves its rows. Reported per level and
 //! server: handshakes/s, handshakes per server CPU-second (the server's utime + stime
 //! from /proc over the level, `cpu`; client and server share the machine, so this is the
 //! fair measure of the server's work), p50/p99 latency and failures; a plot of
@@ -183,13 +184,34 @@ fn measure(o: &Options) -> Result<(), String> {
         let mut series: Vec<Series> =
             running.iter().map(|r| Series { label: r.name.clone(), points: vec![] }).collect();
         for &c in &o.levels {
+            // The level's time in two halves, the servers taking turns in A B B A order,
+            // so that drift (clock, caches, the allocator's growth) falls on all alike.
+            // Halves rather than shorter turns: each turn starts C connections at once
+            // and ends with their stragglers, which must stay a small part of a turn.
+            let rounds = 2;
+            let slice = o.seconds / rounds as f64;
+            let mut outcomes: Vec<load::Outcome> =
+                running.iter().map(|_| load::Outcome::empty()).collect();
+            let mut cpu: Vec<Option<f64>> = vec![Some(0.0); running.len()];
+            for round in 0..rounds {
+                let mut order: Vec<usize> = (0..running.len()).collect();
+                if round % 2 == 1 {
+                    order.reverse();
+                }
+                for i in order {
+                    let server = &running[i];
+                    let before = server.cpu_seconds();
+                    outcomes[i].absorb(load::run(&runtime, server.addr, config.clone(), c, slice));
+                    let used = before.zip(server.cpu_seconds()).map(|(b, a)| a - b);
+                    cpu[i] = cpu[i].zip(used).map(|(t, u)| t + u);
+                }
+            }
             let mut points = Vec::new();
-            for (server, s) in running.iter().zip(&mut series) {
-                let before = server.cpu_seconds();
-                let outcome = load::run(&runtime, server.addr, config.clone(), c, o.seconds);
-                let cpu = before.zip(server.cpu_seconds()).map(|(b, a)| a - b);
-                let point = Point::new(&outcome, cpu);
-                out.point(&alg, &server.name, c, &outcome, &point);
+            for ((server, s), (outcome, cpu)) in
+                running.iter().zip(&mut series).zip(outcomes.iter().zip(cpu))
+            {
+                let point = Point::new(outcome, cpu);
+                out.point(&alg, &server.name, c, outcome, &point);
                 s.points.push((c, point.per_s, outcome.quantile(0.5), outcome.quantile(0.99)));
                 points.push((server.name.clone(), point));
             }

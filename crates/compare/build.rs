@@ -72,8 +72,51 @@ fn main() {
     let lock = Path::new(&env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"))
         .join("../../Cargo.lock");
     println!("cargo:rerun-if-changed={}", lock.display());
-    let md2 = fs::read_to_string(&lock).ok().and_then(|l| locked_version(&l, "md2"));
-    println!("cargo:rustc-env=COMPARE_MD2_VERSION={}", md2.as_deref().unwrap_or("0.11"));
+    let lock = fs::read_to_string(&lock).unwrap_or_default();
+    // So do the Rust peers, `aws-lc-rs` and `ring`.
+    for (name, var, fallback) in [
+        ("md2", "COMPARE_MD2_VERSION", "0.11"),
+        ("aws-lc-rs", "COMPARE_AWS_LC_RS_VERSION", "1.19"),
+        ("ring", "COMPARE_RING_VERSION", "0.17"),
+    ] {
+        let version = locked_version(&lock, name);
+        println!("cargo:rustc-env={var}={}", version.as_deref().unwrap_or(fallback));
+    }
+    println!("cargo:rustc-env=COMPARE_AWS_LC_NO_AVX512={}", aws_lc_without_avx512(&target));
+}
+
+/// Why aws-lc-sys builds AWS-LC without its AVX-512 assembly (the IFMA RSA among it), or
+/// "" when it keeps it. aws-lc-sys drops it for a size-optimized build
+/// (`AWS_LC_SYS_SMALL`, or opt-level "s"/"z", which defines `OPENSSL_SMALL`) and has no
+/// assembly at all under `AWS_LC_SYS_NO_ASM`; the code only exists for x86-64. The
+/// opt-level read here is this crate's, the same as aws-lc-sys's unless a profile sets
+/// one for it alone.
+fn aws_lc_without_avx512(target: &str) -> &'static str {
+    let suffix = target.replace(['-', '.'], "_");
+    let flag = |name: &str| {
+        [format!("AWS_LC_SYS_{name}_{suffix}"), format!("AWS_LC_SYS_{name}")].iter().find_map(
+            |var| {
+                println!("cargo:rerun-if-env-changed={var}");
+                let value = env::var(var).ok()?.to_lowercase();
+                Some(
+                    !(value.starts_with('0')
+                        || value.starts_with('n')
+                        || value.starts_with("off")
+                        || value.starts_with('f')),
+                )
+            },
+        )
+    };
+    let opt = env::var("OPT_LEVEL").unwrap_or_default();
+    if !target.starts_with("x86_64") {
+        "not x86-64"
+    } else if flag("NO_ASM") == Some(true) {
+        "AWS_LC_SYS_NO_ASM"
+    } else if flag("SMALL").unwrap_or(opt == "s" || opt == "z") {
+        "a size-optimized build"
+    } else {
+        ""
+    }
 }
 
 /// Links `lib<name>.a` from an install tree, and reruns the script (rebuilding the entry)

@@ -9,6 +9,8 @@
 //! | [`gmp::Gmp::system`] | the system's `libgmp.so.10` (GMP 6.2.1), where present | `dlopen` |
 //! | [`nettle::Nettle::system`] | the system's `libnettle.so.8`, where present (MD2 and friends, DES) | `dlopen` |
 //! | [`rustcrypto`] | the RustCrypto `md2` crate | Rust |
+//! | [`aws_lc`] | `aws-lc-rs`, AWS-LC built by `aws-lc-sys` (RSA PKCS#1 v1.5 SHA-256, SHA digests) | Rust API over static, symbol-prefixed C |
+//! | [`ring`] | the `ring` crate (RSA PKCS#1 v1.5 SHA-256, SHA digests) | Rust |
 //!
 //! Static and shared copies of the same library never see each other's symbols (see
 //! [`ffi`]); each library's functions are declared once, in one table filled either way, so
@@ -29,6 +31,8 @@
 use std::fmt;
 
 #[cfg(feature = "ffi")]
+pub mod aws_lc;
+#[cfg(feature = "ffi")]
 pub mod ffi;
 #[cfg(feature = "ffi")]
 pub mod gmp;
@@ -36,6 +40,8 @@ pub mod gmp;
 pub mod nettle;
 #[cfg(feature = "ffi")]
 pub mod openssl;
+#[cfg(feature = "ffi")]
+pub mod ring;
 #[cfg(feature = "ffi")]
 pub mod rustcrypto;
 
@@ -48,7 +54,7 @@ pub enum Origin {
     Bundled,
     /// The system's shared library, opened at run time.
     System,
-    /// A pure-Rust crate.
+    /// A Rust crate (pure Rust, or one that builds and wraps its own C: aws-lc-rs, ring).
     Crate,
 }
 
@@ -68,7 +74,7 @@ impl Origin {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PeerInfo {
     /// Short lower-case identifier, as in `--compare` and the JSON `impl` field:
-    /// "openssl", "gmp", "nettle", "rustcrypto".
+    /// "openssl", "gmp", "nettle", "rustcrypto", "aws-lc-rs", "ring".
     pub id: &'static str,
     /// Display name: "OpenSSL", "GMP", "nettle", "RustCrypto md2".
     pub name: &'static str,

@@ -1,5 +1,5 @@
-//! `cryptocard speed`: cryptocard measured side by side with OpenSSL, GMP, nettle and
-//! RustCrypto, in one process.
+//! `cryptocard speed`: cryptocard measured side by side with OpenSSL, GMP, nettle,
+//! RustCrypto, aws-lc-rs and ring, in one process.
 //!
 //! ```text
 //! cryptocard speed [ALG ...] [-seconds S] [-bytes N] [-multi N] [-batch N]

@@ -2,8 +2,10 @@
 //!
 //! `--compare` takes a comma-separated list: `openssl` (the vendored 4.0.3 and the system's
 //! libcrypto), `openssl-vendored`, `openssl-system`, `gmp` (bundled and system),
-//! `gmp-bundled`, `gmp-system`, `nettle`, `rustcrypto`, `all` or `none`. A selected system
-//! library that is not installed is left out with a note, never an error.
+//! `gmp-bundled`, `gmp-system`, `nettle`, `rustcrypto`, `aws-lc-rs`, `ring` (the two Rust
+//! TLS providers: RSA PKCS#1 v1.5 sign and verify, the SHA digests), `all` or `none`. A
+//! selected system library that is not installed is left out with a note, never an error;
+//! so is a size or algorithm a peer does not have (ring signs with 2048 to 4096 bits only).
 //!
 //! The peers come from the `compare` crate, behind this crate's `peers` feature (on by
 //! default). A `cryptocard` built without it (`cargo install --path crates/cli
@@ -12,12 +14,13 @@
 
 use compare::PeerInfo;
 #[cfg(feature = "peers")]
-use compare::{gmp::Gmp, nettle::Nettle, openssl::Openssl, rustcrypto};
+use compare::{aws_lc, gmp::Gmp, nettle::Nettle, openssl::Openssl, ring, rustcrypto};
 
 /// The note of a build without peers, shown when `--compare` (or the default run) asks
 /// for them.
 #[cfg(not(feature = "peers"))]
-pub const NO_PEERS: &str = "this cryptocard was built without the peers (OpenSSL, GMP, nettle); \
+pub const NO_PEERS: &str = "this cryptocard was built without the peers (OpenSSL, GMP, nettle, \
+     aws-lc-rs, ring); \
      `cargo run --release -- speed` in the repository, or `cargo install --path crates/cli`, \
      measures them beside it";
 
@@ -36,6 +39,12 @@ pub struct PeerSet {
     /// Whether RustCrypto's crates are selected (MD2).
     #[cfg(feature = "peers")]
     pub rustcrypto: bool,
+    /// Whether aws-lc-rs is selected.
+    #[cfg(feature = "peers")]
+    pub aws_lc: bool,
+    /// Whether ring is selected.
+    #[cfg(feature = "peers")]
+    pub ring: bool,
     /// One line for each selected peer that is missing, for stderr.
     pub notes: Vec<String>,
 }
@@ -50,6 +59,8 @@ pub const NAMES: &[&str] = &[
     "gmp-system",
     "nettle",
     "rustcrypto",
+    "aws-lc-rs",
+    "ring",
     "all",
     "none",
 ];
@@ -57,7 +68,7 @@ pub const NAMES: &[&str] = &[
 impl PeerSet {
     /// Selects peers by the `--compare` list and loads them.
     pub fn select(list: &str) -> Result<PeerSet, String> {
-        let mut want = [false; 6]; // openssl v/s, gmp b/s, nettle, rustcrypto
+        let mut want = [false; 8]; // openssl v/s, gmp b/s, nettle, rustcrypto, aws-lc-rs, ring
         for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             let picks: &[usize] = match word {
                 "openssl" => &[0, 1],
@@ -68,7 +79,9 @@ impl PeerSet {
                 "gmp-system" => &[3],
                 "nettle" => &[4],
                 "rustcrypto" => &[5],
-                "all" => &[0, 1, 2, 3, 4, 5],
+                "aws-lc-rs" => &[6],
+                "ring" => &[7],
+                "all" => &[0, 1, 2, 3, 4, 5, 6, 7],
                 "none" => &[],
                 _ => {
                     return Err(format!(
@@ -85,18 +98,19 @@ impl PeerSet {
     }
 
     /// Loads the peers picked in `want` (OpenSSL vendored/system, GMP bundled/system,
-    /// nettle, RustCrypto).
+    /// nettle, RustCrypto, aws-lc-rs, ring).
     #[cfg(not(feature = "peers"))]
-    fn load(want: [bool; 6]) -> PeerSet {
+    fn load(want: [bool; 8]) -> PeerSet {
         let notes = if want.contains(&true) { vec![NO_PEERS.to_string()] } else { vec![] };
         PeerSet { notes }
     }
 
     /// Loads the peers picked in `want` (OpenSSL vendored/system, GMP bundled/system,
-    /// nettle, RustCrypto).
+    /// nettle, RustCrypto, aws-lc-rs, ring).
     #[cfg(feature = "peers")]
-    fn load(want: [bool; 6]) -> PeerSet {
-        let mut set = PeerSet { rustcrypto: want[5], ..PeerSet::default() };
+    fn load(want: [bool; 8]) -> PeerSet {
+        let mut set =
+            PeerSet { rustcrypto: want[5], aws_lc: want[6], ring: want[7], ..PeerSet::default() };
         if want[0] {
             match Openssl::vendored() {
                 Ok(o) => set.openssl.push(o),
@@ -154,6 +168,12 @@ impl PeerSet {
         v.extend(self.nettle.map(|n| n.info().clone()));
         if self.rustcrypto {
             v.push(rustcrypto::md2_info().clone());
+        }
+        if self.aws_lc {
+            v.push(aws_lc::info().clone());
+        }
+        if self.ring {
+            v.push(ring::info().clone());
         }
         v
     }

@@ -1,13 +1,14 @@
 //! Message digests (`md2` ... `sha512`) and `hmac` (HMAC-SHA-256 under a 32-byte key):
 //! one "digest" (or "mac") row over a `-bytes` buffer, each call hashing the whole buffer
-//! from a fresh state. Bits per second count 8 bits per byte.
+//! from a fresh state. Bits per second count 8 bits per byte. The Rust peers (aws-lc-rs,
+//! ring) hash one-shot too (`digest::digest`); a digest one of them lacks is a note.
 
 #[cfg(feature = "peers")]
 use super::peer_err;
 use super::test_bytes;
 use crate::speed::row::{Bench, Candidate, Context, Row, Who, bench};
 #[cfg(feature = "peers")]
-use compare::rustcrypto;
+use compare::{aws_lc, ring, rustcrypto};
 use cryptocard::digest::{HashAlg, Hasher, Hmac, Sha256};
 use std::sync::Arc;
 
@@ -66,6 +67,28 @@ fn peer_digests(name: &str, ctx: &Context<'_>, data: &Arc<Vec<u8>>, row: &mut Ro
                 |out| Some(out.to_vec()),
             ))
         }));
+    }
+    if ctx.peers.aws_lc {
+        match aws_lc::Hash::by_name(name) {
+            Ok(h) => {
+                let data = data.clone();
+                row.candidates.push(Candidate::peer(aws_lc::info(), move || {
+                    Ok(hashing(vec![0u8; h.size()], h, &data, |h, m, out| h.digest_into(m, out)))
+                }));
+            }
+            Err(e) => row.notes.push(format!("{name}: {e}")),
+        }
+    }
+    if ctx.peers.ring {
+        match ring::Hash::by_name(name) {
+            Ok(h) => {
+                let data = data.clone();
+                row.candidates.push(Candidate::peer(ring::info(), move || {
+                    Ok(hashing(vec![0u8; h.size()], h, &data, |h, m, out| h.digest_into(m, out)))
+                }));
+            }
+            Err(e) => row.notes.push(format!("{name}: {e}")),
+        }
     }
 }
 

@@ -20,6 +20,13 @@
 //! `"batch": N`. The peers stay single-operation (OpenSSL has no batch interface), so the
 //! ratio compares our batched throughput with their best. Public-key rows have no batched
 //! path and say so in a note.
+//!
+//! The Rust peers, aws-lc-rs and ring, are in the "sign" and "verify" rows, with the same
+//! keys: PKCS#1 v1.5 with SHA-256, so their signatures are byte for byte ours. Their APIs
+//! take the message, not its digest, so they get the message whose SHA-256 the others sign
+//! (the row's name: a few bytes). A size one of them does not take (ring signs with 2048
+//! to 4096 bits, neither goes below 1024 or above 8192) is an empty cell and a note; they
+//! are not measured for encryption.
 
 #[cfg(feature = "peers")]
 use super::peer_err;
@@ -27,6 +34,8 @@ use super::test_bytes;
 use crate::speed::row::{Candidate, Context, Row, Who, bench};
 #[cfg(feature = "peers")]
 use compare::openssl::{Openssl, RsaPadding};
+#[cfg(feature = "peers")]
+use compare::{aws_lc, ring};
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, RsaPublicKey, private_batch};
@@ -66,7 +75,10 @@ enum RsaOp {
 struct Inputs {
     private: &'static [u8],
     public: &'static [u8],
-    /// SHA-256 digest to sign and verify.
+    /// The message whose SHA-256 is signed, for the peers that hash it themselves.
+    #[cfg_attr(not(feature = "peers"), allow(dead_code))]
+    signed: Vec<u8>,
+    /// SHA-256 digest of `signed`, to sign and verify.
     hash: Vec<u8>,
     /// A valid signature over `hash`.
     signature: Vec<u8>,
@@ -83,11 +95,12 @@ pub fn rows(name: &str, bits: u32, ctx: &Context<'_>) -> Result<Vec<Row>, String
     // first result is checked against the others', so a peer that disagrees is reported.
     let err = |e: cryptocard::Error| format!("rsa{bits}: {e}");
     let key = RsaPrivateKey::from_pkcs8_der(private).map_err(err)?;
-    let hash = HashAlg::Sha256.digest(name.as_bytes()).as_ref().to_vec();
+    let signed = name.as_bytes().to_vec();
+    let hash = HashAlg::Sha256.digest(&signed).as_ref().to_vec();
     let signature = key.sign_pkcs1v15_prehashed(HashAlg::Sha256, &hash, &mut OsRng).map_err(err)?;
     let message = test_bytes(u64::from(bits), 32);
     let ciphertext = key.public_key().encrypt_pkcs1v15(&message, &mut OsRng).map_err(err)?;
-    let x = Arc::new(Inputs { private, public, hash, signature, message, ciphertext });
+    let x = Arc::new(Inputs { private, public, signed, hash, signature, message, ciphertext });
 
     let ops = [RsaOp::Sign, RsaOp::Verify, RsaOp::Encrypt, RsaOp::Decrypt];
     Ok(ops
@@ -98,7 +111,11 @@ pub fn rows(name: &str, bits: u32, ctx: &Context<'_>) -> Result<Vec<Row>, String
                 vec![batched.map_or_else(|| ours(op, &x), |n| ours_batched(op, n, &x))];
             #[cfg(feature = "peers")]
             candidates.extend(ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, op, &x)));
-            Row::new(name, op_name(op), u64::from(bits), None, candidates)
+            #[cfg_attr(not(feature = "peers"), allow(unused_mut))]
+            let mut row = Row::new(name, op_name(op), u64::from(bits), None, candidates);
+            #[cfg(feature = "peers")]
+            rust_candidates(ctx, op, bits, &x, &mut row);
+            row
         })
         .collect())
 }
@@ -224,6 +241,130 @@ fn openssl_candidate(lib: &'static Openssl, op: RsaOp, x: &Arc<Inputs>) -> Candi
             },
             // Encryption is randomized; the others are comparable across implementations.
             move |(_, out, len)| (op != RsaOp::Encrypt).then(|| out[..*len].to_vec()),
+        ))
+    })
+}
+
+/// The Rust peers' candidates for `op` (sign and verify), or a note where one of them has
+/// none: a key size it does not take, or an operation not measured for it.
+#[cfg(feature = "peers")]
+fn rust_candidates(ctx: &Context<'_>, op: RsaOp, bits: u32, x: &Arc<Inputs>, row: &mut Row) {
+    let selected: Vec<&str> = [(ctx.peers.aws_lc, "aws-lc-rs"), (ctx.peers.ring, "ring")]
+        .into_iter()
+        .filter_map(|(on, id)| on.then_some(id))
+        .collect();
+    if selected.is_empty() {
+        return;
+    }
+    let signing = match op {
+        RsaOp::Sign => true,
+        RsaOp::Verify => false,
+        RsaOp::Encrypt => {
+            row.notes.push(format!(
+                "{} encrypt, decrypt: {} measured for sign and verify only",
+                row.alg,
+                selected.join(", ")
+            ));
+            return;
+        }
+        RsaOp::Decrypt => return,
+    };
+    // Each peer's key is read once here: a size it rejects becomes a note, not a cell.
+    let mut add = |check: compare::Result<()>, c: Candidate| match check {
+        Ok(()) => row.candidates.push(c),
+        Err(e) => row.notes.push(format!("{} {}: {e}", row.alg, row.op)),
+    };
+    if ctx.peers.aws_lc {
+        let check = if signing {
+            aws_lc::RsaSigner::from_pkcs8(x.private, bits).map(drop)
+        } else {
+            aws_lc::RsaVerifier::from_spki(x.public, bits).map(drop)
+        };
+        let c = if signing {
+            signer(aws_lc::info(), x, move |x| {
+                let key = aws_lc::RsaSigner::from_pkcs8(x.private, bits)?;
+                let len = key.signature_len();
+                Ok((len, Box::new(move |m: &[u8], out: &mut [u8]| key.sign_into(m, out))))
+            })
+        } else {
+            verifier(aws_lc::info(), x, move |x| {
+                let key = aws_lc::RsaVerifier::from_spki(x.public, bits)?;
+                Ok(Box::new(move |m: &[u8], sig: &[u8]| key.verify(m, sig)))
+            })
+        };
+        add(check, c);
+    }
+    if ctx.peers.ring {
+        let check = if signing {
+            ring::RsaSigner::from_pkcs8(x.private, bits).map(drop)
+        } else {
+            ring::RsaVerifier::from_spki(x.public, bits).map(drop)
+        };
+        let c = if signing {
+            signer(ring::info(), x, move |x| {
+                let key = ring::RsaSigner::from_pkcs8(x.private, bits)?;
+                let len = key.signature_len();
+                Ok((len, Box::new(move |m: &[u8], out: &mut [u8]| key.sign_into(m, out))))
+            })
+        } else {
+            verifier(ring::info(), x, move |x| {
+                let key = ring::RsaVerifier::from_spki(x.public, bits)?;
+                Ok(Box::new(move |m: &[u8], sig: &[u8]| key.verify(m, sig)))
+            })
+        };
+        add(check, c);
+    }
+}
+
+/// Signs `message` into `out` (a signature's length).
+#[cfg(feature = "peers")]
+type SignFn = Box<dyn Fn(&[u8], &mut [u8]) -> compare::Result<()>>;
+/// Whether `signature` verifies over `message`.
+#[cfg(feature = "peers")]
+type VerifyFn = Box<dyn Fn(&[u8], &[u8]) -> bool>;
+
+/// A Rust peer's "sign" candidate: `prepare` reads the key once per thread and gives the
+/// signature length and the signing call; each timed call signs the row's message.
+#[cfg(feature = "peers")]
+fn signer(
+    info: &compare::PeerInfo,
+    x: &Arc<Inputs>,
+    prepare: impl Fn(&Inputs) -> compare::Result<(usize, SignFn)> + Send + Sync + 'static,
+) -> Candidate {
+    let x = x.clone();
+    Candidate::peer(info, move || {
+        let (len, sign) = prepare(&x).map_err(peer_err)?;
+        let x = x.clone();
+        Ok(bench(
+            vec![0u8; len],
+            move |out| sign(&x.signed, out).map_err(peer_err),
+            |out| Some(out.clone()),
+        ))
+    })
+}
+
+/// A Rust peer's "verify" candidate: `prepare` reads the public key once per thread; each
+/// timed call verifies the shared signature over the row's message.
+#[cfg(feature = "peers")]
+fn verifier(
+    info: &compare::PeerInfo,
+    x: &Arc<Inputs>,
+    prepare: impl Fn(&Inputs) -> compare::Result<VerifyFn> + Send + Sync + 'static,
+) -> Candidate {
+    let x = x.clone();
+    Candidate::peer(info, move || {
+        let verify = prepare(&x).map_err(peer_err)?;
+        let x = x.clone();
+        Ok(bench(
+            vec![0u8],
+            move |out| {
+                if !verify(&x.signed, &x.signature) {
+                    return Err("signature did not verify".into());
+                }
+                out[0] = 1;
+                Ok(())
+            },
+            |out| Some(out.clone()),
         ))
     })
 }

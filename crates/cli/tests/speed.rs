@@ -100,6 +100,43 @@ fn rsa_rows_name_their_operations_and_multi_is_reported() {
 }
 
 #[test]
+fn rust_peers_sign_verify_and_hash_what_ours_does() {
+    let out =
+        speed(&["rsa2048", "sha256", "--compare", "aws-lc-rs,ring", "--json", "-seconds", "0.02"]);
+    let rows = json_lines(&out);
+    for (alg, op) in [("rsa2048", "sign"), ("rsa2048", "verify"), ("sha256", "digest")] {
+        for imp in ["cryptocard", "aws-lc-rs", "ring"] {
+            let r = rows
+                .iter()
+                .find(|r| r["alg"] == alg && r["op"] == op && r["impl"] == imp)
+                .unwrap_or_else(|| panic!("no {alg} {op} row for {imp}: {rows:?}"));
+            assert!(num(r, "ops_per_s") > 0.0, "{r}");
+            if imp != "cryptocard" {
+                assert_eq!(r["origin"].as_str(), Some("crate"), "{r}");
+                assert!(r["version"].as_str().is_some_and(|v| !v.is_empty()), "{r}");
+            }
+        }
+    }
+    // Neither is measured for encryption.
+    assert!(!rows.iter().any(|r| r["op"] == "encrypt" && r["impl"] != "cryptocard"), "{rows:?}");
+    // PKCS#1 v1.5 signatures are deterministic: theirs equal ours (else a warning).
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("different result") && !err.contains("warning"), "{err}");
+
+    // A size ring does not sign with is an empty cell and a note, never an error.
+    let out = speed(&["rsa7680", "-seconds", "0.01", "--compare", "ring"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("rsa7680 sign: not available: ring signs with 2048- to 4096-bit"),
+        "{err}"
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let verify = text.lines().find(|l| l.starts_with("rsa7680") && l.contains("verify"));
+    assert!(verify.is_some_and(|l| !l.contains("error")), "{text}");
+}
+
+#[test]
 fn rsa_private_rows_are_batched_with_batch_and_peers_stay_single() {
     let args = ["rsa512", "-seconds", "0.01", "--compare", "openssl-vendored", "-batch", "3"];
     let out = speed(&[&args[..], &["--json", "-multi", "2"]].concat());

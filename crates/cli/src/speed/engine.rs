@@ -369,8 +369,8 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// Writes the plot whole or not at all.
-fn write_plot(path: &str, title: &str, series: &[Series]) -> Result<(), String> {
+/// Writes the plot whole or not at all (also `--tls`'s).
+pub(super) fn write_plot(path: &str, title: &str, series: &[Series]) -> Result<(), String> {
     let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
     file.put(plot::svg(title, series).as_bytes()).map_err(|f| f.to_string())?;
     file.commit().map_err(|f| f.to_string())?;

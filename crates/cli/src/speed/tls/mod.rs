@@ -27,7 +27,8 @@ mod cpu;
 mod load;
 mod servers;
 
-use super::plot::{self, Series};
+use super::engine::write_plot;
+use super::plot::Series;
 use super::report::{Format, format_rate};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
@@ -293,15 +294,6 @@ fn plot_path(plot: &str, bits: usize, sizes: usize) -> String {
         Some((stem, ext)) => format!("{stem}-rsa{bits}.{ext}"),
         None => format!("{plot}-rsa{bits}"),
     }
-}
-
-/// Writes the plot whole or not at all.
-fn write_plot(path: &str, title: &str, series: &[Series]) -> Result<(), String> {
-    let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
-    file.put(plot::svg(title, series).as_bytes()).map_err(|f| f.to_string())?;
-    file.commit().map_err(|f| f.to_string())?;
-    eprintln!("plot written to {path}");
-    Ok(())
 }
 
 /// A directory of this run's own, removed at the end.

@@ -43,7 +43,21 @@ pub(crate) fn exp_x2<const D: usize>(
     pair::<D>(ifma, out, base, Exponents::Secret(exp), params)
 }
 
-/// [`exp_x2`]: the limbs in and out of the pair layout.
+/// `out[s] = base[s]^e mod n_s` for `s = 0, 1` and one public exponent `e`
+/// ([`exp_public`](super::window::exp_public): binary, its branches follow `e`'s bits):
+/// the RSA fault check, m^e mod p and mod q in one pass. Contract and errors otherwise as
+/// [`exp_x2`]; constant-time in the bases.
+pub(crate) fn exp_public_x2<const D: usize>(
+    ifma: Ifma,
+    out: [&mut [u64]; 2],
+    base: [&[u64]; 2],
+    e: &[u64],
+    params: [&Params52<D>; 2],
+) -> Result<(), Error> {
+    pair::<D>(ifma, out, base, Exponents::Public(e), params)
+}
+
+/// [`exp_x2`] and [`exp_public_x2`]: the limbs in and out of the pair layout.
 fn pair<const D: usize>(
     ifma: Ifma,
     out: [&mut [u64]; 2],

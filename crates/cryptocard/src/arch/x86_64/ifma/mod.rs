@@ -42,7 +42,8 @@
 //!
 //! * [`exp_x2::exp_x2`]: the two CRT exponentiations of one RSA private operation,
 //!   interleaved digit by digit in one register set (`X2`), OpenSSL's
-//!   `ossl_rsaz_mod_exp_avx512_x2` organisation. At 20, 24 and 28 digits
+//!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_public_x2`] runs the
+//!   RSA fault check (one public exponent) on the same kernel. At 20, 24 and 28 digits
 //!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2_strided`]), so that a step's
 //!   shift is one shuffle, not one a block; at 20 the squarings take each cross product
 //!   once, by digit class, inside the reduction's steps ([`ams_x2_strided`]).

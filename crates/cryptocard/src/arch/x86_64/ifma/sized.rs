@@ -24,7 +24,7 @@
 
 use super::LaneStatus;
 use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared, exp_mb8_prepared_public};
-use super::exp_x2::exp_x2;
+use super::exp_x2::{exp_public_x2, exp_x2};
 use super::mont_mb8;
 use super::radix52::{self, Params52};
 use crate::Error;
@@ -151,6 +151,19 @@ impl SecretParams52 {
         params: [&SecretParams52; 2],
     ) -> Result<(), Error> {
         with_pair!(params, pair, D => exp_x2::<D>(ifma, out, base, exp, pair))
+    }
+
+    /// `out[s] = base[s]^e mod p_s` for the two primes `params` of one class and the
+    /// public exponent `e` ([`exp_public_x2`]; its contract), in time that depends on
+    /// `e`. [`Error::Internal`] if the classes differ.
+    pub(crate) fn exp_public_x2(
+        ifma: Ifma,
+        out: [&mut [u64]; 2],
+        base: [&[u64]; 2],
+        e: &[u64],
+        params: [&SecretParams52; 2],
+    ) -> Result<(), Error> {
+        with_pair!(params, pair, D => exp_public_x2::<D>(ifma, out, base, e, pair))
     }
 
     /// The parameters as those of class `D`, if that is this class.

@@ -5,7 +5,7 @@ use super::{Job, Rng, from_limbs, ifma_or_skip, limbs_for, rr52, to_limbs};
 use crate::arch::x86_64::cpu::Ifma;
 use crate::arch::x86_64::ifma::LaneStatus;
 use crate::arch::x86_64::ifma::exp_mb8::{Mb8Lane, exp_mb8};
-use crate::arch::x86_64::ifma::exp_x2::exp_x2;
+use crate::arch::x86_64::ifma::exp_x2::{exp_public_x2, exp_x2};
 use crate::arch::x86_64::ifma::radix52::{Params52, max_modulus_bits};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -128,6 +128,65 @@ fn x2_exp_matches_modpow_at_every_size() {
     x2_random_pairs::<40>(&mut rng);
     x2_random_pairs::<60>(&mut rng);
     x2_random_pairs::<79>(&mut rng);
+}
+
+/// The public-exponent pair (the RSA fault check) at `D` digits: public exponents of the
+/// shapes RSA uses and the edges (0, 1, 2, 3, 65537, a long one), bases 0, 1, n - 1 and
+/// random, moduli at the top of the class and shorter.
+fn x2_public_pairs<const D: usize>(rng: &mut Rng) {
+    let Some(ifma) = ifma_or_skip("x2_public_pairs") else { return };
+    let top = max_modulus_bits(D);
+    let len = limbs_for(D);
+    let long: Vec<u64> = (0..3).map(|_| rng.next()).collect();
+    let exps: [&[u64]; 8] = [&[], &[0, 0], &[1], &[2], &[3], &[65537], &[0, 1], &long];
+    for bits in [top, top - 9] {
+        let n = [rng.odd_modulus(bits), rng.odd_modulus(bits)];
+        let params: Vec<Params52<D>> = n
+            .iter()
+            .map(|n| Params52::<D>::new(&to_limbs(n, len), &to_limbs(&rr52(n, D), len)).unwrap())
+            .collect();
+        let bases = [
+            [BigUint::zero(), rng.below(&n[1])],
+            [&n[0] - 1u32, BigUint::one()],
+            [rng.below(&n[0]), rng.below(&n[1])],
+        ];
+        for e in exps {
+            for b in &bases {
+                let limbs = [to_limbs(&b[0], len), to_limbs(&b[1], len)];
+                let (mut o0, mut o1) = (vec![7u64; len], vec![7u64; len]);
+                let (p0, p1) = (&params[0], &params[1]);
+                exp_public_x2::<D>(ifma, [&mut o0, &mut o1], [&limbs[0], &limbs[1]], e, [p0, p1])
+                    .unwrap();
+                for (s, o) in [&o0, &o1].into_iter().enumerate() {
+                    let want = b[s].modpow(&from_limbs(e), &n[s]);
+                    assert_eq!(from_limbs(o), want, "D={D} bits={bits} e={e:?} number {s}");
+                }
+            }
+        }
+        // A base not below its modulus fails and zeroes both outputs.
+        let (ok, bad) = (to_limbs(&BigUint::one(), len), to_limbs(&n[1], len));
+        let (mut o0, mut o1) = (vec![5u64; len], vec![5u64; len]);
+        let r = exp_public_x2::<D>(
+            ifma,
+            [&mut o0, &mut o1],
+            [&ok, &bad],
+            &[65537],
+            [&params[0], &params[1]],
+        );
+        assert!(r.is_err());
+        assert!(o0.iter().chain(&o1).all(|&w| w == 0));
+    }
+}
+
+#[test]
+fn x2_public_exp_matches_modpow_at_every_size() {
+    let mut rng = Rng(11);
+    x2_public_pairs::<10>(&mut rng);
+    x2_public_pairs::<20>(&mut rng);
+    x2_public_pairs::<30>(&mut rng);
+    x2_public_pairs::<40>(&mut rng);
+    x2_public_pairs::<60>(&mut rng);
+    x2_public_pairs::<79>(&mut rng);
 }
 
 #[test]

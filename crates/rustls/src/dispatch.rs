@@ -12,14 +12,18 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 pub enum Wait {
     /// Inside [`tokio::task::block_in_place`]: the worker's queue moves to another
     /// thread while this one waits, so the runtime keeps accepting and driving
-    /// connections (the default).
-    #[default]
+    /// connections and batches fill from them. Each wait costs a thread hand-off and,
+    /// often, a new thread; on a server with few cores that costs more than the lanes
+    /// save (the README's "Serving TLS" has the measurement), so it is opt-in.
     BlockInPlace,
-    /// The worker simply blocks. Fewer thread hand-offs, but while every worker waits
-    /// for a batch no connection makes progress: kept for measuring the choice.
+    /// The worker blocks until its signature is done (the default). An idle engine runs
+    /// it on this thread at once; it joins a batch when more threads sign at once than
+    /// the engine runs operations (a runtime with more worker threads than the engine
+    /// has workers). No thread hand-offs.
+    #[default]
     Block,
     /// Never wait: each signature runs alone on the thread that asks for it, as on a
-    /// current-thread runtime (no batching at all).
+    /// current-thread runtime (no batching, no engine).
     Direct,
 }
 

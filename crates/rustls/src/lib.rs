@@ -29,21 +29,25 @@
 //! Batching pays only where the key's backend runs lane batches (AVX-512 IFMA, a GPU);
 //! a key on the scalar backend (a CPU without IFMA, `CRYPTOCARD_BACKEND=scalar`, a
 //! multi-prime key) signs at once on the asking thread, as stock rustls does. Otherwise
-//! a signature can join a batch only if its thread may wait for the others:
+//! the signature goes to the engine, which runs it at once on the caller's thread when
+//! it is idle ([`Engine::run`]: a lone handshake never waits for company) and batches
+//! it with others when more signatures arrive than it has workers to run them. Where
+//! the asking thread may wait for a batch:
 //!
-//! * on a worker of a multi-thread tokio runtime, the wait happens inside
-//!   [`tokio::task::block_in_place`], which hands the worker's other tasks to a new
-//!   thread first, so concurrent handshakes keep arriving while a batch fills;
+//! * on a worker of a multi-thread tokio runtime, by default the worker simply waits
+//!   ([`Wait::Block`]). Batches form when more workers sign at once than the engine has
+//!   workers, so a server that wants them gives its runtime more worker threads than
+//!   cores. [`Wait::BlockInPlace`] waits inside [`tokio::task::block_in_place`] instead,
+//!   which hands the worker's other tasks to a new thread first, so handshakes keep
+//!   arriving while a batch fills; measured on one- and two-core servers its thread
+//!   hand-offs cost more than the lanes saved, so it is opt-in;
 //! * on a plain thread (no runtime: a thread-per-connection server), the thread waits;
 //! * on a current-thread runtime, waiting would stop the only thread that could bring the
 //!   batch's other members, so the signature runs alone, at once, on that thread.
 //!
 //! tokio forbids blocking inside a `LocalSet` that a multi-thread runtime's `block_on`
-//! drives (`block_in_place` panics there): a server built that way sets
-//! [`Wait::Direct`] on its [`CryptocardKeys`].
-//!
-//! In the first two cases an idle engine still runs the signature on the caller's thread
-//! at once ([`Engine::run`]): a lone handshake never waits for company.
+//! drives (`block_in_place` panics there): a server built that way keeps the default or
+//! sets [`Wait::Direct`] on its [`CryptocardKeys`].
 //!
 //! ```no_run
 //! use std::sync::Arc;

@@ -8,6 +8,7 @@ mod common;
 
 use common::{client, handshake, identity_parts, rsa_identity, settled, start_server};
 use cryptocard::rsa::Backend;
+use cryptocard_rustls::Wait;
 use cryptocard_rustls::server::{Options, Stack, Versions};
 use rustls::SignatureScheme as S;
 use rustls::crypto::aws_lc_rs::default_provider as aws_lc;
@@ -71,12 +72,37 @@ async fn the_choice_follows_rustls() {
     assert_eq!(*seen.seen_scheme.lock().unwrap(), Some(S::RSA_PKCS1_SHA512));
 }
 
-/// 500 handshakes at once, every one verified by the client, none failed.
+/// 500 handshakes at once, every one verified by the client, none failed, with the
+/// default wait (a worker blocks; the engine runs signatures on it while it has room).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn five_hundred_at_once() {
+    five_hundred(&Options { resumption: false, ..Options::default() }, false).await;
+}
+
+/// The same with `Wait::BlockInPlace`: workers hand their tasks on while they wait, so
+/// signatures queue up in the engine and, with IFMA, run in mb8 batches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_hundred_at_once_block_in_place() {
+    let options = Options { resumption: false, wait: Wait::BlockInPlace, ..Options::default() };
+    five_hundred(&options, true).await;
+}
+
+/// The default wait on a runtime with more worker threads than the engine has workers:
+/// more signatures arrive at once than it runs, and with IFMA they batch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 16)]
+async fn five_hundred_at_once_on_more_threads_than_engine_workers() {
+    five_hundred(&Options { resumption: false, ..Options::default() }, true).await;
+}
+
+/// One 500-handshake test at a time, so that the shared engine's counts are its own.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// 500 concurrent handshakes against a server with `options`, all verified; with IFMA
+/// and `batches`, at least one signature ran in an mb8 batch.
+async fn five_hundred(options: &Options, batches: bool) {
+    let _alone = ONE_AT_A_TIME.lock().await;
     let id = rsa_identity(2048);
-    let options = Options { resumption: false, ..Options::default() };
-    let (addr, counters) = start_server(vec![identity_parts(&id.1)], &options).await;
+    let (addr, counters) = start_server(vec![identity_parts(&id.1)], options).await;
     let (config, _) = client(aws_lc(), id.0.cert(), &[&TLS13], &[]);
     let before = cryptocard_rustls::shared_engine().stats();
     let clients: Vec<_> = (0..500).map(|_| tokio::spawn(handshake(addr, config.clone()))).collect();
@@ -89,9 +115,8 @@ async fn five_hundred_at_once() {
     assert!(failed.is_empty(), "{} of 500 failed, first: {}", failed.len(), failed[0]);
     assert_eq!(settled(&counters, 500).await, (500, 0));
     let stats = cryptocard_rustls::shared_engine().stats().since(&before);
-    println!("engine over 500 handshakes: {stats:?}");
-    if Backend::Ifma.is_available() {
-        // With IFMA the engine batches concurrent signatures into mb8 calls.
+    println!("engine over 500 handshakes ({:?}): {stats:?}", options.wait);
+    if batches && Backend::Ifma.is_available() {
         assert!(stats.batched() > 0, "no signature was batched: {stats:?}");
     }
 }

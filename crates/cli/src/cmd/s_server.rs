@@ -38,7 +38,7 @@ const SPEC: Spec = Spec {
         Flag::value("threads", "N").about("Runtime worker threads (default: one per core)"),
         Flag::value("backend", "NAME").about("The RSA keys' backend: scalar, ifma, gpu or auto"),
         Flag::value("wait", "MODE")
-            .about("How a signature waits for its batch: block_in_place (default), block, direct"),
+            .about("How a signature waits for its batch: block (default), block_in_place, direct"),
     ],
     notes: "Prints ACCEPT HOST:PORT when listening; serves until stopped.",
     more: None,
@@ -63,8 +63,8 @@ pub fn main(argv: &[String]) -> CmdResult {
         options.backend = Some(Backend::parse(b).map_err(|e| Fail::lib("-backend", e))?);
     }
     options.wait = match a.value("wait") {
-        None | Some("block_in_place") => Wait::BlockInPlace,
-        Some("block") => Wait::Block,
+        Some("block_in_place") => Wait::BlockInPlace,
+        None | Some("block") => Wait::Block,
         Some("direct") => Wait::Direct,
         Some(w) => {
             return Err(Fail::msg(format!("-wait: '{w}' is not block_in_place, block or direct")));

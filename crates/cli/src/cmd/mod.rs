@@ -10,6 +10,8 @@ pub mod mac;
 pub mod pkey;
 pub mod pkeyutl;
 pub mod prime;
+pub mod rand;
+pub mod rsa;
 #[cfg(feature = "tls")]
 pub mod s_server;
 pub mod version;
@@ -37,6 +39,11 @@ pub const COMMANDS: &[Command] = &[
         run: dgst::main,
     },
     Command {
+        name: "base64",
+        summary: "Base64 encoding and decoding (enc -base64)",
+        run: base64_main,
+    },
+    Command {
         name: "enc",
         summary: "DES and triple-DES encryption (keys or passwords)",
         run: enc::main,
@@ -59,6 +66,12 @@ pub const COMMANDS: &[Command] = &[
         summary: "Test numbers for primality, generate primes",
         run: prime::main,
     },
+    Command { name: "rand", summary: "Random bytes, raw, hex or base64", run: rand::main },
+    Command {
+        name: "rsa",
+        summary: "Convert, print and check RSA keys, rsa style (PKCS#1 forms too)",
+        run: rsa::main,
+    },
     Command {
         name: "s_server",
         summary: "An HTTPS server on rustls with cryptocard's RSA (s_server -www style)",
@@ -80,6 +93,11 @@ use s_server::main as s_server_main;
 #[cfg(not(feature = "tls"))]
 fn s_server_main(_: &[String]) -> CmdResult {
     Err(Fail::msg("this cryptocard was built without TLS (cargo feature `tls`)"))
+}
+
+/// `base64 ARGS` is `enc -base64 ARGS`, as in OpenSSL.
+fn base64_main(argv: &[String]) -> CmdResult {
+    enc::main(&shortcut("base64", argv))
 }
 
 /// Runs the command line (without the program name); returns the exit status.

@@ -1,4 +1,4 @@
-//! `cryptocard enc`: FIPS 81 known answers, password-based files with OpenSSL's
+//! `cryptocard enc`: FIPS 81 and FIPS 197 known answers, password-based files with OpenSSL's
 //! `Salted__` header, bad input (wrong password, bad hex, unknown cipher, truncated or
 //! garbage input) with no output file left behind, and files exchanged with
 //! `openssl enc` in both directions.
@@ -137,7 +137,8 @@ fn bad_input_is_one_line_and_no_file() {
     e(&["-des-cbc", "-pass", "bogus"], b"x", "invalid password argument");
     e(&["-des-cbc", "-pass", "file:/nonexistent/pw"], b"x", "invalid password argument");
     e(&["-des-cbc", "-pass", "env:CRYPTOCARD_TEST_UNSET_VARIABLE"], b"x", "is not set");
-    e(&["-aes-128-cbc", "-K", KEY], b"x", "unknown option '-aes-128-cbc'");
+    e(&["-aes-128-gcm", "-K", KEY], b"x", "unknown option '-aes-128-gcm'");
+    e(&["-aes-128-ecb", "-nopad", "-K", &AES_KEY[..32]], &[7u8; 17], "not a multiple of 16");
     e(&["-des-cbc", "-iter", "0", "-pass", "pass:x"], b"x", "-iter");
     e(&["-des-cbc", "-iter", "many", "-pass", "pass:x"], b"x", "-iter: invalid value");
     e(&["-des-cbc", "-md", "whirlpool", "-pass", "pass:x"], b"x", "unknown digest 'whirlpool'");
@@ -223,11 +224,167 @@ fn openssl_reads_ours_and_we_read_theirs() {
 }
 
 fn key_len(cipher: &str) -> usize {
-    if cipher.starts_with("des-ede3") {
+    if let Some(bits) = cipher.strip_prefix("aes-").and_then(|c| c.get(..3)) {
+        bits.parse::<usize>().unwrap() / 8
+    } else if cipher.starts_with("des-ede3") {
         24
     } else if cipher.starts_with("des-ede") {
         16
     } else {
         8
+    }
+}
+
+/// FIPS 197 Appendix C's key bytes 00 01 02 ... (the first 16, 24 or 32 are used).
+const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+/// Every AES cipher name `-list` shows.
+const AES_CIPHERS: [&str; 18] = [
+    "aes-128-ecb",
+    "aes-128-cbc",
+    "aes-128-cfb",
+    "aes-128-cfb8",
+    "aes-128-ofb",
+    "aes-128-ctr",
+    "aes-192-ecb",
+    "aes-192-cbc",
+    "aes-192-cfb",
+    "aes-192-cfb8",
+    "aes-192-ofb",
+    "aes-192-ctr",
+    "aes-256-ecb",
+    "aes-256-cbc",
+    "aes-256-cfb",
+    "aes-256-cfb8",
+    "aes-256-ofb",
+    "aes-256-ctr",
+];
+
+#[test]
+fn fips197_known_answers_and_aes_names() {
+    // FIPS 197 Appendix C.1 to C.3, through enc and through the shortcut.
+    let pt = unhex("00112233445566778899aabbccddeeff");
+    for (bits, ct) in [
+        (128, "69c4e0d86a7b0430d8cdb78070b4c55a"),
+        (192, "dda97ca4864cdfe06eaf70a0ec0d7191"),
+        (256, "8ea2b7ca516745bfeafc49904b496089"),
+    ] {
+        let key = &AES_KEY[..bits / 4];
+        let flag = format!("-aes-{bits}-ecb");
+        assert_eq!(tohex(&ok(&run(&["enc", &flag, "-K", key, "-nopad"], &pt))), ct);
+        let name = format!("aes-{bits}-ecb");
+        assert_eq!(ok(&run(&[&name, "-d", "-K", key, "-nopad"], &unhex(ct))), pt);
+    }
+    // -list shows every AES cipher.
+    let list = ok_text(&run(&["enc", "-list"], b""));
+    for c in AES_CIPHERS {
+        assert!(list.split_whitespace().any(|w| w == format!("-{c}")), "{c} missing: {list}");
+    }
+    // The aliases aes128/192/256 are CBC, and aes-*-cfb128 is aes-*-cfb.
+    let data = bytes(5, 100);
+    let iv = "0f0e0d0c0b0a09080706050403020100";
+    for bits in [128, 192, 256] {
+        let key = &AES_KEY[..bits / 4];
+        let cbc = ok(&run(&["enc", &format!("-aes-{bits}-cbc"), "-K", key, "-iv", iv], &data));
+        assert_eq!(cbc.len(), 112);
+        assert_eq!(ok(&run(&["enc", &format!("-aes{bits}"), "-K", key, "-iv", iv], &data)), cbc);
+        assert_eq!(ok(&run(&[&format!("aes{bits}"), "-K", key, "-iv", iv], &data)), cbc);
+        let cfb = ok(&run(&["enc", &format!("-aes-{bits}-cfb"), "-K", key, "-iv", iv], &data));
+        let cfb128 =
+            ok(&run(&["enc", &format!("-aes-{bits}-cfb128"), "-K", key, "-iv", iv], &data));
+        assert_eq!(cfb, cfb128);
+        assert_eq!(cfb.len(), 100);
+    }
+    // `cryptocard aes-128-ctr` is `enc -aes-128-ctr`.
+    let args = ["-K", &AES_KEY[..32], "-iv", iv];
+    let a = ok(&run(&[&["aes-128-ctr"][..], &args].concat(), &data));
+    let b = ok(&run(&[&["enc", "-aes-128-ctr"][..], &args].concat(), &data));
+    assert_eq!(a, b);
+    assert_ne!(a, data);
+    // -P shows a 32-byte key and a 16-byte IV.
+    let text = ok_text(&run(
+        &["enc", "-aes-256-cbc", "-pass", "pass:x", "-pbkdf2", "-S", "0102030405060708", "-P"],
+        b"",
+    ));
+    let key_line = text.lines().find(|l| l.starts_with("key=")).unwrap();
+    let iv_line = text.lines().find(|l| l.starts_with("iv =")).unwrap();
+    assert_eq!(key_line.len(), 4 + 64, "{text}");
+    assert_eq!(iv_line.len(), 4 + 32, "{text}");
+}
+
+#[test]
+fn aes_wrong_password_is_bad_decrypt_and_no_file() {
+    let dir = tempdir();
+    let (ct, out) = (path(dir.path(), "ct.bin"), path(dir.path(), "out.bin"));
+    let data = bytes(6, 4000);
+    std::fs::write(path(dir.path(), "pt.bin"), &data).unwrap();
+    ok(&run_in(
+        dir.path(),
+        &["enc", "-aes-256-cbc", "-pbkdf2", "-pass", "pass:right", "-in", "pt.bin", "-out", &ct],
+    ));
+    let before = listing(dir.path());
+    let mut seen_bad_decrypt = 0;
+    for pw in ["pass:wrong", "pass:Right", "pass:right ", "pass:"] {
+        let r = run(
+            &["enc", "-d", "-aes-256-cbc", "-pbkdf2", "-pass", pw, "-in", &ct, "-out", &out],
+            b"",
+        );
+        if r.status.success() {
+            // A wrong key that happens to give valid padding (about 1 in 256): garbage.
+            assert_ne!(std::fs::read(&out).unwrap(), data);
+            std::fs::remove_file(&out).unwrap();
+            continue;
+        }
+        assert_eq!(fails(&r, 1, "bad decrypt"), "bad decrypt");
+        assert_eq!(listing(dir.path()), before, "no output file");
+        seen_bad_decrypt += 1;
+    }
+    assert!(seen_bad_decrypt >= 2);
+    ok(&run(
+        &["enc", "-d", "-aes-256-cbc", "-pbkdf2", "-pass", "pass:right", "-in", &ct, "-out", &out],
+        b"",
+    ));
+    assert_eq!(std::fs::read(&out).unwrap(), data);
+}
+
+#[test]
+fn aes_openssl_reads_ours_and_we_read_theirs() {
+    if !have_openssl("aes_openssl_reads_ours_and_we_read_theirs") {
+        return;
+    }
+    // 3333 bytes: not whole blocks, so the padding and the stream modes' partial
+    // keystream block are both exercised.
+    let data = bytes(7, 3333);
+    let kdfs: [&[&str]; 3] =
+        [&["-pbkdf2"], &["-iter", "1000", "-md", "sha512", "-a"], &["-md", "md5"]];
+    for cipher in AES_CIPHERS {
+        let flag = format!("-{cipher}");
+        for kdf in kdfs {
+            let mut args = vec!["enc", flag.as_str(), "-pass", "pass:s3cret"];
+            args.extend_from_slice(kdf);
+            let ct = ok(&run(&args, &data));
+            let mut d = args.clone();
+            d.push("-d");
+            assert_eq!(openssl(&d, &ct), data, "openssl -d {cipher} {kdf:?}");
+            let ct = openssl(&args, &data);
+            assert_eq!(ok(&run(&d, &ct)), data, "ours -d {cipher} {kdf:?}");
+        }
+        // Raw keys: the same bytes both ways, and each decrypts the other's.
+        let mut args = vec!["enc", flag.as_str(), "-K", &AES_KEY[..2 * key_len(cipher)]];
+        if !cipher.ends_with("-ecb") {
+            args.extend(["-iv", "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"]);
+        }
+        let ours = ok(&run(&args, &data));
+        assert_eq!(ours, openssl(&args, &data), "{cipher} -K");
+        let mut d = args.clone();
+        d.push("-d");
+        assert_eq!(openssl(&d, &ours), data, "openssl -d {cipher} -K");
+        // Whole blocks with -nopad, where the mode pads.
+        if cipher.ends_with("-cbc") || cipher.ends_with("-ecb") {
+            args.push("-nopad");
+            let ours = ok(&run(&args, &data[..3328]));
+            assert_eq!(ours.len(), 3328);
+            assert_eq!(ours, openssl(&args, &data[..3328]), "{cipher} -nopad");
+        }
     }
 }

@@ -108,6 +108,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aes;
 pub mod bignum;
 pub mod ct;
 pub mod des;

@@ -31,14 +31,14 @@ fn run_pieces(
     for end in points {
         let piece = &data[start..end];
         let mut buf = vec![0u8; ctx.update_len(piece.len())];
-        assert!(buf.len() <= piece.len() + 7);
+        assert!(buf.len() < piece.len() + spec.algorithm.block_len());
         let n = ctx.update(piece, &mut buf)?;
         assert_eq!(n, buf.len());
         out.extend_from_slice(&buf);
         start = end;
     }
-    let mut tail = [0u8; 8];
-    let n = ctx.finalize(&mut tail)?;
+    let mut tail = [0u8; 16];
+    let n = ctx.finalize(&mut tail[..spec.algorithm.block_len()])?;
     out.extend_from_slice(&tail[..n]);
     Ok(out)
 }
@@ -48,22 +48,23 @@ proptest! {
 
     #[test]
     fn any_split_gives_the_same_bytes_in_every_mode(
-        key in any::<[u8; 24]>(),
-        iv in any::<[u8; 8]>(),
+        key in any::<[u8; 32]>(),
+        iv in any::<[u8; 16]>(),
         data in proptest::collection::vec(any::<u8>(), 0..90),
         cuts in proptest::collection::vec(any::<usize>(), 0..6),
     ) {
         for spec in CIPHERS {
             let key = &key[..spec.key_len];
+            let b = spec.algorithm.block_len();
             let pads: &[Padding] = if spec.mode.is_block_mode() { &[Padding::Pkcs7, Padding::None] } else { &[Padding::None] };
             for &pad in pads {
-                let data = if pad == Padding::None && spec.mode.is_block_mode() { &data[..data.len() / 8 * 8] } else { &data[..] };
+                let data = if pad == Padding::None && spec.mode.is_block_mode() { &data[..data.len() / b * b] } else { &data[..] };
                 let whole = run_pieces(spec.name, key, &iv, Direction::Encrypt, pad, data, &[]).unwrap();
                 let split = run_pieces(spec.name, key, &iv, Direction::Encrypt, pad, data, &cuts).unwrap();
                 prop_assert_eq!(&whole, &split, "{} encrypt", spec.name);
                 let back = run_pieces(spec.name, key, &iv, Direction::Decrypt, pad, &whole, &cuts).unwrap();
                 prop_assert_eq!(&back[..], data, "{} decrypt", spec.name);
-                let expect_len = if pad == Padding::Pkcs7 { data.len() / 8 * 8 + 8 } else { data.len() };
+                let expect_len = if pad == Padding::Pkcs7 { data.len() / b * b + b } else { data.len() };
                 prop_assert_eq!(whole.len(), expect_len);
             }
         }
@@ -274,10 +275,27 @@ fn openssl_names_resolve() {
         assert_eq!((spec.key_len, spec.iv_len), (key_len, iv_len), "{name}");
         assert_eq!(spec.iv_len, spec.mode.iv_len());
     }
+    // The AES names (and OpenSSL's aliases): 16-byte IVs, keys by the name.
+    for (name, key_len, iv_len, mode) in [
+        ("aes-128-cbc", 16, 16, Mode::Cbc),
+        ("aes128", 16, 16, Mode::Cbc),
+        ("AES192", 24, 16, Mode::Cbc),
+        ("-aes256", 32, 16, Mode::Cbc),
+        ("aes-128-ecb", 16, 0, Mode::Ecb),
+        ("aes-192-cfb", 24, 16, Mode::Cfb64),
+        ("aes-192-cfb128", 24, 16, Mode::Cfb64),
+        ("aes-256-cfb8", 32, 16, Mode::Cfb8),
+        ("aes-256-ofb", 32, 16, Mode::Ofb),
+        ("aes-256-ctr", 32, 16, Mode::Ctr),
+    ] {
+        let spec = lookup(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!((spec.key_len, spec.iv_len, spec.mode), (key_len, iv_len, mode), "{name}");
+        assert_eq!(spec.algorithm.block_len(), 16);
+    }
     assert_eq!(lookup("des").unwrap().mode, Mode::Cbc);
     assert_eq!(lookup("des-cfb").unwrap().mode, Mode::Cfb64);
     assert_eq!(lookup("des-ede").unwrap().mode, Mode::Ecb);
-    for bad in ["", "aes-128-cbc", "des-cbc-x", "desx", "des-ede3-cfb1"] {
+    for bad in ["", "aes-128-gcm", "aes-512-cbc", "aes", "des-cbc-x", "desx", "des-ede3-cfb1"] {
         assert!(lookup(bad).is_none(), "{bad}");
     }
 }

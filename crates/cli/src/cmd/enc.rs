@@ -1,5 +1,5 @@
-//! `cryptocard enc`: DES and triple-DES encryption, file-compatible with OpenSSL 3.0's
-//! `openssl enc`.
+//! `cryptocard enc`: AES, DES and triple-DES encryption, file-compatible with OpenSSL
+//! 3.0's `openssl enc`.
 //!
 //! ```text
 //! cryptocard enc -CIPHER [-e|-d] [-in F] [-out F] [-a|-base64 [-A]] [-nopad] [-p|-P]
@@ -7,9 +7,11 @@
 //!                 [-md NAME] [-S HEX|-nosalt])
 //! ```
 //!
-//! CIPHER is any name `des::modes::lookup` knows: `des-ecb`, `des-cbc` (`des`), `des-cfb`,
+//! CIPHER is any name `des::modes::lookup` knows: `aes-{128,192,256}-{ecb,cbc,cfb,cfb8,
+//! ofb,ctr}` (`aes128`, `aes192`, `aes256` are CBC; `-cfb` is CFB-128; `-ctr` counts on
+//! the whole 16-byte IV, as OpenSSL), `des-ecb`, `des-cbc` (`des`), `des-cfb`,
 //! `des-cfb8`, `des-ofb`, `des-ede`, `des-ede-cbc`, `des-ede3`, `des-ede3-cbc` (`des3`),
-//! ... (`-list`). Without a cipher the data is copied (with `-a`, base64 only).
+//! ... (`-list`). Keys are 16, 24 or 32 bytes for AES, IVs 16 (8 for DES). Without a cipher the data is copied (with `-a`, base64 only).
 //!
 //! Key and IV: from `-K`/`-iv` in hex (too short is zero-padded and too long truncated,
 //! with OpenSSL's warnings), or derived from a password. Derivation, as OpenSSL's
@@ -66,7 +68,10 @@ const SPEC: Spec = Spec {
         Flag::switch("A").about("With -a, base64 on one line"),
         Flag::switch("v").about("Verbose: print the byte counts"),
     ],
-    notes: "Ciphers: -des-ecb -des-cbc -des-cfb -des-cfb8 -des-ofb -des-ctr -des-ede -des-ede-cbc\n\
+    notes: "Ciphers: -aes-128-ecb -aes-128-cbc -aes-128-cfb -aes-128-cfb8 -aes-128-ofb\n\
+-aes-128-ctr, the same for -aes-192-* and -aes-256-*; aliases -aes128 -aes192 -aes256\n\
+(CBC) -aes-128-cfb128 ...\n\
+-des-ecb -des-cbc -des-cfb -des-cfb8 -des-ofb -des-ctr -des-ede -des-ede-cbc\n\
 -des-ede-cfb -des-ede-ofb -des-ede-ctr -des-ede3 -des-ede3-cbc -des-ede3-cfb -des-ede3-cfb8\n\
 -des-ede3-ofb -des-ede3-ctr; aliases -des -des3 -des-ede-ecb -des-ede3-ecb -des-cfb64 ...\n\
 (the -ctr modes are cryptocard's: OpenSSL has no DES CTR)\n",

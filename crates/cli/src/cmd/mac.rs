@@ -198,7 +198,8 @@ impl Params {
 }
 
 fn cipher_by_name(name: &str) -> CmdResult<Algorithm> {
-    lookup(name).map(|s| s.algorithm).ok_or_else(|| {
+    // CBC-MAC here is DES's (FIPS 113); AES names are ciphers of `enc` only.
+    lookup(name).map(|s| s.algorithm).filter(|a| a.block_len() == 8).ok_or_else(|| {
         Fail::msg(format!("unknown cipher '{name}' (des-cbc, des-ede-cbc, des-ede3-cbc)"))
     })
 }

@@ -1,6 +1,7 @@
 //! The commands, one module each, and what they share: the command table, `-help`, and
 //! OpenSSL's shortcuts (`cryptocard sha256 FILE` is `dgst -sha256 FILE`,
-//! `cryptocard des3 ...` is `enc -des3 ...`).
+//! `cryptocard des3 ...` is `enc -des3 ...`, `cryptocard aes-128-ctr ...` is
+//! `enc -aes-128-ctr ...`).
 
 pub mod dgst;
 pub mod enc;
@@ -45,7 +46,7 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "enc",
-        summary: "DES and triple-DES encryption (keys or passwords)",
+        summary: "AES, DES and triple-DES encryption (keys or passwords)",
         run: enc::main,
     },
     Command { name: "genpkey", summary: "Generate an RSA key (PKCS#8)", run: genpkey::main },
@@ -155,7 +156,7 @@ fn help(_argv: &[String]) -> CmdResult {
     }
     text.push_str(
         "\nDigest and cipher names work as commands too (`cryptocard sha256 FILE`,\n\
-         `cryptocard des-ede3-cbc -d ...`). Every command takes -help.\n",
+         `cryptocard aes-256-cbc -d ...`). Every command takes -help.\n",
     );
     print_text(&text);
     Ok(())

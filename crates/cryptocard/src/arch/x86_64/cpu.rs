@@ -72,3 +72,18 @@ impl ShaNi {
         .then_some(ShaNi { _proof: () })
     }
 }
+
+/// The AES New Instructions (`aesenc`, `aesdec`, `aesimc`, ...) with SSE2.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AesNi {
+    _proof: (),
+}
+
+impl AesNi {
+    /// The token, if this CPU has AES-NI and SSE2.
+    #[inline]
+    pub(crate) fn detect() -> Option<AesNi> {
+        (std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse2"))
+            .then_some(AesNi { _proof: () })
+    }
+}

@@ -1,7 +1,8 @@
-//! x86-64 kernels: BMI2/ADX (`mulx`, `adcx`, `adox`) scalar multiplication, SHA-NI, and
+//! x86-64 kernels: AES-NI, BMI2/ADX (`mulx`, `adcx`, `adox`) scalar multiplication, SHA-NI, and
 //! AVX-512 IFMA (radix 2^52) Montgomery arithmetic.
 
 pub(crate) mod adx;
+pub(crate) mod aesni;
 #[cfg(feature = "hazmat")]
 pub mod clock;
 pub(crate) mod cpu;

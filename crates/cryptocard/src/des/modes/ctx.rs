@@ -275,19 +275,20 @@ impl<C: BlockCipher64> CipherCtx<C> {
     }
 }
 
-/// The length of the message in a PKCS#7-padded block, or `None` if the padding is bad.
-/// Constant time: every byte is examined whatever the pad value, and the only branch is
-/// on the overall verdict.
-fn unpad_pkcs7(block: &[u8; 8]) -> Option<usize> {
-    let pad = block[7] as u64;
-    // 1 <= pad <= 8
-    let mut good = !ct::is_zero(pad) & !ct::lt(8, pad);
+/// The length of the message in a PKCS#7-padded last block of `N` bytes (8 for DES, 16
+/// for AES), or `None` if the padding is bad. Constant time: every byte is examined
+/// whatever the pad value, and the only branch is on the overall verdict.
+pub(crate) fn unpad_pkcs7<const N: usize>(block: &[u8; N]) -> Option<usize> {
+    let n = N as u64;
+    let pad = block[N - 1] as u64;
+    // 1 <= pad <= N
+    let mut good = !ct::is_zero(pad) & !ct::lt(n, pad);
     for (i, &b) in block.iter().enumerate() {
-        // Bytes at positions >= 8 - pad must equal pad.
-        let in_pad = !ct::lt(i as u64 + pad, 8);
+        // Bytes at positions >= N - pad must equal pad.
+        let in_pad = !ct::lt(i as u64 + pad, n);
         good = good & (!in_pad | ct::eq(b as u64, pad));
     }
-    good.declassify().then(|| 8 - pad as usize)
+    good.declassify().then(|| N - pad as usize)
 }
 
 #[cfg(test)]
@@ -309,5 +310,12 @@ mod tests {
         assert_eq!(unpad_pkcs7(&[9, 2, 2, 2, 2, 2, 2, 2]), Some(6));
         assert_eq!(unpad_pkcs7(&[9, 7, 7, 7, 7, 7, 7, 7]), Some(1));
         assert_eq!(unpad_pkcs7(&[1, 1, 1, 1, 1, 1, 3, 3]), None);
+        // The 16-byte blocks of AES.
+        assert_eq!(unpad_pkcs7(&[16u8; 16]), Some(0));
+        assert_eq!(unpad_pkcs7(&[17u8; 16]), None);
+        let mut b = [9u8; 16];
+        assert_eq!(unpad_pkcs7(&b), Some(7));
+        b[7] = 8;
+        assert_eq!(unpad_pkcs7(&b), None);
     }
 }

@@ -1,7 +1,8 @@
 //! Modes of operation for the 64-bit block ciphers (FIPS 81 "DES Modes of Operation",
 //! 1980; NIST SP 800-38A, 2001): ECB, CBC, CFB-64, CFB-8, OFB and CTR, streaming through
 //! [`CipherCtx`] (OpenSSL EVP style), one-shot through [`encrypt`] and [`decrypt`], and by
-//! OpenSSL cipher name through [`lookup`].
+//! OpenSSL cipher name through [`lookup`]. The same [`Mode`], [`Direction`] and [`Padding`]
+//! serve AES (`crate::aes::modes`), and [`lookup`] knows the AES names too.
 //!
 //! ```
 //! use cryptocard::des::{self, CipherCtx, Des, Mode, Padding};
@@ -23,7 +24,7 @@
 //! 2^64), as SP 800-38A Appendix B.1's "standard incrementing function" with m = 64. Do not
 //! encrypt more than 2^32 blocks under one key in any mode (Sweet32).
 
-mod ctx;
+pub(crate) mod ctx;
 pub(crate) mod kernels;
 mod names;
 
@@ -40,8 +41,9 @@ pub enum Mode {
     Ecb,
     /// Cipher block chaining (FIPS 81 section 4; SP 800-38A 6.2).
     Cbc,
-    /// Cipher feedback with 64-bit feedback (FIPS 81 section 5; SP 800-38A 6.3). OpenSSL's
-    /// `des-cfb` / `des-ede3-cfb`.
+    /// Cipher feedback with full-block feedback (FIPS 81 section 5; SP 800-38A 6.3): 64-bit
+    /// on DES, OpenSSL's `des-cfb` / `des-ede3-cfb`; 128-bit on AES (`crate::aes`),
+    /// OpenSSL's `aes-*-cfb` (CFB-128).
     Cfb64,
     /// Cipher feedback with 8-bit feedback (FIPS 81 section 5 with K = 8). `des-cfb8`.
     Cfb8,
@@ -57,7 +59,8 @@ impl Mode {
         matches!(self, Mode::Ecb | Mode::Cbc)
     }
 
-    /// The IV length in bytes: 0 for ECB, 8 otherwise.
+    /// The IV length in bytes of a DES mode: 0 for ECB, 8 otherwise (AES's are 16:
+    /// [`CipherSpec::iv_len`] has the length for any cipher).
     pub fn iv_len(self) -> usize {
         if self == Mode::Ecb { 0 } else { 8 }
     }

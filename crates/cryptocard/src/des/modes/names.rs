@@ -1,7 +1,9 @@
-//! OpenSSL cipher names (`openssl enc -des-ede3-cbc`, `EVP_get_cipherbyname`) mapped to
-//! this crate's ciphers and modes, and a context whose cipher is chosen at run time.
+//! OpenSSL cipher names (`openssl enc -des-ede3-cbc`, `-aes-256-cbc`,
+//! `EVP_get_cipherbyname`) mapped to this crate's ciphers (DES, triple-DES and AES) and
+//! modes, and a context whose cipher is chosen at run time.
 
 use super::{CipherCtx, Direction, Mode, Padding};
+use crate::aes::{Aes, AesCtx};
 use crate::des::{Des, Tdes};
 use crate::{Error, Result};
 
@@ -14,6 +16,22 @@ pub enum Algorithm {
     DesEde,
     /// Triple-DES keying option 1, 24-byte key (`des-ede3*`).
     DesEde3,
+    /// AES-128, 16-byte key (`aes-128-*`).
+    Aes128,
+    /// AES-192, 24-byte key (`aes-192-*`).
+    Aes192,
+    /// AES-256, 32-byte key (`aes-256-*`).
+    Aes256,
+}
+
+impl Algorithm {
+    /// The block size in bytes: 8 for DES and triple-DES, 16 for AES.
+    pub const fn block_len(self) -> usize {
+        match self {
+            Algorithm::Des | Algorithm::DesEde | Algorithm::DesEde3 => 8,
+            Algorithm::Aes128 | Algorithm::Aes192 | Algorithm::Aes256 => 16,
+        }
+    }
 }
 
 /// What a cipher name stands for.
@@ -35,16 +53,19 @@ const fn spec(name: &'static str, algorithm: Algorithm, mode: Mode) -> CipherSpe
     let key_len = match algorithm {
         Algorithm::Des => 8,
         Algorithm::DesEde => 16,
-        Algorithm::DesEde3 => 24,
+        Algorithm::DesEde3 | Algorithm::Aes192 => 24,
+        Algorithm::Aes128 => 16,
+        Algorithm::Aes256 => 32,
     };
-    let iv_len = if matches!(mode, Mode::Ecb) { 0 } else { 8 };
+    let iv_len = if matches!(mode, Mode::Ecb) { 0 } else { algorithm.block_len() };
     CipherSpec { name, algorithm, mode, key_len, iv_len }
 }
 
-use Algorithm::{Des as D1, DesEde as D2, DesEde3 as D3};
+use Algorithm::{Aes128 as A1, Aes192 as A2, Aes256 as A3, Des as D1, DesEde as D2, DesEde3 as D3};
 
-/// Every supported cipher under its canonical name. The `*-ctr` names are this crate's
-/// (OpenSSL has no DES CTR; see the `modes` docs); the rest are OpenSSL's.
+/// Every supported cipher under its canonical name. The `des*-ctr` names are this crate's
+/// (OpenSSL has no DES CTR; see the `modes` docs); the rest are OpenSSL's. `aes-*-cfb` is
+/// CFB-128 (see `aes::modes`).
 pub const CIPHERS: &[CipherSpec] = &[
     spec("des-ecb", D1, Mode::Ecb),
     spec("des-cbc", D1, Mode::Cbc),
@@ -63,6 +84,24 @@ pub const CIPHERS: &[CipherSpec] = &[
     spec("des-ede3-cfb8", D3, Mode::Cfb8),
     spec("des-ede3-ofb", D3, Mode::Ofb),
     spec("des-ede3-ctr", D3, Mode::Ctr),
+    spec("aes-128-ecb", A1, Mode::Ecb),
+    spec("aes-128-cbc", A1, Mode::Cbc),
+    spec("aes-128-cfb", A1, Mode::Cfb64),
+    spec("aes-128-cfb8", A1, Mode::Cfb8),
+    spec("aes-128-ofb", A1, Mode::Ofb),
+    spec("aes-128-ctr", A1, Mode::Ctr),
+    spec("aes-192-ecb", A2, Mode::Ecb),
+    spec("aes-192-cbc", A2, Mode::Cbc),
+    spec("aes-192-cfb", A2, Mode::Cfb64),
+    spec("aes-192-cfb8", A2, Mode::Cfb8),
+    spec("aes-192-ofb", A2, Mode::Ofb),
+    spec("aes-192-ctr", A2, Mode::Ctr),
+    spec("aes-256-ecb", A3, Mode::Ecb),
+    spec("aes-256-cbc", A3, Mode::Cbc),
+    spec("aes-256-cfb", A3, Mode::Cfb64),
+    spec("aes-256-cfb8", A3, Mode::Cfb8),
+    spec("aes-256-ofb", A3, Mode::Ofb),
+    spec("aes-256-ctr", A3, Mode::Ctr),
 ];
 
 /// OpenSSL's aliases and the canonical names they stand for.
@@ -74,6 +113,12 @@ const ALIASES: &[(&str, &str)] = &[
     ("des-cfb64", "des-cfb"),
     ("des-ede-cfb64", "des-ede-cfb"),
     ("des-ede3-cfb64", "des-ede3-cfb"),
+    ("aes128", "aes-128-cbc"),
+    ("aes192", "aes-192-cbc"),
+    ("aes256", "aes-256-cbc"),
+    ("aes-128-cfb128", "aes-128-cfb"),
+    ("aes-192-cfb128", "aes-192-cfb"),
+    ("aes-256-cfb128", "aes-256-cfb"),
 ];
 
 /// The cipher with this OpenSSL name or alias (case-insensitive, a leading `-` allowed as
@@ -107,6 +152,9 @@ impl CipherSpec {
             Algorithm::DesEde | Algorithm::DesEde3 => {
                 AnyCipherCtx::Tdes(CipherCtx::new(Tdes::new(key)?, self.mode, dir, iv, padding)?)
             }
+            Algorithm::Aes128 | Algorithm::Aes192 | Algorithm::Aes256 => {
+                AnyCipherCtx::Aes(AesCtx::new(Aes::new(key)?, self.mode, dir, iv, padding)?)
+            }
         })
     }
 }
@@ -122,6 +170,8 @@ pub enum AnyCipherCtx {
     Des(CipherCtx<Des>),
     /// Triple-DES (any keying option).
     Tdes(CipherCtx<Tdes>),
+    /// AES (any key size).
+    Aes(AesCtx),
 }
 
 impl AnyCipherCtx {
@@ -130,6 +180,7 @@ impl AnyCipherCtx {
         match self {
             AnyCipherCtx::Des(c) => c.update_len(input_len),
             AnyCipherCtx::Tdes(c) => c.update_len(input_len),
+            AnyCipherCtx::Aes(c) => c.update_len(input_len),
         }
     }
 
@@ -138,6 +189,7 @@ impl AnyCipherCtx {
         match self {
             AnyCipherCtx::Des(c) => c.update(input, output),
             AnyCipherCtx::Tdes(c) => c.update(input, output),
+            AnyCipherCtx::Aes(c) => c.update(input, output),
         }
     }
 
@@ -146,6 +198,7 @@ impl AnyCipherCtx {
         match self {
             AnyCipherCtx::Des(c) => c.finalize(output),
             AnyCipherCtx::Tdes(c) => c.finalize(output),
+            AnyCipherCtx::Aes(c) => c.finalize(output),
         }
     }
 }

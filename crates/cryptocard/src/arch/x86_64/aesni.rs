@@ -1,0 +1,105 @@
+//! AES (FIPS 197) with the Intel AES New Instructions: `aesenc`/`aesenclast` do one round
+//! of the cipher (ShiftRows, SubBytes, MixColumns, AddRoundKey), `aesdec`/`aesdeclast` one
+//! round of the equivalent inverse cipher (section 5.3.5), whose round keys are the
+//! encryption keys in reverse order with InvMixColumns (`aesimc`) applied to all but the
+//! first and last (Gueron, "Intel Advanced Encryption Standard (AES) New Instructions
+//! Set", white paper 323641, 2010, section "The AES decryption flow").
+//!
+//! The key expansion itself is the portable, constant-time one (`aes::soft`): it runs
+//! once a key and keeps this file to the rounds. The instructions run in constant time.
+//!
+//! Contracts: round keys `rk[0..=nr]` with `nr` in {10, 12, 14}; `blocks.len()` a multiple
+//! of 16, processed in place, [`LANES`] blocks interleaved (the rounds have a latency of
+//! several cycles and a throughput of one or two a cycle, so independent blocks fill the
+//! pipeline). The portable twins are `aes::soft::{encrypt, decrypt}`.
+
+use super::cpu::AesNi;
+use core::arch::x86_64::*;
+
+/// Blocks interleaved by the parallel kernels: 8, as OpenSSL's `aesni_ecb_encrypt` and
+/// its CTR loop (the 16 XMM registers hold 8 states and the round key in use).
+const LANES: usize = 8;
+
+/// The decryption round keys of the equivalent inverse cipher: `dk[0] = rk[nr]`,
+/// `dk[i] = InvMixColumns(rk[nr - i])`, `dk[nr] = rk[0]`.
+#[inline]
+pub(crate) fn inverse_keys(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
+    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    unsafe { inverse_keys_ni(rk, nr, dk) }
+}
+
+/// Encrypts whole blocks of `blocks` in place with round keys `rk`.
+#[inline]
+pub(crate) fn encrypt(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
+    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    unsafe { blocks_ni::<false>(rk, nr, blocks) }
+}
+
+/// Decrypts whole blocks of `blocks` in place with decryption round keys `dk`
+/// ([`inverse_keys`]).
+#[inline]
+pub(crate) fn decrypt(_token: AesNi, dk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
+    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    unsafe { blocks_ni::<true>(dk, nr, blocks) }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn inverse_keys_ni(rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
+    dk[0] = rk[nr];
+    dk[nr] = rk[0];
+    for i in 1..nr {
+        // SAFETY: both pointers address 16-byte arrays; `loadu`/`storeu` need no alignment.
+        unsafe {
+            let k = _mm_aesimc_si128(_mm_loadu_si128(rk[nr - i].as_ptr().cast()));
+            _mm_storeu_si128(dk[i].as_mut_ptr().cast(), k);
+        }
+    }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn load_keys(k: &[[u8; 16]; 15]) -> [__m128i; 15] {
+    // SAFETY: each pointer addresses a 16-byte array; `loadu` needs no alignment.
+    core::array::from_fn(|i| unsafe { _mm_loadu_si128(k[i].as_ptr().cast()) })
+}
+
+/// `N` blocks through all rounds, interleaved round by round.
+#[target_feature(enable = "aes,sse2")]
+fn rounds<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, s: &mut [__m128i; N]) {
+    for x in s.iter_mut() {
+        *x = _mm_xor_si128(*x, k[0]);
+    }
+    for key in &k[1..nr] {
+        for x in s.iter_mut() {
+            *x = if DEC { _mm_aesdec_si128(*x, *key) } else { _mm_aesenc_si128(*x, *key) };
+        }
+    }
+    for x in s.iter_mut() {
+        *x = if DEC { _mm_aesdeclast_si128(*x, k[nr]) } else { _mm_aesenclast_si128(*x, k[nr]) };
+    }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn run<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, chunk: &mut [u8]) {
+    // SAFETY: `chunk` is `16 N` bytes (callers: `blocks_ni`), so every 16-byte access at
+    // `16 j`, `j < N`, is in bounds; `loadu`/`storeu` need no alignment.
+    unsafe {
+        let mut s: [__m128i; N] =
+            core::array::from_fn(|j| _mm_loadu_si128(chunk.as_ptr().add(16 * j).cast()));
+        rounds::<DEC, N>(k, nr, &mut s);
+        for (j, x) in s.iter().enumerate() {
+            _mm_storeu_si128(chunk.as_mut_ptr().add(16 * j).cast(), *x);
+        }
+    }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn blocks_ni<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
+    let k = load_keys(k);
+    let mut chunks = blocks.chunks_exact_mut(16 * LANES);
+    for c in chunks.by_ref() {
+        run::<DEC, LANES>(&k, nr, c);
+    }
+    for c in chunks.into_remainder().chunks_exact_mut(16) {
+        run::<DEC, 1>(&k, nr, c);
+    }
+}

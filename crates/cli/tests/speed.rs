@@ -288,6 +288,9 @@ fn ours_computes_what_the_peers_compute() {
         "des-ede3",
         "des-ede3-cbc",
         "des-ede3-cfb",
+        "aes-128-cbc",
+        "aes-256-cbc",
+        "aes-256-ctr",
     ];
     let mut args = algs.to_vec();
     args.extend(["-seconds", "0.01", "-bytes", "1000", "--compare", "all"]);

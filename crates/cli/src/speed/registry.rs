@@ -25,6 +25,9 @@ pub const NAMES: &[&str] = &[
     "des-ede3-cbc",
     "des-ede3-cfb",
     "des-ede3-ofb",
+    "aes-128-cbc",
+    "aes-256-cbc",
+    "aes-256-ctr",
     "md2",
     "md4",
     "md5",
@@ -71,7 +74,7 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
         let bits = bits.parse().expect("listed RSA names end in digits");
         return algs::rsa::rows(name, bits, ctx).map_err(Fail::msg);
     }
-    if name.starts_with("des") && NAMES.contains(&name) {
+    if (name.starts_with("des") || name.starts_with("aes")) && NAMES.contains(&name) {
         return Ok(algs::cipher::rows(name, ctx));
     }
     if name == "hmac" {

@@ -1,5 +1,5 @@
-//! DES and triple DES (`des-ecb`, `des-cbc`, ..., `des-ede3-ofb`): "encrypt" and
-//! "decrypt" rows over a `-bytes` buffer, each call one pass over the buffer with the
+//! DES, triple DES and AES (`des-ecb`, `des-cbc`, ..., `des-ede3-ofb`, `aes-128-cbc`,
+//! `aes-256-cbc`, `aes-256-ctr`): "encrypt" and "decrypt" rows over a `-bytes` buffer, each call one pass over the buffer with the
 //! chaining state carried on (as `openssl speed -evp` does). Bits per second count 8 bits
 //! per byte.
 
@@ -10,7 +10,7 @@ use crate::speed::row::{Bench, Candidate, Context, Row, Who, bench};
 use cryptocard::des::{self, Direction, Padding};
 use std::sync::Arc;
 
-/// The shared inputs: key (8, 16 or 24 bytes), IV (empty for ECB) and the data buffer.
+/// The shared inputs: key (8, 16, 24 or 32 bytes), IV (empty for ECB) and the data buffer.
 struct Inputs {
     name: String,
     key: Vec<u8>,
@@ -20,37 +20,30 @@ struct Inputs {
 
 /// The "encrypt" and "decrypt" rows of cipher `name` (an OpenSSL cipher name).
 pub fn rows(name: &str, ctx: &Context<'_>) -> Vec<Row> {
-    let key_len = if name.starts_with("des-ede3") {
-        24
-    } else if name.starts_with("des-ede") {
-        16
-    } else {
-        8
-    };
-    let ecb = matches!(name, "des-ecb" | "des-ede" | "des-ede3");
-    // Whole 8-byte blocks, at least one.
-    let len = (ctx.bytes / 8).max(1) * 8;
+    // Key, IV and block lengths from the name (`des::modes::lookup`; every name of the
+    // registry is there).
+    let Some(spec) = des::modes::lookup(name) else { return Vec::new() };
+    let block = spec.algorithm.block_len();
+    // Whole blocks, at least one.
+    let len = (ctx.bytes / block).max(1) * block;
     let x = Arc::new(Inputs {
         name: name.to_string(),
-        key: test_bytes(7, key_len),
-        iv: if ecb { Vec::new() } else { test_bytes(8, 8) },
+        key: test_bytes(7, spec.key_len),
+        iv: test_bytes(8, spec.iv_len),
         data: test_bytes(9, len),
     });
     [("encrypt", true), ("decrypt", false)]
         .into_iter()
         .map(|(op, encrypt)| {
             let mut row = Row::new(name, op, 8 * len as u64, Some(len as u64), Vec::new());
-            // Ours: the cipher by its OpenSSL name (`des::modes::lookup`), padding off.
-            if let Some(spec) = des::modes::lookup(name) {
-                let x = x.clone();
-                let dir = if encrypt { Direction::Encrypt } else { Direction::Decrypt };
-                row.candidates.push(Candidate::new(Who::Ours, move || {
-                    let c = spec
-                        .new_ctx(&x.key, &x.iv, dir, Padding::None)
-                        .map_err(|e| e.to_string())?;
-                    Ok(stream(c, &x, |c, i, o| c.update(i, o).map_err(|e| e.to_string())))
-                }));
-            }
+            // Ours: the cipher by its OpenSSL name, padding off.
+            let x2 = x.clone();
+            let dir = if encrypt { Direction::Encrypt } else { Direction::Decrypt };
+            row.candidates.push(Candidate::new(Who::Ours, move || {
+                let c =
+                    spec.new_ctx(&x2.key, &x2.iv, dir, Padding::None).map_err(|e| e.to_string())?;
+                Ok(stream(c, &x2, |c, i, o| c.update(i, o).map_err(|e| e.to_string())))
+            }));
             #[cfg(feature = "peers")]
             peer_ciphers(ctx, &x, encrypt, &mut row);
             row

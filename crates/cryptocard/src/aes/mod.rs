@@ -46,6 +46,17 @@ use zeroize::Zeroize;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::{aesni, cpu::AesNi};
 
+/// The serial chains of CBC and CFB encryption and of OFB.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Chain {
+    /// `s = E(s xor x)`, output `s`.
+    Cbc,
+    /// `s = E(s) xor x`, output `s`.
+    Cfb,
+    /// `s = E(s)`, output `s xor x`.
+    Ofb,
+}
+
 /// The implementation a key runs on.
 #[derive(Clone, Copy)]
 enum Backend {
@@ -141,6 +152,30 @@ impl Aes {
             Backend::Portable => {
                 for b in blocks.chunks_exact_mut(16) {
                     soft::encrypt(&self.rk, self.nr, b.try_into().expect("16 bytes"));
+                }
+            }
+        }
+    }
+
+    /// A serial feedback chain (CBC or CFB encryption, OFB) over whole blocks; see
+    /// `Chain`. On AES-NI the round keys stay in registers from block to block.
+    pub(crate) fn chain(&self, kind: Chain, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ni(t) => aesni::chain(t, &self.rk, self.nr, kind, iv, input, output),
+            Backend::Portable => {
+                for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
+                    if kind == Chain::Cbc {
+                        iv.iter_mut().zip(x).for_each(|(s, x)| *s ^= x);
+                    }
+                    soft::encrypt(&self.rk, self.nr, iv);
+                    y.copy_from_slice(iv);
+                    if kind == Chain::Cfb {
+                        iv.iter_mut().zip(x).for_each(|(s, x)| *s ^= x);
+                    }
+                    if kind != Chain::Cbc {
+                        y.iter_mut().zip(x).for_each(|(y, x)| *y ^= x);
+                    }
                 }
             }
         }

@@ -6,9 +6,10 @@
 //! call continues the stream. The parallel modes (ECB, CTR, CBC and CFB decryption) lay
 //! their cipher inputs out in `output` and run them through [`Aes::encrypt_blocks`] in
 //! one call, which AES-NI interleaves eight blocks at a time; the serial chains (CBC and
-//! CFB encryption, OFB) go block by block.
+//! CFB encryption, OFB) go block by block through `Aes::chain`, which on AES-NI keeps the
+//! round keys in registers across blocks.
 
-use crate::aes::Aes;
+use crate::aes::{Aes, Chain};
 use zeroize::Zeroize;
 
 #[inline(always)]
@@ -26,11 +27,7 @@ pub(super) fn ecb<const DEC: bool>(c: &Aes, input: &[u8], output: &mut [u8]) {
 
 /// CBC encryption (SP 800-38A 6.2): `C_i = E(P_i xor C_{i-1})`, `C_0 = IV`.
 pub(super) fn cbc_encrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
-    for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
-        xor_into(iv, x);
-        c.encrypt_blocks(iv);
-        y.copy_from_slice(iv);
-    }
+    c.chain(Chain::Cbc, iv, input, output);
 }
 
 /// The "previous block" sequence of CBC and CFB decryption, `C_{i-1}` with `C_0 = IV`,
@@ -60,11 +57,7 @@ pub(super) fn cbc_decrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut
 
 /// CFB-128 encryption (SP 800-38A 6.3, s = 128): `C_i = P_i xor E(C_{i-1})`.
 pub(super) fn cfb_encrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
-    for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
-        c.encrypt_blocks(iv);
-        xor_into(iv, x);
-        y.copy_from_slice(iv);
-    }
+    c.chain(Chain::Cfb, iv, input, output);
 }
 
 /// CFB-128 decryption: `P_i = C_i xor E(C_{i-1})`, all blocks through the cipher at once.
@@ -77,11 +70,7 @@ pub(super) fn cfb_decrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut
 /// OFB (SP 800-38A 6.4): `O_i = E(O_{i-1})`, `O_0 = IV`, output `X_i xor O_i` (the same
 /// both ways). `iv` ends as the last `O_i`.
 pub(super) fn ofb(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
-    for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
-        c.encrypt_blocks(iv);
-        y.copy_from_slice(x);
-        xor_into(y, iv);
-    }
+    c.chain(Chain::Ofb, iv, input, output);
 }
 
 /// CTR (SP 800-38A 6.5): `X_i xor E(T_i)` with `T_i = IV + i mod 2^128`, the whole block a

@@ -14,6 +14,7 @@
 //! pipeline). The portable twins are `aes::soft::{encrypt, decrypt}`.
 
 use super::cpu::AesNi;
+use crate::aes::Chain;
 use core::arch::x86_64::*;
 
 /// Blocks interleaved by the parallel kernels: 8, as OpenSSL's `aesni_ecb_encrypt` and
@@ -26,6 +27,48 @@ const LANES: usize = 8;
 pub(crate) fn inverse_keys(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
     // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
     unsafe { inverse_keys_ni(rk, nr, dk) }
+}
+
+/// Runs chain `kind` (`aes::Chain`: CBC or CFB encryption, OFB) over the whole blocks of `input` into `output` (the same length),
+/// `iv` updated to the last running block. The round keys stay in registers across blocks.
+#[inline]
+pub(crate) fn chain(
+    _token: AesNi,
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    kind: Chain,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    unsafe { chain_ni(rk, nr, kind, iv, input, output) }
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn chain_ni(
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    kind: Chain,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    let k = load_keys(rk);
+    // SAFETY: `iv` is 16 bytes; `loadu`/`storeu` need no alignment.
+    let mut s = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
+    for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
+        // SAFETY: `x` and `y` are 16-byte chunks.
+        let x = unsafe { _mm_loadu_si128(x.as_ptr().cast()) };
+        let mut t = [if kind == Chain::Cbc { _mm_xor_si128(s, x) } else { s }];
+        rounds::<false, 1>(&k, nr, &mut t);
+        s = if kind == Chain::Cfb { _mm_xor_si128(t[0], x) } else { t[0] };
+        let out = if kind == Chain::Ofb { _mm_xor_si128(s, x) } else { s };
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(y.as_mut_ptr().cast(), out) };
+    }
+    // SAFETY: as above.
+    unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), s) };
 }
 
 /// Encrypts whole blocks of `blocks` in place with round keys `rk`.

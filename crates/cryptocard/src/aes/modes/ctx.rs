@@ -1,14 +1,15 @@
 //! The streaming AES context, the 16-byte-block twin of the DES [`crate::des::CipherCtx`]
 //! (see its docs): [`AesCtx::update`] takes input in pieces of any size, [`AesCtx::finalize`]
 //! adds or removes the PKCS#7 padding (ECB and CBC; 1 to 16 bytes), checked in constant
-//! time on decryption (the shared `unpad_pkcs7`), with only [`Error::Decryption`] on
+//! time on decryption (the buffering and padding are `des::modes::pending`, shared with
+//! DES), with only [`Error::Decryption`] on
 //! failure. Encrypting in pieces gives the same bytes as in one call.
 //!
 //! What leaks: the input and output lengths, never which padding byte was wrong.
 
 use super::kernels;
 use crate::aes::{Aes, Direction, Mode, Padding};
-use crate::des::modes::ctx::unpad_pkcs7;
+use crate::des::modes::pending::Pending;
 use crate::{Error, Result};
 use zeroize::Zeroize;
 
@@ -29,8 +30,7 @@ pub struct AesCtx {
     ks: [u8; B],
     num: usize,
     /// Buffered input of ECB and CBC (at most one block).
-    buf: [u8; B],
-    buf_len: usize,
+    pending: Pending<B>,
 }
 
 impl core::fmt::Debug for AesCtx {
@@ -48,7 +48,6 @@ impl Drop for AesCtx {
     fn drop(&mut self) {
         self.reg.zeroize();
         self.ks.zeroize();
-        self.buf.zeroize();
     }
 }
 
@@ -71,7 +70,8 @@ impl AesCtx {
             _ => return Err(Error::InvalidArgument("the IV of an AES mode is 16 bytes")),
         };
         let padding = if mode.is_block_mode() { padding } else { Padding::None };
-        Ok(AesCtx { cipher, mode, dir, padding, reg, ks: [0; B], num: 0, buf: [0; B], buf_len: 0 })
+        let pending = Pending::new(dir, padding);
+        Ok(AesCtx { cipher, mode, dir, padding, reg, ks: [0; B], num: 0, pending })
     }
 
     /// The number of bytes the next [`AesCtx::update`] with `input_len` bytes of input
@@ -80,9 +80,7 @@ impl AesCtx {
         if !self.mode.is_block_mode() {
             return input_len;
         }
-        let total = self.buf_len + input_len;
-        let hold_back = self.dir == Direction::Decrypt && self.padding == Padding::Pkcs7;
-        if hold_back { total.saturating_sub(1) / B * B } else { total / B * B }
+        self.pending.update_len(input_len)
     }
 
     /// Processes `input` and writes [`AesCtx::update_len`]`(input.len())` bytes to the
@@ -95,7 +93,10 @@ impl AesCtx {
         }
         let output = &mut output[..n_out];
         match (self.mode, self.dir) {
-            (Mode::Ecb | Mode::Cbc, _) => self.update_blocks(input, output),
+            (Mode::Ecb | Mode::Cbc, _) => {
+                let (c, mode, dir, reg) = (&self.cipher, self.mode, self.dir, &mut self.reg);
+                self.pending.feed(input, output, |i, o| run_blocks(c, mode, dir, reg, i, o));
+            }
             (Mode::Cfb8, Direction::Encrypt) => {
                 kernels::cfb8_encrypt(&self.cipher, &mut self.reg, input, output)
             }
@@ -107,41 +108,6 @@ impl AesCtx {
         Ok(n_out)
     }
 
-    /// ECB and CBC: fills the buffered block, runs whole blocks straight from `input`, and
-    /// buffers the rest.
-    fn update_blocks(&mut self, mut input: &[u8], output: &mut [u8]) {
-        let mut out_pos = 0;
-        if self.buf_len > 0 && !output.is_empty() {
-            let take = B - self.buf_len;
-            self.buf[self.buf_len..].copy_from_slice(&input[..take]);
-            input = &input[take..];
-            let block = self.buf;
-            self.run_blocks(&block, &mut output[..B]);
-            self.buf_len = 0;
-            out_pos = B;
-        }
-        let bulk = output.len() - out_pos;
-        self.run_blocks(&input[..bulk], &mut output[out_pos..]);
-        let rest = &input[bulk..];
-        self.buf[self.buf_len..self.buf_len + rest.len()].copy_from_slice(rest);
-        self.buf_len += rest.len();
-    }
-
-    fn run_blocks(&mut self, input: &[u8], output: &mut [u8]) {
-        let (c, r) = (&self.cipher, &mut self.reg);
-        match (self.mode, self.dir) {
-            (Mode::Ecb, Direction::Encrypt) => kernels::ecb::<false>(c, input, output),
-            (Mode::Ecb, Direction::Decrypt) => kernels::ecb::<true>(c, input, output),
-            (Mode::Cbc, Direction::Encrypt) => kernels::cbc_encrypt(c, r, input, output),
-            (Mode::Cbc, Direction::Decrypt) => kernels::cbc_decrypt(c, r, input, output),
-            (Mode::Cfb64, Direction::Encrypt) => kernels::cfb_encrypt(c, r, input, output),
-            (Mode::Cfb64, Direction::Decrypt) => kernels::cfb_decrypt(c, r, input, output),
-            (Mode::Ofb, _) => kernels::ofb(c, r, input, output),
-            (Mode::Ctr, _) => kernels::ctr(c, r, input, output),
-            (Mode::Cfb8, _) => unreachable!("internal error: CFB-8 has no block kernel"),
-        }
-    }
-
     /// CFB-128, OFB and CTR: bytes up to the end of the current keystream block, whole
     /// blocks through the kernels, then the start of a new keystream block.
     fn update_stream(&mut self, input: &[u8], output: &mut [u8]) {
@@ -151,7 +117,8 @@ impl AesCtx {
             pos += 1;
         }
         let bulk = (input.len() - pos) / B * B;
-        self.run_blocks(&input[pos..pos + bulk], &mut output[pos..pos + bulk]);
+        let (c, mode, dir, reg) = (&self.cipher, self.mode, self.dir, &mut self.reg);
+        run_blocks(c, mode, dir, reg, &input[pos..pos + bulk], &mut output[pos..pos + bulk]);
         pos += bulk;
         for (o, &x) in output[pos..].iter_mut().zip(&input[pos..]) {
             *o = self.stream_byte(x);
@@ -193,35 +160,29 @@ impl AesCtx {
         if !self.mode.is_block_mode() {
             return Ok(0);
         }
-        match (self.padding, self.dir) {
-            (Padding::None, _) if self.buf_len == 0 => Ok(0),
-            (Padding::None, _) => {
-                Err(Error::InvalidArgument("input is not a multiple of 16 bytes"))
-            }
-            _ if output.len() < B => {
-                Err(Error::InvalidArgument("finalize needs 16 bytes of output"))
-            }
-            (Padding::Pkcs7, Direction::Encrypt) => {
-                let pad = (B - self.buf_len) as u8;
-                self.buf[self.buf_len..].fill(pad);
-                let block = self.buf;
-                self.run_blocks(&block, &mut output[..B]);
-                Ok(B)
-            }
-            (Padding::Pkcs7, Direction::Decrypt) => {
-                if self.buf_len != B {
-                    return Err(Error::Decryption);
-                }
-                let mut block = [0u8; B];
-                let input = self.buf;
-                self.run_blocks(&input, &mut block);
-                let result = unpad_pkcs7(&block);
-                if let Some(n) = result {
-                    output[..n].copy_from_slice(&block[..n]);
-                }
-                block.zeroize();
-                result.ok_or(Error::Decryption)
-            }
-        }
+        let (c, mode, dir, reg) = (&self.cipher, self.mode, self.dir, &mut self.reg);
+        self.pending.finish(output, |i, o| run_blocks(c, mode, dir, reg, i, o))
+    }
+}
+
+/// Whole blocks of `input` through the kernel of `mode` and `dir` into `output`.
+fn run_blocks(
+    c: &Aes,
+    mode: Mode,
+    dir: Direction,
+    r: &mut [u8; B],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    match (mode, dir) {
+        (Mode::Ecb, Direction::Encrypt) => kernels::ecb::<false>(c, input, output),
+        (Mode::Ecb, Direction::Decrypt) => kernels::ecb::<true>(c, input, output),
+        (Mode::Cbc, Direction::Encrypt) => kernels::cbc_encrypt(c, r, input, output),
+        (Mode::Cbc, Direction::Decrypt) => kernels::cbc_decrypt(c, r, input, output),
+        (Mode::Cfb64, Direction::Encrypt) => kernels::cfb_encrypt(c, r, input, output),
+        (Mode::Cfb64, Direction::Decrypt) => kernels::cfb_decrypt(c, r, input, output),
+        (Mode::Ofb, _) => kernels::ofb(c, r, input, output),
+        (Mode::Ctr, _) => kernels::ctr(c, r, input, output),
+        (Mode::Cfb8, _) => unreachable!("internal error: CFB-8 has no block kernel"),
     }
 }

@@ -10,13 +10,17 @@
 //! checks the padding in constant time and on failure returns only [`Error::Decryption`]:
 //! no padding oracle (Vaudenay, EUROCRYPT 2002).
 //!
+//! The buffering and padding live in `pending`, generic over the block size and shared
+//! with the AES context.
+//!
 //! What leaks: the input and output lengths (the plaintext length is the output), never
 //! which padding byte was wrong.
 
 use super::kernels;
+use super::pending::Pending;
 use super::{Direction, Mode, Padding};
 use crate::des::BlockCipher64;
-use crate::{Error, Result, ct};
+use crate::{Error, Result};
 use zeroize::Zeroize;
 
 /// An encryption or decryption in progress: cipher, mode, chaining state and buffered
@@ -33,8 +37,7 @@ pub struct CipherCtx<C: BlockCipher64> {
     ks: [u8; 8],
     num: usize,
     /// Buffered input of ECB and CBC (at most one block).
-    buf: [u8; 8],
-    buf_len: usize,
+    pending: Pending<8>,
 }
 
 impl<C: BlockCipher64> core::fmt::Debug for CipherCtx<C> {
@@ -52,7 +55,6 @@ impl<C: BlockCipher64> Drop for CipherCtx<C> {
     fn drop(&mut self) {
         self.reg.zeroize();
         self.ks.zeroize();
-        self.buf.zeroize();
     }
 }
 
@@ -76,8 +78,7 @@ impl<C: BlockCipher64> CipherCtx<C> {
             reg,
             ks: [0; 8],
             num: 0,
-            buf: [0; 8],
-            buf_len: 0,
+            pending: Pending::new(dir, padding),
         })
     }
 
@@ -97,9 +98,7 @@ impl<C: BlockCipher64> CipherCtx<C> {
         if !self.mode.is_block_mode() {
             return input_len;
         }
-        let total = self.buf_len + input_len;
-        let hold_back = self.dir == Direction::Decrypt && self.padding == Padding::Pkcs7;
-        if hold_back { total.saturating_sub(1) / 8 * 8 } else { total / 8 * 8 }
+        self.pending.update_len(input_len)
     }
 
     /// Processes `input` and writes [`CipherCtx::update_len`]`(input.len())` bytes to the
@@ -112,56 +111,14 @@ impl<C: BlockCipher64> CipherCtx<C> {
         }
         let output = &mut output[..n_out];
         if self.mode.is_block_mode() {
-            self.update_blocks(input, output);
+            let (c, mode, dir, reg) = (&self.cipher, self.mode, self.dir, &mut self.reg);
+            self.pending.feed(input, output, |i, o| run_blocks(c, mode, dir, reg, i, o));
         } else if self.mode == Mode::Cfb8 {
             self.update_cfb8(input, output);
         } else {
             self.update_stream(input, output);
         }
         Ok(n_out)
-    }
-
-    /// ECB and CBC: fills the buffered block, runs whole blocks straight from `input`, and
-    /// buffers the rest. `output.len()` is the exact count from `update_len`.
-    fn update_blocks(&mut self, mut input: &[u8], output: &mut [u8]) {
-        let mut out_pos = 0;
-        if self.buf_len > 0 && !output.is_empty() {
-            let take = 8 - self.buf_len;
-            self.buf[self.buf_len..].copy_from_slice(&input[..take]);
-            input = &input[take..];
-            let block = self.buf;
-            self.run_blocks(&block, &mut output[..8]);
-            self.buf_len = 0;
-            out_pos = 8;
-        }
-        let bulk = output.len() - out_pos;
-        self.run_blocks(&input[..bulk], &mut output[out_pos..]);
-        let rest = &input[bulk..];
-        self.buf[self.buf_len..self.buf_len + rest.len()].copy_from_slice(rest);
-        self.buf_len += rest.len();
-    }
-
-    fn run_blocks(&mut self, input: &[u8], output: &mut [u8]) {
-        let c = &self.cipher;
-        match (self.mode, self.dir) {
-            (Mode::Ecb, Direction::Encrypt) => kernels::ecb::<C, false>(c, input, output),
-            (Mode::Ecb, Direction::Decrypt) => kernels::ecb::<C, true>(c, input, output),
-            (Mode::Cbc, Direction::Encrypt) => {
-                kernels::cbc_encrypt(c, &mut self.reg, input, output)
-            }
-            (Mode::Cbc, Direction::Decrypt) => {
-                kernels::cbc_decrypt(c, &mut self.reg, input, output)
-            }
-            (Mode::Cfb64, Direction::Encrypt) => {
-                kernels::cfb64_encrypt(c, &mut self.reg, input, output)
-            }
-            (Mode::Cfb64, Direction::Decrypt) => {
-                kernels::cfb64_decrypt(c, &mut self.reg, input, output)
-            }
-            (Mode::Ofb, _) => kernels::ofb(c, &mut self.reg, input, output),
-            (Mode::Ctr, _) => kernels::ctr(c, &mut self.reg, input, output),
-            (Mode::Cfb8, _) => unreachable!("internal error: CFB-8 has no block kernel"),
-        }
     }
 
     /// CFB-64, OFB and CTR: bytes up to the end of the current keystream block, then whole
@@ -174,7 +131,8 @@ impl<C: BlockCipher64> CipherCtx<C> {
         }
         // Here num == 0, or the input is used up and bulk is 0.
         let bulk = (input.len() - pos) / 8 * 8;
-        self.run_blocks(&input[pos..pos + bulk], &mut output[pos..pos + bulk]);
+        let (c, mode, dir, reg) = (&self.cipher, self.mode, self.dir, &mut self.reg);
+        run_blocks(c, mode, dir, reg, &input[pos..pos + bulk], &mut output[pos..pos + bulk]);
         pos += bulk;
         for (o, &x) in output[pos..].iter_mut().zip(&input[pos..]) {
             *o = self.stream_byte(x);
@@ -240,82 +198,29 @@ impl<C: BlockCipher64> CipherCtx<C> {
         if !self.mode.is_block_mode() {
             return Ok(0);
         }
-        match (self.padding, self.dir) {
-            (Padding::None, _) if self.buf_len == 0 => Ok(0),
-            (Padding::None, _) => Err(Error::InvalidArgument("input is not a multiple of 8 bytes")),
-            (Padding::Pkcs7, Direction::Encrypt) => {
-                let out: &mut [u8; 8] = output
-                    .get_mut(..8)
-                    .and_then(|o| o.try_into().ok())
-                    .ok_or(Error::InvalidArgument("finalize needs 8 bytes of output"))?;
-                let pad = (8 - self.buf_len) as u8;
-                self.buf[self.buf_len..].fill(pad);
-                let block = self.buf;
-                self.run_blocks(&block, out);
-                Ok(8)
-            }
-            (Padding::Pkcs7, Direction::Decrypt) => {
-                if output.len() < 8 {
-                    return Err(Error::InvalidArgument("finalize needs 8 bytes of output"));
-                }
-                if self.buf_len != 8 {
-                    return Err(Error::Decryption);
-                }
-                let mut block = [0u8; 8];
-                let input = self.buf;
-                self.run_blocks(&input, &mut block);
-                let result = unpad_pkcs7(&block);
-                if let Some(n) = result {
-                    output[..n].copy_from_slice(&block[..n]);
-                }
-                block.zeroize();
-                result.ok_or(Error::Decryption)
-            }
-        }
+        let (c, mode, dir, reg) = (&self.cipher, self.mode, self.dir, &mut self.reg);
+        self.pending.finish(output, |i, o| run_blocks(c, mode, dir, reg, i, o))
     }
 }
 
-/// The length of the message in a PKCS#7-padded last block of `N` bytes (8 for DES, 16
-/// for AES), or `None` if the padding is bad. Constant time: every byte is examined
-/// whatever the pad value, and the only branch is on the overall verdict.
-pub(crate) fn unpad_pkcs7<const N: usize>(block: &[u8; N]) -> Option<usize> {
-    let n = N as u64;
-    let pad = block[N - 1] as u64;
-    // 1 <= pad <= N
-    let mut good = !ct::is_zero(pad) & !ct::lt(n, pad);
-    for (i, &b) in block.iter().enumerate() {
-        // Bytes at positions >= N - pad must equal pad.
-        let in_pad = !ct::lt(i as u64 + pad, n);
-        good = good & (!in_pad | ct::eq(b as u64, pad));
-    }
-    good.declassify().then(|| N - pad as usize)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::unpad_pkcs7;
-
-    #[test]
-    fn pkcs7_unpadding_accepts_exactly_the_valid_paddings() {
-        for pad in 0..=255u8 {
-            for fill in [0u8, 1, 7, 8, 0xff] {
-                let mut b = [fill; 8];
-                b[7] = pad;
-                let n = pad as usize;
-                let valid = (1..=8).contains(&n) && b[8 - n..].iter().all(|&x| x == pad);
-                assert_eq!(unpad_pkcs7(&b), valid.then(|| 8 - n), "{b:?}");
-            }
-        }
-        assert_eq!(unpad_pkcs7(&[8; 8]), Some(0));
-        assert_eq!(unpad_pkcs7(&[9, 2, 2, 2, 2, 2, 2, 2]), Some(6));
-        assert_eq!(unpad_pkcs7(&[9, 7, 7, 7, 7, 7, 7, 7]), Some(1));
-        assert_eq!(unpad_pkcs7(&[1, 1, 1, 1, 1, 1, 3, 3]), None);
-        // The 16-byte blocks of AES.
-        assert_eq!(unpad_pkcs7(&[16u8; 16]), Some(0));
-        assert_eq!(unpad_pkcs7(&[17u8; 16]), None);
-        let mut b = [9u8; 16];
-        assert_eq!(unpad_pkcs7(&b), Some(7));
-        b[7] = 8;
-        assert_eq!(unpad_pkcs7(&b), None);
+/// Whole blocks of `input` through the kernel of `mode` and `dir` into `output`.
+fn run_blocks<C: BlockCipher64>(
+    c: &C,
+    mode: Mode,
+    dir: Direction,
+    reg: &mut u64,
+    input: &[u8],
+    output: &mut [u8],
+) {
+    match (mode, dir) {
+        (Mode::Ecb, Direction::Encrypt) => kernels::ecb::<C, false>(c, input, output),
+        (Mode::Ecb, Direction::Decrypt) => kernels::ecb::<C, true>(c, input, output),
+        (Mode::Cbc, Direction::Encrypt) => kernels::cbc_encrypt(c, reg, input, output),
+        (Mode::Cbc, Direction::Decrypt) => kernels::cbc_decrypt(c, reg, input, output),
+        (Mode::Cfb64, Direction::Encrypt) => kernels::cfb64_encrypt(c, reg, input, output),
+        (Mode::Cfb64, Direction::Decrypt) => kernels::cfb64_decrypt(c, reg, input, output),
+        (Mode::Ofb, _) => kernels::ofb(c, reg, input, output),
+        (Mode::Ctr, _) => kernels::ctr(c, reg, input, output),
+        (Mode::Cfb8, _) => unreachable!("internal error: CFB-8 has no block kernel"),
     }
 }

@@ -24,9 +24,10 @@
 //! 2^64), as SP 800-38A Appendix B.1's "standard incrementing function" with m = 64. Do not
 //! encrypt more than 2^32 blocks under one key in any mode (Sweet32).
 
-pub(crate) mod ctx;
+mod ctx;
 pub(crate) mod kernels;
 mod names;
+pub(crate) mod pending;
 
 pub use ctx::CipherCtx;
 pub use names::{Algorithm, AnyCipherCtx, CIPHERS, CipherSpec, lookup};

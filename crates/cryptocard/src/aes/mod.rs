@@ -181,6 +181,38 @@ impl Aes {
         }
     }
 
+    /// CTR over whole blocks (`aes::modes` kernels' contract): fused on AES-NI (counters,
+    /// rounds and XOR in registers, eight blocks at a time), returning true; false (nothing
+    /// done) on the portable path, where the caller lays the counters out and uses [`Aes::encrypt_blocks`].
+    pub(crate) fn ctr_fused(&self, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) -> bool {
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ni(t) => {
+                aesni::ctr(t, &self.rk, self.nr, ctr, input, output);
+                true
+            }
+            Backend::Portable => false,
+        }
+    }
+
+    /// CBC decryption over whole blocks, fused on AES-NI as [`Aes::ctr_fused`]; false
+    /// (nothing done) on the portable path.
+    pub(crate) fn cbc_decrypt_fused(
+        &self,
+        iv: &mut [u8; 16],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> bool {
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ni(t) => {
+                aesni::cbc_decrypt(t, &self.dk, self.nr, iv, input, output);
+                true
+            }
+            Backend::Portable => false,
+        }
+    }
+
     /// Decrypts whole 16-byte blocks in place; as [`Aes::encrypt_blocks`].
     pub(crate) fn decrypt_blocks(&self, blocks: &mut [u8]) {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");

@@ -5,7 +5,9 @@
 //! the caller, `super::ctx`); the chaining value `iv` is updated in place so that a later
 //! call continues the stream. The parallel modes (ECB, CTR, CBC and CFB decryption) lay
 //! their cipher inputs out in `output` and run them through [`Aes::encrypt_blocks`] in
-//! one call, which AES-NI interleaves eight blocks at a time; the serial chains (CBC and
+//! one call, which AES-NI interleaves eight blocks at a time (CTR and CBC decryption go
+//! to fused AES-NI kernels instead, counters or chaining XOR kept in registers, which
+//! brings them level with OpenSSL); the serial chains (CBC and
 //! CFB encryption, OFB) go block by block through `Aes::chain`, which on AES-NI keeps the
 //! round keys in registers across blocks.
 
@@ -44,6 +46,9 @@ fn previous_blocks(iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
 
 /// CBC decryption: `P_i = D(C_i) xor C_{i-1}`, all blocks through the cipher at once.
 pub(super) fn cbc_decrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+    if c.cbc_decrypt_fused(iv, input, output) {
+        return;
+    }
     let n = input.len();
     if n == 0 {
         return;
@@ -77,6 +82,9 @@ pub(super) fn ofb(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
 /// big-endian counter (Appendix B.1's standard incrementing function with m = 128, as
 /// OpenSSL's `aes-*-ctr`). `ctr` ends as the next unused counter block.
 pub(super) fn ctr(c: &Aes, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+    if c.ctr_fused(ctr, input, output) {
+        return;
+    }
     let mut t = u128::from_be_bytes(*ctr);
     for y in output.chunks_exact_mut(16) {
         y.copy_from_slice(&t.to_be_bytes());

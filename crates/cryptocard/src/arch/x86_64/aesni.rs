@@ -71,6 +71,121 @@ fn chain_ni(
     unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), s) };
 }
 
+/// CTR (SP 800-38A 6.5): `output = input xor E(T_i)`, `T_i = ctr + i mod 2^128` as a
+/// big-endian block; `ctr` ends as the next unused counter. Lengths as in `chain`.
+#[inline]
+pub(crate) fn ctr(
+    _token: AesNi,
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    ctr: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    unsafe { ctr_ni(rk, nr, ctr, input, output) }
+}
+
+/// CBC decryption (SP 800-38A 6.2): `P_i = D(C_i) xor C_{i-1}`, `C_0 = iv`, with the
+/// decryption round keys `dk`; `iv` ends as the last ciphertext block.
+#[inline]
+pub(crate) fn cbc_decrypt(
+    _token: AesNi,
+    dk: &[[u8; 16]; 15],
+    nr: usize,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    unsafe { cbc_decrypt_ni(dk, nr, iv, input, output) }
+}
+
+/// `N` consecutive blocks from `p` (at least `16 N` bytes).
+#[target_feature(enable = "aes,sse2")]
+fn load_n<const N: usize>(p: &[u8]) -> [__m128i; N] {
+    assert!(p.len() >= 16 * N, "internal error: short AES input");
+    // SAFETY: `16 j + 16 <= p.len()` for every `j < N` (checked above); `loadu` needs no
+    // alignment.
+    core::array::from_fn(|j| unsafe { _mm_loadu_si128(p.as_ptr().add(16 * j).cast()) })
+}
+
+/// Stores `s[j] xor x_j` to `y_j`, `x` and `y` at least `16 N` bytes.
+#[target_feature(enable = "aes,sse2")]
+fn xor_store<const N: usize>(s: &[__m128i; N], x: &[u8], y: &mut [u8]) {
+    let x = load_n::<N>(x);
+    assert!(y.len() >= 16 * N, "internal error: short AES output");
+    for j in 0..N {
+        // SAFETY: `16 j + 16 <= y.len()` (checked above); `storeu` needs no alignment.
+        unsafe { _mm_storeu_si128(y.as_mut_ptr().add(16 * j).cast(), _mm_xor_si128(s[j], x[j])) };
+    }
+}
+
+/// `N` blocks of CTR: counters `t .. t + N`, encrypted, XORed into `x`, stored to `y`.
+#[target_feature(enable = "aes,sse2")]
+fn ctr_n<const N: usize>(k: &[__m128i; 15], nr: usize, t: &mut u128, x: &[u8], y: &mut [u8]) {
+    let mut blocks = [0u8; 128];
+    for (j, b) in blocks.chunks_exact_mut(16).take(N).enumerate() {
+        b.copy_from_slice(&t.wrapping_add(j as u128).to_be_bytes());
+    }
+    *t = t.wrapping_add(N as u128);
+    let mut s = load_n::<N>(&blocks);
+    rounds::<false, N>(k, nr, &mut s);
+    xor_store(&s, x, y);
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+    let k = load_keys(rk);
+    let mut t = u128::from_be_bytes(*ctr);
+    let mut ins = input.chunks_exact(16 * LANES);
+    let mut outs = output.chunks_exact_mut(16 * LANES);
+    for (x, y) in ins.by_ref().zip(outs.by_ref()) {
+        ctr_n::<LANES>(&k, nr, &mut t, x, y);
+    }
+    let rest = ins.remainder().chunks_exact(16);
+    for (x, y) in rest.zip(outs.into_remainder().chunks_exact_mut(16)) {
+        ctr_n::<1>(&k, nr, &mut t, x, y);
+    }
+    *ctr = t.to_be_bytes();
+}
+
+/// `N` blocks of CBC decryption: `x` holds the `N` ciphertext blocks, `prev` the `N`
+/// blocks before each (`C_{i-1}`).
+#[target_feature(enable = "aes,sse2")]
+fn cbc_dec_n<const N: usize>(k: &[__m128i; 15], nr: usize, prev: &[u8], x: &[u8], y: &mut [u8]) {
+    let mut s = load_n::<N>(x);
+    rounds::<true, N>(k, nr, &mut s);
+    xor_store(&s, prev, y);
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn cbc_decrypt_ni(
+    dk: &[[u8; 16]; 15],
+    nr: usize,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    let n = input.len();
+    if n == 0 {
+        return;
+    }
+    let k = load_keys(dk);
+    // Block 0 chains to the IV, every later block to the ciphertext block before it.
+    cbc_dec_n::<1>(&k, nr, &iv[..], input, output);
+    let mut i = 16;
+    while i + 16 * LANES <= n {
+        cbc_dec_n::<LANES>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+        i += 16 * LANES;
+    }
+    while i < n {
+        cbc_dec_n::<1>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+        i += 16;
+    }
+    iv.copy_from_slice(&input[n - 16..]);
+}
+
 /// Encrypts whole blocks of `blocks` in place with round keys `rk`.
 #[inline]
 pub(crate) fn encrypt(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {

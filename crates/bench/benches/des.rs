@@ -7,7 +7,7 @@
 //! DES_SPEED="des-cbc des-ede3-cbc" cargo bench -p cryptocard-bench --bench des
 //! ```
 
-use cryptocard::des::modes::lookup;
+use cryptocard::cipher::lookup;
 use cryptocard::des::{Direction, Padding};
 use cryptocard_bench::timing::seconds;
 use openssl::cipher::Cipher;

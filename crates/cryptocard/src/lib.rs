@@ -40,6 +40,8 @@
 //! engine               queue → batcher → worker pool, over rsa's batch API
 //! rsa                  keys, the CRT private operation and its backends, padding, formats
 //! modular              Modulus, Montgomery arithmetic, exponentiation, CRT, primes
+//! cipher               OpenSSL cipher names over DES, 3DES and AES
+//! aes                  AES and its modes, on the modes' shared pieces in des
 //! bignum  digest  des  Nat and the limb-slice algorithms; hash functions; DES and 3DES
 //! arch                 CPU kernels: the only unsafe, asm! and target_feature code
 //! ct  rng              constant-time masks and selection; randomness sources
@@ -58,6 +60,8 @@
 //!   and spread over the cores; it calls [`rsa`] ([`rsa::private_batch`]).
 //! * [`des`], [`digest`]: DES/3DES with their modes and MACs; the message digests, HMAC,
 //!   PBKDF2 and SHAKE.
+//! * [`aes`], [`cipher`]: AES (AES-NI or a portable constant-time core) in the SP 800-38A
+//!   modes; every block cipher by its OpenSSL name.
 //! * [`ct`], [`rng`]: constant-time selection and comparison; the random source.
 //! * `arch`: the only module with `unsafe`, `asm!` and `target_feature` code, behind CPU
 //!   feature tokens that can only be made by run-time detection. The one other place
@@ -110,6 +114,7 @@
 
 pub mod aes;
 pub mod bignum;
+pub mod cipher;
 pub mod ct;
 pub mod des;
 pub mod digest;

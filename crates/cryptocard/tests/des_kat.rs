@@ -5,7 +5,8 @@
 mod common;
 
 use common::unhex;
-use cryptocard::des::modes::{self, lookup};
+use cryptocard::cipher::lookup;
+use cryptocard::des::modes;
 use cryptocard::des::{BlockCipher64, Des, Direction, Mode, Padding, Tdes, TdesEde2, TdesEde3};
 use serde_json::Value;
 use std::collections::HashMap;

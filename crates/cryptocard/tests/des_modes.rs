@@ -3,7 +3,8 @@
 //! keys are found, parity bits are ignored.
 
 use cryptocard::Error;
-use cryptocard::des::modes::{self, CIPHERS, lookup};
+use cryptocard::cipher::{CIPHERS, lookup};
+use cryptocard::des::modes;
 use cryptocard::des::{
     BlockCipher64, CipherCtx, Des, Direction, Mode, Padding, Tdes, TdesEde2, TdesEde3, key,
 };

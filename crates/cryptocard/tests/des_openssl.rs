@@ -1,9 +1,9 @@
 //! Differential tests against OpenSSL's libcrypto (the system's OpenSSL 3, single DES from
 //! its legacy provider): every DES, triple-DES and AES cipher OpenSSL has (every name of
-//! `des::modes::CIPHERS` but the DES CTR ones), random keys, IVs and lengths, padding on and off, both directions, and ciphertext made by one side decrypted
+//! `cipher::CIPHERS` but the DES CTR ones), random keys, IVs and lengths, padding on and off, both directions, and ciphertext made by one side decrypted
 //! by the other.
 
-use cryptocard::des::modes::{CIPHERS, CipherSpec, lookup};
+use cryptocard::cipher::{CIPHERS, CipherSpec, lookup};
 use cryptocard::des::{Direction, Mode, Padding};
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx as OsslCtx;

@@ -7,7 +7,7 @@
 //!                 [-md NAME] [-S HEX|-nosalt])
 //! ```
 //!
-//! CIPHER is any name `des::modes::lookup` knows: `aes-{128,192,256}-{ecb,cbc,cfb,cfb8,
+//! CIPHER is any name `cipher::lookup` knows: `aes-{128,192,256}-{ecb,cbc,cfb,cfb8,
 //! ofb,ctr}` (`aes128`, `aes192`, `aes256` are CBC; `-cfb` is CFB-128; `-ctr` counts on
 //! the whole 16-byte IV, as OpenSSL), `des-ecb`, `des-cbc` (`des`), `des-cfb`,
 //! `des-cfb8`, `des-ofb`, `des-ede`, `des-ede-cbc`, `des-ede3`, `des-ede3-cbc` (`des3`),
@@ -32,7 +32,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::hex::{self, Fit};
 use crate::io::{self, Mode, Output};
 use crate::pass::{self, Password};
-use cryptocard::des::modes::{CIPHERS, CipherSpec, lookup};
+use cryptocard::cipher::{CIPHERS, CipherSpec, lookup};
 use cryptocard::des::{Direction, Padding};
 use cryptocard::digest::{HashAlg, Hasher, pbkdf2_hmac_alg};
 use cryptocard::rng::{OsRng, RandomSource};
@@ -274,7 +274,7 @@ fn bytes_to_key(md: HashAlg, password: &[u8], salt: &[u8], out: &mut [u8]) {
 /// Streams `reader` through the cipher (or copies it) into `w`, after `header`; returns
 /// the bytes read (after any salt header) and written (before any base64).
 fn pump(
-    mut ctx: Option<cryptocard::des::modes::AnyCipherCtx>,
+    mut ctx: Option<cryptocard::cipher::AnyCipherCtx>,
     header: &[u8],
     reader: &mut Box<dyn Read>,
     w: &mut dyn Write,

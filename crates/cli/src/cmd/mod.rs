@@ -119,7 +119,7 @@ pub fn run(argv: &[String]) -> i32 {
     } else if dgst::is_digest(name) {
         // `cryptocard sha256 FILE`, as `openssl sha256 FILE`.
         return finish("dgst", dgst::main(&shortcut(name, rest)));
-    } else if cryptocard::des::modes::lookup(name).is_some() {
+    } else if cryptocard::cipher::lookup(name).is_some() {
         return finish("enc", enc::main(&shortcut(name, rest)));
     } else {
         Err(Fail::msg(format!("unknown command '{name}' (try 'cryptocard help')")))

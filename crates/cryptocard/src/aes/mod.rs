@@ -14,7 +14,7 @@
 //! * [`modes`]: ECB, CBC, CFB-128, CFB-8, OFB and CTR in a streaming [`AesCtx`]
 //!   shaped like the DES [`crate::des::CipherCtx`] (the same [`Mode`], [`Direction`] and
 //!   [`Padding`]), and one-shot [`modes::encrypt`] / [`modes::decrypt`]. The OpenSSL
-//!   names (`aes-256-cbc`, `aes128`, ...) are in [`crate::des::modes::lookup`], beside the
+//!   names (`aes-256-cbc`, `aes128`, ...) are in [`crate::cipher::lookup`], beside the
 //!   DES ones, so one lookup serves `enc`.
 //!
 //! ```
@@ -55,6 +55,18 @@ pub(crate) enum Chain {
     Cfb,
     /// `s = E(s)`, output `s xor x`.
     Ofb,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Chain {
+    /// The same chain for the AES-NI kernels.
+    fn ni(self) -> aesni::Chain {
+        match self {
+            Chain::Cbc => aesni::Chain::Cbc,
+            Chain::Cfb => aesni::Chain::Cfb,
+            Chain::Ofb => aesni::Chain::Ofb,
+        }
+    }
 }
 
 /// The implementation a key runs on.
@@ -162,7 +174,7 @@ impl Aes {
     pub(crate) fn chain(&self, kind: Chain, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => aesni::chain(t, &self.rk, self.nr, kind, iv, input, output),
+            Backend::Ni(t) => aesni::chain(t, &self.rk, self.nr, kind.ni(), iv, input, output),
             Backend::Portable => {
                 for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
                     if kind == Chain::Cbc {

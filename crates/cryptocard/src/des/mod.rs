@@ -28,7 +28,7 @@
 //!   `new_checked` constructors refuse them. Key schedules are zeroized on drop.
 //! * [`modes`]: ECB, CBC, CFB-64, CFB-8, OFB and CTR in an OpenSSL-EVP-style streaming
 //!   [`CipherCtx`] (`update`, `finalize`) with PKCS#7 padding removed in constant time,
-//!   one-shot [`modes::encrypt`] / [`modes::decrypt`], and [`modes::lookup`] from OpenSSL
+//!   one-shot [`modes::encrypt`] / [`modes::decrypt`], and [`crate::cipher::lookup`] from OpenSSL
 //!   names (`des-ede3-cbc`, `des3`, ...) to cipher, mode, key and IV lengths.
 //! * [`mac`]: the FIPS 113 Data Authentication Algorithm / ISO/IEC 9797-1 MAC algorithm 1
 //!   ([`mac::CbcMac`]) and algorithm 3, the ANSI X9.19 retail MAC ([`mac::RetailMac`]),
@@ -45,7 +45,7 @@
 //!
 //! ```
 //! use cryptocard::des::{modes, Padding};
-//! use cryptocard::des::modes::lookup;
+//! use cryptocard::cipher::lookup;
 //!
 //! let spec = lookup("des-ede3-cbc").unwrap();
 //! let (key, iv) = ([0x42u8; 24], [0x24u8; 8]);

@@ -7,7 +7,7 @@
 use super::peer_err;
 use super::test_bytes;
 use crate::speed::row::{Bench, Candidate, Context, Row, Who, bench};
-use cryptocard::des::{self, Direction, Padding};
+use cryptocard::des::{Direction, Padding};
 use std::sync::Arc;
 
 /// The shared inputs: key (8, 16, 24 or 32 bytes), IV (empty for ECB) and the data buffer.
@@ -20,9 +20,9 @@ struct Inputs {
 
 /// The "encrypt" and "decrypt" rows of cipher `name` (an OpenSSL cipher name).
 pub fn rows(name: &str, ctx: &Context<'_>) -> Vec<Row> {
-    // Key, IV and block lengths from the name (`des::modes::lookup`; every name of the
+    // Key, IV and block lengths from the name (`cipher::lookup`; every name of the
     // registry is there).
-    let Some(spec) = des::modes::lookup(name) else { return Vec::new() };
+    let Some(spec) = cryptocard::cipher::lookup(name) else { return Vec::new() };
     let block = spec.algorithm.block_len();
     // Whole blocks, at least one.
     let len = (ctx.bytes / block).max(1) * block;

@@ -1,7 +1,7 @@
 //! Modes of operation for AES (NIST SP 800-38A, 2001): ECB, CBC, CFB-128, CFB-8, OFB and
 //! CTR, streaming through [`AesCtx`] (OpenSSL EVP style) and one-shot through [`encrypt`]
 //! and [`decrypt`]. The OpenSSL names (`aes-128-cbc`, `aes-256-ctr`, `aes128`, ...) are
-//! looked up by [`crate::des::modes::lookup`], which knows every cipher of the crate.
+//! looked up by [`crate::cipher::lookup`], which knows every cipher of the crate.
 //!
 //! The modes are the DES ones ([`Mode`]); [`Mode::Cfb64`], full-block feedback, is CFB-128
 //! on AES's 16-byte block (OpenSSL's `aes-*-cfb`, alias `aes-*-cfb128`). CTR takes the

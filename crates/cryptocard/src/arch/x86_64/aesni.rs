@@ -14,8 +14,19 @@
 //! pipeline). The portable twins are `aes::soft::{encrypt, decrypt}`.
 
 use super::cpu::AesNi;
-use crate::aes::Chain;
 use core::arch::x86_64::*;
+
+/// The serial chains of CBC and CFB encryption and of OFB (the AES layer's `aes::Chain`,
+/// which maps onto this one: the kernels sit below it and cannot name it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Chain {
+    /// `s = E(s xor x)`, output `s`.
+    Cbc,
+    /// `s = E(s) xor x`, output `s`.
+    Cfb,
+    /// `s = E(s)`, output `s xor x`.
+    Ofb,
+}
 
 /// Blocks interleaved by the parallel kernels: 8, as OpenSSL's `aesni_ecb_encrypt` and
 /// its CTR loop (the 16 XMM registers hold 8 states and the round key in use).
@@ -29,8 +40,8 @@ pub(crate) fn inverse_keys(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, dk: &m
     unsafe { inverse_keys_ni(rk, nr, dk) }
 }
 
-/// Runs chain `kind` (`aes::Chain`: CBC or CFB encryption, OFB) over the whole blocks of `input` into `output` (the same length),
-/// `iv` updated to the last running block. The round keys stay in registers across blocks.
+/// Runs chain `kind` (CBC or CFB encryption, OFB) over the whole blocks of `input` into
+/// `output` (the same length), `iv` updated to the last running block. The round keys stay in registers across blocks.
 #[inline]
 pub(crate) fn chain(
     _token: AesNi,

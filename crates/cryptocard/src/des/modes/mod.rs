@@ -1,8 +1,8 @@
 //! Modes of operation for the 64-bit block ciphers (FIPS 81 "DES Modes of Operation",
 //! 1980; NIST SP 800-38A, 2001): ECB, CBC, CFB-64, CFB-8, OFB and CTR, streaming through
 //! [`CipherCtx`] (OpenSSL EVP style), one-shot through [`encrypt`] and [`decrypt`], and by
-//! OpenSSL cipher name through [`lookup`]. The same [`Mode`], [`Direction`] and [`Padding`]
-//! serve AES (`crate::aes::modes`), and [`lookup`] knows the AES names too.
+//! OpenSSL cipher name through [`crate::cipher::lookup`]. The same [`Mode`], [`Direction`]
+//! and [`Padding`] serve AES (`crate::aes::modes`).
 //!
 //! ```
 //! use cryptocard::des::{self, CipherCtx, Des, Mode, Padding};
@@ -26,11 +26,9 @@
 
 mod ctx;
 pub(crate) mod kernels;
-mod names;
 pub(crate) mod pending;
 
 pub use ctx::CipherCtx;
-pub use names::{Algorithm, AnyCipherCtx, CIPHERS, CipherSpec, lookup};
 
 use super::BlockCipher64;
 use crate::Result;
@@ -61,7 +59,7 @@ impl Mode {
     }
 
     /// The IV length in bytes of a DES mode: 0 for ECB, 8 otherwise (AES's are 16:
-    /// [`CipherSpec::iv_len`] has the length for any cipher).
+    /// [`crate::cipher::CipherSpec::iv_len`] has the length for any cipher).
     pub fn iv_len(self) -> usize {
         if self == Mode::Ecb { 0 } else { 8 }
     }

@@ -1,9 +1,12 @@
 //! OpenSSL cipher names (`openssl enc -des-ede3-cbc`, `-aes-256-cbc`,
 //! `EVP_get_cipherbyname`) mapped to this crate's ciphers (DES, triple-DES and AES) and
 //! modes, and a context whose cipher is chosen at run time.
+//!
+//! It sits above [`des`](crate::des) and [`aes`](crate::aes), which know nothing of each
+//! other's names: `enc`, `mac` and `speed` find every cipher here.
 
-use super::{CipherCtx, Direction, Mode, Padding};
 use crate::aes::{Aes, AesCtx};
+use crate::des::modes::{CipherCtx, Direction, Mode, Padding};
 use crate::des::{Des, Tdes};
 use crate::{Error, Result};
 

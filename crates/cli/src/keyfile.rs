@@ -228,6 +228,29 @@ pub fn encode_public(key: &RsaPublicKey, format: Format, pkcs1: bool) -> CmdResu
     })
 }
 
+/// How `pkey` and `rsa` write the key they read.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyOut<'a> {
+    /// PEM or DER.
+    pub format: Format,
+    /// Write the public half even of a private key.
+    pub public: bool,
+    /// A private key as PKCS#1 (`-traditional`).
+    pub traditional: bool,
+    /// A public key as PKCS#1 `RSA PUBLIC KEY` (`-RSAPublicKey_out`).
+    pub pkcs1_public: bool,
+    /// Encrypt a private key under this password (`-aes256`).
+    pub password: Option<&'a [u8]>,
+}
+
+/// Encodes `key` as `out` says: [`encode_private`] or [`encode_public`].
+pub fn encode(key: &RsaKey, out: &KeyOut<'_>) -> CmdResult<Zeroizing<Vec<u8>>> {
+    match (key, out.public) {
+        (RsaKey::Private(k), false) => encode_private(k, out.format, out.traditional, out.password),
+        (k, _) => Ok(Zeroizing::new(encode_public(k.public_key(), out.format, out.pkcs1_public)?)),
+    }
+}
+
 /// The output password for an encrypted key: required when a cipher was given.
 pub fn out_password(
     encrypt: bool,

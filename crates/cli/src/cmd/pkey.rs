@@ -33,7 +33,7 @@ use super::{Spec, no_positional};
 use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
-use crate::keyfile::{self, Format, ReadOptions, Want};
+use crate::keyfile::{self, Format, KeyOut, ReadOptions, Want};
 use crate::keytext;
 use cryptocard::modular::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
 use cryptocard::rng::OsRng;
@@ -81,7 +81,7 @@ pub fn main(argv: &[String]) -> CmdResult {
     let mut text = String::new();
     if a.has("check") || a.has("pubcheck") {
         if let (true, RsaKey::Private(k)) = (a.has("check"), &key) {
-            check_primes(k)?;
+            check_primes(k, "Key is invalid")?;
         } else if a.has("check") {
             return Err(Fail::msg("-check needs a private key (use -pubcheck for public keys)"));
         }
@@ -95,18 +95,14 @@ pub fn main(argv: &[String]) -> CmdResult {
     let mut out = Output::create(a.value("out"), mode)?;
     out.put(text.as_bytes())?;
     if !a.has("noout") {
-        let bytes = match (&key, public_out) {
-            (RsaKey::Private(k), false) => keyfile::encode_private(
-                k,
-                outform,
-                a.has("traditional"),
-                password.as_deref().map(Vec::as_slice),
-            )?,
-            (k, _) => {
-                zeroize::Zeroizing::new(keyfile::encode_public(k.public_key(), outform, false)?)
-            }
+        let how = KeyOut {
+            format: outform,
+            public: public_out,
+            traditional: a.has("traditional"),
+            pkcs1_public: false,
+            password: password.as_deref().map(Vec::as_slice),
         };
-        out.put(&bytes)?;
+        out.put(&keyfile::encode(&key, &how)?)?;
     }
     match (&key, a.has("text"), a.has("text_pub") || (a.has("text") && public_out)) {
         (_, _, true) => out.put(keytext::public_text(key.public_key()).as_bytes())?,
@@ -117,13 +113,14 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// Miller-Rabin on every prime of the key; fails with OpenSSL's wording.
-fn check_primes(k: &RsaPrivateKey) -> CmdResult {
+/// Miller-Rabin on every prime of the key; fails with `verdict: primeN is not prime`
+/// (OpenSSL's wording: `Key is invalid` for `pkey`, `RSA key not ok` for `rsa`).
+pub(super) fn check_primes(k: &RsaPrivateKey, verdict: &str) -> CmdResult {
     for (i, p) in k.primes().iter().enumerate() {
         let prime = is_probable_prime(p, ADVERSARIAL_ROUNDS, &mut OsRng)
             .map_err(|e| Fail::lib("-check", e))?;
         if !prime {
-            return Err(Fail::msg(format!("Key is invalid: prime{} is not prime", i + 1)));
+            return Err(Fail::msg(format!("{verdict}: prime{} is not prime", i + 1)));
         }
     }
     Ok(())

@@ -21,10 +21,8 @@ use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::hex;
 use crate::io::{Mode, Output};
-use crate::keyfile::{self, Format, ReadOptions, Want};
+use crate::keyfile::{self, Format, KeyOut, ReadOptions, Want};
 use crate::keytext;
-use cryptocard::modular::prime::{ADVERSARIAL_ROUNDS, is_probable_prime};
-use cryptocard::rng::OsRng;
 use cryptocard::rsa::{RsaKey, RsaPublicKey};
 
 const SPEC: Spec = Spec {
@@ -85,29 +83,19 @@ pub fn main(argv: &[String]) -> CmdResult {
     }
     if let (true, RsaKey::Private(k)) = (a.has("check"), &key) {
         // Loading validated the key's consistency (`rsa::validate`); the primes remain.
-        for (i, p) in k.primes().iter().enumerate() {
-            let prime = is_probable_prime(p, ADVERSARIAL_ROUNDS, &mut OsRng)
-                .map_err(|e| Fail::lib("-check", e))?;
-            if !prime {
-                return Err(Fail::msg(format!("RSA key not ok: prime{} is not prime", i + 1)));
-            }
-        }
+        super::pkey::check_primes(k, "RSA key not ok")?;
         out.put(b"RSA key ok\n")?;
     }
     if !a.has("noout") {
         eprintln!("writing RSA key");
-        let bytes = match (&key, public_out) {
-            (RsaKey::Private(k), false) => keyfile::encode_private(
-                k,
-                outform,
-                a.has("traditional"),
-                password.as_deref().map(Vec::as_slice),
-            )?,
-            (k, _) => {
-                zeroize::Zeroizing::new(keyfile::encode_public(k.public_key(), outform, pkcs1_out)?)
-            }
+        let how = KeyOut {
+            format: outform,
+            public: public_out,
+            traditional: a.has("traditional"),
+            pkcs1_public: pkcs1_out,
+            password: password.as_deref().map(Vec::as_slice),
         };
-        out.put(&bytes)?;
+        out.put(&keyfile::encode(&key, &how)?)?;
     }
     out.commit()
 }

@@ -1,0 +1,1 @@
+//! Certificates (filled in next).

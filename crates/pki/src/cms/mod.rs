@@ -1,0 +1,1 @@
+//! CMS (filled in next).

@@ -1,0 +1,27 @@
+//! X.509 certificates and CMS messages on cryptocard's RSA.
+//!
+//! The application objects of the fifth seed paper (Itoh, Takenaka, Torii, Temma, Kurihara:
+//! RSA on a TMS320C54x, 2000/2003): PKCS#1 is the primitive; what users exchange are
+//! PKCS#7 digital signatures (a digest signed with the signer's key, content and signature
+//! carried together) and digital envelopes (content under a fresh symmetric key, that key
+//! under each recipient's RSA key), with X.509 certificates to name signers and recipients.
+//!
+//! - [`sig`]: the signature algorithms of certificates and CMS signers (PKCS#1 v1.5 and
+//!   RSASSA-PSS, RFC 4055) as `AlgorithmIdentifier`s, signing and verifying with them.
+//! - [`cert`]: certificates (RFC 5280): parse PEM/DER and chains, verify an issuer's
+//!   signature and a chain to a trusted root, make self-signed and CA-signed certificates
+//!   and requests (PKCS#10, RFC 2986), print them as `openssl x509 -text` does.
+//! - [`cms`]: RFC 5652 SignedData and EnvelopedData, DER, PEM and S/MIME (RFC 8551).
+//!
+//! The ASN.1 structures and their DER come from RustCrypto's `x509-cert` and `cms` crates;
+//! every RSA operation, digest and cipher is cryptocard's, so no second RSA implementation
+//! enters a build.
+
+#![deny(unsafe_code)]
+
+pub mod cert;
+pub mod cms;
+mod error;
+pub mod sig;
+
+pub use error::{Error, Result};

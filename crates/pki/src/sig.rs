@@ -1,0 +1,1 @@
+//! Signature algorithms (filled in next).

@@ -1,1 +1,75 @@
-//! Certificates (filled in next).
+//! X.509 certificates (RFC 5280) and certification requests (PKCS#10, RFC 2986) on
+//! cryptocard's RSA.
+//!
+//! - `parse`: PEM or DER, one certificate or a PEM bundle, told apart by content.
+//! - `name`: distinguished names from OpenSSL's `/CN=x/O=y` form, and printed as
+//!   OpenSSL 3 prints them (`CN = x, O = y`).
+//! - `build`: self-signed and CA-signed certificates ([`CertBuilder`]).
+//! - `csr`: requests: make one, check its self-signature.
+//! - `verify`: an issuer's signature over a certificate, and a path to a trusted root.
+//! - `text`: the `openssl x509 -text` and `openssl req -text` dumps.
+//!
+//! The structures and their DER are `x509-cert`'s. Its fields are private to it, so a
+//! certificate is built by encoding a `Sequence` of the same shape with `der` and reading
+//! it back as an `x509_cert::Certificate`: the decoder checks what we wrote.
+
+mod build;
+mod csr;
+mod name;
+mod parse;
+mod text;
+mod verify;
+
+pub use build::{CertBuilder, Profile};
+pub use csr::{make_csr, verify_csr};
+pub use name::{display_name, parse_subject};
+pub use parse::{
+    cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_pem,
+    read_certs, read_csr, to_der, to_pem,
+};
+pub use text::{cert_text, csr_text, serial_hex, time_text};
+pub use verify::{MAX_DEPTH, verify_chain, verify_issued_by};
+pub use x509_cert::Certificate;
+pub use x509_cert::request::CertReq;
+
+use crate::{Error, Result};
+use cryptocard::digest::{HashAlg, Hasher};
+use der::Encode;
+use x509_cert::ext::pkix::SubjectKeyIdentifier;
+use x509_cert::name::Name;
+use x509_cert::serial_number::SerialNumber;
+
+/// The certificate's subjectKeyIdentifier extension (RFC 5280 4.2.1.2), if it has one.
+pub fn subject_key_id(cert: &Certificate) -> Result<Option<Vec<u8>>> {
+    let ext = cert.tbs_certificate().get_extension::<SubjectKeyIdentifier>()?;
+    Ok(ext.map(|(_, ski)| ski.0.as_bytes().to_vec()))
+}
+
+/// The certificate's issuer and serial number, as CMS names a signer or recipient
+/// (RFC 5652 section 10.2.4, `IssuerAndSerialNumber`).
+pub fn issuer_and_serial(cert: &Certificate) -> (Name, SerialNumber) {
+    let tbs = cert.tbs_certificate();
+    (tbs.issuer().clone(), tbs.serial_number().clone())
+}
+
+/// The hash of the certificate's DER, as `openssl x509 -fingerprint` shows it.
+pub fn fingerprint(cert: &Certificate, hash: HashAlg) -> Result<Vec<u8>> {
+    Ok(Hasher::digest(hash, &cert.to_der()?).as_bytes().to_vec())
+}
+
+/// `LABEL Fingerprint=AB:CD:...` (OpenSSL labels it with the digest name as given,
+/// `SHA1` when none was).
+pub fn fingerprint_line(cert: &Certificate, hash: HashAlg, label: &str) -> Result<String> {
+    let hex: Vec<String> = fingerprint(cert, hash)?.iter().map(|b| format!("{b:02X}")).collect();
+    Ok(format!("{label} Fingerprint={}", hex.join(":")))
+}
+
+/// The SHA-1 key identifier of RFC 5280 4.2.1.2 method 1: the hash of the
+/// subjectPublicKey BIT STRING's bytes, as OpenSSL computes it.
+pub fn key_id(spki: &spki::SubjectPublicKeyInfoOwned) -> Result<Vec<u8>> {
+    let bits = spki
+        .subject_public_key
+        .as_bytes()
+        .ok_or_else(|| Error::Malformed("public key is not a whole number of bytes".into()))?;
+    Ok(Hasher::digest(HashAlg::Sha1, bits).as_bytes().to_vec())
+}

@@ -1,0 +1,244 @@
+//! Making certificates: self-signed (`openssl req -x509`) and issued by a CA
+//! (`openssl x509 -req -CA`), v3 (RFC 5280 4.1), signed with a [`SigScheme`].
+//!
+//! What OpenSSL 3 writes, we write: a random positive serial of 20 bytes (159 bits, as
+//! OpenSSL's `RAND_bits` serials), validity from now for the given days (UTCTime through
+//! 2049, GeneralizedTime after, RFC 5280 4.1.2.5), and the extensions of its default
+//! `v3_ca` section for a CA (subjectKeyIdentifier, authorityKeyIdentifier with the key
+//! identifier only, basicConstraints CA:TRUE critical), plus a critical keyUsage of
+//! digitalSignature, keyCertSign and cRLSign so that path validation may check it. A leaf
+//! gets the two key identifiers and basicConstraints CA:FALSE. Key identifiers are the
+//! SHA-1 of the subjectPublicKey bits (RFC 5280 4.2.1.2 method 1), as OpenSSL's.
+//!
+//! `x509-cert` keeps its `TbsCertificate` fields private (its builder would bring the
+//! `rsa` crate), so [`Tbs`] and [`Signed`] are `Sequence`s of the same shape (RFC 5280
+//! 4.1): encoded with `der`, then decoded as `x509-cert`'s types, whose decoder checks
+//! them.
+
+use super::key_id;
+use crate::sig::{self, SigScheme};
+use crate::{Error, Result};
+use cryptocard::rng::{OsRng, RandomSource};
+use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
+use der::asn1::{BitString, OctetString};
+use der::{Decode, Encode, Sequence};
+use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use x509_cert::Certificate;
+use x509_cert::certificate::{TbsCertificate, Version};
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, KeyUsage, KeyUsages, SubjectKeyIdentifier,
+};
+use x509_cert::ext::{Extension, Extensions};
+use x509_cert::name::Name;
+use x509_cert::serial_number::SerialNumber;
+use x509_cert::time::{Time, Validity};
+
+/// The serial length OpenSSL draws: 20 bytes, the top bit clear.
+const SERIAL_LEN: usize = 20;
+
+/// Which extensions a certificate gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// A CA: basicConstraints CA:TRUE and keyUsage (critical), the key identifiers.
+    Ca,
+    /// An end entity: basicConstraints CA:FALSE, the key identifiers.
+    Leaf,
+    /// No extensions at all: a v1 certificate, as `openssl x509 -req` without
+    /// `-extfile` writes.
+    V1,
+}
+
+/// The fields of a certificate to be made.
+#[derive(Clone, Debug)]
+pub struct CertBuilder {
+    subject: Name,
+    public_key: SubjectPublicKeyInfoOwned,
+    serial: Option<Vec<u8>>,
+    not_before: Option<SystemTime>,
+    days: u32,
+    scheme: SigScheme,
+    profile: Profile,
+}
+
+/// RFC 5280 4.1 `TBSCertificate`, the fields we write.
+#[derive(Sequence)]
+struct Tbs {
+    #[asn1(context_specific = "0", optional = "true")]
+    version: Option<Version>,
+    serial_number: SerialNumber,
+    signature: AlgorithmIdentifierOwned,
+    issuer: Name,
+    validity: Validity,
+    subject: Name,
+    subject_public_key_info: SubjectPublicKeyInfoOwned,
+    #[asn1(context_specific = "3", optional = "true")]
+    extensions: Option<Extensions>,
+}
+
+/// RFC 5280 4.1 `Certificate`.
+#[derive(Sequence)]
+struct Signed {
+    tbs_certificate: TbsCertificate,
+    signature_algorithm: AlgorithmIdentifierOwned,
+    signature: BitString,
+}
+
+impl CertBuilder {
+    /// A certificate for `public_key` named `subject`: 30 days, SHA-256 PKCS#1 v1.5,
+    /// the CA profile, a random serial (OpenSSL's defaults).
+    pub fn new(subject: Name, public_key: &RsaPublicKey) -> Result<CertBuilder> {
+        Ok(CertBuilder::for_spki(subject, sig::spki_of(public_key)?))
+    }
+
+    /// The same for a key given as its `SubjectPublicKeyInfo` (from a request).
+    pub fn for_spki(subject: Name, public_key: SubjectPublicKeyInfoOwned) -> CertBuilder {
+        CertBuilder {
+            subject,
+            public_key,
+            serial: None,
+            not_before: None,
+            days: 30,
+            scheme: SigScheme::DEFAULT,
+            profile: Profile::Ca,
+        }
+    }
+
+    /// The serial number, big-endian magnitude (leading zeros are dropped).
+    pub fn serial(mut self, serial: &[u8]) -> CertBuilder {
+        self.serial = Some(serial.to_vec());
+        self
+    }
+
+    /// Valid for `days` days from the start.
+    pub fn days(mut self, days: u32) -> CertBuilder {
+        self.days = days;
+        self
+    }
+
+    /// The start of validity (default: now).
+    pub fn not_before(mut self, at: SystemTime) -> CertBuilder {
+        self.not_before = Some(at);
+        self
+    }
+
+    /// The signature scheme (a PSS salt length of `max` is made concrete for the key).
+    pub fn scheme(mut self, scheme: SigScheme) -> CertBuilder {
+        self.scheme = scheme;
+        self
+    }
+
+    /// The extension profile.
+    pub fn profile(mut self, profile: Profile) -> CertBuilder {
+        self.profile = profile;
+        self
+    }
+
+    /// Signs the certificate with the subject's own key (issuer = subject).
+    pub fn self_signed(self, key: &RsaPrivateKey) -> Result<Certificate> {
+        if sig::spki_of(key.public_key())? != self.public_key {
+            return Err(Error::NoMatch("the signing key is not the certificate's key".into()));
+        }
+        let aki = key_id(&self.public_key)?;
+        let issuer = self.subject.clone();
+        self.sign(issuer, aki, key)
+    }
+
+    /// Signs the certificate as `issuer`, whose private key is `issuer_key`.
+    pub fn signed_by(
+        self,
+        issuer: &Certificate,
+        issuer_key: &RsaPrivateKey,
+    ) -> Result<Certificate> {
+        let issuer_spki = issuer.tbs_certificate().subject_public_key_info();
+        if &sig::spki_of(issuer_key.public_key())? != issuer_spki {
+            return Err(Error::NoMatch(
+                "key values mismatch: the CA key is not the CA certificate's".into(),
+            ));
+        }
+        let aki = match super::subject_key_id(issuer)? {
+            Some(id) => id,
+            None => key_id(issuer_spki)?,
+        };
+        let name = issuer.tbs_certificate().subject().clone();
+        self.sign(name, aki, issuer_key)
+    }
+
+    fn sign(self, issuer: Name, aki: Vec<u8>, key: &RsaPrivateKey) -> Result<Certificate> {
+        let scheme = self.scheme.for_key(key.public_key())?;
+        let alg = scheme.algorithm_identifier()?;
+        let serial = match &self.serial {
+            Some(s) => SerialNumber::new(s)?,
+            None => random_serial(&mut OsRng)?,
+        };
+        let start = self.not_before.unwrap_or_else(SystemTime::now);
+        // Whole seconds, as the encodings hold.
+        let start = UNIX_EPOCH
+            + Duration::from_secs(start.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs());
+        let end = start + Duration::from_secs(u64::from(self.days) * 86_400);
+        let validity = Validity::new(Time::try_from(start)?, Time::try_from(end)?);
+        let extensions = self.extensions(aki)?;
+        let tbs = Tbs {
+            // v1 is the DEFAULT, so DER leaves it out.
+            version: extensions.is_some().then_some(Version::V3),
+            serial_number: serial,
+            signature: alg.clone(),
+            issuer,
+            validity,
+            subject: self.subject,
+            subject_public_key_info: self.public_key,
+            extensions,
+        };
+        let tbs = TbsCertificate::from_der(&tbs.to_der()?)?;
+        let signature = sig::sign(key, &scheme, &tbs.to_der()?)?;
+        let cert = Signed {
+            tbs_certificate: tbs,
+            signature_algorithm: alg,
+            signature: BitString::from_bytes(&signature)?,
+        };
+        Ok(Certificate::from_der(&cert.to_der()?)?)
+    }
+
+    fn extensions(&self, aki: Vec<u8>) -> Result<Option<Extensions>> {
+        let ski = key_id(&self.public_key)?;
+        let mut exts = vec![
+            extension(&SubjectKeyIdentifier(OctetString::new(ski)?), false)?,
+            extension(
+                &AuthorityKeyIdentifier {
+                    key_identifier: Some(OctetString::new(aki)?),
+                    authority_cert_issuer: None,
+                    authority_cert_serial_number: None,
+                },
+                false,
+            )?,
+        ];
+        match self.profile {
+            Profile::V1 => return Ok(None),
+            Profile::Ca => {
+                let bc = BasicConstraints { ca: true, path_len_constraint: None };
+                exts.push(extension(&bc, true)?);
+                let ku = KeyUsages::DigitalSignature | KeyUsages::KeyCertSign | KeyUsages::CRLSign;
+                exts.push(extension(&KeyUsage(ku), true)?);
+            }
+            Profile::Leaf => {
+                let bc = BasicConstraints { ca: false, path_len_constraint: None };
+                exts.push(extension(&bc, false)?);
+            }
+        }
+        Ok(Some(exts))
+    }
+}
+
+/// An extension holding `value`'s DER.
+fn extension<T: Encode + const_oid::AssociatedOid>(value: &T, critical: bool) -> Result<Extension> {
+    Ok(Extension { extn_id: T::OID, critical, extn_value: OctetString::new(value.to_der()?)? })
+}
+
+/// A random positive serial of [`SERIAL_LEN`] bytes.
+pub(crate) fn random_serial(rng: &mut dyn RandomSource) -> Result<SerialNumber> {
+    let mut bytes = [0u8; SERIAL_LEN];
+    rng.fill_bytes(&mut bytes)?;
+    // Positive, and never shorter than 20 bytes.
+    bytes[0] = (bytes[0] & 0x7f) | 0x40;
+    Ok(SerialNumber::new(&bytes)?)
+}

@@ -1,0 +1,219 @@
+//! Distinguished names (RFC 5280 4.1.2.4) in OpenSSL's two spellings: the `-subj`
+//! argument `/C=US/O=Org/CN=name` (`+` joining attributes of one RDN, `\` escaping), and
+//! the one-line form OpenSSL 3 prints by default (`C = US, O = Org, CN = name`: its
+//! `XN_FLAG_ONELINE`, values with special characters in double quotes, bytes above 0x7f
+//! escaped as `\XX`).
+//!
+//! Strings are encoded as OpenSSL's default `utf8only` mask does: UTF8String, but
+//! PrintableString for countryName and serialNumber and IA5String for emailAddress and
+//! domainComponent, as their definitions require (RFC 5280 appendix A.1).
+
+use crate::{Error, Result};
+use der::asn1::{Any, ObjectIdentifier as Oid, SetOfVec};
+use der::{Decode, Encode, Tag, Tagged};
+use x509_cert::attr::AttributeTypeAndValue;
+use x509_cert::name::{Name, RdnSequence, RelativeDistinguishedName};
+
+/// OpenSSL's short names of the attributes users type, with the string type each takes.
+const ATTRS: &[(&str, &str, Tag)] = &[
+    ("CN", "2.5.4.3", Tag::Utf8String),
+    ("C", "2.5.4.6", Tag::PrintableString),
+    ("L", "2.5.4.7", Tag::Utf8String),
+    ("ST", "2.5.4.8", Tag::Utf8String),
+    ("street", "2.5.4.9", Tag::Utf8String),
+    ("O", "2.5.4.10", Tag::Utf8String),
+    ("OU", "2.5.4.11", Tag::Utf8String),
+    ("title", "2.5.4.12", Tag::Utf8String),
+    ("SN", "2.5.4.4", Tag::Utf8String),
+    ("serialNumber", "2.5.4.5", Tag::PrintableString),
+    ("GN", "2.5.4.42", Tag::Utf8String),
+    ("initials", "2.5.4.43", Tag::Utf8String),
+    ("dnQualifier", "2.5.4.46", Tag::PrintableString),
+    ("pseudonym", "2.5.4.65", Tag::Utf8String),
+    ("emailAddress", "1.2.840.113549.1.9.1", Tag::Ia5String),
+    ("DC", "0.9.2342.19200300.100.1.25", Tag::Ia5String),
+    ("UID", "0.9.2342.19200300.100.1.1", Tag::Utf8String),
+];
+
+/// OpenSSL's long names, accepted in `-subj` too.
+const LONG_NAMES: &[(&str, &str)] = &[
+    ("commonName", "CN"),
+    ("countryName", "C"),
+    ("localityName", "L"),
+    ("stateOrProvinceName", "ST"),
+    ("organizationName", "O"),
+    ("organizationalUnitName", "OU"),
+    ("surname", "SN"),
+    ("givenName", "GN"),
+    ("domainComponent", "DC"),
+    ("userId", "UID"),
+];
+
+/// The most attributes a `-subj` may name (a bound on work, far above real names).
+const MAX_ATTRS: usize = 64;
+
+/// Parses OpenSSL's `-subj` form: `/type=value/type=value+type=value...`. Attributes
+/// with empty values are left out, as OpenSSL leaves them out.
+pub fn parse_subject(s: &str) -> Result<Name> {
+    let bad = |why: &str| Error::Malformed(format!("subject '{s}': {why}"));
+    let body = s.strip_prefix('/').ok_or_else(|| bad("must start with '/'"))?;
+    let mut rdns = RdnSequence::default();
+    let mut count = 0;
+    for rdn_text in split_unescaped(body, '/') {
+        let mut set = SetOfVec::new();
+        for atv in split_unescaped(&rdn_text, '+') {
+            let (key, value) = atv.split_once('=').ok_or_else(|| bad("expected type=value"))?;
+            let value = unescape(value);
+            if value.is_empty() {
+                continue;
+            }
+            count += 1;
+            if count > MAX_ATTRS {
+                return Err(bad("too many attributes"));
+            }
+            let (oid, tag) = attr_type(key).ok_or_else(|| bad(&format!("unknown type '{key}'")))?;
+            if tag == Tag::PrintableString && !value.bytes().all(printable) {
+                return Err(bad(&format!("{key} must be a PrintableString")));
+            }
+            if tag == Tag::Ia5String && !value.is_ascii() {
+                return Err(bad(&format!("{key} must be ASCII")));
+            }
+            let value = Any::new(tag, value.as_bytes())?;
+            set.insert(AttributeTypeAndValue { oid, value })?;
+        }
+        if !set.is_empty() {
+            rdns.push(RelativeDistinguishedName::from(set));
+        }
+    }
+    // `Name` is built only by decoding (its constructor is x509-cert's hazmat).
+    Ok(Name::from_der(&rdns.to_der()?)?)
+}
+
+fn attr_type(key: &str) -> Option<(Oid, Tag)> {
+    let short = LONG_NAMES.iter().find(|(l, _)| *l == key).map_or(key, |(_, s)| *s);
+    if let Some((_, oid, tag)) = ATTRS.iter().find(|(n, _, _)| *n == short) {
+        return Some((Oid::new_unwrap(oid), *tag));
+    }
+    Oid::new(key).ok().map(|o| (o, Tag::Utf8String))
+}
+
+fn printable(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b" '()+,-./:=?".contains(&b)
+}
+
+/// Splits at `sep` not preceded by a backslash (the backslashes stay for [`unescape`]).
+fn split_unescaped(s: &str, sep: char) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        let last = parts.last_mut().expect("internal error: parts is never empty");
+        match c {
+            '\\' => {
+                last.push('\\');
+                if let Some(n) = chars.next() {
+                    last.push(n);
+                }
+            }
+            c if c == sep => parts.push(String::new()),
+            c => last.push(c),
+        }
+    }
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The name as OpenSSL 3 prints it by default: `C = US, O = Org, CN = name`.
+pub fn display_name(name: &Name) -> String {
+    let mut out = String::new();
+    for (i, rdn) in name.iter_rdn().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        for (j, atv) in rdn.iter().enumerate() {
+            if j > 0 {
+                out.push_str(" + ");
+            }
+            out.push_str(&attr_name(&atv.oid));
+            out.push_str(" = ");
+            out.push_str(&value_text(&atv.value));
+        }
+    }
+    out
+}
+
+fn attr_name(oid: &Oid) -> String {
+    if let Some((n, _, _)) = ATTRS.iter().find(|(_, o, _)| Oid::new_unwrap(o) == *oid) {
+        return (*n).to_string();
+    }
+    crate::sig::oid_name(oid)
+}
+
+/// A string value with OpenSSL's escaping: quoted if it holds `,+"\<>;` or starts or
+/// ends with a space, bytes above 0x7f as `\XX`; other types as `#` and their DER hex.
+fn value_text(v: &Any) -> String {
+    let bytes: Vec<u8> = match v.tag() {
+        Tag::Utf8String
+        | Tag::PrintableString
+        | Tag::Ia5String
+        | Tag::TeletexString
+        | Tag::VisibleString => v.value().to_vec(),
+        Tag::BmpString => {
+            let units: Vec<u16> = v
+                .value()
+                .chunks(2)
+                .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+                .collect();
+            String::from_utf16_lossy(&units).into_bytes()
+        }
+        _ => {
+            let der = v.to_der().unwrap_or_default();
+            return format!("#{}", der.iter().map(|b| format!("{b:02X}")).collect::<String>());
+        }
+    };
+    let mut s = String::new();
+    for &b in &bytes {
+        match b {
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\{b:02X}")),
+        }
+    }
+    let special = s.chars().any(|c| ",+\"<>;".contains(c))
+        || s.starts_with(' ')
+        || s.ends_with(' ')
+        || s.starts_with('#');
+    if special { format!("\"{}\"", s.replace('"', "\\\"")) } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subj_round_trips_to_openssl_text() {
+        let n = parse_subject("/C=US/O=Test Org/CN=Test CA").unwrap();
+        assert_eq!(display_name(&n), "C = US, O = Test Org, CN = Test CA");
+        let n = parse_subject("/CN=a\\/b/O=x, y/OU=1+OU=2/L=").unwrap();
+        assert_eq!(display_name(&n), "CN = a/b, O = \"x, y\", OU = 1 + OU = 2");
+        let n = parse_subject("/commonName=x/emailAddress=a@b").unwrap();
+        assert_eq!(display_name(&n), "CN = x, emailAddress = a@b");
+    }
+
+    #[test]
+    fn bad_subjects_are_errors() {
+        for s in ["CN=x", "/CN", "/Bogus=x", "/C=U$", "/emailAddress=é"] {
+            assert!(parse_subject(s).is_err(), "{s}");
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! The text dumps `openssl x509 -text -noout` and `openssl req -text -noout` print, line
+//! for line in OpenSSL 3's layout (`X509_print_ex`, `X509_REQ_print_ex`): version,
+//! serial, signature algorithm (with the RSASSA-PSS parameters spelled out), names in the
+//! one-line form, validity as `Mon DD HH:MM:SS YYYY GMT`, the RSA key as modulus and
+//! exponent, the extensions we know by name (key identifiers, basic constraints, key
+//! usage, extended key usage, subject alternative names; others as hex), and the
+//! signature in lines of 18 hex bytes.
+
+use super::name::display_name;
+use crate::sig::{self, SigScheme, oid_name};
+use crate::{Error, Result};
+use cryptocard::rsa::{Mgf, PssHash, SaltLength};
+use der::Decode;
+use der::asn1::{BitString, ObjectIdentifier as Oid};
+use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
+use std::fmt::Write as _;
+use x509_cert::Certificate;
+use x509_cert::ext::Extension;
+use x509_cert::ext::pkix::name::GeneralName;
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, KeyUsages,
+    SubjectAltName, SubjectKeyIdentifier,
+};
+use x509_cert::request::CertReq;
+use x509_cert::serial_number::SerialNumber;
+use x509_cert::time::Time;
+
+const MONTHS: [&str; 12] =
+    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// The `extensionRequest` attribute of PKCS#9 (RFC 2985 5.4.2).
+const EXTENSION_REQUEST: Oid = Oid::new_unwrap("1.2.840.113549.1.9.14");
+
+/// `openssl x509 -text -noout`.
+pub fn cert_text(cert: &Certificate) -> Result<String> {
+    let tbs = cert.tbs_certificate();
+    let mut s = String::from("Certificate:\n    Data:\n");
+    let v = tbs.version() as u8;
+    let _ = writeln!(s, "        Version: {} (0x{v:x})", v + 1);
+    serial_lines(&mut s, tbs.serial_number());
+    sig_alg_lines(&mut s, "        ", tbs.signature());
+    let _ = writeln!(s, "        Issuer: {}", display_name(tbs.issuer()));
+    let _ = writeln!(s, "        Validity");
+    let _ = writeln!(s, "            Not Before: {}", time_text(&tbs.validity().not_before));
+    let _ = writeln!(s, "            Not After : {}", time_text(&tbs.validity().not_after));
+    let _ = writeln!(s, "        Subject: {}", display_name(tbs.subject()));
+    spki_lines(&mut s, tbs.subject_public_key_info())?;
+    if let Some(exts) = tbs.extensions().filter(|e| !e.is_empty()) {
+        s.push_str("        X509v3 extensions:\n");
+        for e in exts {
+            extension_lines(&mut s, "            ", e);
+        }
+    }
+    signature_lines(&mut s, cert.signature_algorithm(), cert.signature());
+    Ok(s)
+}
+
+/// `openssl req -text -noout`.
+pub fn csr_text(csr: &CertReq) -> Result<String> {
+    let mut s = String::from("Certificate Request:\n    Data:\n");
+    let v = csr.info.version as u8;
+    let _ = writeln!(s, "        Version: {} (0x{v:x})", v + 1);
+    let _ = writeln!(s, "        Subject: {}", display_name(&csr.info.subject));
+    spki_lines(&mut s, &csr.info.public_key)?;
+    s.push_str("        Attributes:\n");
+    let mut requested = Vec::new();
+    let mut others = 0;
+    for attr in csr.info.attributes.iter() {
+        if attr.oid == EXTENSION_REQUEST {
+            for v in attr.values.iter() {
+                let exts = v
+                    .decode_as::<Vec<Extension>>()
+                    .map_err(|e| Error::Malformed(format!("extension request: {e}")))?;
+                requested.extend(exts);
+            }
+        } else {
+            others += 1;
+            let _ = writeln!(s, "            {}:<unsupported>", oid_name(&attr.oid));
+        }
+    }
+    if others == 0 && requested.is_empty() {
+        s.push_str("            (none)\n");
+    }
+    s.push_str("            Requested Extensions:\n");
+    for e in &requested {
+        extension_lines(&mut s, "                ", e);
+    }
+    signature_lines(&mut s, &csr.algorithm, &csr.signature);
+    Ok(s)
+}
+
+/// A time as OpenSSL prints it: `Nov 27 10:53:54 2026 GMT`.
+pub fn time_text(t: &Time) -> String {
+    let d = t.to_date_time();
+    let month = MONTHS.get(usize::from(d.month()).wrapping_sub(1)).unwrap_or(&"???");
+    format!(
+        "{month} {:2} {:02}:{:02}:{:02} {} GMT",
+        d.day(),
+        d.hour(),
+        d.minutes(),
+        d.seconds(),
+        d.year()
+    )
+}
+
+/// The serial as `openssl x509 -serial` prints it: upper-case hex bytes, at least `00`.
+pub fn serial_hex(serial: &SerialNumber) -> String {
+    let bytes = serial.as_bytes();
+    let bytes = match bytes.iter().position(|&b| b != 0) {
+        Some(i) => &bytes[i..],
+        None => &[0u8][..],
+    };
+    bytes.iter().map(|b| format!("{b:02X}")).collect()
+}
+
+fn serial_lines(s: &mut String, serial: &SerialNumber) {
+    let raw = serial.as_bytes();
+    let negative = raw.first().is_some_and(|b| b & 0x80 != 0);
+    let magnitude = raw.iter().skip_while(|&&b| b == 0).copied().collect::<Vec<u8>>();
+    if !negative && magnitude.len() <= 8 {
+        let v = magnitude.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+        let _ = writeln!(s, "        Serial Number: {v} (0x{v:x})");
+        return;
+    }
+    let neg = if negative { " (Negative)" } else { "" };
+    let hex: Vec<String> = magnitude.iter().map(|b| format!("{b:02x}")).collect();
+    let _ = writeln!(s, "        Serial Number:{neg}\n            {}", hex.join(":"));
+}
+
+/// `Signature Algorithm: NAME` and, for RSASSA-PSS, its parameters.
+fn sig_alg_lines(s: &mut String, indent: &str, alg: &AlgorithmIdentifierOwned) {
+    if alg.oid != sig::ID_RSASSA_PSS {
+        let name = match SigScheme::from_algorithm_identifier(alg) {
+            Ok(_) | Err(_) => oid_name(&alg.oid),
+        };
+        let _ = writeln!(s, "{indent}Signature Algorithm: {name}");
+        return;
+    }
+    let _ = writeln!(s, "{indent}Signature Algorithm: rsassaPss");
+    match SigScheme::from_algorithm_identifier(alg) {
+        Ok(SigScheme::Pss(p)) => {
+            let h = match p.hash {
+                PssHash::Hash(h) => h,
+                PssHash::Shake(_) => return,
+            };
+            let m = match p.mgf {
+                Mgf::Mgf1(m) => m,
+                Mgf::Shake(_) => return,
+            };
+            let dflt = |d: bool| if d { " (default)" } else { "" };
+            let hname =
+                |h: cryptocard::digest::HashAlg| h.name().replace("SHA2-", "sha").to_lowercase();
+            let _ = writeln!(
+                s,
+                "{indent}Hash Algorithm: {}{}",
+                hname(h),
+                dflt(h.oid() == "1.3.14.3.2.26")
+            );
+            let _ = writeln!(
+                s,
+                "{indent}Mask Algorithm: mgf1 with {}{}",
+                hname(m),
+                dflt(m.oid() == "1.3.14.3.2.26")
+            );
+            if let SaltLength::Exact(n) = p.salt {
+                let _ = writeln!(s, "{indent} Salt Length: 0x{n:X}{}", dflt(n == 20));
+            }
+            let _ = writeln!(s, "{indent}Trailer Field: 0x01 (default)");
+        }
+        _ => {
+            let _ = writeln!(s, "{indent}(INVALID PSS PARAMETERS)");
+        }
+    }
+}
+
+fn spki_lines(s: &mut String, spki: &SubjectPublicKeyInfoOwned) -> Result<()> {
+    s.push_str("        Subject Public Key Info:\n");
+    let _ =
+        writeln!(s, "            Public Key Algorithm: {}", alg_short_name(&spki.algorithm.oid));
+    let key = match sig::public_key_from_spki(spki) {
+        Ok(k) => k,
+        Err(_) => {
+            s.push_str("                Unable to load Public Key\n");
+            return Ok(());
+        }
+    };
+    let _ = writeln!(s, "                Public-Key: ({} bit)", key.bits());
+    s.push_str("                Modulus:\n");
+    let n = key.n().to_be_bytes();
+    let lead = (n.first().is_some_and(|b| b & 0x80 != 0)).then_some(0u8);
+    let bytes: Vec<u8> = lead.into_iter().chain(n.iter().copied()).collect();
+    hex_block(s, "                    ", &bytes, 15);
+    let e = key.e().to_be_bytes();
+    if e.len() <= 8 {
+        let v = e.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+        let _ = writeln!(s, "                Exponent: {v} (0x{v:x})");
+    } else {
+        s.push_str("                Exponent:\n");
+        hex_block(s, "                    ", &e, 15);
+    }
+    Ok(())
+}
+
+fn alg_short_name(oid: &Oid) -> String {
+    if *oid == sig::RSA_ENCRYPTION { "rsaEncryption".into() } else { oid_name(oid) }
+}
+
+fn signature_lines(s: &mut String, alg: &AlgorithmIdentifierOwned, sig: &BitString) {
+    sig_alg_lines(s, "    ", alg);
+    s.push_str("    Signature Value:\n");
+    hex_block(s, "        ", sig.raw_bytes(), 18);
+}
+
+/// Lines of `per_line` colon-separated lower-case hex bytes, each line but the last
+/// ending in a colon.
+fn hex_block(s: &mut String, indent: &str, bytes: &[u8], per_line: usize) {
+    let lines: Vec<String> = bytes
+        .chunks(per_line)
+        .map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":"))
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        let more = if i + 1 < lines.len() { ":" } else { "" };
+        let _ = writeln!(s, "{indent}{line}{more}");
+    }
+}
+
+fn colon_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(":")
+}
+
+/// One extension: its name line, then its value indented by four more spaces.
+fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
+    let crit = if e.critical { "critical" } else { "" };
+    let (name, value) = extension_text(e);
+    let _ = writeln!(s, "{indent}{name}: {crit}");
+    for line in value.lines() {
+        let _ = writeln!(s, "{indent}    {line}");
+    }
+}
+
+fn extension_text(e: &Extension) -> (String, String) {
+    use const_oid::AssociatedOid;
+    let v = e.extn_value.as_bytes();
+    let named = |name: &str, text: Option<String>| {
+        (name.to_string(), text.unwrap_or_else(|| format!("<malformed: {}>", colon_hex(v))))
+    };
+    match e.extn_id {
+        SubjectKeyIdentifier::OID => named(
+            "X509v3 Subject Key Identifier",
+            SubjectKeyIdentifier::from_der(v).ok().map(|k| colon_hex(k.0.as_bytes())),
+        ),
+        AuthorityKeyIdentifier::OID => named(
+            "X509v3 Authority Key Identifier",
+            AuthorityKeyIdentifier::from_der(v).ok().map(|a| {
+                let mut t = String::new();
+                if let Some(k) = &a.key_identifier {
+                    let _ = writeln!(t, "{}", colon_hex(k.as_bytes()));
+                }
+                if let Some(sn) = &a.authority_cert_serial_number {
+                    let _ = writeln!(t, "serial:{}", colon_hex(sn.as_bytes()));
+                }
+                t
+            }),
+        ),
+        BasicConstraints::OID => named(
+            "X509v3 Basic Constraints",
+            BasicConstraints::from_der(v).ok().map(|b| {
+                let ca = if b.ca { "TRUE" } else { "FALSE" };
+                match b.path_len_constraint {
+                    Some(n) => format!("CA:{ca}, pathlen:{n}"),
+                    None => format!("CA:{ca}"),
+                }
+            }),
+        ),
+        KeyUsage::OID => named(
+            "X509v3 Key Usage",
+            KeyUsage::from_der(v).ok().map(|k| {
+                let names = [
+                    (KeyUsages::DigitalSignature, "Digital Signature"),
+                    (KeyUsages::NonRepudiation, "Non Repudiation"),
+                    (KeyUsages::KeyEncipherment, "Key Encipherment"),
+                    (KeyUsages::DataEncipherment, "Data Encipherment"),
+                    (KeyUsages::KeyAgreement, "Key Agreement"),
+                    (KeyUsages::KeyCertSign, "Certificate Sign"),
+                    (KeyUsages::CRLSign, "CRL Sign"),
+                    (KeyUsages::EncipherOnly, "Encipher Only"),
+                    (KeyUsages::DecipherOnly, "Decipher Only"),
+                ];
+                names
+                    .iter()
+                    .filter(|(f, _)| k.0.contains(*f))
+                    .map(|(_, n)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+        ),
+        ExtendedKeyUsage::OID => named(
+            "X509v3 Extended Key Usage",
+            ExtendedKeyUsage::from_der(v)
+                .ok()
+                .map(|u| u.0.iter().map(eku_name).collect::<Vec<_>>().join(", ")),
+        ),
+        SubjectAltName::OID => named(
+            "X509v3 Subject Alternative Name",
+            SubjectAltName::from_der(v)
+                .ok()
+                .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
+        ),
+        other => (oid_name(&other), colon_hex(v)),
+    }
+}
+
+fn eku_name(oid: &Oid) -> String {
+    let names = [
+        ("1.3.6.1.5.5.7.3.1", "TLS Web Server Authentication"),
+        ("1.3.6.1.5.5.7.3.2", "TLS Web Client Authentication"),
+        ("1.3.6.1.5.5.7.3.3", "Code Signing"),
+        ("1.3.6.1.5.5.7.3.4", "E-mail Protection"),
+        ("1.3.6.1.5.5.7.3.8", "Time Stamping"),
+        ("1.3.6.1.5.5.7.3.9", "OCSP Signing"),
+    ];
+    names
+        .iter()
+        .find(|(o, _)| Oid::new_unwrap(o) == *oid)
+        .map_or_else(|| oid_name(oid), |(_, n)| (*n).to_string())
+}
+
+fn general_name(n: &GeneralName) -> String {
+    match n {
+        GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),
+        GeneralName::Rfc822Name(m) => format!("email:{}", m.as_str()),
+        GeneralName::UniformResourceIdentifier(u) => format!("URI:{}", u.as_str()),
+        GeneralName::IpAddress(ip) => match ip.as_bytes() {
+            [a, b, c, d] => format!("IP Address:{a}.{b}.{c}.{d}"),
+            other => format!("IP Address:{}", colon_hex(other)),
+        },
+        GeneralName::DirectoryName(name) => format!("DirName:{}", display_name(name)),
+        _ => "othername:<unsupported>".into(),
+    }
+}

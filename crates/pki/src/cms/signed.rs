@@ -1,0 +1,289 @@
+//! SignedData (RFC 5652 section 5): the seed paper's "digital signature" object.
+//!
+//! For each signer, the content's digest goes into the signed attributes (content type,
+//! message digest, signing time, S/MIME capabilities; section 5.3 and RFC 8551 section
+//! 2.5.2), and the signature covers their DER as a SET OF (section 5.4). Without
+//! attributes (`-noattr`) it covers the content itself.
+//!
+//! The RSA operation of each signer is a prehashed [`PrivateRequest`]: run alone for
+//! [`sign`], or for [`sign_many`] handed to the engine all together, so that a batch of
+//! documents signed with one key fills the IFMA unit's eight lanes.
+
+use super::content::{DATA, wrap};
+use super::keytrans::hash_algorithm;
+use crate::sig::SigScheme;
+use crate::{Error, Result};
+use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
+use cms::content_info::CmsVersion;
+use cms::signed_data::{
+    CertificateSet, EncapsulatedContentInfo, SignedData, SignerIdentifier, SignerInfo, SignerInfos,
+};
+use const_oid::ObjectIdentifier;
+use const_oid::db::rfc5911::{
+    DES_EDE_3_CBC, ID_AES_128_CBC, ID_AES_192_CBC, ID_AES_256_CBC, ID_CONTENT_TYPE,
+    ID_MESSAGE_DIGEST, ID_SIGNED_DATA, ID_SIGNING_TIME, SMIME_CAPABILITIES,
+};
+use const_oid::db::rfc5912::RSA_ENCRYPTION;
+use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::engine::Engine;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{PrivateRequest, PssHash, RsaPrivateKey};
+use der::asn1::{OctetString, SetOfVec};
+use der::{Any, Encode};
+use spki::AlgorithmIdentifierOwned;
+use std::sync::Arc;
+use std::time::SystemTime;
+use x509_cert::Certificate;
+use x509_cert::attr::{Attribute, Attributes};
+use x509_cert::ext::pkix::SubjectKeyIdentifier;
+use x509_cert::time::Time;
+
+/// One signer: its key, its certificate, and the signature scheme.
+#[derive(Clone, Debug)]
+pub struct Signer {
+    /// The private key (shared with the engine for [`sign_many`]).
+    pub key: Arc<RsaPrivateKey>,
+    /// The certificate of `key`, which names the signer.
+    pub cert: Certificate,
+    /// PKCS#1 v1.5 or PSS, with the digest of the content and attributes.
+    pub scheme: SigScheme,
+    /// Name the signer by subject key identifier (`-keyid`), not issuer and serial.
+    pub by_key_id: bool,
+}
+
+/// What goes into a SignedData besides the signatures.
+#[derive(Clone, Debug)]
+pub struct SignOptions {
+    /// Leave the content out (a detached signature; `openssl cms -sign`'s default).
+    pub detached: bool,
+    /// Include the signers' certificates (`-nocerts` clears it).
+    pub include_certs: bool,
+    /// More certificates to include (`-certfile`).
+    pub extra_certs: Vec<Certificate>,
+    /// Sign attributes (`-noattr` clears it: the signature covers the content itself).
+    pub signed_attrs: bool,
+    /// Add the S/MIME capabilities attribute (`-nosmimecap` clears it).
+    pub smime_capabilities: bool,
+    /// The signing-time attribute's value; `None` for the current time.
+    pub signing_time: Option<SystemTime>,
+}
+
+impl Default for SignOptions {
+    fn default() -> SignOptions {
+        SignOptions {
+            detached: true,
+            include_certs: true,
+            extra_certs: Vec::new(),
+            signed_attrs: true,
+            smime_capabilities: true,
+            signing_time: None,
+        }
+    }
+}
+
+/// A SignedData ContentInfo (DER) over `content` by every one of `signers`.
+pub fn sign(content: &[u8], signers: &[Signer], opts: &SignOptions) -> Result<Vec<u8>> {
+    if signers.is_empty() {
+        return Err(Error::NoMatch("no signer given".into()));
+    }
+    let prepared = signers.iter().map(|s| prepare(content, s, opts)).collect::<Result<Vec<_>>>()?;
+    let mut infos = Vec::with_capacity(signers.len());
+    for (s, p) in signers.iter().zip(prepared) {
+        let sig = p.request.run(&s.key, &mut OsRng)?;
+        infos.push(p.finish(sig)?);
+    }
+    assemble(content, signers, infos, opts)
+}
+
+/// One SignedData (DER) for each of `contents`, all signed by `signer` through `engine`,
+/// which batches their RSA operations. Each content fails alone.
+pub fn sign_many(
+    engine: &Engine,
+    contents: &[&[u8]],
+    signer: &Signer,
+    opts: &SignOptions,
+) -> Vec<Result<Vec<u8>>> {
+    let prepared: Vec<Result<Prepared>> =
+        contents.iter().map(|c| prepare(c, signer, opts)).collect();
+    let requests: Vec<_> = prepared
+        .iter()
+        .filter_map(|p| p.as_ref().ok())
+        .map(|p| (Arc::clone(&signer.key), p.request.clone()))
+        .collect();
+    let mut answers = engine.sign_batch(&requests).into_iter();
+    let signers = std::slice::from_ref(signer);
+    contents
+        .iter()
+        .zip(prepared)
+        .map(|(content, p)| {
+            let p = p?;
+            let sig = answers.next().ok_or(Error::Crypto(cryptocard::Error::Internal(
+                "the engine answered fewer requests than it was given",
+            )))??;
+            assemble(content, signers, vec![p.finish(sig)?], opts)
+        })
+        .collect()
+}
+
+/// A signer's SignerInfo less its signature, and the RSA request that makes it.
+struct Prepared {
+    version: CmsVersion,
+    sid: SignerIdentifier,
+    digest_alg: AlgorithmIdentifierOwned,
+    signed_attrs: Option<Attributes>,
+    signature_algorithm: AlgorithmIdentifierOwned,
+    request: PrivateRequest,
+}
+
+impl Prepared {
+    fn finish(self, signature: Vec<u8>) -> Result<SignerInfo> {
+        Ok(SignerInfo {
+            version: self.version,
+            sid: self.sid,
+            digest_alg: self.digest_alg,
+            signed_attrs: self.signed_attrs,
+            signature_algorithm: self.signature_algorithm,
+            signature: OctetString::new(signature)?,
+            unsigned_attrs: None,
+        })
+    }
+}
+
+/// The digest algorithm of a CMS signer's scheme (RFC 4056 section 2: PSS's hash).
+pub(super) fn scheme_hash(scheme: &SigScheme) -> Result<HashAlg> {
+    match scheme {
+        SigScheme::Pkcs1v15(h) => Ok(*h),
+        SigScheme::Pss(p) => match p.hash {
+            PssHash::Hash(h) => Ok(h),
+            PssHash::Shake(_) => Err(Error::Unsupported("RSASSA-PSS with SHAKE in CMS".into())),
+        },
+    }
+}
+
+/// The `signatureAlgorithm` of a SignerInfo: `rsaEncryption` for PKCS#1 v1.5 (as OpenSSL
+/// writes it; RFC 3370 section 3.2 allows both), `id-RSASSA-PSS` with its parameters.
+fn signature_algorithm(scheme: &SigScheme) -> Result<AlgorithmIdentifierOwned> {
+    match scheme {
+        SigScheme::Pkcs1v15(_) => Ok(AlgorithmIdentifierOwned {
+            oid: RSA_ENCRYPTION,
+            parameters: Some(Any::encode_from(&der::asn1::Null)?),
+        }),
+        SigScheme::Pss(_) => scheme.algorithm_identifier(),
+    }
+}
+
+fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute> {
+    Ok(Attribute { oid, values: SetOfVec::try_from(vec![value])? })
+}
+
+/// The S/MIME capabilities OpenSSL advertises that this crate also decrypts, strongest
+/// first (RFC 8551 section 2.5.2).
+fn smime_capabilities() -> Result<Any> {
+    let caps: Vec<AlgorithmIdentifierOwned> =
+        [ID_AES_256_CBC, ID_AES_192_CBC, ID_AES_128_CBC, DES_EDE_3_CBC]
+            .into_iter()
+            .map(|oid| AlgorithmIdentifierOwned { oid, parameters: None })
+            .collect();
+    Ok(Any::encode_from(&caps)?)
+}
+
+fn signer_id(cert: &Certificate, by_key_id: bool) -> Result<(CmsVersion, SignerIdentifier)> {
+    let tbs = cert.tbs_certificate();
+    if by_key_id {
+        let (_, ski) = tbs.get_extension::<SubjectKeyIdentifier>()?.ok_or_else(|| {
+            Error::NoMatch("signer certificate has no subject key identifier".into())
+        })?;
+        return Ok((CmsVersion::V3, SignerIdentifier::SubjectKeyIdentifier(ski)));
+    }
+    let isn = IssuerAndSerialNumber {
+        issuer: tbs.issuer().clone(),
+        serial_number: tbs.serial_number().clone(),
+    };
+    Ok((CmsVersion::V1, SignerIdentifier::IssuerAndSerialNumber(isn)))
+}
+
+fn prepare(content: &[u8], signer: &Signer, opts: &SignOptions) -> Result<Prepared> {
+    // A PSS salt of "maximum" or "digest length" becomes the number the parameters carry.
+    let scheme = signer.scheme.for_key(signer.key.public_key())?;
+    let hash = scheme_hash(&scheme)?;
+    let content_digest = Hasher::digest(hash, content);
+    let (signed_attrs, to_sign) = if opts.signed_attrs {
+        let time = Time::try_from(opts.signing_time.unwrap_or_else(SystemTime::now))?;
+        let mut attrs = vec![
+            attribute(ID_CONTENT_TYPE, Any::encode_from(&DATA)?)?,
+            attribute(ID_SIGNING_TIME, Any::encode_from(&time)?)?,
+            attribute(
+                ID_MESSAGE_DIGEST,
+                Any::encode_from(&OctetString::new(content_digest.as_bytes())?)?,
+            )?,
+        ];
+        if opts.smime_capabilities {
+            attrs.push(attribute(SMIME_CAPABILITIES, smime_capabilities()?)?);
+        }
+        let attrs = Attributes::try_from(attrs)?;
+        let digest = Hasher::digest(hash, &attrs.to_der()?).as_bytes().to_vec();
+        (Some(attrs), digest)
+    } else {
+        (None, content_digest.as_bytes().to_vec())
+    };
+    let request = match scheme {
+        SigScheme::Pkcs1v15(hash) => {
+            PrivateRequest::SignPkcs1v15Prehashed { hash, digest: to_sign }
+        }
+        SigScheme::Pss(params) => PrivateRequest::SignPssPrehashed { params, digest: to_sign },
+    };
+    let (version, sid) = signer_id(&signer.cert, signer.by_key_id)?;
+    Ok(Prepared {
+        version,
+        sid,
+        digest_alg: hash_algorithm(hash)?,
+        signed_attrs,
+        signature_algorithm: signature_algorithm(&scheme)?,
+        request,
+    })
+}
+
+/// The SignedData ContentInfo around finished SignerInfos.
+fn assemble(
+    content: &[u8],
+    signers: &[Signer],
+    infos: Vec<SignerInfo>,
+    opts: &SignOptions,
+) -> Result<Vec<u8>> {
+    let mut digests: Vec<AlgorithmIdentifierOwned> = Vec::new();
+    for info in &infos {
+        if !digests.contains(&info.digest_alg) {
+            digests.push(info.digest_alg.clone());
+        }
+    }
+    let mut certs: Vec<Certificate> = Vec::new();
+    let mine = signers.iter().map(|s| &s.cert).filter(|_| opts.include_certs);
+    for cert in mine.chain(&opts.extra_certs) {
+        if !certs.contains(cert) {
+            certs.push(cert.clone());
+        }
+    }
+    let certificates = if certs.is_empty() {
+        None
+    } else {
+        let choices = certs.into_iter().map(CertificateChoices::Certificate).collect::<Vec<_>>();
+        Some(CertificateSet::try_from(choices)?)
+    };
+    // Version 1 unless a signer is named by key identifier (section 5.1).
+    let version = if infos.iter().any(|i| i.version == CmsVersion::V3) {
+        CmsVersion::V3
+    } else {
+        CmsVersion::V1
+    };
+    let econtent =
+        if opts.detached { None } else { Some(Any::encode_from(&OctetString::new(content)?)?) };
+    let sd = SignedData {
+        version,
+        digest_algorithms: SetOfVec::try_from(digests)?,
+        encap_content_info: EncapsulatedContentInfo { econtent_type: DATA, econtent },
+        certificates,
+        crls: None,
+        signer_infos: SignerInfos::try_from(infos)?,
+    };
+    wrap(ID_SIGNED_DATA, &sd)
+}

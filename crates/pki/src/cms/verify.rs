@@ -1,0 +1,158 @@
+//! Verification of SignedData (RFC 5652 section 5.6): for every signer, its certificate
+//! (found among the message's certificates and the caller's by issuer and serial number
+//! or key identifier) chains to a trusted root; the message-digest attribute equals the
+//! content's digest and the content-type attribute its type (section 11.1-11.2); and the
+//! signature verifies over the signed attributes' DER as a SET OF (section 5.4), or over
+//! the content when there are none.
+
+use super::content::{data_octets, open};
+use super::enveloped::cert_public_key;
+use crate::sig::SigScheme;
+use crate::sig::hash_from_id as hash_of;
+use crate::{Error, Result};
+use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
+use cms::signed_data::{SignedData, SignerIdentifier, SignerInfo};
+use const_oid::ObjectIdentifier;
+use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
+use const_oid::db::rfc5912::RSA_ENCRYPTION;
+use cryptocard::digest::{HashAlg, Hasher};
+use der::Encode;
+use der::asn1::OctetString;
+use std::time::SystemTime;
+use x509_cert::Certificate;
+use x509_cert::ext::pkix::SubjectKeyIdentifier;
+
+/// What to trust and check.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    /// The trusted roots (`-CAfile`).
+    pub trusted: Vec<Certificate>,
+    /// More certificates to find signers and intermediates among (`-certfile`).
+    pub untrusted: Vec<Certificate>,
+    /// Check the signatures only, not the signers' certificate chains (`-noverify`).
+    pub no_chain: bool,
+    /// The time at which the chains must be valid; `None` for now.
+    pub at: Option<SystemTime>,
+}
+
+/// A verified SignedData: its content and the certificates of its signers.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// The content that was signed (the detached content when one was given).
+    pub content: Vec<u8>,
+    /// Each signer's certificate, in the order of the SignerInfos.
+    pub signers: Vec<Certificate>,
+}
+
+/// Verifies a SignedData ContentInfo (DER or BER). `detached` is the content of a
+/// detached signature (it replaces an encapsulated one, as in OpenSSL).
+pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Result<Verified> {
+    let sd: SignedData = open(der, ID_SIGNED_DATA, "SignedData")?;
+    let encap = &sd.encap_content_info;
+    let content = match (detached, &encap.econtent) {
+        (Some(c), _) => c.to_vec(),
+        (None, Some(any)) => data_octets(any)?,
+        (None, None) => {
+            return Err(Error::Verify("no content: a detached signature needs its content".into()));
+        }
+    };
+    if sd.signer_infos.0.is_empty() {
+        return Err(Error::Verify("no signers".into()));
+    }
+    let mut pool: Vec<Certificate> = sd
+        .certificates
+        .iter()
+        .flat_map(|set| set.0.iter())
+        .filter_map(|c| match c {
+            CertificateChoices::Certificate(cert) => Some(cert.clone()),
+            CertificateChoices::Other(_) => None,
+        })
+        .collect();
+    pool.extend(opts.untrusted.iter().cloned());
+    let at = opts.at.unwrap_or_else(SystemTime::now);
+    let mut signers = Vec::with_capacity(sd.signer_infos.0.len());
+    for info in sd.signer_infos.0.iter() {
+        let cert = pool
+            .iter()
+            .find(|c| identifies(&info.sid, c))
+            .ok_or_else(|| Error::Verify("signer certificate not found".into()))?;
+        if !opts.no_chain {
+            crate::cert::verify_chain(cert, &pool, &opts.trusted, at)?;
+        }
+        verify_signer(info, cert, &content, &encap.econtent_type)?;
+        signers.push(cert.clone());
+    }
+    Ok(Verified { content, signers })
+}
+
+/// Whether `sid` names `cert`.
+fn identifies(sid: &SignerIdentifier, cert: &Certificate) -> bool {
+    let tbs = cert.tbs_certificate();
+    match sid {
+        SignerIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
+            issuer,
+            serial_number,
+        }) => tbs.issuer() == issuer && tbs.serial_number() == serial_number,
+        SignerIdentifier::SubjectKeyIdentifier(ski) => {
+            matches!(tbs.get_extension::<SubjectKeyIdentifier>(), Ok(Some((_, mine))) if &mine == ski)
+        }
+    }
+}
+
+/// The scheme of a SignerInfo: `rsaEncryption` (PKCS#1 v1.5 with the digest algorithm),
+/// a `shaNWithRSAEncryption`, or RSASSA-PSS, whose hash must be the digest algorithm.
+fn signer_scheme(info: &SignerInfo, hash: HashAlg) -> Result<SigScheme> {
+    if info.signature_algorithm.oid == RSA_ENCRYPTION {
+        return Ok(SigScheme::Pkcs1v15(hash));
+    }
+    let scheme = SigScheme::from_algorithm_identifier(&info.signature_algorithm)?;
+    if super::signed::scheme_hash(&scheme)? != hash {
+        return Err(Error::Verify("signature and digest algorithms disagree".into()));
+    }
+    Ok(scheme)
+}
+
+/// The one value of attribute `oid` in `info`'s signed attributes, decoded as `T`.
+fn single_attr<T>(info: &SignerInfo, oid: ObjectIdentifier, name: &str) -> Result<T>
+where
+    T: for<'a> der::Decode<'a, Error = der::Error>,
+{
+    let attrs = info.signed_attrs.as_ref().expect("internal error: called with attributes");
+    let mut found = attrs.iter().filter(|a| a.oid == oid);
+    let (Some(attr), None) = (found.next(), found.next()) else {
+        return Err(Error::Verify(format!("signed attributes need exactly one {name}")));
+    };
+    let mut values = attr.values.iter();
+    let (Some(value), None) = (values.next(), values.next()) else {
+        return Err(Error::Verify(format!("{name} attribute needs exactly one value")));
+    };
+    Ok(T::from_der(&value.to_der()?)?)
+}
+
+fn verify_signer(
+    info: &SignerInfo,
+    cert: &Certificate,
+    content: &[u8],
+    content_type: &ObjectIdentifier,
+) -> Result<()> {
+    let hash = hash_of(&info.digest_alg)?;
+    let scheme = signer_scheme(info, hash)?;
+    let content_digest = Hasher::digest(hash, content);
+    let signed_digest = match &info.signed_attrs {
+        None => content_digest.as_bytes().to_vec(),
+        Some(attrs) => {
+            let md: OctetString = single_attr(info, ID_MESSAGE_DIGEST, "message digest")?;
+            if md.as_bytes() != content_digest.as_bytes() {
+                return Err(Error::Verify("digest failure: the content does not match".into()));
+            }
+            let ct: ObjectIdentifier = single_attr(info, ID_CONTENT_TYPE, "content type")?;
+            if &ct != content_type {
+                return Err(Error::Verify("content type attribute does not match".into()));
+            }
+            Hasher::digest(hash, &attrs.to_der()?).as_bytes().to_vec()
+        }
+    };
+    let key = cert_public_key(cert)?;
+    crate::sig::verify_digest(&key, &scheme, &signed_digest, info.signature.as_bytes())
+        .map_err(|_| Error::Verify("signature failure".into()))
+}

@@ -1,0 +1,233 @@
+//! CMS SignedData and EnvelopedData: round trips through our own code, messages made by
+//! OpenSSL (tests/data, see make.sh there), and the failures a verifier or a decryption
+//! service must report: tampered content or signature, a wrong root, a wrong recipient,
+//! truncated and malformed input.
+
+use cryptocard::digest::HashAlg;
+use cryptocard::engine::Engine;
+use cryptocard::rsa::{Oaep, Pss, RsaPrivateKey};
+use cryptocard_pki::Error;
+use cryptocard_pki::cms::{
+    self, ContentCipher, KeyTransport, Recipient, SignOptions, Signer, VerifyOptions,
+};
+use cryptocard_pki::sig::SigScheme;
+use std::sync::Arc;
+use x509_cert::Certificate;
+use x509_cert::der::DecodePem;
+
+fn data(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn cert(name: &str) -> Certificate {
+    Certificate::from_pem(data(&format!("{name}.pem"))).unwrap()
+}
+
+fn key(name: &str) -> RsaPrivateKey {
+    RsaPrivateKey::from_pem(std::str::from_utf8(&data(&format!("{name}.key"))).unwrap(), None)
+        .unwrap()
+}
+
+fn signer(scheme: SigScheme) -> Signer {
+    Signer { key: Arc::new(key("signer")), cert: cert("signer"), scheme, by_key_id: false }
+}
+
+/// Trusts the test root, with the intermediate given as untrusted.
+fn trust() -> VerifyOptions {
+    VerifyOptions {
+        trusted: vec![cert("root")],
+        untrusted: vec![cert("inter")],
+        ..Default::default()
+    }
+}
+
+const MSG: &[u8] = b"The seed paper signs and envelopes this.\n";
+
+fn attached() -> SignOptions {
+    SignOptions { detached: false, ..Default::default() }
+}
+
+#[test]
+fn signed_data_round_trips_for_each_scheme() {
+    let pss = Pss::new(HashAlg::Sha256);
+    for scheme in [
+        SigScheme::Pkcs1v15(HashAlg::Sha256),
+        SigScheme::Pkcs1v15(HashAlg::Sha1),
+        SigScheme::Pkcs1v15(HashAlg::Sha512),
+        SigScheme::Pss(pss),
+        SigScheme::Pss(Pss::new(HashAlg::Sha384)),
+    ] {
+        let der = cms::sign(MSG, &[signer(scheme)], &attached()).unwrap();
+        let v = cms::verify(&der, None, &trust()).unwrap();
+        assert_eq!(v.content, MSG, "{scheme:?}");
+        assert_eq!(v.signers, vec![cert("signer")]);
+    }
+}
+
+#[test]
+fn detached_signatures_need_and_check_their_content() {
+    let der = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &SignOptions::default()).unwrap();
+    assert_eq!(cms::verify(&der, Some(MSG), &trust()).unwrap().content, MSG);
+    let missing = cms::verify(&der, None, &trust()).unwrap_err();
+    assert!(matches!(missing, Error::Verify(_)), "{missing}");
+    let tampered = cms::verify(&der, Some(b"The seed paper signs and envelopes that.\n"), &trust());
+    assert!(tampered.unwrap_err().to_string().contains("digest"));
+}
+
+#[test]
+fn without_attributes_the_signature_covers_the_content() {
+    let opts = SignOptions { signed_attrs: false, ..attached() };
+    let der = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &opts).unwrap();
+    assert_eq!(cms::verify(&der, None, &trust()).unwrap().content, MSG);
+    assert!(cms::verify(&der, Some(b"other"), &trust()).is_err());
+}
+
+#[test]
+fn two_signers_both_verify() {
+    let second = Signer {
+        key: Arc::new(key("recipient")),
+        cert: cert("recipient"),
+        scheme: SigScheme::Pss(Pss::new(HashAlg::Sha512)),
+        by_key_id: true,
+    };
+    let der = cms::sign(MSG, &[signer(SigScheme::DEFAULT), second], &attached()).unwrap();
+    let v = cms::verify(&der, None, &trust()).unwrap();
+    assert_eq!(v.signers.len(), 2);
+}
+
+#[test]
+fn a_flipped_signature_bit_fails() {
+    let der = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &attached()).unwrap();
+    // The signature is the last 256 bytes of this single-signer structure.
+    let mut bad = der.clone();
+    let at = bad.len() - 7;
+    bad[at] ^= 0x10;
+    let e = cms::verify(&bad, None, &trust()).unwrap_err();
+    assert!(matches!(e, Error::Verify(_)), "{e}");
+}
+
+#[test]
+fn the_chain_must_reach_a_trusted_root() {
+    let der = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &attached()).unwrap();
+    let wrong = VerifyOptions { trusted: vec![cert("other-root")], ..trust() };
+    assert!(cms::verify(&der, None, &wrong).is_err());
+    let no_inter = VerifyOptions { untrusted: vec![], ..trust() };
+    assert!(cms::verify(&der, None, &no_inter).is_err());
+    // -noverify: the signature alone.
+    let sig_only = VerifyOptions { no_chain: true, ..wrong };
+    assert_eq!(cms::verify(&der, None, &sig_only).unwrap().content, MSG);
+}
+
+#[test]
+fn the_signer_certificate_must_be_found() {
+    let opts = SignOptions { include_certs: false, ..attached() };
+    let der = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &opts).unwrap();
+    let e = cms::verify(&der, None, &trust()).unwrap_err();
+    assert!(e.to_string().contains("signer certificate not found"), "{e}");
+    let with = VerifyOptions { untrusted: vec![cert("inter"), cert("signer")], ..trust() };
+    assert!(cms::verify(&der, None, &with).is_ok());
+}
+
+#[test]
+fn openssl_signatures_verify() {
+    let v = cms::verify(&data("openssl-signed.der"), None, &trust()).unwrap();
+    assert_eq!(v.content, data("message.txt"));
+    let pss = data("openssl-signed-pss-detached.der");
+    let v = cms::verify(&pss, Some(&data("message.txt")), &trust()).unwrap();
+    assert_eq!(v.signers, vec![cert("signer")]);
+    assert!(cms::verify(&pss, Some(b"not the message"), &trust()).is_err());
+}
+
+#[test]
+fn many_contents_sign_through_the_engine() {
+    let engine = Engine::builder().workers(1).build().unwrap();
+    let docs: Vec<Vec<u8>> = (0..20).map(|i| format!("document {i}\n").into_bytes()).collect();
+    let refs: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
+    for scheme in [SigScheme::DEFAULT, SigScheme::Pss(Pss::new(HashAlg::Sha256))] {
+        let out = cms::sign_many(&engine, &refs, &signer(scheme), &attached());
+        assert_eq!(out.len(), docs.len());
+        for (doc, der) in docs.iter().zip(out) {
+            assert_eq!(&cms::verify(&der.unwrap(), None, &trust()).unwrap().content, doc);
+        }
+    }
+}
+
+fn recipient(transport: KeyTransport) -> Recipient {
+    Recipient { cert: cert("recipient"), transport, by_key_id: false }
+}
+
+#[test]
+fn envelopes_round_trip_for_each_cipher_and_transport() {
+    let rk = key("recipient");
+    for name in ["des", "des3", "aes128", "aes192", "aes256"] {
+        for transport in [
+            KeyTransport::Pkcs1v15,
+            KeyTransport::Oaep(Oaep::new(HashAlg::Sha1)),
+            KeyTransport::Oaep(Oaep::new(HashAlg::Sha256)),
+        ] {
+            let cipher = ContentCipher::from_name(name).unwrap();
+            let der = cms::encrypt(MSG, &[recipient(transport.clone())], cipher).unwrap();
+            let out = cms::decrypt(&der, &rk, Some(&cert("recipient"))).unwrap();
+            assert_eq!(&out[..], MSG, "{name} {transport:?}");
+            assert_eq!(&cms::decrypt(&der, &rk, None).unwrap()[..], MSG);
+        }
+    }
+}
+
+#[test]
+fn envelopes_by_key_identifier_and_to_two_recipients() {
+    let two = [
+        Recipient { by_key_id: true, ..recipient(KeyTransport::Pkcs1v15) },
+        Recipient { cert: cert("signer"), transport: KeyTransport::Pkcs1v15, by_key_id: false },
+    ];
+    let der = cms::encrypt(MSG, &two, ContentCipher::aes256()).unwrap();
+    for who in ["recipient", "signer"] {
+        assert_eq!(&cms::decrypt(&der, &key(who), Some(&cert(who))).unwrap()[..], MSG);
+    }
+}
+
+#[test]
+fn the_wrong_recipient_gets_an_error() {
+    let der =
+        cms::encrypt(MSG, &[recipient(KeyTransport::Pkcs1v15)], ContentCipher::aes256()).unwrap();
+    let e = cms::decrypt(&der, &key("signer"), Some(&cert("signer"))).unwrap_err();
+    assert!(matches!(e, Error::NoMatch(_)), "{e}");
+    // The wrong key without a certificate: the random key fails the content decryption.
+    let e = cms::decrypt(&der, &key("signer"), None).unwrap_err();
+    assert!(matches!(e, Error::Crypto(cryptocard::Error::Decryption)), "{e}");
+}
+
+#[test]
+fn openssl_envelopes_open() {
+    let rk = key("recipient");
+    for c in ["des", "des3", "aes128", "aes256", "oaep"] {
+        let der = data(&format!("openssl-enveloped-{c}.der"));
+        let out = cms::decrypt(&der, &rk, Some(&cert("recipient"))).unwrap();
+        assert_eq!(&out[..], &data("message.txt")[..], "{c}");
+    }
+}
+
+#[test]
+fn truncated_and_malformed_input_is_an_error() {
+    let signed = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &attached()).unwrap();
+    let env =
+        cms::encrypt(MSG, &[recipient(KeyTransport::Pkcs1v15)], ContentCipher::aes256()).unwrap();
+    let rk = key("recipient");
+    for cut in [0, 1, 2, 10, 100, signed.len() / 2, signed.len() - 1] {
+        assert!(cms::verify(&signed[..cut], None, &trust()).is_err(), "cut {cut}");
+    }
+    for cut in [0, 5, env.len() / 2, env.len() - 1] {
+        assert!(cms::decrypt(&env[..cut], &rk, None).is_err(), "cut {cut}");
+    }
+    // Each byte flipped in turn, in a window over the headers: an error or (for bytes no
+    // check covers, like an unused length bit) success, never a panic.
+    for i in 0..200.min(signed.len()) {
+        let mut bad = signed.clone();
+        bad[i] ^= 0xff;
+        let _ = cms::verify(&bad, None, &trust());
+    }
+    // A signed message is not an envelope, and the reverse.
+    assert!(cms::decrypt(&signed, &rk, None).is_err());
+    assert!(cms::verify(&env, None, &trust()).is_err());
+}

@@ -3,6 +3,7 @@
 //! `cryptocard des3 ...` is `enc -des3 ...`, `cryptocard aes-128-ctr ...` is
 //! `enc -aes-128-ctr ...`).
 
+pub mod cms;
 pub mod dgst;
 pub mod enc;
 pub mod genpkey;
@@ -34,6 +35,11 @@ pub struct Command {
 
 /// Every command, in the order `help` lists them.
 pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "cms",
+        summary: "CMS signatures and envelopes (sign, verify, encrypt, decrypt)",
+        run: cms::main,
+    },
     Command {
         name: "dgst",
         summary: "Message digests, HMAC and signatures over files",
@@ -77,6 +83,11 @@ pub const COMMANDS: &[Command] = &[
         name: "s_server",
         summary: "An HTTPS server on rustls with cryptocard's RSA (s_server -www style)",
         run: s_server_main,
+    },
+    Command {
+        name: "smime",
+        summary: "S/MIME (PKCS#7) signatures and envelopes, smime style",
+        run: cms::smime_main,
     },
     Command {
         name: "speed",

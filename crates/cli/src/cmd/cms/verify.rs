@@ -1,0 +1,39 @@
+//! `-verify`: the signatures, the signers' chains to `-CAfile`, the content out.
+
+use super::{Ctx, fail};
+use crate::fail::CmdResult;
+use crate::io::{self, Mode, Output};
+use cryptocard_pki::cms::{self, VerifyOptions};
+
+pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
+    let a = ctx.a;
+    let (der, multipart_content) = ctx.read_message()?;
+    let detached = match a.value("content") {
+        Some(path) => Some(io::read_input(Some(path)).map_err(|f| fail(2, f.to_string()))?),
+        None => multipart_content,
+    };
+    // Detached content is verified in canonical text form unless -binary, as OpenSSL does.
+    let detached = detached.map(|c| if a.has("binary") { c } else { cms::canonical_text(&c) });
+    let opts = VerifyOptions {
+        trusted: ctx.certs("CAfile")?,
+        untrusted: ctx.certs("certfile")?,
+        no_chain: a.has("noverify"),
+        at: None,
+    };
+    let verified = cms::verify(&der, detached.as_deref(), &opts)
+        .map_err(|e| super::failed("Verification failure", &e))?;
+    let content = ctx.output_content(&verified.content)?;
+    ctx.write(content, Mode::Public)?;
+    eprintln!("{}", ctx.flavor.verified_line());
+    if let Some(path) = a.value("signer") {
+        let mut pem = String::new();
+        for cert in &verified.signers {
+            pem.push_str(&cryptocard_pki::cert::to_pem(cert).map_err(|e| fail(5, e.to_string()))?);
+        }
+        let mut out =
+            Output::create(Some(path), Mode::Public).map_err(|f| fail(5, f.to_string()))?;
+        out.put(pem.as_bytes()).map_err(|f| fail(5, f.to_string()))?;
+        out.commit().map_err(|f| fail(5, f.to_string()))?;
+    }
+    Ok(())
+}

@@ -291,6 +291,7 @@ fn ours_computes_what_the_peers_compute() {
         "aes-128-cbc",
         "aes-256-cbc",
         "aes-256-ctr",
+        "cms-sign",
     ];
     let mut args = algs.to_vec();
     args.extend(["-seconds", "0.01", "-bytes", "1000", "--compare", "all"]);

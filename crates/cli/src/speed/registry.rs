@@ -39,6 +39,7 @@ pub const NAMES: &[&str] = &[
     "sha3-256",
     "sha3-512",
     "hmac",
+    "cms-sign",
 ];
 
 /// The algorithms `speed` runs without arguments: the headline.
@@ -76,6 +77,9 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
     }
     if (name.starts_with("des") || name.starts_with("aes")) && NAMES.contains(&name) {
         return Ok(algs::cipher::rows(name, ctx));
+    }
+    if name == "cms-sign" {
+        return algs::cms::rows(ctx).map_err(Fail::msg);
     }
     if name == "hmac" {
         return Ok(vec![algs::digest::hmac(ctx)]);

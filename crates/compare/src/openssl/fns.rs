@@ -26,6 +26,9 @@ opaque!(
     EVP_PKEY,
     EVP_PKEY_CTX,
     PKCS8_PRIV_KEY_INFO,
+    X509,
+    BIO,
+    CMS_ContentInfo,
     BIGNUM,
     BN_CTX,
     BN_MONT_CTX
@@ -121,6 +124,14 @@ crate::ffi_table! {
         fn EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx: *mut EVP_PKEY_CTX, len: c_int) -> c_int;
         fn EVP_PKEY_CTX_set_rsa_mgf1_md(ctx: *mut EVP_PKEY_CTX, md: *const EVP_MD) -> c_int;
         fn EVP_PKEY_CTX_set_rsa_oaep_md(ctx: *mut EVP_PKEY_CTX, md: *const EVP_MD) -> c_int;
+
+        fn d2i_X509(a: *mut *mut X509, pp: *mut *const u8, len: c_long) -> *mut X509;
+        fn X509_free(x: *mut X509);
+        fn BIO_new_mem_buf(buf: *const c_void, len: c_int) -> *mut BIO;
+        fn BIO_free(b: *mut BIO) -> c_int;
+        fn CMS_sign(signcert: *mut X509, pkey: *mut EVP_PKEY, certs: *mut c_void, data: *mut BIO, flags: c_uint) -> *mut CMS_ContentInfo;
+        fn i2d_CMS_ContentInfo(a: *const CMS_ContentInfo, pp: *mut *mut u8) -> c_int;
+        fn CMS_ContentInfo_free(cms: *mut CMS_ContentInfo);
 
         fn BN_free(a: *mut BIGNUM);
         fn BN_bin2bn(s: *const u8, len: c_int, ret: *mut BIGNUM) -> *mut BIGNUM;

@@ -13,6 +13,7 @@
 
 mod bn;
 mod cipher;
+mod cms;
 mod digest;
 pub(crate) mod fns;
 mod mac;
@@ -20,6 +21,7 @@ mod rsa;
 
 pub use bn::{BnMul, ModExp};
 pub use cipher::Cipher;
+pub use cms::CmsSigner;
 pub use digest::Digest;
 pub use mac::Hmac;
 pub use rsa::{RsaCtx, RsaKey, RsaOp, RsaPadding};

@@ -3,6 +3,7 @@
 
 pub mod bignum;
 pub mod cipher;
+pub mod cms;
 pub mod digest;
 pub mod rsa;
 

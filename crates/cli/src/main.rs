@@ -15,6 +15,7 @@
 
 mod args;
 mod base64;
+mod certio;
 mod cmd;
 mod fail;
 mod hex;

@@ -13,10 +13,12 @@ pub mod pkey;
 pub mod pkeyutl;
 pub mod prime;
 pub mod rand;
+pub mod req;
 pub mod rsa;
 #[cfg(feature = "tls")]
 pub mod s_server;
 pub mod version;
+pub mod x509;
 
 use crate::fail::{CmdResult, Fail};
 pub use crate::spec::{Spec, no_positional, print_text};
@@ -75,6 +77,11 @@ pub const COMMANDS: &[Command] = &[
     },
     Command { name: "rand", summary: "Random bytes, raw, hex or base64", run: rand::main },
     Command {
+        name: "req",
+        summary: "Certificate requests (PKCS#10) and self-signed certificates",
+        run: req::main,
+    },
+    Command {
         name: "rsa",
         summary: "Convert, print and check RSA keys, rsa style (PKCS#1 forms too)",
         run: rsa::main,
@@ -93,6 +100,11 @@ pub const COMMANDS: &[Command] = &[
         name: "speed",
         summary: "Measure cryptocard beside OpenSSL, GMP and others",
         run: crate::speed::main,
+    },
+    Command {
+        name: "x509",
+        summary: "Print, convert and issue X.509 certificates",
+        run: x509::main,
     },
     Command { name: "version", summary: "Version and the CPU backends in use", run: version::main },
     Command { name: "help", summary: "This list", run: help },

@@ -24,8 +24,8 @@ pub use build::{CertBuilder, Profile};
 pub use csr::{make_csr, verify_csr};
 pub use name::{display_name, parse_subject};
 pub use parse::{
-    cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_pem,
-    read_certs, read_csr, to_der, to_pem,
+    cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
+    csr_to_pem, read_certs, read_csr, to_der, to_pem,
 };
 pub use text::{cert_text, csr_text, serial_hex, time_text};
 pub use verify::{MAX_DEPTH, verify_chain, verify_issued_by};

@@ -84,6 +84,11 @@ pub fn read_csr(data: &[u8]) -> Result<CertReq> {
     if is_pem(data) { csr_from_pem(data) } else { csr_from_der(data) }
 }
 
+/// A request as DER.
+pub fn csr_to_der(csr: &CertReq) -> Result<Vec<u8>> {
+    Ok(csr.to_der()?)
+}
+
 /// A request as PEM.
 pub fn csr_to_pem(csr: &CertReq) -> Result<String> {
     Ok(csr.to_pem(LineEnding::LF)?)

@@ -9,6 +9,7 @@
 use super::name::display_name;
 use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
+use cryptocard::digest::HashAlg;
 use cryptocard::rsa::{Mgf, PssHash, SaltLength};
 use der::Decode;
 use der::asn1::{BitString, ObjectIdentifier as Oid};
@@ -127,50 +128,33 @@ fn serial_lines(s: &mut String, serial: &SerialNumber) {
     let _ = writeln!(s, "        Serial Number:{neg}\n            {}", hex.join(":"));
 }
 
-/// `Signature Algorithm: NAME` and, for RSASSA-PSS, its parameters.
+/// `Signature Algorithm: NAME` in the signed part; for RSASSA-PSS OpenSSL pads the name
+/// with eight spaces and lists the parameters below it.
 fn sig_alg_lines(s: &mut String, indent: &str, alg: &AlgorithmIdentifierOwned) {
     if alg.oid != sig::ID_RSASSA_PSS {
-        let name = match SigScheme::from_algorithm_identifier(alg) {
-            Ok(_) | Err(_) => oid_name(&alg.oid),
-        };
-        let _ = writeln!(s, "{indent}Signature Algorithm: {name}");
+        let _ = writeln!(s, "{indent}Signature Algorithm: {}", oid_name(&alg.oid));
         return;
     }
-    let _ = writeln!(s, "{indent}Signature Algorithm: rsassaPss");
-    match SigScheme::from_algorithm_identifier(alg) {
-        Ok(SigScheme::Pss(p)) => {
-            let h = match p.hash {
-                PssHash::Hash(h) => h,
-                PssHash::Shake(_) => return,
-            };
-            let m = match p.mgf {
-                Mgf::Mgf1(m) => m,
-                Mgf::Shake(_) => return,
-            };
-            let dflt = |d: bool| if d { " (default)" } else { "" };
-            let hname =
-                |h: cryptocard::digest::HashAlg| h.name().replace("SHA2-", "sha").to_lowercase();
-            let _ = writeln!(
-                s,
-                "{indent}Hash Algorithm: {}{}",
-                hname(h),
-                dflt(h.oid() == "1.3.14.3.2.26")
-            );
-            let _ = writeln!(
-                s,
-                "{indent}Mask Algorithm: mgf1 with {}{}",
-                hname(m),
-                dflt(m.oid() == "1.3.14.3.2.26")
-            );
-            if let SaltLength::Exact(n) = p.salt {
-                let _ = writeln!(s, "{indent} Salt Length: 0x{n:X}{}", dflt(n == 20));
-            }
-            let _ = writeln!(s, "{indent}Trailer Field: 0x01 (default)");
-        }
-        _ => {
-            let _ = writeln!(s, "{indent}(INVALID PSS PARAMETERS)");
-        }
+    let _ = writeln!(s, "{indent}Signature Algorithm: rsassaPss        ");
+    pss_param_lines(s, alg);
+}
+
+/// The RSASSA-PSS parameters as OpenSSL's `rsa_pss_param_print` lays them out, at an
+/// indent of eight.
+fn pss_param_lines(s: &mut String, alg: &AlgorithmIdentifierOwned) {
+    let Ok(SigScheme::Pss(p)) = SigScheme::from_algorithm_identifier(alg) else {
+        s.push_str("        (INVALID PSS PARAMETERS)\n");
+        return;
+    };
+    let (PssHash::Hash(h), Mgf::Mgf1(m)) = (p.hash, p.mgf) else { return };
+    let name = |h: HashAlg| h.name().replace("SHA2-", "sha").to_lowercase();
+    let dflt = |d: bool| if d { " (default)" } else { "" };
+    let _ = writeln!(s, "        Hash Algorithm: {}{}", name(h), dflt(h == HashAlg::Sha1));
+    let _ = writeln!(s, "        Mask Algorithm: mgf1 with {}{}", name(m), dflt(m == HashAlg::Sha1));
+    if let SaltLength::Exact(n) = p.salt {
+        let _ = writeln!(s, "         Salt Length: 0x{n:X}{}", dflt(n == 20));
     }
+    s.push_str("        Trailer Field: 0x01 (default)\n");
 }
 
 fn spki_lines(s: &mut String, spki: &SubjectPublicKeyInfoOwned) -> Result<()> {
@@ -202,12 +186,21 @@ fn spki_lines(s: &mut String, spki: &SubjectPublicKeyInfoOwned) -> Result<()> {
 }
 
 fn alg_short_name(oid: &Oid) -> String {
-    if *oid == sig::RSA_ENCRYPTION { "rsaEncryption".into() } else { oid_name(oid) }
+    match *oid {
+        sig::RSA_ENCRYPTION => "rsaEncryption".into(),
+        sig::ID_RSASSA_PSS => "rsassaPss".into(),
+        _ => oid_name(oid),
+    }
 }
 
 fn signature_lines(s: &mut String, alg: &AlgorithmIdentifierOwned, sig: &BitString) {
-    sig_alg_lines(s, "    ", alg);
-    s.push_str("    Signature Value:\n");
+    let _ = writeln!(s, "    Signature Algorithm: {}", alg_short_name(&alg.oid));
+    if alg.oid == sig::ID_RSASSA_PSS {
+        s.push_str("    Signature Value:        \n");
+        pss_param_lines(s, alg);
+    } else {
+        s.push_str("    Signature Value:\n");
+    }
     hex_block(s, "        ", sig.raw_bytes(), 18);
 }
 

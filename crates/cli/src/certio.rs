@@ -1,0 +1,86 @@
+//! What `req` and `x509` share: reading certificates and requests (PEM or DER, by
+//! content unless `-inform` says), writing them, the signature scheme from a digest flag
+//! and `-sigopt`, and the library's errors as one line.
+
+use crate::fail::{CmdResult, Fail};
+use crate::io::{self, Mode, Output};
+use crate::keyfile::Format;
+use crate::rsaopt::{Padding, RsaOpts};
+use cryptocard::digest::HashAlg;
+use cryptocard_pki::cert::{self, CertReq, Certificate};
+use cryptocard_pki::sig::SigScheme;
+
+/// A library error while doing `what`.
+pub fn pki_fail(what: &str, e: cryptocard_pki::Error) -> Fail {
+    Fail::msg(format!("{what}: {e}"))
+}
+
+/// Reads one certificate (the first of a PEM bundle).
+pub fn load_cert(path: Option<&str>, inform: Option<Format>) -> CmdResult<Certificate> {
+    let name = io::input_name(path).to_string();
+    let data = io::read_small(path, "a certificate")?;
+    let certs = match inform {
+        Some(Format::Der) => cert::cert_from_der(&data).map(|c| vec![c]),
+        Some(Format::Pem) => cert::certs_from_pem(&data),
+        None => cert::read_certs(&data),
+    }
+    .map_err(|e| Fail::msg(format!("{name}: could not read certificate: {e}")))?;
+    certs.into_iter().next().ok_or_else(|| Fail::msg(format!("{name}: no certificate")))
+}
+
+/// Reads a certificate request.
+pub fn load_csr(path: Option<&str>, inform: Option<Format>) -> CmdResult<CertReq> {
+    let name = io::input_name(path).to_string();
+    let data = io::read_small(path, "a certificate request")?;
+    match inform {
+        Some(Format::Der) => cert::csr_from_der(&data),
+        Some(Format::Pem) => cert::csr_from_pem(&data),
+        None => cert::read_csr(&data),
+    }
+    .map_err(|e| Fail::msg(format!("{name}: could not read certificate request: {e}")))
+}
+
+/// A certificate's encoding.
+pub fn cert_bytes(c: &Certificate, format: Format) -> CmdResult<Vec<u8>> {
+    let bytes = match format {
+        Format::Pem => cert::to_pem(c).map(String::into_bytes),
+        Format::Der => cert::to_der(c),
+    };
+    bytes.map_err(|e| pki_fail("encoding the certificate", e))
+}
+
+/// A request's encoding.
+pub fn csr_bytes(c: &CertReq, format: Format) -> CmdResult<Vec<u8>> {
+    let bytes = match format {
+        Format::Pem => cert::csr_to_pem(c).map(String::into_bytes),
+        Format::Der => cert::csr_to_der(c),
+    };
+    bytes.map_err(|e| pki_fail("encoding the request", e))
+}
+
+/// The digest named by the last digest switch, if any.
+pub fn digest_flag(dynamic: &[String]) -> CmdResult<Option<HashAlg>> {
+    dynamic.last().map(|d| crate::cmd::digest_by_name(d)).transpose()
+}
+
+/// The signature scheme: PKCS#1 v1.5 with the digest (SHA-256 by default), or PSS with
+/// `-sigopt rsa_padding_mode:pss` (salt length `max` by default, as OpenSSL 3.0 signs).
+pub fn scheme(digest: Option<HashAlg>, sigopts: &[&str]) -> CmdResult<SigScheme> {
+    let opts = RsaOpts::parse(sigopts, "sigopt")?;
+    let hash = digest.or(opts.digest).unwrap_or(HashAlg::Sha256);
+    match opts.padding() {
+        Padding::Pkcs1 => {
+            opts.check_for(Padding::Pkcs1, "sigopt")?;
+            Ok(SigScheme::Pkcs1v15(hash))
+        }
+        Padding::Pss => Ok(SigScheme::Pss(opts.pss(hash, true))),
+        _ => Err(Fail::msg("-sigopt: certificates are signed with pkcs1 or pss padding")),
+    }
+}
+
+/// Writes `data` to `-out` (stdout by default).
+pub fn write_public(path: Option<&str>, data: &[u8]) -> CmdResult {
+    let mut out = Output::create(path, Mode::Public)?;
+    out.put(data)?;
+    out.commit()
+}

@@ -1,0 +1,195 @@
+//! `cryptocard req`: certificate requests (PKCS#10) and self-signed certificates, as
+//! `openssl req`.
+//!
+//! ```text
+//! cryptocard req -new [-x509] (-key F [-passin ARG] | -newkey rsa:N [-nodes] [-keyout F])
+//!                -subj /CN=.../O=... [-days N] [-set_serial N] [-sha256 ...]
+//!                [-sigopt rsa_padding_mode:pss ...] [-out F] [-outform PEM|DER] [-text] [-noout]
+//! cryptocard req -in CSR [-inform PEM|DER] [-verify] [-text] [-noout] [-pubkey] [-out F]
+//! ```
+//!
+//! `-x509` makes a self-signed CA certificate with OpenSSL 3's default extensions (key
+//! identifiers, basicConstraints CA:TRUE) and a keyUsage for certificate signing, valid
+//! for 30 days unless `-days` says; without it a request is written. Signatures are
+//! PKCS#1 v1.5 with SHA-256 unless a digest flag or `-sigopt` says otherwise (PSS with
+//! OpenSSL 3.0's maximum salt length by default). `-newkey rsa:N` makes a key and writes
+//! it (PKCS#8, owner-only, unencrypted: there is no prompt) to `-keyout`, `privkey.pem` by
+//! default as OpenSSL does. `-verify` checks a request's self-signature and says so on
+//! stderr (`Certificate request self-signature verify OK`), exit 1 if it fails. The
+//! subject must be given with `-subj`: there is no prompting.
+
+use super::{Spec, no_positional};
+use crate::args::Flag;
+use crate::certio::{self, pki_fail};
+use crate::fail::{CmdResult, Fail};
+use crate::io::{Mode, Output};
+use crate::keyfile::{self, Format, ReadOptions};
+use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
+use cryptocard_pki::cert::{self, CertBuilder};
+
+const SPEC: Spec = Spec {
+    usage: "req [options]",
+    flags: &[
+        Flag::switch("new").about("Make a new request"),
+        Flag::switch("x509").about("Make a self-signed certificate instead of a request"),
+        Flag::value("key", "FILE").about("The private key to use"),
+        Flag::value("keyform", "PEM|DER").about("Key format (default: by content)"),
+        Flag::value("passin", "ARG").about("Private key password source"),
+        Flag::value("newkey", "rsa:BITS").about("Make a new RSA key of BITS bits"),
+        Flag::value("keyout", "FILE").about("Where -newkey writes the key (default privkey.pem)"),
+        Flag::switch("nodes").about("Do not encrypt the new key (always so)"),
+        Flag::switch("noenc").about("Do not encrypt the new key (always so)"),
+        Flag::value("subj", "/CN=...").about("The subject name"),
+        Flag::value("days", "N").about("Days a -x509 certificate is valid (default 30)"),
+        Flag::value("set_serial", "N").about("Serial number of a -x509 certificate"),
+        Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
+        Flag::value("in", "FILE").about("Read a request (default stdin)"),
+        Flag::value("inform", "PEM|DER").about("Input format (default: by content)"),
+        Flag::value("out", "FILE").about("Output file (default stdout)"),
+        Flag::value("outform", "PEM|DER").about("Output format (default PEM)"),
+        Flag::switch("verify").about("Check the request's self-signature"),
+        Flag::switch("text").about("Print the request or certificate as text"),
+        Flag::switch("pubkey").about("Print the public key"),
+        Flag::switch("noout").about("Do not write the request or certificate"),
+        keyfile::MAX_ITER_FLAG,
+    ],
+    notes: "-sha256, -sha384, ...: the signature's digest (default SHA-256)\n",
+    more: None,
+};
+
+/// Runs `req`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse_with(argv, &super::dgst::is_digest)? else { return Ok(()) };
+    no_positional(&a)?;
+    let outform = keyfile::format(a.value("outform"), "outform")?.unwrap_or(Format::Pem);
+    let making = a.has("new") || a.has("x509") || a.has("newkey");
+    let mut out = Output::create(a.value("out"), Mode::Public)?;
+    if !making {
+        let csr = certio::load_csr(a.value("in"), keyfile::format(a.value("inform"), "inform")?)?;
+        if a.has("verify") {
+            verify(&csr)?;
+        }
+        if a.has("pubkey") {
+            out.put(&pubkey_pem(&csr.info.public_key)?)?;
+        }
+        if a.has("text") {
+            out.put(cert::csr_text(&csr).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+        }
+        if !a.has("noout") {
+            out.put(&certio::csr_bytes(&csr, outform)?)?;
+        }
+        return out.commit();
+    }
+    let key = match (a.value("key"), a.value("newkey")) {
+        (Some(_), Some(_)) => return Err(Fail::msg("give -key or -newkey, not both")),
+        (Some(path), None) => {
+            let read = ReadOptions::from_args(&a)?;
+            let keyform = keyfile::format(a.value("keyform"), "keyform")?;
+            keyfile::load_private(Some(path), keyform, a.value("passin"), &read)?
+        }
+        (None, Some(spec)) => new_key(spec, a.value("keyout"))?,
+        (None, None) => return Err(Fail::msg("a new request needs -key FILE or -newkey rsa:BITS")),
+    };
+    let subject =
+        a.value("subj").ok_or_else(|| Fail::msg("give the subject with -subj /CN=..."))?;
+    let subject = cert::parse_subject(subject).map_err(|e| pki_fail("-subj", e))?;
+    let scheme = certio::scheme(certio::digest_flag(&a.dynamic)?, &a.values("sigopt"))?;
+    if a.has("x509") {
+        let days = a.parsed::<u32>("days")?.unwrap_or(30);
+        let mut b = CertBuilder::new(subject, key.public_key())
+            .map_err(|e| pki_fail("making the certificate", e))?
+            .days(days)
+            .scheme(scheme);
+        if let Some(s) = a.value("set_serial") {
+            b = b.serial(&parse_serial(s)?);
+        }
+        let c = b.self_signed(&key).map_err(|e| pki_fail("signing the certificate", e))?;
+        if a.has("pubkey") {
+            out.put(&pubkey_pem(c.tbs_certificate().subject_public_key_info())?)?;
+        }
+        if a.has("text") {
+            out.put(cert::cert_text(&c).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+        }
+        if !a.has("noout") {
+            out.put(&certio::cert_bytes(&c, outform)?)?;
+        }
+    } else {
+        let csr = cert::make_csr(&key, subject, &scheme)
+            .map_err(|e| pki_fail("signing the request", e))?;
+        if a.has("pubkey") {
+            out.put(&pubkey_pem(&csr.info.public_key)?)?;
+        }
+        if a.has("text") {
+            out.put(cert::csr_text(&csr).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+        }
+        if !a.has("noout") {
+            out.put(&certio::csr_bytes(&csr, outform)?)?;
+        }
+    }
+    out.commit()
+}
+
+/// Checks a request's self-signature, saying so on stderr as OpenSSL 3.0 does.
+pub(super) fn verify(csr: &cert::CertReq) -> CmdResult {
+    match cert::verify_csr(csr) {
+        Ok(()) => {
+            eprintln!("Certificate request self-signature verify OK");
+            Ok(())
+        }
+        Err(_) => Err(Fail::bare("Certificate request self-signature verify failure")),
+    }
+}
+
+/// The public key of a SubjectPublicKeyInfo as PEM.
+pub(super) fn pubkey_pem(
+    spki: &cryptocard::rsa::spki::SubjectPublicKeyInfoOwned,
+) -> CmdResult<Vec<u8>> {
+    let key = cryptocard_pki::sig::public_key_from_spki(spki)
+        .map_err(|e| pki_fail("reading the public key", e))?;
+    keyfile::encode_public(&key, Format::Pem, false)
+}
+
+/// `-newkey rsa:BITS` (or `rsa` for 2048): makes the key and writes it to `keyout`.
+fn new_key(spec: &str, keyout: Option<&str>) -> CmdResult<RsaPrivateKey> {
+    let bits = match spec.split_once(':') {
+        Some((alg, bits)) if alg.eq_ignore_ascii_case("rsa") => {
+            bits.parse().map_err(|_| Fail::msg(format!("-newkey: invalid key size '{bits}'")))?
+        }
+        None if spec.eq_ignore_ascii_case("rsa") => super::genpkey::DEFAULT_BITS,
+        _ => return Err(Fail::msg(format!("-newkey {spec}: only rsa:BITS keys are made"))),
+    };
+    let key = super::genpkey::generate(KeyGenOptions::new(bits))?;
+    let path = keyout.unwrap_or("privkey.pem");
+    super::genpkey::write_key(&key, Some(path), Format::Pem, false, None, false)?;
+    Ok(key)
+}
+
+/// `-set_serial`: decimal, or hex after `0x`, as OpenSSL reads it; big-endian bytes.
+pub(super) fn parse_serial(s: &str) -> CmdResult<Vec<u8>> {
+    let bad = || Fail::msg(format!("-set_serial: invalid serial '{s}'"));
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16u32),
+        None => (s, 10),
+    };
+    if digits.is_empty() || digits.len() > 48 {
+        return Err(bad());
+    }
+    // Big-endian bytes by repeated multiply-add: serials are at most 20 bytes.
+    let mut bytes: Vec<u8> = vec![0];
+    for c in digits.chars() {
+        let mut carry = c.to_digit(radix).ok_or_else(bad)?;
+        for b in bytes.iter_mut().rev() {
+            let v = u32::from(*b) * radix + carry;
+            *b = v as u8;
+            carry = v >> 8;
+        }
+        while carry > 0 {
+            bytes.insert(0, carry as u8);
+            carry >>= 8;
+        }
+    }
+    if bytes.len() > 20 {
+        return Err(bad());
+    }
+    Ok(bytes)
+}

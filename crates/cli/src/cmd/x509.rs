@@ -1,0 +1,183 @@
+//! `cryptocard x509`: print, convert and issue certificates, as `openssl x509`.
+//!
+//! ```text
+//! cryptocard x509 [-in F] [-inform PEM|DER] [-out F] [-outform PEM|DER] [-noout]
+//!                 [-text] [-pubkey] [-fingerprint [-sha256 ...]] [-subject] [-issuer]
+//!                 [-serial] [-dates] [-startdate] [-enddate]
+//! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
+//!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
+//! ```
+//!
+//! The printing options print in the order given, as OpenSSL's do: `subject=C = US, ...`,
+//! `issuer=...`, `serial=0A1B...`, `notBefore=Nov 27 10:53:54 2026 GMT` and `notAfter=`,
+//! `SHA1 Fingerprint=AB:CD:...` (labelled with the digest flag as typed when one is
+//! given), the public key (PEM), the `-text` dump; then the certificate, unless
+//! `-noout`.
+//!
+//! `-req` issues a certificate from a request whose self-signature verifies, with the
+//! request's subject and key and an end-entity profile (key identifiers, basicConstraints
+//! CA:FALSE; requested extensions are not copied), signed by `-CA`/`-CAkey` (whose key
+//! must match) or self-signed with `-signkey`; 30 days unless `-days`, a random 20-byte
+//! serial unless `-set_serial`. `-CAcreateserial` is accepted and writes the serial
+//! used to `CA.srl` beside the CA certificate, as OpenSSL does (we never read it back:
+//! serials are random).
+
+use super::{Spec, no_positional};
+use crate::args::Flag;
+use crate::certio::{self, pki_fail};
+use crate::fail::{CmdResult, Fail};
+use crate::io::{Mode, Output};
+use crate::keyfile::{self, Format, ReadOptions};
+use cryptocard::digest::HashAlg;
+use cryptocard_pki::cert::{self, CertBuilder, Certificate, Profile};
+
+const SPEC: Spec = Spec {
+    usage: "x509 [options]",
+    flags: &[
+        Flag::value("in", "FILE").about("Certificate (or request with -req) to read"),
+        Flag::value("inform", "PEM|DER").about("Input format (default: by content)"),
+        Flag::value("out", "FILE").about("Output file (default stdout)"),
+        Flag::value("outform", "PEM|DER").about("Output format (default PEM)"),
+        Flag::switch("noout").about("Do not write the certificate"),
+        Flag::switch("text").about("Print the certificate as text"),
+        Flag::switch("pubkey").about("Print the public key"),
+        Flag::switch("fingerprint").about("Print the fingerprint (SHA-1 unless a digest flag)"),
+        Flag::switch("subject").about("Print the subject name"),
+        Flag::switch("issuer").about("Print the issuer name"),
+        Flag::switch("serial").about("Print the serial number"),
+        Flag::switch("dates").about("Print the validity period"),
+        Flag::switch("startdate").about("Print notBefore"),
+        Flag::switch("enddate").about("Print notAfter"),
+        Flag::switch("req").about("The input is a request: issue a certificate"),
+        Flag::value("CA", "FILE").about("Issuer certificate (with -req)"),
+        Flag::value("CAkey", "FILE").about("Issuer private key (default: -CA's file)"),
+        Flag::value("CAform", "PEM|DER").about("Issuer certificate format"),
+        Flag::value("CAkeyform", "PEM|DER").about("Issuer key format"),
+        Flag::value("signkey", "FILE").about("Self-sign with this key (with -req)"),
+        Flag::value("passin", "ARG").about("Private key password source"),
+        Flag::value("days", "N").about("Days the issued certificate is valid (default 30)"),
+        Flag::value("set_serial", "N").about("Serial number of the issued certificate"),
+        Flag::switch("CAcreateserial").about("Write the serial used to CA.srl"),
+        Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
+        keyfile::MAX_ITER_FLAG,
+    ],
+    notes: "-sha1, -sha256, ...: the fingerprint's digest and the signature's digest\n",
+    more: None,
+};
+
+/// The printing switches, printed in the order given.
+const PRINTERS: &[&str] = &[
+    "subject",
+    "issuer",
+    "serial",
+    "dates",
+    "startdate",
+    "enddate",
+    "fingerprint",
+    "pubkey",
+    "text",
+];
+
+/// Runs `x509`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse_with(argv, &super::dgst::is_digest)? else { return Ok(()) };
+    no_positional(&a)?;
+    let inform = keyfile::format(a.value("inform"), "inform")?;
+    let outform = keyfile::format(a.value("outform"), "outform")?.unwrap_or(Format::Pem);
+    let digest = certio::digest_flag(&a.dynamic)?;
+    let cert = if a.has("req") {
+        issue(&a, inform, digest)?
+    } else {
+        certio::load_cert(a.value("in"), inform)?
+    };
+    let mut out = Output::create(a.value("out"), Mode::Public)?;
+    for word in argv.iter().filter_map(|w| w.strip_prefix('-')) {
+        let word = word.strip_prefix('-').unwrap_or(word);
+        if PRINTERS.contains(&word) {
+            out.put(print(&cert, word, digest, a.dynamic.last())?.as_bytes())?;
+        }
+    }
+    if !a.has("noout") {
+        out.put(&certio::cert_bytes(&cert, outform)?)?;
+    }
+    out.commit()
+}
+
+fn print(
+    c: &Certificate,
+    what: &str,
+    digest: Option<HashAlg>,
+    label: Option<&String>,
+) -> CmdResult<String> {
+    let tbs = c.tbs_certificate();
+    let v = tbs.validity();
+    Ok(match what {
+        "subject" => format!("subject={}\n", cert::display_name(tbs.subject())),
+        "issuer" => format!("issuer={}\n", cert::display_name(tbs.issuer())),
+        "serial" => format!("serial={}\n", cert::serial_hex(tbs.serial_number())),
+        "dates" => format!(
+            "notBefore={}\nnotAfter={}\n",
+            cert::time_text(&v.not_before),
+            cert::time_text(&v.not_after)
+        ),
+        "startdate" => format!("notBefore={}\n", cert::time_text(&v.not_before)),
+        "enddate" => format!("notAfter={}\n", cert::time_text(&v.not_after)),
+        "fingerprint" => {
+            let label = label.map_or("SHA1", String::as_str);
+            let line = cert::fingerprint_line(c, digest.unwrap_or(HashAlg::Sha1), label)
+                .map_err(|e| pki_fail("fingerprint", e))?;
+            format!("{line}\n")
+        }
+        "pubkey" => {
+            String::from_utf8_lossy(&super::req::pubkey_pem(tbs.subject_public_key_info())?)
+                .into_owned()
+        }
+        _ => cert::cert_text(c).map_err(|e| pki_fail("printing", e))?,
+    })
+}
+
+/// `-req`: a certificate from the request `-in`.
+fn issue(
+    a: &crate::args::Parsed,
+    inform: Option<Format>,
+    digest: Option<HashAlg>,
+) -> CmdResult<Certificate> {
+    let csr = certio::load_csr(a.value("in"), inform)?;
+    if cert::verify_csr(&csr).is_err() {
+        return Err(Fail::msg("Certificate request self-signature did not match"));
+    }
+    let read = ReadOptions::from_args(a)?;
+    let scheme = certio::scheme(digest, &a.values("sigopt"))?;
+    let mut b = CertBuilder::for_spki(csr.info.subject.clone(), csr.info.public_key.clone())
+        .days(a.parsed::<u32>("days")?.unwrap_or(30))
+        .scheme(scheme)
+        .profile(Profile::Leaf);
+    if let Some(s) = a.value("set_serial") {
+        b = b.serial(&super::req::parse_serial(s)?);
+    }
+    let issued = match (a.value("CA"), a.value("signkey")) {
+        (Some(ca_path), None) => {
+            let ca =
+                certio::load_cert(Some(ca_path), keyfile::format(a.value("CAform"), "CAform")?)?;
+            let key_path = a.value("CAkey").unwrap_or(ca_path);
+            let keyform = keyfile::format(a.value("CAkeyform"), "CAkeyform")?;
+            let key = keyfile::load_private(Some(key_path), keyform, a.value("passin"), &read)?;
+            let c = b.signed_by(&ca, &key).map_err(|e| pki_fail("signing the certificate", e))?;
+            if a.has("CAcreateserial") {
+                let stem = ca_path.rsplit_once('.').map_or(ca_path, |(s, _)| s);
+                let line = format!("{}\n", cert::serial_hex(c.tbs_certificate().serial_number()));
+                certio::write_public(Some(&format!("{stem}.srl")), line.as_bytes())?;
+            }
+            c
+        }
+        (None, Some(key_path)) => {
+            let key = keyfile::load_private(Some(key_path), None, a.value("passin"), &read)?;
+            b.profile(Profile::Ca)
+                .self_signed(&key)
+                .map_err(|e| pki_fail("signing the certificate", e))?
+        }
+        (Some(_), Some(_)) => return Err(Fail::msg("give -CA or -signkey, not both")),
+        (None, None) => return Err(Fail::msg("-req needs -CA CERT (with -CAkey) or -signkey KEY")),
+    };
+    Ok(issued)
+}

@@ -150,7 +150,8 @@ fn pss_param_lines(s: &mut String, alg: &AlgorithmIdentifierOwned) {
     let name = |h: HashAlg| h.name().replace("SHA2-", "sha").to_lowercase();
     let dflt = |d: bool| if d { " (default)" } else { "" };
     let _ = writeln!(s, "        Hash Algorithm: {}{}", name(h), dflt(h == HashAlg::Sha1));
-    let _ = writeln!(s, "        Mask Algorithm: mgf1 with {}{}", name(m), dflt(m == HashAlg::Sha1));
+    let _ =
+        writeln!(s, "        Mask Algorithm: mgf1 with {}{}", name(m), dflt(m == HashAlg::Sha1));
     if let SaltLength::Exact(n) = p.salt {
         let _ = writeln!(s, "         Salt Length: 0x{n:X}{}", dflt(n == 20));
     }

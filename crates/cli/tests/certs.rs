@@ -1,0 +1,153 @@
+//! `req` and `x509`: certificates and requests we make are read and verified by
+//! OpenSSL, those OpenSSL makes (PKCS#1 v1.5 and PSS) are verified and printed by us as
+//! OpenSSL prints them, and bad input fails with one line. The interoperability tests
+//! skip, saying so, where the `openssl` command line is not installed.
+
+mod common;
+use common::*;
+
+fn key() -> &'static str {
+    static KEY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| data("rsa2048.pem").to_str().unwrap().to_string())
+}
+
+/// A CA made by us in `dir`: ca.pem.
+fn our_ca(dir: &std::path::Path, extra: &[&str]) -> String {
+    let ca = path(dir, "ca.pem");
+    let mut args = vec!["req", "-new", "-x509", "-key", key(), "-subj", "/C=US/O=cc/CN=cc CA"];
+    args.extend_from_slice(&["-days", "10", "-out", &ca]);
+    args.extend_from_slice(extra);
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    ok(&run(&args, b""));
+    ca
+}
+
+#[test]
+fn our_certificates_pass_openssl_verify() {
+    if !have_openssl("our_certificates_pass_openssl_verify") {
+        return;
+    }
+    let dir = tempdir();
+    for sigopts in [&[][..], &["-sha384"][..], &["-sigopt", "rsa_padding_mode:pss"][..]] {
+        let ca = our_ca(dir.path(), sigopts);
+        let text =
+            String::from_utf8(openssl(&["x509", "-in", &ca, "-noout", "-text"], b"")).unwrap();
+        assert!(text.contains("CA:TRUE") && text.contains("Issuer: C = US, O = cc, CN = cc CA"));
+        // A request from a new key, issued by the CA.
+        let (leaf_key, csr, leaf) = (
+            path(dir.path(), "leaf.key"),
+            path(dir.path(), "leaf.csr"),
+            path(dir.path(), "leaf.pem"),
+        );
+        let mut args = vec!["req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", &leaf_key];
+        args.extend_from_slice(&["-subj", "/CN=leaf", "-out", &csr]);
+        args.extend_from_slice(sigopts);
+        ok(&run(&args, b""));
+        openssl(&["req", "-in", &csr, "-verify", "-noout"], b"");
+        let mut args = vec!["x509", "-req", "-in", &csr, "-CA", &ca, "-CAkey", key()];
+        args.extend_from_slice(&["-days", "5", "-out", &leaf]);
+        args.extend_from_slice(sigopts);
+        let owned: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let owned: Vec<&str> = owned.iter().map(String::as_str).collect();
+        ok(&run(&owned, b""));
+        let v = openssl(&["verify", "-CAfile", &ca, &leaf], b"");
+        assert_eq!(String::from_utf8(v).unwrap(), format!("{leaf}: OK\n"));
+        // The key OpenSSL reads is the one -newkey wrote.
+        let ours = ok(&run(&["x509", "-in", &leaf, "-noout", "-pubkey"], b""));
+        assert_eq!(ours, openssl(&["pkey", "-in", &leaf_key, "-pubout"], b""));
+    }
+}
+
+#[test]
+fn openssl_certificates_and_requests_are_read_and_printed_as_openssl_does() {
+    if !have_openssl("openssl_certificates_and_requests_are_read_and_printed_as_openssl_does") {
+        return;
+    }
+    let dir = tempdir();
+    for sigopts in [&[][..], &["-sigopt", "rsa_padding_mode:pss", "-sha512"][..]] {
+        let (cert, csr) = (path(dir.path(), "o.pem"), path(dir.path(), "o.csr"));
+        let mut args = vec!["req", "-x509", "-key", key(), "-subj", "/C=DE/O=x, y/CN=o"];
+        args.extend_from_slice(&["-days", "3", "-out", &cert]);
+        args.extend_from_slice(sigopts);
+        openssl(&args, b"");
+        let mut args = vec!["req", "-new", "-key", key(), "-subj", "/CN=r", "-out", &csr];
+        args.extend_from_slice(sigopts);
+        openssl(&args, b"");
+        for flags in [
+            &["-text", "-noout"][..],
+            &["-noout", "-subject", "-issuer", "-serial", "-dates"],
+            &["-noout", "-fingerprint"],
+            &["-noout", "-fingerprint", "-sha256"],
+            &["-noout", "-pubkey"],
+            &["-outform", "DER"],
+            &[],
+        ] {
+            let mut args = vec!["x509", "-in", cert.as_str()];
+            args.extend_from_slice(flags);
+            assert_eq!(ok(&run(&args, b"")), openssl(&args, b""), "x509 {flags:?}");
+        }
+        let args = ["req", "-in", csr.as_str(), "-noout", "-text"];
+        assert_eq!(ok(&run(&args, b"")), openssl(&args, b""));
+        let out = run(&["req", "-in", &csr, "-verify", "-noout"], b"");
+        ok(&out);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("self-signature verify OK"));
+        // Issue from OpenSSL's request with our x509 -req, under an OpenSSL CA.
+        let leaf = path(dir.path(), "issued.pem");
+        ok(&run(&["x509", "-req", "-in", &csr, "-CA", &cert, "-CAkey", key(), "-out", &leaf], b""));
+        let v = openssl(&["verify", "-CAfile", &cert, &leaf], b"");
+        assert!(String::from_utf8(v).unwrap().ends_with(": OK\n"));
+        // DER in, PEM out; the same certificate.
+        let der = openssl(&["x509", "-in", &cert, "-outform", "DER"], b"");
+        let pem = ok(&run(&["x509", "-inform", "DER"], &der));
+        assert_eq!(pem, std::fs::read(&cert).unwrap());
+    }
+}
+
+#[test]
+fn set_serial_days_and_subject_printing() {
+    let dir = tempdir();
+    let ca = our_ca(dir.path(), &["-set_serial", "0x1234"]);
+    let out = ok_text(&run(&["x509", "-in", &ca, "-noout", "-serial", "-subject"], b""));
+    assert_eq!(out, "serial=1234\nsubject=C = US, O = cc, CN = cc CA\n");
+    let text = ok_text(&run(&["x509", "-in", &ca, "-noout", "-text"], b""));
+    assert!(text.contains("        Serial Number: 4660 (0x1234)\n"), "{text}");
+}
+
+#[test]
+fn tampered_and_malformed_input_fail_with_one_line() {
+    let dir = tempdir();
+    let csr = path(dir.path(), "r.csr");
+    ok(&run(
+        &["req", "-new", "-key", key(), "-subj", "/CN=r", "-outform", "DER", "-out", &csr],
+        b"",
+    ));
+    let mut der = std::fs::read(&csr).unwrap();
+    let i = der.len() / 3;
+    der[i] ^= 0x20;
+    let bad = path(dir.path(), "bad.csr");
+    std::fs::write(&bad, &der).unwrap();
+    let out = run(&["req", "-in", &bad, "-verify", "-noout"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    for junk in [
+        &b""[..],
+        b"\x30\x82\xff\xff",
+        b"-----BEGIN CERTIFICATE-----\n!!\n-----END CERTIFICATE-----\n",
+    ] {
+        fails(&run(&["x509", "-noout", "-text"], junk), 1, "could not read certificate");
+        fails(&run(&["req", "-noout", "-text"], junk), 1, "could not read certificate request");
+    }
+    fails(&run(&["req", "-new", "-key", key(), "-subj", "CN=x"], b""), 1, "must start with '/'");
+    fails(&run(&["req", "-new", "-subj", "/CN=x"], b""), 1, "-key");
+    // The CA key must be the CA certificate's.
+    let ca = our_ca(dir.path(), &[]);
+    let other = path(dir.path(), "other.key");
+    ok(&run(&["genpkey", "-algorithm", "RSA", "-out", &other], b""));
+    let csr_pem = path(dir.path(), "r2.csr");
+    ok(&run(&["req", "-new", "-key", key(), "-subj", "/CN=r", "-out", &csr_pem], b""));
+    fails(
+        &run(&["x509", "-req", "-in", &csr_pem, "-CA", &ca, "-CAkey", &other], b""),
+        1,
+        "key values mismatch",
+    );
+}

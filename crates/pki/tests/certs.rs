@@ -154,9 +154,15 @@ fn intermediate_chain_and_path_length() {
         .profile(Profile::Leaf)
         .signed_by(&inter, &ik)
         .unwrap();
-    let path = cert::verify_chain(&leaf, &[inter.clone()], &[root.1.clone()], now()).unwrap();
+    let path = cert::verify_chain(
+        &leaf,
+        std::slice::from_ref(&inter),
+        std::slice::from_ref(&root.1),
+        now(),
+    )
+    .unwrap();
     assert_eq!(path.len(), 3);
-    let e = cert::verify_chain(&leaf, &[], &[root.1.clone()], now()).unwrap_err();
+    let e = cert::verify_chain(&leaf, &[], std::slice::from_ref(&root.1), now()).unwrap_err();
     assert!(e.to_string().contains("unable to get local issuer certificate"), "{e}");
     // The intermediate alone as trust anchor suffices.
     assert_eq!(cert::verify_chain(&leaf, &[], &[inter], now()).unwrap().len(), 2);

@@ -109,7 +109,7 @@ fn pem_blocks(text: &[u8]) -> Result<Vec<(String, &[u8])>> {
             .find(&end_marker)
             .ok_or_else(|| Error::Malformed(format!("PEM block {label} has no END line")))?;
         let block_end = start + 11 + end + end_marker.len();
-        blocks.push((label.to_string(), rest[start..block_end].as_bytes()));
+        blocks.push((label.to_string(), &rest.as_bytes()[start..block_end]));
         rest = &rest[block_end..];
     }
     Ok(blocks)

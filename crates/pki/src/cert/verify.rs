@@ -67,8 +67,8 @@ pub fn verify_chain(
         let depth = path.len() - 1;
         let current = &path[depth];
         let fail = |why: &str| fail_at(why, depth, current);
-        check_time(current, at).map_err(|why| fail(why))?;
-        check_critical(current).map_err(|why| fail(why))?;
+        check_time(current, at).map_err(fail)?;
+        check_critical(current).map_err(fail)?;
         if trusted.contains(current) {
             return Ok(path);
         }
@@ -140,10 +140,8 @@ fn check_ca(issuer: &Certificate, below: usize, anchor: bool) -> Result<(), &'st
     let bc = tbs.get_extension::<BasicConstraints>().map_err(|_| "invalid CA certificate")?;
     match bc {
         Some((_, bc)) if bc.ca => {
-            if let Some(len) = bc.path_len_constraint {
-                if below > usize::from(len) {
-                    return Err("path length constraint exceeded");
-                }
+            if bc.path_len_constraint.is_some_and(|len| below > usize::from(len)) {
+                return Err("path length constraint exceeded");
             }
         }
         None if anchor && tbs.extensions().is_none() => {}

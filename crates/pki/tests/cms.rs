@@ -140,6 +140,22 @@ fn openssl_signatures_verify() {
 }
 
 #[test]
+fn streamed_ber_messages_open() {
+    let v = cms::verify(&data("openssl-signed-ber.der"), None, &trust()).unwrap();
+    assert_eq!(v.content, data("message.txt"));
+    let out = cms::decrypt(&data("openssl-enveloped-ber.der"), &key("recipient"), None).unwrap();
+    assert_eq!(&out[..], &data("message.txt")[..]);
+}
+
+#[test]
+fn content_that_looks_like_ber_chunks_stays_as_it_is() {
+    // A primitive OCTET STRING whose bytes happen to be an OCTET STRING encoding.
+    let content = b"\x04\x03abc";
+    let der = cms::sign(content, &[signer(SigScheme::DEFAULT)], &attached()).unwrap();
+    assert_eq!(cms::verify(&der, None, &trust()).unwrap().content, content);
+}
+
+#[test]
 fn many_contents_sign_through_the_engine() {
     let engine = Engine::builder().workers(1).build().unwrap();
     let docs: Vec<Vec<u8>> = (0..20).map(|i| format!("document {i}\n").into_bytes()).collect();

@@ -91,13 +91,5 @@ pub(super) fn wrap<T: Encode>(content_type: ObjectIdentifier, inner: &T) -> Resu
     Ok(ContentInfo { content_type, content }.to_der()?)
 }
 
-/// The bytes of an id-data content: an OCTET STRING (constructed in BER, reassembled).
-pub(super) fn data_octets(any: &der::Any) -> Result<Vec<u8>> {
-    let der = any.to_der()?;
-    der::asn1::OctetString::from_ber(&der)
-        .map(|o| o.into_bytes().into_vec())
-        .map_err(|e| Error::Malformed(format!("content octets: {e}")))
-}
-
 /// The content type that CMS gives plain data.
 pub(super) const DATA: ObjectIdentifier = ID_DATA;

@@ -5,22 +5,51 @@
 //! signature verifies over the signed attributes' DER as a SET OF (section 5.4), or over
 //! the content when there are none.
 
-use super::content::{data_octets, open};
+use super::content::open;
 use super::enveloped::cert_public_key;
 use crate::sig::SigScheme;
 use crate::sig::hash_from_id as hash_of;
 use crate::{Error, Result};
 use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
-use cms::signed_data::{SignedData, SignerIdentifier, SignerInfo};
+use cms::content_info::CmsVersion;
+use cms::revocation::RevocationInfoChoices;
+use cms::signed_data::{
+    CertificateSet, DigestAlgorithmIdentifiers, SignerIdentifier, SignerInfo, SignerInfos,
+};
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
 use const_oid::db::rfc5912::RSA_ENCRYPTION;
 use cryptocard::digest::{HashAlg, Hasher};
-use der::Encode;
 use der::asn1::OctetString;
+use der::{Encode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::SubjectKeyIdentifier;
+
+/// SignedData (RFC 5652 section 5.1) as the `cms` crate defines it, but with the
+/// encapsulated content read as an OCTET STRING: der's `Any` keeps a BER constructed
+/// OCTET STRING (OpenSSL's `-stream` output) as its chunks' encodings, while `OctetString`
+/// decoding reassembles them.
+#[derive(Clone, Debug, Sequence)]
+struct SignedData {
+    version: CmsVersion,
+    digest_algorithms: DigestAlgorithmIdentifiers,
+    encap_content_info: EncapsulatedData,
+    #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
+    certificates: Option<CertificateSet>,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    crls: Option<RevocationInfoChoices>,
+    signer_infos: SignerInfos,
+}
+
+/// EncapsulatedContentInfo with OCTET STRING content (which RFC 5652 section 5.2
+/// requires).
+#[derive(Clone, Debug, Sequence)]
+struct EncapsulatedData {
+    econtent_type: ObjectIdentifier,
+    #[asn1(context_specific = "0", tag_mode = "EXPLICIT", optional = "true")]
+    econtent: Option<OctetString>,
+}
 
 /// What to trust and check.
 #[derive(Clone, Debug, Default)]
@@ -51,7 +80,7 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
     let encap = &sd.encap_content_info;
     let content = match (detached, &encap.econtent) {
         (Some(c), _) => c.to_vec(),
-        (None, Some(any)) => data_octets(any)?,
+        (None, Some(octets)) => octets.as_bytes().to_vec(),
         (None, None) => {
             return Err(Error::Verify("no content: a detached signature needs its content".into()));
         }

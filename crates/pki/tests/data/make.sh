@@ -27,3 +27,6 @@ done
 # Single DES is in OpenSSL 3's legacy provider.
 openssl cms -encrypt -provider legacy -provider default -in message.txt -binary -des -outform DER -out openssl-enveloped-des.der recipient.pem
 openssl cms -encrypt -in message.txt -binary -aes256 -recip recipient.pem -keyopt rsa_padding_mode:oaep -keyopt rsa_oaep_md:sha256 -outform DER -out openssl-enveloped-oaep.der
+# Streamed (BER, indefinite lengths, the content in chunks) as -stream writes them.
+openssl cms -sign -stream -in message.txt -signer signer.pem -inkey signer.key -certfile inter.pem -binary -nodetach -outform DER -out openssl-signed-ber.der
+openssl cms -encrypt -stream -in message.txt -binary -aes256 -outform DER -out openssl-enveloped-ber.der recipient.pem

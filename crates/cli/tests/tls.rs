@@ -51,6 +51,89 @@ fn s_server_serves_and_openssl_connects() {
     assert!(out.status.success() && said.contains("Verification: OK"), "{said}");
 }
 
+/// A CA and a server certificate for localhost made by our own `req` and `x509`, served by
+/// our `s_server` and checked by `openssl s_client` with host name verification.
+#[test]
+fn s_server_serves_a_certificate_made_by_req_and_x509() {
+    if Command::new("openssl").arg("version").output().is_err() {
+        println!("skipped: no `openssl` command for the client");
+        return;
+    }
+    let dir = tempdir();
+    let p = |n: &str| path(dir.path(), n);
+    let (ca_key, ca, key, csr, cert) =
+        (p("ca.key"), p("ca.pem"), p("srv.key"), p("srv.csr"), p("srv.pem"));
+    let ok = |args: &[&str]| {
+        let out = run(args, b"");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    ok(&[
+        "req",
+        "-new",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        &ca_key,
+        "-subj",
+        "/CN=Test CA",
+        "-days",
+        "2",
+        "-out",
+        &ca,
+    ]);
+    ok(&[
+        "req",
+        "-new",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        &key,
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        "-out",
+        &csr,
+    ]);
+    ok(&[
+        "x509",
+        "-req",
+        "-in",
+        &csr,
+        "-CA",
+        &ca,
+        "-CAkey",
+        &ca_key,
+        "-days",
+        "2",
+        "-copy_extensions",
+        "copy",
+        "-out",
+        &cert,
+    ]);
+    let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
+        .args(["s_server", "-accept", "0", "-cert", &cert, "-key", &key, "-no_resumption"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("ACCEPT ").unwrap_or_else(|| panic!("{line}")).to_string();
+    let out = Command::new("openssl")
+        .args(["s_client", "-connect", &addr, "-CAfile", &ca, "-verify_return_error", "-brief"])
+        .args(["-servername", "localhost", "-verify_hostname", "localhost"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && said.contains("Verification: OK"), "{said}");
+}
+
 #[test]
 fn s_server_refuses_bad_files_in_words() {
     let dir = tempdir();

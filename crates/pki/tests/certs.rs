@@ -263,3 +263,31 @@ fn spki_round_trip() {
     sig::verify(k.public_key(), &SigScheme::DEFAULT, b"msg", &s).unwrap();
     assert!(sig::verify(k.public_key(), &SigScheme::DEFAULT, b"msh", &s).is_err());
 }
+
+#[test]
+fn requested_alt_names_are_copied_as_asked() {
+    let ca = ca();
+    let k = key("leaf.key.pem");
+    let san = cert::subject_alt_name("DNS:localhost,IP:127.0.0.1").unwrap();
+    let name = cert::parse_subject("/CN=localhost").unwrap();
+    let csr = cert::make_csr_with(&k, name, &SigScheme::DEFAULT, &[san.clone()]).unwrap();
+    cert::verify_csr(&csr).unwrap();
+    assert_eq!(cert::requested_extensions(&csr).unwrap(), vec![san.clone()]);
+    let issue = |mode| {
+        CertBuilder::for_spki(csr.info.subject.clone(), csr.info.public_key.clone())
+            .profile(Profile::Leaf)
+            .requested_extensions(&csr, mode)
+            .unwrap()
+            .signed_by(&ca.1, &ca.0)
+            .unwrap()
+    };
+    let has_san =
+        |c: &Certificate| c.tbs_certificate().extensions().into_iter().flatten().any(|e| *e == san);
+    assert!(!has_san(&issue(cert::CopyExtensions::None)));
+    let copied = issue(cert::CopyExtensions::Copy);
+    assert!(has_san(&copied));
+    cert::verify_chain(&copied, &[], &[ca.1.clone()], now()).unwrap();
+    // The text form names the entries as OpenSSL does.
+    let text = cert::cert_text(&copied).unwrap();
+    assert!(text.contains("DNS:localhost, IP Address:127.0.0.1"), "{text}");
+}

@@ -43,6 +43,7 @@ const SPEC: Spec = Spec {
         Flag::value("days", "N").about("Days a -x509 certificate is valid (default 30)"),
         Flag::value("set_serial", "N").about("Serial number of a -x509 certificate"),
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
+        Flag::value("addext", "EXT").about("Add an extension: subjectAltName=DNS:name,IP:addr,..."),
         Flag::value("in", "FILE").about("Read a request (default stdin)"),
         Flag::value("inform", "PEM|DER").about("Input format (default: by content)"),
         Flag::value("out", "FILE").about("Output file (default stdout)"),
@@ -94,6 +95,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         a.value("subj").ok_or_else(|| Fail::msg("give the subject with -subj /CN=..."))?;
     let subject = cert::parse_subject(subject).map_err(|e| pki_fail("-subj", e))?;
     let scheme = certio::scheme(certio::digest_flag(&a.dynamic)?, &a.values("sigopt"))?;
+    let extensions = a.values("addext").into_iter().map(addext).collect::<CmdResult<Vec<_>>>()?;
     if a.has("x509") {
         let days = a.parsed::<u32>("days")?.unwrap_or(30);
         let mut b = CertBuilder::new(subject, key.public_key())
@@ -102,6 +104,9 @@ pub fn main(argv: &[String]) -> CmdResult {
             .scheme(scheme);
         if let Some(s) = a.value("set_serial") {
             b = b.serial(&parse_serial(s)?);
+        }
+        for ext in extensions {
+            b = b.extension(ext);
         }
         let c = b.self_signed(&key).map_err(|e| pki_fail("signing the certificate", e))?;
         if a.has("pubkey") {
@@ -114,7 +119,7 @@ pub fn main(argv: &[String]) -> CmdResult {
             out.put(&certio::cert_bytes(&c, outform)?)?;
         }
     } else {
-        let csr = cert::make_csr(&key, subject, &scheme)
+        let csr = cert::make_csr_with(&key, subject, &scheme, &extensions)
             .map_err(|e| pki_fail("signing the request", e))?;
         if a.has("pubkey") {
             out.put(&pubkey_pem(&csr.info.public_key)?)?;
@@ -127,6 +132,18 @@ pub fn main(argv: &[String]) -> CmdResult {
         }
     }
     out.commit()
+}
+
+/// One `-addext NAME=VALUE`: subjectAltName only (what a TLS server certificate needs).
+fn addext(spec: &str) -> CmdResult<cert::Extension> {
+    match spec.split_once('=') {
+        Some((name, value)) if name.trim() == "subjectAltName" => {
+            cert::subject_alt_name(value.trim()).map_err(|e| pki_fail("-addext", e))
+        }
+        _ => Err(Fail::msg(format!(
+            "-addext '{spec}': only subjectAltName=DNS:...,IP:... is supported"
+        ))),
+    }
 }
 
 /// Checks a request's self-signature, saying so on stderr as OpenSSL 3.0 does.

@@ -29,7 +29,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};
 use cryptocard::digest::HashAlg;
-use cryptocard_pki::cert::{self, CertBuilder, Certificate, Profile};
+use cryptocard_pki::cert::{self, CertBuilder, Certificate, CopyExtensions, Profile};
 
 const SPEC: Spec = Spec {
     usage: "x509 [options]",
@@ -57,6 +57,8 @@ const SPEC: Spec = Spec {
         Flag::value("passin", "ARG").about("Private key password source"),
         Flag::value("days", "N").about("Days the issued certificate is valid (default 30)"),
         Flag::value("set_serial", "N").about("Serial number of the issued certificate"),
+        Flag::value("copy_extensions", "MODE")
+            .about("-req: copy the request's extensions: none, copy, copyall"),
         Flag::switch("CAcreateserial").about("Write the serial used to CA.srl"),
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
         keyfile::MAX_ITER_FLAG,
@@ -155,6 +157,17 @@ fn issue(
     if let Some(s) = a.value("set_serial") {
         b = b.serial(&super::req::parse_serial(s)?);
     }
+    let copy = match a.value("copy_extensions").unwrap_or("none") {
+        "none" => CopyExtensions::None,
+        "copy" => CopyExtensions::Copy,
+        "copyall" => CopyExtensions::CopyAll,
+        other => {
+            return Err(Fail::msg(format!(
+                "-copy_extensions: none, copy or copyall, not '{other}'"
+            )));
+        }
+    };
+    b = b.requested_extensions(&csr, copy).map_err(|e| pki_fail("request", e))?;
     let issued = match (a.value("CA"), a.value("signkey")) {
         (Some(ca_path), None) => {
             let ca =

@@ -59,6 +59,7 @@ pub struct CertBuilder {
     days: u32,
     scheme: SigScheme,
     profile: Profile,
+    extra: Vec<Extension>,
 }
 
 /// RFC 5280 4.1 `TBSCertificate`, the fields we write.
@@ -101,6 +102,7 @@ impl CertBuilder {
             days: 30,
             scheme: SigScheme::DEFAULT,
             profile: Profile::Ca,
+            extra: Vec::new(),
         }
     }
 
@@ -131,6 +133,15 @@ impl CertBuilder {
     /// The extension profile.
     pub fn profile(mut self, profile: Profile) -> CertBuilder {
         self.profile = profile;
+        self
+    }
+
+    /// One more extension (a subject alternative name, say), after the profile's; one of
+    /// the same type that is already there is replaced. Any extension makes the
+    /// certificate v3, also under [`Profile::V1`].
+    pub fn extension(mut self, ext: Extension) -> CertBuilder {
+        self.extra.retain(|e| e.extn_id != ext.extn_id);
+        self.extra.push(ext);
         self
     }
 
@@ -213,7 +224,8 @@ impl CertBuilder {
             )?,
         ];
         match self.profile {
-            Profile::V1 => return Ok(None),
+            Profile::V1 if self.extra.is_empty() => return Ok(None),
+            Profile::V1 => exts.clear(),
             Profile::Ca => {
                 let bc = BasicConstraints { ca: true, path_len_constraint: None };
                 exts.push(extension(&bc, true)?);
@@ -225,6 +237,8 @@ impl CertBuilder {
                 exts.push(extension(&bc, false)?);
             }
         }
+        exts.retain(|e| self.extra.iter().all(|x| x.extn_id != e.extn_id));
+        exts.extend(self.extra.iter().cloned());
         Ok(Some(exts))
     }
 }

@@ -3,26 +3,41 @@
 //! own key, proving possession). `x509-cert`'s request types have public fields, so the
 //! request is assembled directly; its `CertificationRequestInfo` DER is what is signed.
 //!
-//! No attributes are written (OpenSSL writes an empty set too, unless a config asks for
-//! extension requests); requested extensions of received requests are not copied into
-//! the certificates issued from them, as `openssl x509 -req` without `-copy_extensions`.
+//! Requested extensions (`req -addext`) go into a PKCS#9 extensionRequest attribute; with
+//! none, the attribute set is empty, as OpenSSL writes it.
 
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use cryptocard::rsa::RsaPrivateKey;
 use der::Encode;
 use der::asn1::{BitString, SetOfVec};
+use x509_cert::attr::Attribute;
+use x509_cert::ext::Extension;
 use x509_cert::name::Name;
-use x509_cert::request::{CertReq, CertReqInfo, Version};
+use x509_cert::request::{CertReq, CertReqInfo, ExtensionReq, Version};
 
 /// A request for `key`'s public half named `subject`, signed with `key` under `scheme`.
 pub fn make_csr(key: &RsaPrivateKey, subject: Name, scheme: &SigScheme) -> Result<CertReq> {
+    make_csr_with(key, subject, scheme, &[])
+}
+
+/// As [`make_csr`], requesting `extensions` for the certificate.
+pub fn make_csr_with(
+    key: &RsaPrivateKey,
+    subject: Name,
+    scheme: &SigScheme,
+    extensions: &[Extension],
+) -> Result<CertReq> {
     let scheme = scheme.for_key(key.public_key())?;
+    let mut attributes = SetOfVec::new();
+    if !extensions.is_empty() {
+        attributes.insert(Attribute::try_from(ExtensionReq(extensions.to_vec()))?)?;
+    }
     let info = CertReqInfo {
         version: Version::V1,
         subject,
         public_key: sig::spki_of(key.public_key())?,
-        attributes: SetOfVec::new(),
+        attributes,
     };
     let signature = sig::sign(key, &scheme, &info.to_der()?)?;
     Ok(CertReq {

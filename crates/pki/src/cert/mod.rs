@@ -13,6 +13,7 @@
 //! certificate is built by encoding a `Sequence` of the same shape with `der` and reading
 //! it back as an `x509_cert::Certificate`: the decoder checks what we wrote.
 
+mod alt_name;
 mod build;
 mod csr;
 mod name;
@@ -20,8 +21,9 @@ mod parse;
 mod text;
 mod verify;
 
+pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
 pub use build::{CertBuilder, Profile};
-pub use csr::{make_csr, verify_csr};
+pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use name::{display_name, parse_subject};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
@@ -30,6 +32,7 @@ pub use parse::{
 pub use text::{cert_text, csr_text, serial_hex, time_text};
 pub use verify::{MAX_DEPTH, verify_chain, verify_issued_by};
 pub use x509_cert::Certificate;
+pub use x509_cert::ext::Extension;
 pub use x509_cert::request::CertReq;
 
 use crate::{Error, Result};

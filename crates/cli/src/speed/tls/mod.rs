@@ -32,7 +32,9 @@ use super::plot::Series;
 use super::report::{Format, format_rate};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
-use cryptocard_rustls::cert::{Authority, pem};
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::RsaPrivateKey;
+use cryptocard_pki::cert::{self, CertBuilder, Profile};
 use cryptocard_rustls::rustls::{self, SignatureScheme, SupportedProtocolVersion};
 use serde_json::json;
 use servers::{Files, Running, Spec};
@@ -258,30 +260,44 @@ fn pin_self() -> Result<(Option<usize>, Option<usize>), String> {
     Ok((Some(0), Some(1)))
 }
 
-/// A root and a server certificate for RSA keys of `bits` bits, written as PEM files
-/// for the servers; returns them and the root, which the clients trust.
+/// A root and a server certificate for RSA keys of `bits` bits, made by our own
+/// `cryptocard_pki` (so every handshake's WebPKI verification in the clients checks the
+/// certificates `req` and `x509` make), written as PEM files for the servers; returns
+/// them and the root, which the clients trust.
 fn certificates(
     bits: usize,
     dir: &Path,
 ) -> Result<(Files, cryptocard_rustls::rustls::pki_types::CertificateDer<'static>), String> {
-    let e = |e: cryptocard_rustls::cert::Error| format!("making certificates: {e}");
-    let root = Authority::generate("cryptocard speed root", bits).map_err(e)?;
-    let id = root.issue_rsa(bits, &["localhost", "127.0.0.1"]).map_err(e)?;
+    let e = |e: &dyn std::fmt::Display| format!("making certificates: {e}");
+    let name = |n: &str| cert::parse_subject(n).map_err(|x| e(&x));
+    let root_key = RsaPrivateKey::generate(bits, &mut OsRng).map_err(|x| e(&x))?;
+    let root = CertBuilder::new(name("/CN=cryptocard speed root")?, root_key.public_key())
+        .and_then(|b| b.days(2).self_signed(&root_key))
+        .map_err(|x| e(&x))?;
+    let key = RsaPrivateKey::generate(bits, &mut OsRng).map_err(|x| e(&x))?;
+    let leaf = CertBuilder::new(name("/CN=localhost")?, key.public_key())
+        .and_then(|b| {
+            let san = cert::subject_alt_name("DNS:localhost,IP:127.0.0.1")?;
+            b.days(2).profile(Profile::Leaf).extension(san).signed_by(&root, &root_key)
+        })
+        .map_err(|x| e(&x))?;
+    let pem = |c: &cert::Certificate| cert::to_pem(c).map_err(|x| e(&x));
     let files = Files {
         chain: dir.join(format!("chain-{bits}.pem")),
         cert: dir.join(format!("cert-{bits}.pem")),
         key: dir.join(format!("key-{bits}.pem")),
     };
-    let write = |path: &PathBuf, text: String, mode: Mode| -> Result<(), String> {
+    let write = |path: &PathBuf, text: &str, mode: Mode| -> Result<(), String> {
         let mut file =
             Output::create(Some(&path.to_string_lossy()), mode).map_err(|f| f.to_string())?;
         file.put(text.as_bytes()).map_err(|f| f.to_string())?;
         file.commit().map_err(|f| f.to_string())
     };
-    write(&files.chain, cryptocard_rustls::cert::chain_pem(&id.chain), Mode::Public)?;
-    write(&files.cert, pem("CERTIFICATE", &id.chain[0]), Mode::Public)?;
-    write(&files.key, pem("PRIVATE KEY", id.key.secret_der()), Mode::Private)?;
-    Ok((files, root.cert().clone()))
+    write(&files.chain, &(pem(&leaf)? + &pem(&root)?), Mode::Public)?;
+    write(&files.cert, &pem(&leaf)?, Mode::Public)?;
+    write(&files.key, &key.to_pkcs8_pem().map_err(|x| e(&x))?, Mode::Private)?;
+    let root_der = cert::to_der(&root).map_err(|x| e(&x))?;
+    Ok((files, root_der.into()))
 }
 
 /// The plot's file: `-plot` as given for one key size, with `-rsaN` before the extension

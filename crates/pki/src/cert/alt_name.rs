@@ -1,0 +1,124 @@
+//! The subject alternative name extension (RFC 5280 section 4.2.1.6) in OpenSSL's
+//! configuration syntax (`DNS:example.com,IP:192.0.2.1,email:a@example.com,URI:...`), and
+//! the extensions a request asks for (PKCS#9 `extensionRequest`, RFC 2985 section
+//! 5.4.2), which `req -addext` writes and `x509 -req -copy_extensions` copies.
+//!
+//! TLS clients name servers by these entries, never by the subject's CN (RFC 6125 section
+//! 6.4.4; rustls and browsers ignore the CN), so a server certificate needs one.
+
+use crate::{Error, Result};
+use const_oid::AssociatedOid;
+use der::asn1::{Ia5String, OctetString};
+use der::{Decode, Encode};
+use std::net::IpAddr;
+use x509_cert::ext::Extension;
+use x509_cert::ext::pkix::name::GeneralName;
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, SubjectAltName, SubjectKeyIdentifier,
+};
+use x509_cert::request::{CertReq, ExtensionReq};
+
+/// The subjectAltName extension of `spec`: comma-separated `DNS:`, `IP:`, `email:` and
+/// `URI:` entries.
+pub fn subject_alt_name(spec: &str) -> Result<Extension> {
+    let mut names = Vec::new();
+    for entry in spec.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (kind, value) = entry.split_once(':').ok_or_else(|| {
+            Error::Malformed(format!("subjectAltName entry '{entry}': TYPE:VALUE"))
+        })?;
+        let ia5 = |v: &str| {
+            Ia5String::new(v).map_err(|_| Error::Malformed(format!("'{v}' is not IA5 text")))
+        };
+        names.push(match kind.trim() {
+            "DNS" => GeneralName::DnsName(ia5(value)?),
+            "email" => GeneralName::Rfc822Name(ia5(value)?),
+            "URI" => GeneralName::UniformResourceIdentifier(ia5(value)?),
+            "IP" => {
+                let ip: IpAddr = value
+                    .parse()
+                    .map_err(|_| Error::Malformed(format!("'{value}' is not an IP address")))?;
+                let bytes = match ip {
+                    IpAddr::V4(v4) => v4.octets().to_vec(),
+                    IpAddr::V6(v6) => v6.octets().to_vec(),
+                };
+                GeneralName::IpAddress(OctetString::new(bytes)?)
+            }
+            other => {
+                return Err(Error::Unsupported(format!(
+                    "subjectAltName type '{other}' (DNS, IP, email, URI)"
+                )));
+            }
+        });
+    }
+    if names.is_empty() {
+        return Err(Error::Malformed("subjectAltName with no entries".into()));
+    }
+    let value = SubjectAltName(names).to_der()?;
+    Ok(Extension {
+        extn_id: SubjectAltName::OID,
+        critical: false,
+        extn_value: OctetString::new(value)?,
+    })
+}
+
+/// Which of a request's extensions a certificate issued from it gets (`openssl x509
+/// -copy_extensions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyExtensions {
+    /// None (OpenSSL's default).
+    None,
+    /// Those of a type the issuer's profile does not set (basic constraints and the key
+    /// identifiers stay the issuer's).
+    Copy,
+    /// All, replacing the profile's of the same type.
+    CopyAll,
+}
+
+impl super::CertBuilder {
+    /// Adds the extensions `csr` requests, as `mode` says.
+    pub fn requested_extensions(mut self, csr: &CertReq, mode: CopyExtensions) -> Result<Self> {
+        let kept = [BasicConstraints::OID, SubjectKeyIdentifier::OID, AuthorityKeyIdentifier::OID];
+        for ext in requested_extensions(csr)? {
+            let copy = match mode {
+                CopyExtensions::None => false,
+                CopyExtensions::Copy => !kept.contains(&ext.extn_id),
+                CopyExtensions::CopyAll => true,
+            };
+            if copy {
+                self = self.extension(ext);
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// The extensions `csr` requests (its `extensionRequest` attribute), or none.
+pub fn requested_extensions(csr: &CertReq) -> Result<Vec<Extension>> {
+    let mut out = Vec::new();
+    for attr in csr.info.attributes.iter() {
+        if attr.oid != ExtensionReq::OID {
+            continue;
+        }
+        for value in attr.values.iter() {
+            out.extend(ExtensionReq::from_der(&value.to_der()?)?.0);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_of_each_kind_and_errors() {
+        let ext = subject_alt_name("DNS:localhost, IP:127.0.0.1,IP:::1,email:a@b.example").unwrap();
+        let san = SubjectAltName::from_der(ext.extn_value.as_bytes()).unwrap();
+        assert_eq!(san.0.len(), 4);
+        assert!(matches!(&san.0[1], GeneralName::IpAddress(o) if o.as_bytes() == [127, 0, 0, 1]));
+        assert!(subject_alt_name("").is_err());
+        assert!(subject_alt_name("DNS").is_err());
+        assert!(subject_alt_name("IP:300.1.1.1").is_err());
+        assert!(subject_alt_name("otherName:x").is_err());
+    }
+}

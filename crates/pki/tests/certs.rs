@@ -270,7 +270,8 @@ fn requested_alt_names_are_copied_as_asked() {
     let k = key("leaf.key.pem");
     let san = cert::subject_alt_name("DNS:localhost,IP:127.0.0.1").unwrap();
     let name = cert::parse_subject("/CN=localhost").unwrap();
-    let csr = cert::make_csr_with(&k, name, &SigScheme::DEFAULT, &[san.clone()]).unwrap();
+    let csr =
+        cert::make_csr_with(&k, name, &SigScheme::DEFAULT, std::slice::from_ref(&san)).unwrap();
     cert::verify_csr(&csr).unwrap();
     assert_eq!(cert::requested_extensions(&csr).unwrap(), vec![san.clone()]);
     let issue = |mode| {
@@ -286,7 +287,7 @@ fn requested_alt_names_are_copied_as_asked() {
     assert!(!has_san(&issue(cert::CopyExtensions::None)));
     let copied = issue(cert::CopyExtensions::Copy);
     assert!(has_san(&copied));
-    cert::verify_chain(&copied, &[], &[ca.1.clone()], now()).unwrap();
+    cert::verify_chain(&copied, &[], std::slice::from_ref(&ca.1), now()).unwrap();
     // The text form names the entries as OpenSSL does.
     let text = cert::cert_text(&copied).unwrap();
     assert!(text.contains("DNS:localhost, IP Address:127.0.0.1"), "{text}");

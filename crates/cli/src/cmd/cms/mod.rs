@@ -142,6 +142,11 @@ fn run(argv: &[String], flavor: Flavor) -> CmdResult {
     let Some(a) = spec.parse_with(argv, &|name| ContentCipher::from_name(name).is_some())? else {
         return Ok(());
     };
+    if flavor == Flavor::Smime && a.has("keyopt") {
+        // PKCS#7 (RFC 2315) knows PKCS#1 v1.5 only: `openssl smime` has no -keyopt, and
+        // reads an OAEP envelope as PKCS#1 v1.5 (and fails to decrypt it).
+        return Err(Fail::msg("-keyopt (PSS, OAEP) is for cms: PKCS#7 has only PKCS#1 v1.5"));
+    }
     let ops = ["sign", "verify", "encrypt", "decrypt", "cmsout", "pk7out"];
     let given: Vec<&str> = ops.iter().copied().filter(|op| a.has(op)).collect();
     let ctx = Ctx { a: &a, flavor };

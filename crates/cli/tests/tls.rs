@@ -24,15 +24,11 @@ fn key_and_cert(dir: &std::path::Path) -> Option<(String, String)> {
     made.status.success().then_some((key, cert))
 }
 
-#[test]
-fn s_server_serves_and_openssl_connects() {
-    let dir = tempdir();
-    let Some((key, cert)) = key_and_cert(dir.path()) else {
-        println!("skipped: no `openssl` command to make a certificate with");
-        return;
-    };
+/// Runs `cryptocard s_server` with `cert` and `key`, connects `openssl s_client` trusting
+/// `ca` with `client_args` more, and asserts that it connected and verified the chain.
+fn serve_and_connect(cert: &str, key: &str, ca: &str, client_args: &[&str]) {
     let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(["s_server", "-accept", "0", "-cert", &cert, "-key", &key, "-no_resumption"])
+        .args(["s_server", "-accept", "0", "-cert", cert, "-key", key, "-no_resumption"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -40,8 +36,8 @@ fn s_server_serves_and_openssl_connects() {
     BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
     let addr = line.trim().strip_prefix("ACCEPT ").unwrap_or_else(|| panic!("{line}")).to_string();
     let out = Command::new("openssl")
-        .args(["s_client", "-connect", &addr, "-CAfile", &cert, "-verify_return_error", "-brief"])
-        .args(["-servername", "localhost"])
+        .args(["s_client", "-connect", &addr, "-CAfile", ca, "-verify_return_error", "-brief"])
+        .args(client_args)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -51,8 +47,16 @@ fn s_server_serves_and_openssl_connects() {
     assert!(out.status.success() && said.contains("Verification: OK"), "{said}");
 }
 
-/// A CA and a server certificate for localhost made by our own `req` and `x509`, served by
-/// our `s_server` and checked by `openssl s_client` with host name verification.
+#[test]
+fn s_server_serves_and_openssl_connects() {
+    let dir = tempdir();
+    let Some((key, cert)) = key_and_cert(dir.path()) else {
+        println!("skipped: no `openssl` command to make a certificate with");
+        return;
+    };
+    serve_and_connect(&cert, &key, &cert, &["-servername", "localhost"]);
+}
+
 #[test]
 fn s_server_serves_a_certificate_made_by_req_and_x509() {
     if Command::new("openssl").arg("version").output().is_err() {
@@ -114,24 +118,12 @@ fn s_server_serves_a_certificate_made_by_req_and_x509() {
         "-out",
         &cert,
     ]);
-    let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(["s_server", "-accept", "0", "-cert", &cert, "-key", &key, "-no_resumption"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim().strip_prefix("ACCEPT ").unwrap_or_else(|| panic!("{line}")).to_string();
-    let out = Command::new("openssl")
-        .args(["s_client", "-connect", &addr, "-CAfile", &ca, "-verify_return_error", "-brief"])
-        .args(["-servername", "localhost", "-verify_hostname", "localhost"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let _ = server.kill();
-    let _ = server.wait();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && said.contains("Verification: OK"), "{said}");
+    serve_and_connect(
+        &cert,
+        &key,
+        &ca,
+        &["-servername", "localhost", "-verify_hostname", "localhost"],
+    );
 }
 
 #[test]

@@ -192,25 +192,19 @@ pub fn read(message: &[u8]) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
         "multipart/signed" => {
             let boundary = parameter(ctype, "boundary").ok_or_else(|| malformed("no boundary"))?;
             let delimiter = format!("--{boundary}").into_bytes();
+            // Each part starts on the line after its delimiter line.
+            let part_start = |delimiter_at: usize| -> Result<usize> {
+                let from = delimiter_at + delimiter.len();
+                let eol = body[from..].iter().position(|&b| b == b'\n');
+                Ok(from + eol.ok_or_else(|| malformed("truncated"))? + 1)
+            };
             let (first, _) =
                 find_delimiter(body, &delimiter, 0).ok_or_else(|| malformed("no first part"))?;
-            let start = first + delimiter.len();
-            let start = start
-                + body[start..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .ok_or_else(|| malformed("truncated"))?
-                + 1;
+            let start = part_start(first)?;
             let (second, content_end) = find_delimiter(body, &delimiter, start)
                 .ok_or_else(|| malformed("no signature part"))?;
             let content = body[start..content_end].to_vec();
-            let sig_start = second + delimiter.len();
-            let sig_start = sig_start
-                + body[sig_start..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .ok_or_else(|| malformed("truncated"))?
-                + 1;
+            let sig_start = part_start(second)?;
             let (_, sig_end) = find_delimiter(body, &delimiter, sig_start)
                 .ok_or_else(|| malformed("no closing boundary"))?;
             let (sig_headers, sig_body) = split_headers(&body[sig_start..sig_end])

@@ -123,16 +123,31 @@ impl Param<'_> {
         }
     }
 
-    /// A signed or unsigned integer of 4 or 8 bytes, as i64 (None if it does not fit).
+    /// A signed or unsigned integer of 1 to 8 bytes (OSSL_PARAM_allocate_from_text
+    /// makes them as small as the value), as i64; None if it does not fit.
     pub fn get_i64(&self) -> Option<i64> {
+        let int_type = matches!(self.0.data_type, PARAM_INTEGER | PARAM_UNSIGNED_INTEGER);
+        if int_type && self.0.data_size == 0 {
+            // Zero as OSSL_PARAM_allocate_from_text writes it: no bytes at all.
+            return Some(0);
+        }
         let b = self.bytes()?;
-        match (self.0.data_type, b.len()) {
-            (PARAM_INTEGER, 4) => Some(i32::from_ne_bytes(b.try_into().ok()?).into()),
-            (PARAM_INTEGER, 8) => Some(i64::from_ne_bytes(b.try_into().ok()?)),
-            (PARAM_UNSIGNED_INTEGER, 4) => Some(u32::from_ne_bytes(b.try_into().ok()?).into()),
-            (PARAM_UNSIGNED_INTEGER, 8) => {
-                i64::try_from(u64::from_ne_bytes(b.try_into().ok()?)).ok()
-            }
+        if b.is_empty() || b.len() > 8 {
+            return None;
+        }
+        let negative = self.0.data_type == PARAM_INTEGER && {
+            let top = if cfg!(target_endian = "little") { b[b.len() - 1] } else { b[0] };
+            top & 0x80 != 0
+        };
+        let mut wide = [if negative { 0xff } else { 0 }; 8];
+        if cfg!(target_endian = "little") {
+            wide[..b.len()].copy_from_slice(b);
+        } else {
+            wide[8 - b.len()..].copy_from_slice(b);
+        }
+        match self.0.data_type {
+            PARAM_INTEGER => Some(i64::from_ne_bytes(wide)),
+            PARAM_UNSIGNED_INTEGER => i64::try_from(u64::from_ne_bytes(wide)).ok(),
             _ => None,
         }
     }

@@ -39,10 +39,10 @@ fn engine() -> Option<Arc<Engine>> {
     }
     let pid = std::process::id();
     let mut slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((owner, engine)) = slot.as_ref() {
-        if *owner == pid {
-            return Some(engine.clone());
-        }
+    if let Some((owner, engine)) = slot.as_ref()
+        && *owner == pid
+    {
+        return Some(engine.clone());
     }
     if let Some((_, inherited)) = slot.take() {
         // A parent's engine, inherited by fork: its threads are not ours. Never drop it.

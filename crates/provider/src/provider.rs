@@ -78,7 +78,7 @@ impl ProvCtx {
 }
 
 /// Raises `failure` through the provider context `prov` (nothing if it is null).
-pub fn raise(prov: *const ProvCtx, func: &CStr, failure: &Failure) {
+pub(crate) fn raise(prov: *const ProvCtx, func: &CStr, failure: &Failure) {
     // SAFETY: a non-null `prov` is the context made by `OSSL_provider_init`, alive until
     // teardown, after which OpenSSL makes no more calls into the provider.
     if let Some(p) = unsafe { prov.as_ref() } {

@@ -114,10 +114,10 @@ impl SigCtx {
 
     /// Sets the signature digest (not in the middle of a digest_sign with another).
     pub fn set_md(&mut self, alg: HashAlg) -> Outcome<()> {
-        if let Some(h) = &self.hasher {
-            if h.alg() != alg {
-                return Err(Failure::param("digest cannot change after digest_sign_init"));
-            }
+        if let Some(h) = &self.hasher
+            && h.alg() != alg
+        {
+            return Err(Failure::param("digest cannot change after digest_sign_init"));
         }
         self.md = Some(alg);
         Ok(())

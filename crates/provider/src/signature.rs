@@ -137,9 +137,10 @@ unsafe extern "C" fn verify(
     tbs: *const u8,
     tbslen: usize,
 ) -> c_int {
-    // SAFETY: OpenSSL's buffers of the lengths it gives.
     with_ctx(ctx, c"verify", |c| {
-        c.sig.verify(unsafe { input(sig, siglen) }, unsafe { input(tbs, tbslen) })
+        // SAFETY: OpenSSL's buffers of the lengths it gives.
+        let (sig, tbs) = unsafe { (input(sig, siglen), input(tbs, tbslen)) };
+        c.sig.verify(sig, tbs)
     })
 }
 
@@ -186,8 +187,8 @@ unsafe extern "C" fn digest_sign_final(
 }
 
 unsafe extern "C" fn digest_verify_final(ctx: *mut c_void, sig: *const u8, siglen: usize) -> c_int {
-    // SAFETY: OpenSSL's buffer of `siglen` bytes.
     with_ctx(ctx, c"digest_verify_final", |c| {
+        // SAFETY: OpenSSL's buffer of `siglen` bytes.
         c.sig.digest_verify_final(unsafe { input(sig, siglen) })
     })
 }

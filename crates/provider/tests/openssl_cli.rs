@@ -65,7 +65,8 @@ fn ok(args: &[&str], dir: &Path) -> Output {
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("cryptocard-provider-{}", std::process::id()));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("provider-cli-{}", std::process::id()));
         let modules = dir.join("ossl-modules");
         std::fs::create_dir_all(&modules).unwrap();
         std::fs::copy(built_module(), modules.join("cryptocard.so")).unwrap();

@@ -362,3 +362,30 @@ fn malformed_parameters_are_errors() {
     let nopad = ["-sign", "-inkey", "k2048.pem", "-in", "msg", "-pkeyopt", "rsa_padding_mode:none"];
     fails_cleanly("pkeyutl", &nopad, "k bytes");
 }
+
+#[test]
+fn openssl_cnf_default_properties_prefer_ours() {
+    if !have_openssl() {
+        return;
+    }
+    let s = setup();
+    let module = s.modules.join("cryptocard.so");
+    let cnf = format!(
+        "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n\
+         alg_section = evp_properties\n[provider_sect]\ndefault = default_sect\n\
+         cryptocard = cryptocard_sect\n[default_sect]\nactivate = 1\n[cryptocard_sect]\n\
+         module = {}\nactivate = 1\n[evp_properties]\ndefault_properties = ?provider=cryptocard\n",
+        module.display()
+    );
+    std::fs::write(s.dir.join("prov.cnf"), cnf).unwrap();
+    let out = Command::new("openssl")
+        .args(["dgst", "-sha256", "-sign", "k2048.pem", "-out", "cnf.sig", "msg"])
+        .current_dir(&s.dir)
+        .env("OPENSSL_CONF", s.dir.join("prov.cnf"))
+        .env("CRYPTOCARD_PROVIDER_STATS", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("signs=1"), "{err}");
+    theirs("dgst", &["-sha256", "-verify", "p2048.pem", "-signature", "cnf.sig", "msg"]);
+}

@@ -1,0 +1,232 @@
+//! The C side of the RSA asymmetric cipher (provider-asym_cipher(7)): the dispatch
+//! table and one `extern "C"` function per entry over [`CipherCtx`], inside [`guard`].
+
+#![allow(unsafe_code)]
+
+use crate::buffers::{input, key_ref, output, output_len};
+use crate::cipher_ctx::CipherCtx;
+use crate::errors::{Failure, Outcome, guard};
+use crate::ossl::{self, OsslDispatch, OsslParam, Table, describe, entry, names};
+use crate::padding::{Pad, digest_from_param, digest_name};
+use crate::params;
+use crate::provider::{ProvCtx, raise};
+use core::ffi::{CStr, c_char, c_int, c_void};
+
+/// The context OpenSSL holds: ours and the provider context for errors.
+#[derive(Clone, Debug)]
+struct Ctx {
+    prov: *const ProvCtx,
+    cipher: CipherCtx,
+}
+
+/// Runs `f` on the context behind `ctx`, reporting a failure as `func`: 1 or 0.
+fn with_ctx(ctx: *mut c_void, func: &CStr, f: impl FnOnce(&mut Ctx) -> Outcome<()>) -> c_int {
+    guard(0, || {
+        // SAFETY: a non-null `ctx` is a `Box<Ctx>` from `newctx`/`dupctx`, not yet freed,
+        // used by one thread at a time.
+        let Some(c) = (unsafe { ctx.cast::<Ctx>().as_mut() }) else { return 0 };
+        match f(c) {
+            Ok(()) => 1,
+            Err(failure) => {
+                raise(c.prov, func, &failure);
+                0
+            }
+        }
+    })
+}
+
+unsafe extern "C" fn newctx(provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
+    guard(core::ptr::null_mut(), || {
+        let ctx =
+            Ctx { prov: provctx.cast_const().cast::<ProvCtx>(), cipher: CipherCtx::default() };
+        Box::into_raw(Box::new(ctx)).cast::<c_void>()
+    })
+}
+
+unsafe extern "C" fn freectx(ctx: *mut c_void) {
+    guard((), || {
+        if !ctx.is_null() {
+            // SAFETY: a `Box<Ctx>` from `newctx`/`dupctx`, freed once.
+            drop(unsafe { Box::from_raw(ctx.cast::<Ctx>()) });
+        }
+    })
+}
+
+unsafe extern "C" fn dupctx(ctx: *mut c_void) -> *mut c_void {
+    guard(core::ptr::null_mut(), || {
+        // SAFETY: as in `with_ctx`.
+        match unsafe { ctx.cast::<Ctx>().as_ref() } {
+            Some(c) => Box::into_raw(Box::new(c.clone())).cast::<c_void>(),
+            None => core::ptr::null_mut(),
+        }
+    })
+}
+
+fn init(
+    c: &mut Ctx,
+    provkey: *mut c_void,
+    decrypting: bool,
+    params: *const OsslParam,
+) -> Outcome<()> {
+    // SAFETY: `provkey` is our keydata or null.
+    c.cipher.init(unsafe { key_ref(provkey) }, decrypting)?;
+    set_params(&mut c.cipher, params)
+}
+
+unsafe extern "C" fn encrypt_init(
+    ctx: *mut c_void,
+    provkey: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    with_ctx(ctx, c"encrypt_init", |c| init(c, provkey, false, params))
+}
+
+unsafe extern "C" fn decrypt_init(
+    ctx: *mut c_void,
+    provkey: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    with_ctx(ctx, c"decrypt_init", |c| init(c, provkey, true, params))
+}
+
+unsafe extern "C" fn encrypt(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    inp: *const u8,
+    inlen: usize,
+) -> c_int {
+    with_ctx(ctx, c"encrypt", |c| {
+        if out.is_null() {
+            // SAFETY: OpenSSL's length out pointer.
+            return unsafe { output_len(outlen, c.cipher.max_len()?) };
+        }
+        // SAFETY: OpenSSL's input of `inlen` bytes.
+        let ct = c.cipher.encrypt(unsafe { input(inp, inlen) })?;
+        // SAFETY: `out` holds `outsize` writable bytes.
+        unsafe { output(out, outlen, outsize, &ct) }
+    })
+}
+
+unsafe extern "C" fn decrypt(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    inp: *const u8,
+    inlen: usize,
+) -> c_int {
+    with_ctx(ctx, c"decrypt", |c| {
+        if out.is_null() {
+            // SAFETY: OpenSSL's length out pointer.
+            return unsafe { output_len(outlen, c.cipher.max_len()?) };
+        }
+        // SAFETY: OpenSSL's input of `inlen` bytes.
+        let msg = c.cipher.decrypt(unsafe { input(inp, inlen) })?;
+        // SAFETY: `out` holds `outsize` writable bytes.
+        unsafe { output(out, outlen, outsize, &msg) }
+    })
+}
+
+/// Applies OpenSSL's asymmetric cipher parameters; unknown names are ignored.
+fn set_params(cipher: &mut CipherCtx, params: *const OsslParam) -> Outcome<()> {
+    // SAFETY: OpenSSL passes null or an END-terminated array.
+    for p in unsafe { params::elements(params) } {
+        match p.key() {
+            b"pad-mode" => cipher.set_pad(Pad::from_param(&p)?)?,
+            b"digest" => cipher.oaep_md = Some(digest_from_param(&p, "digest")?),
+            b"mgf1-digest" => cipher.mgf1 = Some(digest_from_param(&p, "mgf1-digest")?),
+            b"oaep-label" => {
+                let label =
+                    p.get_octets().ok_or_else(|| Failure::param("oaep-label: not octets"))?;
+                cipher.label = label.to_vec();
+            }
+            b"implicit-rejection" => {
+                let v = p
+                    .get_i64()
+                    .ok_or_else(|| Failure::param("implicit-rejection: not an integer"))?;
+                cipher.implicit_rejection = v != 0;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+unsafe extern "C" fn set_ctx_params(ctx: *mut c_void, params: *const OsslParam) -> c_int {
+    with_ctx(ctx, c"set_ctx_params", |c| set_params(&mut c.cipher, params))
+}
+
+unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) -> c_int {
+    with_ctx(ctx, c"get_ctx_params", |c| {
+        let x = &c.cipher;
+        let md = x.oaep_md.unwrap_or(cryptocard::digest::HashAlg::Sha1);
+        // SAFETY: OpenSSL passes an END-terminated array.
+        for mut p in unsafe { params::elements(params) } {
+            let ok = match p.key() {
+                b"pad-mode" => x.pad.to_param(&mut p),
+                b"digest" => p.set_utf8(digest_name(md)),
+                b"mgf1-digest" => p.set_utf8(digest_name(x.mgf1.unwrap_or(md))),
+                b"oaep-label" => p.set_octets(&x.label),
+                b"implicit-rejection" => p.set_i64(i64::from(x.implicit_rejection)),
+                _ => true,
+            };
+            if !ok {
+                return Err(Failure::param("a gettable parameter has the wrong type or size"));
+            }
+        }
+        Ok(())
+    })
+}
+
+static SETTABLE: Table<OsslParam, 9> = Table([
+    describe(names::PAD_MODE, ossl::PARAM_UTF8_STRING),
+    describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::DIGEST_PROPS, ossl::PARAM_UTF8_STRING),
+    describe(names::MGF1_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::MGF1_DIGEST_PROPS, ossl::PARAM_UTF8_STRING),
+    describe(names::OAEP_LABEL, ossl::PARAM_OCTET_STRING),
+    describe(names::IMPLICIT_REJECTION, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::PROPERTIES, ossl::PARAM_UTF8_STRING),
+    ossl::PARAM_END,
+]);
+
+static GETTABLE: Table<OsslParam, 6> = Table([
+    describe(names::PAD_MODE, ossl::PARAM_UTF8_STRING),
+    describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::MGF1_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::OAEP_LABEL, ossl::PARAM_OCTET_STRING),
+    describe(names::IMPLICIT_REJECTION, ossl::PARAM_UNSIGNED_INTEGER),
+    ossl::PARAM_END,
+]);
+
+unsafe extern "C" fn settable_ctx_params(
+    _ctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const OsslParam {
+    SETTABLE.as_ptr()
+}
+
+unsafe extern "C" fn gettable_ctx_params(
+    _ctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const OsslParam {
+    GETTABLE.as_ptr()
+}
+
+/// The RSA asymmetric cipher's dispatch table.
+pub static DISPATCH: Table<OsslDispatch, 12> = Table([
+    entry(ossl::FUNC_ASYM_CIPHER_NEWCTX, newctx as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_FREECTX, freectx as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_DUPCTX, dupctx as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_ENCRYPT_INIT, encrypt_init as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_ENCRYPT, encrypt as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_DECRYPT_INIT, decrypt_init as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_DECRYPT, decrypt as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_GET_CTX_PARAMS, get_ctx_params as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_GETTABLE_CTX_PARAMS, gettable_ctx_params as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_SET_CTX_PARAMS, set_ctx_params as *const c_void),
+    entry(ossl::FUNC_ASYM_CIPHER_SETTABLE_CTX_PARAMS, settable_ctx_params as *const c_void),
+    ossl::DISPATCH_END,
+]);

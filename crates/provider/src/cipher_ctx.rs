@@ -1,0 +1,151 @@
+//! The context behind OpenSSL's RSA `EVP_ASYM_CIPHER` (provider-asym_cipher(7)) in plain
+//! Rust; `asym_cipher.rs` is the C side.
+//!
+//! As OpenSSL's own (providers/implementations/asymciphers/rsa_enc.c): PKCS#1 v1.5 by
+//! default, decrypted with implicit rejection (OpenSSL 3.2's default: a bad padding
+//! gives a synthetic message, not an error; `implicit-rejection` = 0 switches to the
+//! explicit error); OAEP with SHA-1 unless a digest is set, MGF1 over the OAEP digest
+//! unless told otherwise, and an optional label (RFC 8017 7.1); no padding on exactly k
+//! bytes. Decryptions go through [`crate::dispatch::run_private`].
+
+use crate::dispatch::run_private;
+use crate::errors::{Failure, Outcome, Reason};
+use crate::key::KeyData;
+use crate::padding::Pad;
+use crate::stats::{self, Op};
+use cryptocard::digest::HashAlg;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{Oaep, PrivateRequest};
+use std::sync::Arc;
+
+/// An RSA asymmetric cipher context.
+#[derive(Clone, Debug)]
+pub struct CipherCtx {
+    key: Option<Arc<KeyData>>,
+    decrypting: bool,
+    /// The padding mode.
+    pub pad: Pad,
+    /// The OAEP digest, if set (else SHA-1).
+    pub oaep_md: Option<HashAlg>,
+    /// The MGF1 digest, if set (else the OAEP digest).
+    pub mgf1: Option<HashAlg>,
+    /// The OAEP label.
+    pub label: Vec<u8>,
+    /// PKCS#1 v1.5 implicit rejection (on by default).
+    pub implicit_rejection: bool,
+}
+
+impl Default for CipherCtx {
+    fn default() -> CipherCtx {
+        CipherCtx {
+            key: None,
+            decrypting: false,
+            pad: Pad::Pkcs1,
+            oaep_md: None,
+            mgf1: None,
+            label: Vec::new(),
+            implicit_rejection: true,
+        }
+    }
+}
+
+impl CipherCtx {
+    /// encrypt_init / decrypt_init: a fresh context on `key` (the old one if `None`).
+    pub fn init(&mut self, key: Option<Arc<KeyData>>, decrypting: bool) -> Outcome<()> {
+        let key = key
+            .or_else(|| self.key.clone())
+            .ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        if !key.has(decrypting, true) {
+            return Err(Failure::new(Reason::InvalidKey, "no key, or no private key to decrypt"));
+        }
+        *self = CipherCtx { key: Some(key), decrypting, ..CipherCtx::default() };
+        Ok(())
+    }
+
+    /// Sets the pad mode.
+    pub fn set_pad(&mut self, pad: Pad) -> Outcome<()> {
+        match pad {
+            Pad::None | Pad::Pkcs1 | Pad::Oaep => {
+                self.pad = pad;
+                Ok(())
+            }
+            Pad::Pss => Err(Failure::param("pad-mode pss is not an encryption padding")),
+            Pad::X931 | Pad::Tls => Err(Failure::new(Reason::Unsupported, "padding not supported")),
+        }
+    }
+
+    fn oaep(&self) -> Oaep {
+        let md = self.oaep_md.unwrap_or(HashAlg::Sha1);
+        Oaep::new(md).with_mgf1(self.mgf1.unwrap_or(md)).with_label(&self.label)
+    }
+
+    fn key(&self) -> Outcome<&Arc<KeyData>> {
+        self.key.as_ref().ok_or_else(|| Failure::new(Reason::InvalidKey, "context not initialised"))
+    }
+
+    /// The largest output (k), for the size query with a null buffer.
+    pub fn max_len(&self) -> Outcome<usize> {
+        let public =
+            self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        Ok(public.size())
+    }
+
+    /// encrypt.
+    pub fn encrypt(&self, msg: &[u8]) -> Outcome<Vec<u8>> {
+        if self.decrypting {
+            return Err(Failure::new(
+                Reason::OperationFailed,
+                "context initialised for decryption",
+            ));
+        }
+        let public =
+            self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        let ct = match self.pad {
+            Pad::Pkcs1 => public.encrypt_pkcs1v15(msg, &mut OsRng)?,
+            Pad::Oaep => public.encrypt_oaep(&self.oaep(), msg, &mut OsRng)?,
+            Pad::None => {
+                if msg.len() != public.size() {
+                    return Err(Failure::new(
+                        Reason::InvalidLength,
+                        "no padding: input must be k bytes",
+                    ));
+                }
+                public.raw_public(msg)?
+            }
+            _ => return Err(Failure::new(Reason::Unsupported, "padding")),
+        };
+        stats::count(Op::Encrypt);
+        Ok(ct)
+    }
+
+    /// decrypt.
+    pub fn decrypt(&self, ct: &[u8]) -> Outcome<Vec<u8>> {
+        if !self.decrypting {
+            return Err(Failure::new(
+                Reason::OperationFailed,
+                "context initialised for encryption",
+            ));
+        }
+        let key = self
+            .key()?
+            .private()
+            .ok_or_else(|| Failure::new(Reason::InvalidKey, "no private key"))?;
+        let ciphertext = ct.to_vec();
+        let req = match self.pad {
+            Pad::Pkcs1 if self.implicit_rejection => PrivateRequest::DecryptPkcs1v15 { ciphertext },
+            Pad::Pkcs1 => PrivateRequest::DecryptPkcs1v15Explicit { ciphertext },
+            Pad::Oaep => PrivateRequest::DecryptOaep { params: self.oaep(), ciphertext },
+            Pad::None => {
+                if ct.len() != key.size() {
+                    return Err(Failure::new(Reason::InvalidLength, "ciphertext must be k bytes"));
+                }
+                PrivateRequest::RawPrivate { input: ciphertext }
+            }
+            _ => return Err(Failure::new(Reason::Unsupported, "padding")),
+        };
+        stats::count(Op::Decrypt);
+        // Any failure is "decryption failed", without detail (no padding oracle).
+        run_private(&key, req)
+            .map_err(|_| Failure::new(Reason::DecryptionFailed, "decryption failed"))
+    }
+}

@@ -1,0 +1,62 @@
+//! Where a private-key operation runs: the one seam between the OpenSSL-facing code and
+//! the library's engine.
+//!
+//! Every signature and decryption of the provider is a [`PrivateRequest`] handed to
+//! [`run_private`], which gives it to this process's [`Engine`] with [`Engine::run`]: a
+//! lone caller runs on its own thread at once (the single-operation path, no timer,
+//! unlike QAT_Engine's 10 ms poll, its issue 232), and callers on several threads at once
+//! are batched into the IFMA lanes. An OpenSSL async-job path (issue 22's
+//! `ssl-mode-async`) will use [`Engine::submit_with`] on the same engine instead, pausing
+//! the job until the callback wakes its wait fd; the request is already in the form it
+//! needs.
+//!
+//! # fork()
+//!
+//! nginx's master loads its configuration (and this provider) and then forks workers.
+//! The engine's threads do not survive a fork, so the engine is made lazily, on first
+//! use, and belongs to the process id that made it: a child that finds its parent's
+//! engine makes its own and leaks the inherited one (dropping it would join threads
+//! that do not exist in the child). Keys carry the same guard for their blinding
+//! factors (`key.rs`).
+
+use cryptocard::Result;
+use cryptocard::engine::Engine;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
+use std::sync::{Arc, Mutex};
+
+/// This process's engine and the pid that made it.
+static ENGINE: Mutex<Option<(u32, Arc<Engine>)>> = Mutex::new(None);
+
+/// The environment variable that turns the engine off (`0`): every operation then runs
+/// directly on its caller's thread.
+pub const ENGINE_VAR: &str = "CRYPTOCARD_PROVIDER_ENGINE";
+
+/// This process's engine, made on first use (`None` if it cannot be made or is off).
+fn engine() -> Option<Arc<Engine>> {
+    if std::env::var(ENGINE_VAR).is_ok_and(|v| v == "0") {
+        return None;
+    }
+    let pid = std::process::id();
+    let mut slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((owner, engine)) = slot.as_ref()
+        && *owner == pid
+    {
+        return Some(engine.clone());
+    }
+    if let Some((_, inherited)) = slot.take() {
+        // A parent's engine, inherited by fork: its threads are not ours. Never drop it.
+        std::mem::forget(inherited);
+    }
+    let engine = Arc::new(Engine::new().ok()?);
+    *slot = Some((pid, engine.clone()));
+    Some(engine)
+}
+
+/// Runs one private-key request for `key`: on the engine, or directly without one.
+pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<u8>> {
+    match engine() {
+        Some(engine) => engine.run(key.clone(), req),
+        None => req.run(key, &mut OsRng),
+    }
+}

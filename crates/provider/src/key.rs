@@ -1,0 +1,196 @@
+//! The key object behind OpenSSL's `keydata` pointer: an RSA public key, with its private
+//! half when there is one, made empty by `new` and filled by `import` or `gen`.
+//!
+//! Import takes the standard parameters of OpenSSL's RSA keymgmt (`n`, `e`, `d`,
+//! `rsa-factor<i>`, `rsa-exponent<i>`, `rsa-coefficient<i>`; provider-keymgmt(7),
+//! EVP_PKEY-RSA(7)), so a key decoded by the default provider (PEM, DER, encrypted
+//! PKCS#8) moves to ours, and export gives the same back, so a key made by our
+//! generator can be written by the default provider's encoders. Every value goes through
+//! the library's validation (`RsaPrivateKey::from_crt_components` and siblings): a bad key
+//! is refused at import, not found out at the first signature.
+//!
+//! Fork: the private key's blinding pairs must not be shared by two processes (the same
+//! r would blind both processes' operations). The key remembers the pid that made it; a
+//! child's first private operation replaces it with a clone, whose pool starts empty.
+
+use crate::errors::{Failure, Outcome, Reason};
+use crate::ossl::names;
+use core::ffi::CStr;
+use cryptocard::bignum::Nat;
+use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
+use std::sync::{Arc, Mutex};
+
+/// A key's values as big-endian bytes, as import receives them and export gives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyValues {
+    /// The modulus.
+    pub n: Option<Vec<u8>>,
+    /// The public exponent.
+    pub e: Option<Vec<u8>>,
+    /// The private exponent.
+    pub d: Option<Vec<u8>>,
+    /// p, q, r_3, ...
+    pub factors: Vec<Vec<u8>>,
+    /// dP, dQ, d_3, ...
+    pub exponents: Vec<Vec<u8>>,
+    /// qInv, t_3, ...
+    pub coefficients: Vec<Vec<u8>>,
+}
+
+impl KeyValues {
+    /// The values as (parameter name, big-endian bytes), in OpenSSL's order.
+    pub fn named(&self) -> Vec<(&'static CStr, Vec<u8>)> {
+        let mut out = Vec::new();
+        for (name, v) in [(names::N, &self.n), (names::E, &self.e), (names::D, &self.d)] {
+            if let Some(v) = v {
+                out.push((name, v.clone()));
+            }
+        }
+        let lists: [(&[&'static CStr], &Vec<Vec<u8>>); 3] = [
+            (&names::FACTORS, &self.factors),
+            (&names::EXPONENTS, &self.exponents),
+            (&names::COEFFICIENTS, &self.coefficients),
+        ];
+        for (list, values) in lists {
+            out.extend(list.iter().zip(values.iter()).map(|(n, v)| (*n, v.clone())));
+        }
+        out
+    }
+}
+
+/// The key held: the public half always, the private half when there is one.
+#[derive(Clone, Debug)]
+struct Held {
+    public: Arc<RsaPublicKey>,
+    private: Option<Arc<RsaPrivateKey>>,
+    /// The process that made `private` (its blinding pool).
+    pid: u32,
+}
+
+/// OpenSSL's `keydata`: empty until imported or generated.
+#[derive(Debug, Default)]
+pub struct KeyData {
+    held: Mutex<Option<Held>>,
+}
+
+impl KeyData {
+    /// A key object holding `key`.
+    pub fn from_private(key: RsaPrivateKey) -> KeyData {
+        let data = KeyData::default();
+        data.set_private(key);
+        data
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Held>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set_private(&self, key: RsaPrivateKey) {
+        let public = Arc::new(key.public_key().clone());
+        let held = Held { public, private: Some(Arc::new(key)), pid: std::process::id() };
+        *self.lock() = Some(held);
+    }
+
+    /// The public key, if any.
+    pub fn public(&self) -> Option<Arc<RsaPublicKey>> {
+        self.lock().as_ref().map(|h| h.public.clone())
+    }
+
+    /// The private key, if any; in a forked child, a copy with its own blinding pool.
+    pub fn private(&self) -> Option<Arc<RsaPrivateKey>> {
+        let mut held = self.lock();
+        let h = held.as_mut()?;
+        let key = h.private.as_ref()?;
+        let pid = std::process::id();
+        if h.pid != pid {
+            let fresh = Arc::new(RsaPrivateKey::clone(key));
+            h.private = Some(fresh);
+            h.pid = pid;
+        }
+        h.private.clone()
+    }
+
+    /// Whether the key has what `want_private` / `want_public` ask.
+    pub fn has(&self, want_private: bool, want_public: bool) -> bool {
+        let held = self.lock();
+        match held.as_ref() {
+            None => !want_private && !want_public,
+            Some(h) => !want_private || h.private.is_some(),
+        }
+    }
+
+    /// Imports `values`; the private half only if `private` and `d` is there.
+    pub fn import(&self, values: &KeyValues, private: bool) -> Outcome<()> {
+        let nat = |v: &Option<Vec<u8>>, what: &str| {
+            v.as_deref()
+                .map(Nat::from_be_bytes)
+                .ok_or_else(|| Failure::new(Reason::InvalidKey, format!("missing {what}")))
+        };
+        let n = nat(&values.n, "n")?;
+        let e = nat(&values.e, "e")?;
+        if private && values.d.is_some() {
+            let d = nat(&values.d, "d")?;
+            let list = |l: &[Vec<u8>]| l.iter().map(|v| Nat::from_be_bytes(v)).collect::<Vec<_>>();
+            let primes = list(&values.factors);
+            let key = if primes.is_empty() {
+                RsaPrivateKey::from_n_e_d(n, e, d)
+            } else if values.exponents.len() == primes.len()
+                && values.coefficients.len() + 1 == primes.len()
+            {
+                let (exps, coefs) = (list(&values.exponents), list(&values.coefficients));
+                RsaPrivateKey::from_crt_components(n, e, d, primes, exps, coefs)
+            } else {
+                RsaPrivateKey::from_components(n, e, d, primes)
+            }?;
+            self.set_private(key);
+        } else {
+            let public = Arc::new(RsaPublicKey::new(n, e)?);
+            *self.lock() = Some(Held { public, private: None, pid: std::process::id() });
+        }
+        Ok(())
+    }
+
+    /// The values to export: public ones, and the private ones if `private`.
+    pub fn export(&self, private: bool) -> KeyValues {
+        let held = self.lock();
+        let Some(h) = held.as_ref() else { return KeyValues::default() };
+        let be = |n: &Nat| n.to_be_bytes();
+        let mut v = KeyValues {
+            n: Some(be(&h.public.n())),
+            e: Some(be(h.public.e())),
+            ..KeyValues::default()
+        };
+        if let (true, Some(k)) = (private, h.private.as_ref()) {
+            v.d = Some(be(k.d()));
+            v.factors = k.primes().iter().map(be).collect();
+            v.exponents = k.crt_exponents().iter().map(be).collect();
+            v.coefficients = k.crt_coefficients().iter().map(be).collect();
+        }
+        v
+    }
+
+    /// Whether two keys have the same public key (`match` on the public selection;
+    /// private keys with the same public key are the same key).
+    pub fn same_public(&self, other: &KeyData) -> bool {
+        match (self.public(), other.public()) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// The key's strength in bits, as OpenSSL computes it (NIST SP 800-57 part 1 table 2 for
+/// the common sizes, the same step function between them).
+pub fn security_bits(bits: usize) -> i64 {
+    match bits {
+        15360.. => 256,
+        8192.. => 200,
+        7680.. => 192,
+        6144.. => 176,
+        4096.. => 152,
+        3072.. => 128,
+        2048.. => 112,
+        1024.. => 80,
+        _ => 0,
+    }
+}

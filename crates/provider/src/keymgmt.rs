@@ -1,0 +1,341 @@
+//! The C side of the RSA key management (provider-keymgmt(7)): new/free, has, validate,
+//! match, import/export of the standard RSA parameters and their type lists, the key's
+//! parameters (bits, security bits, maximum output size, default digest, and the
+//! numbers themselves), and key generation on the library's generator (FIPS 186-5
+//! A.1.3). The key object is [`KeyData`] (`key.rs`).
+
+#![allow(unsafe_code)]
+
+use crate::buffers::{into_keydata, key_ref, release_keydata};
+use crate::errors::{Failure, Outcome, Reason, guard};
+use crate::key::{KeyData, KeyValues, security_bits};
+use crate::ossl::{self, OsslDispatch, OsslParam, Table, describe, entry, names};
+use crate::params::{self, Builder};
+use crate::stats::{self, Op};
+use core::ffi::{c_int, c_void};
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
+
+fn wants(selection: c_int) -> (bool, bool) {
+    (selection & ossl::SELECT_PRIVATE_KEY != 0, selection & ossl::SELECT_PUBLIC_KEY != 0)
+}
+
+unsafe extern "C" fn new(_provctx: *mut c_void) -> *mut c_void {
+    guard(core::ptr::null_mut(), || into_keydata(KeyData::default()))
+}
+
+unsafe extern "C" fn free(keydata: *mut c_void) {
+    // SAFETY: OpenSSL frees each keydata it got from `new` or `gen` once.
+    guard((), || unsafe { release_keydata(keydata) })
+}
+
+unsafe extern "C" fn has(keydata: *const c_void, selection: c_int) -> c_int {
+    guard(0, || {
+        // SAFETY: our keydata or null.
+        let Some(key) = (unsafe { key_ref(keydata.cast_mut()) }) else { return 0 };
+        let (private, public) = wants(selection);
+        c_int::from(key.has(private, public))
+    })
+}
+
+unsafe extern "C" fn validate(
+    keydata: *const c_void,
+    selection: c_int,
+    _checktype: c_int,
+) -> c_int {
+    // Keys are validated when made (import, generation): having the parts is enough.
+    // SAFETY: forwarded to `has` with the same arguments.
+    unsafe { has(keydata, selection) }
+}
+
+unsafe extern "C" fn matches(k1: *const c_void, k2: *const c_void, _selection: c_int) -> c_int {
+    guard(0, || {
+        // SAFETY: our keydata or null.
+        let (a, b) = unsafe { (key_ref(k1.cast_mut()), key_ref(k2.cast_mut())) };
+        match (a, b) {
+            (Some(a), Some(b)) => c_int::from(a.same_public(&b)),
+            _ => 0,
+        }
+    })
+}
+
+/// The key values of an import's parameter array.
+fn values_from(params: *const OsslParam) -> Outcome<KeyValues> {
+    let mut v = KeyValues::default();
+    let bad =
+        |name: &str| Failure::new(Reason::InvalidKey, format!("{name}: not an unsigned integer"));
+    // SAFETY: OpenSSL passes an END-terminated array.
+    let elements = unsafe { params::elements(params) };
+    let get = |name: &core::ffi::CStr| -> Outcome<Option<Vec<u8>>> {
+        match elements.iter().find(|p| p.key() == name.to_bytes()) {
+            None => Ok(None),
+            Some(p) => p.get_biguint_be().map(Some).ok_or_else(|| bad(&name.to_string_lossy())),
+        }
+    };
+    v.n = get(names::N)?;
+    v.e = get(names::E)?;
+    v.d = get(names::D)?;
+    let list = |names: &[&core::ffi::CStr]| -> Outcome<Vec<Vec<u8>>> {
+        let mut out = Vec::new();
+        for name in names {
+            match get(name)? {
+                Some(x) => out.push(x),
+                None => break,
+            }
+        }
+        Ok(out)
+    };
+    v.factors = list(&names::FACTORS)?;
+    v.exponents = list(&names::EXPONENTS)?;
+    v.coefficients = list(&names::COEFFICIENTS)?;
+    Ok(v)
+}
+
+unsafe extern "C" fn import(
+    keydata: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: our keydata or null.
+        let Some(key) = (unsafe { key_ref(keydata) }) else { return 0 };
+        let (private, public) = wants(selection);
+        if !private && !public {
+            return 1; // RSA has no domain parameters.
+        }
+        let ok = values_from(params).and_then(|v| key.import(&v, private));
+        c_int::from(ok.is_ok())
+    })
+}
+
+type ExportCb = unsafe extern "C" fn(*const OsslParam, *mut c_void) -> c_int;
+
+unsafe extern "C" fn export(
+    keydata: *mut c_void,
+    selection: c_int,
+    cb: Option<ExportCb>,
+    cbarg: *mut c_void,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: our keydata or null.
+        let (Some(key), Some(cb)) = (unsafe { key_ref(keydata) }, cb) else { return 0 };
+        let (private, public) = wants(selection);
+        let mut b = Builder::default();
+        if private || public {
+            for (name, value) in key.export(private).named() {
+                b.push_biguint_be(name, &value);
+            }
+        }
+        let array = b.finish();
+        // SAFETY: OpenSSL's callback with its argument; `array` lives in `b` until after
+        // the call returns.
+        unsafe { cb(array, cbarg) }
+    })
+}
+
+static KEY_TYPES: Table<OsslParam, 33> = {
+    const U: core::ffi::c_uint = ossl::PARAM_UNSIGNED_INTEGER;
+    let f = names::FACTORS;
+    let x = names::EXPONENTS;
+    let c = names::COEFFICIENTS;
+    Table([
+        describe(names::N, U),
+        describe(names::E, U),
+        describe(names::D, U),
+        describe(f[0], U),
+        describe(f[1], U),
+        describe(f[2], U),
+        describe(f[3], U),
+        describe(f[4], U),
+        describe(f[5], U),
+        describe(f[6], U),
+        describe(f[7], U),
+        describe(f[8], U),
+        describe(f[9], U),
+        describe(x[0], U),
+        describe(x[1], U),
+        describe(x[2], U),
+        describe(x[3], U),
+        describe(x[4], U),
+        describe(x[5], U),
+        describe(x[6], U),
+        describe(x[7], U),
+        describe(x[8], U),
+        describe(x[9], U),
+        describe(c[0], U),
+        describe(c[1], U),
+        describe(c[2], U),
+        describe(c[3], U),
+        describe(c[4], U),
+        describe(c[5], U),
+        describe(c[6], U),
+        describe(c[7], U),
+        describe(c[8], U),
+        ossl::PARAM_END,
+    ])
+};
+
+unsafe extern "C" fn key_types(selection: c_int) -> *const OsslParam {
+    let (private, public) = wants(selection);
+    if private || public { KEY_TYPES.as_ptr() } else { KEY_TYPES.0[32..].as_ptr() }
+}
+
+unsafe extern "C" fn get_params(keydata: *mut c_void, params: *mut OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: our keydata or null.
+        let Some(key) = (unsafe { key_ref(keydata) }) else { return 0 };
+        let Some(public) = key.public() else { return 0 };
+        let values = key.export(true).named();
+        // SAFETY: OpenSSL passes an END-terminated array.
+        for mut p in unsafe { params::elements(params) } {
+            let ok = match p.key() {
+                b"bits" => p.set_i64(public.bits() as i64),
+                b"security-bits" => p.set_i64(security_bits(public.bits())),
+                b"max-size" => p.set_i64(public.size() as i64),
+                b"default-digest" => p.set_utf8(c"SHA256"),
+                name => match values.iter().find(|(n, _)| n.to_bytes() == name) {
+                    Some((_, v)) => p.set_biguint_be(v),
+                    None => true,
+                },
+            };
+            if !ok {
+                return 0;
+            }
+        }
+        1
+    })
+}
+
+static GETTABLE: Table<OsslParam, 6> = Table([
+    describe(names::BITS, ossl::PARAM_INTEGER),
+    describe(names::SECURITY_BITS, ossl::PARAM_INTEGER),
+    describe(names::MAX_SIZE, ossl::PARAM_INTEGER),
+    describe(names::DEFAULT_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::N, ossl::PARAM_UNSIGNED_INTEGER),
+    ossl::PARAM_END,
+]);
+
+unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const OsslParam {
+    GETTABLE.as_ptr()
+}
+
+/// Key generation settings: bits, primes and e, as OpenSSL's RSA keymgmt takes them.
+#[derive(Debug)]
+struct GenCtx {
+    opts: KeyGenOptions,
+}
+
+fn gen_params(g: &mut GenCtx, params: *const OsslParam) -> Outcome<()> {
+    // SAFETY: OpenSSL passes null or an END-terminated array.
+    for p in unsafe { params::elements(params) } {
+        let int = || p.get_i64().ok_or_else(|| Failure::param("not an integer"));
+        match p.key() {
+            b"bits" => g.opts.bits = usize::try_from(int()?).map_err(|_| Failure::param("bits"))?,
+            b"primes" => {
+                g.opts.primes = usize::try_from(int()?).map_err(|_| Failure::param("primes"))?
+            }
+            b"e" => {
+                let be = p.get_biguint_be().ok_or_else(|| Failure::param("e: not an integer"))?;
+                let start = be.iter().position(|&b| b != 0).unwrap_or(be.len());
+                if be.len() - start > 8 {
+                    return Err(Failure::param("e: more than 64 bits"));
+                }
+                g.opts.public_exponent =
+                    be[start..].iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+            }
+            _ => {}
+        }
+    }
+    // OpenSSL takes 512-bit keys; so do we, when asked.
+    g.opts.allow_small = g.opts.bits < 1024;
+    Ok(())
+}
+
+unsafe extern "C" fn gen_init(
+    _provctx: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> *mut c_void {
+    guard(core::ptr::null_mut(), || {
+        if selection & (ossl::SELECT_PRIVATE_KEY | ossl::SELECT_PUBLIC_KEY) == 0 {
+            return core::ptr::null_mut();
+        }
+        let mut g = GenCtx { opts: KeyGenOptions::new(2048) };
+        if gen_params(&mut g, params).is_err() {
+            return core::ptr::null_mut();
+        }
+        Box::into_raw(Box::new(g)).cast::<c_void>()
+    })
+}
+
+unsafe extern "C" fn gen_set_params(genctx: *mut c_void, params: *const OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: a `Box<GenCtx>` from `gen_init`, not yet cleaned up.
+        let Some(g) = (unsafe { genctx.cast::<GenCtx>().as_mut() }) else { return 0 };
+        c_int::from(gen_params(g, params).is_ok())
+    })
+}
+
+static GEN_SETTABLE: Table<OsslParam, 4> = Table([
+    describe(names::BITS, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::PRIMES, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::E, ossl::PARAM_UNSIGNED_INTEGER),
+    ossl::PARAM_END,
+]);
+
+unsafe extern "C" fn gen_settable_params(
+    _genctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const OsslParam {
+    GEN_SETTABLE.as_ptr()
+}
+
+unsafe extern "C" fn generate(
+    genctx: *mut c_void,
+    _cb: *const c_void,
+    _cbarg: *mut c_void,
+) -> *mut c_void {
+    guard(core::ptr::null_mut(), || {
+        // SAFETY: a `Box<GenCtx>` from `gen_init`, not yet cleaned up.
+        let Some(g) = (unsafe { genctx.cast::<GenCtx>().as_ref() }) else {
+            return core::ptr::null_mut();
+        };
+        match RsaPrivateKey::generate_with(&g.opts, &mut OsRng) {
+            Ok(key) => {
+                stats::count(Op::Keygen);
+                into_keydata(KeyData::from_private(key))
+            }
+            Err(_) => core::ptr::null_mut(),
+        }
+    })
+}
+
+unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {
+    guard((), || {
+        if !genctx.is_null() {
+            // SAFETY: a `Box<GenCtx>` from `gen_init`, cleaned up once.
+            drop(unsafe { Box::from_raw(genctx.cast::<GenCtx>()) });
+        }
+    })
+}
+
+/// The RSA key management's dispatch table.
+pub static DISPATCH: Table<OsslDispatch, 17> = Table([
+    entry(ossl::FUNC_KEYMGMT_NEW, new as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_FREE, free as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_HAS, has as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_VALIDATE, validate as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_MATCH, matches as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_IMPORT, import as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_IMPORT_TYPES, key_types as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_EXPORT, export as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_EXPORT_TYPES, key_types as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GET_PARAMS, get_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GETTABLE_PARAMS, gettable_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_INIT, gen_init as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN, generate as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup as *const c_void),
+    ossl::DISPATCH_END,
+]);

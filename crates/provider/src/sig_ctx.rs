@@ -1,0 +1,293 @@
+//! The signature context behind OpenSSL's RSA `EVP_SIGNATURE` (provider-signature(7)):
+//! its parameters and the operations, in plain Rust. `signature.rs` is the C side.
+//!
+//! It follows OpenSSL's own RSA signature (providers/implementations/signature/rsa_sig.c)
+//! where the caller can see it: PKCS#1 v1.5 by default; with a digest set, the input of
+//! `sign` is a digest and is wrapped in its DigestInfo (RFC 8017 9.2), without one it is
+//! padded as it is (`openssl pkeyutl -sign` without `-digest`); PSS takes SHA-1 when no
+//! digest was set, MGF1 over the signature digest unless told otherwise, and by default
+//! the maximum salt when signing and any salt when verifying (`RSA_PSS_SALTLEN_AUTO`);
+//! no padding takes exactly k bytes. Private operations go through
+//! [`crate::dispatch::run_private`].
+
+use crate::dispatch::run_private;
+use crate::errors::{Failure, Outcome, Reason};
+use crate::key::KeyData;
+use crate::padding::{Pad, Salt};
+use crate::stats::{self, Op};
+use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::rsa::{PrivateRequest, Pss, SaltLength};
+use std::sync::Arc;
+
+/// What the context was initialised for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Not yet initialised.
+    None,
+    /// sign / digest_sign.
+    Sign,
+    /// verify / digest_verify.
+    Verify,
+}
+
+/// An RSA signature context.
+#[derive(Clone, Debug)]
+pub struct SigCtx {
+    key: Option<Arc<KeyData>>,
+    purpose: Purpose,
+    /// The padding mode.
+    pub pad: Pad,
+    /// The signature digest, if set.
+    pub md: Option<HashAlg>,
+    /// The MGF1 digest for PSS, if set (else `md`).
+    pub mgf1: Option<HashAlg>,
+    /// The PSS salt length.
+    pub salt: Salt,
+    /// The running hash of digest_sign / digest_verify.
+    hasher: Option<Hasher>,
+}
+
+impl Default for SigCtx {
+    fn default() -> SigCtx {
+        SigCtx {
+            key: None,
+            purpose: Purpose::None,
+            pad: Pad::Pkcs1,
+            md: None,
+            mgf1: None,
+            salt: Salt::Auto,
+            hasher: None,
+        }
+    }
+}
+
+impl SigCtx {
+    /// sign_init / verify_init: a fresh context on `key`.
+    pub fn init(&mut self, key: Arc<KeyData>, purpose: Purpose) -> Outcome<()> {
+        let ok = if purpose == Purpose::Sign { key.has(true, true) } else { key.has(false, true) };
+        if !ok {
+            return Err(Failure::new(Reason::InvalidKey, "no key, or no private key to sign"));
+        }
+        *self = SigCtx { key: Some(key), purpose, ..SigCtx::default() };
+        Ok(())
+    }
+
+    /// digest_sign_init / digest_verify_init: [`SigCtx::init`] and the digest (SHA-256
+    /// if none is named, the key's default digest).
+    pub fn init_digest(
+        &mut self,
+        key: Arc<KeyData>,
+        purpose: Purpose,
+        md: Option<&str>,
+    ) -> Outcome<()> {
+        self.init(key, purpose)?;
+        let alg = match md.filter(|m| !m.is_empty()) {
+            Some(name) => HashAlg::from_name(name)
+                .map_err(|_| Failure::param(format!("unknown digest {name:?}")))?,
+            None => HashAlg::Sha256,
+        };
+        self.md = Some(alg);
+        self.hasher = Some(Hasher::new(alg));
+        Ok(())
+    }
+
+    /// Sets the pad mode (checked against the purpose as OpenSSL does).
+    pub fn set_pad(&mut self, pad: Pad) -> Outcome<()> {
+        match pad {
+            Pad::Pkcs1 | Pad::None => {}
+            Pad::Pss => {
+                if self.md.is_none() {
+                    self.md = Some(HashAlg::Sha1);
+                }
+            }
+            Pad::X931 => return Err(Failure::new(Reason::Unsupported, "X9.31 padding")),
+            Pad::Oaep | Pad::Tls => {
+                return Err(Failure::param("pad-mode: not a signature padding"));
+            }
+        }
+        if pad == Pad::None && self.hasher.is_some() {
+            return Err(Failure::param("pad-mode none with a digest"));
+        }
+        self.pad = pad;
+        Ok(())
+    }
+
+    /// Sets the signature digest (not in the middle of a digest_sign with another).
+    pub fn set_md(&mut self, alg: HashAlg) -> Outcome<()> {
+        if let Some(h) = &self.hasher
+            && h.alg() != alg
+        {
+            return Err(Failure::param("digest cannot change after digest_sign_init"));
+        }
+        self.md = Some(alg);
+        Ok(())
+    }
+
+    /// Sets the PSS salt length (PSS padding only, as OpenSSL).
+    pub fn set_salt(&mut self, salt: Salt) -> Outcome<()> {
+        if self.pad != Pad::Pss {
+            return Err(Failure::param("saltlen needs pad-mode pss"));
+        }
+        self.salt = salt;
+        Ok(())
+    }
+
+    /// Sets the MGF1 digest (PSS padding only, as OpenSSL).
+    pub fn set_mgf1(&mut self, alg: HashAlg) -> Outcome<()> {
+        if self.pad != Pad::Pss {
+            return Err(Failure::param("mgf1-digest needs pad-mode pss"));
+        }
+        self.mgf1 = Some(alg);
+        Ok(())
+    }
+
+    /// The key the context was initialised with.
+    pub fn key_data(&self) -> Option<Arc<KeyData>> {
+        self.key.clone()
+    }
+
+    fn key(&self) -> Outcome<&Arc<KeyData>> {
+        self.key.as_ref().ok_or_else(|| Failure::new(Reason::InvalidKey, "context not initialised"))
+    }
+
+    /// The signature's length k (what a sign with no buffer answers).
+    pub fn sig_len(&self) -> Outcome<usize> {
+        let public =
+            self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        Ok(public.size())
+    }
+
+    /// The PSS parameters for signing or verifying.
+    fn pss(&self, signing: bool) -> Pss {
+        let md = self.md.unwrap_or(HashAlg::Sha1);
+        let salt = match (self.salt, signing) {
+            (Salt::Digest, _) => SaltLength::DigestLength,
+            (Salt::Max, _) | (Salt::Auto, true) => SaltLength::Maximum,
+            (Salt::AutoDigestMax, true) => SaltLength::DigestLength,
+            (Salt::Auto | Salt::AutoDigestMax, false) => SaltLength::Auto,
+            (Salt::Exact(n), _) => SaltLength::Exact(n),
+        };
+        Pss::new(md).with_mgf1(self.mgf1.unwrap_or(md)).with_salt(salt)
+    }
+
+    /// The private-key request that signs `tbs` (a digest when a digest is set).
+    fn request(&self, tbs: &[u8], k: usize) -> Outcome<PrivateRequest> {
+        let digest = tbs.to_vec();
+        Ok(match (self.pad, self.md) {
+            (Pad::Pkcs1, Some(hash)) => {
+                check_digest_len(hash, tbs)?;
+                PrivateRequest::SignPkcs1v15Prehashed { hash, digest }
+            }
+            (Pad::Pkcs1, None) => PrivateRequest::SignPkcs1v15Raw { data: digest },
+            (Pad::Pss, _) => {
+                let params = self.pss(true);
+                check_digest_len(self.md.unwrap_or(HashAlg::Sha1), tbs)?;
+                if let (Salt::AutoDigestMax, Some(md)) = (self.salt, self.md) {
+                    // OpenSSL 3.1's auto-digestmax: the digest length, or less if that
+                    // does not fit (emLen - hLen - 2).
+                    let max = (k - 1).saturating_sub(md.output_len() + 2);
+                    let salt = SaltLength::Exact(md.output_len().min(max));
+                    return Ok(PrivateRequest::SignPssPrehashed {
+                        params: params.with_salt(salt),
+                        digest,
+                    });
+                }
+                PrivateRequest::SignPssPrehashed { params, digest }
+            }
+            (Pad::None, _) => {
+                if tbs.len() != k {
+                    return Err(Failure::new(
+                        Reason::InvalidLength,
+                        "no padding: input must be k bytes",
+                    ));
+                }
+                PrivateRequest::RawPrivate { input: digest }
+            }
+            _ => return Err(Failure::new(Reason::Unsupported, "padding")),
+        })
+    }
+
+    /// sign: the signature of `tbs`.
+    pub fn sign(&self, tbs: &[u8]) -> Outcome<Vec<u8>> {
+        if self.purpose != Purpose::Sign {
+            return Err(Failure::new(
+                Reason::OperationFailed,
+                "context not initialised for signing",
+            ));
+        }
+        let key = self.key()?;
+        let private =
+            key.private().ok_or_else(|| Failure::new(Reason::InvalidKey, "no private key"))?;
+        let req = self.request(tbs, private.size())?;
+        let sig = run_private(&private, req)?;
+        stats::count(Op::Sign);
+        Ok(sig)
+    }
+
+    /// verify: whether `sig` is a signature of `tbs`.
+    pub fn verify(&self, sig: &[u8], tbs: &[u8]) -> Outcome<()> {
+        if self.purpose != Purpose::Verify {
+            return Err(Failure::new(
+                Reason::OperationFailed,
+                "context not initialised for verifying",
+            ));
+        }
+        let public =
+            self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        stats::count(Op::Verify);
+        let r = match (self.pad, self.md) {
+            (Pad::Pkcs1, Some(hash)) => public.verify_pkcs1v15_prehashed(hash, tbs, sig),
+            (Pad::Pkcs1, None) => public.verify_pkcs1v15_raw(tbs, sig),
+            (Pad::Pss, _) => public.verify_pss_prehashed(&self.pss(false), tbs, sig),
+            (Pad::None, _) => {
+                let ok =
+                    sig.len() == public.size() && public.raw_public(sig).is_ok_and(|m| m == tbs);
+                if ok { Ok(()) } else { Err(cryptocard::Error::Verification) }
+            }
+            _ => return Err(Failure::new(Reason::Unsupported, "padding")),
+        };
+        r.map_err(|_| Failure::new(Reason::VerificationFailed, "signature does not verify"))
+    }
+
+    /// digest_sign_update / digest_verify_update.
+    pub fn update(&mut self, data: &[u8]) -> Outcome<()> {
+        let h = self
+            .hasher
+            .as_mut()
+            .ok_or_else(|| Failure::new(Reason::OperationFailed, "no digest_sign_init"))?;
+        h.update(data);
+        Ok(())
+    }
+
+    /// The digest of what was hashed (digest_sign_final / digest_verify_final); the
+    /// context hashes nothing more afterwards.
+    fn finish_digest(&mut self) -> Outcome<Vec<u8>> {
+        let h = self
+            .hasher
+            .take()
+            .ok_or_else(|| Failure::new(Reason::OperationFailed, "no digest_sign_init"))?;
+        Ok(h.finalize().as_bytes().to_vec())
+    }
+
+    /// digest_sign_final.
+    pub fn digest_sign_final(&mut self) -> Outcome<Vec<u8>> {
+        let digest = self.finish_digest()?;
+        self.sign(&digest)
+    }
+
+    /// digest_verify_final.
+    pub fn digest_verify_final(&mut self, sig: &[u8]) -> Outcome<()> {
+        let digest = self.finish_digest()?;
+        self.verify(sig, &digest)
+    }
+}
+
+fn check_digest_len(hash: HashAlg, tbs: &[u8]) -> Outcome<()> {
+    if tbs.len() != hash.output_len() {
+        return Err(Failure::new(
+            Reason::InvalidLength,
+            "input is not a digest of the set digest's length",
+        ));
+    }
+    Ok(())
+}

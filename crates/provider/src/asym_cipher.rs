@@ -148,10 +148,19 @@ fn set_params(cipher: &mut CipherCtx, params: *const OsslParam) -> Outcome<()> {
                     .ok_or_else(|| Failure::param("implicit-rejection: not an integer"))?;
                 cipher.implicit_rejection = v != 0;
             }
+            b"tls-client-version" => cipher.tls_client_version = tls_version(&p)?,
+            b"tls-negotiated-version" => cipher.tls_negotiated_version = tls_version(&p)?,
             _ => {}
         }
     }
     Ok(())
+}
+
+/// A TLS protocol version parameter (0x0300 to 0x0304, or 0 for none).
+fn tls_version(p: &params::Param<'_>) -> Outcome<u16> {
+    p.get_i64()
+        .and_then(|v| u16::try_from(v).ok())
+        .ok_or_else(|| Failure::param("TLS version: not a 16-bit integer"))
 }
 
 unsafe extern "C" fn set_ctx_params(ctx: *mut c_void, params: *const OsslParam) -> c_int {
@@ -170,6 +179,8 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) ->
                 b"mgf1-digest" => p.set_utf8(digest_name(x.mgf1.unwrap_or(md))),
                 b"oaep-label" => p.set_octets(&x.label),
                 b"implicit-rejection" => p.set_i64(i64::from(x.implicit_rejection)),
+                b"tls-client-version" => p.set_i64(i64::from(x.tls_client_version)),
+                b"tls-negotiated-version" => p.set_i64(i64::from(x.tls_negotiated_version)),
                 _ => true,
             };
             if !ok {
@@ -180,7 +191,7 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) ->
     })
 }
 
-static SETTABLE: Table<OsslParam, 9> = Table([
+static SETTABLE: Table<OsslParam, 11> = Table([
     describe(names::PAD_MODE, ossl::PARAM_UTF8_STRING),
     describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
     describe(names::DIGEST_PROPS, ossl::PARAM_UTF8_STRING),
@@ -188,6 +199,8 @@ static SETTABLE: Table<OsslParam, 9> = Table([
     describe(names::MGF1_DIGEST_PROPS, ossl::PARAM_UTF8_STRING),
     describe(names::OAEP_LABEL, ossl::PARAM_OCTET_STRING),
     describe(names::IMPLICIT_REJECTION, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::TLS_CLIENT_VERSION, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::TLS_NEGOTIATED_VERSION, ossl::PARAM_UNSIGNED_INTEGER),
     describe(names::PROPERTIES, ossl::PARAM_UTF8_STRING),
     ossl::PARAM_END,
 ]);

@@ -6,16 +6,19 @@
 //! gives a synthetic message, not an error; `implicit-rejection` = 0 switches to the
 //! explicit error); OAEP with SHA-1 unless a digest is set, MGF1 over the OAEP digest
 //! unless told otherwise, and an optional label (RFC 8017 7.1); no padding on exactly k
-//! bytes. Decryptions go through [`crate::dispatch::run_private`].
+//! bytes; and "pkcs1-tls", the RSA key exchange of TLS 1.2 (`tls_premaster`).
+//! Decryptions go through [`crate::dispatch::run_private`].
 
 use crate::dispatch::run_private;
 use crate::errors::{Failure, Outcome, Reason};
 use crate::key::KeyData;
 use crate::padding::Pad;
 use crate::stats::{self, Op};
+use crate::tls_premaster::{PREMASTER_LEN, premaster};
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{Oaep, PrivateRequest};
+use cryptocard::rng::RandomSource;
+use cryptocard::rsa::{Oaep, PrivateRequest, RsaPrivateKey};
 use std::sync::Arc;
 
 /// An RSA asymmetric cipher context.
@@ -33,6 +36,10 @@ pub struct CipherCtx {
     pub label: Vec<u8>,
     /// PKCS#1 v1.5 implicit rejection (on by default).
     pub implicit_rejection: bool,
+    /// "pkcs1-tls": the version the client offered (`tls-client-version`).
+    pub tls_client_version: u16,
+    /// "pkcs1-tls": an alternative version accepted too (`tls-negotiated-version`).
+    pub tls_negotiated_version: u16,
 }
 
 impl Default for CipherCtx {
@@ -45,6 +52,8 @@ impl Default for CipherCtx {
             mgf1: None,
             label: Vec::new(),
             implicit_rejection: true,
+            tls_client_version: 0,
+            tls_negotiated_version: 0,
         }
     }
 }
@@ -65,12 +74,12 @@ impl CipherCtx {
     /// Sets the pad mode.
     pub fn set_pad(&mut self, pad: Pad) -> Outcome<()> {
         match pad {
-            Pad::None | Pad::Pkcs1 | Pad::Oaep => {
+            Pad::None | Pad::Pkcs1 | Pad::Oaep | Pad::Tls => {
                 self.pad = pad;
                 Ok(())
             }
             Pad::Pss => Err(Failure::param("pad-mode pss is not an encryption padding")),
-            Pad::X931 | Pad::Tls => Err(Failure::new(Reason::Unsupported, "padding not supported")),
+            Pad::X931 => Err(Failure::new(Reason::Unsupported, "padding not supported")),
         }
     }
 
@@ -131,6 +140,9 @@ impl CipherCtx {
             .private()
             .ok_or_else(|| Failure::new(Reason::InvalidKey, "no private key"))?;
         let ciphertext = ct.to_vec();
+        if self.pad == Pad::Tls {
+            return self.decrypt_tls(&key, ciphertext);
+        }
         let req = match self.pad {
             Pad::Pkcs1 if self.implicit_rejection => PrivateRequest::DecryptPkcs1v15 { ciphertext },
             Pad::Pkcs1 => PrivateRequest::DecryptPkcs1v15Explicit { ciphertext },
@@ -147,5 +159,24 @@ impl CipherCtx {
         // Any failure is "decryption failed", without detail (no padding oracle).
         run_private(&key, req)
             .map_err(|_| Failure::new(Reason::DecryptionFailed, "decryption failed"))
+    }
+
+    /// "pkcs1-tls": always 48 bytes, the PreMasterSecret or random ones (see
+    /// `tls_premaster`). Only a publicly wrong ciphertext (not k bytes, not below n) or a
+    /// fault is an error.
+    fn decrypt_tls(&self, key: &Arc<RsaPrivateKey>, ciphertext: Vec<u8>) -> Outcome<Vec<u8>> {
+        if self.tls_client_version == 0 {
+            return Err(Failure::param("pkcs1-tls needs tls-client-version"));
+        }
+        if ciphertext.len() != key.size() || key.size() < PREMASTER_LEN + 11 {
+            return Err(Failure::new(Reason::DecryptionFailed, "decryption failed"));
+        }
+        let mut random = [0u8; PREMASTER_LEN];
+        OsRng.fill_bytes(&mut random)?;
+        stats::count(Op::Decrypt);
+        let em = run_private(key, PrivateRequest::RawPrivate { input: ciphertext })
+            .map_err(|_| Failure::new(Reason::DecryptionFailed, "decryption failed"))?;
+        let alt = self.tls_negotiated_version;
+        Ok(premaster(&em, self.tls_client_version, alt, &random).to_vec())
     }
 }

@@ -5,10 +5,10 @@
 //! [`run_private`], which gives it to this process's [`Engine`] with [`Engine::run`]: a
 //! lone caller runs on its own thread at once (the single-operation path, no timer,
 //! unlike QAT_Engine's 10 ms poll, its issue 232), and callers on several threads at once
-//! are batched into the IFMA lanes. An OpenSSL async-job path (issue 22's
-//! `ssl-mode-async`) will use [`Engine::submit_with`] on the same engine instead, pausing
-//! the job until the callback wakes its wait fd; the request is already in the form it
-//! needs.
+//! are batched into the IFMA lanes. Inside an OpenSSL async job (HAProxy's
+//! `ssl-mode-async`, `openssl speed -async_jobs`) the request goes to the same engine with
+//! a callback instead, and the job pauses until the callback wakes its wait fd
+//! (`async_job`), so one thread has many requests in flight.
 //!
 //! # fork()
 //!
@@ -56,7 +56,10 @@ fn engine() -> Option<Arc<Engine>> {
 /// Runs one private-key request for `key`: on the engine, or directly without one.
 pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<u8>> {
     match engine() {
-        Some(engine) => engine.run(key.clone(), req),
+        Some(engine) => match crate::async_job::run_in_job(&engine, key, &req) {
+            Some(answer) => answer,
+            None => engine.run(key.clone(), req),
+        },
         None => req.run(key, &mut OsRng),
     }
 }

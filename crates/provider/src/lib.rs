@@ -23,17 +23,19 @@
 //!   inside `catch_unwind`;
 //! * `key`, `sig_ctx`, `cipher_ctx`, `padding`: the same in plain Rust (no `unsafe`);
 //! * `params`, `buffers`: `OSSL_PARAM` arrays and C buffers;
-//! * `dispatch`: the per-process engine every private operation goes through (the seam
-//!   for async jobs; fork safety);
+//! * `dispatch`: the per-process engine every private operation goes through (fork
+//!   safety); `async_job`: inside an OpenSSL async job, the engine with a callback and a
+//!   paused job instead of a blocked thread;
 //! * `stats`: counters proving the provider did the work (`CRYPTOCARD_PROVIDER_STATS=1`).
 //!
 //! `unsafe` is confined to the modules that touch C (`provider`, `params`, `buffers`,
-//! `keymgmt`, `signature`, `asym_cipher`, and the `Sync` of `ossl::Table`), each block
+//! `keymgmt`, `signature`, `asym_cipher`, `async_job`, and the `Sync` of `ossl::Table`), each block
 //! with a `// SAFETY:` line; no panic crosses into C ([`errors::guard`]).
 
 #![deny(unsafe_code)]
 
 mod asym_cipher;
+mod async_job;
 mod buffers;
 pub mod cipher_ctx;
 pub mod dispatch;
@@ -47,3 +49,4 @@ pub mod provider;
 pub mod sig_ctx;
 mod signature;
 pub mod stats;
+mod tls_premaster;

@@ -338,6 +338,10 @@ pub mod names {
     pub const OAEP_LABEL: &CStr = c"oaep-label";
     /// `OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION` (OpenSSL 3.2).
     pub const IMPLICIT_REJECTION: &CStr = c"implicit-rejection";
+    /// `OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION`.
+    pub const TLS_CLIENT_VERSION: &CStr = c"tls-client-version";
+    /// `OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION`.
+    pub const TLS_NEGOTIATED_VERSION: &CStr = c"tls-negotiated-version";
 }
 
 // RSA padding numbers, <openssl/rsa.h>, as the integer form of "pad-mode".

@@ -3,7 +3,13 @@
 //! the provider parameter `cryptocard-ops` (`OSSL_PROVIDER_get_params`; listed by
 //! `openssl list -providers -verbose`) and, with `CRYPTOCARD_PROVIDER_STATS=1`, a line on
 //! standard error when the provider is unloaded (at exit for the `openssl` command).
+//!
+//! Servers often end without unloading it (HAProxy and nginx stop without OpenSSL's exit
+//! cleanup), so `CRYPTOCARD_PROVIDER_STATS=/some/prefix` names a file instead:
+//! `/some/prefix.PID` holds the line of that process, rewritten every 100 ms while the
+//! counters change (by a thread of its own) and at unload.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The counted operations.
@@ -23,30 +29,90 @@ pub enum Op {
 
 static COUNTS: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
+/// Private-key operations that ran inside an OpenSSL async job (paused, not blocking).
+static IN_JOBS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one private-key operation run from inside an async job.
+pub fn count_in_job() {
+    IN_JOBS.fetch_add(1, Relaxed);
+}
+
 /// The environment variable that asks for the line at unload.
 pub const STATS_VAR: &str = "CRYPTOCARD_PROVIDER_STATS";
 
 /// Counts one `op`.
 pub fn count(op: Op) {
     COUNTS[op as usize].fetch_add(1, Relaxed);
+    if let Some(prefix) = file_prefix() {
+        write_file_now_and_then(prefix);
+    }
 }
 
-/// "signs=1 verifies=0 encrypts=0 decrypts=0 keygens=0".
+/// The file prefix of [`STATS_VAR`], if it names one (anything but "1").
+fn file_prefix() -> Option<&'static str> {
+    static PREFIX: OnceLock<Option<String>> = OnceLock::new();
+    PREFIX
+        .get_or_init(|| std::env::var(STATS_VAR).ok().filter(|v| v != "1" && !v.is_empty()))
+        .as_deref()
+}
+
+/// The process whose writer thread runs (0: none yet).
+static WRITER_PID: AtomicU64 = AtomicU64::new(0);
+
+/// Makes sure this process has its writer thread: one per process, started on the first
+/// operation (a child forked after that starts its own), which rewrites the file every
+/// 100 ms while the counters change.
+fn write_file_now_and_then(prefix: &'static str) {
+    let pid = u64::from(std::process::id());
+    let owner = WRITER_PID.load(Relaxed);
+    if owner == pid || WRITER_PID.compare_exchange(owner, pid, Relaxed, Relaxed).is_err() {
+        return;
+    }
+    let spawned = std::thread::Builder::new().name("cryptocard-stats".into()).spawn(move || {
+        let mut last = String::new();
+        loop {
+            let now = summary();
+            if now != last {
+                write_file(prefix);
+                last = now;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    });
+    if spawned.is_err() {
+        write_file(prefix);
+    }
+}
+
+/// Writes the summary line to `prefix.PID` (through a temporary file and a rename, so a
+/// reader never sees half a line). Failures are ignored: counters must never break work.
+fn write_file(prefix: &str) {
+    let path = format!("{prefix}.{}", std::process::id());
+    let temp = format!("{path}.tmp");
+    if std::fs::write(&temp, format!("cryptocard provider: {}\n", summary())).is_ok() {
+        let _ = std::fs::rename(&temp, &path);
+    }
+}
+
+/// "signs=1 verifies=0 encrypts=0 decrypts=0 keygens=0 in-jobs=0".
 pub fn summary() -> String {
     let c = |op: Op| COUNTS[op as usize].load(Relaxed);
     format!(
-        "signs={} verifies={} encrypts={} decrypts={} keygens={}",
+        "signs={} verifies={} encrypts={} decrypts={} keygens={} in-jobs={}",
         c(Op::Sign),
         c(Op::Verify),
         c(Op::Encrypt),
         c(Op::Decrypt),
-        c(Op::Keygen)
+        c(Op::Keygen),
+        IN_JOBS.load(Relaxed)
     )
 }
 
-/// Writes the summary to standard error if [`STATS_VAR`] is `1`.
+/// At unload: the summary to standard error if [`STATS_VAR`] is `1`, or to its file.
 pub fn report_if_asked() {
     if std::env::var(STATS_VAR).is_ok_and(|v| v == "1") {
         eprintln!("cryptocard provider: {}", summary());
+    } else if let Some(prefix) = file_prefix() {
+        write_file(prefix);
     }
 }

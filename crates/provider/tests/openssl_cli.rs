@@ -11,6 +11,9 @@
 //! modules directory as `cryptocard.so`. Without an `openssl` command they print why
 //! and pass.
 
+mod common;
+
+use common::have_openssl;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -19,27 +22,6 @@ use std::sync::OnceLock;
 struct Setup {
     dir: PathBuf,
     modules: PathBuf,
-}
-
-fn have_openssl() -> bool {
-    let ok = Command::new("openssl").arg("version").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: no `openssl` command on PATH");
-    }
-    ok
-}
-
-/// The cdylib cargo built for this test run: in target/<profile>/deps beside this test
-/// binary (where `cargo test` leaves it), else in target/<profile>.
-fn built_module() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("target/<profile>/deps");
-    let candidates = [deps.to_path_buf(), deps.parent().expect("target/<profile>").to_path_buf()];
-    candidates
-        .iter()
-        .map(|d| d.join("libcryptocard_provider.so"))
-        .find(|so| so.exists())
-        .expect("libcryptocard_provider.so: cargo builds it with the tests")
 }
 
 fn openssl(args: &[&str], dir: &Path) -> Output {
@@ -65,11 +47,7 @@ fn ok(args: &[&str], dir: &Path) -> Output {
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("provider-cli-{}", std::process::id()));
-        let modules = dir.join("ossl-modules");
-        std::fs::create_dir_all(&modules).unwrap();
-        std::fs::copy(built_module(), modules.join("cryptocard.so")).unwrap();
+        let (dir, modules) = common::workdir("provider-cli");
         std::fs::write(dir.join("msg"), b"the message to sign, any length").unwrap();
         std::fs::write(dir.join("pt"), b"a secret of 32 bytes, say a key.").unwrap();
         for bits in [2048, 3072, 4096] {
@@ -82,22 +60,12 @@ fn setup() -> &'static Setup {
     })
 }
 
-/// The arguments that load our provider and prefer it.
-fn ours(s: &Setup) -> Vec<String> {
-    let m = s.modules.to_string_lossy().into_owned();
-    ["-provider-path", &m, "-provider", "cryptocard", "-provider", "default"]
-        .iter()
-        .map(|x| x.to_string())
-        .chain(["-propquery".into(), "?provider=cryptocard".into()])
-        .collect()
-}
-
 /// Runs `openssl <cmd> <our provider args> <args>`, which must succeed, and checks that
 /// our provider counted `counter` (e.g. "signs=1").
 fn with_ours(cmd: &str, args: &[&str], counter: &str) -> Output {
     let s = setup();
     let mut all: Vec<String> = vec![cmd.to_string()];
-    all.extend(ours(s));
+    all.extend(common::ours(&s.modules));
     all.extend(args.iter().map(|a| a.to_string()));
     let all: Vec<&str> = all.iter().map(String::as_str).collect();
     let out = ok(&all, &s.dir);
@@ -320,7 +288,7 @@ fn keys_generated_by_our_provider() {
 fn fails_cleanly(cmd: &str, args: &[&str], expect: &str) {
     let s = setup();
     let mut all: Vec<String> = vec![cmd.to_string()];
-    all.extend(ours(s));
+    all.extend(common::ours(&s.modules));
     all.extend(args.iter().map(|a| a.to_string()));
     let all: Vec<&str> = all.iter().map(String::as_str).collect();
     let out = openssl(&all, &s.dir);
@@ -369,14 +337,13 @@ fn openssl_cnf_default_properties_prefer_ours() {
         return;
     }
     let s = setup();
-    let module = s.modules.join("cryptocard.so");
-    let cnf = format!(
-        "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n\
-         alg_section = evp_properties\n[provider_sect]\ndefault = default_sect\n\
-         cryptocard = cryptocard_sect\n[default_sect]\nactivate = 1\n[cryptocard_sect]\n\
-         module = {}\nactivate = 1\n[evp_properties]\ndefault_properties = ?provider=cryptocard\n",
-        module.display()
-    );
+    // The configuration the README and the server scripts use.
+    let conf = Command::new(common::repo().join("scripts/provider-conf"))
+        .arg(&s.modules)
+        .output()
+        .unwrap();
+    assert!(conf.status.success());
+    let cnf = conf.stdout;
     std::fs::write(s.dir.join("prov.cnf"), cnf).unwrap();
     let out = Command::new("openssl")
         .args(["dgst", "-sha256", "-sign", "k2048.pem", "-out", "cnf.sig", "msg"])

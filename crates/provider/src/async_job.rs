@@ -155,18 +155,21 @@ pub fn run_in_job(
         return None; // Busy: the caller blocks instead.
     }
     crate::stats::count_in_job();
+    // Pause at least once, even when the answer is already there: an application such as
+    // HAProxy registers the wait fds it learns of when a job pauses, and later removes
+    // every fd of the wait context, so an fd it never saw would be removed unregistered.
     loop {
-        if let Some(result) = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            let mut count: u64 = 0;
-            // SAFETY: drains the eventfd (non-blocking; an empty one is fine).
-            unsafe { libc::read(fd, (&raw mut count).cast(), 8) };
-            return Some(result);
-        }
         // SAFETY: we are inside a job (checked above); control returns to the
         // application, and here again when it resumes the job.
         if unsafe { (api.pause_job)() } == 0 {
             // Pausing failed: wait for the answer on this thread instead.
             return Some(wait_here(&slot));
+        }
+        if let Some(result) = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let mut count: u64 = 0;
+            // SAFETY: drains the eventfd (non-blocking; an empty one is fine).
+            unsafe { libc::read(fd, (&raw mut count).cast(), 8) };
+            return Some(result);
         }
     }
 }

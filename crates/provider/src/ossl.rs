@@ -337,6 +337,8 @@ pub mod names {
     /// `OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL`.
     pub const OAEP_LABEL: &CStr = c"oaep-label";
     /// `OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION` (OpenSSL 3.2).
+    /// `OSSL_SIGNATURE_PARAM_ALGORITHM_ID`: the DER AlgorithmIdentifier of a signature.
+    pub const ALGORITHM_ID: &CStr = c"algorithm-id";
     pub const IMPLICIT_REJECTION: &CStr = c"implicit-rejection";
     /// `OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION`.
     pub const TLS_CLIENT_VERSION: &CStr = c"tls-client-version";

@@ -17,6 +17,7 @@ use crate::padding::{Pad, Salt};
 use crate::stats::{self, Op};
 use cryptocard::digest::{HashAlg, Hasher};
 use cryptocard::rsa::{PrivateRequest, Pss, SaltLength};
+use cryptocard_pki::sig::SigScheme;
 use std::sync::Arc;
 
 /// What the context was initialised for.
@@ -170,6 +171,38 @@ impl SigCtx {
         Pss::new(md).with_mgf1(self.mgf1.unwrap_or(md)).with_salt(salt)
     }
 
+    /// The PSS parameters a signature with a k-byte key uses: OpenSSL 3.1's
+    /// auto-digestmax is the digest length, or less if that does not fit (emLen - hLen - 2).
+    fn signing_pss(&self, k: usize) -> Pss {
+        let params = self.pss(true);
+        match (self.salt, self.md) {
+            (Salt::AutoDigestMax, Some(md)) => {
+                let max = (k - 1).saturating_sub(md.output_len() + 2);
+                params.with_salt(SaltLength::Exact(md.output_len().min(max)))
+            }
+            _ => params,
+        }
+    }
+
+    /// The DER `AlgorithmIdentifier` of the signatures this context makes (OpenSSL's
+    /// `algorithm-id` parameter, which X.509, CMS and OCSP signing ask for to name the
+    /// signature): `shaNWithRSAEncryption`, or `id-RSASSA-PSS` with the parameters in use
+    /// (RFC 4055). Needs a digest and a key; none for no padding.
+    pub fn algorithm_id(&self) -> Outcome<Vec<u8>> {
+        let public =
+            self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        let scheme = match (self.pad, self.md) {
+            (Pad::Pkcs1, Some(md)) => SigScheme::Pkcs1v15(md),
+            (Pad::Pss, _) => SigScheme::Pss(self.signing_pss(public.size())),
+            _ => return Err(Failure::new(Reason::Unsupported, "no algorithm id without a digest")),
+        };
+        let unsupported =
+            |e: cryptocard_pki::Error| Failure::new(Reason::Unsupported, e.to_string());
+        let alg =
+            scheme.for_key(&public).and_then(|s| s.algorithm_identifier()).map_err(unsupported)?;
+        der::Encode::to_der(&alg).map_err(|e| Failure::new(Reason::Unsupported, e.to_string()))
+    }
+
     /// The private-key request that signs `tbs` (a digest when a digest is set).
     fn request(&self, tbs: &[u8], k: usize) -> Outcome<PrivateRequest> {
         let digest = tbs.to_vec();
@@ -180,19 +213,8 @@ impl SigCtx {
             }
             (Pad::Pkcs1, None) => PrivateRequest::SignPkcs1v15Raw { data: digest },
             (Pad::Pss, _) => {
-                let params = self.pss(true);
                 check_digest_len(self.md.unwrap_or(HashAlg::Sha1), tbs)?;
-                if let (Salt::AutoDigestMax, Some(md)) = (self.salt, self.md) {
-                    // OpenSSL 3.1's auto-digestmax: the digest length, or less if that
-                    // does not fit (emLen - hLen - 2).
-                    let max = (k - 1).saturating_sub(md.output_len() + 2);
-                    let salt = SaltLength::Exact(md.output_len().min(max));
-                    return Ok(PrivateRequest::SignPssPrehashed {
-                        params: params.with_salt(salt),
-                        digest,
-                    });
-                }
-                PrivateRequest::SignPssPrehashed { params, digest }
+                PrivateRequest::SignPssPrehashed { params: self.signing_pss(k), digest }
             }
             (Pad::None, _) => {
                 if tbs.len() != k {

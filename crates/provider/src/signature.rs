@@ -222,6 +222,7 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) ->
                 b"digest" => p.set_utf8(c.sig.md.map_or(c"", digest_name)),
                 b"mgf1-digest" => p.set_utf8(c.sig.mgf1.or(c.sig.md).map_or(c"", digest_name)),
                 b"saltlen" => c.sig.salt.to_param(&mut p),
+                b"algorithm-id" => p.set_octets(&c.sig.algorithm_id()?),
                 _ => true,
             };
             if !ok {
@@ -242,11 +243,12 @@ static SETTABLE: Table<OsslParam, 7> = Table([
     ossl::PARAM_END,
 ]);
 
-static GETTABLE: Table<OsslParam, 5> = Table([
+static GETTABLE: Table<OsslParam, 6> = Table([
     describe(names::PAD_MODE, ossl::PARAM_UTF8_STRING),
     describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
     describe(names::MGF1_DIGEST, ossl::PARAM_UTF8_STRING),
     describe(names::SALTLEN, ossl::PARAM_UTF8_STRING),
+    describe(names::ALGORITHM_ID, ossl::PARAM_OCTET_STRING),
     ossl::PARAM_END,
 ]);
 

@@ -345,14 +345,56 @@ fn openssl_cnf_default_properties_prefer_ours() {
     assert!(conf.status.success());
     let cnf = conf.stdout;
     std::fs::write(s.dir.join("prov.cnf"), cnf).unwrap();
-    let out = Command::new("openssl")
-        .args(["dgst", "-sha256", "-sign", "k2048.pem", "-out", "cnf.sig", "msg"])
-        .current_dir(&s.dir)
-        .env("OPENSSL_CONF", s.dir.join("prov.cnf"))
-        .env("CRYPTOCARD_PROVIDER_STATS", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && err.contains("signs=1"), "{err}");
+    // Everything works under it: ours signs, the default provider does the rest
+    // (digests, encoders, the certificate's DER), and ours names the signature
+    // algorithm (`algorithm-id`) where X.509 and CMS ask for it.
+    let under_cnf = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(&s.dir)
+            .env("OPENSSL_CONF", s.dir.join("prov.cnf"))
+            .env("CRYPTOCARD_PROVIDER_STATS", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success() && err.contains("signs=1"), "{args:?}: {err}");
+    };
+    under_cnf(&["dgst", "-sha256", "-sign", "k2048.pem", "-out", "cnf.sig", "msg"]);
     theirs("dgst", &["-sha256", "-verify", "p2048.pem", "-signature", "cnf.sig", "msg"]);
+    let x509 = ["req", "-x509", "-key", "k2048.pem", "-subj", "/CN=ours", "-days", "1"];
+    for (extra, out) in
+        [(&[][..], "cnf.pem"), (&["-sigopt", "rsa_padding_mode:pss", "-sha384"][..], "cnf-pss.pem")]
+    {
+        let mut args = x509.to_vec();
+        args.extend_from_slice(extra);
+        args.extend(["-out", out]);
+        under_cnf(&args);
+        theirs("verify", &["-CAfile", out, out]);
+    }
+    under_cnf(&[
+        "cms",
+        "-sign",
+        "-in",
+        "msg",
+        "-signer",
+        "cnf.pem",
+        "-inkey",
+        "k2048.pem",
+        "-out",
+        "cnf.p7s",
+    ]);
+    theirs(
+        "cms",
+        &[
+            "-verify",
+            "-in",
+            "cnf.p7s",
+            "-CAfile",
+            "cnf.pem",
+            "-content",
+            "msg",
+            "-out",
+            "/dev/null",
+        ],
+    );
 }

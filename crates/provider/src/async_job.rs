@@ -121,13 +121,16 @@ fn wait_fd(api: &AsyncApi, ctx: *mut c_void) -> Option<c_int> {
     Some(fd)
 }
 
-/// Runs `req` on `engine` from inside the current async job, pausing the job until the
-/// answer is there. `None` when the thread is not in a job (or the async functions are not
+/// Runs `req` on `engine` from inside the current async job: pausing the job until the
+/// answer is there (`pause`), or blocking this thread while an engine worker computes it.
+/// Either way the operation never runs on the job's own stack, which OpenSSL makes small
+/// (32 KiB). `None` when the thread is not in a job (or the async functions are not
 /// available, or no wait fd could be made): the caller then runs the request as usual.
 pub fn run_in_job(
     engine: &Engine,
     key: &Arc<RsaPrivateKey>,
     req: &PrivateRequest,
+    pause: bool,
 ) -> Option<Result<Vec<u8>>> {
     let api = api()?;
     // SAFETY: no arguments; returns this thread's current job or NULL.
@@ -140,21 +143,26 @@ pub fn run_in_job(
     if ctx.is_null() {
         return None;
     }
-    let fd = wait_fd(api, ctx)?;
+    let fd = if pause { wait_fd(api, ctx)? } else { -1 };
     let slot: Arc<Slot> = Arc::new((Mutex::new(None), Condvar::new()));
     let answer = slot.clone();
     let submitted = engine.submit_with(key.clone(), req.clone(), move |result| {
         *answer.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         answer.1.notify_all();
-        let one: u64 = 1;
-        // SAFETY: writes 8 bytes to the job's eventfd, which stays open while the job
-        // waits for this answer (the job cannot finish before it reads the slot).
-        unsafe { libc::write(fd, (&raw const one).cast(), 8) };
+        if fd >= 0 {
+            let one: u64 = 1;
+            // SAFETY: writes 8 bytes to the job's eventfd, which stays open while the job
+            // waits for this answer (the job cannot finish before it reads the slot).
+            unsafe { libc::write(fd, (&raw const one).cast(), 8) };
+        }
     });
     if submitted.is_err() {
         return None; // Busy: the caller blocks instead.
     }
     crate::stats::count_in_job();
+    if !pause {
+        return Some(wait_here(&slot));
+    }
     // Pause at least once, even when the answer is already there: an application such as
     // HAProxy registers the wait fds it learns of when a job pauses, and later removes
     // every fd of the wait context, so an fd it never saw would be removed unregistered.

@@ -56,10 +56,17 @@ fn engine() -> Option<Arc<Engine>> {
 /// Runs one private-key request for `key`: on the engine, or directly without one.
 pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<u8>> {
     match engine() {
-        Some(engine) => match crate::async_job::run_in_job(&engine, key, &req) {
-            Some(answer) => answer,
-            None => engine.run(key.clone(), req),
-        },
+        // In an async job the job pauses only where batches pay: without lane batching (a
+        // CPU without IFMA, a key size the kernels do not take) the pause and the wake-up
+        // through the application's event loop cost more than they gain, and the thread
+        // waits for an engine worker instead (never computing on the job's small stack).
+        Some(engine) => {
+            let pause = key.batch_class().is_lane_batched();
+            match crate::async_job::run_in_job(&engine, key, &req, pause) {
+                Some(answer) => answer,
+                None => engine.run(key.clone(), req),
+            }
+        }
         None => req.run(key, &mut OsRng),
     }
 }

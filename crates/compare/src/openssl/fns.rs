@@ -57,6 +57,10 @@ crate::ffi_table! {
     pub(crate) struct CryptoFns [linked] {
         fn OpenSSL_version(t: c_int) -> *const c_char;
         fn OSSL_PROVIDER_load(libctx: *mut OSSL_LIB_CTX, name: *const c_char) -> *mut OSSL_PROVIDER;
+        fn OSSL_PROVIDER_set_default_search_path(libctx: *mut OSSL_LIB_CTX, path: *const c_char) -> c_int;
+        fn OSSL_PROVIDER_available(libctx: *mut OSSL_LIB_CTX, name: *const c_char) -> c_int;
+        fn OSSL_PROVIDER_get0_name(prov: *const OSSL_PROVIDER) -> *const c_char;
+        fn OSSL_PROVIDER_get_params(prov: *const OSSL_PROVIDER, params: *mut OSSL_PARAM) -> c_int;
         fn ERR_get_error() -> c_ulong;
         fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
         fn ERR_clear_error();

@@ -5,7 +5,9 @@
 //! `default` provider and, where it can, its `legacy` provider (single DES, MD4; in the
 //! vendored build `no-module` compiles the legacy provider into libcrypto, so it loads by
 //! name; the system copy loads `ossl-modules/legacy.so` if installed). Algorithms that are
-//! not there fail with [`PeerError::Unavailable`].
+//! not there fail with [`PeerError::Unavailable`]. Other providers load from a modules
+//! directory ([`Openssl::load_provider`]), and an RSA operation can be bound to one by a
+//! property query ([`RsaKey::prepare_with`]).
 //!
 //! The objects returned here ([`Digest`], [`Cipher`], [`Hmac`], [`RsaKey`], [`RsaCtx`],
 //! [`ModExp`], [`BnMul`]) own their OpenSSL contexts, are prepared once and then run many
@@ -17,6 +19,7 @@ mod cms;
 mod digest;
 pub(crate) mod fns;
 mod mac;
+mod provider;
 mod rsa;
 
 pub use bn::{BnMul, ModExp};
@@ -24,6 +27,7 @@ pub use cipher::Cipher;
 pub use cms::CmsSigner;
 pub use digest::Digest;
 pub use mac::Hmac;
+pub use provider::Provider;
 pub use rsa::{RsaCtx, RsaKey, RsaOp, RsaPadding};
 
 use crate::{Origin, PeerError, PeerInfo, Result};

@@ -203,11 +203,27 @@ impl RsaKey {
 
     /// Prepares a context for `op` with `padding`, to be run many times.
     pub fn prepare(&self, op: RsaOp, padding: RsaPadding<'_>) -> Result<RsaCtx> {
+        self.prepare_with(op, padding, None)
+    }
+
+    /// As [`prepare`](Self::prepare), with the property query `propq` choosing the
+    /// provider of the RSA operation (and of the key management the key moves to), e.g.
+    /// "provider=cryptocard" (only that provider) or "?provider=cryptocard" (preferred).
+    /// Digests are fetched without it, from whichever provider offers them.
+    pub fn prepare_with(
+        &self,
+        op: RsaOp,
+        padding: RsaPadding<'_>,
+        propq: Option<&str>,
+    ) -> Result<RsaCtx> {
         let lib = self.lib;
         let f = &lib.fns;
-        // SAFETY: `pkey` is valid; the new context takes its own reference to it.
+        let propq = propq.map(c_name).transpose()?;
+        let props = propq.as_ref().map_or(ptr::null(), |p| p.as_ptr());
+        // SAFETY: `pkey` is valid; the new context takes its own reference to it; `props`
+        // is NULL or a NUL-terminated query, which OpenSSL copies.
         let ctx = lib.non_null(
-            unsafe { (f.EVP_PKEY_CTX_new_from_pkey)(ptr::null_mut(), self.pkey, ptr::null()) },
+            unsafe { (f.EVP_PKEY_CTX_new_from_pkey)(ptr::null_mut(), self.pkey, props) },
             "EVP_PKEY_CTX_new_from_pkey",
         )?;
         let mut rsa =

@@ -67,6 +67,9 @@ impl CipherCtx {
         if !key.has(decrypting, true) {
             return Err(Failure::new(Reason::InvalidKey, "no key, or no private key to decrypt"));
         }
+        if key.pss {
+            return Err(Failure::new(Reason::InvalidKey, "an RSA-PSS key does not encrypt"));
+        }
         *self = CipherCtx { key: Some(key), decrypting, ..CipherCtx::default() };
         Ok(())
     }

@@ -71,9 +71,17 @@ struct Held {
 #[derive(Debug, Default)]
 pub struct KeyData {
     held: Mutex<Option<Held>>,
+    /// An RSA-PSS key (RFC 4055 id-RSASSA-PSS): it signs with PSS only and never
+    /// encrypts. Set when the object is made, by the RSA-PSS key management.
+    pub pss: bool,
 }
 
 impl KeyData {
+    /// An empty RSA-PSS key object.
+    pub fn new_pss() -> KeyData {
+        KeyData { pss: true, ..KeyData::default() }
+    }
+
     /// A key object holding `key`.
     pub fn from_private(key: RsaPrivateKey) -> KeyData {
         let data = KeyData::default();

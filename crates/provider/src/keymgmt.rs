@@ -24,6 +24,15 @@ unsafe extern "C" fn new(_provctx: *mut c_void) -> *mut c_void {
     guard(core::ptr::null_mut(), || into_keydata(KeyData::default()))
 }
 
+unsafe extern "C" fn new_pss(_provctx: *mut c_void) -> *mut c_void {
+    guard(core::ptr::null_mut(), || into_keydata(KeyData::new_pss()))
+}
+
+/// RSA-PSS keys sign with the "RSA" signature (which pads them with PSS only).
+unsafe extern "C" fn query_operation_name(_operation_id: c_int) -> *const core::ffi::c_char {
+    c"RSA".as_ptr()
+}
+
 unsafe extern "C" fn free(keydata: *mut c_void) {
     // SAFETY: OpenSSL frees each keydata it got from `new` or `gen` once.
     guard((), || unsafe { release_keydata(keydata) })
@@ -223,6 +232,8 @@ unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const OsslParam 
 #[derive(Debug)]
 struct GenCtx {
     opts: KeyGenOptions,
+    /// Make an RSA-PSS key.
+    pss: bool,
 }
 
 fn gen_params(g: &mut GenCtx, params: *const OsslParam) -> Outcome<()> {
@@ -260,7 +271,7 @@ unsafe extern "C" fn gen_init(
         if selection & (ossl::SELECT_PRIVATE_KEY | ossl::SELECT_PUBLIC_KEY) == 0 {
             return core::ptr::null_mut();
         }
-        let mut g = GenCtx { opts: KeyGenOptions::new(2048) };
+        let mut g = GenCtx { opts: KeyGenOptions::new(2048), pss: false };
         if gen_params(&mut g, params).is_err() {
             return core::ptr::null_mut();
         }
@@ -303,11 +314,27 @@ unsafe extern "C" fn generate(
         match RsaPrivateKey::generate_with(&g.opts, &mut OsRng) {
             Ok(key) => {
                 stats::count(Op::Keygen);
-                into_keydata(KeyData::from_private(key))
+                let mut data = KeyData::from_private(key);
+                data.pss = g.pss;
+                into_keydata(data)
             }
             Err(_) => core::ptr::null_mut(),
         }
     })
+}
+
+unsafe extern "C" fn gen_init_pss(
+    provctx: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> *mut c_void {
+    // SAFETY: forwarded with OpenSSL's arguments.
+    let genctx = unsafe { gen_init(provctx, selection, params) };
+    // SAFETY: null or the `Box<GenCtx>` just made, not shared yet.
+    if let Some(g) = unsafe { genctx.cast::<GenCtx>().as_mut() } {
+        g.pss = true;
+    }
+    genctx
 }
 
 unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {
@@ -318,6 +345,30 @@ unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {
         }
     })
 }
+
+/// The RSA-PSS key management's dispatch table: RSA's, with RSA-PSS objects and the
+/// "RSA" signature named for them. Restrictions a key carries (its digest, MGF1 digest
+/// and salt length; RFC 4055 section 3.3) are not kept: the signer's parameters rule.
+pub static PSS_DISPATCH: Table<OsslDispatch, 18> = Table([
+    entry(ossl::FUNC_KEYMGMT_NEW, new_pss as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_FREE, free as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_HAS, has as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_VALIDATE, validate as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_MATCH, matches as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_IMPORT, import as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_IMPORT_TYPES, key_types as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_EXPORT, export as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_EXPORT_TYPES, key_types as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GET_PARAMS, get_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GETTABLE_PARAMS, gettable_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_INIT, gen_init_pss as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN, generate as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup as *const c_void),
+    entry(ossl::FUNC_KEYMGMT_QUERY_OPERATION_NAME, query_operation_name as *const c_void),
+    ossl::DISPATCH_END,
+]);
 
 /// The RSA key management's dispatch table.
 pub static DISPATCH: Table<OsslDispatch, 17> = Table([

@@ -151,6 +151,9 @@ pub const OP_ASYM_CIPHER: c_int = 13;
 
 // Key management.
 /// `OSSL_FUNC_KEYMGMT_NEW`.
+/// `OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME`: which algorithm of an operation serves keys
+/// of this type.
+pub const FUNC_KEYMGMT_QUERY_OPERATION_NAME: c_int = 20;
 pub const FUNC_KEYMGMT_NEW: c_int = 1;
 /// `OSSL_FUNC_KEYMGMT_GEN_INIT`.
 pub const FUNC_KEYMGMT_GEN_INIT: c_int = 2;

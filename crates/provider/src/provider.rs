@@ -191,13 +191,22 @@ unsafe extern "C" fn get_params(_provctx: *mut c_void, params: *mut OsslParam) -
 /// The property every algorithm here is defined with.
 const PROPERTIES: &CStr = c"provider=cryptocard";
 const RSA_NAMES: &CStr = c"RSA:rsaEncryption:1.2.840.113549.1.1.1";
+const RSA_PSS_NAMES: &CStr = c"RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10";
 
 const fn algorithm(
     implementation: *const OsslDispatch,
     description: &'static CStr,
 ) -> OsslAlgorithm {
+    named(RSA_NAMES, implementation, description)
+}
+
+const fn named(
+    names: &'static CStr,
+    implementation: *const OsslDispatch,
+    description: &'static CStr,
+) -> OsslAlgorithm {
     OsslAlgorithm {
-        algorithm_names: RSA_NAMES.as_ptr(),
+        algorithm_names: names.as_ptr(),
         property_definition: PROPERTIES.as_ptr(),
         implementation,
         algorithm_description: description.as_ptr(),
@@ -211,8 +220,11 @@ const ALGORITHM_END: OsslAlgorithm = OsslAlgorithm {
     algorithm_description: core::ptr::null(),
 };
 
-static KEYMGMT_ALGS: Table<OsslAlgorithm, 2> =
-    Table([algorithm(crate::keymgmt::DISPATCH.as_ptr(), c"cryptocard RSA keys"), ALGORITHM_END]);
+static KEYMGMT_ALGS: Table<OsslAlgorithm, 3> = Table([
+    algorithm(crate::keymgmt::DISPATCH.as_ptr(), c"cryptocard RSA keys"),
+    named(RSA_PSS_NAMES, crate::keymgmt::PSS_DISPATCH.as_ptr(), c"cryptocard RSA-PSS keys"),
+    ALGORITHM_END,
+]);
 static SIGNATURE_ALGS: Table<OsslAlgorithm, 2> = Table([
     algorithm(crate::signature::DISPATCH.as_ptr(), c"cryptocard RSA signatures"),
     ALGORITHM_END,

@@ -69,7 +69,11 @@ impl SigCtx {
         if !ok {
             return Err(Failure::new(Reason::InvalidKey, "no key, or no private key to sign"));
         }
-        *self = SigCtx { key: Some(key), purpose, ..SigCtx::default() };
+        // An RSA-PSS key signs with PSS only (and its hash is SHA-1 until set, as
+        // RFC 4055's defaults).
+        let pad = if key.pss { Pad::Pss } else { Pad::Pkcs1 };
+        let md = key.pss.then_some(HashAlg::Sha1);
+        *self = SigCtx { key: Some(key), purpose, pad, md, ..SigCtx::default() };
         Ok(())
     }
 
@@ -94,6 +98,9 @@ impl SigCtx {
 
     /// Sets the pad mode (checked against the purpose as OpenSSL does).
     pub fn set_pad(&mut self, pad: Pad) -> Outcome<()> {
+        if pad != Pad::Pss && self.key.as_ref().is_some_and(|k| k.pss) {
+            return Err(Failure::param("an RSA-PSS key signs with pad-mode pss only"));
+        }
         match pad {
             Pad::Pkcs1 | Pad::None => {}
             Pad::Pss => {

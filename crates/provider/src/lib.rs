@@ -3,7 +3,8 @@
 //! batching engine) by configuration, without a code change (provider(7)).
 //!
 //! It offers three algorithms, all named "RSA:rsaEncryption:1.2.840.113549.1.1.1" with
-//! the property "provider=cryptocard": key management, signature (PKCS#1 v1.5, PSS, no
+//! the property "provider=cryptocard" (and the key management of RSA-PSS keys,
+//! "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", whose signatures are RSA's): key management, signature (PKCS#1 v1.5, PSS, no
 //! padding; sign, verify, digest-sign, digest-verify) and asymmetric cipher (PKCS#1 v1.5
 //! with implicit rejection, OAEP, no padding). Everything else (digests, ciphers, key
 //! exchange, encoders and decoders) stays with the default provider: keys decoded there

@@ -205,12 +205,14 @@ static SETTABLE: Table<OsslParam, 11> = Table([
     ossl::PARAM_END,
 ]);
 
-static GETTABLE: Table<OsslParam, 6> = Table([
+static GETTABLE: Table<OsslParam, 8> = Table([
     describe(names::PAD_MODE, ossl::PARAM_UTF8_STRING),
     describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
     describe(names::MGF1_DIGEST, ossl::PARAM_UTF8_STRING),
     describe(names::OAEP_LABEL, ossl::PARAM_OCTET_STRING),
     describe(names::IMPLICIT_REJECTION, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::TLS_CLIENT_VERSION, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::TLS_NEGOTIATED_VERSION, ossl::PARAM_UNSIGNED_INTEGER),
     ossl::PARAM_END,
 ]);
 

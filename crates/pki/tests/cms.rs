@@ -291,3 +291,34 @@ fn random_mutations_of_openssl_messages_never_panic() {
     // Most mutations must be refused (a verifier that accepts everything passes no test).
     assert!(accepted < 1500, "{accepted} of 3000 mutated messages accepted");
 }
+
+#[test]
+fn a_certificate_for_something_else_does_not_sign() {
+    use cryptocard_pki::cert::{self, CertBuilder, Profile};
+    use x509_cert::der::{Encode, asn1::OctetString};
+    use x509_cert::ext::Extension;
+    use x509_cert::ext::pkix::ExtendedKeyUsage;
+    // The signer's key, certified by the intermediate for TLS servers only.
+    let server_auth = const_oid::db::rfc5280::ID_KP_SERVER_AUTH;
+    let eku = Extension {
+        extn_id: <ExtendedKeyUsage as const_oid::AssociatedOid>::OID,
+        critical: false,
+        extn_value: OctetString::new(ExtendedKeyUsage(vec![server_auth]).to_der().unwrap())
+            .unwrap(),
+    };
+    let k = key("signer");
+    let tls_only = CertBuilder::new(cert::parse_subject("/CN=tls only").unwrap(), k.public_key())
+        .unwrap()
+        .profile(Profile::Leaf)
+        .extension(eku)
+        .signed_by(&cert("inter"), &key("inter"))
+        .unwrap();
+    let s =
+        Signer { key: Arc::new(k), cert: tls_only, scheme: SigScheme::DEFAULT, by_key_id: false };
+    let der = cms::sign(MSG, &[s], &attached()).unwrap();
+    let e = cms::verify(&der, None, &trust()).unwrap_err();
+    assert!(e.to_string().contains("purpose"), "{e}");
+    // The signature itself is good.
+    let sig_only = VerifyOptions { no_chain: true, ..trust() };
+    assert_eq!(cms::verify(&der, None, &sig_only).unwrap().content, MSG);
+}

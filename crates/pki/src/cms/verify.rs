@@ -3,7 +3,8 @@
 //! or key identifier) chains to a trusted root; the message-digest attribute equals the
 //! content's digest and the content-type attribute its type (section 11.1-11.2); and the
 //! signature verifies over the signed attributes' DER as a SET OF (section 5.4), or over
-//! the content when there are none.
+//! the content when there are none. A certificate that says it is for something else
+//! (keyUsage, extendedKeyUsage) does not sign (RFC 8550 section 4.4).
 
 use super::content::open;
 use super::enveloped::cert_public_key;
@@ -17,6 +18,7 @@ use cms::signed_data::{
     CertificateSet, DigestAlgorithmIdentifiers, SignerIdentifier, SignerInfo, SignerInfos,
 };
 use const_oid::ObjectIdentifier;
+use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION};
 use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
 use const_oid::db::rfc5912::RSA_ENCRYPTION;
 use cryptocard::digest::{HashAlg, Hasher};
@@ -24,7 +26,7 @@ use der::asn1::OctetString;
 use der::{Encode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
-use x509_cert::ext::pkix::SubjectKeyIdentifier;
+use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage, SubjectKeyIdentifier};
 
 /// SignedData (RFC 5652 section 5.1) as the `cms` crate defines it, but with the
 /// encapsulated content read as an OCTET STRING: der's `Any` keeps a BER constructed
@@ -107,11 +109,32 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
             .ok_or_else(|| Error::Verify("signer certificate not found".into()))?;
         if !opts.no_chain {
             crate::cert::verify_chain(cert, &pool, &opts.trusted, at)?;
+            check_signing_purpose(cert)?;
         }
         verify_signer(info, cert, &content, &encap.econtent_type)?;
         signers.push(cert.clone());
     }
     Ok(Verified { content, signers })
+}
+
+/// A signer's certificate must allow signing S/MIME content where it says what it is for
+/// (RFC 8550 section 4.4.2 and 4.4.4, and OpenSSL's `smimesign` purpose, which `openssl
+/// cms -verify` checks): a keyUsage, if present, with digitalSignature or nonRepudiation;
+/// an extendedKeyUsage, if present, with emailProtection or anyExtendedKeyUsage.
+fn check_signing_purpose(cert: &Certificate) -> Result<()> {
+    let tbs = cert.tbs_certificate();
+    let refuse = || Error::Verify("unsuitable certificate purpose (not for S/MIME signing)".into());
+    let key_usage = tbs.get_extension::<KeyUsage>()?;
+    if key_usage.is_some_and(|(_, ku)| !ku.digital_signature() && !ku.non_repudiation()) {
+        return Err(refuse());
+    }
+    let for_email =
+        |oid: &ObjectIdentifier| *oid == ID_KP_EMAIL_PROTECTION || *oid == ANY_EXTENDED_KEY_USAGE;
+    let extended = tbs.get_extension::<ExtendedKeyUsage>()?;
+    if extended.is_some_and(|(_, eku)| !eku.0.iter().any(for_email)) {
+        return Err(refuse());
+    }
+    Ok(())
 }
 
 /// Whether `sid` names `cert`.

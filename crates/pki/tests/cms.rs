@@ -322,3 +322,15 @@ fn a_certificate_for_something_else_does_not_sign() {
     let sig_only = VerifyOptions { no_chain: true, ..trust() };
     assert_eq!(cms::verify(&der, None, &sig_only).unwrap().content, MSG);
 }
+
+#[test]
+fn hostile_envelopes_buy_a_bounded_number_of_private_key_operations() {
+    let many: Vec<Recipient> =
+        (0..=cms::MAX_TRIED_RECIPIENTS).map(|_| recipient(KeyTransport::Pkcs1v15)).collect();
+    let der = cms::encrypt(MSG, &many, ContentCipher::aes256()).unwrap();
+    let e = cms::decrypt(&der, &key("recipient"), None).unwrap_err();
+    assert!(matches!(e, Error::Unsupported(_)), "{e}");
+    // As many as the limit still open.
+    let der = cms::encrypt(MSG, &many[1..], ContentCipher::aes256()).unwrap();
+    assert_eq!(&cms::decrypt(&der, &key("recipient"), None).unwrap()[..], MSG);
+}

@@ -19,6 +19,10 @@ use x509_cert::Certificate;
 use x509_cert::ext::pkix::SubjectKeyIdentifier;
 use zeroize::Zeroizing;
 
+/// The most key-transport recipients [`decrypt`] tries with one key when no certificate
+/// says which is ours.
+pub const MAX_TRIED_RECIPIENTS: usize = 64;
+
 /// One recipient of an envelope: its certificate (which names it and holds its key) and
 /// how the content key travels to it.
 #[derive(Clone, Debug)]
@@ -126,6 +130,14 @@ pub fn decrypt(
     };
     if candidates.is_empty() {
         return Err(Error::NoMatch("no matching recipient".into()));
+    }
+    // Each candidate costs a private-key operation: a hostile message with thousands of
+    // recipients must not buy thousands of them.
+    if candidates.len() > MAX_TRIED_RECIPIENTS {
+        return Err(Error::Unsupported(format!(
+            "{} recipients to try: name ours with its certificate (-recip)",
+            candidates.len()
+        )));
     }
     for ktri in candidates {
         let transport = KeyTransport::from_algorithm_identifier(&ktri.key_enc_alg)?;

@@ -33,7 +33,7 @@ mod verify;
 pub use canon::{add_text_header, canonical_text, strip_text_header};
 pub use content::{Format, Kind, kind_of, read, write};
 pub use content_cipher::ContentCipher;
-pub use enveloped::{Recipient, decrypt, encrypt};
+pub use enveloped::{MAX_TRIED_RECIPIENTS, Recipient, decrypt, encrypt};
 pub use keytrans::KeyTransport;
 pub use signed::{SignOptions, Signer, sign, sign_many};
 pub use verify::{Verified, VerifyOptions, verify};

@@ -334,3 +334,13 @@ fn hostile_envelopes_buy_a_bounded_number_of_private_key_operations() {
     let der = cms::encrypt(MSG, &many[1..], ContentCipher::aes256()).unwrap();
     assert_eq!(&cms::decrypt(&der, &key("recipient"), None).unwrap()[..], MSG);
 }
+
+#[test]
+fn hostile_signed_data_buys_a_bounded_number_of_checks() {
+    let signers: Vec<Signer> = (0..=cms::MAX_SIGNERS).map(|_| signer(SigScheme::DEFAULT)).collect();
+    let der = cms::sign(MSG, &signers, &attached()).unwrap();
+    let e = cms::verify(&der, None, &trust()).unwrap_err();
+    assert!(matches!(e, Error::Unsupported(_)), "{e}");
+    let der = cms::sign(MSG, &signers[1..], &attached()).unwrap();
+    assert_eq!(cms::verify(&der, None, &trust()).unwrap().signers.len(), cms::MAX_SIGNERS);
+}

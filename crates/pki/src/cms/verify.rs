@@ -53,6 +53,13 @@ struct EncapsulatedData {
     econtent: Option<OctetString>,
 }
 
+/// The most signers [`verify`] checks in one message.
+pub const MAX_SIGNERS: usize = 64;
+
+/// The most certificates (the message's and the caller's untrusted ones) [`verify`]
+/// searches for signers and issuers.
+pub const MAX_CERTIFICATES: usize = 256;
+
 /// What to trust and check.
 #[derive(Clone, Debug, Default)]
 pub struct VerifyOptions {
@@ -90,6 +97,11 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
     if sd.signer_infos.0.is_empty() {
         return Err(Error::Verify("no signers".into()));
     }
+    // Each signer costs a signature check and a chain search among the certificates: a
+    // hostile message must not buy an unbounded number of them.
+    if sd.signer_infos.0.len() > MAX_SIGNERS {
+        return Err(Error::Unsupported(format!("more than {MAX_SIGNERS} signers")));
+    }
     let mut pool: Vec<Certificate> = sd
         .certificates
         .iter()
@@ -100,6 +112,9 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
         })
         .collect();
     pool.extend(opts.untrusted.iter().cloned());
+    if pool.len() > MAX_CERTIFICATES {
+        return Err(Error::Unsupported(format!("more than {MAX_CERTIFICATES} certificates")));
+    }
     let at = opts.at.unwrap_or_else(SystemTime::now);
     let mut signers = Vec::with_capacity(sd.signer_infos.0.len());
     for info in sd.signer_infos.0.iter() {

@@ -364,3 +364,44 @@ fn many_documents_sign_in_one_call() {
     fails_with(&run(&args, b""), 3, "absent.txt");
     assert_eq!(listing(&outdir2), vec!["doc0.txt.p7s", "doc1.txt.p7s"]);
 }
+
+#[test]
+fn cmsout_converts_and_verify_writes_the_signers() {
+    let dir = tempdir();
+    let (signer, key) = (pki("signer.pem"), pki("signer.key"));
+    let (smime, pem, der) =
+        (path(dir.path(), "m.eml"), path(dir.path(), "m.pem"), path(dir.path(), "m.der"));
+    let args = ["cms", "-sign", "-nodetach", "-signer", &signer, "-inkey", &key, "-out", &smime];
+    ok(&run(&args, TEXT));
+    ok(&run(&["cms", "-cmsout", "-in", &smime, "-outform", "PEM", "-out", &pem], b""));
+    assert!(std::fs::read_to_string(&pem).unwrap().starts_with("-----BEGIN CMS-----"));
+    ok(&run(
+        &["smime", "-pk7out", "-in", &pem, "-inform", "PEM", "-outform", "DER", "-out", &der],
+        b"",
+    ));
+    // The three encodings hold the same message: each verifies to the same content, and
+    // -signer writes the signer's certificate.
+    let (signers, root, inter) =
+        (path(dir.path(), "signers.pem"), pki("root.pem"), pki("inter.pem"));
+    let with_out = [
+        "cms",
+        "-verify",
+        "-inform",
+        "DER",
+        "-in",
+        &der,
+        "-CAfile",
+        &root,
+        "-certfile",
+        &inter,
+        "-signer",
+        &signers,
+    ];
+    assert_eq!(ok(&run(&with_out, b"")), crlf(TEXT));
+    let written = std::fs::read_to_string(&signers).unwrap();
+    let expected = std::fs::read_to_string(&signer).unwrap();
+    assert_eq!(written.trim(), expected.trim());
+    // A certificate is no CMS message.
+    let out = run(&["cms", "-cmsout", "-in", &signer, "-inform", "PEM", "-outform", "DER"], b"");
+    fails_with(&out, 3, "PEM label");
+}

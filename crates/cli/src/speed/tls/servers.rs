@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -106,8 +107,11 @@ impl Running {
         }
         let out = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| format!("{}: {e}", log.display()))?;
+        // In a process group of its own, so that stopping it stops what it started too
+        // (a script's server, nginx's workers).
         let child = Command::new(&words[0])
             .args(&words[1..])
+            .process_group(0)
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
@@ -128,11 +132,21 @@ impl Running {
 }
 
 impl Drop for Running {
+    /// Stops the server's process group: SIGTERM, so that scripts clean up (their key
+    /// files) and servers exit through their handlers, then SIGKILL after 5 s.
     fn drop(&mut self) {
-        if let Some(child) = &mut self.child {
-            let _ = child.kill();
-            let _ = child.wait();
+        let Some(child) = &mut self.child else { return };
+        let group = format!("-{}", child.id());
+        let signal = |sig: &str| {
+            let _ = Command::new("kill").args([sig, "--", &group]).stderr(Stdio::null()).status();
+        };
+        signal("-TERM");
+        let start = Instant::now();
+        while matches!(child.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
         }
+        signal("-KILL");
+        let _ = child.wait();
     }
 }
 

@@ -4,19 +4,17 @@
 
 use super::content::{DATA, open, wrap};
 use super::content_cipher::ContentCipher;
+use super::ident::CertId;
 use super::keytrans::KeyTransport;
 use crate::{Error, Result};
-use cms::cert::IssuerAndSerialNumber;
 use cms::content_info::CmsVersion;
 use cms::enveloped_data::{
-    EncryptedContentInfo, EnvelopedData, KeyTransRecipientInfo, RecipientIdentifier, RecipientInfo,
-    RecipientInfos,
+    EncryptedContentInfo, EnvelopedData, KeyTransRecipientInfo, RecipientInfo, RecipientInfos,
 };
 use const_oid::db::rfc5911::ID_ENVELOPED_DATA;
 use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
 use der::asn1::OctetString;
 use x509_cert::Certificate;
-use x509_cert::ext::pkix::SubjectKeyIdentifier;
 use zeroize::Zeroizing;
 
 /// The most key-transport recipients [`decrypt`] tries with one key when no certificate
@@ -41,33 +39,6 @@ pub(crate) fn cert_public_key(cert: &Certificate) -> Result<RsaPublicKey> {
     crate::sig::public_key_from_spki(cert.tbs_certificate().subject_public_key_info())
 }
 
-/// How CMS names `cert`: issuer and serial number, or its subject key identifier.
-fn recipient_id(cert: &Certificate, by_key_id: bool) -> Result<RecipientIdentifier> {
-    let tbs = cert.tbs_certificate();
-    if by_key_id {
-        let (_, ski) = tbs.get_extension::<SubjectKeyIdentifier>()?.ok_or_else(|| {
-            Error::NoMatch("recipient certificate has no subject key identifier".into())
-        })?;
-        return Ok(RecipientIdentifier::SubjectKeyIdentifier(ski));
-    }
-    Ok(RecipientIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
-        issuer: tbs.issuer().clone(),
-        serial_number: tbs.serial_number().clone(),
-    }))
-}
-
-/// Whether `rid` names `cert`.
-fn names(rid: &RecipientIdentifier, cert: &Certificate) -> bool {
-    match rid {
-        RecipientIdentifier::IssuerAndSerialNumber(_) => {
-            recipient_id(cert, false).ok().as_ref() == Some(rid)
-        }
-        RecipientIdentifier::SubjectKeyIdentifier(_) => {
-            recipient_id(cert, true).ok().as_ref() == Some(rid)
-        }
-    }
-}
-
 /// An EnvelopedData ContentInfo (DER) of `content` for `recipients`.
 pub fn encrypt(content: &[u8], recipients: &[Recipient], cipher: ContentCipher) -> Result<Vec<u8>> {
     if recipients.is_empty() {
@@ -76,7 +47,7 @@ pub fn encrypt(content: &[u8], recipients: &[Recipient], cipher: ContentCipher) 
     let cek = cipher.generate_key()?;
     let mut infos = Vec::with_capacity(recipients.len());
     for r in recipients {
-        let rid = recipient_id(&r.cert, r.by_key_id)?;
+        let rid = CertId::of(&r.cert, r.by_key_id, "recipient")?.recipient();
         let version = if r.by_key_id { CmsVersion::V2 } else { CmsVersion::V0 };
         let enc_key = r.transport.wrap(&cert_public_key(&r.cert)?, &cek)?;
         infos.push(RecipientInfo::Ktri(KeyTransRecipientInfo {
@@ -125,7 +96,7 @@ pub fn decrypt(
         _ => None,
     });
     let candidates: Vec<&KeyTransRecipientInfo> = match cert {
-        Some(c) => ktris.filter(|k| names(&k.rid, c)).collect(),
+        Some(c) => ktris.filter(|k| CertId::from(&k.rid).names(c)).collect(),
         None => ktris.collect(),
     };
     if candidates.is_empty() {

@@ -25,6 +25,7 @@ mod canon;
 mod content;
 mod content_cipher;
 mod enveloped;
+mod ident;
 mod keytrans;
 mod signed;
 pub mod smime;

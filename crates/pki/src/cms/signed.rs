@@ -10,10 +10,11 @@
 //! documents signed with one key fills the IFMA unit's eight lanes.
 
 use super::content::{DATA, wrap};
+use super::ident::CertId;
 use super::keytrans::hash_algorithm;
 use crate::sig::SigScheme;
 use crate::{Error, Result};
-use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
+use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
 use cms::signed_data::{
     CertificateSet, EncapsulatedContentInfo, SignedData, SignerIdentifier, SignerInfo, SignerInfos,
@@ -35,7 +36,6 @@ use std::sync::Arc;
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::attr::{Attribute, Attributes};
-use x509_cert::ext::pkix::SubjectKeyIdentifier;
 use x509_cert::time::Time;
 
 /// One signer: its key, its certificate, and the signature scheme.
@@ -187,21 +187,6 @@ fn smime_capabilities() -> Result<Any> {
     Ok(Any::encode_from(&caps)?)
 }
 
-fn signer_id(cert: &Certificate, by_key_id: bool) -> Result<(CmsVersion, SignerIdentifier)> {
-    let tbs = cert.tbs_certificate();
-    if by_key_id {
-        let (_, ski) = tbs.get_extension::<SubjectKeyIdentifier>()?.ok_or_else(|| {
-            Error::NoMatch("signer certificate has no subject key identifier".into())
-        })?;
-        return Ok((CmsVersion::V3, SignerIdentifier::SubjectKeyIdentifier(ski)));
-    }
-    let isn = IssuerAndSerialNumber {
-        issuer: tbs.issuer().clone(),
-        serial_number: tbs.serial_number().clone(),
-    };
-    Ok((CmsVersion::V1, SignerIdentifier::IssuerAndSerialNumber(isn)))
-}
-
 fn prepare(content: &[u8], signer: &Signer, opts: &SignOptions) -> Result<Prepared> {
     // A PSS salt of "maximum" or "digest length" becomes the number the parameters carry.
     let scheme = signer.scheme.for_key(signer.key.public_key())?;
@@ -232,7 +217,10 @@ fn prepare(content: &[u8], signer: &Signer, opts: &SignOptions) -> Result<Prepar
         }
         SigScheme::Pss(params) => PrivateRequest::SignPssPrehashed { params, digest: to_sign },
     };
-    let (version, sid) = signer_id(&signer.cert, signer.by_key_id)?;
+    let id = CertId::of(&signer.cert, signer.by_key_id, "signer")?;
+    // Version 1 names the signer by issuer and serial, version 3 by key id (section 5.3).
+    let version = if signer.by_key_id { CmsVersion::V3 } else { CmsVersion::V1 };
+    let sid = id.signer();
     Ok(Prepared {
         version,
         sid,

@@ -8,15 +8,14 @@
 
 use super::content::open;
 use super::enveloped::cert_public_key;
+use super::ident::CertId;
 use crate::sig::SigScheme;
 use crate::sig::hash_from_id as hash_of;
 use crate::{Error, Result};
-use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
+use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
 use cms::revocation::RevocationInfoChoices;
-use cms::signed_data::{
-    CertificateSet, DigestAlgorithmIdentifiers, SignerIdentifier, SignerInfo, SignerInfos,
-};
+use cms::signed_data::{CertificateSet, DigestAlgorithmIdentifiers, SignerInfo, SignerInfos};
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION};
 use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
@@ -26,7 +25,7 @@ use der::asn1::OctetString;
 use der::{Encode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
-use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage, SubjectKeyIdentifier};
+use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage};
 
 /// SignedData (RFC 5652 section 5.1) as the `cms` crate defines it, but with the
 /// encapsulated content read as an OCTET STRING: der's `Any` keeps a BER constructed
@@ -120,7 +119,7 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
     for info in sd.signer_infos.0.iter() {
         let cert = pool
             .iter()
-            .find(|c| identifies(&info.sid, c))
+            .find(|c| CertId::from(&info.sid).names(c))
             .ok_or_else(|| Error::Verify("signer certificate not found".into()))?;
         if !opts.no_chain {
             crate::cert::verify_chain(cert, &pool, &opts.trusted, at)?;
@@ -150,20 +149,6 @@ fn check_signing_purpose(cert: &Certificate) -> Result<()> {
         return Err(refuse());
     }
     Ok(())
-}
-
-/// Whether `sid` names `cert`.
-fn identifies(sid: &SignerIdentifier, cert: &Certificate) -> bool {
-    let tbs = cert.tbs_certificate();
-    match sid {
-        SignerIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
-            issuer,
-            serial_number,
-        }) => tbs.issuer() == issuer && tbs.serial_number() == serial_number,
-        SignerIdentifier::SubjectKeyIdentifier(ski) => {
-            matches!(tbs.get_extension::<SubjectKeyIdentifier>(), Ok(Some((_, mine))) if &mine == ski)
-        }
-    }
 }
 
 /// The scheme of a SignerInfo: `rsaEncryption` (PKCS#1 v1.5 with the digest algorithm),

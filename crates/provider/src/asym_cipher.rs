@@ -89,6 +89,31 @@ unsafe extern "C" fn decrypt_init(
     with_ctx(ctx, c"decrypt_init", |c| init(c, provkey, true, params))
 }
 
+/// encrypt and decrypt: with a null `out`, the largest output length; else `op` on the
+/// `inlen` input bytes, written to `out` (room for `outsize`).
+///
+/// # Safety
+/// OpenSSL's arguments: `outlen` writable, `inp` readable for `inlen` bytes, `out` null or
+/// writable for `outsize` bytes.
+unsafe fn transform(
+    ctx: *mut c_void,
+    func: &CStr,
+    (out, outlen, outsize): (*mut u8, *mut usize, usize),
+    (inp, inlen): (*const u8, usize),
+    op: fn(&CipherCtx, &[u8]) -> Outcome<Vec<u8>>,
+) -> c_int {
+    with_ctx(ctx, func, |c| {
+        if out.is_null() {
+            // SAFETY: OpenSSL's length out pointer.
+            return unsafe { output_len(outlen, c.cipher.max_len()?) };
+        }
+        // SAFETY: OpenSSL's input of `inlen` bytes.
+        let result = op(&c.cipher, unsafe { input(inp, inlen) })?;
+        // SAFETY: `out` holds `outsize` writable bytes.
+        unsafe { output(out, outlen, outsize, &result) }
+    })
+}
+
 unsafe extern "C" fn encrypt(
     ctx: *mut c_void,
     out: *mut u8,
@@ -97,16 +122,8 @@ unsafe extern "C" fn encrypt(
     inp: *const u8,
     inlen: usize,
 ) -> c_int {
-    with_ctx(ctx, c"encrypt", |c| {
-        if out.is_null() {
-            // SAFETY: OpenSSL's length out pointer.
-            return unsafe { output_len(outlen, c.cipher.max_len()?) };
-        }
-        // SAFETY: OpenSSL's input of `inlen` bytes.
-        let ct = c.cipher.encrypt(unsafe { input(inp, inlen) })?;
-        // SAFETY: `out` holds `outsize` writable bytes.
-        unsafe { output(out, outlen, outsize, &ct) }
-    })
+    // SAFETY: OpenSSL's arguments, passed on as they came.
+    unsafe { transform(ctx, c"encrypt", (out, outlen, outsize), (inp, inlen), CipherCtx::encrypt) }
 }
 
 unsafe extern "C" fn decrypt(
@@ -117,16 +134,8 @@ unsafe extern "C" fn decrypt(
     inp: *const u8,
     inlen: usize,
 ) -> c_int {
-    with_ctx(ctx, c"decrypt", |c| {
-        if out.is_null() {
-            // SAFETY: OpenSSL's length out pointer.
-            return unsafe { output_len(outlen, c.cipher.max_len()?) };
-        }
-        // SAFETY: OpenSSL's input of `inlen` bytes.
-        let msg = c.cipher.decrypt(unsafe { input(inp, inlen) })?;
-        // SAFETY: `out` holds `outsize` writable bytes.
-        unsafe { output(out, outlen, outsize, &msg) }
-    })
+    // SAFETY: OpenSSL's arguments, passed on as they came.
+    unsafe { transform(ctx, c"decrypt", (out, outlen, outsize), (inp, inlen), CipherCtx::decrypt) }
 }
 
 /// Applies OpenSSL's asymmetric cipher parameters; unknown names are ignored.

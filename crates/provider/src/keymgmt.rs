@@ -28,7 +28,8 @@ unsafe extern "C" fn new_pss(_provctx: *mut c_void) -> *mut c_void {
     guard(core::ptr::null_mut(), || into_keydata(KeyData::new_pss()))
 }
 
-/// RSA-PSS keys sign with the "RSA" signature (which pads them with PSS only).
+/// Both key types sign and encrypt with the "RSA" algorithms (which pad RSA-PSS keys with
+/// PSS only and refuse to encrypt with them).
 unsafe extern "C" fn query_operation_name(_operation_id: c_int) -> *const core::ffi::c_char {
     c"RSA".as_ptr()
 }
@@ -346,47 +347,37 @@ unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {
     })
 }
 
-/// The RSA-PSS key management's dispatch table: RSA's, with RSA-PSS objects and the
-/// "RSA" signature named for them. Restrictions a key carries (its digest, MGF1 digest
-/// and salt length; RFC 4055 section 3.3) are not kept: the signer's parameters rule.
-pub static PSS_DISPATCH: Table<OsslDispatch, 18> = Table([
-    entry(ossl::FUNC_KEYMGMT_NEW, new_pss as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_FREE, free as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_HAS, has as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_VALIDATE, validate as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_MATCH, matches as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_IMPORT, import as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_IMPORT_TYPES, key_types as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_EXPORT, export as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_EXPORT_TYPES, key_types as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GET_PARAMS, get_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GETTABLE_PARAMS, gettable_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_INIT, gen_init_pss as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN, generate as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_QUERY_OPERATION_NAME, query_operation_name as *const c_void),
-    ossl::DISPATCH_END,
-]);
+/// A key management dispatch table: RSA's functions with the constructor and the
+/// generator's init that make RSA or RSA-PSS objects.
+const fn table(new: *const c_void, gen_init: *const c_void) -> Table<OsslDispatch, 18> {
+    Table([
+        entry(ossl::FUNC_KEYMGMT_NEW, new),
+        entry(ossl::FUNC_KEYMGMT_FREE, free as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_HAS, has as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_VALIDATE, validate as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_MATCH, matches as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_IMPORT, import as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_IMPORT_TYPES, key_types as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_EXPORT, export as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_EXPORT_TYPES, key_types as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GET_PARAMS, get_params as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GETTABLE_PARAMS, gettable_params as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GEN_INIT, gen_init),
+        entry(ossl::FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GEN, generate as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_QUERY_OPERATION_NAME, query_operation_name as *const c_void),
+        ossl::DISPATCH_END,
+    ])
+}
 
 /// The RSA key management's dispatch table.
-pub static DISPATCH: Table<OsslDispatch, 17> = Table([
-    entry(ossl::FUNC_KEYMGMT_NEW, new as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_FREE, free as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_HAS, has as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_VALIDATE, validate as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_MATCH, matches as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_IMPORT, import as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_IMPORT_TYPES, key_types as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_EXPORT, export as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_EXPORT_TYPES, key_types as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GET_PARAMS, get_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GETTABLE_PARAMS, gettable_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_INIT, gen_init as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN, generate as *const c_void),
-    entry(ossl::FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup as *const c_void),
-    ossl::DISPATCH_END,
-]);
+pub static DISPATCH: Table<OsslDispatch, 18> =
+    table(new as *const c_void, gen_init as *const c_void);
+
+/// The RSA-PSS key management's dispatch table: RSA's, with RSA-PSS objects. Restrictions
+/// a key carries (its digest, MGF1 digest and salt length; RFC 4055 section 3.3) are not
+/// kept: the signer's parameters rule.
+pub static PSS_DISPATCH: Table<OsslDispatch, 18> =
+    table(new_pss as *const c_void, gen_init_pss as *const c_void);

@@ -15,7 +15,6 @@
 
 mod args;
 mod base64;
-mod certio;
 mod cmd;
 mod fail;
 mod hex;

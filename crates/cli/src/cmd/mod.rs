@@ -3,6 +3,7 @@
 //! `cryptocard des3 ...` is `enc -des3 ...`, `cryptocard aes-128-ctr ...` is
 //! `enc -aes-128-ctr ...`).
 
+pub mod certio;
 pub mod cms;
 pub mod dgst;
 pub mod enc;

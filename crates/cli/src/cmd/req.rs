@@ -18,9 +18,9 @@
 //! stderr (`Certificate request self-signature verify OK`), exit 1 if it fails. The
 //! subject must be given with `-subj`: there is no prompting.
 
+use super::certio::{self, pki_fail};
 use super::{Spec, no_positional};
 use crate::args::Flag;
-use crate::certio::{self, pki_fail};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};

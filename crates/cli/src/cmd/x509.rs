@@ -22,9 +22,9 @@
 //! used to `CA.srl` beside the CA certificate, as OpenSSL does (we never read it back:
 //! serials are random).
 
+use super::certio::{self, pki_fail};
 use super::{Spec, no_positional};
 use crate::args::Flag;
-use crate::certio::{self, pki_fail};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};

@@ -60,7 +60,7 @@ pub fn csr_bytes(c: &CertReq, format: Format) -> CmdResult<Vec<u8>> {
 
 /// The digest named by the last digest switch, if any.
 pub fn digest_flag(dynamic: &[String]) -> CmdResult<Option<HashAlg>> {
-    dynamic.last().map(|d| crate::cmd::digest_by_name(d)).transpose()
+    dynamic.last().map(|d| super::digest_by_name(d)).transpose()
 }
 
 /// The signature scheme: PKCS#1 v1.5 with the digest (SHA-256 by default), or PSS with

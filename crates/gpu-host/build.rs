@@ -1,6 +1,24 @@
 //! Compiles the GPU kernel source (crates/cryptocard/src/rsa/accel/gpu/kernel) as C for
-//! the host, with the shim header in place of CUDA's qualifiers. Needs a C compiler only
-//! (no C++ compiler, no CUDA).
+//! the host, with the shim header in place of CUDA's qualifiers: the run-time build
+//! (`csrc/gpu_host.c`, every primitive) and one build per compile-time variant the
+//! device may use (`csrc/gpu_host_sized.c`, the batch entry only; see `VARIANTS` in
+//! src/lib.rs). Needs a C compiler only (no C++ compiler, no CUDA).
+
+use std::path::PathBuf;
+
+/// (name, prime limbs or 0 for the run-time build, squaring by the general product):
+/// the same list as `VARIANTS` in src/lib.rs.
+const VARIANTS: &[(&str, u32, u32)] = &[
+    ("l0_s1", 0, 1),
+    ("l16_s0", 16, 0),
+    ("l16_s1", 16, 1),
+    ("l32_s0", 32, 0),
+    ("l32_s1", 32, 1),
+    ("l48_s0", 48, 0),
+    ("l48_s1", 48, 1),
+    ("l64_s0", 64, 0),
+    ("l64_s1", 64, 1),
+];
 
 fn main() {
     let kernel = "../cryptocard/src/rsa/accel/gpu/kernel";
@@ -8,9 +26,24 @@ fn main() {
         println!("cargo:rerun-if-changed={kernel}/{f}");
     }
     println!("cargo:rerun-if-changed=csrc/gpu_host.c");
-    cc::Build::new()
-        .file("csrc/gpu_host.c")
+    println!("cargo:rerun-if-changed=csrc/gpu_host_sized.c");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let mut build = cc::Build::new();
+    build.file("csrc/gpu_host.c");
+    for &(name, l, sqr) in VARIANTS {
+        // One file per variant, so that each has its own object.
+        let fixed = if l > 0 { format!("#define CC_FIXED_L {l}\n") } else { String::new() };
+        let text = format!(
+            "{fixed}#define CC_SQR_BY_MUL {sqr}\n#define CC_VARIANT {name}\n\
+             #include \"gpu_host_sized.c\"\n"
+        );
+        let path = out.join(format!("gpu_host_{name}.c"));
+        std::fs::write(&path, text).expect("writing a variant's source to OUT_DIR");
+        build.file(path);
+    }
+    build
         .include(kernel)
+        .include("csrc")
         .std("c11")
         .opt_level(3)
         .warnings(true)

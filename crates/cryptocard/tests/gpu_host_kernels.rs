@@ -204,6 +204,55 @@ fn mixed_keys_in_one_batch_and_every_window() {
     }
 }
 
+/// Every compile-time variant the device may run (prelude.cuh: a module per prime size,
+/// squaring by the general product) in one batch of every key: the operations of its
+/// size (all of them for the run-time build) match the scalar backend with their pairs'
+/// successors; the others fail alone with STATUS_BAD_KEY and no output; and a fault
+/// injected into a key of its size is caught there too.
+#[test]
+fn sized_variants_match_scalar_and_refuse_other_sizes() {
+    let keys = keys();
+    let images = gpu_common::images(keys, None);
+    let mut rng = XorShift64(0x5a5a_0101_c3c3_7e7e);
+    let ops: Vec<Op> =
+        (0..2 * keys.len()).map(|i| random_op(&mut rng, keys, i % keys.len())).collect();
+    let b = pack(keys, &ops);
+    let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+    for v in host::VARIANTS {
+        let takes = |op: &Op| v.fixed_l.is_none_or(|l| keys[op.key].nl == 2 * l);
+        assert!(ops.iter().any(takes), "{v:?}: no key of its size among the test keys");
+        type Indexed<'a> = Vec<(usize, &'a Op)>;
+        let (ok, refused): (Indexed<'_>, Indexed<'_>) =
+            ops.iter().enumerate().partition(|(_, op)| takes(op));
+        for w in [4, layout::WINDOW] {
+            let out = host::rsa_private_variant(v, &refs, &b.op_key, &b.input, b.words, w);
+            for (i, op) in &ok {
+                gpu_common::check_output(keys, op, &b, &out.out, &out.status, *i);
+            }
+            for (i, op) in &refused {
+                assert_eq!(out.status[*i], layout::STATUS_BAD_KEY, "{v:?}: {}", keys[op.key].name);
+                for plane in 0..3 {
+                    let words = unpack(&out.out, b.words, b.count, plane, *i);
+                    assert!(words.iter().all(|&x| x == 0), "{v:?}: output of a refused key");
+                }
+            }
+        }
+        // A fault in the first key of the variant's size, in the unblinded result.
+        let faulty = ok[0].1.key;
+        let images = gpu_common::images(keys, Some((faulty, layout::FAULT_UNBLIND, 77)));
+        let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+        let out = host::rsa_private_variant(v, &refs, &b.op_key, &b.input, b.words, layout::WINDOW);
+        for (i, op) in ops.iter().enumerate().filter(|(_, op)| op.key == faulty) {
+            assert_eq!(
+                out.status[i],
+                layout::STATUS_FAULT,
+                "{v:?}: fault in op {i} ({})",
+                keys[op.key].name
+            );
+        }
+    }
+}
+
 /// Every operation of key `faulty` fails with STATUS_FAULT and zero output; the
 /// operations of the other keys in the same batch succeed.
 fn assert_faults_alone(

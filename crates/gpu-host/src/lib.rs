@@ -83,6 +83,78 @@ mod ffi {
     }
 }
 
+/// The signature of every batch entry, run-time or sized.
+type BatchFn = unsafe extern "C" fn(
+    keys: *const u64,
+    key_count: u32,
+    op_key: *const u32,
+    input: *const u32,
+    out: *mut u32,
+    status: *mut u32,
+    count: u32,
+    words: u32,
+    w: u32,
+);
+
+/// Declares the sized batch entries (build.rs compiles one per variant) and lists them.
+macro_rules! variants {
+    ($(($sym:ident, $l:expr, $sqr:expr)),* $(,)?) => {
+        mod sized {
+            unsafe extern "C" {
+                $(pub fn $sym(
+                    keys: *const u64,
+                    key_count: u32,
+                    op_key: *const u32,
+                    input: *const u32,
+                    out: *mut u32,
+                    status: *mut u32,
+                    count: u32,
+                    words: u32,
+                    w: u32,
+                );)*
+            }
+        }
+        /// Every compile-time variant of the kernel source the device may run, as
+        /// build.rs compiles them for the host.
+        pub const VARIANTS: &[Variant] = &[
+            $(Variant { fixed_l: $l, sqr_by_mul: $sqr, entry: sized::$sym },)*
+        ];
+    };
+}
+
+variants!(
+    (cc_host_rsa_private_l0_s1, None, true),
+    (cc_host_rsa_private_l16_s0, Some(16), false),
+    (cc_host_rsa_private_l16_s1, Some(16), true),
+    (cc_host_rsa_private_l32_s0, Some(32), false),
+    (cc_host_rsa_private_l32_s1, Some(32), true),
+    (cc_host_rsa_private_l48_s0, Some(48), false),
+    (cc_host_rsa_private_l48_s1, Some(48), true),
+    (cc_host_rsa_private_l64_s0, Some(64), false),
+    (cc_host_rsa_private_l64_s1, Some(64), true),
+);
+
+/// A build of the kernel source with prelude.cuh's compile-time choices.
+#[derive(Clone, Copy)]
+pub struct Variant {
+    /// `CC_FIXED_L`: a module for primes of exactly this many limbs (other keys get
+    /// `CC_STATUS_BAD_KEY`); `None` for the run-time build.
+    pub fixed_l: Option<usize>,
+    /// `CC_SQR_BY_MUL`: squaring by the general product.
+    pub sqr_by_mul: bool,
+    entry: BatchFn,
+}
+
+impl core::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.fixed_l {
+            Some(l) => write!(f, "sized L = {l}")?,
+            None => f.write_str("run-time L")?,
+        }
+        f.write_str(if self.sqr_by_mul { ", squaring by product" } else { ", dedicated squaring" })
+    }
+}
+
 /// An odd modulus of 1 to [`N_MAX`] limbs with its -n^-1 mod 2^32.
 fn check_modulus(n: &[u32]) -> (u32, i32) {
     assert!((1..=N_MAX).contains(&n.len()), "modulus of {} limbs", n.len());
@@ -211,6 +283,29 @@ pub fn rsa_private(
     words: usize,
     w: u32,
 ) -> BatchOut {
+    batch(ffi::cc_host_rsa_private, keys, op_key, input, words, w)
+}
+
+/// [`rsa_private`] with one of the compile-time [`VARIANTS`].
+pub fn rsa_private_variant(
+    variant: &Variant,
+    keys: &[&[u32]],
+    op_key: &[u32],
+    input: &[u32],
+    words: usize,
+    w: u32,
+) -> BatchOut {
+    batch(variant.entry, keys, op_key, input, words, w)
+}
+
+fn batch(
+    entry: BatchFn,
+    keys: &[&[u32]],
+    op_key: &[u32],
+    input: &[u32],
+    words: usize,
+    w: u32,
+) -> BatchOut {
     let count = op_key.len();
     assert!(words <= N_MAX && input.len() == 3 * words * count);
     for key in keys {
@@ -228,8 +323,10 @@ pub fn rsa_private(
     // the C code read (checked above; a header it rejects is read up to word 2 only);
     // op_key, input, out and status have the lengths the batch layout implies for
     // `count` operations of `words` limbs; an op_key beyond the keys is caught in C.
+    // Every entry (run-time or sized) has cc_host_rsa_private's contract; a sized one
+    // reads no more of an image than its header's L allows (it rejects other sizes).
     unsafe {
-        ffi::cc_host_rsa_private(
+        entry(
             ptrs.as_ptr(),
             keys.len() as u32,
             op_key.as_ptr(),

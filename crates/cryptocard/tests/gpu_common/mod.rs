@@ -174,8 +174,7 @@ pub fn scalar_private(k: &TestKey, c: &BigUint) -> BigUint {
     BigUint::from_bytes_be(&k.key.raw_private(&input, &mut OsRng).unwrap())
 }
 
-/// Checks every operation's outputs against the scalar backend: status OK, m equal to
-/// `raw_private`, the successor pair (A^2 R, Ai^2 R), and zero past the key's limbs.
+/// Checks every operation's outputs against the scalar backend ([`check_output`]).
 /// Returns the number of operations checked.
 pub fn check_outputs(
     keys: &[TestKey],
@@ -186,19 +185,25 @@ pub fn check_outputs(
 ) -> usize {
     assert_eq!(status.len(), ops.len());
     for (i, op) in ops.iter().enumerate() {
-        let k = &keys[op.key];
-        assert_eq!(status[i], layout::STATUS_OK, "op {i} ({}) status", k.name);
-        let m = unpack(out, b.words, b.count, 0, i);
-        assert!(m[k.nl..].iter().all(|&w| w == 0), "op {i}: words past n");
-        let want = scalar_private(k, &op.c);
-        assert_eq!(big(&m), want, "op {i} ({}): m against the scalar backend", k.name);
-        let rinv = k.r().modinv(&k.n).unwrap();
-        let a2 = big(&unpack(out, b.words, b.count, 1, i));
-        let ai2 = big(&unpack(out, b.words, b.count, 2, i));
-        assert_eq!(a2, (&op.a_m * &op.a_m * &rinv) % &k.n, "op {i}: A^2");
-        assert_eq!(ai2, (&op.ai_m * &op.ai_m * &rinv) % &k.n, "op {i}: Ai^2");
+        check_output(keys, op, b, out, status, i);
     }
     ops.len()
+}
+
+/// Checks operation `i` (`op`) of a batch against the scalar backend: status OK, m equal
+/// to `raw_private`, the successor pair (A^2 R, Ai^2 R), and zero past the key's limbs.
+pub fn check_output(keys: &[TestKey], op: &Op, b: &Batch, out: &[u32], status: &[u32], i: usize) {
+    let k = &keys[op.key];
+    assert_eq!(status[i], layout::STATUS_OK, "op {i} ({}) status", k.name);
+    let m = unpack(out, b.words, b.count, 0, i);
+    assert!(m[k.nl..].iter().all(|&w| w == 0), "op {i}: words past n");
+    let want = scalar_private(k, &op.c);
+    assert_eq!(big(&m), want, "op {i} ({}): m against the scalar backend", k.name);
+    let rinv = k.r().modinv(&k.n).unwrap();
+    let a2 = big(&unpack(out, b.words, b.count, 1, i));
+    let ai2 = big(&unpack(out, b.words, b.count, 2, i));
+    assert_eq!(a2, (&op.a_m * &op.a_m * &rinv) % &k.n, "op {i}: A^2");
+    assert_eq!(ai2, (&op.ai_m * &op.ai_m * &rinv) % &k.n, "op {i}: Ai^2");
 }
 
 /// The images of `keys`, with `fault` (phase, bit) armed in key `faulty` if given.

@@ -79,45 +79,45 @@ CC_INLINE cc_u32 cc_neg_inv32(cc_u32 m) {
 
 /* ---- limb arrays ---- */
 
-CC_FN void cc_copy(cc_u32 *r, const cc_u32 *a, int L) {
+CC_LIMB_FN void cc_copy(cc_u32 *r, const cc_u32 *a, int L) {
     int j;
-    for (j = 0; j < L; j++) r[j] = a[j];
+    CC_UNROLL for (j = 0; j < L; j++) r[j] = a[j];
 }
 
-CC_FN void cc_zero(cc_u32 *r, int L) {
+CC_LIMB_FN void cc_zero(cc_u32 *r, int L) {
     int j;
-    for (j = 0; j < L; j++) r[j] = 0;
+    CC_UNROLL for (j = 0; j < L; j++) r[j] = 0;
 }
 
 /* r = a - b, returns the borrow. r may alias a or b. */
-CC_FN cc_u32 cc_sub_n(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, int L) {
+CC_LIMB_FN cc_u32 cc_sub_n(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, int L) {
     cc_u32 br = 0;
     int j;
-    for (j = 0; j < L; j++) r[j] = cc_sbb(a[j], b[j], &br);
+    CC_UNROLL for (j = 0; j < L; j++) r[j] = cc_sbb(a[j], b[j], &br);
     return br;
 }
 
 /* r += b & mask, returns the carry (of the masked add). */
-CC_FN cc_u32 cc_cnd_add_n(cc_u32 *r, const cc_u32 *b, cc_u32 mask, int L) {
+CC_LIMB_FN cc_u32 cc_cnd_add_n(cc_u32 *r, const cc_u32 *b, cc_u32 mask, int L) {
     cc_u32 c = 0;
     int j;
-    for (j = 0; j < L; j++) r[j] = cc_adc(r[j], b[j] & mask, &c);
+    CC_UNROLL for (j = 0; j < L; j++) r[j] = cc_adc(r[j], b[j] & mask, &c);
     return c;
 }
 
 /* All ones if a < b (as L-limb numbers), else 0; constant time. */
-CC_FN cc_u32 cc_lt_mask(const cc_u32 *a, const cc_u32 *b, int L) {
+CC_LIMB_FN cc_u32 cc_lt_mask(const cc_u32 *a, const cc_u32 *b, int L) {
     cc_u32 br = 0;
     int j;
-    for (j = 0; j < L; j++) (void)cc_sbb(a[j], b[j], &br);
+    CC_UNROLL for (j = 0; j < L; j++) (void)cc_sbb(a[j], b[j], &br);
     return (cc_u32)0 - br;
 }
 
 /* All ones if a == b, else 0; constant time. */
-CC_FN cc_u32 cc_eq_mask(const cc_u32 *a, const cc_u32 *b, int L) {
+CC_LIMB_FN cc_u32 cc_eq_mask(const cc_u32 *a, const cc_u32 *b, int L) {
     cc_u32 d = 0;
     int j;
-    for (j = 0; j < L; j++) d |= a[j] ^ b[j];
+    CC_UNROLL for (j = 0; j < L; j++) d |= a[j] ^ b[j];
     return ~cc_mask_nz(d);
 }
 
@@ -126,21 +126,21 @@ CC_FN cc_u32 cc_eq_mask(const cc_u32 *a, const cc_u32 *b, int L) {
  * (top is 0 or 1). The subtraction always runs; the choice is a mask. r must not
  * alias t or n.
  */
-CC_FN void cc_cond_sub(cc_u32 *r, const cc_u32 *t, cc_u32 top, const cc_u32 *n, int L) {
+CC_LIMB_FN void cc_cond_sub(cc_u32 *r, const cc_u32 *t, cc_u32 top, const cc_u32 *n, int L) {
     cc_u32 br = cc_sub_n(r, t, n, L);
     /* keep the difference when there was a top word or no borrow */
     cc_u32 keep = cc_mask_nz(top | (br ^ 1u));
     int j;
-    for (j = 0; j < L; j++) r[j] = (r[j] & keep) | (t[j] & ~keep);
+    CC_UNROLL for (j = 0; j < L; j++) r[j] = (r[j] & keep) | (t[j] & ~keep);
 }
 
 /* r (2L limbs) = a * b, schoolbook. r must not alias a or b. */
-CC_FN void cc_mul_wide(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, int L) {
+CC_LIMB_FN void cc_mul_wide(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, int L) {
     int i, j;
     cc_zero(r, 2 * L);
-    for (i = 0; i < L; i++) {
+    CC_UNROLL_OUTER for (i = 0; i < L; i++) {
         cc_u32 c = 0, ai = a[i];
-        for (j = 0; j < L; j++) r[i + j] = cc_mac(ai, b[j], r[i + j], &c);
+        CC_UNROLL for (j = 0; j < L; j++) r[i + j] = cc_mac(ai, b[j], r[i + j], &c);
         r[i + L] = c;
     }
 }
@@ -150,26 +150,26 @@ CC_FN void cc_mul_wide(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, int L) {
  * squares a_i^2 on the diagonal: L (L - 1) / 2 + L products instead of L^2. r must not
  * alias a.
  */
-CC_FN void cc_sqr_wide(cc_u32 *r, const cc_u32 *a, int L) {
+CC_LIMB_FN void cc_sqr_wide(cc_u32 *r, const cc_u32 *a, int L) {
     int i, j;
     cc_u32 c, hi;
     cc_zero(r, 2 * L);
-    for (i = 0; i + 1 < L; i++) {
+    CC_UNROLL_OUTER for (i = 0; i + 1 < L; i++) {
         cc_u32 ai = a[i];
         c = 0;
-        for (j = i + 1; j < L; j++) r[i + j] = cc_mac(ai, a[j], r[i + j], &c);
+        CC_UNROLL_OUTER for (j = i + 1; j < L; j++) r[i + j] = cc_mac(ai, a[j], r[i + j], &c);
         r[i + L] = c; /* no earlier row reached this word */
     }
     /* double: the off-diagonal sum is below a^2 / 2, so no bit leaves the 2L limbs */
     hi = 0;
-    for (j = 0; j < 2 * L; j++) {
+    CC_UNROLL for (j = 0; j < 2 * L; j++) {
         cc_u32 w = r[j];
         r[j] = (w << 1) | hi;
         hi = w >> 31;
     }
     /* the diagonal */
     c = 0;
-    for (i = 0; i < L; i++) {
+    CC_UNROLL for (i = 0; i < L; i++) {
         cc_u32 h = 0;
         cc_u32 lo = cc_mac(a[i], a[i], 0, &h);
         r[2 * i] = cc_adc(r[2 * i], lo, &c);
@@ -183,12 +183,12 @@ CC_FN void cc_sqr_wide(cc_u32 *r, const cc_u32 *a, int L) {
  * which is where row i + 1 adds its own carry, so one word carries it along; after the
  * last row it is the top bit of (t + M n) / R < 2 n.
  */
-CC_FN void cc_redc(cc_u32 *r, cc_u32 *t, const cc_u32 *n, cc_u32 n0, int L) {
+CC_LIMB_FN void cc_redc(cc_u32 *r, cc_u32 *t, const cc_u32 *n, cc_u32 n0, int L) {
     cc_u32 carry = 0;
     int i, j;
-    for (i = 0; i < L; i++) {
+    CC_UNROLL_OUTER for (i = 0; i < L; i++) {
         cc_u32 m = t[i] * n0, c = 0;
-        for (j = 0; j < L; j++) t[i + j] = cc_mac(m, n[j], t[i + j], &c);
+        CC_UNROLL for (j = 0; j < L; j++) t[i + j] = cc_mac(m, n[j], t[i + j], &c);
         {
             cc_u64 s = (cc_u64)t[i + L] + c + carry;
             t[i + L] = (cc_u32)s;
@@ -203,20 +203,20 @@ CC_FN void cc_redc(cc_u32 *r, cc_u32 *t, const cc_u32 *n, cc_u32 n0, int L) {
  * (or a < n and b < R). r may alias a or b. The running sum stays below 2 n + 2^32 n,
  * in L + 2 words.
  */
-CC_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n, cc_u32 n0,
+CC_LIMB_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n, cc_u32 n0,
                        int L) {
     cc_u32 t[CC_N_MAX + 2];
     int i, j;
     cc_zero(t, L + 2);
-    for (i = 0; i < L; i++) {
+    CC_UNROLL_OUTER for (i = 0; i < L; i++) {
         cc_u32 c = 0, c2 = 0, ai = a[i], m;
-        for (j = 0; j < L; j++) t[j] = cc_mac(ai, b[j], t[j], &c);
+        CC_UNROLL for (j = 0; j < L; j++) t[j] = cc_mac(ai, b[j], t[j], &c);
         t[L] = cc_adc(t[L], c, &c2);
         t[L + 1] = c2;
         m = t[0] * n0;
         c = 0;
         (void)cc_mac(m, n[0], t[0], &c); /* the low word becomes 0 */
-        for (j = 1; j < L; j++) t[j - 1] = cc_mac(m, n[j], t[j], &c);
+        CC_UNROLL for (j = 1; j < L; j++) t[j - 1] = cc_mac(m, n[j], t[j], &c);
         c2 = 0;
         t[L - 1] = cc_adc(t[L], c, &c2);
         t[L] = t[L + 1] + c2;
@@ -224,11 +224,18 @@ CC_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32
     cc_cond_sub(r, t, t[L], n, L);
 }
 
-/* Montgomery square: r = a^2 R^-1 mod n, fully reduced, for a < n. r may alias a. */
-CC_FN void cc_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0, int L) {
+/*
+ * Montgomery square: r = a^2 R^-1 mod n, fully reduced, for a < n. r may alias a. The
+ * dedicated squaring and REDC, or with CC_SQR_BY_MUL the general product.
+ */
+CC_LIMB_FN void cc_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0, int L) {
+#if CC_SQR_BY_MUL
+    cc_mont_mul(r, a, a, n, n0, L);
+#else
     cc_u32 t[2 * CC_N_MAX];
     cc_sqr_wide(t, a, L);
     cc_redc(r, t, n, n0, L);
+#endif
 }
 
 /*
@@ -236,7 +243,7 @@ CC_FN void cc_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0, i
  * when q < R): REDC gives x R^-1 mod n, and a product by R^2 mod n puts back R.
  * Constant time. x is left unchanged. r must not alias x.
  */
-CC_FN void cc_reduce_wide(cc_u32 *r, const cc_u32 *x, const cc_u32 *n, cc_u32 n0,
+CC_LIMB_FN void cc_reduce_wide(cc_u32 *r, const cc_u32 *x, const cc_u32 *n, cc_u32 n0,
                           const cc_u32 *r2, int L) {
     cc_u32 t[2 * CC_N_MAX];
     cc_copy(t, x, 2 * L);

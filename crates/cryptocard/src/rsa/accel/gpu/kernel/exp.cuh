@@ -25,21 +25,27 @@ CC_INLINE cc_u32 cc_window_at(const cc_u32 *e, int eL, int pos, int w) {
 }
 
 /* out = tab[idx] (entries of L limbs, `entries` of them), reading every entry. */
-CC_FN void cc_table_select(cc_u32 *out, const cc_u32 *tab, int entries, int L, cc_u32 idx) {
+CC_LIMB_FN void cc_table_select(cc_u32 *out, const cc_u32 *tab, int entries, int L, cc_u32 idx) {
     int i, j;
     cc_zero(out, L);
     for (i = 0; i < entries; i++) {
         cc_u32 mask = cc_mask_eq((cc_u32)i, idx);
-        for (j = 0; j < L; j++) out[j] |= tab[i * L + j] & mask;
+        CC_UNROLL for (j = 0; j < L; j++) out[j] |= tab[i * L + j] & mask;
     }
 }
 
 /*
  * r = x^e mod n, plain in and out (x < n), e of eL limbs (secret; every bit read),
  * window w in 1..CC_WINDOW_MAX, r2 = R^2 mod n. Constant time in x and e. r may alias x.
+ * In a sized build (prelude.cuh) L and eL are CC_FIXED_L whatever is passed: its one
+ * caller, the operation, passes that.
  */
-CC_FN void cc_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL, const cc_u32 *n,
-                          cc_u32 n0, const cc_u32 *r2, int L, int w) {
+CC_EXP_FN void cc_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL,
+                              const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L, int w) {
+#ifdef CC_FIXED_L
+    L = CC_FIXED_L;
+    eL = CC_FIXED_L;
+#endif
     cc_u32 tab[CC_TABLE_MAX * CC_PRIME_MAX];
     cc_u32 acc[CC_PRIME_MAX], sel[CC_PRIME_MAX], one[CC_PRIME_MAX];
     int entries = 1 << w, bits = 32 * eL, windows = (bits + w - 1) / w;
@@ -68,10 +74,14 @@ CC_FN void cc_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL, c
 
 /*
  * All ones if m^e = c mod n, else 0, for a public e = e_hi 2^32 + e_lo >= 1, m and c
- * plain, m < n. Variable time in e only.
+ * plain, m < n. Variable time in e only. In a sized build L is 2 CC_FIXED_L (n's
+ * length) whatever is passed.
  */
-CC_FN cc_u32 cc_mont_exp_pub_eq(const cc_u32 *m, const cc_u32 *c, cc_u32 e_lo, cc_u32 e_hi,
-                                const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L) {
+CC_EXP_FN cc_u32 cc_mont_exp_pub_eq(const cc_u32 *m, const cc_u32 *c, cc_u32 e_lo, cc_u32 e_hi,
+                                    const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L) {
+#ifdef CC_FIXED_L
+    L = 2 * CC_FIXED_L;
+#endif
     cc_u32 mm[CC_N_MAX], acc[CC_N_MAX], one[CC_N_MAX];
     int top, b;
     cc_mont_mul(mm, m, r2, n, n0, L);

@@ -19,5 +19,6 @@
 #define __device__
 #define __global__
 #define __forceinline__ inline
+#define __noinline__
 
 #endif

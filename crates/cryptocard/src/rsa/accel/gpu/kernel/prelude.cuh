@@ -13,6 +13,52 @@ typedef unsigned long long cc_u64;
 /* Loops over limbs: the compiler decides. */
 #define CC_FN static __host__ __device__
 
+/*
+ * Unrolling hints, for the sized builds below: NVRTC unrolls a loop of constant trip
+ * count fully. Elsewhere (the run-time build, whose trip counts are not constant, and
+ * a host C compiler) the compiler's own heuristics decide.
+ */
+#if (defined(__CUDACC_RTC__) || defined(__CUDACC__)) && defined(CC_FIXED_L)
+#define CC_UNROLL _Pragma("unroll")
+#else
+#define CC_UNROLL
+#endif
+
+/*
+ * Sized builds. Without CC_FIXED_L the code takes every length at run time: one module
+ * serves every key, and each limb array lives in local memory, since a loop of unknown
+ * length indexes it. With -DCC_FIXED_L=K (the driver compiles one module per prime
+ * length, K limbs) the functions on limb arrays are inlined where they are called
+ * (CC_LIMB_FN), the exponentiations and the operation take their lengths from the
+ * macro, so every limb loop has a constant trip count: NVRTC unrolls the inner loops
+ * and keeps the arrays they index by constants (the running sum, the multiplier) in
+ * registers. The exponentiations stay functions of their own (CC_EXP_FN), so that the
+ * two of one operation share their code. A sized module takes keys of K-limb primes
+ * only; any other key gets CC_STATUS_BAD_KEY there.
+ *
+ * CC_FULL_UNROLL=1 unrolls the outer loops of the products and the squaring too: no
+ * array is then indexed by a variable, at the price of code size (a 32-limb product is
+ * about 1,000 multiply-adds in a row). CC_SQR_BY_MUL=1 squares with the general
+ * product (CIOS) instead of the dedicated squaring and REDC, whose word indices move
+ * with both loops. Both are measured on the device (scripts/gpu-check) rather than
+ * guessed; both compute the same words as the defaults (tests/gpu_host_kernels.rs).
+ */
+#ifdef CC_FIXED_L
+#define CC_LIMB_FN CC_INLINE
+#define CC_EXP_FN static __host__ __device__ __noinline__
+#else
+#define CC_LIMB_FN CC_FN
+#define CC_EXP_FN CC_FN
+#endif
+#if defined(CC_FIXED_L) && defined(CC_FULL_UNROLL) && CC_FULL_UNROLL
+#define CC_UNROLL_OUTER CC_UNROLL
+#else
+#define CC_UNROLL_OUTER
+#endif
+#ifndef CC_SQR_BY_MUL
+#define CC_SQR_BY_MUL 0
+#endif
+
 /* The largest prime, in 32-bit limbs (RSA-4096: two 2048-bit primes). */
 #define CC_PRIME_MAX 64
 /* The largest modulus n, in 32-bit limbs. */

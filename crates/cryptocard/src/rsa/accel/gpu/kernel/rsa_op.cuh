@@ -73,7 +73,12 @@ CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32
     if (key[0] != CC_KEY_MAGIC || key[1] < 1 || key[1] > CC_PRIME_MAX || key[2] != 2 * key[1] ||
         w < 1 || w > CC_WINDOW_MAX)
         return CC_STATUS_BAD_KEY;
+#ifdef CC_FIXED_L
+    if (key[1] != CC_FIXED_L) return CC_STATUS_BAD_KEY; /* a module for one size */
+    L = CC_FIXED_L;
+#else
     L = (int)key[1];
+#endif
     NL = 2 * L;
     p0 = key[3];
     q0 = key[4];
@@ -114,8 +119,8 @@ CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32
     {
         cc_u32 carry = 0;
         int j;
-        for (j = 0; j < L; j++) wide[j] = cc_adc(wide[j], cq[j], &carry);
-        for (j = L; j < NL; j++) wide[j] = cc_adc(wide[j], 0, &carry);
+        CC_UNROLL for (j = 0; j < L; j++) wide[j] = cc_adc(wide[j], cq[j], &carry);
+        CC_UNROLL for (j = L; j < NL; j++) wide[j] = cc_adc(wide[j], 0, &carry);
     }
     cc_fault(wide, NL, key, CC_FAULT_GARNER);
     /* unblinding: m = (Ai R) m' / R = m' Ai mod n */
@@ -128,7 +133,7 @@ CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32
     ok = cc_mont_exp_pub_eq(m, c, key[6], key[7], n, n0, r2n, NL) & in_range;
     {
         int j;
-        for (j = 0; j < NL; j++) m[j] &= ok;
+        CC_UNROLL for (j = 0; j < NL; j++) m[j] &= ok;
     }
     cc_zero(cb, NL);
     cc_zero(wide, NL);

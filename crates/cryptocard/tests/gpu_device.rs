@@ -306,6 +306,61 @@ mod device {
         }
     }
 
+    /// One line per key size for the device check's sweep of the kernel's choices
+    /// (`CRYPTOCARD_GPU_*`, `rsa/accel/gpu/tuning.rs`; `scripts/gpu-check --sweep` runs
+    /// this test once per choice): batches of `CRYPTOCARD_GPU_SWEEP_BATCH` (65,536 by
+    /// default) one key, the kernel's own seconds from the device's counters beside the
+    /// rate with transfers. Every status must be OK: the fault check m^e = c passed, so
+    /// every result is right.
+    #[test]
+    fn device_rate_of_this_tuning() {
+        if let Some(why) = no_gpu() {
+            println!("skipped: {why}");
+            return;
+        }
+        let batch: usize = std::env::var("CRYPTOCARD_GPU_SWEEP_BATCH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(65536);
+        let keys = keys();
+        let images = gpu_common::images(keys, None);
+        for (ki, name) in [(0usize, "RSA-1024"), (1, "RSA-2048"), (2, "RSA-3072"), (3, "RSA-4096")]
+        {
+            let mut rng = XorShift64(0x5eed_0000_0000_0001 + ki as u64);
+            let cs: Vec<BigUint> = (0..64).map(|_| random_below(&mut rng, &keys[ki].n)).collect();
+            let (a_m, ai_m) = gpu_common::pair(&keys[ki], &BigUint::from(54321u32));
+            let n = if ki >= 2 { batch / 4 } else { batch }.max(1);
+            let ops: Vec<Op> = (0..n)
+                .map(|i| Op {
+                    key: ki,
+                    c: cs[i % 64].clone(),
+                    a_m: a_m.clone(),
+                    ai_m: ai_m.clone(),
+                })
+                .collect();
+            let b = pack(keys, &ops);
+            let _warm = run_device(&images, &b); // compiles this size's module
+            let before = cryptocard::rsa::gpu_counters();
+            let t = Instant::now();
+            for _ in 0..2 {
+                let (_, status) = run_device(&images, &b);
+                assert!(
+                    status.iter().all(|&s| s == layout::STATUS_OK),
+                    "{name}: a failed operation"
+                );
+            }
+            let secs = t.elapsed().as_secs_f64();
+            let after = cryptocard::rsa::gpu_counters();
+            let kernel = after.kernel_seconds - before.kernel_seconds;
+            println!(
+                "speed: tuning [{}] {name} batch {n}: kernel {:.0} ops/s, with transfers {:.0} ops/s",
+                cryptocard::rsa::gpu_status(),
+                (2 * n) as f64 / kernel,
+                (2 * n) as f64 / secs
+            );
+        }
+    }
+
     #[test]
     fn device_rates_by_batch_size() {
         if let Some(why) = no_gpu() {

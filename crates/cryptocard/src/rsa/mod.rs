@@ -161,9 +161,10 @@ pub use ::signature;
 /// The key format crates, as the `rsa` crate re-exports them (`rsa::pkcs8::...`).
 pub use {::pkcs1, ::pkcs8, ::spki};
 
-/// The GPU backend's device in one line (name, SMs, clock), or why there is none.
+/// The GPU backend's device in one line (name, SMs, clock), or why there is none; its
+/// launches, operations and seconds in the kernel.
 #[cfg(feature = "gpu")]
-pub use accel::gpu::driver::status as gpu_status;
+pub use accel::gpu::driver::{GpuCounters, counters as gpu_counters, status as gpu_status};
 pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{

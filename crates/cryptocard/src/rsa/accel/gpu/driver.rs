@@ -1,6 +1,6 @@
 //! The CUDA driver calls: finding the device, compiling the kernel with NVRTC (once per
-//! process), resident key images, and one batch launch. Through `cudarc` with dynamic
-//! loading, so nothing of CUDA is needed to build, and `libcuda.so.1` and
+//! process and module), resident key images, and one batch launch. Through `cudarc`
+//! with dynamic loading, so nothing of CUDA is needed to build, and `libcuda.so.1` and
 //! `libnvrtc.so.13` are looked for only when the backend is first asked for.
 //!
 //! `cudarc` panics when a library it needs is missing, so [`device`] first asks
@@ -8,31 +8,44 @@
 //! `catch_unwind` as a second line of defence: a machine without a GPU gets
 //! [`Error::Unsupported`] and the reason ([`status`]), never a panic.
 //!
+//! The modules follow [`Tuning`] (`tuning.rs`): the one for every size is compiled at
+//! setup, so that a kernel NVRTC refuses shows there; with sized modules on, the one of
+//! a prime length is compiled at the first batch of that size, and a batch mixing sizes
+//! runs one launch per size (`layout::by_size`). A sized module that fails to compile
+//! leaves its size to the module for every size, with the error in [`status`].
+//!
 //! Key images are uploaded once per key and zeroed on the device when the key's last
 //! clone is dropped ([`DeviceKey`]); each batch's buffers are zeroed before they are
 //! freed. One launch at a time per process (a mutex): the kernel fills the device by
-//! itself at the batch sizes where the GPU pays.
+//! itself at the batch sizes where the GPU pays. [`counters`] keeps the launches, the
+//! operations and the seconds in the kernel, for `speed`'s kernel-only rates.
 
 #![allow(unsafe_code)]
 
-use super::layout::{IN_PLANES, OUT_PLANES, Planes, WINDOW};
-use super::source::{BLOCK_THREADS, KERNEL_NAME, KERNEL_SOURCE};
+use super::layout::{self, IN_PLANES, OUT_PLANES, Planes};
+use super::source::{KERNEL_NAME, KERNEL_SOURCE};
+use super::tuning::Tuning;
 use crate::{Error, Result};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
 };
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
-/// The environment variable that turns the PTX carry chains off (`0`): the kernel then
-/// multiplies in 64 bits as on the host, for a device run that tells the two apart.
-pub const PTX_VAR: &str = "CRYPTOCARD_GPU_PTX";
-
-/// The device, its compiled kernel, and what the speed report names.
+/// The device, its compiled kernels, and what the speed report names.
 pub(crate) struct Device {
+    ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    func: CudaFunction,
+    /// `sm_90`.
+    arch: String,
+    tuning: Tuning,
+    /// The module for every size.
+    every: CudaFunction,
+    /// The sized modules compiled so far, by prime length; `None`: it failed to compile.
+    sized: Mutex<Vec<(usize, Option<CudaFunction>)>>,
     launch: Mutex<()>,
-    /// "NVIDIA H100 80GB HBM3, 132 SMs at 1980 MHz, sm_90".
+    counters: Mutex<GpuCounters>,
+    /// "NVIDIA H100 80GB HBM3, 132 SMs at 1980 MHz, sm_90; PTX carry chains, ...".
     pub(crate) description: String,
 }
 
@@ -40,6 +53,21 @@ impl core::fmt::Debug for Device {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.description)
     }
+}
+
+/// What the device has done since the process started: for rates of the kernel alone
+/// beside those of whole requests.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuCounters {
+    /// Kernel launches.
+    pub launches: u64,
+    /// Operations in them.
+    pub operations: u64,
+    /// Seconds from each launch to the kernel's end (the device synchronised before
+    /// and after), summed.
+    pub kernel_seconds: f64,
+    /// Seconds in the driver's batch call, transfers and waiting included, summed.
+    pub busy_seconds: f64,
 }
 
 /// The outcome of the first use, kept for the process: the device, or why there is none.
@@ -56,8 +84,8 @@ pub(crate) fn device() -> Result<&'static Device> {
 /// The last CUDA error of a call that failed after setup, for [`status`].
 static LAST_ERROR: Mutex<Option<String>> = Mutex::new(None);
 
-/// One line on the GPU: its name, SMs and clock, or why the backend cannot run; and the
-/// last CUDA error, if a call failed since.
+/// One line on the GPU: its name, SMs and clock and the kernel's choices, or why the
+/// backend cannot run; and the last CUDA error, if a call failed since.
 pub fn status() -> String {
     let line = match DEVICE.get_or_init(init) {
         Ok(d) => d.description.clone(),
@@ -69,11 +97,20 @@ pub fn status() -> String {
     }
 }
 
+/// The device's counters (zeros where there is no device or it was never used).
+pub fn counters() -> GpuCounters {
+    match DEVICE.get() {
+        Some(Ok(d)) => *d.counters.lock().unwrap_or_else(|p| p.into_inner()),
+        _ => GpuCounters::default(),
+    }
+}
+
 fn init() -> core::result::Result<Device, &'static str> {
     setup().map_err(|why| &*Box::leak(format!("GPU backend: {why}").into_boxed_str()))
 }
 
 fn setup() -> core::result::Result<Device, String> {
+    let tuning = Tuning::from_env()?;
     // SAFETY: loads the CUDA driver library by its usual names (libloading), which runs
     // its initialisers; nothing of it is called yet.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
@@ -83,13 +120,33 @@ fn setup() -> core::result::Result<Device, String> {
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
         return Err("no NVRTC (libnvrtc.so.13 not found), which compiles the kernel".into());
     }
-    match std::panic::catch_unwind(init_device) {
+    match std::panic::catch_unwind(|| init_device(tuning)) {
         Ok(r) => r,
         Err(_) => Err("the CUDA libraries failed while setting up (a panic in cudarc)".into()),
     }
 }
 
-fn init_device() -> core::result::Result<Device, String> {
+/// Compiles the kernel for `arch` with `tuning`: the module for every size (`None`) or
+/// one prime length's.
+fn compile(
+    ctx: &Arc<CudaContext>,
+    arch: &str,
+    tuning: &Tuning,
+    prime_words: Option<usize>,
+) -> core::result::Result<CudaFunction, String> {
+    let opts = cudarc::nvrtc::CompileOptions {
+        options: tuning.nvrtc_options(arch, prime_words),
+        ..Default::default()
+    };
+    let which =
+        prime_words.map_or("for every size".to_string(), |l| format!("for {l}-limb primes"));
+    let ptx = cudarc::nvrtc::compile_ptx_with_opts(KERNEL_SOURCE, opts)
+        .map_err(|e| format!("NVRTC could not compile the kernel {which}: {e:?}"))?;
+    let module = ctx.load_module(ptx).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
+    module.load_function(KERNEL_NAME).map_err(|e| format!("{KERNEL_NAME} {which}: {e:?}"))
+}
+
+fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
     use cudarc::driver::sys::CUdevice_attribute as A;
     let count = CudaContext::device_count().map_err(|e| format!("CUDA driver: {e:?}"))?;
     if count < 1 {
@@ -100,25 +157,22 @@ fn init_device() -> core::result::Result<Device, String> {
     let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
     let sms = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).unwrap_or(0);
     let clock = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE).unwrap_or(0);
-    let ptx_chains = std::env::var(PTX_VAR).map_or(true, |v| v.trim() != "0");
-    let opts = cudarc::nvrtc::CompileOptions {
-        options: vec![
-            format!("--gpu-architecture=sm_{major}{minor}"),
-            format!("-DCC_USE_PTX={}", u8::from(ptx_chains)),
-        ],
-        ..Default::default()
-    };
-    let ptx = cudarc::nvrtc::compile_ptx_with_opts(KERNEL_SOURCE, opts)
-        .map_err(|e| format!("NVRTC could not compile the kernel: {e:?}"))?;
-    let module = ctx.load_module(ptx).map_err(|e| format!("loading the kernel: {e:?}"))?;
-    let func = module.load_function(KERNEL_NAME).map_err(|e| format!("{KERNEL_NAME}: {e:?}"))?;
+    let arch = format!("sm_{major}{minor}");
+    let every = compile(&ctx, &arch, &tuning, None)?;
     let stream = ctx.default_stream();
-    let description = format!(
-        "{name}, {sms} SMs at {} MHz, sm_{major}{minor}, {} carry chains",
-        clock / 1000,
-        if ptx_chains { "PTX" } else { "64-bit product" }
-    );
-    Ok(Device { stream, func, launch: Mutex::new(()), description })
+    let description =
+        format!("{name}, {sms} SMs at {} MHz, {arch}; {}", clock / 1000, tuning.describe());
+    Ok(Device {
+        ctx,
+        stream,
+        arch,
+        tuning,
+        every,
+        sized: Mutex::new(Vec::new()),
+        launch: Mutex::new(()),
+        counters: Mutex::new(GpuCounters::default()),
+        description,
+    })
 }
 
 /// A key image resident on the device, zeroed there when dropped.
@@ -151,20 +205,67 @@ impl Device {
         Ok(DeviceKey { buf, stream: self.stream.clone(), n_words: image[2] as usize })
     }
 
+    /// The kernel for keys whose primes have `prime_words` limbs: their own module
+    /// (compiled now if this is the first batch of that size) or the one for every size.
+    fn function(&self, prime_words: usize) -> CudaFunction {
+        let Some(l) = self.tuning.module_for(prime_words) else { return self.every.clone() };
+        let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
+        let f = match sized.iter().find(|(k, _)| *k == l) {
+            Some((_, f)) => f.clone(),
+            None => {
+                let f = compile(&self.ctx, &self.arch, &self.tuning, Some(l))
+                    .map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e))
+                    .ok();
+                sized.push((l, f.clone()));
+                f
+            }
+        };
+        f.unwrap_or_else(|| self.every.clone())
+    }
+
     /// Runs one batch: `op_key[i]` indexes `keys`, `input` holds the planes (c, A R,
-    /// Ai R). Returns the output planes (m, A^2 R, Ai^2 R) and the status words.
+    /// Ai R). Returns the output planes (m, A^2 R, Ai^2 R) and the status words. One
+    /// launch per size of n in the batch.
     pub(crate) fn run(
         &self,
         keys: &[&DeviceKey],
         op_key: &[u32],
         input: &Planes,
     ) -> Result<(Planes, Vec<u32>)> {
-        let count = input.count;
-        if count == 0 {
+        if input.count == 0 {
             return Ok((Planes::new(OUT_PLANES, input.words, 0), Vec::new()));
         }
-        debug_assert_eq!(input.buf.len(), IN_PLANES * input.words * count);
+        debug_assert_eq!(input.buf.len(), IN_PLANES * input.words * input.count);
         let _one_at_a_time = self.launch.lock().unwrap_or_else(|p| p.into_inner());
+        let started = Instant::now();
+        let key_words: Vec<usize> = keys.iter().map(|k| k.n_words).collect();
+        let (mut kernel_seconds, mut launches) = (0.0, 0);
+        let result = layout::by_size(&key_words, op_key, input, |nw, op_key, planes| {
+            let (out, status, secs) =
+                self.launch_one(self.function(nw / 2), keys, op_key, planes)?;
+            kernel_seconds += secs;
+            launches += 1;
+            Ok((out, status))
+        });
+        if result.is_ok() {
+            let mut c = self.counters.lock().unwrap_or_else(|p| p.into_inner());
+            c.launches += launches;
+            c.operations += input.count as u64;
+            c.kernel_seconds += kernel_seconds;
+            c.busy_seconds += started.elapsed().as_secs_f64();
+        }
+        result
+    }
+
+    /// One launch of `func` over a batch of one size; the seconds the kernel ran.
+    fn launch_one(
+        &self,
+        func: CudaFunction,
+        keys: &[&DeviceKey],
+        op_key: &[u32],
+        input: &Planes,
+    ) -> Result<(Planes, Vec<u32>, f64)> {
+        let count = input.count;
         let s = &self.stream;
         let ptrs: Vec<u64> = keys
             .iter()
@@ -180,13 +281,14 @@ impl Device {
         let mut d_out = s.alloc_zeros::<u32>(OUT_PLANES * input.words * count).map_err(failed)?;
         let mut d_status = s.alloc_zeros::<u32>(count).map_err(failed)?;
         let (key_count, n, words, w) =
-            (keys.len() as u32, count as u32, input.words as u32, WINDOW);
+            (keys.len() as u32, count as u32, input.words as u32, self.tuning.window);
+        let block = self.tuning.block;
         let cfg = LaunchConfig {
-            grid_dim: (n.div_ceil(BLOCK_THREADS), 1, 1),
-            block_dim: (BLOCK_THREADS, 1, 1),
+            grid_dim: (n.div_ceil(block), 1, 1),
+            block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = s.launch_builder(&self.func);
+        let mut launch = s.launch_builder(&func);
         launch
             .arg(&d_keys)
             .arg(&key_count)
@@ -197,13 +299,19 @@ impl Device {
             .arg(&n)
             .arg(&words)
             .arg(&w);
+        s.synchronize().map_err(failed)?;
+        let t = Instant::now();
         // SAFETY: the arguments match cc_rsa_private's parameters in kind and order
         // (kernel/kernel.cu); every key pointer is a live image of the words its header
         // announces (DeviceKey, made by `upload` from layout::key_image) and `keys`
         // keeps them alive until the stream is synchronised below; the buffers have the
         // lengths the batch layout gives `count` operations of `words` limbs, and the
-        // kernel indexes them only below those (rsa_op.cuh's cc_rsa_private_at).
+        // kernel indexes them only below those (rsa_op.cuh's cc_rsa_private_at); a
+        // sized module reads no more of an image than its header's L allows, since it
+        // refuses every other L before reading past the header.
         unsafe { launch.launch(cfg) }.map_err(failed)?;
+        s.synchronize().map_err(failed)?;
+        let kernel_seconds = t.elapsed().as_secs_f64();
         let mut out = Planes::new(OUT_PLANES, input.words, count);
         s.memcpy_dtoh(&d_out, &mut out.buf[..]).map_err(failed)?;
         let status = s.clone_dtoh(&d_status).map_err(failed)?;
@@ -211,7 +319,7 @@ impl Device {
         s.memset_zeros(&mut d_in).map_err(failed)?;
         s.memset_zeros(&mut d_out).map_err(failed)?;
         s.synchronize().map_err(failed)?;
-        Ok((out, status))
+        Ok((out, status, kernel_seconds))
     }
 }
 

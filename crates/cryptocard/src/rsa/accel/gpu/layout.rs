@@ -134,6 +134,62 @@ impl Planes {
     }
 }
 
+/// Runs a batch as one launch per size of n: `launch(n_words, op_key, input)` gets the
+/// operations whose keys have an n of `n_words` limbs, in planes of that width (the
+/// device compiles a module per prime length, which takes its own size only), and their
+/// outputs and status words are put back in the batch's order. `key_words[k]` is key
+/// k's n in limbs; an operation whose key index is out of range gets
+/// [`STATUS_BAD_KEY`] and no launch. A batch of one size whose planes have its width is
+/// passed through as it is.
+pub(crate) fn by_size(
+    key_words: &[usize],
+    op_key: &[u32],
+    input: &Planes,
+    mut launch: impl FnMut(usize, &[u32], &Planes) -> crate::Result<(Planes, Vec<u32>)>,
+) -> crate::Result<(Planes, Vec<u32>)> {
+    // A key wider than the planes cannot be read from them: no launch, as the kernel.
+    let size_of =
+        |i: usize| key_words.get(op_key[i] as usize).copied().filter(|&nw| nw <= input.words);
+    let mut sizes: Vec<usize> = (0..op_key.len()).filter_map(size_of).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if let [only] = sizes[..]
+        && only == input.words
+        && (0..op_key.len()).all(|i| size_of(i).is_some())
+    {
+        return launch(only, op_key, input);
+    }
+    let (words, count) = (input.words, input.count);
+    let mut out = Planes::new(OUT_PLANES, words, count);
+    let mut status = vec![STATUS_BAD_KEY; count];
+    for nw in sizes {
+        let ops: Vec<usize> = (0..count).filter(|&i| size_of(i) == Some(nw)).collect();
+        let n = ops.len();
+        let mut sub = Planes::new(IN_PLANES, nw, n);
+        for (g, &i) in ops.iter().enumerate() {
+            for k in 0..IN_PLANES {
+                for j in 0..nw {
+                    sub.buf[(k * nw + j) * n + g] = input.buf[(k * words + j) * count + i];
+                }
+            }
+        }
+        let sub_keys: Vec<u32> = ops.iter().map(|&i| op_key[i]).collect();
+        let (sub_out, sub_status) = launch(nw, &sub_keys, &sub)?;
+        if sub_status.len() != n || sub_out.buf.len() != OUT_PLANES * nw * n {
+            return Err(crate::Error::Unsupported("GPU backend: a short answer"));
+        }
+        for (g, &i) in ops.iter().enumerate() {
+            status[i] = sub_status[g];
+            for k in 0..OUT_PLANES {
+                for j in 0..nw {
+                    out.buf[(k * words + j) * count + i] = sub_out.buf[(k * nw + j) * n + g];
+                }
+            }
+        }
+    }
+    Ok((out, status))
+}
+
 /// The kernel's fault hook (`cc_fault`): image word 8 names a phase whose value gets the
 /// bit of word 9 flipped; 0 (the library's images) flips nothing. For the tests of the
 /// fault check.
@@ -148,3 +204,56 @@ pub const FAULT_MQ: u32 = 2;
 pub const FAULT_GARNER: u32 = 3;
 /// Flip a bit of the unblinded m (`CC_FAULT_UNBLIND`).
 pub const FAULT_UNBLIND: u32 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mixed batch reaches each launch as its own size, in planes of that width, and
+    /// the answers come back to their places; a bad index or a key wider than the
+    /// planes fails alone, without a launch.
+    #[test]
+    fn by_size_splits_and_puts_back() {
+        let key_words = [4usize, 2, 4, 8];
+        let op_key = [0u32, 1, 2, 1, 9, 3, 0];
+        let (words, count) = (4, op_key.len());
+        let mut input = Planes::new(IN_PLANES, words, count);
+        for (i, w) in input.buf.iter_mut().enumerate() {
+            *w = i as u32 + 1;
+        }
+        let mut launches = Vec::new();
+        let (out, status) = by_size(&key_words, &op_key, &input, |nw, keys, planes| {
+            assert_eq!(planes.words, nw);
+            assert!(keys.iter().all(|&k| key_words[k as usize] == nw));
+            launches.push((nw, planes.count));
+            // echo the input planes, status = the width
+            let out = Planes { words: nw, count: planes.count, buf: planes.buf.clone() };
+            Ok((out, vec![nw as u32; planes.count]))
+        })
+        .unwrap();
+        assert_eq!(launches, vec![(2, 2), (4, 3)]);
+        assert_eq!(status, vec![4, 2, 4, 2, STATUS_BAD_KEY, STATUS_BAD_KEY, 4]);
+        for (i, &st) in status.iter().enumerate() {
+            let nw = match st {
+                STATUS_BAD_KEY => 0,
+                s => s as usize,
+            };
+            for k in 0..OUT_PLANES {
+                for j in 0..words {
+                    let got = out.buf[(k * words + j) * count + i];
+                    let want = if j < nw { input.buf[(k * words + j) * count + i] } else { 0 };
+                    assert_eq!(got, want, "op {i} plane {k} word {j}");
+                }
+            }
+        }
+        // One size at the planes' width: passed through whole.
+        let mut calls = 0;
+        let one = by_size(&key_words, &[0, 2, 0], &Planes::new(IN_PLANES, 4, 3), |nw, _, p| {
+            calls += 1;
+            assert_eq!((nw, p.count), (4, 3));
+            Ok((Planes::new(OUT_PLANES, 4, 3), vec![STATUS_OK; 3]))
+        })
+        .unwrap();
+        assert_eq!((calls, one.1), (1, vec![STATUS_OK; 3]));
+    }
+}

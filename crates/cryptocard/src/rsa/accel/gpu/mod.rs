@@ -18,10 +18,11 @@
 //! * `layout.rs`: the words the kernel reads, a key's image (uploaded once per key) and
 //!   the interleaved planes of a batch, in safe Rust.
 //! * `source.rs`, `driver.rs` (feature `gpu`): the kernel source as one string, compiled
-//!   by NVRTC at run time (once per process), and the CUDA driver calls through
-//!   `cudarc`, loaded at run time: the only `unsafe` code outside `arch/`. A machine with
-//!   no driver, no device or no NVRTC gets [`crate::Error::Unsupported`] saying which,
-//!   never a panic.
+//!   by NVRTC at run time (once per process and module), and the CUDA driver calls
+//!   through `cudarc`, loaded at run time: the only `unsafe` code outside `arch/`. A
+//!   machine with no driver, no device or no NVRTC gets [`crate::Error::Unsupported`]
+//!   saying which, never a panic. `tuning.rs`: the kernel's compile-time and launch
+//!   choices (`CRYPTOCARD_GPU_*`), which the device check measures against each other.
 //! * `whole.rs`: the host's side of a batch run whole on the device (key indices,
 //!   blinding pairs in and out, each status to a result), in safe code over a `Runner`
 //!   that is the device, or in the tests the host build of the kernel.
@@ -33,12 +34,25 @@
 //!
 //! # Layouts tried and what each measured
 //!
-//! Not yet measured: the first device run (`scripts/gpu-check`) fills this in. Tried so
-//! far: one thread per operation, 32-bit limbs, limb loops of run-time length (one
-//! kernel for every size), CIOS products, dedicated squaring, fixed window of
-//! [`layout::WINDOW`] bits with the table in local memory. To try: sizes as compile-time
-//! constants (unrolled loops), the table in shared memory, several threads per number
-//! (CGBN's TPI), the floating-point products of Emmart et al. 2018.
+//! Not yet measured on a device: the first device run (`scripts/gpu-check`, then
+//! `scripts/gpu-check --sweep` for the choices below) fills this in. Built and tested
+//! on the host so far, one thread per operation and 32-bit limbs throughout:
+//!
+//! * one module for every size: limb loops of run-time length, so every limb array
+//!   lives in local memory (`CRYPTOCARD_GPU_SIZED=0`);
+//! * a module per prime length (the default): the length a compile-time constant
+//!   (`CC_FIXED_L`), the limb functions inlined, the inner loops unrolled, so that the
+//!   running sum and the multiplier stay in registers; a batch mixing sizes runs one
+//!   launch per size (`layout::by_size`);
+//! * the same with the outer loops unrolled too (`CRYPTOCARD_GPU_UNROLL=full`): no
+//!   array indexed by a variable, much more code;
+//! * dedicated squaring and REDC (the default) or squaring by the CIOS product
+//!   (`CRYPTOCARD_GPU_SQR=mul`), whose word indices stay constant in the inner loop;
+//! * windows of 4 or 5 bits, blocks of 64, 128 or 256 threads, PTX carry chains or
+//!   64-bit products.
+//!
+//! To try after that: the table in shared memory, several threads per number (CGBN's
+//! TPI) for small batches, the floating-point products of Emmart et al. 2018.
 
 // The driver uses the images and the planes, the tests (through `hazmat`) the images
 // and the constants: each alone leaves some of it unused.
@@ -49,6 +63,8 @@ pub(crate) mod driver;
 pub(crate) mod layout;
 #[cfg(feature = "gpu")]
 mod source;
+#[cfg(feature = "gpu")]
+pub(crate) mod tuning;
 #[cfg(feature = "gpu")]
 pub(crate) mod unit;
 #[cfg(any(feature = "gpu", feature = "hazmat"))]

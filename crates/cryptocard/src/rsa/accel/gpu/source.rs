@@ -18,9 +18,6 @@ pub(crate) const KERNEL_SOURCE: &str = concat!(
 /// The entry point's name (`extern "C"` in `kernel/kernel.cu`).
 pub(crate) const KERNEL_NAME: &str = "cc_rsa_private";
 
-/// Threads per block of a launch.
-pub(crate) const BLOCK_THREADS: u32 = 128;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -132,8 +132,14 @@ mod tests {
     use crate::rsa::key::test_key_2048;
     use zeroize::Zeroizing;
 
-    /// The kernel built for the host, in the device's place.
-    struct Host;
+    /// The kernel built for the host, in the device's place: the build for every size,
+    /// or (`Sized`) as the driver runs a sized build, one launch per size through
+    /// `layout::by_size`, each in the host build of that size's module.
+    #[derive(Clone, Copy)]
+    enum Host {
+        Every,
+        Sized,
+    }
 
     impl Runner for Host {
         type Key = Zeroizing<Vec<u32>>;
@@ -149,11 +155,30 @@ mod tests {
             input: &Planes,
         ) -> Result<(Planes, Vec<u32>)> {
             let refs: Vec<&[u32]> = keys.iter().map(|k| k.as_slice()).collect();
-            let words = input.words;
-            let out =
-                cryptocard_gpu_host::rsa_private(&refs, op_key, &input.buf, words, layout::WINDOW);
-            let count = input.count;
-            Ok((Planes { words, count, buf: Zeroizing::new(out.out) }, out.status))
+            let w = layout::WINDOW;
+            let planes = |out: cryptocard_gpu_host::BatchOut, words, count| {
+                Ok((Planes { words, count, buf: Zeroizing::new(out.out) }, out.status))
+            };
+            match self {
+                Host::Every => {
+                    let out =
+                        cryptocard_gpu_host::rsa_private(&refs, op_key, &input.buf, input.words, w);
+                    planes(out, input.words, input.count)
+                }
+                Host::Sized => {
+                    let key_words: Vec<usize> = keys.iter().map(|k| Self::n_words(k)).collect();
+                    layout::by_size(&key_words, op_key, input, |nw, op_key, sub| {
+                        let v = cryptocard_gpu_host::VARIANTS
+                            .iter()
+                            .find(|v| v.fixed_l == Some(nw / 2) && !v.sqr_by_mul)
+                            .expect("a sized host build for every test key's size");
+                        let out = cryptocard_gpu_host::rsa_private_variant(
+                            v, &refs, op_key, &sub.buf, nw, w,
+                        );
+                        planes(out, nw, sub.count)
+                    })
+                }
+            }
         }
     }
 
@@ -186,10 +211,11 @@ mod tests {
                 (k, x)
             })
             .collect();
-        for round in 0..3 {
+        for (round, host) in [Host::Every, Host::Sized, Host::Every, Host::Sized].iter().enumerate()
+        {
             let ops: Vec<_> =
                 inputs.iter().map(|(k, x)| whole(&keys[*k], &images[*k], x)).collect();
-            let got = private_whole(&Host, &ops, &mut rng);
+            let got = private_whole(host, &ops, &mut rng);
             assert_eq!(got.len(), inputs.len());
             for (i, ((k, x), m)) in inputs.iter().zip(got).enumerate() {
                 let key = &keys[*k];
@@ -217,7 +243,7 @@ mod tests {
             whole(&keys[1], &good, &x1),
             whole(&keys[0], &bad, &x0),
         ];
-        let got = private_whole(&Host, &ops, &mut rng);
+        let got = private_whole(&Host::Sized, &ops, &mut rng);
         assert!(matches!(got[0], Err(Error::FaultDetected)));
         assert!(matches!(got[2], Err(Error::FaultDetected)));
         let m = got[1].as_ref().unwrap();

@@ -1,0 +1,208 @@
+//! The kernel's compile-time and launch choices (the layouts of the module docs of
+//! `gpu`), read from the environment once, when the device is set up. The defaults are
+//! the library's choice; the variables let the device check (`scripts/gpu-check`)
+//! measure the alternatives in one run without a rebuild:
+//!
+//! | variable | values | default | what |
+//! |---|---|---|---|
+//! | `CRYPTOCARD_GPU_PTX` | 0, 1 | 1 | PTX carry chains (`mad.lo.cc`/`madc.hi`) or 64-bit products |
+//! | `CRYPTOCARD_GPU_SIZED` | 0, 1 | 1 | one module per prime length (`CC_FIXED_L`: unrolled, arrays in registers) or one for every size |
+//! | `CRYPTOCARD_GPU_UNROLL` | inner, full | inner | unroll the products' inner loops, or both loops (sized modules) |
+//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | dedicated | squaring and REDC, or the general product |
+//! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
+//! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
+//!
+//! Every choice computes the same words (the host build of each is tested against the
+//! scalar backend, `tests/gpu_host_kernels.rs`); they differ in speed only. A value
+//! outside its range makes the backend unusable with a message naming the variable,
+//! rather than run something nobody asked for.
+
+use super::layout::{WINDOW, WINDOW_MAX};
+
+/// The prime lengths, in 32-bit limbs, that get a module of their own when
+/// `CRYPTOCARD_GPU_SIZED` is on: RSA-1024, 2048, 3072 and 4096. Other keys the kernel
+/// takes run in the module for every size.
+pub(crate) const SIZED_PRIME_WORDS: [usize; 4] = [16, 32, 48, 64];
+
+/// The choices, as [`Tuning::from_env`] reads them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tuning {
+    /// PTX carry chains for the multiply-adds.
+    pub(crate) ptx: bool,
+    /// A module per prime length of [`SIZED_PRIME_WORDS`].
+    pub(crate) sized: bool,
+    /// The outer loops of the products unrolled too (sized modules only).
+    pub(crate) full_unroll: bool,
+    /// Squaring by the general product.
+    pub(crate) sqr_by_mul: bool,
+    /// The fixed window's bits.
+    pub(crate) window: u32,
+    /// Threads per block.
+    pub(crate) block: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            ptx: true,
+            sized: true,
+            full_unroll: false,
+            sqr_by_mul: false,
+            window: WINDOW,
+            block: 128,
+        }
+    }
+}
+
+impl Tuning {
+    /// The choices from the environment; the name and the accepted values of the first
+    /// variable that has something else.
+    pub(crate) fn from_env() -> Result<Tuning, String> {
+        Tuning::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// As [`Tuning::from_env`], with `get` in place of the environment (for the tests).
+    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Tuning, String> {
+        let d = Tuning::default();
+        let pick = |name: &str, choices: &[(&str, bool)], default: bool| {
+            let Some(v) = get(name) else { return Ok(default) };
+            let v = v.trim().to_ascii_lowercase();
+            choices.iter().find(|(s, _)| *s == v).map(|&(_, b)| b).ok_or_else(|| {
+                let names: Vec<&str> = choices.iter().map(|(s, _)| *s).collect();
+                format!("{name} must be {}", names.join(" or "))
+            })
+        };
+        let number = |name: &str, ok: &dyn Fn(u32) -> bool, what: &str, default: u32| {
+            let Some(v) = get(name) else { return Ok(default) };
+            v.trim().parse::<u32>().ok().filter(|&n| ok(n)).ok_or(format!("{name} must be {what}"))
+        };
+        let yes_no = [("0", false), ("1", true)];
+        Ok(Tuning {
+            ptx: pick("CRYPTOCARD_GPU_PTX", &yes_no, d.ptx)?,
+            sized: pick("CRYPTOCARD_GPU_SIZED", &yes_no, d.sized)?,
+            full_unroll: pick(
+                "CRYPTOCARD_GPU_UNROLL",
+                &[("inner", false), ("full", true)],
+                d.full_unroll,
+            )?,
+            sqr_by_mul: pick(
+                "CRYPTOCARD_GPU_SQR",
+                &[("dedicated", false), ("mul", true)],
+                d.sqr_by_mul,
+            )?,
+            window: number(
+                "CRYPTOCARD_GPU_WINDOW",
+                &|w| (1..=WINDOW_MAX).contains(&w),
+                "1 to 5",
+                d.window,
+            )?,
+            block: number(
+                "CRYPTOCARD_GPU_BLOCK",
+                &|b| (32..=1024).contains(&b) && b % 32 == 0,
+                "32 to 1024, a multiple of 32",
+                d.block,
+            )?,
+        })
+    }
+
+    /// NVRTC's options for a module: every prime length (`None`) or one.
+    pub(crate) fn nvrtc_options(&self, arch: &str, prime_words: Option<usize>) -> Vec<String> {
+        let mut o = vec![
+            format!("--gpu-architecture={arch}"),
+            format!("-DCC_USE_PTX={}", u8::from(self.ptx)),
+            format!("-DCC_SQR_BY_MUL={}", u8::from(self.sqr_by_mul)),
+        ];
+        if let Some(l) = prime_words {
+            o.push(format!("-DCC_FIXED_L={l}"));
+            o.push(format!("-DCC_FULL_UNROLL={}", u8::from(self.full_unroll)));
+        }
+        o
+    }
+
+    /// The module to use for keys of `prime_words` limbs: `Some(l)` for a module of its
+    /// own, `None` for the one of every size.
+    pub(crate) fn module_for(&self, prime_words: usize) -> Option<usize> {
+        (self.sized && SIZED_PRIME_WORDS.contains(&prime_words)).then_some(prime_words)
+    }
+
+    /// The choices in a few words, for the speed report.
+    pub(crate) fn describe(&self) -> String {
+        format!(
+            "{} carry chains, {}, {} squaring, window {}, {} threads a block",
+            if self.ptx { "PTX" } else { "64-bit product" },
+            match (self.sized, self.full_unroll) {
+                (false, _) => "one module for every size",
+                (true, false) => "a module per prime size (inner loops unrolled)",
+                (true, true) => "a module per prime size (fully unrolled)",
+            },
+            if self.sqr_by_mul { "product" } else { "dedicated" },
+            self.window,
+            self.block
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(pairs: &[(&str, &str)]) -> Result<Tuning, String> {
+        let pairs: Vec<(String, String)> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Tuning::from_lookup(|name| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+    }
+
+    #[test]
+    fn defaults_and_every_choice() {
+        assert_eq!(with(&[]).unwrap(), Tuning::default());
+        let t = with(&[
+            ("CRYPTOCARD_GPU_PTX", "0"),
+            ("CRYPTOCARD_GPU_SIZED", "0"),
+            ("CRYPTOCARD_GPU_UNROLL", "Full"),
+            ("CRYPTOCARD_GPU_SQR", " mul "),
+            ("CRYPTOCARD_GPU_WINDOW", "4"),
+            ("CRYPTOCARD_GPU_BLOCK", "256"),
+        ])
+        .unwrap();
+        let want = Tuning {
+            ptx: false,
+            sized: false,
+            full_unroll: true,
+            sqr_by_mul: true,
+            window: 4,
+            block: 256,
+        };
+        assert_eq!(t, want);
+        assert_eq!(t.module_for(32), None, "not sized: one module");
+        assert!(t.describe().contains("window 4") && t.describe().contains("256 threads"));
+    }
+
+    #[test]
+    fn values_out_of_range_name_their_variable() {
+        for (name, bad) in [
+            ("CRYPTOCARD_GPU_PTX", "yes"),
+            ("CRYPTOCARD_GPU_SIZED", "2"),
+            ("CRYPTOCARD_GPU_UNROLL", "outer"),
+            ("CRYPTOCARD_GPU_SQR", "karatsuba"),
+            ("CRYPTOCARD_GPU_WINDOW", "6"),
+            ("CRYPTOCARD_GPU_WINDOW", "0"),
+            ("CRYPTOCARD_GPU_BLOCK", "100"),
+            ("CRYPTOCARD_GPU_BLOCK", "2048"),
+        ] {
+            let e = with(&[(name, bad)]).unwrap_err();
+            assert!(e.starts_with(name), "{name}={bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn modules_and_their_options() {
+        let t = Tuning::default();
+        assert_eq!(t.module_for(32), Some(32));
+        assert_eq!(t.module_for(40), None, "no module of its own: the one for every size");
+        let o = t.nvrtc_options("sm_90", Some(48));
+        assert!(o.contains(&"-DCC_FIXED_L=48".to_string()));
+        assert!(o.contains(&"--gpu-architecture=sm_90".to_string()));
+        let every = t.nvrtc_options("sm_90", None);
+        assert!(!every.iter().any(|s| s.starts_with("-DCC_FIXED_L")));
+    }
+}

@@ -470,3 +470,40 @@ fn engine_options_are_checked() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// `-backend`: a backend's rows where it runs; the GPU mode's options checked before
+/// anything runs; without a GPU, the GPU mode stops at once with the reason and writes
+/// no plot (a machine with one runs it in scripts/gpu-check instead).
+#[test]
+fn backend_choice_and_the_gpu_mode() {
+    let out = speed(&["rsa1024", "-backend", "scalar", "-seconds", "0.02", "--json"]);
+    let rows = json_lines(&out);
+    assert!(rows.iter().any(|r| r["op"] == "sign" && r["impl"] == "cryptocard"), "{rows:?}");
+    for args in [
+        &["rsa2048", "-backend", "fpga"][..],
+        &["-batches", "1024"],
+        &["-backend", "gpu", "-batches", "0"],
+        &["-backend", "gpu", "-batches", "1024,x"],
+        &["-backend", "gpu", "sha256"],
+        &["-backend", "gpu", "-multi", "2"],
+        &["-backend", "gpu", "--engine"],
+        &["-backend", "gpu", "-batch", "8"],
+    ] {
+        let out = speed(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("gpu.svg");
+    let out = speed(&["rsa2048", "-backend", "gpu", "-plot", plot.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        // A GPU here after all: the mode ran; its table names the device.
+        assert!(String::from_utf8_lossy(&out.stdout).contains("GPU: "));
+        return;
+    }
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("-backend gpu") && err.contains("GPU backend"), "{err}");
+    assert!(!plot.exists(), "no plot without measurements");
+}

@@ -145,7 +145,7 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
         "{} sign under concurrency: cryptocard engine ({workers} workers) and OpenSSL",
         report.alg
     );
-    write_plot(&o.plot, &title, &series)
+    write_plot(&o.plot, &title, "concurrent callers", &series)
 }
 
 /// The signature every caller makes, and the check of its result.
@@ -369,10 +369,15 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// Writes the plot whole or not at all (also `--tls`'s).
-pub(super) fn write_plot(path: &str, title: &str, series: &[Series]) -> Result<(), String> {
+/// Writes the plot whole or not at all (also `--tls`'s and `-backend gpu`'s).
+pub(super) fn write_plot(
+    path: &str,
+    title: &str,
+    x_label: &str,
+    series: &[Series],
+) -> Result<(), String> {
     let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
-    file.put(plot::svg(title, series).as_bytes()).map_err(|f| f.to_string())?;
+    file.put(plot::svg(title, x_label, series).as_bytes()).map_err(|f| f.to_string())?;
     file.commit().map_err(|f| f.to_string())?;
     eprintln!("plot written to {path}");
     Ok(())

@@ -21,6 +21,10 @@
 //! `keygenN` (e.g. `keygen2048`) times `-keys` RSA key generations per implementation,
 //! ours against OpenSSL's, and reports median, mean and spread ([`keygen`]).
 //!
+//! `-backend scalar|ifma|auto` runs our RSA private operations on that backend;
+//! `-backend gpu` measures the GPU backend by batch size beside the CPU on all its
+//! cores ([`gpu`]).
+//!
 //! `--engine` sweeps RSA signing through the batching engine over 1..64 concurrent
 //! callers beside OpenSSL called from as many threads, with latency quantiles and a plot
 //! ([`engine`]). `--tls` measures full TLS handshakes per second, and per server
@@ -38,6 +42,7 @@
 
 pub mod algs;
 pub mod engine;
+pub mod gpu;
 pub mod keygen;
 pub mod measure;
 pub mod peers;
@@ -65,13 +70,20 @@ const SPEC: Spec = Spec {
             [--compare openssl] [--json]\n       \
             cryptocard speed --tls [rsaN ...] [-seconds S] [-concurrency LIST] [-servers LIST] \
             [-server NAME=COMMAND] [-connect HOST:PORT] [-tls1_2] [-sigalg NAME] [-pin] \
-            [-plot FILE] [--json]",
+            [-plot FILE] [--json]\n       \
+            cryptocard speed [rsaN ...] -backend gpu [-batches LIST] [-seconds S] [-plot FILE] \
+            [--compare openssl] [--json]",
     flags: &[
         Flag::value("seconds", "S").about("Seconds each implementation runs per row (default 1)"),
         Flag::value("bytes", "N").about("Buffer size for ciphers, digests, HMAC (default 8192)"),
         Flag::value("multi", "N").about("Run each row (peers too) on N threads, aggregate rate"),
         Flag::value("batch", "N").about("Our RSA sign/decrypt as batches of N (rows: batch N)"),
         Flag::value("keys", "N").about("Keys per implementation for keygenN (default 20)"),
+        Flag::value("backend", "NAME").about(
+            "Our RSA private operations on scalar, ifma or auto; gpu: the GPU by batch size",
+        ),
+        Flag::value("batches", "LIST")
+            .about("-backend gpu: batch sizes (default 1024,8192,65536,262144)"),
         Flag::value("compare", "LIST")
             .about("Peers beside cryptocard (default: all for the default set, else none)"),
         Flag::switch("json").about("One JSON object per implementation and row"),
@@ -126,6 +138,7 @@ struct Options {
     format: Format,
     seeds: bool,
     engine: Option<engine::Options>,
+    gpu: Option<gpu::Options>,
     #[cfg(feature = "tls")]
     tls: Option<tls::Options>,
 }
@@ -155,8 +168,9 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     } else {
         p.positional.iter().map(|a| a.to_ascii_lowercase()).collect()
     };
+    let gpu_mode = backend_choice(p)? == Some(cryptocard::rsa::Backend::Gpu);
     let compare = p.value("compare").map(str::to_string).unwrap_or_else(|| {
-        if p.has("engine") {
+        if p.has("engine") || gpu_mode {
             "openssl"
         } else if defaults {
             "all"
@@ -173,10 +187,25 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     if !p.has("tls") && tls_only.iter().any(|f| p.has(f)) {
         return Err(Fail::msg(format!("-{} go with --tls", tls_only.join(", -"))));
     }
+    let gpu = if gpu_mode {
+        let others = ["engine", "tls", "seeds", "multi", "batch", "keys", "bytes", "mr"];
+        if let Some(f) = others.iter().find(|f| p.has(f)) {
+            return Err(Fail::msg(format!("-backend gpu goes without -{f}")));
+        }
+        let algs: Vec<String> = p.positional.iter().map(|a| a.to_ascii_lowercase()).collect();
+        let o = gpu::options(&algs, p.value("batches"), seconds, p.value("plot"), format);
+        Some(o.map_err(|e| Fail::msg(format!("-backend gpu: {e}")))?)
+    } else if p.has("batches") {
+        return Err(Fail::msg("-batches goes with -backend gpu"));
+    } else {
+        None
+    };
     let engine = if p.has("engine") {
         Some(engine_options(p, seconds, format)?)
-    } else if (p.has("concurrency") || p.has("plot")) && !p.has("tls") {
-        return Err(Fail::msg("-concurrency and -plot go with --engine or --tls"));
+    } else if !p.has("tls") && (p.has("concurrency") || (p.has("plot") && !gpu_mode)) {
+        return Err(Fail::msg(
+            "-concurrency goes with --engine or --tls, -plot also with -backend gpu",
+        ));
     } else {
         None
     };
@@ -202,9 +231,18 @@ fn options(p: &Parsed) -> CmdResult<Options> {
         format,
         seeds,
         engine,
+        gpu,
         #[cfg(feature = "tls")]
         tls,
     })
+}
+
+/// `-backend`: the backend of our RSA private operations, checked against this machine.
+fn backend_choice(p: &Parsed) -> CmdResult<Option<cryptocard::rsa::Backend>> {
+    let Some(name) = p.value("backend") else { return Ok(None) };
+    let b = cryptocard::rsa::Backend::parse(name)
+        .map_err(|_| Fail::msg(format!("-backend: '{name}' is not scalar, ifma, gpu or auto")))?;
+    Ok(Some(b))
 }
 
 /// The `--tls` options.
@@ -274,6 +312,20 @@ fn in_range(v: Option<usize>, name: &str, min: usize, max: usize) -> CmdResult<O
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(p) = SPEC.parse(argv)? else { return Ok(()) };
     let o = options(&p)?;
+    let set_backend = |b: cryptocard::rsa::Backend| {
+        cryptocard::rsa::set_default_backend(b).map_err(|e| Fail::msg(format!("-backend: {e}")))
+    };
+    match backend_choice(&p)? {
+        Some(cryptocard::rsa::Backend::Gpu) | None => {}
+        Some(b) => set_backend(b)?,
+    }
+    if let Some(g) = &o.gpu {
+        let set = PeerSet::select(&o.compare).map_err(Fail::msg)?;
+        for note in &set.notes {
+            eprintln!("note: {note}");
+        }
+        return gpu::run(g, &set);
+    }
     if o.seeds {
         return seeds::run(o.seconds, o.bytes);
     }

@@ -1,7 +1,8 @@
-//! A small SVG line chart for `speed --engine`: throughput and latency against
-//! concurrency, one line per implementation. Hand-written SVG (no plotting dependency):
-//! two panels side by side, a log2 concurrency axis, a linear throughput axis and a log10
-//! latency axis (p50 solid, p99 dashed).
+//! A small SVG line chart for `speed --engine`, `--tls` and `-backend gpu`: throughput
+//! and latency against concurrency (or the batch size), one line per implementation.
+//! Hand-written SVG (no plotting dependency): two panels side by side, a log2 axis of
+//! callers or requests, a linear throughput axis and a log10 latency axis (p50 solid,
+//! p99 dashed).
 
 use std::fmt::Write as _;
 
@@ -9,7 +10,7 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone)]
 pub struct Series {
     pub label: String,
-    /// (concurrency, ops/s, p50 µs, p99 µs), concurrency increasing.
+    /// (concurrency or batch size, ops/s, p50 µs, p99 µs), the first increasing.
     pub points: Vec<(usize, f64, f64, f64)>,
 }
 
@@ -22,7 +23,7 @@ const LEFTS: [f64; 2] = [80.0, 560.0];
 const COLORS: [&str; 5] = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"];
 
 /// The chart as an SVG document.
-pub fn svg(title: &str, series: &[Series]) -> String {
+pub fn svg(title: &str, x_label: &str, series: &[Series]) -> String {
     let conc: Vec<usize> = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).collect();
     let (cmin, cmax) = (
         conc.iter().copied().min().unwrap_or(1).max(1) as f64,
@@ -33,7 +34,9 @@ pub fn svg(title: &str, series: &[Series]) -> String {
     };
     let tmax =
         nice_ceil(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(1.0, f64::max));
-    let lats = series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.2, p.3]));
+    // A series without latencies (0: a rate measured otherwise) gets a throughput line only.
+    let lats =
+        series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.2, p.3])).filter(|&v| v > 0.0);
     let (lmin, lmax) = lats.fold((f64::MAX, 1.0f64), |(a, b), v| (a.min(v), b.max(v)));
     let (dmin, dmax) =
         (lmin.max(1.0).log10().floor(), lmax.log10().ceil().max(lmin.log10().floor() + 1.0));
@@ -60,11 +63,12 @@ pub fn svg(title: &str, series: &[Series]) -> String {
             s,
             r##"<rect x="{left}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#444"/>
 <text x="{}" y="{}" text-anchor="middle">{name}</text>
-<text x="{}" y="{}" text-anchor="middle">concurrent callers</text>"##,
+<text x="{}" y="{}" text-anchor="middle">{}</text>"##,
             left + PANEL_W / 2.0,
             TOP - 8.0,
             left + PANEL_W / 2.0,
-            TOP + PANEL_H + 34.0
+            TOP + PANEL_H + 34.0,
+            escape(x_label)
         );
         let mut c = 1usize;
         while c as f64 <= cmax {
@@ -117,11 +121,14 @@ pub fn svg(title: &str, series: &[Series]) -> String {
             )
         };
         let thr = ser.points.iter().map(|p| (x_of(LEFTS[0], p.0), yt(p.1))).collect();
-        let p50 = ser.points.iter().map(|p| (x_of(LEFTS[1], p.0), yl(p.2))).collect();
-        let p99 = ser.points.iter().map(|p| (x_of(LEFTS[1], p.0), yl(p.3))).collect();
+        let timed = ser.points.iter().filter(|p| p.2 > 0.0);
+        let p50: Vec<_> = timed.clone().map(|p| (x_of(LEFTS[1], p.0), yl(p.2))).collect();
+        let p99: Vec<_> = timed.map(|p| (x_of(LEFTS[1], p.0), yl(p.3))).collect();
         let _ = writeln!(s, "{}", line(thr, ""));
-        let _ = writeln!(s, "{}", line(p50, ""));
-        let _ = writeln!(s, "{}", line(p99, r#" stroke-dasharray="5,4""#));
+        if !p50.is_empty() {
+            let _ = writeln!(s, "{}", line(p50, ""));
+            let _ = writeln!(s, "{}", line(p99, r#" stroke-dasharray="5,4""#));
+        }
         let y = H - 40.0 + 16.0 * (k / 3) as f64;
         let x = LEFTS[0] + 300.0 * (k % 3) as f64;
         let _ = writeln!(
@@ -168,9 +175,14 @@ mod tests {
             label: "peer".into(),
             points: vec![(1, 80.0, 12.0, 30.0), (64, 160.0, 4000.0, 9000.0)],
         };
-        let doc = svg("t", &[a, b]);
+        let cpu = Series {
+            label: "cpu".into(),
+            points: vec![(1, 500.0, 0.0, 0.0), (64, 500.0, 0.0, 0.0)],
+        };
+        let doc = svg("t", "callers", &[a, b, cpu]);
         assert!(doc.starts_with("<svg") && doc.ends_with("</svg>\n"));
-        assert_eq!(doc.matches("<polyline").count(), 6);
+        assert_eq!(doc.matches("<polyline").count(), 7, "no latency lines for the rate only");
+        assert!(doc.contains(">callers</text>"));
         assert!(doc.contains("ours &lt;engine&gt;") && doc.contains(">peer</text>"));
         assert!(!doc.contains("NaN") && !doc.contains("inf"));
     }

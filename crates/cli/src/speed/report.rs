@@ -227,3 +227,12 @@ pub fn format_rate(x: f64) -> String {
         x => format!("{x:.4}"),
     }
 }
+
+/// The CPU's model name, for the headers of `--tls` and `-backend gpu`.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.to_string()))
+        .and_then(|l| l.split_once(':').map(|(_, v)| v.trim().to_string()))
+        .unwrap_or_else(|| "unknown CPU".into())
+}

@@ -29,7 +29,7 @@ mod servers;
 
 use super::engine::write_plot;
 use super::plot::Series;
-use super::report::{Format, format_rate};
+use super::report::{Format, cpu_model, format_rate};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use cryptocard::rng::OsRng;
@@ -221,7 +221,12 @@ fn measure(o: &Options) -> Result<(), String> {
             out.ratios(&points);
         }
         let title = format!("{alg} full handshakes ({}), no resumption", o.sigalg);
-        write_plot(&plot_path(&o.plot, bits, o.sizes.len()), &title, &series)?;
+        write_plot(
+            &plot_path(&o.plot, bits, o.sizes.len()),
+            &title,
+            "concurrent clients",
+            &series,
+        )?;
     }
     out.total();
     Ok(())
@@ -327,15 +332,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// The CPU's model name, for the header.
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.to_string()))
-        .and_then(|l| l.split_once(':').map(|(_, v)| v.trim().to_string()))
-        .unwrap_or_else(|| "unknown CPU".into())
 }
 
 /// The report, line by line to stdout as it is measured.

@@ -6,18 +6,28 @@
 
 use std::path::PathBuf;
 
-/// (name, prime limbs or 0 for the run-time build, squaring by the general product):
-/// the same list as `VARIANTS` in src/lib.rs.
-const VARIANTS: &[(&str, u32, u32)] = &[
-    ("l0_s1", 0, 1),
-    ("l16_s0", 16, 0),
-    ("l16_s1", 16, 1),
-    ("l32_s0", 32, 0),
-    ("l32_s1", 32, 1),
-    ("l48_s0", 48, 0),
-    ("l48_s1", 48, 1),
-    ("l64_s0", 64, 0),
-    ("l64_s1", 64, 1),
+/// (prime limbs or 0 for the run-time build, squaring by the general product, the
+/// product as carry chains): the same list as `VARIANTS` in src/lib.rs. Each is named
+/// `l<limbs>_s<0|1>_c<0|1>`.
+const VARIANTS: &[(u32, u32, u32)] = &[
+    (0, 1, 0),
+    (0, 0, 1),
+    (16, 0, 0),
+    (16, 1, 0),
+    (16, 0, 1),
+    (16, 1, 1),
+    (32, 0, 0),
+    (32, 1, 0),
+    (32, 0, 1),
+    (32, 1, 1),
+    (48, 0, 0),
+    (48, 1, 0),
+    (48, 0, 1),
+    (48, 1, 1),
+    (64, 0, 0),
+    (64, 1, 0),
+    (64, 0, 1),
+    (64, 1, 1),
 ];
 
 fn main() {
@@ -30,12 +40,13 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut build = cc::Build::new();
     build.file("csrc/gpu_host.c");
-    for &(name, l, sqr) in VARIANTS {
+    for &(l, sqr, chain) in VARIANTS {
         // One file per variant, so that each has its own object.
+        let name = format!("l{l}_s{sqr}_c{chain}");
         let fixed = if l > 0 { format!("#define CC_FIXED_L {l}\n") } else { String::new() };
         let text = format!(
-            "{fixed}#define CC_SQR_BY_MUL {sqr}\n#define CC_VARIANT {name}\n\
-             #include \"gpu_host_sized.c\"\n"
+            "{fixed}#define CC_SQR_BY_MUL {sqr}\n#define CC_MUL_CHAIN {chain}\n\
+             #define CC_VARIANT {name}\n#include \"gpu_host_sized.c\"\n"
         );
         let path = out.join(format!("gpu_host_{name}.c"));
         std::fs::write(&path, text).expect("writing a variant's source to OUT_DIR");

@@ -65,21 +65,25 @@ fn products_match_bigint() {
             for a in &ops {
                 let aw = words(a, l);
                 assert_eq!(big(&host::sqr_wide(&aw)), a * a, "sqr_wide, {l} limbs");
-                assert_eq!(
-                    big(&host::mont_sqr(&aw, &n_words)),
-                    (a * a * &rinv) % &n,
-                    "mont_sqr {l}"
-                );
+                let want = (a * a * &rinv) % &n;
+                assert_eq!(big(&host::mont_sqr(&aw, &n_words)), want, "mont_sqr {l}");
+                assert_eq!(big(&host::mont_sqr_chain(&aw, &n_words)), want, "mont_sqr_chain {l}");
                 for b in &ops {
                     let bw = words(b, l);
                     assert_eq!(big(&host::mul_wide(&aw, &bw)), a * b, "mul_wide, {l} limbs");
+                    let want = (a * b * &rinv) % &n;
                     let got = big(&host::mont_mul(&aw, &bw, &n_words));
-                    assert_eq!(got, (a * b * &rinv) % &n, "mont_mul, {l} limbs");
+                    assert_eq!(got, want, "mont_mul, {l} limbs");
+                    let got = big(&host::mont_mul_chain(&aw, &bw, &n_words));
+                    assert_eq!(got, want, "mont_mul_chain, {l} limbs");
                 }
                 // a < R but not below n: the bound of CIOS holds with b < n.
                 let top = &r - 1u32;
+                let want = (&top * a * &rinv) % &n;
                 let got = big(&host::mont_mul(&words(&top, l), &aw, &n_words));
-                assert_eq!(got, (&top * a * &rinv) % &n, "mont_mul of R - 1, {l} limbs");
+                assert_eq!(got, want, "mont_mul of R - 1, {l} limbs");
+                let got = big(&host::mont_mul_chain(&words(&top, l), &aw, &n_words));
+                assert_eq!(got, want, "mont_mul_chain of R - 1, {l} limbs");
             }
             let all_ones = vec![u32::MAX; l];
             assert_eq!(big(&host::sqr_wide(&all_ones)), (&r - 1u32) * (&r - 1u32));
@@ -401,4 +405,77 @@ fn images_describe_the_key() {
     let three =
         cryptocard::rsa::RsaPrivateKey::generate_with(&o, &mut cryptocard::rng::OsRng).unwrap();
     assert!(layout::key_image(&three).is_none());
+}
+
+/// The kernel source as NVRTC gets it (`rsa/accel/gpu/source.rs`: these files, in this
+/// order).
+fn device_source() -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rsa/accel/gpu/kernel");
+    ["prelude.cuh", "arith.cuh", "exp.cuh", "rsa_op.cuh", "kernel.cu"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap() + "\n")
+        .collect()
+}
+
+/// The kernel source compiles for the device in every kind of module the driver builds
+/// (`rsa/accel/gpu/tuning.rs`), with clang's CUDA mode where clang has the NVPTX target
+/// (NVRTC itself needs a GPU machine): the entry point is there, and the chained modules
+/// use the carry-chain instructions. Catches what a C compiler accepts and a CUDA one does
+/// not (the inline PTX, the qualifiers) before a device run. Skipped, with the reason,
+/// without such a clang (`CLANG` names another).
+#[test]
+fn kernel_compiles_for_the_device_with_clang() {
+    use std::process::Command;
+    let clang = std::env::var("CLANG").unwrap_or_else(|_| "clang".into());
+    let has_nvptx = Command::new(&clang)
+        .arg("-print-targets")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nvptx64"));
+    if !has_nvptx {
+        println!("skipped: no {clang} with the NVPTX target");
+        return;
+    }
+    let out = Command::new(&clang).arg("-print-resource-dir").output().unwrap();
+    let resource = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let dir = std::env::temp_dir().join(format!("cryptocard-kernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("kernel.cu");
+    std::fs::write(&src, device_source()).unwrap();
+    // (defines, whether the module's products are carry chains)
+    let modules: &[(&[&str], bool)] = &[
+        (&["-DCC_MUL_CHAIN=1"], true),
+        (&["-DCC_FIXED_L=16", "-DCC_MUL_CHAIN=1"], true),
+        (&["-DCC_FIXED_L=32", "-DCC_MUL_CHAIN=1"], true),
+        (&["-DCC_FIXED_L=48", "-DCC_MUL_CHAIN=1", "-DCC_SQR_BY_MUL=1"], true),
+        (&["-DCC_FIXED_L=64", "-DCC_MUL_CHAIN=1"], true),
+        (&["-DCC_FIXED_L=16", "-DCC_MUL_CHAIN=0", "-DCC_FULL_UNROLL=1"], false),
+        (&["-DCC_FIXED_L=32", "-DCC_MUL_CHAIN=1", "-DCC_USE_PTX=0"], false),
+    ];
+    for (defines, chained) in modules {
+        let ptx = dir.join("kernel.ptx");
+        let out = Command::new(&clang)
+            .args(["-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only"])
+            .args(["-nocudainc", "-nocudalib", "-O3", "-S", "-Werror"])
+            .arg("-include")
+            .arg(format!("{resource}/include/__clang_cuda_builtin_vars.h"))
+            // What CUDA's headers would define; NVRTC has them built in.
+            .args([
+                "-D__host__=__attribute__((host))",
+                "-D__device__=__attribute__((device))",
+                "-D__global__=__attribute__((global))",
+                "-D__forceinline__=__inline__ __attribute__((always_inline))",
+                "-D__noinline__=__attribute__((noinline))",
+            ])
+            .args(*defines)
+            .arg("-o")
+            .arg(&ptx)
+            .arg(&src)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{defines:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        assert!(text.contains(".entry cc_rsa_private("), "{defines:?}: no entry point");
+        assert_eq!(text.contains("madc.hi.cc.u32"), *chained, "{defines:?}: carry chains");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

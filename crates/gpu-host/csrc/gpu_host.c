@@ -23,6 +23,15 @@ void cc_host_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 
     cc_mont_mul(r, a, b, n, n0, L);
 }
 
+void cc_host_mont_mul_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
+                            cc_u32 n0, int L) {
+    cc_mont_mul_chain(r, a, b, n, n0, L);
+}
+
+void cc_host_mont_sqr_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0, int L) {
+    cc_mont_sqr_chain(r, a, n, n0, L);
+}
+
 void cc_host_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0, int L) {
     cc_mont_sqr(r, a, n, n0, L);
 }

@@ -45,7 +45,16 @@ mod ffi {
             n0: u32,
             l: i32,
         );
+        pub fn cc_host_mont_mul_chain(
+            r: *mut u32,
+            a: *const u32,
+            b: *const u32,
+            n: *const u32,
+            n0: u32,
+            l: i32,
+        );
         pub fn cc_host_mont_sqr(r: *mut u32, a: *const u32, n: *const u32, n0: u32, l: i32);
+        pub fn cc_host_mont_sqr_chain(r: *mut u32, a: *const u32, n: *const u32, n0: u32, l: i32);
         pub fn cc_host_reduce_wide(
             r: *mut u32,
             x: *const u32,
@@ -98,7 +107,7 @@ type BatchFn = unsafe extern "C" fn(
 
 /// Declares the sized batch entries (build.rs compiles one per variant) and lists them.
 macro_rules! variants {
-    ($(($sym:ident, $l:expr, $sqr:expr)),* $(,)?) => {
+    ($(($sym:ident, $l:expr, $sqr:expr, $chain:expr)),* $(,)?) => {
         mod sized {
             unsafe extern "C" {
                 $(pub fn $sym(
@@ -117,21 +126,30 @@ macro_rules! variants {
         /// Every compile-time variant of the kernel source the device may run, as
         /// build.rs compiles them for the host.
         pub const VARIANTS: &[Variant] = &[
-            $(Variant { fixed_l: $l, sqr_by_mul: $sqr, entry: sized::$sym },)*
+            $(Variant { fixed_l: $l, sqr_by_mul: $sqr, mul_chain: $chain, entry: sized::$sym },)*
         ];
     };
 }
 
 variants!(
-    (cc_host_rsa_private_l0_s1, None, true),
-    (cc_host_rsa_private_l16_s0, Some(16), false),
-    (cc_host_rsa_private_l16_s1, Some(16), true),
-    (cc_host_rsa_private_l32_s0, Some(32), false),
-    (cc_host_rsa_private_l32_s1, Some(32), true),
-    (cc_host_rsa_private_l48_s0, Some(48), false),
-    (cc_host_rsa_private_l48_s1, Some(48), true),
-    (cc_host_rsa_private_l64_s0, Some(64), false),
-    (cc_host_rsa_private_l64_s1, Some(64), true),
+    (cc_host_rsa_private_l0_s1_c0, None, true, false),
+    (cc_host_rsa_private_l0_s0_c1, None, false, true),
+    (cc_host_rsa_private_l16_s0_c0, Some(16), false, false),
+    (cc_host_rsa_private_l16_s1_c0, Some(16), true, false),
+    (cc_host_rsa_private_l16_s0_c1, Some(16), false, true),
+    (cc_host_rsa_private_l16_s1_c1, Some(16), true, true),
+    (cc_host_rsa_private_l32_s0_c0, Some(32), false, false),
+    (cc_host_rsa_private_l32_s1_c0, Some(32), true, false),
+    (cc_host_rsa_private_l32_s0_c1, Some(32), false, true),
+    (cc_host_rsa_private_l32_s1_c1, Some(32), true, true),
+    (cc_host_rsa_private_l48_s0_c0, Some(48), false, false),
+    (cc_host_rsa_private_l48_s1_c0, Some(48), true, false),
+    (cc_host_rsa_private_l48_s0_c1, Some(48), false, true),
+    (cc_host_rsa_private_l48_s1_c1, Some(48), true, true),
+    (cc_host_rsa_private_l64_s0_c0, Some(64), false, false),
+    (cc_host_rsa_private_l64_s1_c0, Some(64), true, false),
+    (cc_host_rsa_private_l64_s0_c1, Some(64), false, true),
+    (cc_host_rsa_private_l64_s1_c1, Some(64), true, true),
 );
 
 /// A build of the kernel source with prelude.cuh's compile-time choices.
@@ -142,6 +160,8 @@ pub struct Variant {
     pub fixed_l: Option<usize>,
     /// `CC_SQR_BY_MUL`: squaring by the general product.
     pub sqr_by_mul: bool,
+    /// `CC_MUL_CHAIN`: the product's rows as carry chains.
+    pub mul_chain: bool,
     entry: BatchFn,
 }
 
@@ -151,7 +171,12 @@ impl core::fmt::Debug for Variant {
             Some(l) => write!(f, "sized L = {l}")?,
             None => f.write_str("run-time L")?,
         }
-        f.write_str(if self.sqr_by_mul { ", squaring by product" } else { ", dedicated squaring" })
+        f.write_str(if self.sqr_by_mul {
+            ", squaring by product"
+        } else {
+            ", dedicated squaring"
+        })?;
+        f.write_str(if self.mul_chain { ", chained product" } else { ", CIOS product" })
     }
 }
 
@@ -179,6 +204,19 @@ pub fn mont_mul(a: &[u32], b: &[u32], n: &[u32]) -> Vec<u32> {
     r
 }
 
+/// [`mont_mul`] with the rows as carry chains (`cc_mont_mul_chain`), as the device's
+/// PTX computes them.
+pub fn mont_mul_chain(a: &[u32], b: &[u32], n: &[u32]) -> Vec<u32> {
+    let (n0, l) = check_modulus(n);
+    assert!(a.len() == n.len() && b.len() == n.len());
+    let mut r = vec![0; n.len()];
+    // SAFETY: every array has len(n) limbs, as the C function reads and writes.
+    unsafe {
+        ffi::cc_host_mont_mul_chain(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n.as_ptr(), n0, l)
+    };
+    r
+}
+
 /// a^2 / R mod n, for a < n (the dedicated squaring and separate REDC).
 pub fn mont_sqr(a: &[u32], n: &[u32]) -> Vec<u32> {
     let (n0, l) = check_modulus(n);
@@ -186,6 +224,17 @@ pub fn mont_sqr(a: &[u32], n: &[u32]) -> Vec<u32> {
     let mut r = vec![0; n.len()];
     // SAFETY: both arrays have len(n) limbs.
     unsafe { ffi::cc_host_mont_sqr(r.as_mut_ptr(), a.as_ptr(), n.as_ptr(), n0, l) };
+    r
+}
+
+/// [`mont_sqr`] as the sized device modules square: the dedicated squaring and REDC as
+/// carry chains (`cc_mont_sqr_chain`).
+pub fn mont_sqr_chain(a: &[u32], n: &[u32]) -> Vec<u32> {
+    let (n0, l) = check_modulus(n);
+    assert!(a.len() == n.len());
+    let mut r = vec![0; n.len()];
+    // SAFETY: both arrays have len(n) limbs.
+    unsafe { ffi::cc_host_mont_sqr_chain(r.as_mut_ptr(), a.as_ptr(), n.as_ptr(), n0, l) };
     r
 }
 

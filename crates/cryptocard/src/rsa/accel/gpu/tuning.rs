@@ -8,7 +8,8 @@
 //! | `CRYPTOCARD_GPU_PTX` | 0, 1 | 1 | PTX carry chains (`mad.lo.cc`/`madc.hi`) or 64-bit products |
 //! | `CRYPTOCARD_GPU_SIZED` | 0, 1 | 1 | one module per prime length (`CC_FIXED_L`: unrolled, arrays in registers) or one for every size |
 //! | `CRYPTOCARD_GPU_UNROLL` | inner, full | inner | unroll the products' inner loops, or both loops (sized modules) |
-//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | dedicated | squaring and REDC, or the general product |
+//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | dedicated | the dedicated squaring and REDC (as carry chains, unrolled whole, in a sized chained module), or squaring by the general product |
+//! | `CRYPTOCARD_GPU_MUL` | chain, cios | chain | the product's rows as PTX carry chains (two instructions a word product), or CIOS with a four-instruction multiply-add |
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
 //!
@@ -35,6 +36,8 @@ pub(crate) struct Tuning {
     pub(crate) full_unroll: bool,
     /// Squaring by the general product.
     pub(crate) sqr_by_mul: bool,
+    /// The product's rows as carry chains.
+    pub(crate) mul_chain: bool,
     /// The fixed window's bits.
     pub(crate) window: u32,
     /// Threads per block.
@@ -48,6 +51,7 @@ impl Default for Tuning {
             sized: true,
             full_unroll: false,
             sqr_by_mul: false,
+            mul_chain: true,
             window: WINDOW,
             block: 128,
         }
@@ -90,6 +94,11 @@ impl Tuning {
                 &[("dedicated", false), ("mul", true)],
                 d.sqr_by_mul,
             )?,
+            mul_chain: pick(
+                "CRYPTOCARD_GPU_MUL",
+                &[("cios", false), ("chain", true)],
+                d.mul_chain,
+            )?,
             window: number(
                 "CRYPTOCARD_GPU_WINDOW",
                 &|w| (1..=WINDOW_MAX).contains(&w),
@@ -111,6 +120,7 @@ impl Tuning {
             format!("--gpu-architecture={arch}"),
             format!("-DCC_USE_PTX={}", u8::from(self.ptx)),
             format!("-DCC_SQR_BY_MUL={}", u8::from(self.sqr_by_mul)),
+            format!("-DCC_MUL_CHAIN={}", u8::from(self.mul_chain)),
         ];
         if let Some(l) = prime_words {
             o.push(format!("-DCC_FIXED_L={l}"));
@@ -128,8 +138,9 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{} carry chains, {}, {} squaring, window {}, {} threads a block",
+            "{} carry chains, {} product, {}, {} squaring, window {}, {} threads a block",
             if self.ptx { "PTX" } else { "64-bit product" },
+            if self.mul_chain { "chained" } else { "CIOS" },
             match (self.sized, self.full_unroll) {
                 (false, _) => "one module for every size",
                 (true, false) => "a module per prime size (inner loops unrolled)",
@@ -159,7 +170,8 @@ mod tests {
             ("CRYPTOCARD_GPU_PTX", "0"),
             ("CRYPTOCARD_GPU_SIZED", "0"),
             ("CRYPTOCARD_GPU_UNROLL", "Full"),
-            ("CRYPTOCARD_GPU_SQR", " mul "),
+            ("CRYPTOCARD_GPU_SQR", " MUL "),
+            ("CRYPTOCARD_GPU_MUL", "cios"),
             ("CRYPTOCARD_GPU_WINDOW", "4"),
             ("CRYPTOCARD_GPU_BLOCK", "256"),
         ])
@@ -169,6 +181,7 @@ mod tests {
             sized: false,
             full_unroll: true,
             sqr_by_mul: true,
+            mul_chain: false,
             window: 4,
             block: 256,
         };
@@ -184,6 +197,7 @@ mod tests {
             ("CRYPTOCARD_GPU_SIZED", "2"),
             ("CRYPTOCARD_GPU_UNROLL", "outer"),
             ("CRYPTOCARD_GPU_SQR", "karatsuba"),
+            ("CRYPTOCARD_GPU_MUL", "fft"),
             ("CRYPTOCARD_GPU_WINDOW", "6"),
             ("CRYPTOCARD_GPU_WINDOW", "0"),
             ("CRYPTOCARD_GPU_BLOCK", "100"),

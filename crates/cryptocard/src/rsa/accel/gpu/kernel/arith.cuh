@@ -67,6 +67,66 @@ CC_INLINE cc_u32 cc_sbb(cc_u32 a, cc_u32 b, cc_u32 *br) {
     return (cc_u32)d;
 }
 
+/*
+ * ---- carry chains ----
+ *
+ * One row of a product as PTX writes it (sDPF-RSA, CGBN): the low halves of a_i b_j
+ * added along the row in one chain of mad.lo.cc / madc.lo.cc, the high halves in a
+ * second chain of mad.hi.cc / madc.hi.cc one word up, so each word product costs two
+ * instructions instead of cc_mac's four. The carry between the instructions of a chain
+ * is the device's carry flag, which only these instructions touch (each its own
+ * volatile asm, kept in order); on the host, and with CC_USE_PTX=0, it is *cf, so the
+ * same code computes the same words everywhere. The device ignores cf.
+ */
+#if defined(__CUDA_ARCH__) && CC_USE_PTX
+#define CC_CHAIN_OP(name, insn)                                                              \
+    CC_INLINE cc_u32 name(cc_u32 a, cc_u32 b, cc_u32 c, cc_u32 *cf) {                        \
+        cc_u32 r;                                                                            \
+        (void)cf;                                                                            \
+        asm volatile(insn " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));          \
+        return r;                                                                            \
+    }
+CC_CHAIN_OP(cc_lo_cc, "mad.lo.cc.u32")   /* lo(a b) + c, carry out */
+CC_CHAIN_OP(cc_loc_cc, "madc.lo.cc.u32") /* lo(a b) + c + carry, carry out */
+CC_CHAIN_OP(cc_hi_cc, "mad.hi.cc.u32")   /* hi(a b) + c, carry out */
+CC_CHAIN_OP(cc_hic_cc, "madc.hi.cc.u32") /* hi(a b) + c + carry, carry out */
+/* a + b + carry, carry out */
+CC_INLINE cc_u32 cc_addc_cc(cc_u32 a, cc_u32 b, cc_u32 *cf) {
+    cc_u32 r;
+    (void)cf;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+/* a + b + carry, the carry dropped (the caller knows there is none) */
+CC_INLINE cc_u32 cc_addc(cc_u32 a, cc_u32 b, cc_u32 *cf) {
+    cc_u32 r;
+    (void)cf;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+#else
+CC_INLINE cc_u32 cc_chain(cc_u64 s, cc_u32 *cf) {
+    *cf = (cc_u32)(s >> 32);
+    return (cc_u32)s;
+}
+CC_INLINE cc_u32 cc_lo_cc(cc_u32 a, cc_u32 b, cc_u32 c, cc_u32 *cf) {
+    return cc_chain((cc_u64)(cc_u32)(a * b) + c, cf);
+}
+CC_INLINE cc_u32 cc_loc_cc(cc_u32 a, cc_u32 b, cc_u32 c, cc_u32 *cf) {
+    return cc_chain((cc_u64)(cc_u32)(a * b) + c + *cf, cf);
+}
+CC_INLINE cc_u32 cc_hi_cc(cc_u32 a, cc_u32 b, cc_u32 c, cc_u32 *cf) {
+    return cc_chain((((cc_u64)a * b) >> 32) + c, cf);
+}
+CC_INLINE cc_u32 cc_hic_cc(cc_u32 a, cc_u32 b, cc_u32 c, cc_u32 *cf) {
+    return cc_chain((((cc_u64)a * b) >> 32) + c + *cf, cf);
+}
+CC_INLINE cc_u32 cc_addc_cc(cc_u32 a, cc_u32 b, cc_u32 *cf) {
+    return cc_chain((cc_u64)a + b + *cf, cf);
+}
+CC_INLINE cc_u32 cc_addc(cc_u32 a, cc_u32 b, cc_u32 *cf) { return a + b + *cf; }
+#endif
+
 /* -m^-1 mod 2^32 for odd m (Newton: each step doubles the correct low bits, from 3). */
 CC_INLINE cc_u32 cc_neg_inv32(cc_u32 m) {
     cc_u32 x = m; /* m * m = 1 mod 8 */
@@ -203,8 +263,8 @@ CC_LIMB_FN void cc_redc(cc_u32 *r, cc_u32 *t, const cc_u32 *n, cc_u32 n0, int L)
  * (or a < n and b < R). r may alias a or b. The running sum stays below 2 n + 2^32 n,
  * in L + 2 words.
  */
-CC_LIMB_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n, cc_u32 n0,
-                       int L) {
+CC_LIMB_FN void cc_mont_mul_cios(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
+                            cc_u32 n0, int L) {
     cc_u32 t[CC_N_MAX + 2];
     int i, j;
     cc_zero(t, L + 2);
@@ -225,12 +285,142 @@ CC_LIMB_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const c
 }
 
 /*
- * Montgomery square: r = a^2 R^-1 mod n, fully reduced, for a < n. r may alias a. The
- * dedicated squaring and REDC, or with CC_SQR_BY_MUL the general product.
+ * The same product with the rows as carry chains (above): per row, t += a_i b (low
+ * halves, then high halves one word up), m = t_0 n0, t = (t + m n) / 2^32 (the shift
+ * folded into the chains' destinations). Two instructions per word product instead of
+ * four. b and n are copied once per product into arrays the unrolled loops index by
+ * constants (registers in a sized build: read through their pointers in every row, the
+ * compiler keeps the running sum in local memory too), and a into one read a word per
+ * row; so r may alias a or b. The running sum stays below 2 n in L + 1 words between rows, below
+ * 2^(32 (L + 2)) within one, as in CIOS.
+ */
+CC_LIMB_FN void cc_mont_mul_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
+                             cc_u32 n0, int L) {
+    cc_u32 t[CC_N_MAX + 2], av[CC_N_MAX], bv[CC_N_MAX], nv[CC_N_MAX];
+    cc_u32 cf = 0; /* the host's carry flag */
+    int i, j;
+    cc_copy(av, a, L);
+    cc_copy(bv, b, L);
+    cc_copy(nv, n, L);
+    cc_zero(t, L + 1);
+    CC_UNROLL_OUTER for (i = 0; i < L; i++) {
+        cc_u32 ai = av[i], m;
+        /* t += ai b */
+        t[0] = cc_lo_cc(ai, bv[0], t[0], &cf);
+        CC_UNROLL for (j = 1; j < L; j++) t[j] = cc_loc_cc(ai, bv[j], t[j], &cf);
+        t[L] = cc_addc_cc(t[L], 0, &cf);
+        t[L + 1] = cc_addc(0, 0, &cf);
+        t[1] = cc_hi_cc(ai, bv[0], t[1], &cf);
+        CC_UNROLL for (j = 1; j < L; j++) t[j + 1] = cc_hic_cc(ai, bv[j], t[j + 1], &cf);
+        t[L + 1] = cc_addc(t[L + 1], 0, &cf);
+        /* t = (t + m n) / 2^32: the low word of t + m n is 0 */
+        m = t[0] * n0;
+        (void)cc_lo_cc(m, nv[0], t[0], &cf);
+        CC_UNROLL for (j = 1; j < L; j++) t[j - 1] = cc_loc_cc(m, nv[j], t[j], &cf);
+        t[L - 1] = cc_addc_cc(t[L], 0, &cf);
+        t[L] = cc_addc(t[L + 1], 0, &cf);
+        t[0] = cc_hi_cc(m, nv[0], t[0], &cf);
+        CC_UNROLL for (j = 1; j < L; j++) t[j] = cc_hic_cc(m, nv[j], t[j], &cf);
+        t[L] = cc_addc(t[L], 0, &cf);
+    }
+    cc_cond_sub(r, t, t[L], n, L);
+}
+
+/* The Montgomery product: CIOS, or with CC_MUL_CHAIN its carry-chain form. */
+CC_LIMB_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n, cc_u32 n0,
+                       int L) {
+#if CC_MUL_CHAIN
+    cc_mont_mul_chain(r, a, b, n, n0, L);
+#else
+    cc_mont_mul_cios(r, a, b, n, n0, L);
+#endif
+}
+
+/*
+ * The dedicated squaring as carry chains, then REDC as carry chains: r = a^2 R^-1 mod n,
+ * fully reduced, for a < n; r may alias a. About L (L - 1) / 2 + L word products for the
+ * square and L^2 for the reduction, against 2 L^2 for the general product: the
+ * squarings are five in six of an exponentiation's products.
+ *
+ * The square: row i adds a_i a_j (j > i) at word i + j (low halves, one chain, its
+ * carry into word i + L, then i + L + 1) and at i + j + 1 (high halves, a second chain,
+ * its carry into i + L + 1), a word no earlier row has reached; the off-diagonal sum is
+ * then doubled by a shift and the squares a_i^2 added in one chain over the 2L words.
+ * Its word indices move with both loops, so it is unrolled whole (CC_UNROLL_SQR) to keep
+ * the 2L words in registers.
+ *
+ * The reduction keeps CIOS's shape, so that its rows can stay a loop: the low half of
+ * the square is the window w, the high half waits in u (memory, a word read per row).
+ * Row i adds m n (m = w_0 n0) with the shift by a word folded into the chains'
+ * destinations, the way cc_mont_mul_chain reduces; the word entering the window's top
+ * is u_i plus the carry c held over from the row before. After the last row w + c R
+ * = a^2 / R mod n + (0 or n), below 2 n.
+ */
+CC_LIMB_FN void cc_mont_sqr_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0,
+                                  int L) {
+    cc_u32 t[2 * CC_N_MAX], u[CC_N_MAX], av[CC_N_MAX], nv[CC_N_MAX];
+    cc_u32 cf = 0, c = 0;
+    int i, j;
+    av[0] = 0; /* L >= 1, which a C compiler cannot see: the copy below writes it */
+    cc_copy(av, a, L);
+    cc_copy(nv, n, L);
+    cc_zero(t, 2 * L);
+    CC_UNROLL_SQR for (i = 0; i + 1 < L; i++) {
+        t[2 * i + 1] = cc_lo_cc(av[i], av[i + 1], t[2 * i + 1], &cf);
+        CC_UNROLL_SQR for (j = i + 2; j < L; j++) t[i + j] = cc_loc_cc(av[i], av[j], t[i + j], &cf);
+        t[i + L] = cc_addc_cc(t[i + L], 0, &cf);
+        t[i + L + 1] = cc_addc(0, 0, &cf);
+        t[2 * i + 2] = cc_hi_cc(av[i], av[i + 1], t[2 * i + 2], &cf);
+        CC_UNROLL_SQR for (j = i + 2; j < L; j++)
+            t[i + j + 1] = cc_hic_cc(av[i], av[j], t[i + j + 1], &cf);
+        t[i + L + 1] = cc_addc(t[i + L + 1], 0, &cf);
+    }
+    /* double: the off-diagonal sum is below a^2 / 2 */
+    CC_UNROLL_SQR for (j = 2 * L - 1; j > 0; j--) t[j] = (t[j] << 1) | (t[j - 1] >> 31);
+    t[0] <<= 1;
+    /* the diagonal */
+    t[0] = cc_lo_cc(av[0], av[0], t[0], &cf);
+    t[1] = cc_hic_cc(av[0], av[0], t[1], &cf);
+    CC_UNROLL_SQR for (i = 1; i < L; i++) {
+        t[2 * i] = cc_loc_cc(av[i], av[i], t[2 * i], &cf);
+        t[2 * i + 1] = cc_hic_cc(av[i], av[i], t[2 * i + 1], &cf);
+    }
+    /* REDC: w = t[0..L), u = t[L..2L) */
+    cc_copy(u, t + L, L);
+    CC_UNROLL_OUTER for (i = 0; i < L; i++) {
+        cc_u32 m = t[0] * n0, top, c2;
+        (void)cc_lo_cc(m, nv[0], t[0], &cf);
+        CC_UNROLL for (j = 1; j < L; j++) t[j - 1] = cc_loc_cc(m, nv[j], t[j], &cf);
+        top = cc_addc_cc(u[i], c, &cf);
+        c2 = cc_addc(0, 0, &cf);
+        if (L == 1) {
+            top = cc_hi_cc(m, nv[0], top, &cf);
+        } else {
+            t[0] = cc_hi_cc(m, nv[0], t[0], &cf);
+            CC_UNROLL for (j = 1; j < L - 1; j++) t[j] = cc_hic_cc(m, nv[j], t[j], &cf);
+            top = cc_hic_cc(m, nv[L - 1], top, &cf);
+        }
+        c = cc_addc(c2, 0, &cf);
+        t[L - 1] = top;
+    }
+    cc_cond_sub(r, t, c, n, L);
+}
+
+/*
+ * Montgomery square: r = a^2 R^-1 mod n, fully reduced, for a < n. r may alias a. By
+ * the general product with CC_SQR_BY_MUL; else the dedicated squaring, as carry chains
+ * (above) in a sized build with CC_MUL_CHAIN where L is the primes' length (the mod-n
+ * squarings, a few per operation, keep the rolled product: fully unrolled at 2L they
+ * would be four times the code), else with cc_mac and a separate REDC.
  */
 CC_LIMB_FN void cc_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0, int L) {
 #if CC_SQR_BY_MUL
     cc_mont_mul(r, a, a, n, n0, L);
+#elif defined(CC_FIXED_L) && CC_MUL_CHAIN
+    if (L == CC_FIXED_L)
+        cc_mont_sqr_chain(r, a, n, n0, L);
+    else
+        cc_mont_mul(r, a, a, n, n0, L);
 #else
     cc_u32 t[2 * CC_N_MAX];
     cc_sqr_wide(t, a, L);

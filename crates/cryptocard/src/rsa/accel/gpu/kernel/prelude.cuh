@@ -15,10 +15,17 @@ typedef unsigned long long cc_u64;
 
 /*
  * Unrolling hints, for the sized builds below: NVRTC unrolls a loop of constant trip
- * count fully. Elsewhere (the run-time build, whose trip counts are not constant, and
- * a host C compiler) the compiler's own heuristics decide.
+ * count fully and leaves any other alone, so a limb loop inside a function compiled
+ * before it is inlined keeps its shape until the caller's constant length reaches it.
+ * Clang's CUDA mode (the kernel lint in tests/gpu_host_kernels.rs) reads a bare
+ * "unroll" as "unroll somehow", which unrolls such a loop by its run-time length first
+ * and forbids the full unrolling later; "unroll(full)" is NVRTC's meaning there.
+ * Elsewhere (the run-time build, whose trip counts are not constant, and a host C
+ * compiler) the compiler's own heuristics decide.
  */
-#if (defined(__CUDACC_RTC__) || defined(__CUDACC__)) && defined(CC_FIXED_L)
+#if defined(CC_FIXED_L) && defined(__clang__) && defined(__CUDA__)
+#define CC_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(CC_FIXED_L) && (defined(__CUDACC_RTC__) || defined(__CUDACC__))
 #define CC_UNROLL _Pragma("unroll")
 #else
 #define CC_UNROLL
@@ -36,12 +43,13 @@ typedef unsigned long long cc_u64;
  * two of one operation share their code. A sized module takes keys of K-limb primes
  * only; any other key gets CC_STATUS_BAD_KEY there.
  *
- * CC_FULL_UNROLL=1 unrolls the outer loops of the products and the squaring too: no
- * array is then indexed by a variable, at the price of code size (a 32-limb product is
- * about 1,000 multiply-adds in a row). CC_SQR_BY_MUL=1 squares with the general
- * product (CIOS) instead of the dedicated squaring and REDC, whose word indices move
- * with both loops. Both are measured on the device (scripts/gpu-check) rather than
- * guessed; both compute the same words as the defaults (tests/gpu_host_kernels.rs).
+ * CC_MUL_CHAIN=1 writes the product's rows, and in a sized build the dedicated
+ * squaring, as PTX carry chains (arith.cuh); the driver's modules have it. CC_FULL_UNROLL=1
+ * unrolls the outer loops of the products too: no array is then indexed by a variable,
+ * at the price of code size (a 32-limb product is about 2,000 chained instructions in a
+ * row). CC_SQR_BY_MUL=1 squares with the general product. Each is measured on the
+ * device (scripts/gpu-check --sweep) rather than guessed; every combination computes the
+ * same words (tests/gpu_host_kernels.rs).
  */
 #ifdef CC_FIXED_L
 #define CC_LIMB_FN CC_INLINE
@@ -55,8 +63,13 @@ typedef unsigned long long cc_u64;
 #else
 #define CC_UNROLL_OUTER
 #endif
+/* The chained dedicated squaring (arith.cuh) is unrolled whole in every sized build. */
+#define CC_UNROLL_SQR CC_UNROLL
 #ifndef CC_SQR_BY_MUL
 #define CC_SQR_BY_MUL 0
+#endif
+#ifndef CC_MUL_CHAIN
+#define CC_MUL_CHAIN 0
 #endif
 
 /* The largest prime, in 32-bit limbs (RSA-4096: two 2048-bit primes). */

@@ -35,21 +35,34 @@
 //! # Layouts tried and what each measured
 //!
 //! Not yet measured on a device: the first device run (`scripts/gpu-check`, then
-//! `scripts/gpu-check --sweep` for the choices below) fills this in. Built and tested
-//! on the host so far, one thread per operation and 32-bit limbs throughout:
+//! `scripts/gpu-check --sweep` for the choices below) fills this in. One thread per
+//! operation and 32-bit limbs throughout; every choice is built and tested on the host
+//! (`tests/gpu_host_kernels.rs`) and compiled for the device by clang's CUDA mode there
+//! too, where clang has the NVPTX target:
 //!
-//! * one module for every size: limb loops of run-time length, so every limb array
-//!   lives in local memory (`CRYPTOCARD_GPU_SIZED=0`);
+//! * one module for every size (`CRYPTOCARD_GPU_SIZED=0`): limb loops of run-time
+//!   length, so every limb array lives in local memory;
 //! * a module per prime length (the default): the length a compile-time constant
-//!   (`CC_FIXED_L`), the limb functions inlined, the inner loops unrolled, so that the
-//!   running sum and the multiplier stay in registers; a batch mixing sizes runs one
-//!   launch per size (`layout::by_size`);
-//! * the same with the outer loops unrolled too (`CRYPTOCARD_GPU_UNROLL=full`): no
-//!   array indexed by a variable, much more code;
-//! * dedicated squaring and REDC (the default) or squaring by the CIOS product
-//!   (`CRYPTOCARD_GPU_SQR=mul`), whose word indices stay constant in the inner loop;
+//!   (`CC_FIXED_L`), the limb functions inlined and their inner loops unrolled; a batch
+//!   mixing sizes runs one launch per size (`layout::by_size`);
+//! * products as carry chains (the default; `CRYPTOCARD_GPU_MUL=cios` for the
+//!   four-instruction multiply-add): two instructions per word product, the multiplier
+//!   and the modulus copied into arrays the unrolled loops index by constants. In
+//!   clang's PTX of the RSA-2048 module the hot loop's running sum, multiplier and
+//!   modulus stay in registers (one local load a row, the multiplicand's word); read
+//!   through their pointers instead, they did not;
+//! * the dedicated squaring as carry chains, unrolled whole, with the reduction in
+//!   CIOS's shape as a loop (the default; `CRYPTOCARD_GPU_SQR=mul` squares by the
+//!   product): for RSA-2048 3,104 chained instructions a squaring against 4,096;
+//! * the outer loops of the product unrolled too (`CRYPTOCARD_GPU_UNROLL=full`);
 //! * windows of 4 or 5 bits, blocks of 64, 128 or 256 threads, PTX carry chains or
-//!   64-bit products.
+//!   64-bit products (`CRYPTOCARD_GPU_PTX=0`).
+//!
+//! One lesson from clang's PTX: a bare `#pragma unroll` there unrolls a loop of unknown
+//! length in a function optimised before it is inlined, and then forbids the full
+//! unrolling its caller's constant would allow, which leaves every array in local
+//! memory; `prelude.cuh` gives each compiler the pragma that means "fully, when the
+//! length is known".
 //!
 //! To try after that: the table in shared memory, several threads per number (CGBN's
 //! TPI) for small batches, the floating-point products of Emmart et al. 2018.

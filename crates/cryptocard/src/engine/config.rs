@@ -11,6 +11,7 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use super::Engine;
+use super::offload::Offload;
 use crate::{Error, Result};
 
 /// Lanes in one batch: the 8 64-bit lanes of an AVX-512 register, one request each (the
@@ -84,6 +85,9 @@ pub struct EngineConfig {
     /// free, no batch runs and nothing of its size is queued (saves two thread hand-offs).
     /// Default: true.
     pub direct: bool,
+    /// A unit beside the workers that takes deep queues in large batches (the GPU;
+    /// [`Offload`]), or `None` (the default): then the engine is as it always was.
+    pub offload: Option<Offload>,
 }
 
 impl Default for EngineConfig {
@@ -97,6 +101,7 @@ impl Default for EngineConfig {
             deadline: Duration::from_micros(DEFAULT_DEADLINE_US),
             backpressure: Backpressure::Block,
             direct: true,
+            offload: None,
         }
     }
 }
@@ -115,6 +120,9 @@ impl EngineConfig {
         }
         if self.crossover == 0 {
             return Err(Error::InvalidArgument("engine: crossover must be at least 1"));
+        }
+        if let Some(o) = &self.offload {
+            o.validate(self.queue_capacity)?;
         }
         Ok(())
     }
@@ -183,8 +191,20 @@ impl EngineBuilder {
         let mut c = self.config.clone();
         if !self.capacity_set {
             c.queue_capacity = DEFAULT_QUEUE_PER_WORKER.saturating_mul(c.workers);
+            // Room for the offload unit's next batch while it runs one.
+            if let Some(o) = &c.offload {
+                c.queue_capacity = c.queue_capacity.max(o.max_batch.saturating_mul(2));
+            }
         }
         c
+    }
+
+    /// A unit that takes deep queues in large batches ([`Offload`], for example
+    /// [`Offload::gpu`]). Unless the queue capacity is set, the queue then holds at least
+    /// two of its batches.
+    pub fn offload(mut self, o: Offload) -> Self {
+        self.config.offload = Some(o);
+        self
     }
 
     /// Starts the engine's workers.

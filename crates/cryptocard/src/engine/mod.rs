@@ -34,6 +34,9 @@
 //! * `batch`: running jobs, panics caught; `guard`: the permit and live-count guards that
 //!   keep a panic outside that catch from hanging shutdown; `ticket`: [`Ticket`] and
 //!   callbacks;
+//! * `offload`: [`Offload`], a unit beside the workers (the GPU) that takes a class's
+//!   queue in large batches once it is deeper than the unit's crossover, on a thread of
+//!   its own; without one configured (the default) there is no such thread;
 //! * `stats`: [`Stats`];
 //! * `fuzzing` (feature `fuzzing`): the body of the `private_batch` fuzz target, which
 //!   checks `private_batch` and the engine against the scalar single operation;
@@ -93,6 +96,7 @@ mod config;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod guard;
+mod offload;
 mod policy;
 mod pool;
 mod queue;
@@ -109,6 +113,7 @@ pub use config::{
     Backpressure, DEFAULT_CROSSOVER, DEFAULT_DEADLINE_US, DEFAULT_MAX_BATCH,
     DEFAULT_QUEUE_PER_WORKER, EngineBuilder, EngineConfig, ShutdownMode,
 };
+pub use offload::Offload;
 #[cfg(feature = "rustcrypto-traits")]
 pub use signer::{AsyncPssSigningKey, AsyncSigningKey};
 pub use stats::Stats;
@@ -181,6 +186,20 @@ impl Engine {
                     shared.lock().live -= 1;
                     // `engine` drops here and stops the workers already started.
                     return Err(Error::Unsupported("engine: cannot start worker threads"));
+                }
+            }
+        }
+        if let Some(o) = shared.config.offload.clone() {
+            let s = Arc::clone(&shared);
+            shared.lock().live += 1;
+            let spawned = std::thread::Builder::new()
+                .name("cryptocard-engine-offload".into())
+                .spawn(move || offload::offload_loop(s, o));
+            match spawned {
+                Ok(h) => engine.handles().push(h),
+                Err(_) => {
+                    shared.lock().live -= 1;
+                    return Err(Error::Unsupported("engine: cannot start the offload thread"));
                 }
             }
         }
@@ -329,6 +348,7 @@ impl Engine {
                 if mode == ShutdownMode::Cancel { st.queue.take_all() } else { Vec::new() };
             s.work.notify_all();
             s.room.notify_all();
+            s.offload.notify_all();
             cancelled
         };
         s.counters

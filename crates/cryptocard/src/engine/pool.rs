@@ -69,6 +69,8 @@ pub(crate) struct Shared {
     pub work: Condvar,
     pub room: Condvar,
     pub done: Condvar,
+    /// The offload thread's wait: a class reached its crossover, or shutdown.
+    pub offload: Condvar,
     pub counters: Counters,
     /// Tells this engine's worker threads from any other thread.
     pub id: u64,
@@ -106,6 +108,7 @@ impl Shared {
             work: Condvar::new(),
             room: Condvar::new(),
             done: Condvar::new(),
+            offload: Condvar::new(),
             counters: Counters::default(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             #[cfg(test)]
@@ -187,8 +190,12 @@ impl Shared {
                     s.counters.busy();
                     break Err(Error::Busy);
                 }
-                // Let the workers at what is queued so far, then wait for room.
+                // Let the workers (and the offload unit) at what is queued so far, then
+                // wait for room.
                 s.wake_workers(&st, true);
+                if s.config.offload.as_ref().is_some_and(|o| super::offload::wanted(&st, o)) {
+                    s.offload.notify_one();
+                }
                 st.room_waiters += 1;
                 st = s.wait(&s.room, st);
                 st.room_waiters -= 1;
@@ -205,7 +212,12 @@ impl Shared {
         }
         match results.iter().filter(|r| r.is_ok()).count() {
             0 => {}
-            n => s.wake_workers(&st, n > 1),
+            n => {
+                s.wake_workers(&st, n > 1);
+                if s.config.offload.as_ref().is_some_and(|o| super::offload::wanted(&st, o)) {
+                    s.offload.notify_one();
+                }
+            }
         }
         drop(st);
         refused.into_iter().for_each(Reply::disarm);

@@ -25,6 +25,10 @@ pub struct Stats {
     pub queue_high_water: u64,
     /// Callbacks that panicked (caught; the worker lived on).
     pub callback_panics: u64,
+    /// Requests the offload unit ran ([`super::Offload`]).
+    pub offloaded: u64,
+    /// Batches it ran them in.
+    pub offload_batches: u64,
 }
 
 impl Stats {
@@ -56,6 +60,8 @@ impl Stats {
             busy: self.busy.saturating_sub(earlier.busy),
             queue_high_water: self.queue_high_water,
             callback_panics: self.callback_panics.saturating_sub(earlier.callback_panics),
+            offloaded: self.offloaded.saturating_sub(earlier.offloaded),
+            offload_batches: self.offload_batches.saturating_sub(earlier.offload_batches),
         }
     }
 }
@@ -70,6 +76,8 @@ pub(crate) struct Counters {
     busy: AtomicU64,
     queue_high_water: AtomicU64,
     callback_panics: AtomicU64,
+    offloaded: AtomicU64,
+    offload_batches: AtomicU64,
 }
 
 impl Counters {
@@ -108,6 +116,11 @@ impl Counters {
         }
     }
 
+    pub(crate) fn offloaded(&self, n: usize) {
+        self.offloaded.fetch_add(n as u64, Relaxed);
+        self.offload_batches.fetch_add(1, Relaxed);
+    }
+
     pub(crate) fn busy(&self) {
         self.busy.fetch_add(1, Relaxed);
     }
@@ -130,6 +143,8 @@ impl Counters {
             busy: self.busy.load(Relaxed),
             queue_high_water: self.queue_high_water.load(Relaxed),
             callback_panics: self.callback_panics.load(Relaxed),
+            offloaded: self.offloaded.load(Relaxed),
+            offload_batches: self.offload_batches.load(Relaxed),
         }
     }
 }

@@ -31,11 +31,13 @@
 use super::accel::Lanes;
 use super::oaep::oaep_finish;
 use super::pkcs1v15_enc::{explicit_finish, open_result};
-use super::private::private_all;
+use super::private::Ops;
 use super::pss::pss_msg_digest;
+use super::tags::N;
 use super::{Oaep, Pss, RsaPrivateKey};
 use crate::Result;
 use crate::digest::{HashAlg, Hasher};
+use crate::modular::{Elem, Plain};
 use crate::rng::RandomSource;
 use zeroize::Zeroizing;
 
@@ -230,6 +232,34 @@ impl PrivateRequest {
 pub fn private_batch(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
+) -> Vec<Result<Vec<u8>>> {
+    private_batch_with(requests, rng, super::private::private_all)
+}
+
+/// [`private_batch`] with every key the GPU kernel takes on the GPU, whatever its own
+/// backend: the engine's offload unit. [`Error::Unsupported`] for every request without
+/// a usable GPU.
+#[cfg(feature = "gpu")]
+pub(crate) fn private_batch_on_gpu(
+    requests: &[(&RsaPrivateKey, &PrivateRequest)],
+    rng: &mut dyn RandomSource,
+) -> Vec<Result<Vec<u8>>> {
+    match super::Backend::Gpu.resolve() {
+        Ok(gpu) => private_batch_with(requests, rng, |ops, rng| {
+            super::private::private_all_on_gpu(ops, gpu, rng)
+        }),
+        Err(e) => requests.iter().map(|_| Err(e)).collect(),
+    }
+}
+
+/// [`private_batch`]'s body, with the private operations run by `private_all`.
+fn private_batch_with(
+    requests: &[(&RsaPrivateKey, &PrivateRequest)],
+    rng: &mut dyn RandomSource,
+    private_all: impl FnOnce(
+        Ops<'_, Elem<N, Plain>>,
+        &mut dyn RandomSource,
+    ) -> Vec<Result<Elem<N, Plain>>>,
 ) -> Vec<Result<Vec<u8>>> {
     // The schemes' encoding for each request (a failure is its result), then phase (a)
     // for all (a failure there is its RSADP result).

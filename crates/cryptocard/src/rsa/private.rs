@@ -86,11 +86,25 @@ pub(crate) fn private_all(
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Elem<N, Plain>>> {
     #[cfg(feature = "gpu")]
-    let ops = match whole_on_gpu(ops, rng) {
+    let ops = match whole_on_gpu(ops, None, rng) {
         Ok(done) => return done,
         Err(ops) => ops,
     };
     phased(ops, rng)
+}
+
+/// [`private_all`] with every key the GPU kernel takes on the GPU `gpu`, whatever the
+/// key's own backend (the engine's offload unit); the others on their own units.
+#[cfg(feature = "gpu")]
+pub(crate) fn private_all_on_gpu(
+    ops: Ops<'_, Elem<N, Plain>>,
+    gpu: Unit,
+    rng: &mut dyn RandomSource,
+) -> Vec<Result<Elem<N, Plain>>> {
+    match whole_on_gpu(ops, Some(gpu), rng) {
+        Ok(done) => done,
+        Err(ops) => phased(ops, rng),
+    }
 }
 
 /// The three phases of the module docs, each for all of `ops` together.
@@ -104,17 +118,19 @@ fn phased(ops: Ops<'_, Elem<N, Plain>>, rng: &mut dyn RandomSource) -> Vec<Resul
 #[cfg(feature = "gpu")]
 type Inputs<'k> = Ops<'k, Elem<N, Plain>>;
 
-/// The operations whose key runs on the GPU (`accel/gpu/unit.rs`) go to the device
-/// whole, in one launch; the others take the phased path. `Err(ops)` (untouched) when
-/// there are none on the GPU, else every result in order.
+/// The operations whose key runs on the GPU (`accel/gpu/unit.rs`; every key the kernel
+/// takes if `gpu` names the unit) go to the device whole, in one launch; the others take
+/// the phased path. `Err(ops)` (untouched) when there are none on the GPU, else every
+/// result in order.
 #[cfg(feature = "gpu")]
 fn whole_on_gpu<'k>(
     ops: Ops<'k, Elem<N, Plain>>,
+    gpu: Option<Unit>,
     rng: &mut dyn RandomSource,
 ) -> core::result::Result<Vec<Result<Elem<N, Plain>>>, Inputs<'k>> {
     use super::accel::gpu::whole::{WholeOp, private_whole};
     let on_gpu = |key: &'k RsaPrivateKey| {
-        key.accel.unit().ok().and_then(|u| key.accel_key(u).whole_on_gpu())
+        gpu.or_else(|| key.accel.unit().ok()).and_then(|u| key.accel_key(u).whole_on_gpu())
     };
     if !ops.iter().any(|(key, c)| c.is_ok() && on_gpu(key).is_some()) {
         return Err(ops);

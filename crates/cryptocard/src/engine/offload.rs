@@ -1,0 +1,292 @@
+//! The offload unit: a faster unit beside the workers (the GPU, issue 19) that takes a
+//! deep queue in large batches, while the workers keep serving small loads and the first
+//! requests of a burst.
+//!
+//! This is the seeds' crossover in the engine: Dusse and Kaliski's card paid only above
+//! a crossover (EUROCRYPT '90, sections 5-6), and so does a GPU, whose batch costs a
+//! launch and two transfers and whose rate comes from many operations at once. One
+//! thread (`cryptocard-engine-offload`) waits until a class has at least
+//! [`Offload::crossover`] requests queued, takes up to [`Offload::max_batch`] of them in
+//! one go and runs them on the unit, answering each as the workers do; the workers keep
+//! deciding as before (`policy`), so below the crossover the engine is exactly the engine
+//! without the unit, and above it the workers take their usual shares while the unit
+//! takes the bulk. With no offload configured there is no thread and nothing changes.
+//!
+//! The unit runs [`private_batch`](crate::rsa::private_batch) with every key the GPU
+//! kernel takes on the GPU, whatever the key's own backend (`rsa::batch`'s
+//! `private_batch_on_gpu`); keys it does not take run on the offload thread's CPU. The
+//! crossover and the batch size are the caller's, from a measurement: `cryptocard speed
+//! -backend gpu` prints the batch size from which the GPU beats all the cores.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::guard::Live;
+use super::pool::{Shared, State};
+use super::queue::Job;
+use super::ticket::Answer;
+use crate::rng::{OsRng, RandomSource};
+use crate::rsa::{PrivateRequest, RsaPrivateKey};
+use crate::{Error, Result};
+
+/// What runs an offloaded batch: one answer per request, in order.
+pub(crate) type Runner = dyn Fn(&[(&RsaPrivateKey, &PrivateRequest)], &mut dyn RandomSource) -> Vec<Answer>
+    + Send
+    + Sync;
+
+/// A unit that takes deep queues in large batches (see the module docs).
+#[derive(Clone)]
+pub struct Offload {
+    /// Requests of one class queued from which the unit takes them.
+    pub crossover: usize,
+    /// The most it takes in one batch.
+    pub max_batch: usize,
+    /// What it is, for `Debug`.
+    name: &'static str,
+    runner: Arc<Runner>,
+}
+
+impl core::fmt::Debug for Offload {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Offload")
+            .field("unit", &self.name)
+            .field("crossover", &self.crossover)
+            .field("max_batch", &self.max_batch)
+            .finish()
+    }
+}
+
+impl PartialEq for Offload {
+    fn eq(&self, other: &Offload) -> bool {
+        self.crossover == other.crossover
+            && self.max_batch == other.max_batch
+            && Arc::ptr_eq(&self.runner, &other.runner)
+    }
+}
+
+impl Eq for Offload {}
+
+impl Offload {
+    /// The GPU backend as the offload unit: queues of `crossover` requests or more go to
+    /// the GPU in batches of up to `max_batch`. [`Error::Unsupported`] with the reason
+    /// where there is no usable GPU (or no `gpu` feature).
+    pub fn gpu(crossover: usize, max_batch: usize) -> Result<Offload> {
+        crate::rsa::Backend::Gpu.resolve()?;
+        #[cfg(feature = "gpu")]
+        return Ok(Offload::with_runner(
+            "gpu",
+            crossover,
+            max_batch,
+            Arc::new(|pairs: &[(&RsaPrivateKey, &PrivateRequest)], rng: &mut dyn RandomSource| {
+                crate::rsa::batch::private_batch_on_gpu(pairs, rng)
+            }),
+        ));
+        #[cfg(not(feature = "gpu"))]
+        {
+            let _ = (crossover, max_batch);
+            Err(Error::Unsupported("this build has no GPU backend (cargo feature `gpu`)"))
+        }
+    }
+
+    /// A unit that runs batches with `runner` (the tests' stand-in for a GPU).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn with_runner(
+        name: &'static str,
+        crossover: usize,
+        max_batch: usize,
+        runner: Arc<Runner>,
+    ) -> Offload {
+        Offload { crossover, max_batch, name, runner }
+    }
+
+    /// Whether the settings can work with a queue of `queue_capacity`.
+    pub(crate) fn validate(&self, queue_capacity: usize) -> Result<()> {
+        if self.crossover < 2 || self.max_batch < self.crossover {
+            return Err(Error::InvalidArgument(
+                "engine: the offload's crossover must be at least 2 and at most its max batch",
+            ));
+        }
+        if queue_capacity < self.crossover {
+            return Err(Error::InvalidArgument(
+                "engine: the queue must hold at least the offload's crossover",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The class the unit should take now and how many: the deepest at or above the
+/// crossover.
+fn decide(st: &State, o: &Offload) -> Option<(usize, usize)> {
+    st.queue
+        .views(Instant::now())
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.len >= o.crossover)
+        .max_by_key(|(_, v)| v.len)
+        .map(|(i, v)| (i, v.len.min(o.max_batch)))
+}
+
+/// Whether the unit itself failed on every request (a lost device, a CUDA error): each
+/// answer then names the GPU backend, as `rsa::batch::private_batch_on_gpu` reports it.
+fn unit_failed(answers: &[Answer]) -> bool {
+    answers.iter().all(|a| matches!(a, Err(Error::Unsupported(m)) if m.starts_with("GPU backend")))
+}
+
+/// Whether a class has reached the unit's crossover (for the submitters' wake-up).
+pub(crate) fn wanted(st: &State, o: &Offload) -> bool {
+    decide(st, o).is_some()
+}
+
+/// The offload thread's life: wait for a class deep enough, take a batch of it, run it
+/// on the unit, answer; leave when the engine has shut down and nothing is queued.
+pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {
+    let _live = Live::counted(&shared);
+    let mut rng = OsRng;
+    let mut st = shared.lock();
+    loop {
+        if st.queue.is_empty() && st.closed.is_some() {
+            return;
+        }
+        let Some((index, count)) = decide(&st, &o) else {
+            st = shared.offload.wait(st).unwrap_or_else(std::sync::PoisonError::into_inner);
+            continue;
+        };
+        let jobs: Vec<Job> = st.queue.take(index, count);
+        if st.room_waiters > 0 {
+            shared.room.notify_all();
+        }
+        drop(st);
+        shared.counters.offloaded(jobs.len());
+        let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+            jobs.iter().map(|j| (&*j.key, &j.req)).collect();
+        let answers =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (o.runner)(&pairs, &mut rng)));
+        let answers = match answers {
+            Ok(a) if a.len() == pairs.len() && !unit_failed(&a) => a,
+            // A unit that failed (or panicked) must not fail the requests: the CPU
+            // answers them, on this thread.
+            _ => super::batch::run_requests(&pairs, &mut rng),
+        };
+        drop(pairs);
+        let answered: Vec<_> = jobs.into_iter().map(|j| j.reply).zip(answers).collect();
+        shared.counters.send_all(answered);
+        st = shared.lock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::digest::HashAlg;
+    use crate::engine::Engine;
+    use std::sync::Mutex;
+
+    fn key() -> Arc<RsaPrivateKey> {
+        Arc::new(RsaPrivateKey::generate(1024, &mut OsRng).unwrap())
+    }
+
+    fn request(i: usize) -> PrivateRequest {
+        PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: i.to_be_bytes().to_vec() }
+    }
+
+    /// A stand-in for the GPU: the CPU's batch, each batch's size recorded; or, with
+    /// `fail`, a unit that fails every request as a lost device would.
+    fn unit(sizes: Arc<Mutex<Vec<usize>>>, fail: bool, crossover: usize, max: usize) -> Offload {
+        let runner = move |pairs: &[(&RsaPrivateKey, &PrivateRequest)],
+                           rng: &mut dyn RandomSource| {
+            sizes.lock().unwrap().push(pairs.len());
+            if fail {
+                return pairs
+                    .iter()
+                    .map(|_| Err(Error::Unsupported("GPU backend: a CUDA call failed")))
+                    .collect();
+            }
+            crate::rsa::private_batch(pairs, rng)
+        };
+        Offload::with_runner("test", crossover, max, Arc::new(runner))
+    }
+
+    /// A burst deeper than the crossover: the unit takes batches between the crossover
+    /// and its max batch, the workers the rest, and every answer is the single
+    /// operation's.
+    #[test]
+    fn a_deep_queue_goes_to_the_unit_in_large_batches() {
+        let key = key();
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let engine = Engine::builder()
+            .workers(2)
+            .offload(unit(sizes.clone(), false, 16, 64))
+            .build()
+            .unwrap();
+        assert_eq!(engine.config().queue_capacity, 128, "room for two of the unit's batches");
+        let requests: Vec<_> = (0..300).map(|i| (key.clone(), request(i))).collect();
+        let answers = engine.sign_batch(&requests);
+        for (i, a) in answers.into_iter().enumerate() {
+            let want = requests[i].1.run(&key, &mut OsRng).unwrap();
+            assert_eq!(a.unwrap(), want, "request {i}");
+        }
+        let stats = engine.stats();
+        let sizes = sizes.lock().unwrap().clone();
+        assert!(!sizes.is_empty(), "the unit ran nothing: {stats:?}");
+        assert!(sizes.iter().all(|&n| (16..=64).contains(&n)), "{sizes:?}");
+        assert_eq!(stats.offloaded, sizes.iter().sum::<usize>() as u64);
+        assert_eq!(stats.offload_batches, sizes.len() as u64);
+        assert_eq!(stats.answered, 300);
+        engine.shutdown();
+    }
+
+    /// Below the crossover the engine is the engine without the unit: a caller at a time
+    /// never reaches it.
+    #[test]
+    fn a_trickle_never_reaches_the_unit() {
+        let key = key();
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let engine = Engine::builder()
+            .workers(2)
+            .offload(unit(sizes.clone(), false, 16, 64))
+            .build()
+            .unwrap();
+        for i in 0..20 {
+            let want = request(i).run(&key, &mut OsRng).unwrap();
+            assert_eq!(engine.run(key.clone(), request(i)).unwrap(), want);
+            assert_eq!(engine.submit(key.clone(), request(i)).wait().unwrap(), want);
+        }
+        assert!(sizes.lock().unwrap().is_empty());
+        assert_eq!(engine.stats().offloaded, 0);
+    }
+
+    /// A unit that fails (a lost device) fails no request: the CPU answers them.
+    #[test]
+    fn a_failing_unit_loses_no_request() {
+        let key = key();
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let engine =
+            Engine::builder().workers(1).offload(unit(sizes.clone(), true, 8, 32)).build().unwrap();
+        let requests: Vec<_> = (0..120).map(|i| (key.clone(), request(i))).collect();
+        for (i, a) in engine.sign_batch(&requests).into_iter().enumerate() {
+            assert_eq!(a.unwrap(), requests[i].1.run(&key, &mut OsRng).unwrap(), "request {i}");
+        }
+        assert!(!sizes.lock().unwrap().is_empty(), "the unit was tried");
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        for (crossover, max, capacity) in [(1, 64, 256), (32, 16, 256), (64, 128, 32)] {
+            let b = Engine::builder().workers(1).queue_capacity(capacity).offload(unit(
+                sizes.clone(),
+                false,
+                crossover,
+                max,
+            ));
+            assert!(
+                matches!(b.build(), Err(Error::InvalidArgument(_))),
+                "{crossover} {max} {capacity}"
+            );
+        }
+        if !crate::rsa::Backend::Gpu.is_available() {
+            assert!(matches!(Offload::gpu(1024, 65536), Err(Error::Unsupported(_))));
+        }
+    }
+}

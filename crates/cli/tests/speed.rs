@@ -486,7 +486,7 @@ fn backend_choice_and_the_gpu_mode() {
         &["-backend", "gpu", "-batches", "1024,x"],
         &["-backend", "gpu", "sha256"],
         &["-backend", "gpu", "-multi", "2"],
-        &["-backend", "gpu", "--engine"],
+        &["-backend", "gpu", "--engine", "-batches", "1024"],
         &["-backend", "gpu", "-batch", "8"],
     ] {
         let out = speed(args);
@@ -505,5 +505,11 @@ fn backend_choice_and_the_gpu_mode() {
     }
     assert_eq!(out.status.code(), Some(1));
     assert!(err.contains("-backend gpu") && err.contains("GPU backend"), "{err}");
+    assert!(!plot.exists(), "no plot without measurements");
+    // The engine sweep with the GPU as its offload unit: refused the same way, at once.
+    let out = speed(&["--engine", "-backend", "gpu", "-plot", plot.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("--engine") && err.contains("GPU backend"), "{err}");
     assert!(!plot.exists(), "no plot without measurements");
 }

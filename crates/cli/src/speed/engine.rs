@@ -16,6 +16,13 @@
 //! concurrency 64 should be within 10% of its throughput). The table and JSON lines go to
 //! stdout; the plot (SVG) to `-plot FILE`, `speed-engine.svg` by default, written whole or
 //! not at all.
+//!
+//! With `-backend gpu` the engine gets the GPU as its offload unit
+//! ([`cryptocard::engine::Offload::gpu`]). Its crossover and batch size are measured
+//! first, not guessed: the GPU's end-to-end rate at batches of 256 to 65,536 against the
+//! batched reference on every core; the crossover is the smallest batch at which the GPU
+//! is faster, the batch the fastest size. The levels then go up to 4,096 callers, and
+//! the sweep ends with how many requests the GPU took. Without a GPU it stops at once.
 
 use super::algs::rsa::speed_key;
 use super::peers::PeerSet;
@@ -27,7 +34,7 @@ use crate::io::{Mode, Output};
 #[cfg(feature = "peers")]
 use compare::openssl::{RsaOp, RsaPadding};
 use cryptocard::digest::HashAlg;
-use cryptocard::engine::Engine;
+use cryptocard::engine::{Engine, EngineConfig, Offload};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, private_batch};
 use serde_json::{Value, json};
@@ -37,6 +44,10 @@ use std::time::{Duration, Instant};
 
 /// Concurrency levels unless `-concurrency` says otherwise.
 pub const DEFAULT_LEVELS: &[usize] = &[1, 2, 4, 8, 16, 32, 64];
+/// With `-backend gpu`: up to thousands of callers, where the GPU's batches fill.
+pub const GPU_LEVELS: &[usize] = &[1, 16, 256, 1024, 4096];
+/// The batch sizes measured on the GPU to choose the offload's crossover and batch.
+const GPU_CANDIDATES: &[usize] = &[256, 1024, 4096, 16384, 65536];
 /// Where the plot goes unless `-plot` says otherwise.
 pub const DEFAULT_PLOT: &str = "speed-engine.svg";
 
@@ -48,6 +59,8 @@ pub struct Options {
     pub levels: Vec<usize>,
     pub plot: String,
     pub format: Format,
+    /// `-backend gpu`: the engine with the GPU as its offload unit.
+    pub gpu: bool,
 }
 
 /// One measured point: throughput and latency quantiles.
@@ -119,15 +132,26 @@ pub fn run(o: &Options, peers: &PeerSet) -> CmdResult {
 }
 
 fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
+    if o.gpu && !cryptocard::rsa::Backend::Gpu.is_available() {
+        return Err(cryptocard::rsa::gpu_status());
+    }
     let job = Job::new(o.bits)?;
-    let engine = Engine::new().map_err(|e| e.to_string())?;
-    let workers = engine.config().workers;
+    let workers = EngineConfig::default().workers;
     let whos: Vec<Who> = std::iter::once(Who::Ours)
         .chain(peers.infos().into_iter().filter(|p| p.id == "openssl").map(Who::Peer))
         .collect();
     let mut report = Reporter::new(o, &whos);
     let refs = references(&job, workers, o.seconds)?;
     report.references(&refs);
+    let engine = match o.gpu {
+        false => Engine::new(),
+        true => {
+            let (crossover, batch) = gpu_route(o.bits, refs.batched.ops_per_s, &mut report)?;
+            let unit = Offload::gpu(crossover, batch).map_err(|e| e.to_string())?;
+            Engine::builder().offload(unit).build()
+        }
+    }
+    .map_err(|e| e.to_string())?;
     report.header();
     let mut series: Vec<Series> =
         whos.iter().map(|w| Series { label: label(w), points: vec![] }).collect();
@@ -140,12 +164,53 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
         }
     }
     report.summary(&series[0], &refs);
+    if o.gpu {
+        let s = engine.stats();
+        report.emit(format!(
+            "offloaded to the GPU: {} of {} requests, in {} batches",
+            s.offloaded, s.answered, s.offload_batches
+        ));
+    }
     engine.shutdown();
     let title = format!(
         "{} sign under concurrency: cryptocard engine ({workers} workers) and OpenSSL",
         report.alg
     );
     write_plot(&o.plot, &title, "concurrent callers", &series)
+}
+
+/// The offload's crossover and batch size, measured: the GPU's end-to-end rate at each of
+/// [`GPU_CANDIDATES`]; the crossover is the smallest batch at which it beats `cpu`
+/// (the batched reference on every core), the batch the fastest size.
+fn gpu_route(bits: u32, cpu: f64, report: &mut Reporter<'_>) -> Result<(usize, usize), String> {
+    let job = super::gpu::Job::new(bits)?;
+    let mut rates = Vec::new();
+    for &b in GPU_CANDIDATES {
+        rates.push((b, job.measure(b, 0.3)?.ops_per_s));
+    }
+    let batch = rates.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map_or(65536, |r| r.0);
+    let Some(&(crossover, rate)) = rates.iter().find(|r| r.1 > cpu) else {
+        return Err(format!(
+            "the GPU beat the CPU's {} signatures/s at none of the batch sizes {GPU_CANDIDATES:?}",
+            format_rate(cpu)
+        ));
+    };
+    let line = match report.format {
+        Format::Json => json!({"offload": "gpu", "crossover": crossover, "batch": batch,
+            "gpu_ops_per_s": rates.iter().map(|r| json!({"batch": r.0, "ops_per_s": r.1})).collect::<Vec<_>>(),
+            "cpu_ops_per_s": cpu})
+        .to_string(),
+        _ => format!(
+            "offload  the GPU takes a queue of {crossover} or more in batches of up to {batch} \
+             (measured: {} signatures/s at {crossover} against the CPU's {}; {}): {}",
+            format_rate(rate),
+            format_rate(cpu),
+            rates.iter().map(|r| format!("{} at {}", format_rate(r.1), r.0)).collect::<Vec<_>>().join(", "),
+            cryptocard::rsa::gpu_status()
+        ),
+    };
+    report.emit(line);
+    Ok((crossover, batch.max(crossover)))
 }
 
 /// The signature every caller makes, and the check of its result.

@@ -98,9 +98,9 @@ pub fn options(
 
 /// One batch size's figures.
 #[derive(Debug, Clone, Copy)]
-struct Point {
+pub(super) struct Point {
     batch: usize,
-    ops_per_s: f64,
+    pub(super) ops_per_s: f64,
     kernel_ops_per_s: f64,
     p50_ms: f64,
     p99_ms: f64,
@@ -220,15 +220,16 @@ fn emit(out: &mut impl Write, format: Format, alg: &str, name: &str, device: &st
     let _ = out.flush();
 }
 
-/// The key on the GPU and the messages with the signatures they must get.
-struct Job {
+/// The key on the GPU and the messages with the signatures they must get (also
+/// `--engine -backend gpu`'s measurement of the offload's crossover).
+pub(super) struct Job {
     key: RsaPrivateKey,
     messages: Vec<Vec<u8>>,
     expected: Vec<Vec<u8>>,
 }
 
 impl Job {
-    fn new(bits: u32) -> Result<Job, String> {
+    pub(super) fn new(bits: u32) -> Result<Job, String> {
         let err = |e: cryptocard::Error| format!("rsa{bits}: {e}");
         let (private, _) = speed_key(bits).ok_or("internal error: no key")?;
         let cpu = RsaPrivateKey::from_pkcs8_der(private).map_err(err)?;
@@ -266,7 +267,7 @@ impl Job {
     }
 
     /// Batches of `n` for `seconds` (at least two after the warm-up).
-    fn measure(&self, n: usize, seconds: f64) -> Result<Point, String> {
+    pub(super) fn measure(&self, n: usize, seconds: f64) -> Result<Point, String> {
         let requests: Vec<PrivateRequest> = (0..n)
             .map(|i| PrivateRequest::SignPkcs1v15 {
                 hash: HashAlg::Sha256,

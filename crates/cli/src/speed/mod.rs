@@ -23,7 +23,9 @@
 //!
 //! `-backend scalar|ifma|auto` runs our RSA private operations on that backend;
 //! `-backend gpu` measures the GPU backend by batch size beside the CPU on all its
-//! cores ([`gpu`]).
+//! cores ([`gpu`]); with `--engine`, the engine runs with the GPU as its offload unit
+//! (`cryptocard::engine::Offload`), its crossover and batch measured first, up to
+//! thousands of callers.
 //!
 //! `--engine` sweeps RSA signing through the batching engine over 1..64 concurrent
 //! callers beside OpenSSL called from as many threads, with latency quantiles and a plot
@@ -72,7 +74,9 @@ const SPEC: Spec = Spec {
             [-server NAME=COMMAND] [-connect HOST:PORT] [-tls1_2] [-sigalg NAME] [-pin] \
             [-plot FILE] [--json]\n       \
             cryptocard speed [rsaN ...] -backend gpu [-batches LIST] [-seconds S] [-plot FILE] \
-            [--compare openssl] [--json]",
+            [--compare openssl] [--json]\n       \
+            cryptocard speed --engine [rsaN] -backend gpu [-seconds S] [-concurrency LIST] \
+            [-plot FILE] [--json]",
     flags: &[
         Flag::value("seconds", "S").about("Seconds each implementation runs per row (default 1)"),
         Flag::value("bytes", "N").about("Buffer size for ciphers, digests, HMAC (default 8192)"),
@@ -187,8 +191,8 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     if !p.has("tls") && tls_only.iter().any(|f| p.has(f)) {
         return Err(Fail::msg(format!("-{} go with --tls", tls_only.join(", -"))));
     }
-    let gpu = if gpu_mode {
-        let others = ["engine", "tls", "seeds", "multi", "batch", "keys", "bytes", "mr"];
+    let gpu = if gpu_mode && !p.has("engine") {
+        let others = ["tls", "seeds", "multi", "batch", "keys", "bytes", "mr"];
         if let Some(f) = others.iter().find(|f| p.has(f)) {
             return Err(Fail::msg(format!("-backend gpu goes without -{f}")));
         }
@@ -296,7 +300,15 @@ fn engine_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<engine:
         Some(list) => levels(list)?,
     };
     let plot = p.value("plot").unwrap_or(engine::DEFAULT_PLOT).to_string();
-    Ok(engine::Options { bits, seconds, levels, plot, format })
+    let gpu = backend_choice(p)? == Some(cryptocard::rsa::Backend::Gpu);
+    let levels = match (p.value("concurrency"), gpu) {
+        (None, true) => engine::GPU_LEVELS.to_vec(),
+        _ => levels,
+    };
+    if p.has("batches") {
+        return Err(Fail::msg("--engine measures the GPU's batch sizes itself: no -batches"));
+    }
+    Ok(engine::Options { bits, seconds, levels, plot, format, gpu })
 }
 
 fn in_range(v: Option<usize>, name: &str, min: usize, max: usize) -> CmdResult<Option<usize>> {

@@ -26,17 +26,6 @@ pub const fn key_words(l: usize) -> usize {
 
 mod ffi {
     unsafe extern "C" {
-        pub fn cc_host_rsa_private(
-            keys: *const u64,
-            key_count: u32,
-            op_key: *const u32,
-            input: *const u32,
-            out: *mut u32,
-            status: *mut u32,
-            count: u32,
-            words: u32,
-            w: u32,
-        );
         pub fn cc_host_mont_mul(
             r: *mut u32,
             a: *const u32,
@@ -105,10 +94,11 @@ type BatchFn = unsafe extern "C" fn(
     w: u32,
 );
 
-/// Declares the sized batch entries (build.rs compiles one per variant) and lists them.
+/// Declares the batch entries, the run-time build's and one per sized variant (build.rs
+/// compiles them), and lists the variants.
 macro_rules! variants {
     ($(($sym:ident, $l:expr, $sqr:expr, $chain:expr)),* $(,)?) => {
-        mod sized {
+        mod entries {
             unsafe extern "C" {
                 $(pub fn $sym(
                     keys: *const u64,
@@ -124,14 +114,15 @@ macro_rules! variants {
             }
         }
         /// Every compile-time variant of the kernel source the device may run, as
-        /// build.rs compiles them for the host.
+        /// build.rs compiles them for the host (the first is the run-time build).
         pub const VARIANTS: &[Variant] = &[
-            $(Variant { fixed_l: $l, sqr_by_mul: $sqr, mul_chain: $chain, entry: sized::$sym },)*
+            $(Variant { fixed_l: $l, sqr_by_mul: $sqr, mul_chain: $chain, entry: entries::$sym },)*
         ];
     };
 }
 
 variants!(
+    (cc_host_rsa_private, None, false, false),
     (cc_host_rsa_private_l0_s1_c0, None, true, false),
     (cc_host_rsa_private_l0_s0_c1, None, false, true),
     (cc_host_rsa_private_l16_s0_c0, Some(16), false, false),
@@ -332,7 +323,7 @@ pub fn rsa_private(
     words: usize,
     w: u32,
 ) -> BatchOut {
-    batch(ffi::cc_host_rsa_private, keys, op_key, input, words, w)
+    batch(entries::cc_host_rsa_private, keys, op_key, input, words, w)
 }
 
 /// [`rsa_private`] with one of the compile-time [`VARIANTS`].

@@ -207,6 +207,18 @@ mod tests {
         Offload::with_runner("test", crossover, max, Arc::new(runner))
     }
 
+    /// An engine of `workers` with [`unit`] as its offload unit.
+    fn engine(
+        workers: usize,
+        sizes: &Arc<Mutex<Vec<usize>>>,
+        fail: bool,
+        crossover: usize,
+        max: usize,
+    ) -> Engine {
+        let unit = unit(sizes.clone(), fail, crossover, max);
+        Engine::builder().workers(workers).offload(unit).build().unwrap()
+    }
+
     /// A burst deeper than the crossover: the unit takes batches between the crossover
     /// and its max batch, the workers the rest, and every answer is the single
     /// operation's.
@@ -214,11 +226,7 @@ mod tests {
     fn a_deep_queue_goes_to_the_unit_in_large_batches() {
         let key = key();
         let sizes = Arc::new(Mutex::new(Vec::new()));
-        let engine = Engine::builder()
-            .workers(2)
-            .offload(unit(sizes.clone(), false, 16, 64))
-            .build()
-            .unwrap();
+        let engine = engine(2, &sizes, false, 16, 64);
         assert_eq!(engine.config().queue_capacity, 128, "room for two of the unit's batches");
         let requests: Vec<_> = (0..300).map(|i| (key.clone(), request(i))).collect();
         let answers = engine.sign_batch(&requests);
@@ -242,11 +250,7 @@ mod tests {
     fn a_trickle_never_reaches_the_unit() {
         let key = key();
         let sizes = Arc::new(Mutex::new(Vec::new()));
-        let engine = Engine::builder()
-            .workers(2)
-            .offload(unit(sizes.clone(), false, 16, 64))
-            .build()
-            .unwrap();
+        let engine = engine(2, &sizes, false, 16, 64);
         for i in 0..20 {
             let want = request(i).run(&key, &mut OsRng).unwrap();
             assert_eq!(engine.run(key.clone(), request(i)).unwrap(), want);
@@ -261,8 +265,7 @@ mod tests {
     fn a_failing_unit_loses_no_request() {
         let key = key();
         let sizes = Arc::new(Mutex::new(Vec::new()));
-        let engine =
-            Engine::builder().workers(1).offload(unit(sizes.clone(), true, 8, 32)).build().unwrap();
+        let engine = engine(1, &sizes, true, 8, 32);
         let requests: Vec<_> = (0..120).map(|i| (key.clone(), request(i))).collect();
         for (i, a) in engine.sign_batch(&requests).into_iter().enumerate() {
             assert_eq!(a.unwrap(), requests[i].1.run(&key, &mut OsRng).unwrap(), "request {i}");

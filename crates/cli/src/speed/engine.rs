@@ -30,7 +30,6 @@ use super::plot::{self, Series};
 use super::report::{Format, format_rate, identify, identity, label};
 use super::row::Who;
 use crate::fail::{CmdResult, Fail};
-use crate::io::{Mode, Output};
 #[cfg(feature = "peers")]
 use compare::openssl::{RsaOp, RsaPadding};
 use cryptocard::digest::HashAlg;
@@ -176,7 +175,7 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
         "{} sign under concurrency: cryptocard engine ({workers} workers) and OpenSSL",
         report.alg
     );
-    write_plot(&o.plot, &title, "concurrent callers", &series)
+    plot::write(&o.plot, &title, "concurrent callers", &series)
 }
 
 /// The offload's crossover and batch size, measured: the GPU's end-to-end rate at each of
@@ -432,18 +431,4 @@ impl<'a> Reporter<'a> {
             ));
         }
     }
-}
-
-/// Writes the plot whole or not at all (also `--tls`'s and `-backend gpu`'s).
-pub(super) fn write_plot(
-    path: &str,
-    title: &str,
-    x_label: &str,
-    series: &[Series],
-) -> Result<(), String> {
-    let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
-    file.put(plot::svg(title, x_label, series).as_bytes()).map_err(|f| f.to_string())?;
-    file.commit().map_err(|f| f.to_string())?;
-    eprintln!("plot written to {path}");
-    Ok(())
 }

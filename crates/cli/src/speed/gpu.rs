@@ -25,10 +25,9 @@
 //! NVRTC), exit status 1.
 
 use super::algs::rsa::{rows as rsa_rows, speed_key};
-use super::engine::write_plot;
 use super::measure::{Settings, measure_row};
 use super::peers::PeerSet;
-use super::plot::Series;
+use super::plot::{self, Series};
 use super::report::{Format, cpu_model, format_rate, identify, label};
 use super::row::{Context, Who};
 use crate::fail::{CmdResult, Fail};
@@ -183,7 +182,7 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
     }
     drop(out);
     let title = "RSA signatures per second against the batch size: the GPU and the CPU";
-    write_plot(&o.plot, title, "requests per batch", &series)
+    plot::write(&o.plot, title, "requests per batch", &series)
 }
 
 /// One table line or JSON object.

@@ -4,6 +4,7 @@
 //! callers or requests, a linear throughput axis and a log10 latency axis (p50 solid,
 //! p99 dashed).
 
+use crate::io::{Mode, Output};
 use std::fmt::Write as _;
 
 /// One implementation's measured points.
@@ -142,6 +143,16 @@ pub fn svg(title: &str, x_label: &str, series: &[Series]) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// Writes the plot to `path` whole or not at all (`--engine`'s, `--tls`'s and
+/// `-backend gpu`'s).
+pub fn write(path: &str, title: &str, x_label: &str, series: &[Series]) -> Result<(), String> {
+    let mut file = Output::create(Some(path), Mode::Public).map_err(|f| f.to_string())?;
+    file.put(svg(title, x_label, series).as_bytes()).map_err(|f| f.to_string())?;
+    file.commit().map_err(|f| f.to_string())?;
+    eprintln!("plot written to {path}");
+    Ok(())
 }
 
 /// The smallest 1, 2 or 5 times a power of ten at or above `v`.

@@ -27,8 +27,7 @@ mod cpu;
 mod load;
 mod servers;
 
-use super::engine::write_plot;
-use super::plot::Series;
+use super::plot::{self, Series};
 use super::report::{Format, cpu_model, format_rate};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
@@ -221,7 +220,7 @@ fn measure(o: &Options) -> Result<(), String> {
             out.ratios(&points);
         }
         let title = format!("{alg} full handshakes ({}), no resumption", o.sigalg);
-        write_plot(
+        plot::write(
             &plot_path(&o.plot, bits, o.sizes.len()),
             &title,
             "concurrent clients",

@@ -156,15 +156,20 @@ fn content_that_looks_like_ber_chunks_stays_as_it_is() {
 }
 
 #[test]
-fn many_contents_sign_through_the_engine() {
+fn many_contents_sign_through_the_engine_and_in_one_batch() {
     let engine = Engine::builder().workers(1).build().unwrap();
     let docs: Vec<Vec<u8>> = (0..20).map(|i| format!("document {i}\n").into_bytes()).collect();
     let refs: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
     for scheme in [SigScheme::DEFAULT, SigScheme::Pss(Pss::new(HashAlg::Sha256))] {
-        let out = cms::sign_many(&engine, &refs, &signer(scheme), &attached());
-        assert_eq!(out.len(), docs.len());
-        for (doc, der) in docs.iter().zip(out) {
-            assert_eq!(&cms::verify(&der.unwrap(), None, &trust()).unwrap().content, doc);
+        let s = signer(scheme);
+        for out in [
+            cms::sign_many(&engine, &refs, &s, &attached()),
+            cms::sign_batch(&refs, &s, &attached()),
+        ] {
+            assert_eq!(out.len(), docs.len());
+            for (doc, der) in docs.iter().zip(out) {
+                assert_eq!(&cms::verify(&der.unwrap(), None, &trust()).unwrap().content, doc);
+            }
         }
     }
 }

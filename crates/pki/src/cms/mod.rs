@@ -6,8 +6,8 @@
 //! - [`sign`] / [`sign_many`] make SignedData (RFC 5652 section 5): each signer's digest of
 //!   the content inside signed attributes (content type, message digest, signing time,
 //!   S/MIME capabilities; section 5.3), signed with PKCS#1 v1.5 or RSASSA-PSS (RFC 4056).
-//!   `sign_many` signs a slice of contents with one key through the engine, so their RSA
-//!   operations batch.
+//!   [`sign_many`] signs a slice of contents with one key through the engine, and
+//!   [`sign_batch`] on the calling thread, so that their RSA operations batch.
 //! - [`verify`] checks every signer: its certificate's chain to a trusted root, the message
 //!   digest attribute against the content, and the signature (section 5.6).
 //! - [`encrypt`] / [`decrypt`] make and open EnvelopedData (section 6) with RSA key
@@ -36,5 +36,5 @@ pub use content::{Format, Kind, kind_of, read, write};
 pub use content_cipher::ContentCipher;
 pub use enveloped::{MAX_TRIED_RECIPIENTS, Recipient, decrypt, encrypt};
 pub use keytrans::KeyTransport;
-pub use signed::{SignOptions, Signer, sign, sign_many};
+pub use signed::{SignOptions, Signer, sign, sign_batch, sign_many};
 pub use verify::{MAX_CERTIFICATES, MAX_SIGNERS, Verified, VerifyOptions, verify};

@@ -6,8 +6,10 @@
 //! Each call signs one 1 KiB document: SHA-256 of it, the signed attributes (content type,
 //! signing time, message digest, S/MIME capabilities), their PKCS#1 v1.5 signature, the
 //! certificate included, detached, binary content, DER out. With `-batch N`, ours signs N
-//! documents per call with `cms::sign_many` through an engine with one worker, so their
-//! RSA operations batch; OpenSSL has no batch interface and stays one at a time.
+//! documents per call with `cms::sign_batch` on the measuring thread (one
+//! `rsa::private_batch`, as the `rsaN` rows' `-batch`), so their RSA operations batch per
+//! core; OpenSSL has no batch interface and stays one at a time. (`cms -sign` with many
+//! inputs goes through the engine, `cms::sign_many`, to use every core.)
 //!
 //! The first output of each implementation is verified with our own verifier (signature
 //! and message digest) before timing; outputs differ (signing time, PSS-free but with
@@ -19,7 +21,6 @@ use super::test_bytes;
 use crate::speed::row::{Candidate, Context, Row, Who, bench};
 #[cfg(feature = "peers")]
 use compare::openssl::Openssl;
-use cryptocard::engine::Engine;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{self, CertBuilder, Certificate};
 use cryptocard_pki::cms::{self, SignOptions, Signer, VerifyOptions};
@@ -108,20 +109,19 @@ fn ours(x: &Arc<Inputs>) -> Candidate {
     })
 }
 
-/// Ours, `n` documents per call through the engine.
+/// Ours, `n` documents per call on the measuring thread (`cms::sign_batch`).
 fn ours_batched(n: usize, x: &Arc<Inputs>) -> Candidate {
     let x = x.clone();
     let make = move || {
         let signer = signer(&x)?;
-        let engine = Engine::builder().workers(1).build().map_err(|e| e.to_string())?;
         let docs: Vec<Vec<u8>> = (0..n).map(|_| x.doc.clone()).collect();
         let x = x.clone();
         let mut checked = false;
         Ok(bench(
-            (engine, signer, docs),
-            move |(engine, signer, docs)| {
+            (signer, docs),
+            move |(signer, docs)| {
                 let refs: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
-                for der in cms::sign_many(engine, &refs, signer, &options()) {
+                for der in cms::sign_batch(&refs, signer, &options()) {
                     let der = der.map_err(|e| e.to_string())?;
                     if !checked {
                         check(&der, &x.doc, &x.cert)?;

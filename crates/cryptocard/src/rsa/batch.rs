@@ -27,6 +27,11 @@
 //! fails (a message too long, a bad ciphertext, a fault) fails alone.
 //!
 //! Requests own their data, so they can be queued and moved between threads.
+//!
+//! A large batch whose keys run on the GPU has its host work (hashing, padding,
+//! decoding) split over every core, so that the host keeps up with the device; PSS's
+//! salts are still drawn on the caller's thread from its source. Batches on the CPU's
+//! units stay on the calling thread (the engine runs one per worker).
 
 use super::accel::Lanes;
 use super::oaep::oaep_finish;
@@ -233,7 +238,17 @@ pub fn private_batch(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Vec<u8>>> {
-    private_batch_with(requests, rng, super::private::private_all)
+    // A batch for the GPU: its host work (hashing, padding, decoding) on every core, so
+    // that the host keeps up with the device; the CPU units keep one thread per batch
+    // (the engine runs one batch per worker).
+    #[cfg(feature = "gpu")]
+    let threads = match requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) {
+        true => host_threads(requests.len()),
+        false => 1,
+    };
+    #[cfg(not(feature = "gpu"))]
+    let threads = 1;
+    private_batch_with(requests, rng, threads, super::private::private_all)
 }
 
 /// [`private_batch`] with every key the GPU kernel takes on the GPU, whatever its own
@@ -245,17 +260,75 @@ pub(crate) fn private_batch_on_gpu(
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Vec<u8>>> {
     match super::Backend::Gpu.resolve() {
-        Ok(gpu) => private_batch_with(requests, rng, |ops, rng| {
+        Ok(gpu) => private_batch_with(requests, rng, host_threads(requests.len()), |ops, rng| {
             super::private::private_all_on_gpu(ops, gpu, rng)
         }),
         Err(e) => requests.iter().map(|_| Err(e)).collect(),
     }
 }
 
-/// [`private_batch`]'s body, with the private operations run by `private_all`.
+/// Requests from which a batch's host work is split over threads.
+const PARALLEL_MIN: usize = 4096;
+
+/// Threads for the host work of a GPU batch of `n` requests: every core for a large
+/// batch, at least [`PARALLEL_MIN`] / 4 requests each.
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+fn host_threads(n: usize) -> usize {
+    if n < PARALLEL_MIN {
+        return 1;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    cores.min(n / (PARALLEL_MIN / 4)).max(1)
+}
+
+/// `f` over `items` on `threads` threads (in order, chunks of consecutive items), or on
+/// this one.
+fn map_chunks<T: Sync, U: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> U + Sync) -> Vec<U> {
+    if threads <= 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+/// Randomness for the threads of [`map_chunks`]: none. Only PSS's encoding asks for any
+/// (its salt), and those requests are encoded on the caller's thread with its source.
+struct NoRandomness;
+
+impl RandomSource for NoRandomness {
+    fn fill_bytes(&mut self, _: &mut [u8]) -> Result<()> {
+        Err(crate::Error::Internal("randomness asked for off the caller's thread"))
+    }
+}
+
+impl PrivateRequest {
+    /// Whether the scheme's encoding draws randomness (PSS's salt).
+    fn encodes_with_randomness(&self) -> bool {
+        matches!(self, PrivateRequest::SignPss { .. } | PrivateRequest::SignPssPrehashed { .. })
+    }
+}
+
+/// A request on its way: its RSADP input (later its RSADP result), and its own result
+/// when it failed before RSADP (the encoding's error).
+type Encoded = (Result<Elem<N, Plain>>, Option<Result<Vec<u8>>>);
+
+/// [`private_batch`]'s body, with the private operations run by `private_all` and the
+/// schemes' encoding and decoding on `threads` threads (the caller's `rng` for the
+/// encodings that draw randomness, on this thread).
 fn private_batch_with(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
+    threads: usize,
     private_all: impl FnOnce(
         Ops<'_, Elem<N, Plain>>,
         &mut dyn RandomSource,
@@ -263,25 +336,92 @@ fn private_batch_with(
 ) -> Vec<Result<Vec<u8>>> {
     // The schemes' encoding for each request (a failure is its result), then phase (a)
     // for all (a failure there is its RSADP result).
+    let encode = |key: &RsaPrivateKey, req: &PrivateRequest, rng: &mut dyn RandomSource| match req
+        .rsadp_input(key, rng)
+    {
+        Err(e) => (Err(e), Some(Err(e))),
+        Ok(input) => (key.rsadp_input(&input), None),
+    };
+    let mut encoded: Vec<Option<Encoded>> = map_chunks(requests, threads, |(key, req)| {
+        (!req.encodes_with_randomness()).then(|| encode(key, req, &mut NoRandomness))
+    });
     let mut inputs = Vec::with_capacity(requests.len());
     let mut early: Vec<Option<Result<Vec<u8>>>> = Vec::with_capacity(requests.len());
-    for (key, req) in requests {
-        let (c, done) = match req.rsadp_input(key, rng) {
-            Err(e) => (Err(e), Some(Err(e))),
-            Ok(input) => (key.rsadp_input(&input), None),
-        };
+    for ((key, req), e) in requests.iter().zip(encoded.iter_mut()) {
+        let (c, done) = e.take().unwrap_or_else(|| encode(key, req, rng));
         inputs.push((*key, c));
         early.push(done);
     }
     // The private operations, each phase for all of them together, then the schemes'
     // decoding.
-    let finished = private_all(inputs, rng);
-    let mut out = Vec::with_capacity(requests.len());
-    for (((key, req), rsadp), done) in requests.iter().zip(finished).zip(early) {
-        out.push(match done {
-            Some(result) => result,
-            None => req.rsadp_output(key, rsadp.map(|m| key.public.n.to_be_bytes(&m))),
-        });
+    let finished: Vec<Encoded> = private_all(inputs, rng).into_iter().zip(early).collect();
+    let jobs: Vec<_> = requests.iter().zip(finished).collect();
+    map_chunks(&jobs, threads, |((key, req), (rsadp, done))| match done {
+        Some(result) => result.clone(),
+        None => req
+            .rsadp_output(key, rsadp.as_ref().map(|m| key.public.n.to_be_bytes(m)).map_err(|e| *e)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::OsRng;
+    use crate::rsa::key::test_key_2048;
+
+    /// The host work split over threads (as for a GPU batch) gives every request what
+    /// one thread gives it, in order: PKCS#1 v1.5 signatures and every decryption byte
+    /// for byte, PSS signatures (salted on the caller's thread) that verify, and each
+    /// failure alone.
+    #[test]
+    fn host_work_on_threads_matches_one_thread() {
+        let mut rng = OsRng;
+        let keys = [test_key_2048(), RsaPrivateKey::generate(1024, &mut rng).unwrap()];
+        let mut requests = Vec::new();
+        for i in 0..60u8 {
+            let key = &keys[usize::from(i % 2)];
+            let public = key.public_key();
+            let req = match i % 6 {
+                0 => PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: vec![i; 40] },
+                1 => PrivateRequest::SignPss { params: Pss::new(HashAlg::Sha256), msg: vec![i; 9] },
+                2 => PrivateRequest::DecryptPkcs1v15 {
+                    ciphertext: public.encrypt_pkcs1v15(&[i; 16], &mut rng).unwrap(),
+                },
+                3 => PrivateRequest::DecryptOaep {
+                    params: Oaep::new(HashAlg::Sha1),
+                    ciphertext: public
+                        .encrypt_oaep(&Oaep::new(HashAlg::Sha1), &[i; 5], &mut rng)
+                        .unwrap(),
+                },
+                4 => PrivateRequest::DecryptOaep {
+                    params: Oaep::new(HashAlg::Sha1),
+                    ciphertext: vec![0xff; key.size()], // not below n: fails alone
+                },
+                _ => PrivateRequest::SignPkcs1v15Raw { data: vec![i; key.size()] }, // too long
+            };
+            requests.push((key, req));
+        }
+        let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+            requests.iter().map(|(k, r)| (*k, r)).collect();
+        let run = |threads| {
+            private_batch_with(&pairs, &mut OsRng, threads, super::super::private::private_all)
+        };
+        let (one, many) = (run(1), run(3));
+        assert_eq!(one.len(), pairs.len());
+        assert_eq!(many.len(), pairs.len());
+        for (i, ((key, req), (a, b))) in pairs.iter().zip(one.iter().zip(&many)).enumerate() {
+            match req {
+                PrivateRequest::SignPss { params, msg } => {
+                    key.public_key().verify_pss(params, msg, b.as_ref().unwrap()).unwrap();
+                    assert!(a.is_ok(), "request {i}");
+                }
+                _ => assert_eq!(a, b, "request {i}"),
+            }
+        }
+        assert!(many.iter().filter(|r| r.is_err()).count() >= 20, "the failures stayed");
+        // More threads than requests, and one request.
+        assert_eq!(map_chunks(&[1, 2, 3], 8, |x| x * 2), vec![2, 4, 6]);
+        assert_eq!(map_chunks(&[7], 4, |x| x + 1), vec![8]);
+        assert_eq!(host_threads(PARALLEL_MIN - 1), 1);
     }
-    out
 }

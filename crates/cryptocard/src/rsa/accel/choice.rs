@@ -65,6 +65,12 @@ pub(crate) enum Unit {
 }
 
 impl Unit {
+    /// Whether this is the GPU.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn is_gpu(self) -> bool {
+        matches!(self, Unit::Gpu(_))
+    }
+
     /// Whether two units are the same (their proofs are alike).
     pub(crate) fn same(self, other: Unit) -> bool {
         core::mem::discriminant(&self) == core::mem::discriminant(&other)

@@ -43,6 +43,7 @@ use crate::bignum::{LIMB_BITS, LIMB_BYTES, Limb, Nat};
 use crate::modular::{Elem, Modulus, Mont, Plain};
 use crate::rng::RandomSource;
 use crate::{Error, Result};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use zeroize::Zeroizing;
 
@@ -50,8 +51,15 @@ use zeroize::Zeroizing;
 /// `BN_BLINDING_COUNTER`).
 pub(crate) const REFRESH_AFTER: u32 = 32;
 
-/// The most pairs a key keeps between operations.
+/// The most pairs a key keeps between operations, unless a batch reserved more room.
 const MAX_POOLED: usize = 64;
+
+/// The most room a batch may reserve ([`BlindingPool::reserve`]): the GPU's batches put
+/// back one successor per operation, which a pool of 64 would mostly drop, so that every
+/// batch would make its pairs afresh (an inversion and 32 powers by e per 32 pairs, on
+/// the host, against about a microsecond of the device's time per operation). 65,536
+/// pairs of an RSA-4096 key hold 64 MiB.
+const MAX_RESERVED: usize = 1 << 16;
 
 /// Fresh pairs made with one inversion (see the module docs): a set lasts 32
 /// operations of 32 callers, or 1024 of one.
@@ -168,6 +176,8 @@ impl Blinder {
 #[derive(Default)]
 pub(crate) struct BlindingPool {
     free: Mutex<Pooled>,
+    /// Room a batch reserved beyond [`MAX_POOLED`] (0: none).
+    reserved: AtomicUsize,
 }
 
 /// The pooled pairs and the id of the process they belong to.
@@ -210,7 +220,7 @@ impl BlindingPool {
         let mut fresh = Blinder::fresh(n, e, FRESH_PAIRS, rng)?;
         let first = fresh.pop().expect("internal error: no fresh blinding pair");
         let mut free = self.lock();
-        let room = MAX_POOLED.saturating_sub(free.pairs.len());
+        let room = self.capacity().saturating_sub(free.pairs.len());
         free.pairs.extend(fresh.into_iter().take(room));
         Ok(first)
     }
@@ -218,9 +228,20 @@ impl BlindingPool {
     /// Puts a pair (a used pair's successor) into the pool, unless it is full.
     pub(crate) fn put(&self, pair: Blinder) {
         let mut free = self.lock();
-        if free.pairs.len() < MAX_POOLED {
+        if free.pairs.len() < self.capacity() {
             free.pairs.push(pair);
         }
+    }
+
+    /// Makes room for `n` pairs (at most [`MAX_RESERVED`]): a batch of n operations on
+    /// the key, whose successors should all come back for the next batch.
+    pub(crate) fn reserve(&self, n: usize) {
+        self.reserved.fetch_max(n.min(MAX_RESERVED), Ordering::Relaxed);
+    }
+
+    /// The most pairs the pool keeps now.
+    fn capacity(&self) -> usize {
+        MAX_POOLED.max(self.reserved.load(Ordering::Relaxed))
     }
 
     /// Drops every pooled pair (after a failed fault check: they may share its fault).
@@ -278,5 +299,23 @@ mod tests {
         assert_eq!(pool.len(), FRESH_PAIRS - 1);
         pool.put(first);
         assert_eq!(pool.len(), FRESH_PAIRS);
+    }
+
+    /// A pool keeps at most 64 pairs, unless a batch reserved room for more (up to
+    /// `MAX_RESERVED`); reserving less never shrinks it.
+    #[test]
+    fn reserved_room_keeps_a_batch_of_successors() {
+        let key = key();
+        let (n, e) = (&key.public.n, &key.public.e);
+        let pairs = || Blinder::fresh(n, e, 200, &mut crate::rng::OsRng).unwrap();
+        let pool = BlindingPool::default();
+        pairs().into_iter().for_each(|p| pool.put(p));
+        assert_eq!(pool.len(), MAX_POOLED);
+        pool.reserve(150);
+        pool.reserve(10);
+        pairs().into_iter().for_each(|p| pool.put(p));
+        assert_eq!(pool.len(), 150);
+        pool.reserve(usize::MAX);
+        assert_eq!(pool.capacity(), MAX_RESERVED);
     }
 }

@@ -71,6 +71,18 @@ pub(crate) fn private_whole<R: Runner>(
         };
         op_key.push(at as u32);
     }
+    // Room in each key's pool for this batch's successors, which the next batch takes.
+    let mut per_key = vec![(0usize, None); table.len()];
+    for (op, &k) in ops.iter().zip(&op_key) {
+        let (count, pool) = &mut per_key[k as usize];
+        *count += 1;
+        pool.get_or_insert(op.pool);
+    }
+    for (count, pool) in per_key {
+        if let Some(pool) = pool {
+            pool.reserve(count);
+        }
+    }
     let words = table.iter().map(|k| R::n_words(k)).max().unwrap_or(0);
     // A pair per operation, from its key's pool (an empty pool makes a fresh set).
     let mut pairs = Vec::with_capacity(ops.len());
@@ -223,6 +235,29 @@ mod tests {
                 assert_eq!(key.public.n.to_be_bytes(&m.unwrap()), want, "round {round} op {i}");
             }
             assert!(keys[0].blinding.len() > 0 && keys[1].blinding.len() > 0);
+        }
+    }
+
+    /// A batch reserves room in its key's pool for all its successors, so the next batch
+    /// of the same size takes renewed pairs instead of making them afresh (a pool keeps
+    /// 64 otherwise).
+    #[test]
+    fn a_batch_keeps_its_successors_for_the_next() {
+        let mut rng = crate::rng::OsRng;
+        let key = RsaPrivateKey::generate(1024, &mut rng).unwrap();
+        let img = image(&key);
+        let inputs: Vec<Vec<u8>> = (0..100u8)
+            .map(|i| {
+                let mut x = vec![i | 1; key.size()];
+                x[0] = 0; // below n
+                x
+            })
+            .collect();
+        for _ in 0..2 {
+            let ops: Vec<_> = inputs.iter().map(|x| whole(&key, &img, x)).collect();
+            let got = private_whole(&Host::Sized, &ops, &mut rng);
+            assert!(got.iter().all(Result::is_ok));
+            assert_eq!(key.blinding.len(), 100, "every successor kept");
         }
     }
 

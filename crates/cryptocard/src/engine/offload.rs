@@ -133,11 +133,6 @@ fn unit_failed(answers: &[Answer]) -> bool {
     answers.iter().all(|a| matches!(a, Err(Error::Unsupported(m)) if m.starts_with("GPU backend")))
 }
 
-/// Whether a class has reached the unit's crossover (for the submitters' wake-up).
-pub(crate) fn wanted(st: &State, o: &Offload) -> bool {
-    decide(st, o).is_some()
-}
-
 /// The offload thread's life: wait for a class deep enough, take a batch of it, run it
 /// on the unit, answer; leave when the engine has shut down and nothing is queued.
 pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {

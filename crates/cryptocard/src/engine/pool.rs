@@ -176,6 +176,10 @@ impl Shared {
         let wait = wait && !s.on_worker_thread();
         let mut results = Vec::with_capacity(items.len());
         let mut refused = Vec::new();
+        // Whether a class reached the offload unit's crossover here (the unit re-checks
+        // the queue before it waits, so a class deep before this call needs no wake-up).
+        let crossover = s.config.offload.as_ref().map(|o| o.crossover);
+        let mut deep = false;
         let mut st = s.lock();
         for (key, req, reply) in items {
             let class = policy::class_of(&key, &req);
@@ -193,7 +197,7 @@ impl Shared {
                 // Let the workers (and the offload unit) at what is queued so far, then
                 // wait for room.
                 s.wake_workers(&st, true);
-                if s.config.offload.as_ref().is_some_and(|o| super::offload::wanted(&st, o)) {
+                if deep {
                     s.offload.notify_one();
                 }
                 st.room_waiters += 1;
@@ -203,6 +207,7 @@ impl Shared {
             match admitted {
                 Ok(()) => {
                     st.queue.push(Job { key, req, reply, class, enqueued: Instant::now() });
+                    deep |= crossover.is_some_and(|c| st.queue.class_len(class) >= c);
                     s.counters.accepted();
                     s.counters.queue_depth(st.queue.len());
                 }
@@ -214,7 +219,7 @@ impl Shared {
             0 => {}
             n => {
                 s.wake_workers(&st, n > 1);
-                if s.config.offload.as_ref().is_some_and(|o| super::offload::wanted(&st, o)) {
+                if deep {
                     s.offload.notify_one();
                 }
             }

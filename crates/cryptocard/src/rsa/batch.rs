@@ -242,9 +242,11 @@ pub fn private_batch(
     // that the host keeps up with the device; the CPU units keep one thread per batch
     // (the engine runs one batch per worker).
     #[cfg(feature = "gpu")]
-    let threads = match requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) {
-        true => host_threads(requests.len()),
-        false => 1,
+    let threads = match host_threads(requests.len()) {
+        // Small batches (every CPU batch of the engine) skip the scan of the keys' units.
+        1 => 1,
+        n if requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) => n,
+        _ => 1,
     };
     #[cfg(not(feature = "gpu"))]
     let threads = 1;

@@ -45,6 +45,31 @@ pub(crate) struct OSSL_PARAM {
     pub(crate) return_size: usize,
 }
 
+impl OSSL_PARAM {
+    /// A UTF-8 string parameter: `key`'s value in `size` bytes at `data` (read, or written
+    /// by a getter), `return_size` unset.
+    pub(crate) fn utf8(key: *const c_char, data: *mut c_void, size: usize) -> OSSL_PARAM {
+        OSSL_PARAM {
+            key,
+            data_type: OSSL_PARAM_UTF8_STRING,
+            data,
+            data_size: size,
+            return_size: OSSL_PARAM_UNMODIFIED,
+        }
+    }
+
+    /// The terminator of a parameter array (`OSSL_PARAM_END`).
+    pub(crate) fn end() -> OSSL_PARAM {
+        OSSL_PARAM {
+            key: core::ptr::null(),
+            data_type: 0,
+            data: core::ptr::null_mut(),
+            data_size: 0,
+            return_size: 0,
+        }
+    }
+}
+
 /// `OSSL_PARAM_UTF8_STRING` (openssl/core.h).
 pub(crate) const OSSL_PARAM_UTF8_STRING: c_uint = 4;
 /// `OSSL_PARAM_UNMODIFIED` (openssl/params.h): `return_size` before the callee sets it.

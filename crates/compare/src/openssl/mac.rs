@@ -2,7 +2,7 @@
 //! context from the saved keyed state (`EVP_MAC_init` with a NULL key), as a server that
 //! MACs many messages under one key does.
 
-use super::fns::{EVP_MAC, EVP_MAC_CTX, OSSL_PARAM, OSSL_PARAM_UNMODIFIED, OSSL_PARAM_UTF8_STRING};
+use super::fns::{EVP_MAC, EVP_MAC_CTX, OSSL_PARAM};
 use super::{Openssl, c_name};
 use crate::{PeerError, Result};
 use std::ptr;
@@ -37,20 +37,12 @@ impl Openssl {
         h.size = self.digest(digest)?.size();
         let digest = c_name(digest)?;
         let params = [
-            OSSL_PARAM {
-                key: c"digest".as_ptr(),
-                data_type: OSSL_PARAM_UTF8_STRING,
-                data: digest.as_ptr().cast_mut().cast(),
-                data_size: digest.as_bytes().len(),
-                return_size: OSSL_PARAM_UNMODIFIED,
-            },
-            OSSL_PARAM {
-                key: ptr::null(),
-                data_type: 0,
-                data: ptr::null_mut(),
-                data_size: 0,
-                return_size: 0,
-            },
+            OSSL_PARAM::utf8(
+                c"digest".as_ptr(),
+                digest.as_ptr().cast_mut().cast(),
+                digest.as_bytes().len(),
+            ),
+            OSSL_PARAM::end(),
         ];
         // SAFETY: `params` is a terminated OSSL_PARAM array whose string outlives the call;
         // the key is read for `key.len()` bytes (OpenSSL copies it).

@@ -3,7 +3,7 @@
 //! the `default` provider, so that an operation prepared with a property query
 //! ([`RsaKey::prepare_with`](super::RsaKey::prepare_with)) runs there.
 
-use super::fns::{OSSL_PARAM, OSSL_PARAM_UNMODIFIED, OSSL_PARAM_UTF8_STRING, OSSL_PROVIDER};
+use super::fns::{OSSL_PARAM, OSSL_PARAM_UNMODIFIED, OSSL_PROVIDER};
 use super::{Openssl, c_name};
 use crate::{PeerError, Result};
 use std::ffi::{CStr, CString};
@@ -74,20 +74,8 @@ impl Provider {
         let ckey = c_name(key)?;
         let mut buf = vec![0u8; 1024];
         let mut params = [
-            OSSL_PARAM {
-                key: ckey.as_ptr(),
-                data_type: OSSL_PARAM_UTF8_STRING,
-                data: buf.as_mut_ptr().cast(),
-                data_size: buf.len(),
-                return_size: OSSL_PARAM_UNMODIFIED,
-            },
-            OSSL_PARAM {
-                key: ptr::null(),
-                data_type: 0,
-                data: ptr::null_mut(),
-                data_size: 0,
-                return_size: 0,
-            },
+            OSSL_PARAM::utf8(ckey.as_ptr(), buf.as_mut_ptr().cast(), buf.len()),
+            OSSL_PARAM::end(),
         ];
         // SAFETY: `prov` is a loaded provider; `params` is a terminated array whose key
         // and buffer (`data_size` writable bytes) outlive the call.

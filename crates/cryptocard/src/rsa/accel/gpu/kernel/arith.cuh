@@ -265,7 +265,7 @@ CC_LIMB_FN void cc_redc(cc_u32 *r, cc_u32 *t, const cc_u32 *n, cc_u32 n0, int L)
  */
 CC_LIMB_FN void cc_mont_mul_cios(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
                             cc_u32 n0, int L) {
-    cc_u32 t[CC_N_MAX + 2];
+    cc_u32 t[CC_N_CAP + 2];
     int i, j;
     cc_zero(t, L + 2);
     CC_UNROLL_OUTER for (i = 0; i < L; i++) {
@@ -296,7 +296,7 @@ CC_LIMB_FN void cc_mont_mul_cios(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, co
  */
 CC_LIMB_FN void cc_mont_mul_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
                              cc_u32 n0, int L) {
-    cc_u32 t[CC_N_MAX + 2], av[CC_N_MAX], bv[CC_N_MAX], nv[CC_N_MAX];
+    cc_u32 t[CC_N_CAP + 2], av[CC_N_CAP], bv[CC_N_CAP], nv[CC_N_CAP];
     cc_u32 cf = 0; /* the host's carry flag */
     int i, j;
     cc_copy(av, a, L);
@@ -358,7 +358,7 @@ CC_LIMB_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const c
  */
 CC_LIMB_FN void cc_mont_sqr_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 n0,
                                   int L) {
-    cc_u32 t[2 * CC_N_MAX], u[CC_N_MAX], av[CC_N_MAX], nv[CC_N_MAX];
+    cc_u32 t[2 * CC_N_CAP], u[CC_N_CAP], av[CC_N_CAP], nv[CC_N_CAP];
     cc_u32 cf = 0, c = 0;
     int i, j;
     av[0] = 0; /* L >= 1, which a C compiler cannot see: the copy below writes it */
@@ -422,7 +422,7 @@ CC_LIMB_FN void cc_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 
     else
         cc_mont_mul(r, a, a, n, n0, L);
 #else
-    cc_u32 t[2 * CC_N_MAX];
+    cc_u32 t[2 * CC_N_CAP];
     cc_sqr_wide(t, a, L);
     cc_redc(r, t, n, n0, L);
 #endif
@@ -435,7 +435,7 @@ CC_LIMB_FN void cc_mont_sqr(cc_u32 *r, const cc_u32 *a, const cc_u32 *n, cc_u32 
  */
 CC_LIMB_FN void cc_reduce_wide(cc_u32 *r, const cc_u32 *x, const cc_u32 *n, cc_u32 n0,
                           const cc_u32 *r2, int L) {
-    cc_u32 t[2 * CC_N_MAX];
+    cc_u32 t[2 * CC_N_CAP];
     cc_copy(t, x, 2 * L);
     cc_redc(r, t, n, n0, L);
     cc_mont_mul(r, r, r2, n, n0, L);

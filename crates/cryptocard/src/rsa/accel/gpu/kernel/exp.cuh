@@ -46,8 +46,8 @@ CC_EXP_FN void cc_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int e
     L = CC_FIXED_L;
     eL = CC_FIXED_L;
 #endif
-    cc_u32 tab[CC_TABLE_MAX * CC_PRIME_MAX];
-    cc_u32 acc[CC_PRIME_MAX], sel[CC_PRIME_MAX], one[CC_PRIME_MAX];
+    cc_u32 tab[CC_TABLE_MAX * CC_PRIME_CAP];
+    cc_u32 acc[CC_PRIME_CAP], sel[CC_PRIME_CAP], one[CC_PRIME_CAP];
     int entries = 1 << w, bits = 32 * eL, windows = (bits + w - 1) / w;
     int i, k;
     cc_zero(one, L);
@@ -79,7 +79,7 @@ CC_EXP_FN cc_u32 cc_mont_exp_pub_eq(const cc_u32 *m, const cc_u32 *c, cc_u32 e_l
 #ifdef CC_FIXED_L
     L = 2 * CC_FIXED_L;
 #endif
-    cc_u32 mm[CC_N_MAX], acc[CC_N_MAX], one[CC_N_MAX];
+    cc_u32 mm[CC_N_CAP], acc[CC_N_CAP], one[CC_N_CAP];
     int top, b;
     cc_mont_mul(mm, m, r2, n, n0, L);
     cc_copy(acc, mm, L);

@@ -79,6 +79,18 @@ typedef unsigned long long cc_u64;
 /* The widest fixed window of the secret exponentiations, and its table's entries. */
 #define CC_WINDOW_MAX 5
 #define CC_TABLE_MAX (1 << CC_WINDOW_MAX)
+/*
+ * The lengths the limb arrays are declared with: the largest sizes in the run-time
+ * build, the module's own in a sized one. Each thread's arrays are local memory, and
+ * the driver reserves that for every thread the device can hold, so a module for
+ * RSA-2048 does not carry arrays for RSA-4096.
+ */
+#ifdef CC_FIXED_L
+#define CC_PRIME_CAP CC_FIXED_L
+#else
+#define CC_PRIME_CAP CC_PRIME_MAX
+#endif
+#define CC_N_CAP (2 * CC_PRIME_CAP)
 
 /* Per-operation status words (rsa/accel/gpu/layout.rs mirrors them). */
 #define CC_STATUS_OK 0u

@@ -67,8 +67,8 @@ CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32
     int L, NL;
     cc_u32 p0, q0, n0, ok, in_range;
     const cc_u32 *p, *q, *dp, *dq, *qinv, *r2p, *r2q, *n, *r2n;
-    cc_u32 cb[CC_N_MAX], wide[CC_N_MAX];
-    cc_u32 cp[CC_PRIME_MAX], cq[CC_PRIME_MAX], t[CC_PRIME_MAX];
+    cc_u32 cb[CC_N_CAP], wide[CC_N_CAP];
+    cc_u32 cp[CC_PRIME_CAP], cq[CC_PRIME_CAP], t[CC_PRIME_CAP];
 
     if (key[0] != CC_KEY_MAGIC || key[1] < 1 || key[1] > CC_PRIME_MAX || key[2] != 2 * key[1] ||
         w < 1 || w > CC_WINDOW_MAX)
@@ -147,23 +147,24 @@ CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32
  * Operation i of a batch: gathers its planes, runs it, scatters the results. `keys`
  * holds the address of every key image of the batch (device addresses on the device);
  * op_key[i] indexes it. `words` is the batch's widest n in limbs (each operation uses
- * its own key's 2L of them; the rest of its slot is zero on output).
+ * its own key's 2L of them; the rest of its slot is zero on output). An operation whose
+ * key is longer than the module's arrays (CC_N_CAP) fails alone with CC_STATUS_BAD_KEY.
  */
 CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
                              const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
                              cc_u32 words, cc_u32 w, cc_u32 i) {
-    cc_u32 c[CC_N_MAX], a_m[CC_N_MAX], ai_m[CC_N_MAX];
-    cc_u32 m[CC_N_MAX], a2[CC_N_MAX], ai2[CC_N_MAX];
+    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP];
+    cc_u32 m[CC_N_CAP], a2[CC_N_CAP], ai2[CC_N_CAP];
     cc_u32 k = op_key[i], st, j, NL = 0;
-    cc_zero(m, CC_N_MAX);
-    cc_zero(a2, CC_N_MAX);
-    cc_zero(ai2, CC_N_MAX);
-    if (k >= key_count || words > CC_N_MAX) {
+    cc_zero(m, CC_N_CAP);
+    cc_zero(a2, CC_N_CAP);
+    cc_zero(ai2, CC_N_CAP);
+    if (k >= key_count) {
         st = CC_STATUS_BAD_KEY;
     } else {
         const cc_u32 *key = (const cc_u32 *)keys[k];
         NL = key[2];
-        if (NL > words) {
+        if (NL > words || NL > CC_N_CAP) {
             st = CC_STATUS_BAD_KEY;
             NL = 0;
         } else {
@@ -176,10 +177,12 @@ CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 
             if (st == CC_STATUS_BAD_KEY) NL = 0;
         }
     }
+    /* words past the arrays (a batch wider than this module's keys) are zeros */
     for (j = 0; j < words; j++) {
-        out[((cc_u64)CC_OUT_M * words + j) * count + i] = m[j];
-        out[((cc_u64)CC_OUT_A2 * words + j) * count + i] = a2[j];
-        out[((cc_u64)CC_OUT_AI2 * words + j) * count + i] = ai2[j];
+        int in_arrays = j < CC_N_CAP;
+        out[((cc_u64)CC_OUT_M * words + j) * count + i] = in_arrays ? m[j] : 0;
+        out[((cc_u64)CC_OUT_A2 * words + j) * count + i] = in_arrays ? a2[j] : 0;
+        out[((cc_u64)CC_OUT_AI2 * words + j) * count + i] = in_arrays ? ai2[j] : 0;
     }
     status[i] = st;
     cc_zero(c, NL);

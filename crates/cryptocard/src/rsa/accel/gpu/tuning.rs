@@ -12,6 +12,12 @@
 //! | `CRYPTOCARD_GPU_MUL` | chain, cios | chain | the product's rows as PTX carry chains (two instructions a word product), or CIOS with a four-instruction multiply-add |
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
+//! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
+//!
+//! The register cap trades occupancy against spills: a kernel's register count is the
+//! most any of its paths needs, and in the sized modules that is the cold code at `n`'s
+//! length (blinding, Garner, the fault check), not the exponentiation's loop. ptxas's
+//! figures for each choice are in `kernel_lint`'s report.
 //!
 //! Every choice computes the same words (the host build of each is tested against the
 //! scalar backend, `tests/gpu_host_kernels.rs`); they differ in speed only. A value
@@ -42,6 +48,8 @@ pub(crate) struct Tuning {
     pub(crate) window: u32,
     /// Threads per block.
     pub(crate) block: u32,
+    /// Registers per thread at most; 0 for the compiler's choice.
+    pub(crate) max_registers: u32,
 }
 
 impl Default for Tuning {
@@ -54,6 +62,7 @@ impl Default for Tuning {
             mul_chain: true,
             window: WINDOW,
             block: 128,
+            max_registers: 0,
         }
     }
 }
@@ -111,6 +120,12 @@ impl Tuning {
                 "32 to 1024, a multiple of 32",
                 d.block,
             )?,
+            max_registers: number(
+                "CRYPTOCARD_GPU_MAXREG",
+                &|r| r == 0 || (32..=255).contains(&r),
+                "0 or 32 to 255",
+                d.max_registers,
+            )?,
         })
     }
 
@@ -126,6 +141,9 @@ impl Tuning {
             o.push(format!("-DCC_FIXED_L={l}"));
             o.push(format!("-DCC_FULL_UNROLL={}", u8::from(self.full_unroll)));
         }
+        if self.max_registers != 0 {
+            o.push(format!("--maxrregcount={}", self.max_registers));
+        }
         o
     }
 
@@ -138,7 +156,7 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{} carry chains, {} product, {}, {} squaring, window {}, {} threads a block",
+            "{} carry chains, {} product, {}, {} squaring, window {}, {} threads a block, {}",
             if self.ptx { "PTX" } else { "64-bit product" },
             if self.mul_chain { "chained" } else { "CIOS" },
             match (self.sized, self.full_unroll) {
@@ -148,7 +166,11 @@ impl Tuning {
             },
             if self.sqr_by_mul { "product" } else { "dedicated" },
             self.window,
-            self.block
+            self.block,
+            match self.max_registers {
+                0 => "registers as the compiler likes".to_string(),
+                r => format!("at most {r} registers"),
+            }
         )
     }
 }
@@ -174,6 +196,7 @@ mod tests {
             ("CRYPTOCARD_GPU_MUL", "cios"),
             ("CRYPTOCARD_GPU_WINDOW", "4"),
             ("CRYPTOCARD_GPU_BLOCK", "256"),
+            ("CRYPTOCARD_GPU_MAXREG", "168"),
         ])
         .unwrap();
         let want = Tuning {
@@ -184,10 +207,13 @@ mod tests {
             mul_chain: false,
             window: 4,
             block: 256,
+            max_registers: 168,
         };
         assert_eq!(t, want);
         assert_eq!(t.module_for(32), None, "not sized: one module");
         assert!(t.describe().contains("window 4") && t.describe().contains("256 threads"));
+        assert!(t.describe().contains("at most 168 registers"));
+        assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
     }
 
     #[test]
@@ -202,6 +228,8 @@ mod tests {
             ("CRYPTOCARD_GPU_WINDOW", "0"),
             ("CRYPTOCARD_GPU_BLOCK", "100"),
             ("CRYPTOCARD_GPU_BLOCK", "2048"),
+            ("CRYPTOCARD_GPU_MAXREG", "16"),
+            ("CRYPTOCARD_GPU_MAXREG", "256"),
         ] {
             let e = with(&[(name, bad)]).unwrap_err();
             assert!(e.starts_with(name), "{name}={bad}: {e}");
@@ -218,5 +246,6 @@ mod tests {
         assert!(o.contains(&"--gpu-architecture=sm_90".to_string()));
         let every = t.nvrtc_options("sm_90", None);
         assert!(!every.iter().any(|s| s.starts_with("-DCC_FIXED_L")));
+        assert!(!every.iter().any(|s| s.starts_with("--maxrregcount")), "the compiler's choice");
     }
 }

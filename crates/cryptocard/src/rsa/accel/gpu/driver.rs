@@ -328,3 +328,36 @@ fn gpu_failed(e: impl core::fmt::Debug) -> Error {
     *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{e:?}"));
     Error::Unsupported("GPU backend: a CUDA call failed (rsa::gpu_status says which)")
 }
+
+/// NVRTC alone, for the kernel lint (`kernel_lint.rs`): compiles the kernel with
+/// `options` and ptxas's report on; the log (which holds the report), or NVRTC's error
+/// and log.
+#[cfg(test)]
+pub(crate) fn nvrtc_compile_log(options: &[String]) -> Result<String, String> {
+    use cudarc::nvrtc::result;
+    let src = std::ffi::CString::new(KERNEL_SOURCE).map_err(|e| e.to_string())?;
+    let prog = result::create_program(&src, Some(c"kernel.cu")).map_err(|e| format!("{e:?}"))?;
+    let mut opts = options.to_vec();
+    opts.push("--ptxas-options=-v".to_string());
+    // SAFETY: `prog` was just created and is destroyed below, once; the options are
+    // plain strings that cudarc turns into C strings for the call.
+    let compiled = unsafe { result::compile_program(prog, &opts) };
+    // SAFETY: `prog` is live; the log is copied out before the program is destroyed.
+    let log = unsafe { result::get_program_log(prog) }
+        .map(|l| l.iter().map(|&c| c as u8 as char).collect::<String>())
+        .unwrap_or_default();
+    // SAFETY: `prog` is live and not used afterwards.
+    let _ = unsafe { result::destroy_program(prog) };
+    match compiled {
+        Ok(()) => Ok(log),
+        Err(e) => Err(format!("{e:?}\n{log}")),
+    }
+}
+
+/// Whether NVRTC can be loaded here (no driver or device needed).
+#[cfg(test)]
+pub(crate) fn nvrtc_present() -> bool {
+    // SAFETY: loads libnvrtc by its usual names (libloading), which runs its
+    // initialisers; nothing of it is called yet. The driver checks the same way.
+    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}

@@ -23,6 +23,8 @@
 //!   machine with no driver, no device or no NVRTC gets [`crate::Error::Unsupported`]
 //!   saying which, never a panic. `tuning.rs`: the kernel's compile-time and launch
 //!   choices (`CRYPTOCARD_GPU_*`), which the device check measures against each other.
+//!   `kernel_lint.rs` (tests): every module compiled by NVRTC itself, without a GPU,
+//!   where `libnvrtc` can be loaded, with ptxas's register and spill report.
 //! * `whole.rs`: the host's side of a batch run whole on the device (key indices,
 //!   blinding pairs in and out, each status to a result), in safe code over a `Runner`
 //!   that is the device, or in the tests the host build of the kernel.
@@ -38,7 +40,8 @@
 //! `scripts/gpu-check --sweep` for the choices below) fills this in. One thread per
 //! operation and 32-bit limbs throughout; every choice is built and tested on the host
 //! (`tests/gpu_host_kernels.rs`) and compiled for the device by clang's CUDA mode there
-//! too, where clang has the NVPTX target:
+//! too, where clang has the NVPTX target, and by NVRTC down to Hopper's machine code
+//! where NVRTC is present (`kernel_lint.rs`, whose ptxas figures are in `docs/gpu.md`):
 //!
 //! * one module for every size (`CRYPTOCARD_GPU_SIZED=0`): limb loops of run-time
 //!   length, so every limb array lives in local memory;
@@ -56,7 +59,10 @@
 //!   product): for RSA-2048 3,104 chained instructions a squaring against 4,096;
 //! * the outer loops of the product unrolled too (`CRYPTOCARD_GPU_UNROLL=full`);
 //! * windows of 4 or 5 bits, blocks of 64, 128 or 256 threads, PTX carry chains or
-//!   64-bit products (`CRYPTOCARD_GPU_PTX=0`).
+//!   64-bit products (`CRYPTOCARD_GPU_PTX=0`);
+//! * a cap on the registers per thread (`CRYPTOCARD_GPU_MAXREG`): the kernel's count is
+//!   set by its cold code at n's length (255 at RSA-2048, 8 warps an SM), while the
+//!   exponentiation's loop needs no more than 168 to run without spilling.
 //!
 //! One lesson from clang's PTX: a bare `#pragma unroll` there unrolls a loop of unknown
 //! length in a function optimised before it is inlined, and then forbids the full
@@ -71,6 +77,8 @@
 // and the constants: each alone leaves some of it unused.
 #[cfg(feature = "gpu")]
 pub(crate) mod driver;
+#[cfg(all(test, feature = "gpu"))]
+mod kernel_lint;
 #[cfg(any(feature = "gpu", feature = "hazmat"))]
 #[cfg_attr(not(all(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) mod layout;

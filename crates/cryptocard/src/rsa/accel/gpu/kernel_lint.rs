@@ -1,0 +1,184 @@
+//! The kernel through NVRTC on a machine without a GPU: NVRTC is a host library, so
+//! wherever `libnvrtc.so.13` can be loaded (`scripts/nvrtc` fetches NVIDIA's wheel of
+//! it into `target/nvrtc`, and `scripts/test` puts that on the library path) the
+//! modules the driver would build are compiled here, exactly as the driver compiles them
+//! (`Tuning::nvrtc_options`), for the GPUs the device check runs on (Hopper, `sm_90`),
+//! down to machine code by NVRTC's own ptxas. A kernel that only clang's CUDA mode had
+//! seen could still fail on the device on the first run; this catches that in every
+//! test run.
+//!
+//! ptxas's report (`--ptxas-options=-v`) gives what no host test can: registers per
+//! thread, the stack frame (each thread's local memory) and spills, per module and per
+//! function. The test prints it as a table and holds one property of the default build:
+//! the exponentiation, where a private operation spends nearly all its time, spills
+//! nothing at the RSA-1024 and RSA-2048 prime lengths. The figures for the other
+//! lengths and choices are printed to read, not held: they are the compiler's business,
+//! and the device check measures what they cost.
+
+use super::driver::{nvrtc_compile_log, nvrtc_present};
+use super::tuning::{SIZED_PRIME_WORDS, Tuning};
+
+/// Hopper, the device check's GPUs (H100, H200).
+const ARCH: &str = "sm_90";
+
+/// What ptxas says of one function of a module.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct FunctionReport {
+    name: String,
+    stack_bytes: u32,
+    spill_stores: u32,
+    spill_loads: u32,
+}
+
+/// ptxas's report of a module: the entry's registers, and each function's frame.
+#[derive(Debug, Default)]
+struct ModuleReport {
+    registers: u32,
+    functions: Vec<FunctionReport>,
+}
+
+impl ModuleReport {
+    /// The function whose (possibly mangled) name contains `part`.
+    fn function(&self, part: &str) -> Option<&FunctionReport> {
+        self.functions.iter().find(|f| f.name.contains(part))
+    }
+}
+
+/// The number before `unit` in `line` ("... 428 bytes spill stores, ...").
+fn number_before(line: &str, unit: &str) -> Option<u32> {
+    let head = &line[..line.find(unit)?];
+    head.split(|c: char| !c.is_ascii_digit()).rfind(|s| !s.is_empty())?.parse().ok()
+}
+
+/// Reads ptxas's verbose log: "Function properties for NAME" then a line of the frame
+/// and spills; "Used R registers" for the entry.
+fn parse_report(log: &str) -> ModuleReport {
+    let mut report = ModuleReport::default();
+    for line in log.lines() {
+        if let Some((_, name)) = line.split_once("Function properties for ") {
+            report
+                .functions
+                .push(FunctionReport { name: name.trim().to_string(), ..Default::default() });
+        } else if line.contains("bytes stack frame")
+            && let Some(f) = report.functions.last_mut()
+        {
+            f.stack_bytes = number_before(line, "bytes stack frame").unwrap_or(0);
+            f.spill_stores = number_before(line, "bytes spill stores").unwrap_or(0);
+            f.spill_loads = number_before(line, "bytes spill loads").unwrap_or(0);
+        } else if line.contains("Used ") && line.contains(" registers") {
+            report.registers = report.registers.max(number_before(line, " registers").unwrap_or(0));
+        }
+    }
+    report
+}
+
+/// A tuning from `CRYPTOCARD_GPU_*` pairs over the defaults.
+fn tuning(pairs: &[(&str, &str)]) -> Tuning {
+    Tuning::from_lookup(|name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+        .expect("a valid tuning")
+}
+
+#[test]
+fn kernel_compiles_with_nvrtc_for_hopper() {
+    if !nvrtc_present() {
+        return eprintln!(
+            "skipped: no libnvrtc.so.13 on the library path (scripts/nvrtc fetches one into \
+             target/nvrtc; scripts/test uses it)"
+        );
+    }
+    // The default build at every size, then each fallback of the device check at the
+    // RSA-2048 prime length and for every size, then register caps at RSA-2048.
+    let mut builds: Vec<(String, Tuning, Option<usize>)> = Vec::new();
+    let default = tuning(&[]);
+    builds.push(("default".into(), default.clone(), None));
+    for l in SIZED_PRIME_WORDS {
+        builds.push(("default".into(), default.clone(), Some(l)));
+    }
+    // (`CRYPTOCARD_GPU_UNROLL=full` is left out: NVRTC takes nearly two minutes over its
+    // RSA-2048 module.)
+    let fallbacks: [(&str, &[(&str, &str)]); 3] = [
+        ("PTX=0", &[("CRYPTOCARD_GPU_PTX", "0")]),
+        ("MUL=cios", &[("CRYPTOCARD_GPU_MUL", "cios")]),
+        ("SQR=mul", &[("CRYPTOCARD_GPU_SQR", "mul")]),
+    ];
+    for (name, pairs) in fallbacks {
+        builds.push((name.into(), tuning(pairs), Some(32)));
+        builds.push((name.into(), tuning(pairs), None));
+    }
+    for cap in ["128", "168"] {
+        let t = tuning(&[("CRYPTOCARD_GPU_MAXREG", cap)]);
+        builds.push((format!("MAXREG={cap}"), t, Some(32)));
+    }
+
+    eprintln!(
+        "ptxas for {ARCH}: registers, then stack frame / spill stores / spill loads in bytes"
+    );
+    eprintln!(
+        "{:<12} {:>6} {:>5} {:>22} {:>22}",
+        "build", "module", "regs", "entry", "cc_mont_exp_ct"
+    );
+    // NVRTC compiles one program per thread: as many at once as there are cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut logs = Vec::new();
+    for chunk in builds.chunks(cores) {
+        std::thread::scope(|s| {
+            let running: Vec<_> = chunk
+                .iter()
+                .map(|(_, t, module)| {
+                    s.spawn(|| nvrtc_compile_log(&t.nvrtc_options(ARCH, *module)))
+                })
+                .collect();
+            logs.extend(running.into_iter().map(|h| h.join().expect("an NVRTC thread")));
+        });
+    }
+    let mut failures = Vec::new();
+    for ((name, _, module), compiled) in builds.iter().zip(logs) {
+        let which = module.map_or("every".to_string(), |l| format!("L={l}"));
+        match compiled {
+            Err(e) => failures.push(format!("{name} {which}: {e}")),
+            Ok(log) => {
+                let report = parse_report(&log);
+                let show = |f: Option<&FunctionReport>| {
+                    f.map_or("-".to_string(), |f| {
+                        format!("{}/{}/{}", f.stack_bytes, f.spill_stores, f.spill_loads)
+                    })
+                };
+                eprintln!(
+                    "{:<12} {:>6} {:>5} {:>22} {:>22}",
+                    name,
+                    which,
+                    report.registers,
+                    show(report.function("cc_rsa_private")),
+                    show(report.function("cc_mont_exp_ct")),
+                );
+                assert!(report.registers > 0, "{name} {which}: no ptxas report in the log:\n{log}");
+                if name == "default" && matches!(module, Some(16 | 32)) {
+                    let exp = report.function("cc_mont_exp_ct").expect("the exponentiation");
+                    assert_eq!(
+                        (exp.spill_stores, exp.spill_loads),
+                        (0, 0),
+                        "{name} {which}: the exponentiation spills"
+                    );
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "NVRTC failed:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn reads_ptxas_reports() {
+    let log = "ptxas info    : Compiling entry function 'cc_rsa_private' for 'sm_90'\n\
+        ptxas info    : Function properties for cc_rsa_private\n\
+        ptxas         .     7696 bytes stack frame, 428 bytes spill stores, 1004 bytes spill loads\n\
+        ptxas info    : Used 255 registers, used 0 barriers, 7696 bytes cumulative stack size\n\
+        ptxas info    : Function properties for _ZN39_INTERNAL_kernel14cc_mont_exp_ctEPjPKj\n\
+        ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+    let r = parse_report(log);
+    assert_eq!(r.registers, 255);
+    let entry = r.function("cc_rsa_private").unwrap();
+    assert_eq!((entry.stack_bytes, entry.spill_stores, entry.spill_loads), (7696, 428, 1004));
+    let exp = r.function("cc_mont_exp_ct").unwrap();
+    assert_eq!((exp.stack_bytes, exp.spill_stores, exp.spill_loads), (0, 0, 0));
+    assert!(r.function("cc_mont_exp_pub_eq").is_none());
+}

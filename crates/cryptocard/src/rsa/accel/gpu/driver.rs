@@ -9,8 +9,10 @@
 //! [`Error::Unsupported`] and the reason ([`status`]), never a panic.
 //!
 //! The modules follow [`Tuning`] (`tuning.rs`): the one for every size is compiled at
-//! setup, so that a kernel NVRTC refuses shows there; with sized modules on, the one of
-//! a prime length is compiled at the first batch of that size, and a batch mixing sizes
+//! setup, so that a kernel NVRTC refuses shows there; with sized modules on, NVRTC
+//! starts on every prime length's module at setup too, each on a thread of its own (it
+//! needs no device, and the RSA-4096 one alone takes about ten seconds of a core), and
+//! the first batch of a size waits for its module and loads it. A batch mixing sizes
 //! runs one launch per size (`layout::by_size`). A sized module that fails to compile
 //! leaves its size to the module for every size, with the error in [`status`].
 //!
@@ -41,8 +43,10 @@ pub(crate) struct Device {
     tuning: Tuning,
     /// The module for every size.
     every: CudaFunction,
-    /// The sized modules compiled so far, by prime length; `None`: it failed to compile.
+    /// The sized modules loaded so far, by prime length; `None`: it failed to compile.
     sized: Mutex<Vec<(usize, Option<CudaFunction>)>>,
+    /// The sized modules NVRTC is still compiling (or has compiled, not yet loaded).
+    compiling: Mutex<Vec<(usize, std::thread::JoinHandle<Compiled>)>>,
     launch: Mutex<()>,
     counters: Mutex<GpuCounters>,
     /// "NVIDIA H100 80GB HBM3, 132 SMs at 1980 MHz, sm_90; PTX carry chains, ...".
@@ -126,23 +130,35 @@ fn setup() -> core::result::Result<Device, String> {
     }
 }
 
-/// Compiles the kernel for `arch` with `tuning`: the module for every size (`None`) or
-/// one prime length's.
-fn compile(
-    ctx: &Arc<CudaContext>,
-    arch: &str,
-    tuning: &Tuning,
-    prime_words: Option<usize>,
-) -> core::result::Result<CudaFunction, String> {
+/// A module's PTX, or why NVRTC refused it.
+type Compiled = core::result::Result<cudarc::nvrtc::Ptx, String>;
+
+/// "for every size" (`None`) or "for 32-limb primes".
+fn module_name(prime_words: Option<usize>) -> String {
+    prime_words.map_or("for every size".to_string(), |l| format!("for {l}-limb primes"))
+}
+
+/// Compiles the kernel for `arch` with `tuning` to PTX: the module for every size
+/// (`None`) or one prime length's. NVRTC only: no device is involved.
+fn compile(arch: &str, tuning: &Tuning, prime_words: Option<usize>) -> Compiled {
     let opts = cudarc::nvrtc::CompileOptions {
         options: tuning.nvrtc_options(arch, prime_words),
         ..Default::default()
     };
-    let which =
-        prime_words.map_or("for every size".to_string(), |l| format!("for {l}-limb primes"));
-    let ptx = cudarc::nvrtc::compile_ptx_with_opts(KERNEL_SOURCE, opts)
-        .map_err(|e| format!("NVRTC could not compile the kernel {which}: {e:?}"))?;
-    let module = ctx.load_module(ptx).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
+    cudarc::nvrtc::compile_ptx_with_opts(KERNEL_SOURCE, opts).map_err(|e| {
+        format!("NVRTC could not compile the kernel {}: {e:?}", module_name(prime_words))
+    })
+}
+
+/// Loads a compiled module on the device and finds its entry point.
+fn load(
+    ctx: &Arc<CudaContext>,
+    compiled: Compiled,
+    prime_words: Option<usize>,
+) -> core::result::Result<CudaFunction, String> {
+    let which = module_name(prime_words);
+    let module =
+        ctx.load_module(compiled?).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
     module.load_function(KERNEL_NAME).map_err(|e| format!("{KERNEL_NAME} {which}: {e:?}"))
 }
 
@@ -158,7 +174,21 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
     let sms = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).unwrap_or(0);
     let clock = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE).unwrap_or(0);
     let arch = format!("sm_{major}{minor}");
-    let every = compile(&ctx, &arch, &tuning, None)?;
+    // The sized modules start compiling first, each on its own thread, then the one for
+    // every size here.
+    let compiling = super::tuning::SIZED_PRIME_WORDS
+        .iter()
+        .filter(|&&l| tuning.module_for(l).is_some())
+        .filter_map(|&l| {
+            let (arch, tuning) = (arch.clone(), tuning.clone());
+            std::thread::Builder::new()
+                .name(format!("cryptocard-nvrtc-{l}"))
+                .spawn(move || compile(&arch, &tuning, Some(l)))
+                .ok()
+                .map(|h| (l, h))
+        })
+        .collect();
+    let every = load(&ctx, compile(&arch, &tuning, None), None)?;
     let stream = ctx.default_stream();
     let description =
         format!("{name}, {sms} SMs at {} MHz, {arch}; {}", clock / 1000, tuning.describe());
@@ -169,6 +199,7 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
         tuning,
         every,
         sized: Mutex::new(Vec::new()),
+        compiling: Mutex::new(compiling),
         launch: Mutex::new(()),
         counters: Mutex::new(GpuCounters::default()),
         description,
@@ -206,14 +237,24 @@ impl Device {
     }
 
     /// The kernel for keys whose primes have `prime_words` limbs: their own module
-    /// (compiled now if this is the first batch of that size) or the one for every size.
+    /// (loaded now if this is the first batch of that size, after NVRTC's thread for it
+    /// is done, or compiled now where no thread could be started) or the one for every
+    /// size.
     fn function(&self, prime_words: usize) -> CudaFunction {
         let Some(l) = self.tuning.module_for(prime_words) else { return self.every.clone() };
         let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
         let f = match sized.iter().find(|(k, _)| *k == l) {
             Some((_, f)) => f.clone(),
             None => {
-                let f = compile(&self.ctx, &self.arch, &self.tuning, Some(l))
+                let thread = {
+                    let mut compiling = self.compiling.lock().unwrap_or_else(|p| p.into_inner());
+                    compiling.iter().position(|(k, _)| *k == l).map(|i| compiling.remove(i).1)
+                };
+                let compiled = match thread {
+                    Some(h) => h.join().unwrap_or_else(|_| Err("NVRTC's thread panicked".into())),
+                    None => compile(&self.arch, &self.tuning, Some(l)),
+                };
+                let f = load(&self.ctx, compiled, Some(l))
                     .map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e))
                     .ok();
                 sized.push((l, f.clone()));

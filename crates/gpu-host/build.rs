@@ -37,6 +37,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=csrc/gpu_host.c");
     println!("cargo:rerun-if-changed=csrc/gpu_host_sized.c");
+    println!("cargo:rerun-if-changed=csrc/host_batch.h");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut build = cc::Build::new();
     build.file("csrc/gpu_host.c");

@@ -257,6 +257,62 @@ fn sized_variants_match_scalar_and_refuse_other_sizes() {
     }
 }
 
+/// The split kernels (blinding and reductions; one thread per exponentiation; Garner to
+/// the fault check, over a scratch) compute exactly what the whole kernel does, in every
+/// compile-time variant: the same words and statuses for a batch of every key with a
+/// bad input, a key index past the table, every window, and a fault in each phase.
+#[test]
+fn split_kernels_compute_what_the_whole_one_does() {
+    let keys = keys();
+    let mut rng = XorShift64(0x5b11_7000_0000_0003);
+    let mut ops: Vec<Op> =
+        (0..2 * keys.len()).map(|i| random_op(&mut rng, keys, i % keys.len())).collect();
+    ops[1].c = keys[ops[1].key].n.clone(); // c = n: STATUS_BAD_INPUT
+    let mut b = pack(keys, &ops);
+    b.op_key[2] = keys.len() as u32; // STATUS_BAD_KEY
+    let faults = [
+        None,
+        Some((1, layout::FAULT_MP, 5)),
+        Some((1, layout::FAULT_MQ, 300)),
+        Some((1, layout::FAULT_GARNER, 1000)),
+        Some((1, layout::FAULT_UNBLIND, 9)),
+    ];
+    for v in host::VARIANTS {
+        for (f, fault) in faults.iter().enumerate() {
+            let images = gpu_common::images(keys, *fault);
+            let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+            let windows: &[u32] = if f == 0 { &[1, 4, layout::WINDOW] } else { &[layout::WINDOW] };
+            for &w in windows {
+                let whole = host::rsa_private_variant(v, &refs, &b.op_key, &b.input, b.words, w);
+                let split = host::rsa_private_split(v, &refs, &b.op_key, &b.input, b.words, w);
+                assert_eq!(split.status, whole.status, "{v:?}, fault {fault:?}, w = {w}");
+                assert!(split.out == whole.out, "{v:?}, fault {fault:?}, w = {w}: outputs differ");
+                let want = |s: u32| whole.status.contains(&s);
+                assert!(want(layout::STATUS_BAD_KEY), "{v:?}: the index past the keys");
+                if v.fixed_l.is_none_or(|l| keys[1].nl == 2 * l) {
+                    assert!(want(layout::STATUS_BAD_INPUT), "{v:?}: c = n");
+                    let fault_seen = want(layout::STATUS_FAULT);
+                    assert_eq!(fault_seen, fault.is_some(), "{v:?}, fault {fault:?}");
+                    assert!(want(layout::STATUS_OK), "{v:?}: no operation succeeded");
+                }
+            }
+        }
+        // And against the scalar backend, the operations the variant takes.
+        let images = gpu_common::images(keys, None);
+        let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+        let ops: Vec<Op> = (0..keys.len()).map(|i| random_op(&mut rng, keys, i)).collect();
+        let b = pack(keys, &ops);
+        let out = host::rsa_private_split(v, &refs, &b.op_key, &b.input, b.words, layout::WINDOW);
+        for (i, op) in ops.iter().enumerate() {
+            if v.fixed_l.is_none_or(|l| keys[op.key].nl == 2 * l) {
+                gpu_common::check_output(keys, op, &b, &out.out, &out.status, i);
+            } else {
+                assert_eq!(out.status[i], layout::STATUS_BAD_KEY, "{v:?}");
+            }
+        }
+    }
+}
+
 /// Every operation of key `faulty` fails with STATUS_FAULT and zero output; the
 /// operations of the other keys in the same batch succeed.
 fn assert_faults_alone(

@@ -9,13 +9,12 @@
 #include "arith.cuh"
 #include "exp.cuh"
 #include "rsa_op.cuh"
+#include "host_batch.h"
 
-void cc_host_rsa_private(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
-                         const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
-                         cc_u32 words, cc_u32 w) {
-    cc_u32 i;
-    for (i = 0; i < count; i++)
-        cc_rsa_private_at(keys, key_count, op_key, in, out, status, count, words, w, i);
+int cc_host_rsa_private(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
+                        const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
+                        cc_u32 words, cc_u32 w, int split) {
+    return cc_host_batch(keys, key_count, op_key, in, out, status, count, words, w, split);
 }
 
 void cc_host_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n, cc_u32 n0,

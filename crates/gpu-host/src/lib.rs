@@ -92,7 +92,8 @@ type BatchFn = unsafe extern "C" fn(
     count: u32,
     words: u32,
     w: u32,
-);
+    split: i32,
+) -> i32;
 
 /// Declares the batch entries, the run-time build's and one per sized variant (build.rs
 /// compiles them), and lists the variants.
@@ -110,7 +111,8 @@ macro_rules! variants {
                     count: u32,
                     words: u32,
                     w: u32,
-                );)*
+                    split: i32,
+                ) -> i32;)*
             }
         }
         /// Every compile-time variant of the kernel source the device may run, as
@@ -323,7 +325,7 @@ pub fn rsa_private(
     words: usize,
     w: u32,
 ) -> BatchOut {
-    batch(entries::cc_host_rsa_private, keys, op_key, input, words, w)
+    batch(entries::cc_host_rsa_private, keys, op_key, input, words, w, false)
 }
 
 /// [`rsa_private`] with one of the compile-time [`VARIANTS`].
@@ -335,7 +337,21 @@ pub fn rsa_private_variant(
     words: usize,
     w: u32,
 ) -> BatchOut {
-    batch(variant.entry, keys, op_key, input, words, w)
+    batch(variant.entry, keys, op_key, input, words, w, false)
+}
+
+/// [`rsa_private_variant`] in the split kernels' three passes (blinding and the
+/// reductions; the two exponentiations, one thread each; Garner to the fault check)
+/// over a scratch, as the device runs them with `CRYPTOCARD_GPU_SPLIT=1`.
+pub fn rsa_private_split(
+    variant: &Variant,
+    keys: &[&[u32]],
+    op_key: &[u32],
+    input: &[u32],
+    words: usize,
+    w: u32,
+) -> BatchOut {
+    batch(variant.entry, keys, op_key, input, words, w, true)
 }
 
 fn batch(
@@ -345,6 +361,7 @@ fn batch(
     input: &[u32],
     words: usize,
     w: u32,
+    split: bool,
 ) -> BatchOut {
     let count = op_key.len();
     assert!(words <= N_MAX && input.len() == 3 * words * count);
@@ -365,7 +382,8 @@ fn batch(
     // `count` operations of `words` limbs; an op_key beyond the keys is caught in C.
     // Every entry (run-time or sized) has cc_host_rsa_private's contract; a sized one
     // reads no more of an image than its header's L allows (it rejects other sizes).
-    unsafe {
+    // The split form allocates its own scratch, and says so if it cannot.
+    let rc = unsafe {
         entry(
             ptrs.as_ptr(),
             keys.len() as u32,
@@ -376,7 +394,9 @@ fn batch(
             count as u32,
             words as u32,
             w,
+            i32::from(split),
         )
     };
+    assert_eq!(rc, 0, "the host batch could not allocate its scratch");
     BatchOut { out, status }
 }

@@ -58,6 +58,16 @@ typedef unsigned long long cc_u64;
 #define CC_LIMB_FN CC_FN
 #define CC_EXP_FN CC_FN
 #endif
+/*
+ * In a sized build a function given a prime length by its caller takes the module's
+ * instead (the caller has checked they are the same: cc_key_limbs), so that its limb
+ * loops have constant trip counts after inlining.
+ */
+#ifdef CC_FIXED_L
+#define CC_SIZED_L(L) ((L) = CC_FIXED_L)
+#else
+#define CC_SIZED_L(L) ((void)0)
+#endif
 #if defined(CC_FIXED_L) && defined(CC_FULL_UNROLL) && CC_FULL_UNROLL
 #define CC_UNROLL_OUTER CC_UNROLL
 #else

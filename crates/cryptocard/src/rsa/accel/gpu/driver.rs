@@ -25,7 +25,7 @@
 #![allow(unsafe_code)]
 
 use super::layout::{self, IN_PLANES, OUT_PLANES, Planes};
-use super::source::{KERNEL_NAME, KERNEL_SOURCE};
+use super::source::{KERNEL_NAME, KERNEL_SOURCE, SPLIT_NAMES};
 use super::tuning::Tuning;
 use crate::{Error, Result};
 use cudarc::driver::{
@@ -42,9 +42,9 @@ pub(crate) struct Device {
     arch: String,
     tuning: Tuning,
     /// The module for every size.
-    every: CudaFunction,
+    every: Kernels,
     /// The sized modules loaded so far, by prime length; `None`: it failed to compile.
-    sized: Mutex<Vec<(usize, Option<CudaFunction>)>>,
+    sized: Mutex<Vec<(usize, Option<Kernels>)>>,
     /// The sized modules NVRTC is still compiling (or has compiled, not yet loaded).
     compiling: Mutex<Vec<(usize, std::thread::JoinHandle<Compiled>)>>,
     launch: Mutex<()>,
@@ -57,6 +57,13 @@ impl core::fmt::Debug for Device {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.description)
     }
+}
+
+/// A module's entry points: the operation whole, and the split form's three passes.
+#[derive(Clone)]
+struct Kernels {
+    whole: CudaFunction,
+    split: [CudaFunction; 3],
 }
 
 /// What the device has done since the process started: for rates of the kernel alone
@@ -150,16 +157,21 @@ fn compile(arch: &str, tuning: &Tuning, prime_words: Option<usize>) -> Compiled 
     })
 }
 
-/// Loads a compiled module on the device and finds its entry point.
+/// Loads a compiled module on the device and finds its entry points.
 fn load(
     ctx: &Arc<CudaContext>,
     compiled: Compiled,
     prime_words: Option<usize>,
-) -> core::result::Result<CudaFunction, String> {
+) -> core::result::Result<Kernels, String> {
     let which = module_name(prime_words);
     let module =
         ctx.load_module(compiled?).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
-    module.load_function(KERNEL_NAME).map_err(|e| format!("{KERNEL_NAME} {which}: {e:?}"))
+    let entry =
+        |name: &str| module.load_function(name).map_err(|e| format!("{name} {which}: {e:?}"));
+    Ok(Kernels {
+        whole: entry(KERNEL_NAME)?,
+        split: [entry(SPLIT_NAMES[0])?, entry(SPLIT_NAMES[1])?, entry(SPLIT_NAMES[2])?],
+    })
 }
 
 fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
@@ -240,7 +252,7 @@ impl Device {
     /// (loaded now if this is the first batch of that size, after NVRTC's thread for it
     /// is done, or compiled now where no thread could be started) or the one for every
     /// size.
-    fn function(&self, prime_words: usize) -> CudaFunction {
+    fn kernels(&self, prime_words: usize) -> Kernels {
         let Some(l) = self.tuning.module_for(prime_words) else { return self.every.clone() };
         let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
         let f = match sized.iter().find(|(k, _)| *k == l) {
@@ -283,7 +295,7 @@ impl Device {
         let (mut kernel_seconds, mut launches) = (0.0, 0);
         let result = layout::by_size(&key_words, op_key, input, |nw, op_key, planes| {
             let (out, status, secs) =
-                self.launch_one(self.function(nw / 2), keys, op_key, planes)?;
+                self.launch_one(&self.kernels(nw / 2), keys, op_key, planes)?;
             kernel_seconds += secs;
             launches += 1;
             Ok((out, status))
@@ -301,7 +313,7 @@ impl Device {
     /// One launch of `func` over a batch of one size; the seconds the kernel ran.
     fn launch_one(
         &self,
-        func: CudaFunction,
+        kernels: &Kernels,
         keys: &[&DeviceKey],
         op_key: &[u32],
         input: &Planes,
@@ -324,33 +336,86 @@ impl Device {
         let (key_count, n, words, w) =
             (keys.len() as u32, count as u32, input.words as u32, self.tuning.window);
         let block = self.tuning.block;
-        let cfg = LaunchConfig {
-            grid_dim: (n.div_ceil(block), 1, 1),
+        let cfg = |threads: u32| LaunchConfig {
+            grid_dim: (threads.div_ceil(block), 1, 1),
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = s.launch_builder(&func);
-        launch
-            .arg(&d_keys)
-            .arg(&key_count)
-            .arg(&d_op_key)
-            .arg(&d_in)
-            .arg(&mut d_out)
-            .arg(&mut d_status)
-            .arg(&n)
-            .arg(&words)
-            .arg(&w);
+        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
+        let mut d_mid = if self.tuning.split {
+            Some(s.alloc_zeros::<u32>(2 * (input.words / 2) * count).map_err(failed)?)
+        } else {
+            None
+        };
         s.synchronize().map_err(failed)?;
         let t = Instant::now();
-        // SAFETY: the arguments match cc_rsa_private's parameters in kind and order
-        // (kernel/kernel.cu); every key pointer is a live image of the words its header
-        // announces (DeviceKey, made by `upload` from layout::key_image) and `keys`
-        // keeps them alive until the stream is synchronised below; the buffers have the
-        // lengths the batch layout gives `count` operations of `words` limbs, and the
-        // kernel indexes them only below those (rsa_op.cuh's cc_rsa_private_at); a
-        // sized module reads no more of an image than its header's L allows, since it
-        // refuses every other L before reading past the header.
-        unsafe { launch.launch(cfg) }.map_err(failed)?;
+        // SAFETY (each launch below): the arguments match the entry point's parameters
+        // in kind and order (kernel/kernel.cu); every key pointer is a live image of the
+        // words its header announces (DeviceKey, made by `upload` from
+        // layout::key_image) and `keys` keeps them alive until the stream is
+        // synchronised below; the buffers have the lengths the batch layout gives
+        // `count` operations of `words` limbs (the scratch two planes of words / 2), and
+        // the kernels index them only below those (rsa_op.cuh's cc_rsa_*_at, one thread
+        // per operation, two for cc_rsa_exp); a sized module reads no more of an image
+        // than its header's L allows, since it refuses every other L before reading past
+        // the header.
+        match d_mid.as_mut() {
+            None => {
+                let mut launch = s.launch_builder(&kernels.whole);
+                launch
+                    .arg(&d_keys)
+                    .arg(&key_count)
+                    .arg(&d_op_key)
+                    .arg(&d_in)
+                    .arg(&mut d_out)
+                    .arg(&mut d_status)
+                    .arg(&n)
+                    .arg(&words)
+                    .arg(&w);
+                // SAFETY: see above.
+                unsafe { launch.launch(cfg(n)) }.map_err(failed)?;
+            }
+            Some(d_mid) => {
+                let [blind, exp, join] = &kernels.split;
+                let mut launch = s.launch_builder(blind);
+                launch
+                    .arg(&d_keys)
+                    .arg(&key_count)
+                    .arg(&d_op_key)
+                    .arg(&d_in)
+                    .arg(&mut *d_mid)
+                    .arg(&n)
+                    .arg(&words)
+                    .arg(&w);
+                // SAFETY: see above.
+                unsafe { launch.launch(cfg(n)) }.map_err(failed)?;
+                let mut launch = s.launch_builder(exp);
+                launch
+                    .arg(&d_keys)
+                    .arg(&key_count)
+                    .arg(&d_op_key)
+                    .arg(&mut *d_mid)
+                    .arg(&n)
+                    .arg(&words)
+                    .arg(&w);
+                // SAFETY: see above; 2 count threads, each one half of an operation.
+                unsafe { launch.launch(cfg(2 * n)) }.map_err(failed)?;
+                let mut launch = s.launch_builder(join);
+                launch
+                    .arg(&d_keys)
+                    .arg(&key_count)
+                    .arg(&d_op_key)
+                    .arg(&d_in)
+                    .arg(&*d_mid)
+                    .arg(&mut d_out)
+                    .arg(&mut d_status)
+                    .arg(&n)
+                    .arg(&words)
+                    .arg(&w);
+                // SAFETY: see above.
+                unsafe { launch.launch(cfg(n)) }.map_err(failed)?;
+            }
+        }
         s.synchronize().map_err(failed)?;
         let kernel_seconds = t.elapsed().as_secs_f64();
         let mut out = Planes::new(OUT_PLANES, input.words, count);
@@ -359,6 +424,9 @@ impl Device {
         // The blinded inputs and the pairs' successors are secrets: wipe them there too.
         s.memset_zeros(&mut d_in).map_err(failed)?;
         s.memset_zeros(&mut d_out).map_err(failed)?;
+        if let Some(d_mid) = d_mid.as_mut() {
+            s.memset_zeros(d_mid).map_err(failed)?;
+        }
         s.synchronize().map_err(failed)?;
         Ok((out, status, kernel_seconds))
     }

@@ -30,10 +30,11 @@ struct FunctionReport {
     spill_loads: u32,
 }
 
-/// ptxas's report of a module: the entry's registers, and each function's frame.
+/// ptxas's report of a module: each entry point's registers, and each function's frame
+/// (entry points included).
 #[derive(Debug, Default)]
 struct ModuleReport {
-    registers: u32,
+    entries: Vec<(String, u32)>,
     functions: Vec<FunctionReport>,
 }
 
@@ -50,23 +51,29 @@ fn number_before(line: &str, unit: &str) -> Option<u32> {
     head.split(|c: char| !c.is_ascii_digit()).rfind(|s| !s.is_empty())?.parse().ok()
 }
 
-/// Reads ptxas's verbose log: "Function properties for NAME" then a line of the frame
-/// and spills; "Used R registers" for the entry.
+/// Reads ptxas's verbose log: "Compiling entry function 'NAME'", then "Used R
+/// registers" for it; "Function properties for NAME" then a line of the frame and
+/// spills.
 fn parse_report(log: &str) -> ModuleReport {
     let mut report = ModuleReport::default();
     for line in log.lines() {
-        if let Some((_, name)) = line.split_once("Function properties for ") {
-            report
-                .functions
-                .push(FunctionReport { name: name.trim().to_string(), ..Default::default() });
+        if let Some((_, rest)) = line.split_once("Compiling entry function '") {
+            let name = rest.split('\'').next().unwrap_or_default();
+            report.entries.push((name.to_string(), 0));
+        } else if let Some((_, name)) = line.split_once("Function properties for ") {
+            let name = name.trim().to_string();
+            report.functions.push(FunctionReport { name, ..Default::default() });
         } else if line.contains("bytes stack frame")
             && let Some(f) = report.functions.last_mut()
         {
             f.stack_bytes = number_before(line, "bytes stack frame").unwrap_or(0);
             f.spill_stores = number_before(line, "bytes spill stores").unwrap_or(0);
             f.spill_loads = number_before(line, "bytes spill loads").unwrap_or(0);
-        } else if line.contains("Used ") && line.contains(" registers") {
-            report.registers = report.registers.max(number_before(line, " registers").unwrap_or(0));
+        } else if line.contains("Used ")
+            && line.contains(" registers")
+            && let Some(entry) = report.entries.last_mut()
+        {
+            entry.1 = number_before(line, " registers").unwrap_or(0);
         }
     }
     report
@@ -86,37 +93,24 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
              target/nvrtc; scripts/test uses it)"
         );
     }
-    // The default build at every size, then each fallback of the device check at the
-    // RSA-2048 prime length and for every size, then register caps at RSA-2048.
+    // The default build at every size, then the device check's fallbacks and a
+    // register cap at the RSA-2048 prime length (each build is seconds of NVRTC: the
+    // sweep's other choices are left to the device).
     let mut builds: Vec<(String, Tuning, Option<usize>)> = Vec::new();
     let default = tuning(&[]);
     builds.push(("default".into(), default.clone(), None));
     for l in SIZED_PRIME_WORDS {
         builds.push(("default".into(), default.clone(), Some(l)));
     }
-    // (`CRYPTOCARD_GPU_UNROLL=full` is left out: NVRTC takes nearly two minutes over its
-    // RSA-2048 module.)
-    let fallbacks: [(&str, &[(&str, &str)]); 3] = [
+    let others: [(&str, &[(&str, &str)]); 3] = [
         ("PTX=0", &[("CRYPTOCARD_GPU_PTX", "0")]),
         ("MUL=cios", &[("CRYPTOCARD_GPU_MUL", "cios")]),
-        ("SQR=mul", &[("CRYPTOCARD_GPU_SQR", "mul")]),
+        ("MAXREG=168", &[("CRYPTOCARD_GPU_MAXREG", "168")]),
     ];
-    for (name, pairs) in fallbacks {
+    for (name, pairs) in others {
         builds.push((name.into(), tuning(pairs), Some(32)));
-        builds.push((name.into(), tuning(pairs), None));
-    }
-    for cap in ["128", "168"] {
-        let t = tuning(&[("CRYPTOCARD_GPU_MAXREG", cap)]);
-        builds.push((format!("MAXREG={cap}"), t, Some(32)));
     }
 
-    eprintln!(
-        "ptxas for {ARCH}: registers, then stack frame / spill stores / spill loads in bytes"
-    );
-    eprintln!(
-        "{:<12} {:>6} {:>5} {:>22} {:>22}",
-        "build", "module", "regs", "entry", "cc_mont_exp_ct"
-    );
     // NVRTC compiles one program per thread: as many at once as there are cores.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut logs = Vec::new();
@@ -131,36 +125,57 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
             logs.extend(running.into_iter().map(|h| h.join().expect("an NVRTC thread")));
         });
     }
+    eprintln!("ptxas for {ARCH}: registers; stack frame / spill stores / spill loads in bytes");
+    eprintln!("(the exponentiation's own frame and spills are those of cc_mont_exp_ct)");
+    eprintln!(
+        "{:<12} {:>6} {:<15} {:>5} {:>18} {:>14}",
+        "build", "module", "entry", "regs", "frame/spills", "exponentiation"
+    );
     let mut failures = Vec::new();
     for ((name, _, module), compiled) in builds.iter().zip(logs) {
         let which = module.map_or("every".to_string(), |l| format!("L={l}"));
-        match compiled {
-            Err(e) => failures.push(format!("{name} {which}: {e}")),
-            Ok(log) => {
-                let report = parse_report(&log);
-                let show = |f: Option<&FunctionReport>| {
-                    f.map_or("-".to_string(), |f| {
-                        format!("{}/{}/{}", f.stack_bytes, f.spill_stores, f.spill_loads)
-                    })
-                };
-                eprintln!(
-                    "{:<12} {:>6} {:>5} {:>22} {:>22}",
-                    name,
-                    which,
-                    report.registers,
-                    show(report.function("cc_rsa_private")),
-                    show(report.function("cc_mont_exp_ct")),
-                );
-                assert!(report.registers > 0, "{name} {which}: no ptxas report in the log:\n{log}");
-                if name == "default" && matches!(module, Some(16 | 32)) {
-                    let exp = report.function("cc_mont_exp_ct").expect("the exponentiation");
-                    assert_eq!(
-                        (exp.spill_stores, exp.spill_loads),
-                        (0, 0),
-                        "{name} {which}: the exponentiation spills"
-                    );
-                }
+        let log = match compiled {
+            Ok(log) => log,
+            Err(e) => {
+                failures.push(format!("{name} {which}: {e}"));
+                continue;
             }
+        };
+        let report = parse_report(&log);
+        let show = |f: Option<&FunctionReport>| {
+            f.map_or("-".to_string(), |f| {
+                format!("{}/{}/{}", f.stack_bytes, f.spill_stores, f.spill_loads)
+            })
+        };
+        for (entry, registers) in &report.entries {
+            eprintln!(
+                "{:<12} {:>6} {:<15} {:>5} {:>18} {:>14}",
+                name,
+                which,
+                entry,
+                registers,
+                show(report.function(entry)),
+                show(report.function("cc_mont_exp_ct")),
+            );
+        }
+        let mut names: Vec<&str> = report.entries.iter().map(|(e, _)| e.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            ["cc_rsa_blind", "cc_rsa_exp", "cc_rsa_join", "cc_rsa_private"],
+            "{name} {which}: the entry points in ptxas's report:\n{log}"
+        );
+        assert!(
+            report.entries.iter().all(|&(_, r)| r > 0),
+            "{name} {which}: an entry without its registers in the report:\n{log}"
+        );
+        if name == "default" && matches!(module, Some(16 | 32)) {
+            let exp = report.function("cc_mont_exp_ct").expect("the exponentiation");
+            assert_eq!(
+                (exp.spill_stores, exp.spill_loads),
+                (0, 0),
+                "{name} {which}: the exponentiation spills"
+            );
         }
     }
     assert!(failures.is_empty(), "NVRTC failed:\n{}", failures.join("\n"));
@@ -175,7 +190,7 @@ fn reads_ptxas_reports() {
         ptxas info    : Function properties for _ZN39_INTERNAL_kernel14cc_mont_exp_ctEPjPKj\n\
         ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
     let r = parse_report(log);
-    assert_eq!(r.registers, 255);
+    assert_eq!(r.entries, [("cc_rsa_private".to_string(), 255)]);
     let entry = r.function("cc_rsa_private").unwrap();
     assert_eq!((entry.stack_bytes, entry.spill_stores, entry.spill_loads), (7696, 428, 1004));
     let exp = r.function("cc_mont_exp_ct").unwrap();

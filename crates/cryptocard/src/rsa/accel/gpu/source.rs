@@ -18,6 +18,9 @@ pub(crate) const KERNEL_SOURCE: &str = concat!(
 /// The entry point's name (`extern "C"` in `kernel/kernel.cu`).
 pub(crate) const KERNEL_NAME: &str = "cc_rsa_private";
 
+/// The split form's three entry points, in the order they run.
+pub(crate) const SPLIT_NAMES: [&str; 3] = ["cc_rsa_blind", "cc_rsa_exp", "cc_rsa_join"];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,6 +30,9 @@ mod tests {
     #[test]
     fn source_is_self_contained() {
         assert!(KERNEL_SOURCE.contains(&format!("void {KERNEL_NAME}(")));
+        for name in SPLIT_NAMES {
+            assert!(KERNEL_SOURCE.contains(&format!("__global__ void {name}(")), "{name}");
+        }
         for f in ["cc_mont_mul", "cc_mont_exp_ct", "cc_rsa_private_at", "CC_KEY_MAGIC"] {
             assert!(KERNEL_SOURCE.contains(f), "{f}");
         }

@@ -13,6 +13,7 @@
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
+//! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | 0 | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
 //!
 //! The register cap trades occupancy against spills: a kernel's register count is the
 //! most any of its paths needs, and in the sized modules that is the cold code at `n`'s
@@ -50,6 +51,8 @@ pub(crate) struct Tuning {
     pub(crate) block: u32,
     /// Registers per thread at most; 0 for the compiler's choice.
     pub(crate) max_registers: u32,
+    /// The operation in three kernels, the exponentiations a thread each.
+    pub(crate) split: bool,
 }
 
 impl Default for Tuning {
@@ -63,6 +66,7 @@ impl Default for Tuning {
             window: WINDOW,
             block: 128,
             max_registers: 0,
+            split: false,
         }
     }
 }
@@ -126,6 +130,7 @@ impl Tuning {
                 "0 or 32 to 255",
                 d.max_registers,
             )?,
+            split: pick("CRYPTOCARD_GPU_SPLIT", &yes_no, d.split)?,
         })
     }
 
@@ -156,7 +161,7 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{} carry chains, {} product, {}, {} squaring, window {}, {} threads a block, {}",
+            "{} carry chains, {} product, {}, {} squaring, window {}, {} threads a block, {}, {}",
             if self.ptx { "PTX" } else { "64-bit product" },
             if self.mul_chain { "chained" } else { "CIOS" },
             match (self.sized, self.full_unroll) {
@@ -170,6 +175,11 @@ impl Tuning {
             match self.max_registers {
                 0 => "registers as the compiler likes".to_string(),
                 r => format!("at most {r} registers"),
+            },
+            if self.split {
+                "split in three kernels (a thread per exponentiation)"
+            } else {
+                "one kernel per operation"
             }
         )
     }
@@ -197,6 +207,7 @@ mod tests {
             ("CRYPTOCARD_GPU_WINDOW", "4"),
             ("CRYPTOCARD_GPU_BLOCK", "256"),
             ("CRYPTOCARD_GPU_MAXREG", "168"),
+            ("CRYPTOCARD_GPU_SPLIT", "1"),
         ])
         .unwrap();
         let want = Tuning {
@@ -208,11 +219,13 @@ mod tests {
             window: 4,
             block: 256,
             max_registers: 168,
+            split: true,
         };
         assert_eq!(t, want);
         assert_eq!(t.module_for(32), None, "not sized: one module");
         assert!(t.describe().contains("window 4") && t.describe().contains("256 threads"));
         assert!(t.describe().contains("at most 168 registers"));
+        assert!(t.describe().contains("split in three kernels"));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
     }
 
@@ -230,6 +243,7 @@ mod tests {
             ("CRYPTOCARD_GPU_BLOCK", "2048"),
             ("CRYPTOCARD_GPU_MAXREG", "16"),
             ("CRYPTOCARD_GPU_MAXREG", "256"),
+            ("CRYPTOCARD_GPU_SPLIT", "yes"),
         ] {
             let e = with(&[(name, bad)]).unwrap_err();
             assert!(e.starts_with(name), "{name}={bad}: {e}");

@@ -341,80 +341,44 @@ impl Device {
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
-        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
-        let mut d_mid = if self.tuning.split {
-            Some(s.alloc_zeros::<u32>(2 * (input.words / 2) * count).map_err(failed)?)
-        } else {
-            None
-        };
+        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh);
+        // one word for the whole kernel, which takes it and ignores it.
+        let mid_words = if self.tuning.split { 2 * (input.words / 2) * count } else { 1 };
+        let mut d_mid = s.alloc_zeros::<u32>(mid_words).map_err(failed)?;
         s.synchronize().map_err(failed)?;
         let t = Instant::now();
-        // SAFETY (each launch below): the arguments match the entry point's parameters
-        // in kind and order (kernel/kernel.cu); every key pointer is a live image of the
-        // words its header announces (DeviceKey, made by `upload` from
-        // layout::key_image) and `keys` keeps them alive until the stream is
-        // synchronised below; the buffers have the lengths the batch layout gives
-        // `count` operations of `words` limbs (the scratch two planes of words / 2), and
-        // the kernels index them only below those (rsa_op.cuh's cc_rsa_*_at, one thread
-        // per operation, two for cc_rsa_exp); a sized module reads no more of an image
-        // than its header's L allows, since it refuses every other L before reading past
-        // the header.
-        match d_mid.as_mut() {
-            None => {
-                let mut launch = s.launch_builder(&kernels.whole);
-                launch
-                    .arg(&d_keys)
-                    .arg(&key_count)
-                    .arg(&d_op_key)
-                    .arg(&d_in)
-                    .arg(&mut d_out)
-                    .arg(&mut d_status)
-                    .arg(&n)
-                    .arg(&words)
-                    .arg(&w);
-                // SAFETY: see above.
-                unsafe { launch.launch(cfg(n)) }.map_err(failed)?;
-            }
-            Some(d_mid) => {
-                let [blind, exp, join] = &kernels.split;
-                let mut launch = s.launch_builder(blind);
-                launch
-                    .arg(&d_keys)
-                    .arg(&key_count)
-                    .arg(&d_op_key)
-                    .arg(&d_in)
-                    .arg(&mut *d_mid)
-                    .arg(&n)
-                    .arg(&words)
-                    .arg(&w);
-                // SAFETY: see above.
-                unsafe { launch.launch(cfg(n)) }.map_err(failed)?;
-                let mut launch = s.launch_builder(exp);
-                launch
-                    .arg(&d_keys)
-                    .arg(&key_count)
-                    .arg(&d_op_key)
-                    .arg(&mut *d_mid)
-                    .arg(&n)
-                    .arg(&words)
-                    .arg(&w);
-                // SAFETY: see above; 2 count threads, each one half of an operation.
-                unsafe { launch.launch(cfg(2 * n)) }.map_err(failed)?;
-                let mut launch = s.launch_builder(join);
-                launch
-                    .arg(&d_keys)
-                    .arg(&key_count)
-                    .arg(&d_op_key)
-                    .arg(&d_in)
-                    .arg(&*d_mid)
-                    .arg(&mut d_out)
-                    .arg(&mut d_status)
-                    .arg(&n)
-                    .arg(&words)
-                    .arg(&w);
-                // SAFETY: see above.
-                unsafe { launch.launch(cfg(n)) }.map_err(failed)?;
-            }
+        let mut launch = |f: &CudaFunction, threads: u32| {
+            let mut launch = s.launch_builder(f);
+            launch
+                .arg(&d_keys)
+                .arg(&key_count)
+                .arg(&d_op_key)
+                .arg(&d_in)
+                .arg(&mut d_mid)
+                .arg(&mut d_out)
+                .arg(&mut d_status)
+                .arg(&n)
+                .arg(&words)
+                .arg(&w);
+            // SAFETY: the arguments match every entry point's parameters in kind and
+            // order (CC_ENTRY_PARAMS, kernel/kernel.cu); every key pointer is a live
+            // image of the words its header announces (DeviceKey, made by `upload` from
+            // layout::key_image) and `keys` keeps them alive until the stream is
+            // synchronised below; the buffers have the lengths the batch layout gives
+            // `count` operations of `words` limbs (the scratch, where the split kernels
+            // use it, two planes of words / 2), and the kernels index them only below
+            // those (rsa_op.cuh's cc_rsa_*_at: one thread per operation, two for
+            // cc_rsa_exp); a sized module reads no more of an image than its header's L
+            // allows, since it refuses every other L before reading past the header.
+            unsafe { launch.launch(cfg(threads)) }.map(|_| ()).map_err(failed)
+        };
+        if self.tuning.split {
+            let [blind, exp, join] = &kernels.split;
+            launch(blind, n)?;
+            launch(exp, 2 * n)?;
+            launch(join, n)?;
+        } else {
+            launch(&kernels.whole, n)?;
         }
         s.synchronize().map_err(failed)?;
         let kernel_seconds = t.elapsed().as_secs_f64();
@@ -424,9 +388,7 @@ impl Device {
         // The blinded inputs and the pairs' successors are secrets: wipe them there too.
         s.memset_zeros(&mut d_in).map_err(failed)?;
         s.memset_zeros(&mut d_out).map_err(failed)?;
-        if let Some(d_mid) = d_mid.as_mut() {
-            s.memset_zeros(d_mid).map_err(failed)?;
-        }
+        s.memset_zeros(&mut d_mid).map_err(failed)?;
         s.synchronize().map_err(failed)?;
         Ok((out, status, kernel_seconds))
     }

@@ -85,7 +85,7 @@ CC_INLINE int cc_key_limbs(const cc_u32 *key, int w) {
 /*
  * The operation in three phases, so that the device may run each as a kernel of its own
  * (the exponentiations then have registers of their own, and two threads per
- * operation); cc_rsa_private_one runs them in a row. Constant time in everything
+ * operation); cc_rsa_finish_at runs them in a row. Constant time in everything
  * secret; the branches are on the key's public header (its sizes) and on e.
  *
  * Phase 1: c' = c A mod n (blinding), then cp = c' mod p and cq = c' mod q (L limbs).
@@ -171,25 +171,6 @@ CC_FN cc_u32 cc_rsa_join(const cc_u32 *key, int L, const cc_u32 *c, const cc_u32
 }
 
 /*
- * One operation on plain arrays of 2L limbs (c, a_m, ai_m in; m, a2, ai2 out): the three
- * phases in a row. Returns the status.
- */
-CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32 *a_m,
-                                const cc_u32 *ai_m, cc_u32 *m, cc_u32 *a2, cc_u32 *ai2,
-                                int w) {
-    cc_u32 cp[CC_PRIME_CAP], cq[CC_PRIME_CAP], st;
-    int L = cc_key_limbs(key, w);
-    if (L == 0) return CC_STATUS_BAD_KEY;
-    cc_rsa_blind_split(key, L, c, a_m, cp, cq);
-    cc_rsa_exp_half(key, L, cp, 0, w);
-    cc_rsa_exp_half(key, L, cq, 1, w);
-    st = cc_rsa_join(key, L, c, a_m, ai_m, cp, cq, m, a2, ai2);
-    cc_zero(cp, L);
-    cc_zero(cq, L);
-    return st;
-}
-
-/*
  * Operation i's key among the batch's (`keys` holds the address of every key image of
  * the batch, device addresses on the device; op_key[i] indexes it) and its primes'
  * limbs L, or 0 where it cannot run here: an index past the keys, a key this build does
@@ -233,14 +214,15 @@ CC_INLINE void cc_put_outputs(cc_u32 *out, cc_u32 words, cc_u32 count, cc_u32 i,
 }
 
 /*
- * Operation i of a batch, whole: gathers its planes, runs it, scatters the results.
- * An operation that cannot run here (cc_op_limbs) fails alone with CC_STATUS_BAD_KEY
- * and zero output.
+ * Operation i of a batch, from its planes in `in` to its results in `out` and its
+ * status: all three phases (mid == 0, the whole kernel), or the last one from the
+ * split kernels' scratch `mid` (cc_rsa_join_at, below). An operation that cannot run
+ * here (cc_op_limbs) fails alone with CC_STATUS_BAD_KEY and zero output.
  */
-CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
-                             const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
-                             cc_u32 words, cc_u32 w, cc_u32 i) {
-    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP];
+CC_FN void cc_rsa_finish_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
+                            const cc_u32 *in, const cc_u32 *mid, cc_u32 *out, cc_u32 *status,
+                            cc_u32 count, cc_u32 words, cc_u32 w, cc_u32 i) {
+    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP], mp[CC_PRIME_CAP], mq[CC_PRIME_CAP];
     cc_u32 m[CC_N_CAP], a2[CC_N_CAP], ai2[CC_N_CAP];
     const cc_u32 *key;
     int L = cc_op_limbs(keys, key_count, op_key, words, w, i, &key), NL = 2 * L;
@@ -252,14 +234,31 @@ CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 
     cc_gather(c, in, CC_IN_C, words, count, i, NL);
     cc_gather(a_m, in, CC_IN_A, words, count, i, NL);
     cc_gather(ai_m, in, CC_IN_AI, words, count, i, NL);
-    status[i] = cc_rsa_private_one(key, c, a_m, ai_m, m, a2, ai2, (int)w);
+    if (mid) {
+        cc_gather(mp, mid, 0, words / 2, count, i, L);
+        cc_gather(mq, mid, 1, words / 2, count, i, L);
+    } else {
+        cc_rsa_blind_split(key, L, c, a_m, mp, mq);
+        cc_rsa_exp_half(key, L, mp, 0, (int)w);
+        cc_rsa_exp_half(key, L, mq, 1, (int)w);
+    }
+    status[i] = cc_rsa_join(key, L, c, a_m, ai_m, mp, mq, m, a2, ai2);
     cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
     cc_zero(c, NL);
     cc_zero(a_m, NL);
     cc_zero(ai_m, NL);
+    cc_zero(mp, L);
+    cc_zero(mq, L);
     cc_zero(m, NL);
     cc_zero(a2, NL);
     cc_zero(ai2, NL);
+}
+
+/* Operation i of a batch, whole (the cc_rsa_private kernel). */
+CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
+                             const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
+                             cc_u32 words, cc_u32 w, cc_u32 i) {
+    cc_rsa_finish_at(keys, key_count, op_key, in, 0, out, status, count, words, w, i);
 }
 
 /*
@@ -304,28 +303,5 @@ CC_FN void cc_rsa_exp_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_
 CC_FN void cc_rsa_join_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
                           const cc_u32 *in, const cc_u32 *mid, cc_u32 *out, cc_u32 *status,
                           cc_u32 count, cc_u32 words, cc_u32 w, cc_u32 i) {
-    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP], mp[CC_PRIME_CAP], mq[CC_PRIME_CAP];
-    cc_u32 m[CC_N_CAP], a2[CC_N_CAP], ai2[CC_N_CAP];
-    const cc_u32 *key;
-    int L = cc_op_limbs(keys, key_count, op_key, words, w, i, &key), NL = 2 * L;
-    if (L == 0) {
-        status[i] = CC_STATUS_BAD_KEY;
-        cc_put_outputs(out, words, count, i, m, a2, ai2, 0);
-        return;
-    }
-    cc_gather(c, in, CC_IN_C, words, count, i, NL);
-    cc_gather(a_m, in, CC_IN_A, words, count, i, NL);
-    cc_gather(ai_m, in, CC_IN_AI, words, count, i, NL);
-    cc_gather(mp, mid, 0, words / 2, count, i, L);
-    cc_gather(mq, mid, 1, words / 2, count, i, L);
-    status[i] = cc_rsa_join(key, L, c, a_m, ai_m, mp, mq, m, a2, ai2);
-    cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
-    cc_zero(c, NL);
-    cc_zero(a_m, NL);
-    cc_zero(ai_m, NL);
-    cc_zero(mp, L);
-    cc_zero(mq, L);
-    cc_zero(m, NL);
-    cc_zero(a2, NL);
-    cc_zero(ai2, NL);
+    cc_rsa_finish_at(keys, key_count, op_key, in, mid, out, status, count, words, w, i);
 }

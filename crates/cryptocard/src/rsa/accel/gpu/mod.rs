@@ -62,7 +62,7 @@
 //!   64-bit products (`CRYPTOCARD_GPU_PTX=0`);
 //! * a cap on the registers per thread (`CRYPTOCARD_GPU_MAXREG`): the kernel's count is
 //!   set by its cold code at n's length (255 at RSA-2048, 8 warps an SM), while the
-//!   exponentiation's loop needs no more than 168 to run without spilling;
+//!   exponentiation's loop needs about 160 (ptxas's figures: `docs/gpu.md`);
 //! * the operation split in three kernels over a scratch (`CRYPTOCARD_GPU_SPLIT=1`):
 //!   blinding and the reductions, the two exponentiations a thread each, then Garner to
 //!   the fault check, so that the exponentiations have registers of their own (156 at

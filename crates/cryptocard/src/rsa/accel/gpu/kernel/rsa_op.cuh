@@ -85,7 +85,7 @@ CC_INLINE int cc_key_limbs(const cc_u32 *key, int w) {
 /*
  * The operation in three phases, so that the device may run each as a kernel of its own
  * (the exponentiations then have registers of their own, and two threads per
- * operation); cc_rsa_finish_at runs them in a row. Constant time in everything
+ * operation); cc_rsa_private_one runs them in a row. Constant time in everything
  * secret; the branches are on the key's public header (its sizes) and on e.
  *
  * Phase 1: c' = c A mod n (blinding), then cp = c' mod p and cq = c' mod q (L limbs).
@@ -171,6 +171,25 @@ CC_FN cc_u32 cc_rsa_join(const cc_u32 *key, int L, const cc_u32 *c, const cc_u32
 }
 
 /*
+ * One operation on plain arrays of 2L limbs (c, a_m, ai_m in; m, a2, ai2 out): the three
+ * phases in a row. Returns the status.
+ */
+CC_FN cc_u32 cc_rsa_private_one(const cc_u32 *key, const cc_u32 *c, const cc_u32 *a_m,
+                                const cc_u32 *ai_m, cc_u32 *m, cc_u32 *a2, cc_u32 *ai2,
+                                int w) {
+    cc_u32 cp[CC_PRIME_CAP], cq[CC_PRIME_CAP], st;
+    int L = cc_key_limbs(key, w);
+    if (L == 0) return CC_STATUS_BAD_KEY;
+    cc_rsa_blind_split(key, L, c, a_m, cp, cq);
+    cc_rsa_exp_half(key, L, cp, 0, w);
+    cc_rsa_exp_half(key, L, cq, 1, w);
+    st = cc_rsa_join(key, L, c, a_m, ai_m, cp, cq, m, a2, ai2);
+    cc_zero(cp, L);
+    cc_zero(cq, L);
+    return st;
+}
+
+/*
  * Operation i's key among the batch's (`keys` holds the address of every key image of
  * the batch, device addresses on the device; op_key[i] indexes it) and its primes'
  * limbs L, or 0 where it cannot run here: an index past the keys, a key this build does
@@ -213,16 +232,33 @@ CC_INLINE void cc_put_outputs(cc_u32 *out, cc_u32 words, cc_u32 count, cc_u32 i,
     }
 }
 
+/* Operation i's inputs c, A R and Ai R (NL words each) from the planes of `in`. */
+CC_INLINE void cc_gather_inputs(cc_u32 *c, cc_u32 *a_m, cc_u32 *ai_m, const cc_u32 *in,
+                                cc_u32 words, cc_u32 count, cc_u32 i, int NL) {
+    cc_gather(c, in, CC_IN_C, words, count, i, NL);
+    cc_gather(a_m, in, CC_IN_A, words, count, i, NL);
+    cc_gather(ai_m, in, CC_IN_AI, words, count, i, NL);
+}
+
+/* Wipes an operation's six arrays of NL words (its inputs and results are secrets). */
+CC_INLINE void cc_wipe6(cc_u32 *a, cc_u32 *b, cc_u32 *c, cc_u32 *d, cc_u32 *e, cc_u32 *f, int NL) {
+    cc_zero(a, NL);
+    cc_zero(b, NL);
+    cc_zero(c, NL);
+    cc_zero(d, NL);
+    cc_zero(e, NL);
+    cc_zero(f, NL);
+}
+
 /*
- * Operation i of a batch, from its planes in `in` to its results in `out` and its
- * status: all three phases (mid == 0, the whole kernel), or the last one from the
- * split kernels' scratch `mid` (cc_rsa_join_at, below). An operation that cannot run
- * here (cc_op_limbs) fails alone with CC_STATUS_BAD_KEY and zero output.
+ * Operation i of a batch, whole: gathers its planes, runs it, scatters the results.
+ * An operation that cannot run here (cc_op_limbs) fails alone with CC_STATUS_BAD_KEY
+ * and zero output.
  */
-CC_FN void cc_rsa_finish_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
-                            const cc_u32 *in, const cc_u32 *mid, cc_u32 *out, cc_u32 *status,
-                            cc_u32 count, cc_u32 words, cc_u32 w, cc_u32 i) {
-    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP], mp[CC_PRIME_CAP], mq[CC_PRIME_CAP];
+CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
+                             const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
+                             cc_u32 words, cc_u32 w, cc_u32 i) {
+    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP];
     cc_u32 m[CC_N_CAP], a2[CC_N_CAP], ai2[CC_N_CAP];
     const cc_u32 *key;
     int L = cc_op_limbs(keys, key_count, op_key, words, w, i, &key), NL = 2 * L;
@@ -231,34 +267,10 @@ CC_FN void cc_rsa_finish_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *
         cc_put_outputs(out, words, count, i, m, a2, ai2, 0);
         return;
     }
-    cc_gather(c, in, CC_IN_C, words, count, i, NL);
-    cc_gather(a_m, in, CC_IN_A, words, count, i, NL);
-    cc_gather(ai_m, in, CC_IN_AI, words, count, i, NL);
-    if (mid) {
-        cc_gather(mp, mid, 0, words / 2, count, i, L);
-        cc_gather(mq, mid, 1, words / 2, count, i, L);
-    } else {
-        cc_rsa_blind_split(key, L, c, a_m, mp, mq);
-        cc_rsa_exp_half(key, L, mp, 0, (int)w);
-        cc_rsa_exp_half(key, L, mq, 1, (int)w);
-    }
-    status[i] = cc_rsa_join(key, L, c, a_m, ai_m, mp, mq, m, a2, ai2);
+    cc_gather_inputs(c, a_m, ai_m, in, words, count, i, NL);
+    status[i] = cc_rsa_private_one(key, c, a_m, ai_m, m, a2, ai2, (int)w);
     cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
-    cc_zero(c, NL);
-    cc_zero(a_m, NL);
-    cc_zero(ai_m, NL);
-    cc_zero(mp, L);
-    cc_zero(mq, L);
-    cc_zero(m, NL);
-    cc_zero(a2, NL);
-    cc_zero(ai2, NL);
-}
-
-/* Operation i of a batch, whole (the cc_rsa_private kernel). */
-CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
-                             const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
-                             cc_u32 words, cc_u32 w, cc_u32 i) {
-    cc_rsa_finish_at(keys, key_count, op_key, in, 0, out, status, count, words, w, i);
+    cc_wipe6(c, a_m, ai_m, m, a2, ai2, NL);
 }
 
 /*
@@ -300,8 +312,26 @@ CC_FN void cc_rsa_exp_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_
     cc_zero(x, L);
 }
 
+/* (Apart from cc_rsa_private_at, though their first lines are alike, so that the join
+ * kernel holds no exponentiation: ptxas would reserve its table's frame there too.) */
 CC_FN void cc_rsa_join_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
                           const cc_u32 *in, const cc_u32 *mid, cc_u32 *out, cc_u32 *status,
                           cc_u32 count, cc_u32 words, cc_u32 w, cc_u32 i) {
-    cc_rsa_finish_at(keys, key_count, op_key, in, mid, out, status, count, words, w, i);
+    cc_u32 c[CC_N_CAP], a_m[CC_N_CAP], ai_m[CC_N_CAP], mp[CC_PRIME_CAP], mq[CC_PRIME_CAP];
+    cc_u32 m[CC_N_CAP], a2[CC_N_CAP], ai2[CC_N_CAP];
+    const cc_u32 *key;
+    int L = cc_op_limbs(keys, key_count, op_key, words, w, i, &key), NL = 2 * L;
+    if (L == 0) {
+        status[i] = CC_STATUS_BAD_KEY;
+        cc_put_outputs(out, words, count, i, m, a2, ai2, 0);
+        return;
+    }
+    cc_gather_inputs(c, a_m, ai_m, in, words, count, i, NL);
+    cc_gather(mp, mid, 0, words / 2, count, i, L);
+    cc_gather(mq, mid, 1, words / 2, count, i, L);
+    status[i] = cc_rsa_join(key, L, c, a_m, ai_m, mp, mq, m, a2, ai2);
+    cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
+    cc_wipe6(c, a_m, ai_m, m, a2, ai2, NL);
+    cc_zero(mp, L);
+    cc_zero(mq, L);
 }

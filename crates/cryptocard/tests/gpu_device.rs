@@ -52,6 +52,8 @@ fn without_a_gpu_the_choice_fails_clearly() {
     let scalar = key.clone().with_backend(Backend::Scalar).unwrap();
     let mut rng = cryptocard::rng::OsRng;
     assert_eq!(key.raw_private(&x, &mut rng).unwrap(), scalar.raw_private(&x, &mut rng).unwrap());
+    #[cfg(feature = "gpu")]
+    assert_eq!(cryptocard::rsa::gpu_kernels(), "", "no device, no kernels to describe");
 }
 
 fn gpu_status_line() -> String {
@@ -138,6 +140,9 @@ mod device {
         let t = Instant::now();
         let (out, status) = run_device(&images, &b);
         let secs = t.elapsed().as_secs_f64();
+        for line in cryptocard::rsa::gpu_kernels().lines() {
+            println!("speed: kernels {line}");
+        }
         println!(
             "device: {} mixed operations (1024-4096 bits) in {secs:.3} s with transfers: {:.0} ops/s",
             ops.len(),
@@ -358,6 +363,11 @@ mod device {
                 (2 * n) as f64 / kernel,
                 (2 * n) as f64 / secs
             );
+        }
+        // What the driver's compiler made of this tuning: registers, local memory and
+        // blocks an SM, per module and entry point.
+        for line in cryptocard::rsa::gpu_kernels().lines() {
+            println!("speed: kernels {line}");
         }
     }
 

@@ -162,9 +162,11 @@ pub use ::signature;
 pub use {::pkcs1, ::pkcs8, ::spki};
 
 /// The GPU backend's device in one line (name, SMs, clock), or why there is none; its
-/// launches, operations and seconds in the kernel.
+/// launches, operations and seconds in the kernel; its kernels' registers and occupancy.
 #[cfg(feature = "gpu")]
-pub use accel::gpu::driver::{GpuCounters, counters as gpu_counters, status as gpu_status};
+pub use accel::gpu::driver::{
+    GpuCounters, counters as gpu_counters, kernels as gpu_kernels, status as gpu_status,
+};
 pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{

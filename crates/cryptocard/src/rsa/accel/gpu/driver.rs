@@ -59,11 +59,13 @@ impl core::fmt::Debug for Device {
     }
 }
 
-/// A module's entry points: the operation whole, and the split form's three passes.
+/// A module's entry points: the operation whole, and the split form's three passes;
+/// and what the driver says of them (registers, local memory, blocks an SM).
 #[derive(Clone)]
 struct Kernels {
     whole: CudaFunction,
     split: [CudaFunction; 3],
+    report: String,
 }
 
 /// What the device has done since the process started: for rates of the kernel alone
@@ -116,6 +118,21 @@ pub fn counters() -> GpuCounters {
     }
 }
 
+/// What the driver says of each module loaded so far (the one for every size, then the
+/// sized ones in the order of first use): each entry point's registers per thread,
+/// local memory per thread and the blocks an SM holds at the tuning's block size, one
+/// module a line. Empty where there is no device. The device check prints it beside
+/// the rates, since the driver's compiler, not NVRTC's ptxas, has the last word.
+pub fn kernels() -> String {
+    let Some(Ok(d)) = DEVICE.get() else { return String::new() };
+    let sized = d.sized.lock().unwrap_or_else(|p| p.into_inner());
+    core::iter::once(&d.every.report)
+        .chain(sized.iter().filter_map(|(_, k)| k.as_ref().map(|k| &k.report)))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn init() -> core::result::Result<Device, &'static str> {
     setup().map_err(|why| &*Box::leak(format!("GPU backend: {why}").into_boxed_str()))
 }
@@ -157,21 +174,39 @@ fn compile(arch: &str, tuning: &Tuning, prime_words: Option<usize>) -> Compiled 
     })
 }
 
+/// "cc_rsa_exp 156 registers, 4480 bytes local, 3 blocks an SM" for `f` launched in
+/// blocks of `block` threads, as the driver compiled it ("?" for what it would not say).
+fn describe_kernel(name: &str, f: &CudaFunction, block: u32) -> String {
+    let or_unknown = |r: core::result::Result<i32, _>| r.map_or("?".to_string(), |v| v.to_string());
+    let blocks = f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None);
+    format!(
+        "{name} {} registers, {} bytes local, {} blocks an SM",
+        or_unknown(f.num_regs()),
+        or_unknown(f.local_size_bytes()),
+        blocks.map_or("?".to_string(), |b| b.to_string())
+    )
+}
+
 /// Loads a compiled module on the device and finds its entry points.
 fn load(
     ctx: &Arc<CudaContext>,
     compiled: Compiled,
     prime_words: Option<usize>,
+    block: u32,
 ) -> core::result::Result<Kernels, String> {
     let which = module_name(prime_words);
     let module =
         ctx.load_module(compiled?).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
     let entry =
         |name: &str| module.load_function(name).map_err(|e| format!("{name} {which}: {e:?}"));
-    Ok(Kernels {
-        whole: entry(KERNEL_NAME)?,
-        split: [entry(SPLIT_NAMES[0])?, entry(SPLIT_NAMES[1])?, entry(SPLIT_NAMES[2])?],
-    })
+    let whole = entry(KERNEL_NAME)?;
+    let split = [entry(SPLIT_NAMES[0])?, entry(SPLIT_NAMES[1])?, entry(SPLIT_NAMES[2])?];
+    let described: Vec<String> = core::iter::once((KERNEL_NAME, &whole))
+        .chain(SPLIT_NAMES.iter().copied().zip(&split))
+        .map(|(name, f)| describe_kernel(name, f, block))
+        .collect();
+    let report = format!("module {which}: {}", described.join("; "));
+    Ok(Kernels { whole, split, report })
 }
 
 fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
@@ -200,7 +235,7 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
                 .map(|h| (l, h))
         })
         .collect();
-    let every = load(&ctx, compile(&arch, &tuning, None), None)?;
+    let every = load(&ctx, compile(&arch, &tuning, None), None, tuning.block)?;
     let stream = ctx.default_stream();
     let description =
         format!("{name}, {sms} SMs at {} MHz, {arch}; {}", clock / 1000, tuning.describe());
@@ -266,7 +301,7 @@ impl Device {
                     Some(h) => h.join().unwrap_or_else(|_| Err("NVRTC's thread panicked".into())),
                     None => compile(&self.arch, &self.tuning, Some(l)),
                 };
-                let f = load(&self.ctx, compiled, Some(l))
+                let f = load(&self.ctx, compiled, Some(l), self.tuning.block)
                     .map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e))
                     .ok();
                 sized.push((l, f.clone()));

@@ -43,10 +43,8 @@ pub(crate) struct Device {
     tuning: Tuning,
     /// The module for every size.
     every: Kernels,
-    /// The sized modules loaded so far, by prime length; `None`: it failed to compile.
-    sized: Mutex<Vec<(usize, Option<Kernels>)>>,
-    /// The sized modules NVRTC is still compiling (or has compiled, not yet loaded).
-    compiling: Mutex<Vec<(usize, std::thread::JoinHandle<Compiled>)>>,
+    /// The sized modules by prime length: compiling (from setup on) or loaded.
+    sized: Mutex<Vec<(usize, SizedModule)>>,
     launch: Mutex<()>,
     counters: Mutex<GpuCounters>,
     /// "NVIDIA H100 80GB HBM3, 132 SMs at 1980 MHz, sm_90; PTX carry chains, ...".
@@ -57,6 +55,14 @@ impl core::fmt::Debug for Device {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.description)
     }
+}
+
+/// A sized module: NVRTC's thread for it, until the first batch of its size loads it
+/// (`None`: it failed to compile or load, and its size runs in the module for every
+/// size).
+enum SizedModule {
+    Compiling(std::thread::JoinHandle<Compiled>),
+    Loaded(Option<Kernels>),
 }
 
 /// A module's entry points: the operation whole, and the split form's three passes;
@@ -127,7 +133,10 @@ pub fn kernels() -> String {
     let Some(Ok(d)) = DEVICE.get() else { return String::new() };
     let sized = d.sized.lock().unwrap_or_else(|p| p.into_inner());
     core::iter::once(&d.every.report)
-        .chain(sized.iter().filter_map(|(_, k)| k.as_ref().map(|k| &k.report)))
+        .chain(sized.iter().filter_map(|(_, k)| match k {
+            SizedModule::Loaded(Some(k)) => Some(&k.report),
+            _ => None,
+        }))
         .cloned()
         .collect::<Vec<_>>()
         .join("\n")
@@ -232,7 +241,7 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
                 .name(format!("cryptocard-nvrtc-{l}"))
                 .spawn(move || compile(&arch, &tuning, Some(l)))
                 .ok()
-                .map(|h| (l, h))
+                .map(|h| (l, SizedModule::Compiling(h)))
         })
         .collect();
     let every = load(&ctx, compile(&arch, &tuning, None), None, tuning.block)?;
@@ -245,8 +254,7 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
         arch,
         tuning,
         every,
-        sized: Mutex::new(Vec::new()),
-        compiling: Mutex::new(compiling),
+        sized: Mutex::new(compiling),
         launch: Mutex::new(()),
         counters: Mutex::new(GpuCounters::default()),
         description,
@@ -290,25 +298,23 @@ impl Device {
     fn kernels(&self, prime_words: usize) -> Kernels {
         let Some(l) = self.tuning.module_for(prime_words) else { return self.every.clone() };
         let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
-        let f = match sized.iter().find(|(k, _)| *k == l) {
-            Some((_, f)) => f.clone(),
-            None => {
-                let thread = {
-                    let mut compiling = self.compiling.lock().unwrap_or_else(|p| p.into_inner());
-                    compiling.iter().position(|(k, _)| *k == l).map(|i| compiling.remove(i).1)
-                };
-                let compiled = match thread {
-                    Some(h) => h.join().unwrap_or_else(|_| Err("NVRTC's thread panicked".into())),
-                    None => compile(&self.arch, &self.tuning, Some(l)),
-                };
-                let f = load(&self.ctx, compiled, Some(l), self.tuning.block)
-                    .map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e))
-                    .ok();
-                sized.push((l, f.clone()));
-                f
+        if let Some((_, SizedModule::Loaded(k))) = sized.iter().find(|(k, _)| *k == l) {
+            return k.clone().unwrap_or_else(|| self.every.clone());
+        }
+        // The first batch of this size: NVRTC's thread for it, or NVRTC here where no
+        // thread could be started at setup; then the load.
+        let thread = sized.iter().position(|(k, _)| *k == l).map(|i| sized.remove(i).1);
+        let compiled = match thread {
+            Some(SizedModule::Compiling(h)) => {
+                h.join().unwrap_or_else(|_| Err("NVRTC's thread panicked".into()))
             }
+            _ => compile(&self.arch, &self.tuning, Some(l)),
         };
-        f.unwrap_or_else(|| self.every.clone())
+        let kernels = load(&self.ctx, compiled, Some(l), self.tuning.block)
+            .map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e))
+            .ok();
+        sized.push((l, SizedModule::Loaded(kernels.clone())));
+        kernels.unwrap_or_else(|| self.every.clone())
     }
 
     /// Runs one batch: `op_key[i]` indexes `keys`, `input` holds the planes (c, A R,
@@ -376,35 +382,36 @@ impl Device {
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
-        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh);
-        // one word for the whole kernel, which takes it and ignores it.
-        let mid_words = if self.tuning.split { 2 * (input.words / 2) * count } else { 1 };
-        let mut d_mid = s.alloc_zeros::<u32>(mid_words).map_err(failed)?;
+        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
+        // The whole kernel takes a null pointer there and never reads it.
+        let mid_words = 2 * (input.words / 2) * count;
+        let mut d_mid = if self.tuning.split {
+            Some(s.alloc_zeros::<u32>(mid_words).map_err(failed)?)
+        } else {
+            None
+        };
+        const NO_SCRATCH: u64 = 0;
         s.synchronize().map_err(failed)?;
         let t = Instant::now();
         let mut launch = |f: &CudaFunction, threads: u32| {
             let mut launch = s.launch_builder(f);
-            launch
-                .arg(&d_keys)
-                .arg(&key_count)
-                .arg(&d_op_key)
-                .arg(&d_in)
-                .arg(&mut d_mid)
-                .arg(&mut d_out)
-                .arg(&mut d_status)
-                .arg(&n)
-                .arg(&words)
-                .arg(&w);
+            launch.arg(&d_keys).arg(&key_count).arg(&d_op_key).arg(&d_in);
+            match d_mid.as_mut() {
+                Some(mid) => launch.arg(mid),
+                None => launch.arg(&NO_SCRATCH),
+            };
+            launch.arg(&mut d_out).arg(&mut d_status).arg(&n).arg(&words).arg(&w);
             // SAFETY: the arguments match every entry point's parameters in kind and
             // order (CC_ENTRY_PARAMS, kernel/kernel.cu); every key pointer is a live
             // image of the words its header announces (DeviceKey, made by `upload` from
             // layout::key_image) and `keys` keeps them alive until the stream is
             // synchronised below; the buffers have the lengths the batch layout gives
-            // `count` operations of `words` limbs (the scratch, where the split kernels
-            // use it, two planes of words / 2), and the kernels index them only below
-            // those (rsa_op.cuh's cc_rsa_*_at: one thread per operation, two for
-            // cc_rsa_exp); a sized module reads no more of an image than its header's L
-            // allows, since it refuses every other L before reading past the header.
+            // `count` operations of `words` limbs (the scratch, for the split kernels,
+            // two planes of words / 2; null for the whole one, which ignores it), and the
+            // kernels index them only below those (rsa_op.cuh's cc_rsa_*_at: one thread
+            // per operation, two for cc_rsa_exp); a sized module reads no more of an
+            // image than its header's L allows, since it refuses every other L before
+            // reading past the header.
             unsafe { launch.launch(cfg(threads)) }.map(|_| ()).map_err(failed)
         };
         if self.tuning.split {
@@ -423,7 +430,9 @@ impl Device {
         // The blinded inputs and the pairs' successors are secrets: wipe them there too.
         s.memset_zeros(&mut d_in).map_err(failed)?;
         s.memset_zeros(&mut d_out).map_err(failed)?;
-        s.memset_zeros(&mut d_mid).map_err(failed)?;
+        if let Some(mid) = d_mid.as_mut() {
+            s.memset_zeros(mid).map_err(failed)?;
+        }
         s.synchronize().map_err(failed)?;
         Ok((out, status, kernel_seconds))
     }

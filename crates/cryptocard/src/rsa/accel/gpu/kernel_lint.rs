@@ -86,8 +86,7 @@ fn parse_report(log: &str) -> ModuleReport {
 
 /// A tuning from `CRYPTOCARD_GPU_*` pairs over the defaults.
 fn tuning(pairs: &[(&str, &str)]) -> Tuning {
-    Tuning::from_lookup(|name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
-        .expect("a valid tuning")
+    Tuning::from_pairs(pairs).expect("a valid tuning")
 }
 
 #[test]

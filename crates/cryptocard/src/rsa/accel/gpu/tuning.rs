@@ -186,19 +186,23 @@ impl Tuning {
 }
 
 #[cfg(test)]
+impl Tuning {
+    /// As [`Tuning::from_env`], with `(variable, value)` pairs for the environment.
+    pub(crate) fn from_pairs(pairs: &[(&str, &str)]) -> Result<Tuning, String> {
+        Tuning::from_lookup(|name| {
+            pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+        })
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
-    fn with(pairs: &[(&str, &str)]) -> Result<Tuning, String> {
-        let pairs: Vec<(String, String)> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Tuning::from_lookup(|name| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
-    }
-
     #[test]
     fn defaults_and_every_choice() {
-        assert_eq!(with(&[]).unwrap(), Tuning::default());
-        let t = with(&[
+        assert_eq!(Tuning::from_pairs(&[]).unwrap(), Tuning::default());
+        let t = Tuning::from_pairs(&[
             ("CRYPTOCARD_GPU_PTX", "0"),
             ("CRYPTOCARD_GPU_SIZED", "0"),
             ("CRYPTOCARD_GPU_UNROLL", "Full"),
@@ -245,7 +249,7 @@ mod tests {
             ("CRYPTOCARD_GPU_MAXREG", "256"),
             ("CRYPTOCARD_GPU_SPLIT", "yes"),
         ] {
-            let e = with(&[(name, bad)]).unwrap_err();
+            let e = Tuning::from_pairs(&[(name, bad)]).unwrap_err();
             assert!(e.starts_with(name), "{name}={bad}: {e}");
         }
     }

@@ -42,10 +42,8 @@ CC_LIMB_FN void cc_table_select(cc_u32 *out, const cc_u32 *tab, int entries, int
  */
 CC_EXP_FN void cc_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL,
                               const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L, int w) {
-#ifdef CC_FIXED_L
-    L = CC_FIXED_L;
-    eL = CC_FIXED_L;
-#endif
+    CC_SIZED_L(L);
+    CC_SIZED_L(eL);
     cc_u32 tab[CC_TABLE_MAX * CC_PRIME_CAP];
     cc_u32 acc[CC_PRIME_CAP], sel[CC_PRIME_CAP], one[CC_PRIME_CAP];
     int entries = 1 << w, bits = 32 * eL, windows = (bits + w - 1) / w;

@@ -240,14 +240,27 @@ CC_INLINE void cc_gather_inputs(cc_u32 *c, cc_u32 *a_m, cc_u32 *ai_m, const cc_u
     cc_gather(ai_m, in, CC_IN_AI, words, count, i, NL);
 }
 
-/* Wipes an operation's six arrays of NL words (its inputs and results are secrets). */
-CC_INLINE void cc_wipe6(cc_u32 *a, cc_u32 *b, cc_u32 *c, cc_u32 *d, cc_u32 *e, cc_u32 *f, int NL) {
-    cc_zero(a, NL);
-    cc_zero(b, NL);
+/* Operation i cannot run here (cc_op_limbs): CC_STATUS_BAD_KEY and zero output. */
+CC_INLINE void cc_refuse(cc_u32 *out, cc_u32 *status, cc_u32 words, cc_u32 count, cc_u32 i) {
+    status[i] = CC_STATUS_BAD_KEY;
+    cc_put_outputs(out, words, count, i, 0, 0, 0, 0); /* no word is read at length 0 */
+}
+
+/*
+ * Operation i's end: its status and results out, then its inputs and results (NL
+ * words each, all secrets) wiped.
+ */
+CC_INLINE void cc_finish(cc_u32 *out, cc_u32 *status, cc_u32 st, cc_u32 words, cc_u32 count,
+                         cc_u32 i, cc_u32 *c, cc_u32 *a_m, cc_u32 *ai_m, cc_u32 *m, cc_u32 *a2,
+                         cc_u32 *ai2, int NL) {
+    status[i] = st;
+    cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
     cc_zero(c, NL);
-    cc_zero(d, NL);
-    cc_zero(e, NL);
-    cc_zero(f, NL);
+    cc_zero(a_m, NL);
+    cc_zero(ai_m, NL);
+    cc_zero(m, NL);
+    cc_zero(a2, NL);
+    cc_zero(ai2, NL);
 }
 
 /*
@@ -263,14 +276,12 @@ CC_FN void cc_rsa_private_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 
     const cc_u32 *key;
     int L = cc_op_limbs(keys, key_count, op_key, words, w, i, &key), NL = 2 * L;
     if (L == 0) {
-        status[i] = CC_STATUS_BAD_KEY;
-        cc_put_outputs(out, words, count, i, m, a2, ai2, 0);
+        cc_refuse(out, status, words, count, i);
         return;
     }
     cc_gather_inputs(c, a_m, ai_m, in, words, count, i, NL);
-    status[i] = cc_rsa_private_one(key, c, a_m, ai_m, m, a2, ai2, (int)w);
-    cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
-    cc_wipe6(c, a_m, ai_m, m, a2, ai2, NL);
+    cc_finish(out, status, cc_rsa_private_one(key, c, a_m, ai_m, m, a2, ai2, (int)w), words,
+              count, i, c, a_m, ai_m, m, a2, ai2, NL);
 }
 
 /*
@@ -312,8 +323,8 @@ CC_FN void cc_rsa_exp_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_
     cc_zero(x, L);
 }
 
-/* (Apart from cc_rsa_private_at, though their first lines are alike, so that the join
- * kernel holds no exponentiation: ptxas would reserve its table's frame there too.) */
+/* (Apart from cc_rsa_private_at, so that the join kernel holds no exponentiation:
+ * ptxas would reserve its table's frame there too.) */
 CC_FN void cc_rsa_join_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
                           const cc_u32 *in, const cc_u32 *mid, cc_u32 *out, cc_u32 *status,
                           cc_u32 count, cc_u32 words, cc_u32 w, cc_u32 i) {
@@ -322,16 +333,14 @@ CC_FN void cc_rsa_join_at(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op
     const cc_u32 *key;
     int L = cc_op_limbs(keys, key_count, op_key, words, w, i, &key), NL = 2 * L;
     if (L == 0) {
-        status[i] = CC_STATUS_BAD_KEY;
-        cc_put_outputs(out, words, count, i, m, a2, ai2, 0);
+        cc_refuse(out, status, words, count, i);
         return;
     }
     cc_gather_inputs(c, a_m, ai_m, in, words, count, i, NL);
     cc_gather(mp, mid, 0, words / 2, count, i, L);
     cc_gather(mq, mid, 1, words / 2, count, i, L);
-    status[i] = cc_rsa_join(key, L, c, a_m, ai_m, mp, mq, m, a2, ai2);
-    cc_put_outputs(out, words, count, i, m, a2, ai2, NL);
-    cc_wipe6(c, a_m, ai_m, m, a2, ai2, NL);
+    cc_finish(out, status, cc_rsa_join(key, L, c, a_m, ai_m, mp, mq, m, a2, ai2), words, count,
+              i, c, a_m, ai_m, m, a2, ai2, NL);
     cc_zero(mp, L);
     cc_zero(mq, L);
 }

@@ -326,10 +326,24 @@ CC_LIMB_FN void cc_mont_mul_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, c
     cc_cond_sub(r, t, t[L], n, L);
 }
 
-/* The Montgomery product: CIOS, or with CC_MUL_CHAIN its carry-chain form. */
+/*
+ * The Montgomery product: CIOS, or with CC_MUL_CHAIN its carry-chain form. PTX keeps
+ * its carry flag within straight-line code only (the PTX ISA, add.cc: "mainly intended
+ * for use in straight-line code sequences"). A chain whose limb loop stays a loop
+ * carries the flag across a branch at every word, and on an H200 the module for every
+ * size, whose loops have run-time trip counts, computed wrong products that way. So on
+ * the device the chains run in sized builds only, where every limb loop they span is
+ * unrolled; the module for every size multiplies by CIOS, whose multiply-add
+ * (cc_mac) keeps its carry inside one asm statement.
+ */
+#if defined(__CUDA_ARCH__) && CC_USE_PTX && !defined(CC_FIXED_L)
+#define CC_CHAIN_PRODUCT 0
+#else
+#define CC_CHAIN_PRODUCT CC_MUL_CHAIN
+#endif
 CC_LIMB_FN void cc_mont_mul(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n, cc_u32 n0,
                        int L) {
-#if CC_MUL_CHAIN
+#if CC_CHAIN_PRODUCT
     cc_mont_mul_chain(r, a, b, n, n0, L);
 #else
     cc_mont_mul_cios(r, a, b, n, n0, L);

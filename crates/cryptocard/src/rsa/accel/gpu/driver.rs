@@ -9,10 +9,13 @@
 //! [`Error::Unsupported`] and the reason ([`status`]), never a panic.
 //!
 //! The modules follow [`Tuning`] (`tuning.rs`): the one for every size is compiled at
-//! setup, so that a kernel NVRTC refuses shows there; with sized modules on, NVRTC
-//! starts on every prime length's module at setup too, each on a thread of its own (it
-//! needs no device, and the RSA-4096 one alone takes about ten seconds of a core), and
-//! the first batch of a size waits for its module and loads it. A batch mixing sizes
+//! setup, so that a kernel NVRTC refuses shows there; with sized modules on, every
+//! prime length's module is compiled and loaded at setup too, each on a thread of its
+//! own, and the first batch of a size waits for its thread. Both steps are long for the
+//! unrolled modules: NVRTC takes up to ten seconds of a core for RSA-4096's, and the
+//! driver's own compiler, which turns the PTX into machine code at the load, tens of
+//! seconds more the first time (it keeps what it made in its cache for later
+//! processes). A batch mixing sizes
 //! runs one launch per size (`layout::by_size`). A sized module that fails to compile
 //! leaves its size to the module for every size, with the error in [`status`].
 //!
@@ -57,20 +60,22 @@ impl core::fmt::Debug for Device {
     }
 }
 
-/// A sized module: NVRTC's thread for it, until the first batch of its size loads it
-/// (`None`: it failed to compile or load, and its size runs in the module for every
-/// size).
+/// A sized module: the thread that compiles and loads it, until the first batch of its
+/// size takes what it made (`None`: it failed to compile or load, and its size runs in
+/// the module for every size).
 enum SizedModule {
-    Compiling(std::thread::JoinHandle<Compiled>),
+    Compiling(std::thread::JoinHandle<core::result::Result<Kernels, String>>),
     Loaded(Option<Kernels>),
 }
 
 /// A module's entry points: the operation whole, and the split form's three passes;
-/// and what the driver says of them (registers, local memory, blocks an SM).
+/// which of the two its batches run (the tuning's choice for its size); and what the
+/// driver says of them (registers, local memory, blocks an SM).
 #[derive(Clone)]
 struct Kernels {
     whole: CudaFunction,
     split: [CudaFunction; 3],
+    run_split: bool,
     report: String,
 }
 
@@ -196,14 +201,16 @@ fn describe_kernel(name: &str, f: &CudaFunction, block: u32) -> String {
     )
 }
 
-/// Loads a compiled module on the device and finds its entry points.
-fn load(
+/// Compiles the module for `prime_words` (`None`: every size), loads it on the device
+/// and finds its entry points.
+fn build(
     ctx: &Arc<CudaContext>,
-    compiled: Compiled,
+    arch: &str,
+    tuning: &Tuning,
     prime_words: Option<usize>,
-    block: u32,
 ) -> core::result::Result<Kernels, String> {
-    let which = module_name(prime_words);
+    let compiled = compile(arch, tuning, prime_words);
+    let (which, block) = (module_name(prime_words), tuning.block);
     let module =
         ctx.load_module(compiled?).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
     let entry =
@@ -215,7 +222,7 @@ fn load(
         .map(|(name, f)| describe_kernel(name, f, block))
         .collect();
     let report = format!("module {which}: {}", described.join("; "));
-    Ok(Kernels { whole, split, report })
+    Ok(Kernels { whole, split, run_split: tuning.split_for(prime_words), report })
 }
 
 fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
@@ -230,21 +237,21 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
     let sms = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).unwrap_or(0);
     let clock = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE).unwrap_or(0);
     let arch = format!("sm_{major}{minor}");
-    // The sized modules start compiling first, each on its own thread, then the one for
-    // every size here.
+    // The sized modules start first, each compiled and loaded on its own thread, then
+    // the one for every size here.
     let compiling = super::tuning::SIZED_PRIME_WORDS
         .iter()
         .filter(|&&l| tuning.module_for(l).is_some())
         .filter_map(|&l| {
-            let (arch, tuning) = (arch.clone(), tuning.clone());
+            let (ctx, arch, tuning) = (ctx.clone(), arch.clone(), tuning.clone());
             std::thread::Builder::new()
                 .name(format!("cryptocard-nvrtc-{l}"))
-                .spawn(move || compile(&arch, &tuning, Some(l)))
+                .spawn(move || build(&ctx, &arch, &tuning, Some(l)))
                 .ok()
                 .map(|h| (l, SizedModule::Compiling(h)))
         })
         .collect();
-    let every = load(&ctx, compile(&arch, &tuning, None), None, tuning.block)?;
+    let every = build(&ctx, &arch, &tuning, None)?;
     let stream = ctx.default_stream();
     let description =
         format!("{name}, {sms} SMs at {} MHz, {arch}; {}", clock / 1000, tuning.describe());
@@ -292,27 +299,25 @@ impl Device {
     }
 
     /// The kernel for keys whose primes have `prime_words` limbs: their own module
-    /// (loaded now if this is the first batch of that size, after NVRTC's thread for it
-    /// is done, or compiled now where no thread could be started) or the one for every
-    /// size.
+    /// (waited for if this is the first batch of that size, or compiled and loaded now
+    /// where no thread could be started at setup) or the one for every size.
     fn kernels(&self, prime_words: usize) -> Kernels {
         let Some(l) = self.tuning.module_for(prime_words) else { return self.every.clone() };
         let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, SizedModule::Loaded(k))) = sized.iter().find(|(k, _)| *k == l) {
             return k.clone().unwrap_or_else(|| self.every.clone());
         }
-        // The first batch of this size: NVRTC's thread for it, or NVRTC here where no
-        // thread could be started at setup; then the load.
+        // The first batch of this size: the thread for it, or the work here where no
+        // thread could be started at setup.
         let thread = sized.iter().position(|(k, _)| *k == l).map(|i| sized.remove(i).1);
-        let compiled = match thread {
+        let built = match thread {
             Some(SizedModule::Compiling(h)) => {
-                h.join().unwrap_or_else(|_| Err("NVRTC's thread panicked".into()))
+                h.join().unwrap_or_else(|_| Err("the thread building a module panicked".into()))
             }
-            _ => compile(&self.arch, &self.tuning, Some(l)),
+            _ => build(&self.ctx, &self.arch, &self.tuning, Some(l)),
         };
-        let kernels = load(&self.ctx, compiled, Some(l), self.tuning.block)
-            .map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e))
-            .ok();
+        let kernels =
+            built.map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e)).ok();
         sized.push((l, SizedModule::Loaded(kernels.clone())));
         kernels.unwrap_or_else(|| self.every.clone())
     }
@@ -385,7 +390,7 @@ impl Device {
         // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
         // The whole kernel takes a null pointer there and never reads it.
         let mid_words = 2 * (input.words / 2) * count;
-        let mut d_mid = if self.tuning.split {
+        let mut d_mid = if kernels.run_split {
             Some(s.alloc_zeros::<u32>(mid_words).map_err(failed)?)
         } else {
             None
@@ -414,7 +419,7 @@ impl Device {
             // reading past the header.
             unsafe { launch.launch(cfg(threads)) }.map(|_| ()).map_err(failed)
         };
-        if self.tuning.split {
+        if kernels.run_split {
             let [blind, exp, join] = &kernels.split;
             launch(blind, n)?;
             launch(exp, 2 * n)?;

@@ -8,12 +8,20 @@
 //! | `CRYPTOCARD_GPU_PTX` | 0, 1 | 1 | PTX carry chains (`mad.lo.cc`/`madc.hi`) or 64-bit products |
 //! | `CRYPTOCARD_GPU_SIZED` | 0, 1 | 1 | one module per prime length (`CC_FIXED_L`: unrolled, arrays in registers) or one for every size |
 //! | `CRYPTOCARD_GPU_UNROLL` | inner, full | inner | unroll the products' inner loops, or both loops (sized modules) |
-//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | dedicated | the dedicated squaring and REDC (as carry chains, unrolled whole, in a sized chained module), or squaring by the general product |
+//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | by size | the dedicated squaring and REDC (as carry chains, unrolled whole, in a sized chained module), or squaring by the general product |
 //! | `CRYPTOCARD_GPU_MUL` | chain, cios | chain | the product's rows as PTX carry chains (two instructions a word product), or CIOS with a four-instruction multiply-add |
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
-//! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | 0 | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
+//! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | by size | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
+//!
+//! "By size" is what the first device run measured best at each prime length (an
+//! H200, docs/gpu.md "What the device measured"): squaring by the product for RSA-1024
+//! and RSA-2048 (the kernel twice as fast at RSA-2048), the dedicated squaring for
+//! RSA-3072 and 4096; the split form for RSA-3072 and 4096 (1.9 and 1.3 times the whole
+//! kernel), the whole kernel below. The module for every size, a fallback for other
+//! lengths, keeps the dedicated squaring and the whole kernel. A variable that is set
+//! applies to every size.
 //!
 //! The register cap trades occupancy against spills: a kernel's register count is the
 //! most any of its paths needs, and in the sized modules that is the cold code at `n`'s
@@ -41,8 +49,8 @@ pub(crate) struct Tuning {
     pub(crate) sized: bool,
     /// The outer loops of the products unrolled too (sized modules only).
     pub(crate) full_unroll: bool,
-    /// Squaring by the general product.
-    pub(crate) sqr_by_mul: bool,
+    /// Squaring by the general product; `None` for the choice by size.
+    pub(crate) sqr_by_mul: Option<bool>,
     /// The product's rows as carry chains.
     pub(crate) mul_chain: bool,
     /// The fixed window's bits.
@@ -51,8 +59,9 @@ pub(crate) struct Tuning {
     pub(crate) block: u32,
     /// Registers per thread at most; 0 for the compiler's choice.
     pub(crate) max_registers: u32,
-    /// The operation in three kernels, the exponentiations a thread each.
-    pub(crate) split: bool,
+    /// The operation in three kernels, the exponentiations a thread each; `None` for
+    /// the choice by size.
+    pub(crate) split: Option<bool>,
 }
 
 impl Default for Tuning {
@@ -61,12 +70,12 @@ impl Default for Tuning {
             ptx: true,
             sized: true,
             full_unroll: false,
-            sqr_by_mul: false,
+            sqr_by_mul: None,
             mul_chain: true,
             window: WINDOW,
             block: 128,
             max_registers: 0,
-            split: false,
+            split: None,
         }
     }
 }
@@ -81,13 +90,16 @@ impl Tuning {
     /// As [`Tuning::from_env`], with `get` in place of the environment (for the tests).
     pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Tuning, String> {
         let d = Tuning::default();
-        let pick = |name: &str, choices: &[(&str, bool)], default: bool| {
-            let Some(v) = get(name) else { return Ok(default) };
+        let set = |name: &str, choices: &[(&str, bool)]| {
+            let Some(v) = get(name) else { return Ok(None) };
             let v = v.trim().to_ascii_lowercase();
-            choices.iter().find(|(s, _)| *s == v).map(|&(_, b)| b).ok_or_else(|| {
+            choices.iter().find(|(s, _)| *s == v).map(|&(_, b)| Some(b)).ok_or_else(|| {
                 let names: Vec<&str> = choices.iter().map(|(s, _)| *s).collect();
                 format!("{name} must be {}", names.join(" or "))
             })
+        };
+        let pick = |name: &str, choices: &[(&str, bool)], default: bool| {
+            set(name, choices).map(|v| v.unwrap_or(default))
         };
         let number = |name: &str, ok: &dyn Fn(u32) -> bool, what: &str, default: u32| {
             let Some(v) = get(name) else { return Ok(default) };
@@ -102,11 +114,7 @@ impl Tuning {
                 &[("inner", false), ("full", true)],
                 d.full_unroll,
             )?,
-            sqr_by_mul: pick(
-                "CRYPTOCARD_GPU_SQR",
-                &[("dedicated", false), ("mul", true)],
-                d.sqr_by_mul,
-            )?,
+            sqr_by_mul: set("CRYPTOCARD_GPU_SQR", &[("dedicated", false), ("mul", true)])?,
             mul_chain: pick(
                 "CRYPTOCARD_GPU_MUL",
                 &[("cios", false), ("chain", true)],
@@ -130,7 +138,7 @@ impl Tuning {
                 "0 or 32 to 255",
                 d.max_registers,
             )?,
-            split: pick("CRYPTOCARD_GPU_SPLIT", &yes_no, d.split)?,
+            split: set("CRYPTOCARD_GPU_SPLIT", &yes_no)?,
         })
     }
 
@@ -139,7 +147,7 @@ impl Tuning {
         let mut o = vec![
             format!("--gpu-architecture={arch}"),
             format!("-DCC_USE_PTX={}", u8::from(self.ptx)),
-            format!("-DCC_SQR_BY_MUL={}", u8::from(self.sqr_by_mul)),
+            format!("-DCC_SQR_BY_MUL={}", u8::from(self.sqr_by_mul_for(prime_words))),
             format!("-DCC_MUL_CHAIN={}", u8::from(self.mul_chain)),
         ];
         if let Some(l) = prime_words {
@@ -158,29 +166,61 @@ impl Tuning {
         (self.sized && SIZED_PRIME_WORDS.contains(&prime_words)).then_some(prime_words)
     }
 
+    /// Whether the module for `prime_words` (`None`: the one for every size) squares by
+    /// the general product.
+    pub(crate) fn sqr_by_mul_for(&self, prime_words: Option<usize>) -> bool {
+        self.sqr_by_mul.unwrap_or(matches!(prime_words, Some(16 | 32)))
+    }
+
+    /// Whether the module for `prime_words` (`None`: the one for every size) runs an
+    /// operation in three kernels.
+    pub(crate) fn split_for(&self, prime_words: Option<usize>) -> bool {
+        self.split.unwrap_or(matches!(prime_words, Some(48 | 64)))
+    }
+
+    /// The sized modules' prime lengths where `choice` holds, in bits of RSA ("RSA-1024
+    /// and RSA-2048"), "every size" or "no size".
+    fn sizes_where(&self, choice: impl Fn(Option<usize>) -> bool) -> String {
+        let sized: Vec<usize> =
+            SIZED_PRIME_WORDS.iter().copied().filter(|&l| self.module_for(l).is_some()).collect();
+        let yes: Vec<String> =
+            sized.iter().filter(|&&l| choice(Some(l))).map(|l| format!("RSA-{}", 64 * l)).collect();
+        match (yes.len(), choice(None)) {
+            (n, true) if n == sized.len() => "every size".to_string(),
+            (0, false) => "no size".to_string(),
+            (_, every) => {
+                let mut s = yes.join(" and ");
+                if every {
+                    s.push_str(" and the module for every size");
+                }
+                s
+            }
+        }
+    }
+
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{} carry chains, {} product, {}, {} squaring, window {}, {} threads a block, {}, {}",
+            "{} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}",
             if self.ptx { "PTX" } else { "64-bit product" },
-            if self.mul_chain { "chained" } else { "CIOS" },
+            match (self.mul_chain, self.ptx) {
+                (true, true) => "chained product (CIOS for every size)",
+                (true, false) => "chained product",
+                (false, _) => "CIOS product",
+            },
             match (self.sized, self.full_unroll) {
                 (false, _) => "one module for every size",
                 (true, false) => "a module per prime size (inner loops unrolled)",
                 (true, true) => "a module per prime size (fully unrolled)",
             },
-            if self.sqr_by_mul { "product" } else { "dedicated" },
+            self.sizes_where(|l| self.sqr_by_mul_for(l)),
             self.window,
             self.block,
             match self.max_registers {
                 0 => "registers as the compiler likes".to_string(),
                 r => format!("at most {r} registers"),
             },
-            if self.split {
-                "split in three kernels (a thread per exponentiation)"
-            } else {
-                "one kernel per operation"
-            }
+            self.sizes_where(|l| self.split_for(l)),
         )
     }
 }
@@ -218,18 +258,19 @@ mod tests {
             ptx: false,
             sized: false,
             full_unroll: true,
-            sqr_by_mul: true,
+            sqr_by_mul: Some(true),
             mul_chain: false,
             window: 4,
             block: 256,
             max_registers: 168,
-            split: true,
+            split: Some(true),
         };
         assert_eq!(t, want);
         assert_eq!(t.module_for(32), None, "not sized: one module");
         assert!(t.describe().contains("window 4") && t.describe().contains("256 threads"));
         assert!(t.describe().contains("at most 168 registers"));
-        assert!(t.describe().contains("split in three kernels"));
+        assert!(t.describe().contains("split in three kernels at every size"));
+        assert!(t.describe().contains("squaring by the product at every size"));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
     }
 
@@ -252,6 +293,28 @@ mod tests {
             let e = Tuning::from_pairs(&[(name, bad)]).unwrap_err();
             assert!(e.starts_with(name), "{name}={bad}: {e}");
         }
+    }
+
+    #[test]
+    fn choices_by_size_unless_a_variable_sets_them() {
+        let t = Tuning::default();
+        let sqr = |t: &Tuning, l| t.nvrtc_options("sm_90", l).contains(&"-DCC_SQR_BY_MUL=1".into());
+        assert!(sqr(&t, Some(16)) && sqr(&t, Some(32)));
+        assert!(!sqr(&t, Some(48)) && !sqr(&t, Some(64)) && !sqr(&t, None));
+        assert!(!t.split_for(Some(16)) && !t.split_for(Some(32)) && !t.split_for(None));
+        assert!(t.split_for(Some(48)) && t.split_for(Some(64)));
+        let d = t.describe();
+        assert!(d.contains("squaring by the product at RSA-1024 and RSA-2048,"), "{d}");
+        assert!(d.contains("split in three kernels at RSA-3072 and RSA-4096"), "{d}");
+        let set = Tuning::from_pairs(&[
+            ("CRYPTOCARD_GPU_SQR", "dedicated"),
+            ("CRYPTOCARD_GPU_SPLIT", "0"),
+        ])
+        .unwrap();
+        assert!(!sqr(&set, Some(32)) && !set.split_for(Some(64)));
+        assert!(set.describe().contains("squaring by the product at no size"));
+        let every = Tuning::from_pairs(&[("CRYPTOCARD_GPU_SIZED", "0")]).unwrap();
+        assert!(every.describe().contains("split in three kernels at no size"));
     }
 
     #[test]

@@ -225,6 +225,51 @@ impl BlindingPool {
         Ok(first)
     }
 
+    /// Fills the pool with fresh sets, made on `threads` threads each drawing from the
+    /// operating system ([`crate::rng::OsRng`]), until it holds `want` pairs (whole sets:
+    /// up to [`FRESH_PAIRS`] - 1 more) or is full.
+    /// For a GPU batch of thousands on a key whose pool is short (its first batch, or one
+    /// larger than the last): [`BlindingPool::take`] would make them a set at a time on
+    /// the caller's thread, an inversion and [`FRESH_PAIRS`] powers by e a set, which
+    /// at tens of thousands of operations takes longer than the device's whole batch.
+    pub(crate) fn fill(&self, n: &Modulus<N>, e: &Nat, want: usize, threads: usize) -> Result<()> {
+        let missing = want.min(self.capacity()).saturating_sub(self.lock().pairs.len());
+        let sets = missing.div_ceil(FRESH_PAIRS);
+        if sets == 0 {
+            return Ok(());
+        }
+        let threads = threads.clamp(1, sets);
+        let made: Vec<Result<Vec<Blinder>>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    let mine = sets / threads + usize::from(t < sets % threads);
+                    scope.spawn(move || {
+                        let mut pairs = Vec::with_capacity(mine * FRESH_PAIRS);
+                        for _ in 0..mine {
+                            pairs.extend(Blinder::fresh(
+                                n,
+                                e,
+                                FRESH_PAIRS,
+                                &mut crate::rng::OsRng,
+                            )?);
+                        }
+                        Ok(pairs)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        let mut free = self.lock();
+        for pairs in made {
+            let room = self.capacity().saturating_sub(free.pairs.len());
+            free.pairs.extend(pairs?.into_iter().take(room));
+        }
+        Ok(())
+    }
+
     /// Puts a pair (a used pair's successor) into the pool, unless it is full.
     pub(crate) fn put(&self, pair: Blinder) {
         let mut free = self.lock();
@@ -299,6 +344,34 @@ mod tests {
         assert_eq!(pool.len(), FRESH_PAIRS - 1);
         pool.put(first);
         assert_eq!(pool.len(), FRESH_PAIRS);
+    }
+
+    /// `fill` makes the pairs a batch lacks on several threads, in whole sets, and no
+    /// more than the pool's room, each a valid pair unlike the others; a full
+    /// pool makes none.
+    #[test]
+    fn fill_makes_what_a_batch_lacks_on_threads() {
+        let key = key();
+        let (n, e) = (&key.public.n, &key.public.e);
+        let pool = BlindingPool::default();
+        pool.fill(n, e, 1000, 3).unwrap();
+        assert_eq!(pool.len(), MAX_POOLED, "no more than the room without a reservation");
+        pool.reserve(200);
+        pool.fill(n, e, 150, 3).unwrap();
+        assert!((150..150 + FRESH_PAIRS).contains(&pool.len()), "whole sets: {}", pool.len());
+        pool.fill(n, e, 200, 3).unwrap();
+        assert_eq!(pool.len(), 200);
+        pool.fill(n, e, 200, 3).unwrap();
+        assert_eq!(pool.len(), 200, "nothing lacks");
+        let one = n.one::<Mont>();
+        let pairs: Vec<Blinder> =
+            (0..200).map(|_| pool.take(n, e, &mut crate::rng::OsRng).unwrap()).collect();
+        assert_eq!(pool.len(), 0);
+        for (i, b) in pairs.iter().enumerate() {
+            let ai_e = n.pow_vartime(&b.ai, e);
+            assert!(n.mul(&b.a, &ai_e).ct_eq(&one).declassify(), "pair {i}");
+            assert!(pairs[..i].iter().all(|o| !o.a.ct_eq(&b.a).declassify()), "pairs repeat");
+        }
     }
 
     /// A pool keeps at most 64 pairs, unless a batch reserved room for more (up to

@@ -41,6 +41,10 @@ pub(crate) trait Runner {
     ) -> Result<(Planes, Vec<u32>)>;
 }
 
+/// Operations on one key in a batch from which the pairs its pool lacks are made on
+/// every core before the batch ([`BlindingPool::fill`]), rather than a set at a time.
+const FILL_MIN: usize = 1024;
+
 /// One operation for [`private_whole`]: its key's pool of pairs, n, e and resident
 /// image, and its c (< n).
 pub(crate) struct WholeOp<'a, K> {
@@ -71,16 +75,22 @@ pub(crate) fn private_whole<R: Runner>(
         };
         op_key.push(at as u32);
     }
-    // Room in each key's pool for this batch's successors, which the next batch takes.
-    let mut per_key = vec![(0usize, None); table.len()];
+    // Room in each key's pool for this batch's successors, which the next batch takes;
+    // and for a large batch, the pairs it lacks made now on every core.
+    let mut per_key: Vec<(usize, Option<&WholeOp<'_, R::Key>>)> = vec![(0, None); table.len()];
     for (op, &k) in ops.iter().zip(&op_key) {
-        let (count, pool) = &mut per_key[k as usize];
+        let (count, first) = &mut per_key[k as usize];
         *count += 1;
-        pool.get_or_insert(op.pool);
+        first.get_or_insert(op);
     }
-    for (count, pool) in per_key {
-        if let Some(pool) = pool {
-            pool.reserve(count);
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    for (count, first) in per_key {
+        if let Some(op) = first {
+            op.pool.reserve(count);
+            if count >= FILL_MIN {
+                // A failure here leaves the pairs to `take` below, which reports it.
+                let _ = op.pool.fill(op.n, op.e, count, cores);
+            }
         }
     }
     let words = table.iter().map(|k| R::n_words(k)).max().unwrap_or(0);
@@ -131,7 +141,7 @@ pub(crate) fn private_whole<R: Runner>(
                 layout::STATUS_BAD_INPUT => {
                     Err(Error::InvalidArgument("value is not less than the modulus"))
                 }
-                _ => panic!("internal error: the GPU kernel rejected a key image"),
+                _ => Err(Error::Internal("the GPU kernel rejected a key image")),
             }
         })
         .collect()

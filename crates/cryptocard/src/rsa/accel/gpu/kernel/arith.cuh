@@ -32,18 +32,25 @@ CC_INLINE cc_u32 cc_mask_bit(cc_u32 b) { return (cc_u32)0 - (b & 1u); }
 
 /* ---- one word ---- */
 
-/* Returns the low word of a*b + t + *c and leaves the high word in *c. */
+/*
+ * Returns the low word of a*b + t + *c and leaves the high word in *c. On the device the
+ * four instructions keep their sums in registers of their own and write the outputs
+ * last: an output may share a register with an input (the compiler may give *c's old
+ * and new values one register in a loop, and did, in the module for every size on an
+ * H200), so no output is written while an input is still to be read.
+ */
 CC_INLINE cc_u32 cc_mac(cc_u32 a, cc_u32 b, cc_u32 t, cc_u32 *c) {
 #if defined(__CUDA_ARCH__) && CC_USE_PTX
-    cc_u32 lo, hi, zero = 0;
+    cc_u32 lo, hi;
     asm("{\n\t"
-        "mad.lo.cc.u32 %0, %2, %3, %4;\n\t"
-        "madc.hi.u32 %1, %2, %3, %6;\n\t"
-        "add.cc.u32 %0, %0, %5;\n\t"
-        "addc.u32 %1, %1, %6;\n\t"
+        ".reg .u32 l, h;\n\t"
+        "mad.lo.cc.u32 l, %2, %3, %4;\n\t"
+        "madc.hi.u32 h, %2, %3, 0;\n\t"
+        "add.cc.u32 %0, l, %5;\n\t"
+        "addc.u32 %1, h, 0;\n\t"
         "}"
         : "=r"(lo), "=r"(hi)
-        : "r"(a), "r"(b), "r"(t), "r"(*c), "r"(zero));
+        : "r"(a), "r"(b), "r"(t), "r"(*c));
     *c = hi;
     return lo;
 #else
@@ -327,13 +334,12 @@ CC_LIMB_FN void cc_mont_mul_chain(cc_u32 *r, const cc_u32 *a, const cc_u32 *b, c
 }
 
 /*
- * The Montgomery product: CIOS, or with CC_MUL_CHAIN its carry-chain form. PTX keeps
- * its carry flag within straight-line code only (the PTX ISA, add.cc: "mainly intended
- * for use in straight-line code sequences"). A chain whose limb loop stays a loop
- * carries the flag across a branch at every word, and on an H200 the module for every
- * size, whose loops have run-time trip counts, computed wrong products that way. So on
- * the device the chains run in sized builds only, where every limb loop they span is
- * unrolled; the module for every size multiplies by CIOS, whose multiply-add
+ * The Montgomery product: CIOS, or with CC_MUL_CHAIN its carry-chain form. The PTX ISA
+ * promises its carry flag within straight-line code only (add.cc: "mainly intended for
+ * use in straight-line code sequences"), and a chain whose limb loop stays a loop
+ * carries the flag across a branch at every word. So on the device the chains run in
+ * sized builds only, where every limb loop they span is unrolled; the module for every
+ * size, whose loops have run-time trip counts, multiplies by CIOS, whose multiply-add
  * (cc_mac) keeps its carry inside one asm statement.
  */
 #if defined(__CUDA_ARCH__) && CC_USE_PTX && !defined(CC_FIXED_L)

@@ -15,13 +15,13 @@
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
 //! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | by size | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
 //!
-//! "By size" is what the first device run measured best at each prime length (an
-//! H200, docs/gpu.md "What the device measured"): squaring by the product for RSA-1024
-//! and RSA-2048 (the kernel twice as fast at RSA-2048), the dedicated squaring for
-//! RSA-3072 and 4096; the split form for RSA-3072 and 4096 (1.9 and 1.3 times the whole
-//! kernel), the whole kernel below. The module for every size, a fallback for other
-//! lengths, keeps the dedicated squaring and the whole kernel. A variable that is set
-//! applies to every size.
+//! "By size" is what the device runs measured best at each prime length (two H200s,
+//! docs/gpu.md "What the device measured"): the split form at every sized length (at
+//! RSA-2048 with squaring by the product, 759k operations a second against 541k for
+//! the whole kernel), and squaring by the product except at RSA-3072, where the
+//! dedicated squaring is faster (222k against 142k). The module for every size, a
+//! fallback for other lengths, keeps the dedicated squaring and the whole kernel. A
+//! variable that is set applies to every size.
 //!
 //! The register cap trades occupancy against spills: a kernel's register count is the
 //! most any of its paths needs, and in the sized modules that is the cold code at `n`'s
@@ -169,33 +169,35 @@ impl Tuning {
     /// Whether the module for `prime_words` (`None`: the one for every size) squares by
     /// the general product.
     pub(crate) fn sqr_by_mul_for(&self, prime_words: Option<usize>) -> bool {
-        self.sqr_by_mul.unwrap_or(matches!(prime_words, Some(16 | 32)))
+        self.sqr_by_mul.unwrap_or(matches!(prime_words, Some(16 | 32 | 64)))
     }
 
     /// Whether the module for `prime_words` (`None`: the one for every size) runs an
     /// operation in three kernels.
     pub(crate) fn split_for(&self, prime_words: Option<usize>) -> bool {
-        self.split.unwrap_or(matches!(prime_words, Some(48 | 64)))
+        self.split.unwrap_or(prime_words.is_some())
     }
 
-    /// The sized modules' prime lengths where `choice` holds, in bits of RSA ("RSA-1024
-    /// and RSA-2048"), "every size" or "no size".
+    /// The sized modules' lengths where `choice` holds, in bits of RSA ("RSA-1024, 2048
+    /// and 4096"), "every size" or "no size".
     fn sizes_where(&self, choice: impl Fn(Option<usize>) -> bool) -> String {
         let sized: Vec<usize> =
             SIZED_PRIME_WORDS.iter().copied().filter(|&l| self.module_for(l).is_some()).collect();
         let yes: Vec<String> =
-            sized.iter().filter(|&&l| choice(Some(l))).map(|l| format!("RSA-{}", 64 * l)).collect();
-        match (yes.len(), choice(None)) {
-            (n, true) if n == sized.len() => "every size".to_string(),
-            (0, false) => "no size".to_string(),
-            (_, every) => {
-                let mut s = yes.join(" and ");
-                if every {
-                    s.push_str(" and the module for every size");
-                }
-                s
-            }
+            sized.iter().filter(|&&l| choice(Some(l))).map(|l| (64 * l).to_string()).collect();
+        let every = choice(None);
+        if every && yes.len() == sized.len() {
+            return "every size".to_string();
         }
+        let mut s = match yes.split_last() {
+            None => return if every { "the module for every size" } else { "no size" }.into(),
+            Some((last, [])) => format!("RSA-{last}"),
+            Some((last, rest)) => format!("RSA-{} and {last}", rest.join(", ")),
+        };
+        if every {
+            s.push_str(" and the module for every size");
+        }
+        s
     }
 
     /// The choices in a few words, for the speed report.
@@ -299,13 +301,14 @@ mod tests {
     fn choices_by_size_unless_a_variable_sets_them() {
         let t = Tuning::default();
         let sqr = |t: &Tuning, l| t.nvrtc_options("sm_90", l).contains(&"-DCC_SQR_BY_MUL=1".into());
-        assert!(sqr(&t, Some(16)) && sqr(&t, Some(32)));
-        assert!(!sqr(&t, Some(48)) && !sqr(&t, Some(64)) && !sqr(&t, None));
-        assert!(!t.split_for(Some(16)) && !t.split_for(Some(32)) && !t.split_for(None));
-        assert!(t.split_for(Some(48)) && t.split_for(Some(64)));
+        assert!(sqr(&t, Some(16)) && sqr(&t, Some(32)) && sqr(&t, Some(64)));
+        assert!(!sqr(&t, Some(48)) && !sqr(&t, None));
+        assert!(SIZED_PRIME_WORDS.iter().all(|&l| t.split_for(Some(l))) && !t.split_for(None));
         let d = t.describe();
-        assert!(d.contains("squaring by the product at RSA-1024 and RSA-2048,"), "{d}");
-        assert!(d.contains("split in three kernels at RSA-3072 and RSA-4096"), "{d}");
+        assert!(d.contains("squaring by the product at RSA-1024, 2048 and 4096,"), "{d}");
+        assert!(d.contains("split in three kernels at RSA-1024, 2048, 3072 and 4096"), "{d}");
+        let one = Tuning::from_pairs(&[("CRYPTOCARD_GPU_SIZED", "1")]).unwrap();
+        assert_eq!(one.sizes_where(|l| l == Some(48)), "RSA-3072");
         let set = Tuning::from_pairs(&[
             ("CRYPTOCARD_GPU_SQR", "dedicated"),
             ("CRYPTOCARD_GPU_SPLIT", "0"),

@@ -227,13 +227,14 @@ impl BlindingPool {
 
     /// Fills the pool with fresh sets, made on `threads` threads each drawing from the
     /// operating system ([`crate::rng::OsRng`]), until it holds `want` pairs (whole sets:
-    /// up to [`FRESH_PAIRS`] - 1 more) or is full.
+    /// up to [`FRESH_PAIRS`] - 1 more), beyond its room if need be: a batch larger than
+    /// the room takes them all at once, and only what it puts back is held to the room.
     /// For a GPU batch of thousands on a key whose pool is short (its first batch, or one
     /// larger than the last): [`BlindingPool::take`] would make them a set at a time on
     /// the caller's thread, an inversion and [`FRESH_PAIRS`] powers by e a set, which
     /// at tens of thousands of operations takes longer than the device's whole batch.
     pub(crate) fn fill(&self, n: &Modulus<N>, e: &Nat, want: usize, threads: usize) -> Result<()> {
-        let missing = want.min(self.capacity()).saturating_sub(self.lock().pairs.len());
+        let missing = want.saturating_sub(self.lock().pairs.len());
         let sets = missing.div_ceil(FRESH_PAIRS);
         if sets == 0 {
             return Ok(());
@@ -264,10 +265,36 @@ impl BlindingPool {
         });
         let mut free = self.lock();
         for pairs in made {
-            let room = self.capacity().saturating_sub(free.pairs.len());
-            free.pairs.extend(pairs?.into_iter().take(room));
+            free.pairs.extend(pairs?);
         }
         Ok(())
+    }
+
+    /// `count` pairs for a batch's operations, under one lock: the pooled ones, then
+    /// fresh ones as [`BlindingPool::take`] makes them.
+    pub(crate) fn take_many(
+        &self,
+        n: &Modulus<N>,
+        e: &Nat,
+        count: usize,
+        rng: &mut dyn RandomSource,
+    ) -> Vec<Result<Blinder>> {
+        let mut got: Vec<Result<Blinder>> = {
+            let mut free = self.lock();
+            let keep = free.pairs.len().saturating_sub(count);
+            free.pairs.drain(keep..).map(Ok).collect()
+        };
+        while got.len() < count {
+            got.push(self.take(n, e, rng));
+        }
+        got
+    }
+
+    /// Puts a batch's successors back under one lock, as many as the pool has room for.
+    pub(crate) fn put_many(&self, pairs: Vec<Blinder>) {
+        let mut free = self.lock();
+        let room = self.capacity().saturating_sub(free.pairs.len());
+        free.pairs.extend(pairs.into_iter().take(room));
     }
 
     /// Puts a pair (a used pair's successor) into the pool, unless it is full.
@@ -346,27 +373,29 @@ mod tests {
         assert_eq!(pool.len(), FRESH_PAIRS);
     }
 
-    /// `fill` makes the pairs a batch lacks on several threads, in whole sets, and no
-    /// more than the pool's room, each a valid pair unlike the others; a full
-    /// pool makes none.
+    /// `fill` makes the pairs a batch lacks on several threads, in whole sets, beyond
+    /// the pool's room (which holds only what is put back), each a valid pair unlike the
+    /// others; a pool that holds enough makes none.
     #[test]
     fn fill_makes_what_a_batch_lacks_on_threads() {
         let key = key();
         let (n, e) = (&key.public.n, &key.public.e);
         let pool = BlindingPool::default();
-        pool.fill(n, e, 1000, 3).unwrap();
-        assert_eq!(pool.len(), MAX_POOLED, "no more than the room without a reservation");
-        pool.reserve(200);
         pool.fill(n, e, 150, 3).unwrap();
         assert!((150..150 + FRESH_PAIRS).contains(&pool.len()), "whole sets: {}", pool.len());
         pool.fill(n, e, 200, 3).unwrap();
-        assert_eq!(pool.len(), 200);
+        let held = pool.len();
+        assert!((200..200 + FRESH_PAIRS).contains(&held), "whole sets: {held}");
         pool.fill(n, e, 200, 3).unwrap();
-        assert_eq!(pool.len(), 200, "nothing lacks");
+        assert_eq!(pool.len(), held, "nothing lacks");
         let one = n.one::<Mont>();
         let pairs: Vec<Blinder> =
-            (0..200).map(|_| pool.take(n, e, &mut crate::rng::OsRng).unwrap()).collect();
+            (0..held).map(|_| pool.take(n, e, &mut crate::rng::OsRng).unwrap()).collect();
         assert_eq!(pool.len(), 0);
+        for b in pairs.iter().take(MAX_POOLED + 1) {
+            pool.put(Blinder { a: b.a.clone(), ai: b.ai.clone(), uses: 0 });
+        }
+        assert_eq!(pool.len(), MAX_POOLED, "what comes back is held to the room");
         for (i, b) in pairs.iter().enumerate() {
             let ai_e = n.pow_vartime(&b.ai, e);
             assert!(n.mul(&b.a, &ai_e).ct_eq(&one).declassify(), "pair {i}");

@@ -102,6 +102,10 @@ pub(crate) fn key_image(crt: &CrtKey, n: &Modulus<N>, e: &Nat) -> Option<Zeroizi
     Some(img)
 }
 
+/// Operations a block of [`Planes::put_block`] and [`Planes::get_block`]: sixteen
+/// words of a row are one 64-byte cache line.
+pub(crate) const BLOCK: usize = 16;
+
 /// A batch's operations, interleaved as the kernel reads them: word j of plane k of
 /// operation i at `(k words + j) count + i`, so that the threads of a warp (one
 /// operation each) read consecutive words. `words` is the widest n of the batch.
@@ -115,6 +119,45 @@ impl Planes {
     /// Zeroed planes for `count` operations of up to `words` limbs.
     pub(crate) fn new(planes: usize, words: usize, count: usize) -> Planes {
         Planes { words, count, buf: Zeroizing::new(vec![0; planes * words * count]) }
+    }
+
+    /// Writes plane `k` of the operations from `first` on, `ops[o]` the 64-bit limbs of
+    /// operation `first + o` (at most [`BLOCK`] of them; limbs past the end of a short
+    /// one stay as they are). Word by word across the block, so that each row's words
+    /// are written together rather than a cache line per operation.
+    pub(crate) fn put_block(&mut self, k: usize, first: usize, ops: &[&[Limb]]) {
+        let (words, count) = (self.words, self.count);
+        let longest = ops.iter().map(|l| l.len()).max().unwrap_or(0);
+        for j in 0..longest {
+            let lo = (k * words + 2 * j) * count + first;
+            for (o, limbs) in ops.iter().enumerate() {
+                if let Some(&l) = limbs.get(j) {
+                    self.buf[lo + o] = l as u32;
+                    self.buf[lo + count + o] = (l >> 32) as u32;
+                }
+            }
+        }
+    }
+
+    /// Plane `k` of the `n` operations from `first` on, the first `limbs` 64-bit limbs
+    /// of each; read word by word across them, as [`Planes::put_block`] writes.
+    pub(crate) fn get_block(
+        &self,
+        k: usize,
+        first: usize,
+        n: usize,
+        limbs: usize,
+    ) -> Vec<Zeroizing<Vec<Limb>>> {
+        let (words, count) = (self.words, self.count);
+        let mut out: Vec<Zeroizing<Vec<Limb>>> =
+            (0..n).map(|_| Zeroizing::new(vec![0; limbs])).collect();
+        for j in 0..limbs {
+            let lo = (k * words + 2 * j) * count + first;
+            for (o, x) in out.iter_mut().enumerate() {
+                x[j] = Limb::from(self.buf[lo + o]) | (Limb::from(self.buf[lo + count + o]) << 32);
+            }
+        }
+        out
     }
 
     /// Writes 64-bit limbs as plane `k` of operation `i`.

@@ -13,13 +13,14 @@
 //! for a failed fault check, [`Error::FaultDetected`] with the operation's pair and the
 //! key's pooled ones dropped (a wrong set of pairs would fail each of its operations).
 
-use super::layout::{self, IN_PLANES, Planes};
-use crate::bignum::Nat;
+use super::layout::{self, BLOCK, IN_PLANES, Planes};
+use crate::bignum::{Limb, Nat};
 use crate::modular::{Elem, Modulus, Plain};
 use crate::rng::RandomSource;
-use crate::rsa::blinding::BlindingPool;
+use crate::rsa::blinding::{Blinder, BlindingPool};
 use crate::rsa::tags::N;
 use crate::{Error, Result};
+use zeroize::Zeroizing;
 
 /// What runs a batch in the kernel's format: the device (`driver.rs`), or in the tests
 /// the host build of the same source.
@@ -84,29 +85,45 @@ pub(crate) fn private_whole<R: Runner>(
         first.get_or_insert(op);
     }
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    for (count, first) in per_key {
-        if let Some(op) = first {
-            op.pool.reserve(count);
-            if count >= FILL_MIN {
-                // A failure here leaves the pairs to `take` below, which reports it.
-                let _ = op.pool.fill(op.n, op.e, count, cores);
+    // A pair per operation from its key's pool, taken in bulk (one lock a key; an
+    // empty pool makes fresh sets).
+    let mut taken: Vec<std::vec::IntoIter<Result<Blinder>>> = per_key
+        .iter()
+        .map(|&(count, first)| match first {
+            Some(op) => {
+                op.pool.reserve(count);
+                if count >= FILL_MIN {
+                    // A failure here leaves the pairs to `take_many`, which reports it.
+                    let _ = op.pool.fill(op.n, op.e, count, cores);
+                }
+                op.pool.take_many(op.n, op.e, count, rng).into_iter()
             }
-        }
-    }
+            None => Vec::new().into_iter(),
+        })
+        .collect();
+    let pairs: Vec<Result<Blinder>> = op_key
+        .iter()
+        .map(|&k| taken[k as usize].next().unwrap_or(Err(Error::Internal("a pair short"))))
+        .collect();
     let words = table.iter().map(|k| R::n_words(k)).max().unwrap_or(0);
-    // A pair per operation, from its key's pool (an empty pool makes a fresh set).
-    let mut pairs = Vec::with_capacity(ops.len());
     let mut input = Planes::new(IN_PLANES, words, ops.len());
-    for (i, op) in ops.iter().enumerate() {
-        let pair = op.pool.take(op.n, op.e, rng);
-        if let Ok(b) = &pair {
-            input.put(0, i, op.c.as_limbs());
-            input.put(1, i, b.a().as_limbs());
-            input.put(2, i, b.ai().as_limbs());
-        } else {
-            op_key[i] = u32::MAX; // the kernel fails it alone (no such key)
+    for (b, (ops, pairs)) in ops.chunks(BLOCK).zip(pairs.chunks(BLOCK)).enumerate() {
+        let of_pair = |f: &dyn Fn(&Blinder) -> &[Limb]| -> Vec<&[Limb]> {
+            pairs.iter().map(|p| p.as_ref().map_or(&[][..], f)).collect()
+        };
+        let cs: Vec<&[Limb]> = ops
+            .iter()
+            .zip(pairs)
+            .map(|(op, p)| if p.is_ok() { op.c.as_limbs() } else { &[] })
+            .collect();
+        input.put_block(0, b * BLOCK, &cs);
+        input.put_block(1, b * BLOCK, &of_pair(&|p| p.a().as_limbs()));
+        input.put_block(2, b * BLOCK, &of_pair(&|p| p.ai().as_limbs()));
+    }
+    for (k, pair) in op_key.iter_mut().zip(&pairs) {
+        if pair.is_err() {
+            *k = u32::MAX; // the kernel fails it alone (no such key)
         }
-        pairs.push(pair);
     }
     let (out, status) = match runner.run(&table, &op_key, &input) {
         Ok(r) if r.1.len() == ops.len() => r,
@@ -118,33 +135,55 @@ pub(crate) fn private_whole<R: Runner>(
         }
         Err(e) => return ops.iter().map(|_| Err(e)).collect(),
     };
-    ops.iter()
-        .zip(pairs)
-        .enumerate()
-        .map(|(i, (op, pair))| {
-            let pair = pair?;
+    // The results, and each key's successors, put back in bulk unless one of its
+    // operations failed its fault check (then its pool is emptied instead: a wrong set
+    // of pairs would fail each of its operations).
+    let mut back: Vec<Vec<Blinder>> = (0..table.len()).map(|_| Vec::new()).collect();
+    let mut faulted = vec![false; table.len()];
+    let mut results = Vec::with_capacity(ops.len());
+    let limbs = words / 2;
+    for (b, chunk) in pairs.into_iter().collect::<Vec<_>>().chunks_mut(BLOCK).enumerate() {
+        let first = b * BLOCK;
+        let [ms, a2s, ai2s] = [0, 1, 2].map(|k| out.get_block(k, first, chunk.len(), limbs));
+        let wide = ms.into_iter().zip(a2s).zip(ai2s);
+        for (o, (pair, ((m, a2), ai2))) in chunk.iter_mut().zip(wide).enumerate() {
+            let i = first + o;
+            let (op, key) = (&ops[i], op_key[i] as usize);
             let n = op.n;
-            match status[i] {
+            let taken = core::mem::replace(pair, Err(Error::Internal("a pair used twice")));
+            results.push(taken.and_then(|pair| match status[i] {
                 layout::STATUS_OK => {
-                    let m = n.elem_from_limbs(&out.get(0, i, n.limbs()))?;
+                    let m = n.elem_from_limbs(&m[..n.limbs()])?;
                     if pair.renews() {
-                        let a2 = Elem::from_boxed(out.get(1, i, n.limbs()).to_vec().into());
-                        let ai2 = Elem::from_boxed(out.get(2, i, n.limbs()).to_vec().into());
-                        op.pool.put(pair.renewed(a2, ai2));
+                        let own = |mut x: Zeroizing<Vec<Limb>>| {
+                            x.truncate(n.limbs());
+                            Elem::from_boxed(core::mem::take(&mut *x).into_boxed_slice())
+                        };
+                        back[key].push(pair.renewed(own(a2), own(ai2)));
                     }
                     Ok(m)
                 }
                 layout::STATUS_FAULT => {
-                    op.pool.clear();
+                    faulted[key] = true;
                     Err(Error::FaultDetected)
                 }
                 layout::STATUS_BAD_INPUT => {
                     Err(Error::InvalidArgument("value is not less than the modulus"))
                 }
                 _ => Err(Error::Internal("the GPU kernel rejected a key image")),
+            }));
+        }
+    }
+    for ((&(_, first), successors), faulted) in per_key.iter().zip(back).zip(faulted) {
+        if let Some(op) = first {
+            if faulted {
+                op.pool.clear();
+            } else {
+                op.pool.put_many(successors);
             }
-        })
-        .collect()
+        }
+    }
+    results
 }
 
 #[cfg(test)]
@@ -308,5 +347,32 @@ mod tests {
         assert_eq!(p.buf.iter().filter(|&&w| w != 0).count(), 4);
         assert_eq!(p.get(2, 3, 2).to_vec(), vec![0x1111_2222_3333_4444, 0x5555_6666_7777_8888]);
         assert_eq!(p.get(1, 3, 2).to_vec(), vec![0, 0]);
+    }
+
+    /// A block writes and reads what one operation at a time would, a short operation
+    /// (a failed pair's empty planes) leaving its words zero, and nothing outside the
+    /// block's operations.
+    #[test]
+    fn blocks_put_and_get_what_single_operations_do() {
+        let (words, count) = (8, 2 * BLOCK + 3);
+        let limbs = |i: usize| -> Vec<Limb> { (0..4).map(|j| (i as Limb) << 40 | j).collect() };
+        let mut one = Planes::new(3, words, count);
+        let mut blocked = Planes::new(3, words, count);
+        let all: Vec<Vec<Limb>> = (0..count).map(limbs).collect();
+        for (i, l) in all.iter().enumerate().filter(|(i, _)| (BLOCK..2 * BLOCK).contains(i)) {
+            if i != BLOCK + 5 {
+                one.put(1, i, l);
+            }
+        }
+        let ops: Vec<&[Limb]> = (BLOCK..2 * BLOCK)
+            .map(|i| if i == BLOCK + 5 { &[][..] } else { &all[i][..] })
+            .collect();
+        blocked.put_block(1, BLOCK, &ops);
+        assert_eq!(one.buf, blocked.buf);
+        let got = blocked.get_block(1, BLOCK, BLOCK, 4);
+        for (o, g) in got.iter().enumerate() {
+            assert_eq!(g.to_vec(), one.get(1, BLOCK + o, 4).to_vec(), "operation {}", BLOCK + o);
+        }
+        assert_eq!(got[5].to_vec(), vec![0; 4]);
     }
 }

@@ -36,9 +36,13 @@
 //!
 //! # Layouts tried and what each measured
 //!
-//! Not yet measured on a device: the first device run (`scripts/gpu-check`, then
-//! `scripts/gpu-check --sweep` for the choices below) fills this in. One thread per
-//! operation and 32-bit limbs throughout; every choice is built and tested on the host
+//! Measured on an H200 (`scripts/gpu-check --sweep`; the table and the end-to-end rows
+//! are in `docs/gpu.md`), in kernel-only RSA-2048 operations a second: the whole kernel
+//! with the dedicated squaring 269k; squaring by the product 541k; the split form 216k,
+//! and with squaring by the product 759k, the default at RSA-1024, 2048 and 4096
+//! (RSA-3072 keeps the dedicated squaring in the split form: 222k against 142k). A
+//! 4-bit window, a register cap, 64 or 256 threads a block: within a few percent.
+//! One thread per operation and 32-bit limbs throughout; every choice is built and tested on the host
 //! (`tests/gpu_host_kernels.rs`) and compiled for the device by clang's CUDA mode there
 //! too, where clang has the NVPTX target, and by NVRTC down to Hopper's machine code
 //! where NVRTC is present (`kernel_lint.rs`, whose ptxas figures are in `docs/gpu.md`):
@@ -55,15 +59,17 @@
 //!   modulus stay in registers (one local load a row, the multiplicand's word); read
 //!   through their pointers instead, they did not;
 //! * the dedicated squaring as carry chains, unrolled whole, with the reduction in
-//!   CIOS's shape as a loop (the default; `CRYPTOCARD_GPU_SQR=mul` squares by the
-//!   product): for RSA-2048 3,104 chained instructions a squaring against 4,096;
+//!   CIOS's shape as a loop (`CRYPTOCARD_GPU_SQR=dedicated`; the default at RSA-3072
+//!   only): for RSA-2048 3,104 chained instructions a squaring against 4,096, and yet
+//!   half the product's rate there;
 //! * the outer loops of the product unrolled too (`CRYPTOCARD_GPU_UNROLL=full`);
 //! * windows of 4 or 5 bits, blocks of 64, 128 or 256 threads, PTX carry chains or
 //!   64-bit products (`CRYPTOCARD_GPU_PTX=0`);
 //! * a cap on the registers per thread (`CRYPTOCARD_GPU_MAXREG`): the kernel's count is
 //!   set by its cold code at n's length (255 at RSA-2048, 8 warps an SM), while the
 //!   exponentiation's loop needs about 160 (ptxas's figures: `docs/gpu.md`);
-//! * the operation split in three kernels over a scratch (`CRYPTOCARD_GPU_SPLIT=1`):
+//! * the operation split in three kernels over a scratch (the default for the sized
+//!   modules; `CRYPTOCARD_GPU_SPLIT=0` for the whole kernel):
 //!   blinding and the reductions, the two exponentiations a thread each, then Garner to
 //!   the fault check, so that the exponentiations have registers of their own (156 at
 //!   RSA-2048) and a batch has twice the threads.

@@ -160,7 +160,9 @@ impl Planes {
         out
     }
 
-    /// Writes 64-bit limbs as plane `k` of operation `i`.
+    /// Writes 64-bit limbs as plane `k` of operation `i` (the tests' reference for the
+    /// blocks).
+    #[cfg(test)]
     pub(crate) fn put(&mut self, k: usize, i: usize, limbs: &[Limb]) {
         let (words, count) = (self.words, self.count);
         for (j, &l) in limbs.iter().enumerate() {
@@ -169,7 +171,9 @@ impl Planes {
         }
     }
 
-    /// Plane `k` of operation `i`, its first `limbs` 64-bit limbs.
+    /// Plane `k` of operation `i`, its first `limbs` 64-bit limbs (the tests' reference
+    /// for the blocks).
+    #[cfg(test)]
     pub(crate) fn get(&self, k: usize, i: usize, limbs: usize) -> Zeroizing<Vec<Limb>> {
         let (words, count) = (self.words, self.count);
         let w = |j: usize| Limb::from(self.buf[(k * words + j) * count + i]);

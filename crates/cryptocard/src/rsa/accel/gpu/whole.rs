@@ -141,38 +141,37 @@ pub(crate) fn private_whole<R: Runner>(
     let mut back: Vec<Vec<Blinder>> = (0..table.len()).map(|_| Vec::new()).collect();
     let mut faulted = vec![false; table.len()];
     let mut results = Vec::with_capacity(ops.len());
+    // The output planes, read a block at a time: each operation's m, A^2 and Ai^2.
     let limbs = words / 2;
-    for (b, chunk) in pairs.into_iter().collect::<Vec<_>>().chunks_mut(BLOCK).enumerate() {
-        let first = b * BLOCK;
-        let [ms, a2s, ai2s] = [0, 1, 2].map(|k| out.get_block(k, first, chunk.len(), limbs));
-        let wide = ms.into_iter().zip(a2s).zip(ai2s);
-        for (o, (pair, ((m, a2), ai2))) in chunk.iter_mut().zip(wide).enumerate() {
-            let i = first + o;
-            let (op, key) = (&ops[i], op_key[i] as usize);
-            let n = op.n;
-            let taken = core::mem::replace(pair, Err(Error::Internal("a pair used twice")));
-            results.push(taken.and_then(|pair| match status[i] {
-                layout::STATUS_OK => {
-                    let m = n.elem_from_limbs(&m[..n.limbs()])?;
-                    if pair.renews() {
-                        let own = |mut x: Zeroizing<Vec<Limb>>| {
-                            x.truncate(n.limbs());
-                            Elem::from_boxed(core::mem::take(&mut *x).into_boxed_slice())
-                        };
-                        back[key].push(pair.renewed(own(a2), own(ai2)));
-                    }
-                    Ok(m)
+    let outputs = (0..ops.len()).step_by(BLOCK).flat_map(|first| {
+        let count = BLOCK.min(ops.len() - first);
+        let [ms, a2s, ai2s] = [0, 1, 2].map(|k| out.get_block(k, first, count, limbs));
+        ms.into_iter().zip(a2s).zip(ai2s)
+    });
+    for (i, (pair, ((m, a2), ai2))) in pairs.into_iter().zip(outputs).enumerate() {
+        let (op, key) = (&ops[i], op_key[i] as usize);
+        let n = op.n;
+        results.push(pair.and_then(|pair| match status[i] {
+            layout::STATUS_OK => {
+                let m = n.elem_from_limbs(&m[..n.limbs()])?;
+                if pair.renews() {
+                    let own = |mut x: Zeroizing<Vec<Limb>>| {
+                        x.truncate(n.limbs());
+                        Elem::from_boxed(core::mem::take(&mut *x).into_boxed_slice())
+                    };
+                    back[key].push(pair.renewed(own(a2), own(ai2)));
                 }
-                layout::STATUS_FAULT => {
-                    faulted[key] = true;
-                    Err(Error::FaultDetected)
-                }
-                layout::STATUS_BAD_INPUT => {
-                    Err(Error::InvalidArgument("value is not less than the modulus"))
-                }
-                _ => Err(Error::Internal("the GPU kernel rejected a key image")),
-            }));
-        }
+                Ok(m)
+            }
+            layout::STATUS_FAULT => {
+                faulted[key] = true;
+                Err(Error::FaultDetected)
+            }
+            layout::STATUS_BAD_INPUT => {
+                Err(Error::InvalidArgument("value is not less than the modulus"))
+            }
+            _ => Err(Error::Internal("the GPU kernel rejected a key image")),
+        }));
     }
     for ((&(_, first), successors), faulted) in per_key.iter().zip(back).zip(faulted) {
         if let Some(op) = first {

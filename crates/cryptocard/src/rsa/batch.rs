@@ -35,6 +35,7 @@
 
 use super::accel::Lanes;
 use super::oaep::oaep_finish;
+use super::on_cores::{cores, map_chunks};
 use super::pkcs1v15_enc::{explicit_finish, open_result};
 use super::private::Ops;
 use super::pss::pss_msg_digest;
@@ -279,28 +280,7 @@ fn host_threads(n: usize) -> usize {
     if n < PARALLEL_MIN {
         return 1;
     }
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    cores.min(n / (PARALLEL_MIN / 4)).max(1)
-}
-
-/// `f` over `items` on `threads` threads (in order, chunks of consecutive items), or on
-/// this one.
-fn map_chunks<T: Sync, U: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    if threads <= 1 || items.len() < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let f = &f;
-        let parts: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<U>>()))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    })
+    cores().min(n / (PARALLEL_MIN / 4)).max(1)
 }
 
 /// Randomness for the threads of [`map_chunks`]: none. Only PSS's encoding asks for any

@@ -38,6 +38,7 @@
 //! Processes: the pool remembers the process id that filled it and empties itself in a
 //! child after `fork()`, so a child never reuses a pair its parent used or will use.
 
+use super::on_cores::map_chunks;
 use super::tags::N;
 use crate::bignum::{LIMB_BITS, LIMB_BYTES, Limb, Nat};
 use crate::modular::{Elem, Modulus, Mont, Plain};
@@ -235,33 +236,9 @@ impl BlindingPool {
     /// at tens of thousands of operations takes longer than the device's whole batch.
     pub(crate) fn fill(&self, n: &Modulus<N>, e: &Nat, want: usize, threads: usize) -> Result<()> {
         let missing = want.saturating_sub(self.lock().pairs.len());
-        let sets = missing.div_ceil(FRESH_PAIRS);
-        if sets == 0 {
-            return Ok(());
-        }
-        let threads = threads.clamp(1, sets);
-        let made: Vec<Result<Vec<Blinder>>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|t| {
-                    let mine = sets / threads + usize::from(t < sets % threads);
-                    scope.spawn(move || {
-                        let mut pairs = Vec::with_capacity(mine * FRESH_PAIRS);
-                        for _ in 0..mine {
-                            pairs.extend(Blinder::fresh(
-                                n,
-                                e,
-                                FRESH_PAIRS,
-                                &mut crate::rng::OsRng,
-                            )?);
-                        }
-                        Ok(pairs)
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
+        let sets: Vec<usize> = (0..missing.div_ceil(FRESH_PAIRS)).collect();
+        let made = map_chunks(&sets, threads, |_| {
+            Blinder::fresh(n, e, FRESH_PAIRS, &mut crate::rng::OsRng)
         });
         let mut free = self.lock();
         for pairs in made {
@@ -291,7 +268,7 @@ impl BlindingPool {
     }
 
     /// Puts a batch's successors back under one lock, as many as the pool has room for.
-    pub(crate) fn put_many(&self, pairs: Vec<Blinder>) {
+    pub(crate) fn put_many(&self, pairs: impl IntoIterator<Item = Blinder>) {
         let mut free = self.lock();
         let room = self.capacity().saturating_sub(free.pairs.len());
         free.pairs.extend(pairs.into_iter().take(room));
@@ -299,10 +276,7 @@ impl BlindingPool {
 
     /// Puts a pair (a used pair's successor) into the pool, unless it is full.
     pub(crate) fn put(&self, pair: Blinder) {
-        let mut free = self.lock();
-        if free.pairs.len() < self.capacity() {
-            free.pairs.push(pair);
-        }
+        self.put_many(core::iter::once(pair));
     }
 
     /// Makes room for `n` pairs (at most [`MAX_RESERVED`]): a batch of n operations on

@@ -141,6 +141,7 @@ pub mod keygen;
 mod keygen_arith;
 mod mgf;
 mod oaep;
+mod on_cores;
 pub mod pkcs1v15;
 mod pkcs1v15_enc;
 mod private;

@@ -18,6 +18,7 @@ use crate::bignum::{Limb, Nat};
 use crate::modular::{Elem, Modulus, Plain};
 use crate::rng::RandomSource;
 use crate::rsa::blinding::{Blinder, BlindingPool};
+use crate::rsa::on_cores::cores;
 use crate::rsa::tags::N;
 use crate::{Error, Result};
 use zeroize::Zeroizing;
@@ -84,7 +85,6 @@ pub(crate) fn private_whole<R: Runner>(
         *count += 1;
         first.get_or_insert(op);
     }
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     // A pair per operation from its key's pool, taken in bulk (one lock a key; an
     // empty pool makes fresh sets).
     let mut taken: Vec<std::vec::IntoIter<Result<Blinder>>> = per_key
@@ -94,7 +94,7 @@ pub(crate) fn private_whole<R: Runner>(
                 op.pool.reserve(count);
                 if count >= FILL_MIN {
                     // A failure here leaves the pairs to `take_many`, which reports it.
-                    let _ = op.pool.fill(op.n, op.e, count, cores);
+                    let _ = op.pool.fill(op.n, op.e, count, cores());
                 }
                 op.pool.take_many(op.n, op.e, count, rng).into_iter()
             }

@@ -35,7 +35,7 @@
 
 use super::accel::Lanes;
 use super::oaep::oaep_finish;
-use super::on_cores::{cores, map_chunks};
+use super::on_cores::{host_threads, map_chunks};
 use super::pkcs1v15_enc::{explicit_finish, open_result};
 use super::private::Ops;
 use super::pss::pss_msg_digest;
@@ -270,17 +270,20 @@ pub(crate) fn private_batch_on_gpu(
     }
 }
 
-/// Requests from which a batch's host work is split over threads.
-const PARALLEL_MIN: usize = 4096;
-
-/// Threads for the host work of a GPU batch of `n` requests: every core for a large
-/// batch, at least [`PARALLEL_MIN`] / 4 requests each.
-#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
-fn host_threads(n: usize) -> usize {
-    if n < PARALLEL_MIN {
-        return 1;
-    }
-    cores().min(n / (PARALLEL_MIN / 4)).max(1)
+/// [`private_batch`] as a GPU batch runs it, every key the kernel takes on a stand-in
+/// device that answers at once (`whole.rs`'s `StandIn`: m = c, so no result is a real
+/// signature): the host's side alone, for `hazmat::gpu::private_batch_stand_in`.
+#[cfg(feature = "hazmat")]
+pub(crate) fn private_batch_on_stand_in(
+    requests: &[(&RsaPrivateKey, &PrivateRequest)],
+    rng: &mut dyn RandomSource,
+) -> Vec<Result<Vec<u8>>> {
+    private_batch_with(
+        requests,
+        rng,
+        host_threads(requests.len()),
+        super::accel::gpu::whole::private_all_on_stand_in,
+    )
 }
 
 /// Randomness for the threads of [`map_chunks`]: none. Only PSS's encoding asks for any
@@ -404,6 +407,6 @@ mod tests {
         // More threads than requests, and one request.
         assert_eq!(map_chunks(&[1, 2, 3], 8, |x| x * 2), vec![2, 4, 6]);
         assert_eq!(map_chunks(&[7], 4, |x| x + 1), vec![8]);
-        assert_eq!(host_threads(PARALLEL_MIN - 1), 1);
+        assert_eq!(host_threads(crate::rsa::on_cores::PARALLEL_MIN - 1), 1);
     }
 }

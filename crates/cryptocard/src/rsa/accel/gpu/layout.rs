@@ -102,9 +102,11 @@ pub(crate) fn key_image(crt: &CrtKey, n: &Modulus<N>, e: &Nat) -> Option<Zeroizi
     Some(img)
 }
 
-/// Operations a block of [`Planes::put_block`] and [`Planes::get_block`]: sixteen
-/// words of a row are one 64-byte cache line.
-pub(crate) const BLOCK: usize = 16;
+/// Operations a block of [`Columns::put_block`] and [`Columns::get_block`]: a row's
+/// words of a block are a kilobyte of one page, so that a block touches each row's page
+/// once, while the block's operations (three planes of 256 bytes each at RSA-2048) stay
+/// in the core's cache across the rows.
+pub(crate) const BLOCK: usize = 256;
 
 /// A batch's operations, interleaved as the kernel reads them: word j of plane k of
 /// operation i at `(k words + j) count + i`, so that the threads of a warp (one
@@ -115,32 +117,72 @@ pub(crate) struct Planes {
     pub(crate) buf: Zeroizing<Vec<u32>>,
 }
 
+/// Consecutive operations of [`Planes`] (columns `first..first + count`), each row's
+/// part of them a slice of its own: threads pack and unpack the planes a range each.
+pub(crate) struct Columns<'a> {
+    words: usize,
+    pub(crate) first: usize,
+    pub(crate) count: usize,
+    /// Row r (word r % words of plane r / words): the range's words.
+    rows: Vec<&'a mut [u32]>,
+}
+
 impl Planes {
     /// Zeroed planes for `count` operations of up to `words` limbs.
     pub(crate) fn new(planes: usize, words: usize, count: usize) -> Planes {
         Planes { words, count, buf: Zeroizing::new(vec![0; planes * words * count]) }
     }
 
-    /// Writes plane `k` of the operations from `first` on, `ops[o]` the 64-bit limbs of
-    /// operation `first + o` (at most [`BLOCK`] of them; limbs past the end of a short
-    /// one stay as they are). Word by word across the block, so that each row's words
-    /// are written together rather than a cache line per operation.
+    /// The planes cut into ranges of `per` operations (the last shorter), in order.
+    pub(crate) fn columns(&mut self, per: usize) -> Vec<Columns<'_>> {
+        let (words, count, per) = (self.words, self.count, per.max(1));
+        let mut parts: Vec<Columns<'_>> = (0..count)
+            .step_by(per)
+            .map(|first| Columns { words, first, count: per.min(count - first), rows: Vec::new() })
+            .collect();
+        if count == 0 {
+            return parts;
+        }
+        for mut row in self.buf.chunks_mut(count) {
+            for part in parts.iter_mut() {
+                let (mine, rest) = core::mem::take(&mut row).split_at_mut(part.count);
+                part.rows.push(mine);
+                row = rest;
+            }
+        }
+        parts
+    }
+}
+
+impl Columns<'_> {
+    /// The planes' width in 32-bit words.
+    pub(crate) fn words(&self) -> usize {
+        self.words
+    }
+
+    /// Writes plane `k` of the operations from `first` on (the batch's index), `ops[o]`
+    /// the 64-bit limbs of operation `first + o` (at most [`BLOCK`] of them, all in this
+    /// range; limbs past the end of a short one stay as they are). Word by word across
+    /// the block, so that each row's words are written together rather than a cache
+    /// line per operation.
     pub(crate) fn put_block(&mut self, k: usize, first: usize, ops: &[&[Limb]]) {
-        let (words, count) = (self.words, self.count);
+        let at = first - self.first;
         let longest = ops.iter().map(|l| l.len()).max().unwrap_or(0);
         for j in 0..longest {
-            let lo = (k * words + 2 * j) * count + first;
+            let (lo, hi) = self.rows[k * self.words + 2 * j..].split_at_mut(1);
+            let (lo, hi) = (&mut lo[0][at..at + ops.len()], &mut hi[0][at..at + ops.len()]);
             for (o, limbs) in ops.iter().enumerate() {
                 if let Some(&l) = limbs.get(j) {
-                    self.buf[lo + o] = l as u32;
-                    self.buf[lo + count + o] = (l >> 32) as u32;
+                    lo[o] = l as u32;
+                    hi[o] = (l >> 32) as u32;
                 }
             }
         }
     }
 
-    /// Plane `k` of the `n` operations from `first` on, the first `limbs` 64-bit limbs
-    /// of each; read word by word across them, as [`Planes::put_block`] writes.
+    /// Plane `k` of the `n` operations from `first` on (the batch's index, all in this
+    /// range), the first `limbs` 64-bit limbs of each; read word by word across them, as
+    /// [`Columns::put_block`] writes.
     pub(crate) fn get_block(
         &self,
         k: usize,
@@ -148,21 +190,24 @@ impl Planes {
         n: usize,
         limbs: usize,
     ) -> Vec<Zeroizing<Vec<Limb>>> {
-        let (words, count) = (self.words, self.count);
+        let at = first - self.first;
         let mut out: Vec<Zeroizing<Vec<Limb>>> =
             (0..n).map(|_| Zeroizing::new(vec![0; limbs])).collect();
         for j in 0..limbs {
-            let lo = (k * words + 2 * j) * count + first;
-            for (o, x) in out.iter_mut().enumerate() {
-                x[j] = Limb::from(self.buf[lo + o]) | (Limb::from(self.buf[lo + count + o]) << 32);
+            let lo = &self.rows[k * self.words + 2 * j][at..at + n];
+            let hi = &self.rows[k * self.words + 2 * j + 1][at..at + n];
+            for (x, (&lo, &hi)) in out.iter_mut().zip(lo.iter().zip(hi)) {
+                x[j] = Limb::from(lo) | (Limb::from(hi) << 32);
             }
         }
         out
     }
+}
 
-    /// Writes 64-bit limbs as plane `k` of operation `i` (the tests' reference for the
-    /// blocks).
-    #[cfg(test)]
+/// One operation at a time: the tests' reference for the blocks.
+#[cfg(test)]
+impl Planes {
+    /// Writes 64-bit limbs as plane `k` of operation `i`.
     pub(crate) fn put(&mut self, k: usize, i: usize, limbs: &[Limb]) {
         let (words, count) = (self.words, self.count);
         for (j, &l) in limbs.iter().enumerate() {
@@ -171,9 +216,7 @@ impl Planes {
         }
     }
 
-    /// Plane `k` of operation `i`, its first `limbs` 64-bit limbs (the tests' reference
-    /// for the blocks).
-    #[cfg(test)]
+    /// Plane `k` of operation `i`, its first `limbs` 64-bit limbs.
     pub(crate) fn get(&self, k: usize, i: usize, limbs: usize) -> Zeroizing<Vec<Limb>> {
         let (words, count) = (self.words, self.count);
         let w = |j: usize| Limb::from(self.buf[(k * words + j) * count + i]);

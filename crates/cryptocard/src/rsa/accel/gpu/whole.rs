@@ -13,12 +13,12 @@
 //! for a failed fault check, [`Error::FaultDetected`] with the operation's pair and the
 //! key's pooled ones dropped (a wrong set of pairs would fail each of its operations).
 
-use super::layout::{self, BLOCK, IN_PLANES, Planes};
+use super::layout::{self, BLOCK, Columns, IN_PLANES, Planes};
 use crate::bignum::{Limb, Nat};
 use crate::modular::{Elem, Modulus, Plain};
 use crate::rng::RandomSource;
 use crate::rsa::blinding::{Blinder, BlindingPool};
-use crate::rsa::on_cores::cores;
+use crate::rsa::on_cores::{cores, host_threads, map_parts};
 use crate::rsa::tags::N;
 use crate::{Error, Result};
 use zeroize::Zeroizing;
@@ -27,7 +27,7 @@ use zeroize::Zeroizing;
 /// the host build of the same source.
 pub(crate) trait Runner {
     /// A key image where the runner reads it.
-    type Key;
+    type Key: Sync;
 
     /// The image's n in 32-bit limbs.
     fn n_words(key: &Self::Key) -> usize;
@@ -105,28 +105,40 @@ pub(crate) fn private_whole<R: Runner>(
         .iter()
         .map(|&k| taken[k as usize].next().unwrap_or(Err(Error::Internal("a pair short"))))
         .collect();
+    // The input planes, packed on every core for a large batch (a range of operations
+    // a thread, a block at a time).
     let words = table.iter().map(|k| R::n_words(k)).max().unwrap_or(0);
+    let per = per_thread(ops.len());
     let mut input = Planes::new(IN_PLANES, words, ops.len());
-    for (b, (ops, pairs)) in ops.chunks(BLOCK).zip(pairs.chunks(BLOCK)).enumerate() {
-        let of_pair = |f: &dyn Fn(&Blinder) -> &[Limb]| -> Vec<&[Limb]> {
-            pairs.iter().map(|p| p.as_ref().map_or(&[][..], f)).collect()
-        };
-        let cs: Vec<&[Limb]> = ops
-            .iter()
-            .zip(pairs)
-            .map(|(op, p)| if p.is_ok() { op.c.as_limbs() } else { &[] })
-            .collect();
-        input.put_block(0, b * BLOCK, &cs);
-        input.put_block(1, b * BLOCK, &of_pair(&|p| p.a().as_limbs()));
-        input.put_block(2, b * BLOCK, &of_pair(&|p| p.ai().as_limbs()));
-    }
+    map_parts(input.columns(per), |mut part| {
+        let end = part.first + part.count;
+        for first in (part.first..end).step_by(BLOCK) {
+            let block = first..(first + BLOCK).min(end);
+            let (ops, pairs) = (&ops[block.clone()], &pairs[block]);
+            let of_pair = |f: &dyn Fn(&Blinder) -> &[Limb]| -> Vec<&[Limb]> {
+                pairs.iter().map(|p| p.as_ref().map_or(&[][..], f)).collect()
+            };
+            let cs: Vec<&[Limb]> = ops
+                .iter()
+                .zip(pairs)
+                .map(|(op, p)| if p.is_ok() { op.c.as_limbs() } else { &[] })
+                .collect();
+            part.put_block(0, first, &cs);
+            part.put_block(1, first, &of_pair(&|p| p.a().as_limbs()));
+            part.put_block(2, first, &of_pair(&|p| p.ai().as_limbs()));
+        }
+    });
     for (k, pair) in op_key.iter_mut().zip(&pairs) {
         if pair.is_err() {
             *k = u32::MAX; // the kernel fails it alone (no such key)
         }
     }
-    let (out, status) = match runner.run(&table, &op_key, &input) {
-        Ok(r) if r.1.len() == ops.len() => r,
+    let whole = |(out, status): &(Planes, Vec<u32>)| {
+        (out.words, out.count, out.buf.len(), status.len())
+            == (words, ops.len(), layout::OUT_PLANES * words * ops.len(), ops.len())
+    };
+    let (mut out, status) = match runner.run(&table, &op_key, &input) {
+        Ok(r) if whole(&r) => r,
         Ok(_) => {
             return ops
                 .iter()
@@ -135,43 +147,33 @@ pub(crate) fn private_whole<R: Runner>(
         }
         Err(e) => return ops.iter().map(|_| Err(e)).collect(),
     };
-    // The results, and each key's successors, put back in bulk unless one of its
-    // operations failed its fault check (then its pool is emptied instead: a wrong set
-    // of pairs would fail each of its operations).
+    // The results and the pairs' successors, read on every core for a large batch (a
+    // range of operations a thread, as packed).
+    let pair_parts = split_every(pairs, per);
+    let parts =
+        map_parts(out.columns(per).into_iter().zip(pair_parts).collect(), |(part, pairs)| {
+            read_results(
+                &part,
+                pairs,
+                &ops[part.first..],
+                &op_key[part.first..],
+                &status[part.first..],
+            )
+        });
+    // Each key's successors put back in bulk unless one of its operations failed its
+    // fault check (then its pool is emptied instead: a wrong set of pairs would fail each
+    // of its operations).
     let mut back: Vec<Vec<Blinder>> = (0..table.len()).map(|_| Vec::new()).collect();
     let mut faulted = vec![false; table.len()];
     let mut results = Vec::with_capacity(ops.len());
-    // The output planes, read a block at a time: each operation's m, A^2 and Ai^2.
-    let limbs = words / 2;
-    let outputs = (0..ops.len()).step_by(BLOCK).flat_map(|first| {
-        let count = BLOCK.min(ops.len() - first);
-        let [ms, a2s, ai2s] = [0, 1, 2].map(|k| out.get_block(k, first, count, limbs));
-        ms.into_iter().zip(a2s).zip(ai2s)
-    });
-    for (i, (pair, ((m, a2), ai2))) in pairs.into_iter().zip(outputs).enumerate() {
-        let (op, key) = (&ops[i], op_key[i] as usize);
-        let n = op.n;
-        results.push(pair.and_then(|pair| match status[i] {
-            layout::STATUS_OK => {
-                let m = n.elem_from_limbs(&m[..n.limbs()])?;
-                if pair.renews() {
-                    let own = |mut x: Zeroizing<Vec<Limb>>| {
-                        x.truncate(n.limbs());
-                        Elem::from_boxed(core::mem::take(&mut *x).into_boxed_slice())
-                    };
-                    back[key].push(pair.renewed(own(a2), own(ai2)));
-                }
-                Ok(m)
-            }
-            layout::STATUS_FAULT => {
-                faulted[key] = true;
-                Err(Error::FaultDetected)
-            }
-            layout::STATUS_BAD_INPUT => {
-                Err(Error::InvalidArgument("value is not less than the modulus"))
-            }
-            _ => Err(Error::Internal("the GPU kernel rejected a key image")),
-        }));
+    for part in parts {
+        results.extend(part.results);
+        for (key, pair) in part.successors {
+            back[key as usize].push(pair);
+        }
+        for key in part.faulted {
+            faulted[key as usize] = true;
+        }
     }
     for ((&(_, first), successors), faulted) in per_key.iter().zip(back).zip(faulted) {
         if let Some(op) = first {
@@ -183,6 +185,144 @@ pub(crate) fn private_whole<R: Runner>(
         }
     }
     results
+}
+
+/// Operations a thread packs or unpacks in a batch of `count`: the batch spread over
+/// [`host_threads`], in whole blocks.
+fn per_thread(count: usize) -> usize {
+    count.div_ceil(host_threads(count)).next_multiple_of(BLOCK)
+}
+
+/// `v` cut into parts of `per` (the last shorter), in order.
+fn split_every<T>(mut v: Vec<T>, per: usize) -> Vec<Vec<T>> {
+    let mut parts = Vec::with_capacity(v.len().div_ceil(per.max(1)));
+    while !v.is_empty() {
+        let rest = v.split_off(per.max(1).min(v.len()));
+        parts.push(core::mem::replace(&mut v, rest));
+    }
+    parts
+}
+
+/// What a range of a batch's operations gave: each result in order, the successors of
+/// its pairs with their keys' indices, and the keys whose fault check failed.
+struct PartResults {
+    results: Vec<Result<Elem<N, Plain>>>,
+    successors: Vec<(u32, Blinder)>,
+    faulted: Vec<u32>,
+}
+
+/// The results of the operations of `part` (output planes), a block at a time: `pairs`,
+/// `ops`, `op_key` and `status` start at the part's first operation.
+fn read_results<K>(
+    part: &Columns<'_>,
+    pairs: Vec<Result<Blinder>>,
+    ops: &[WholeOp<'_, K>],
+    op_key: &[u32],
+    status: &[u32],
+) -> PartResults {
+    let mut got = PartResults {
+        results: Vec::with_capacity(part.count),
+        successors: Vec::new(),
+        faulted: Vec::new(),
+    };
+    let limbs = part.words() / 2;
+    let end = part.first + part.count;
+    let outputs = (part.first..end).step_by(BLOCK).flat_map(|first| {
+        let count = BLOCK.min(end - first);
+        let [ms, a2s, ai2s] = [0, 1, 2].map(|k| part.get_block(k, first, count, limbs));
+        ms.into_iter().zip(a2s).zip(ai2s)
+    });
+    for (i, (pair, ((m, a2), ai2))) in pairs.into_iter().zip(outputs).enumerate() {
+        let (n, key) = (ops[i].n, op_key[i]);
+        let result = pair.and_then(|pair| match status[i] {
+            layout::STATUS_OK => {
+                let m = n.elem_from_limbs(&m[..n.limbs()])?;
+                if pair.renews() {
+                    let own = |mut x: Zeroizing<Vec<Limb>>| {
+                        x.truncate(n.limbs());
+                        Elem::from_boxed(core::mem::take(&mut *x).into_boxed_slice())
+                    };
+                    got.successors.push((key, pair.renewed(own(a2), own(ai2))));
+                }
+                Ok(m)
+            }
+            layout::STATUS_FAULT => {
+                got.faulted.push(key);
+                Err(Error::FaultDetected)
+            }
+            layout::STATUS_BAD_INPUT => {
+                Err(Error::InvalidArgument("value is not less than the modulus"))
+            }
+            _ => Err(Error::Internal("the GPU kernel rejected a key image")),
+        });
+        got.results.push(result);
+    }
+    got
+}
+
+/// A stand-in for the device (feature `hazmat`): it answers every operation at once
+/// with its own input planes, so m = c and each pair comes back as its own successor
+/// (still a valid pair), every status OK. With it, a batch costs what the host's side
+/// costs and nothing else: `crates/bench/benches/gpu_host.rs` measures that ceiling on
+/// any machine.
+#[cfg(feature = "hazmat")]
+pub(crate) struct StandIn;
+
+#[cfg(feature = "hazmat")]
+impl Runner for StandIn {
+    type Key = crate::rsa::RsaPrivateKey;
+
+    fn n_words(key: &Self::Key) -> usize {
+        2 * key.public.n.limbs()
+    }
+
+    fn run(
+        &self,
+        keys: &[&Self::Key],
+        op_key: &[u32],
+        input: &Planes,
+    ) -> Result<(Planes, Vec<u32>)> {
+        let status =
+            op_key
+                .iter()
+                .map(|&k| {
+                    if (k as usize) < keys.len() {
+                        layout::STATUS_OK
+                    } else {
+                        layout::STATUS_BAD_KEY
+                    }
+                })
+                .collect();
+        let out = Planes { words: input.words, count: input.count, buf: input.buf.clone() };
+        Ok((out, status))
+    }
+}
+
+/// [`private_whole`] on the [`StandIn`] for every operation whose key the kernel takes;
+/// the others fail with [`Error::Unsupported`].
+#[cfg(feature = "hazmat")]
+pub(crate) fn private_all_on_stand_in(
+    ops: crate::rsa::private::Ops<'_, Elem<N, Plain>>,
+    rng: &mut dyn RandomSource,
+) -> Vec<Result<Elem<N, Plain>>> {
+    let mut results: Vec<Option<Result<Elem<N, Plain>>>> = Vec::with_capacity(ops.len());
+    let mut whole = Vec::new();
+    for (key, c) in ops {
+        let (n, e) = (&key.public.n, &key.public.e);
+        match c {
+            Ok(c) if layout::prime_words(&key.crt, n, e).is_some() => {
+                whole.push(WholeOp { pool: &key.blinding, n, e, image: key, c });
+                results.push(None);
+            }
+            Ok(_) => results.push(Some(Err(Error::Unsupported("the key does not fit the kernel")))),
+            Err(e) => results.push(Some(Err(e))),
+        }
+    }
+    let mut done = private_whole(&StandIn, &whole, rng).into_iter();
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| done.next().unwrap_or(Err(Error::Internal("a result short")))))
+        .collect()
 }
 
 #[cfg(test)]
@@ -334,6 +474,80 @@ mod tests {
         assert_eq!(keys[0].blinding.len(), 0, "the faulty key's pool is emptied");
     }
 
+    /// A device that answers each operation with its input planes (m = c, the pair its
+    /// own successor), and a fault for every operation on key `faulty`.
+    struct Echo {
+        faulty: Option<u32>,
+    }
+
+    impl Runner for Echo {
+        type Key = Zeroizing<Vec<u32>>;
+
+        fn n_words(key: &Self::Key) -> usize {
+            key[2] as usize
+        }
+
+        fn run(
+            &self,
+            _: &[&Self::Key],
+            op_key: &[u32],
+            input: &Planes,
+        ) -> Result<(Planes, Vec<u32>)> {
+            let status =
+                op_key
+                    .iter()
+                    .map(|&k| {
+                        if Some(k) == self.faulty {
+                            layout::STATUS_FAULT
+                        } else {
+                            layout::STATUS_OK
+                        }
+                    })
+                    .collect();
+            Ok((Planes { words: input.words, count: input.count, buf: input.buf.clone() }, status))
+        }
+    }
+
+    /// A batch large enough to be packed and read on several threads (where there are
+    /// several cores) keeps every operation in its place: each result is its own c, each
+    /// key's successors come back, and a fault on one key fails that key's operations
+    /// alone, wherever they fall among the threads' ranges.
+    #[test]
+    fn large_batches_keep_their_order_across_threads() {
+        let mut rng = crate::rng::OsRng;
+        let keys = [
+            RsaPrivateKey::generate(1024, &mut rng).unwrap(),
+            RsaPrivateKey::generate(1024, &mut rng).unwrap(),
+        ];
+        let images = [image(&keys[0]), image(&keys[1])];
+        let count = crate::rsa::on_cores::PARALLEL_MIN + 3 * BLOCK + 77;
+        assert!(per_thread(count) < count || cores() == 1, "more than one range");
+        let inputs: Vec<(usize, Vec<u8>)> = (0..count)
+            .map(|i| {
+                let k = usize::from(i % 7 == 2);
+                let mut x = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes().repeat(16);
+                x[0] = 0; // below n
+                (k, x)
+            })
+            .collect();
+        for faulty in [None, Some(1)] {
+            let ops: Vec<_> =
+                inputs.iter().map(|(k, x)| whole(&keys[*k], &images[*k], x)).collect();
+            let got = private_whole(&Echo { faulty }, &ops, &mut rng);
+            assert_eq!(got.len(), count);
+            for (i, ((k, x), m)) in inputs.iter().zip(got).enumerate() {
+                match (faulty, k) {
+                    (Some(1), 1) => assert!(matches!(m, Err(Error::FaultDetected)), "op {i}"),
+                    _ => assert_eq!(keys[*k].public.n.to_be_bytes(&m.unwrap()), *x, "op {i}"),
+                }
+            }
+            let on = |k: usize| inputs.iter().filter(|(key, _)| *key == k).count();
+            assert_eq!(keys[0].blinding.len(), on(0), "every successor of key 0 back");
+            let want_1 = if faulty.is_some() { 0 } else { on(1) };
+            assert_eq!(keys[1].blinding.len(), want_1, "key 1's successors");
+        }
+    }
+
     /// The planes put words where the kernel reads them: word j of plane k of operation
     /// i at (k words + j) count + i, low half of each 64-bit limb first.
     #[test]
@@ -350,7 +564,7 @@ mod tests {
 
     /// A block writes and reads what one operation at a time would, a short operation
     /// (a failed pair's empty planes) leaving its words zero, and nothing outside the
-    /// block's operations.
+    /// block's operations; the planes cut in ranges give each range its own operations.
     #[test]
     fn blocks_put_and_get_what_single_operations_do() {
         let (words, count) = (8, 2 * BLOCK + 3);
@@ -366,12 +580,26 @@ mod tests {
         let ops: Vec<&[Limb]> = (BLOCK..2 * BLOCK)
             .map(|i| if i == BLOCK + 5 { &[][..] } else { &all[i][..] })
             .collect();
-        blocked.put_block(1, BLOCK, &ops);
+        let mut parts = blocked.columns(BLOCK);
+        assert_eq!(
+            parts.iter().map(|p| (p.first, p.count)).collect::<Vec<_>>(),
+            vec![(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 3)]
+        );
+        parts[1].put_block(1, BLOCK, &ops);
+        let got = parts[1].get_block(1, BLOCK, BLOCK, 4);
+        drop(parts);
         assert_eq!(one.buf, blocked.buf);
-        let got = blocked.get_block(1, BLOCK, BLOCK, 4);
         for (o, g) in got.iter().enumerate() {
             assert_eq!(g.to_vec(), one.get(1, BLOCK + o, 4).to_vec(), "operation {}", BLOCK + o);
         }
         assert_eq!(got[5].to_vec(), vec![0; 4]);
+        // The last, short range: its operations, at their places in every row.
+        let mut parts = blocked.columns(BLOCK);
+        parts[2].put_block(2, 2 * BLOCK + 1, &[&all[0][..2], &all[1][..2]]);
+        drop(parts);
+        for (o, i) in [(0, 2 * BLOCK + 1), (1, 2 * BLOCK + 2)] {
+            assert_eq!(blocked.get(2, i, 2).to_vec(), all[o][..2].to_vec());
+        }
+        assert_eq!(blocked.get(2, 2 * BLOCK, 2).to_vec(), vec![0, 0]);
     }
 }

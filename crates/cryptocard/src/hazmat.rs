@@ -121,7 +121,7 @@ pub mod gpu {
         let device = driver::device()?;
         let keys = images.iter().map(|i| device.upload(i)).collect::<crate::Result<Vec<_>>>()?;
         let refs: Vec<&driver::DeviceKey> = keys.iter().collect();
-        let planes = layout::Planes { words, count, buf: zeroize::Zeroizing::new(input.to_vec()) };
+        let planes = layout::Planes::from_vec(words, count, input.to_vec());
         let (out, status) = device.run(&refs, op_key, &planes)?;
         Ok((out.buf.to_vec(), status))
     }

@@ -20,19 +20,23 @@
 //! leaves its size to the module for every size, with the error in [`status`].
 //!
 //! Key images are uploaded once per key and zeroed on the device when the key's last
-//! clone is dropped ([`DeviceKey`]); each batch's buffers are zeroed before they are
-//! freed. One launch at a time per process (a mutex): the kernel fills the device by
-//! itself at the batch sizes where the GPU pays. [`counters`] keeps the launches, the
+//! clone is dropped ([`DeviceKey`]). A batch's device memory is kept for the next
+//! ([`Scratch`], grown to the largest batch so far) and zeroed after each batch; its
+//! planes on the host are page-locked ([`Staging`], unless `CRYPTOCARD_GPU_PINNED=0`),
+//! so that the copies run at the bus's speed without the driver's bounce buffers, and
+//! are kept too, wiped, for the next batch. One launch at a time per process (a mutex):
+//! the kernel fills the device by itself at the batch sizes where the GPU pays. [`counters`] keeps the launches, the
 //! operations and the seconds in the kernel, for `speed`'s kernel-only rates.
 
 #![allow(unsafe_code)]
 
-use super::layout::{self, IN_PLANES, OUT_PLANES, Planes};
+use super::layout::{self, IN_PLANES, OUT_PLANES, PlaneBuf, Planes};
 use super::source::{KERNEL_NAME, KERNEL_SOURCE, SPLIT_NAMES};
 use super::tuning::Tuning;
 use crate::{Error, Result};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig,
+    PinnedHostSlice, PushKernelArg, ValidAsZeroBits,
 };
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -48,7 +52,8 @@ pub(crate) struct Device {
     every: Kernels,
     /// The sized modules by prime length: compiling (from setup on) or loaded.
     sized: Mutex<Vec<(usize, SizedModule)>>,
-    launch: Mutex<()>,
+    /// One launch at a time, with the device memory it reuses.
+    launch: Mutex<Scratch>,
     counters: Mutex<GpuCounters>,
     /// "NVIDIA H100 80GB HBM3, 132 SMs at 1980 MHz, sm_90; PTX carry chains, ...".
     pub(crate) description: String,
@@ -262,7 +267,7 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
         tuning,
         every,
         sized: Mutex::new(compiling),
-        launch: Mutex::new(()),
+        launch: Mutex::new(Scratch::default()),
         counters: Mutex::new(GpuCounters::default()),
         description,
     })
@@ -334,14 +339,19 @@ impl Device {
         if input.count == 0 {
             return Ok((Planes::new(OUT_PLANES, input.words, 0), Vec::new()));
         }
-        debug_assert_eq!(input.buf.len(), IN_PLANES * input.words * input.count);
-        let _one_at_a_time = self.launch.lock().unwrap_or_else(|p| p.into_inner());
+        // The kernels read every word the layout gives the batch: planes shorter than
+        // that would have them read past their copy.
+        if input.buf.len() != IN_PLANES * input.words * input.count {
+            return Err(Error::Internal("GPU batch planes of the wrong length"));
+        }
+        let mut scratch = self.launch.lock().unwrap_or_else(|p| p.into_inner());
         let started = Instant::now();
         let key_words: Vec<usize> = keys.iter().map(|k| k.n_words).collect();
         let (mut kernel_seconds, mut launches) = (0.0, 0);
         let result = layout::by_size(&key_words, op_key, input, |nw, op_key, planes| {
+            let kernels = self.kernels(nw / 2);
             let (out, status, secs) =
-                self.launch_one(&self.kernels(nw / 2), keys, op_key, planes)?;
+                self.launch_one(&mut scratch, &kernels, keys, op_key, planes)?;
             kernel_seconds += secs;
             launches += 1;
             Ok((out, status))
@@ -356,9 +366,21 @@ impl Device {
         result
     }
 
-    /// One launch of `func` over a batch of one size; the seconds the kernel ran.
+    /// Zeroed planes for `count` operations of `words` limbs, page-locked where the
+    /// tuning allows and the driver gives the memory (else on the heap).
+    pub(crate) fn planes(&self, planes: usize, words: usize, count: usize) -> Planes {
+        let len = planes * words * count;
+        match self.tuning.pinned.then(|| Staging::take(&self.ctx, len)).flatten() {
+            Some(staged) => Planes { words, count, buf: PlaneBuf::Pinned(staged) },
+            None => Planes::new(planes, words, count),
+        }
+    }
+
+    /// One launch of `func` over a batch of one size, in the device memory of
+    /// `scratch`; the seconds the kernel ran.
     fn launch_one(
         &self,
+        scratch: &mut Scratch,
         kernels: &Kernels,
         keys: &[&DeviceKey],
         op_key: &[u32],
@@ -366,6 +388,7 @@ impl Device {
     ) -> Result<(Planes, Vec<u32>, f64)> {
         let count = input.count;
         let s = &self.stream;
+        let failed = gpu_failed;
         let ptrs: Vec<u64> = keys
             .iter()
             .map(|k| {
@@ -373,12 +396,31 @@ impl Device {
                 ptr
             })
             .collect();
-        let failed = gpu_failed;
-        let d_keys = s.clone_htod(&ptrs).map_err(failed)?;
-        let d_op_key = s.clone_htod(op_key).map_err(failed)?;
-        let mut d_in = s.clone_htod(&input.buf[..]).map_err(failed)?;
-        let mut d_out = s.alloc_zeros::<u32>(OUT_PLANES * input.words * count).map_err(failed)?;
-        let mut d_status = s.alloc_zeros::<u32>(count).map_err(failed)?;
+        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
+        // The whole kernel takes a null pointer there and never reads it.
+        let in_words = IN_PLANES * input.words * count;
+        let out_words = OUT_PLANES * input.words * count;
+        let mid_words = if kernels.run_split { 2 * (input.words / 2) * count } else { 0 };
+        let Scratch { keys: d_keys, op_key: d_op_key, input: d_in, output: d_out, mid, status } =
+            scratch;
+        let mut d_keys = room(d_keys, ptrs.len(), s)?.slice_mut(..ptrs.len());
+        let mut d_op_key = room(d_op_key, count, s)?.slice_mut(..count);
+        let mut d_in = room(d_in, in_words, s)?.slice_mut(..in_words);
+        let mut d_out = room(d_out, out_words, s)?.slice_mut(..out_words);
+        let mut d_status = room(status, count, s)?.slice_mut(..count);
+        let mut d_mid = match mid_words {
+            0 => None,
+            words => Some(room(mid, words, s)?.slice_mut(..words)),
+        };
+        // What an earlier batch that failed midway may have left is cleared first.
+        s.memset_zeros(&mut d_out).map_err(failed)?;
+        s.memset_zeros(&mut d_status).map_err(failed)?;
+        if let Some(mid) = d_mid.as_mut() {
+            s.memset_zeros(mid).map_err(failed)?;
+        }
+        s.memcpy_htod(&ptrs, &mut d_keys).map_err(failed)?;
+        s.memcpy_htod(op_key, &mut d_op_key).map_err(failed)?;
+        s.memcpy_htod(&input.buf[..in_words], &mut d_in).map_err(failed)?;
         let (key_count, n, words, w) =
             (keys.len() as u32, count as u32, input.words as u32, self.tuning.window);
         let block = self.tuning.block;
@@ -387,20 +429,12 @@ impl Device {
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
-        // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
-        // The whole kernel takes a null pointer there and never reads it.
-        let mid_words = 2 * (input.words / 2) * count;
-        let mut d_mid = if kernels.run_split {
-            Some(s.alloc_zeros::<u32>(mid_words).map_err(failed)?)
-        } else {
-            None
-        };
         const NO_SCRATCH: u64 = 0;
         s.synchronize().map_err(failed)?;
         let t = Instant::now();
         let mut launch = |f: &CudaFunction, threads: u32| {
             let mut launch = s.launch_builder(f);
-            launch.arg(&d_keys).arg(&key_count).arg(&d_op_key).arg(&d_in);
+            launch.arg(&mut d_keys).arg(&key_count).arg(&mut d_op_key).arg(&mut d_in);
             match d_mid.as_mut() {
                 Some(mid) => launch.arg(mid),
                 None => launch.arg(&NO_SCRATCH),
@@ -410,7 +444,7 @@ impl Device {
             // order (CC_ENTRY_PARAMS, kernel/kernel.cu); every key pointer is a live
             // image of the words its header announces (DeviceKey, made by `upload` from
             // layout::key_image) and `keys` keeps them alive until the stream is
-            // synchronised below; the buffers have the lengths the batch layout gives
+            // synchronised below; the views have the lengths the batch layout gives
             // `count` operations of `words` limbs (the scratch, for the split kernels,
             // two planes of words / 2; null for the whole one, which ignores it), and the
             // kernels index them only below those (rsa_op.cuh's cc_rsa_*_at: one thread
@@ -429,9 +463,10 @@ impl Device {
         }
         s.synchronize().map_err(failed)?;
         let kernel_seconds = t.elapsed().as_secs_f64();
-        let mut out = Planes::new(OUT_PLANES, input.words, count);
-        s.memcpy_dtoh(&d_out, &mut out.buf[..]).map_err(failed)?;
-        let status = s.clone_dtoh(&d_status).map_err(failed)?;
+        let mut out = self.planes(OUT_PLANES, input.words, count);
+        s.memcpy_dtoh(&d_out, &mut out.buf[..out_words]).map_err(failed)?;
+        let mut status = vec![0u32; count];
+        s.memcpy_dtoh(&d_status, &mut status[..]).map_err(failed)?;
         // The blinded inputs and the pairs' successors are secrets: wipe them there too.
         s.memset_zeros(&mut d_in).map_err(failed)?;
         s.memset_zeros(&mut d_out).map_err(failed)?;
@@ -440,6 +475,128 @@ impl Device {
         }
         s.synchronize().map_err(failed)?;
         Ok((out, status, kernel_seconds))
+    }
+}
+
+/// The device memory of a batch, kept from one batch to the next (each grown to the
+/// largest batch so far) under the launch lock, so that a batch neither allocates nor
+/// frees: the key pointers, the key indices, the input and output planes, the split
+/// form's middle planes and the status words. The planes are zeroed after each batch.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    keys: Option<CudaSlice<u64>>,
+    op_key: Option<CudaSlice<u32>>,
+    input: Option<CudaSlice<u32>>,
+    output: Option<CudaSlice<u32>>,
+    mid: Option<CudaSlice<u32>>,
+    status: Option<CudaSlice<u32>>,
+}
+
+/// `slot`'s buffer with room for `len` elements: the one kept, or a larger one in its
+/// place (the old one freed first).
+fn room<'a, T: DeviceRepr + ValidAsZeroBits>(
+    slot: &'a mut Option<CudaSlice<T>>,
+    len: usize,
+    s: &Arc<CudaStream>,
+) -> Result<&'a mut CudaSlice<T>> {
+    if slot.as_ref().is_none_or(|b| b.len() < len) {
+        *slot = None;
+        *slot = Some(s.alloc_zeros::<T>(len.max(1)).map_err(gpu_failed)?);
+    }
+    slot.as_mut().ok_or(Error::Internal("a device buffer just made"))
+}
+
+/// Page-locked host memory holding a batch's planes ([`PlaneBuf::Pinned`]): the device
+/// copies from and to it directly, at the bus's speed and without the driver's bounce
+/// buffers. Dropped, it is wiped and kept for a later batch (the [`STAGING_KEPT`]
+/// largest), since page-locking memory costs far more than reusing it.
+pub(crate) struct Staging {
+    /// Always `Some` until dropped.
+    host: Option<PinnedHostSlice<u32>>,
+    /// The start of `host`'s memory, and the words in use (at most its length).
+    ptr: *mut u32,
+    len: usize,
+}
+
+// SAFETY: a Staging owns its page-locked allocation alone (PinnedHostSlice is Send and
+// Sync, and nothing else holds its pointer); the raw pointer is only read through &self
+// and written through &mut self, as a Box's would be.
+unsafe impl Send for Staging {}
+// SAFETY: as above.
+unsafe impl Sync for Staging {}
+
+/// Page-locked buffers kept for later batches.
+static STAGED: Mutex<Vec<PinnedHostSlice<u32>>> = Mutex::new(Vec::new());
+
+/// How many [`STAGED`] keeps: the input and output planes of two batches.
+const STAGING_KEPT: usize = 4;
+
+/// Words a new page-locked buffer is rounded up to (a mebibyte), so that batches of
+/// nearby sizes share buffers.
+const STAGING_GRAIN: usize = 1 << 18;
+
+impl Staging {
+    /// `len` zeroed words: the smallest kept buffer that holds them, or a new one;
+    /// `None` where the driver gives no page-locked memory.
+    fn take(ctx: &Arc<CudaContext>, len: usize) -> Option<Staging> {
+        let kept = {
+            let mut kept = STAGED.lock().unwrap_or_else(|p| p.into_inner());
+            let fits = kept.iter().enumerate().filter(|(_, h)| h.len() >= len);
+            let best = fits.min_by_key(|(_, h)| h.len()).map(|(i, _)| i);
+            best.map(|i| kept.swap_remove(i))
+        };
+        let mut host = match kept {
+            Some(host) => host,
+            None => {
+                let words = len.max(1).next_multiple_of(STAGING_GRAIN);
+                // SAFETY: the memory is uninitialised until it is zeroed just below,
+                // before any slice of it is made; flags 0 (not write-combined) keeps it
+                // cached, since the host reads the output planes back.
+                let mut host = unsafe { ctx.alloc_pinned_with_flags::<u32>(words, 0) }.ok()?;
+                let ptr = host.as_mut_ptr().ok()?;
+                // SAFETY: `ptr` is the start of `host`'s `words` u32s, which nothing else
+                // references yet.
+                unsafe { core::ptr::write_bytes(ptr, 0, words) };
+                host
+            }
+        };
+        // Kept buffers were wiped when dropped, and no copy is in flight on them.
+        let ptr = host.as_mut_ptr().ok()?;
+        Some(Staging { host: Some(host), ptr, len })
+    }
+}
+
+impl core::ops::Deref for Staging {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        // SAFETY: `ptr` is the start of `host`'s allocation, which this Staging owns and
+        // which holds at least `len` initialised (zeroed when made) words; no device copy
+        // is in flight on it while a Staging exists (each batch synchronises its stream
+        // before its planes are read or dropped).
+        unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl core::ops::DerefMut for Staging {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        // SAFETY: as for `deref`, and `&mut self` makes this the only reference.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut **self);
+        let Some(host) = self.host.take() else { return };
+        let mut kept = STAGED.lock().unwrap_or_else(|p| p.into_inner());
+        kept.push(host);
+        if kept.len() > STAGING_KEPT {
+            // The smallest goes (its page-locked memory freed).
+            if let Some(i) = kept.iter().enumerate().min_by_key(|(_, h)| h.len()).map(|(i, _)| i) {
+                kept.swap_remove(i);
+            }
+        }
     }
 }
 

@@ -114,7 +114,38 @@ pub(crate) const BLOCK: usize = 256;
 pub(crate) struct Planes {
     pub(crate) words: usize,
     pub(crate) count: usize,
-    pub(crate) buf: Zeroizing<Vec<u32>>,
+    pub(crate) buf: PlaneBuf,
+}
+
+/// Where a batch's planes live: the heap, or (feature `gpu`) page-locked host memory
+/// that the device copies from and to directly, kept between batches
+/// (`driver.rs`'s [`super::driver::Staging`]). Both are wiped when dropped.
+pub(crate) enum PlaneBuf {
+    Heap(Zeroizing<Vec<u32>>),
+    #[cfg(feature = "gpu")]
+    Pinned(super::driver::Staging),
+}
+
+impl core::ops::Deref for PlaneBuf {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        match self {
+            PlaneBuf::Heap(v) => v,
+            #[cfg(feature = "gpu")]
+            PlaneBuf::Pinned(s) => s,
+        }
+    }
+}
+
+impl core::ops::DerefMut for PlaneBuf {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        match self {
+            PlaneBuf::Heap(v) => v,
+            #[cfg(feature = "gpu")]
+            PlaneBuf::Pinned(s) => s,
+        }
+    }
 }
 
 /// Consecutive operations of [`Planes`] (columns `first..first + count`), each row's
@@ -130,7 +161,12 @@ pub(crate) struct Columns<'a> {
 impl Planes {
     /// Zeroed planes for `count` operations of up to `words` limbs.
     pub(crate) fn new(planes: usize, words: usize, count: usize) -> Planes {
-        Planes { words, count, buf: Zeroizing::new(vec![0; planes * words * count]) }
+        Planes::from_vec(words, count, vec![0; planes * words * count])
+    }
+
+    /// Planes for `count` operations of `words` limbs in `buf`.
+    pub(crate) fn from_vec(words: usize, count: usize, buf: Vec<u32>) -> Planes {
+        Planes { words, count, buf: PlaneBuf::Heap(Zeroizing::new(buf)) }
     }
 
     /// The planes cut into ranges of `per` operations (the last shorter), in order.
@@ -317,7 +353,7 @@ mod tests {
             assert!(keys.iter().all(|&k| key_words[k as usize] == nw));
             launches.push((nw, planes.count));
             // echo the input planes, status = the width
-            let out = Planes { words: nw, count: planes.count, buf: planes.buf.clone() };
+            let out = Planes::from_vec(nw, planes.count, planes.buf.to_vec());
             Ok((out, vec![nw as u32; planes.count]))
         })
         .unwrap();

@@ -13,6 +13,7 @@
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
+//! | `CRYPTOCARD_GPU_PINNED` | 0, 1 | 1 | a batch's planes on the host in page-locked memory, kept between batches, or on the heap (the driver then copies through bounce buffers) |
 //! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | by size | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
 //!
 //! "By size" is what the device runs measured best at each prime length (two H200s,
@@ -62,6 +63,8 @@ pub(crate) struct Tuning {
     /// The operation in three kernels, the exponentiations a thread each; `None` for
     /// the choice by size.
     pub(crate) split: Option<bool>,
+    /// The planes in page-locked host memory.
+    pub(crate) pinned: bool,
 }
 
 impl Default for Tuning {
@@ -76,6 +79,7 @@ impl Default for Tuning {
             block: 128,
             max_registers: 0,
             split: None,
+            pinned: true,
         }
     }
 }
@@ -139,6 +143,7 @@ impl Tuning {
                 d.max_registers,
             )?,
             split: set("CRYPTOCARD_GPU_SPLIT", &yes_no)?,
+            pinned: pick("CRYPTOCARD_GPU_PINNED", &yes_no, d.pinned)?,
         })
     }
 
@@ -203,7 +208,7 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}",
+            "{} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes",
             if self.ptx { "PTX" } else { "64-bit product" },
             match (self.mul_chain, self.ptx) {
                 (true, true) => "chained product (CIOS for every size)",
@@ -223,6 +228,7 @@ impl Tuning {
                 r => format!("at most {r} registers"),
             },
             self.sizes_where(|l| self.split_for(l)),
+            if self.pinned { "page-locked" } else { "heap" },
         )
     }
 }
@@ -254,6 +260,7 @@ mod tests {
             ("CRYPTOCARD_GPU_BLOCK", "256"),
             ("CRYPTOCARD_GPU_MAXREG", "168"),
             ("CRYPTOCARD_GPU_SPLIT", "1"),
+            ("CRYPTOCARD_GPU_PINNED", "0"),
         ])
         .unwrap();
         let want = Tuning {
@@ -266,6 +273,7 @@ mod tests {
             block: 256,
             max_registers: 168,
             split: Some(true),
+            pinned: false,
         };
         assert_eq!(t, want);
         assert_eq!(t.module_for(32), None, "not sized: one module");
@@ -273,6 +281,8 @@ mod tests {
         assert!(t.describe().contains("at most 168 registers"));
         assert!(t.describe().contains("split in three kernels at every size"));
         assert!(t.describe().contains("squaring by the product at every size"));
+        assert!(t.describe().ends_with("heap planes"), "{}", t.describe());
+        assert!(Tuning::default().describe().ends_with("page-locked planes"));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
     }
 

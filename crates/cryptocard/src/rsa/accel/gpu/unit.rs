@@ -76,6 +76,10 @@ impl Runner for Device {
         key.n_words
     }
 
+    fn planes(&self, planes: usize, words: usize, count: usize) -> Planes {
+        Device::planes(self, planes, words, count)
+    }
+
     fn run(
         &self,
         keys: &[&DeviceKey],

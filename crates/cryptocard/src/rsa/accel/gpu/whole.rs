@@ -32,6 +32,12 @@ pub(crate) trait Runner {
     /// The image's n in 32-bit limbs.
     fn n_words(key: &Self::Key) -> usize;
 
+    /// Zeroed planes for `count` operations of `words` limbs, where this runner copies
+    /// from fastest (the device: page-locked memory).
+    fn planes(&self, planes: usize, words: usize, count: usize) -> Planes {
+        Planes::new(planes, words, count)
+    }
+
     /// Runs the batch: `op_key[i]` indexes `keys` (`u32::MAX`: fail the operation), the
     /// input planes are (c, A R, Ai R). The output planes (m, A^2 R, Ai^2 R) and one
     /// status word per operation.
@@ -109,7 +115,7 @@ pub(crate) fn private_whole<R: Runner>(
     // a thread, a block at a time).
     let words = table.iter().map(|k| R::n_words(k)).max().unwrap_or(0);
     let per = per_thread(ops.len());
-    let mut input = Planes::new(IN_PLANES, words, ops.len());
+    let mut input = runner.planes(IN_PLANES, words, ops.len());
     map_parts(input.columns(per), |mut part| {
         let end = part.first + part.count;
         for first in (part.first..end).step_by(BLOCK) {
@@ -293,7 +299,7 @@ impl Runner for StandIn {
                     }
                 })
                 .collect();
-        let out = Planes { words: input.words, count: input.count, buf: input.buf.clone() };
+        let out = Planes::from_vec(input.words, input.count, input.buf.to_vec());
         Ok((out, status))
     }
 }
@@ -357,7 +363,7 @@ mod tests {
             let refs: Vec<&[u32]> = keys.iter().map(|k| k.as_slice()).collect();
             let w = layout::WINDOW;
             let planes = |out: cryptocard_gpu_host::BatchOut, words, count| {
-                Ok((Planes { words, count, buf: Zeroizing::new(out.out) }, out.status))
+                Ok((Planes::from_vec(words, count, out.out), out.status))
             };
             match self {
                 Host::Every => {
@@ -504,7 +510,7 @@ mod tests {
                         }
                     })
                     .collect();
-            Ok((Planes { words: input.words, count: input.count, buf: input.buf.clone() }, status))
+            Ok((Planes::from_vec(input.words, input.count, input.buf.to_vec()), status))
         }
     }
 
@@ -588,7 +594,7 @@ mod tests {
         parts[1].put_block(1, BLOCK, &ops);
         let got = parts[1].get_block(1, BLOCK, BLOCK, 4);
         drop(parts);
-        assert_eq!(one.buf, blocked.buf);
+        assert_eq!(one.buf[..], blocked.buf[..]);
         for (o, g) in got.iter().enumerate() {
             assert_eq!(g.to_vec(), one.get(1, BLOCK + o, 4).to_vec(), "operation {}", BLOCK + o);
         }

@@ -127,17 +127,19 @@ pub mod gpu {
     }
 
     /// [`crate::rsa::private_batch`] as it runs a GPU batch, with a stand-in device
-    /// that answers each operation at once with its input (so m = c: no result is a
-    /// real signature or plaintext, and each blinding pair comes back unchanged): what
-    /// the host's side of a batch costs (the schemes' encoding, the pairs, the
-    /// planes, the decoding), the end-to-end ceiling the host sets for a device. A
-    /// request whose key the kernel does not take fails with
-    /// [`crate::Error::Unsupported`].
+    /// that answers each operation with its input (so m = c: no result is a real
+    /// signature or plaintext, and each blinding pair comes back unchanged) after
+    /// `per_op` an operation, as a device of that rate would. With `per_op` zero: what
+    /// the host's side of a batch costs (the schemes' encoding, the pairs, the planes,
+    /// the decoding), the end-to-end ceiling the host sets for a device; with a
+    /// device's time, how much of the host's work overlaps the device's. A request
+    /// whose key the kernel does not take fails with [`crate::Error::Unsupported`].
     pub fn private_batch_stand_in(
         requests: &[(&RsaPrivateKey, &crate::rsa::PrivateRequest)],
         rng: &mut dyn crate::rng::RandomSource,
+        per_op: core::time::Duration,
     ) -> Vec<crate::Result<Vec<u8>>> {
-        crate::rsa::batch::private_batch_on_stand_in(requests, rng)
+        crate::rsa::batch::private_batch_on_stand_in(requests, rng, per_op)
     }
 
     /// The device in one line, or why there is none.

@@ -30,8 +30,13 @@
 //!
 //! A large batch whose keys run on the GPU has its host work (hashing, padding,
 //! decoding) split over every core, so that the host keeps up with the device; PSS's
-//! salts are still drawn on the caller's thread from its source. Batches on the CPU's
-//! units stay on the calling thread (the engine runs one per worker).
+//! salts are still drawn on the caller's thread from its source. One of two device
+//! chunks (65,536 requests) or more runs a chunk at a time as a pipeline: a chunk's
+//! private operations on a thread of their own while the caller's thread encodes the
+//! next and decodes the one before, and each chunk takes the blinding pairs that the
+//! one before it renewed (a key's pool keeps a chunk's worth, not a whole batch's).
+//! Batches on the CPU's units stay on the calling thread (the engine runs one per
+//! worker).
 
 use super::accel::Lanes;
 use super::oaep::oaep_finish;
@@ -251,7 +256,7 @@ pub fn private_batch(
     };
     #[cfg(not(feature = "gpu"))]
     let threads = 1;
-    private_batch_with(requests, rng, threads, super::private::private_all)
+    private_batch_with(requests, rng, threads, &super::private::private_all)
 }
 
 /// [`private_batch`] with every key the GPU kernel takes on the GPU, whatever its own
@@ -263,7 +268,7 @@ pub(crate) fn private_batch_on_gpu(
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Vec<u8>>> {
     match super::Backend::Gpu.resolve() {
-        Ok(gpu) => private_batch_with(requests, rng, host_threads(requests.len()), |ops, rng| {
+        Ok(gpu) => private_batch_with(requests, rng, host_threads(requests.len()), &|ops, rng| {
             super::private::private_all_on_gpu(ops, gpu, rng)
         }),
         Err(e) => requests.iter().map(|_| Err(e)).collect(),
@@ -271,19 +276,20 @@ pub(crate) fn private_batch_on_gpu(
 }
 
 /// [`private_batch`] as a GPU batch runs it, every key the kernel takes on a stand-in
-/// device that answers at once (`whole.rs`'s `StandIn`: m = c, so no result is a real
-/// signature): the host's side alone, for `hazmat::gpu::private_batch_stand_in`.
+/// device that answers after `per_op` an operation (`whole.rs`'s `StandIn`: m = c, so
+/// no result is a real signature): the host's side, for
+/// `hazmat::gpu::private_batch_stand_in`.
 #[cfg(feature = "hazmat")]
 pub(crate) fn private_batch_on_stand_in(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
+    per_op: core::time::Duration,
 ) -> Vec<Result<Vec<u8>>> {
-    private_batch_with(
-        requests,
-        rng,
-        host_threads(requests.len()),
-        super::accel::gpu::whole::private_all_on_stand_in,
-    )
+    use super::accel::gpu::whole::{StandIn, private_all_on_stand_in};
+    let stand_in = StandIn { per_op };
+    private_batch_with(requests, rng, host_threads(requests.len()), &|ops, rng| {
+        private_all_on_stand_in(ops, rng, &stand_in)
+    })
 }
 
 /// Randomness for the threads of [`map_chunks`]: none. Only PSS's encoding asks for any
@@ -307,20 +313,102 @@ impl PrivateRequest {
 /// when it failed before RSADP (the encoding's error).
 type Encoded = (Result<Elem<N, Plain>>, Option<Result<Vec<u8>>>);
 
+/// Requests a large GPU batch hands the device at a time ([`pipelined`]): the batch
+/// at which the kernel's rate levels off (65,536 at RSA-2048 on an H200, docs/gpu.md),
+/// and the most successors a key's pool keeps for the next chunk.
+const GPU_CHUNK: usize = 65536;
+
+/// The private operations of a batch: each input (c, or the error it already failed
+/// with) to its result, in order.
+type PrivateAll<'f> = dyn Fn(Ops<'_, Elem<N, Plain>>, &mut dyn RandomSource) -> Vec<Result<Elem<N, Plain>>>
+    + Sync
+    + 'f;
+
 /// [`private_batch`]'s body, with the private operations run by `private_all` and the
 /// schemes' encoding and decoding on `threads` threads (the caller's `rng` for the
-/// encodings that draw randomness, on this thread).
+/// encodings that draw randomness, on this thread). A batch split over threads (a GPU
+/// batch) of two [`GPU_CHUNK`]s or more runs [`pipelined`].
 fn private_batch_with(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
     threads: usize,
-    private_all: impl FnOnce(
-        Ops<'_, Elem<N, Plain>>,
-        &mut dyn RandomSource,
-    ) -> Vec<Result<Elem<N, Plain>>>,
+    private_all: &PrivateAll<'_>,
 ) -> Vec<Result<Vec<u8>>> {
-    // The schemes' encoding for each request (a failure is its result), then phase (a)
-    // for all (a failure there is its RSADP result).
+    if threads > 1 && requests.len() >= 2 * GPU_CHUNK {
+        return pipelined(requests, rng, threads, GPU_CHUNK, private_all);
+    }
+    let (inputs, early) = encode_all(requests, rng, threads);
+    let finished = private_all(inputs, rng);
+    decode_all(requests, finished, early, threads)
+}
+
+/// [`private_batch_with`] a chunk of `chunk` requests at a time, as a pipeline: the
+/// private operations of one chunk run on a thread of their own (the device's time,
+/// for a GPU batch) while this thread encodes the next chunk and decodes the one
+/// before, on `threads` threads. That thread draws what randomness the operations need
+/// (blinding pairs a key's pool lacks) from the system ([`OsRng`]); PSS's salts still
+/// come from `rng` here.
+fn pipelined(
+    requests: &[(&RsaPrivateKey, &PrivateRequest)],
+    rng: &mut dyn RandomSource,
+    threads: usize,
+    chunk: usize,
+    private_all: &PrivateAll<'_>,
+) -> Vec<Result<Vec<u8>>> {
+    use std::sync::mpsc::sync_channel;
+    let mut results = Vec::with_capacity(requests.len());
+    std::thread::scope(|scope| {
+        let (to_worker, jobs) = sync_channel::<(Ops<'_, _>, Vec<Early>)>(1);
+        let (to_host, done) = sync_channel(1);
+        scope.spawn(move || {
+            for (inputs, early) in jobs {
+                let finished = private_all(inputs, &mut crate::rng::OsRng);
+                if to_host.send((finished, early)).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut running = std::collections::VecDeque::new();
+        let mut decode_next = |running: &mut std::collections::VecDeque<_>| {
+            let Some(part) = running.pop_front() else { return false };
+            let Ok((finished, early)) = done.recv() else { return false };
+            results.extend(decode_all(part, finished, early, threads));
+            true
+        };
+        for part in requests.chunks(chunk.max(1)) {
+            let (inputs, early) = encode_all(part, rng, threads);
+            if to_worker.send((inputs, early)).is_err() {
+                break;
+            }
+            running.push_back(part);
+            // The chunk before this one, decoded while this one runs.
+            if running.len() > 1 && !decode_next(&mut running) {
+                break;
+            }
+        }
+        drop(to_worker);
+        while decode_next(&mut running) {}
+    });
+    // Only a worker that stopped midway (a panic, which the scope passes on) leaves
+    // requests without a result.
+    results.resize_with(requests.len(), || {
+        Err(crate::Error::Internal("a batch's private operations stopped"))
+    });
+    results
+}
+
+/// A request's own result where it failed before RSADP (the encoding's error).
+type Early = Option<Result<Vec<u8>>>;
+
+/// The schemes' encoding for each request (a failure is its result), then phase (a)'s
+/// checks (a failure there is its RSADP result): the private operations' inputs and
+/// the early results, on `threads` threads (the caller's `rng` for the encodings that
+/// draw randomness, on this thread).
+fn encode_all<'k>(
+    requests: &[(&'k RsaPrivateKey, &PrivateRequest)],
+    rng: &mut dyn RandomSource,
+    threads: usize,
+) -> (Ops<'k, Elem<N, Plain>>, Vec<Early>) {
     let encode = |key: &RsaPrivateKey, req: &PrivateRequest, rng: &mut dyn RandomSource| match req
         .rsadp_input(key, rng)
     {
@@ -331,15 +419,24 @@ fn private_batch_with(
         (!req.encodes_with_randomness()).then(|| encode(key, req, &mut NoRandomness))
     });
     let mut inputs = Vec::with_capacity(requests.len());
-    let mut early: Vec<Option<Result<Vec<u8>>>> = Vec::with_capacity(requests.len());
+    let mut early: Vec<Early> = Vec::with_capacity(requests.len());
     for ((key, req), e) in requests.iter().zip(encoded.iter_mut()) {
         let (c, done) = e.take().unwrap_or_else(|| encode(key, req, rng));
         inputs.push((*key, c));
         early.push(done);
     }
-    // The private operations, each phase for all of them together, then the schemes'
-    // decoding.
-    let finished: Vec<Encoded> = private_all(inputs, rng).into_iter().zip(early).collect();
+    (inputs, early)
+}
+
+/// The schemes' decoding of each request's RSADP result (or its early result), on
+/// `threads` threads.
+fn decode_all(
+    requests: &[(&RsaPrivateKey, &PrivateRequest)],
+    finished: Vec<Result<Elem<N, Plain>>>,
+    early: Vec<Early>,
+    threads: usize,
+) -> Vec<Result<Vec<u8>>> {
+    let finished: Vec<Encoded> = finished.into_iter().zip(early).collect();
     let jobs: Vec<_> = requests.iter().zip(finished).collect();
     map_chunks(&jobs, threads, |((key, req), (rsadp, done))| match done {
         Some(result) => result.clone(),
@@ -354,10 +451,11 @@ mod tests {
     use crate::rng::OsRng;
     use crate::rsa::key::test_key_2048;
 
-    /// The host work split over threads (as for a GPU batch) gives every request what
-    /// one thread gives it, in order: PKCS#1 v1.5 signatures and every decryption byte
-    /// for byte, PSS signatures (salted on the caller's thread) that verify, and each
-    /// failure alone.
+    /// The host work split over threads (as for a GPU batch), and the batch run as a
+    /// pipeline of chunks (as a large GPU batch is, here in chunks of 7 and of 1), give
+    /// every request what one thread gives it, in order: PKCS#1 v1.5 signatures and
+    /// every decryption byte for byte, PSS signatures (salted on the caller's thread)
+    /// that verify, and each failure alone.
     #[test]
     fn host_work_on_threads_matches_one_thread() {
         let mut rng = OsRng;
@@ -389,21 +487,30 @@ mod tests {
         let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
             requests.iter().map(|(k, r)| (*k, r)).collect();
         let run = |threads| {
-            private_batch_with(&pairs, &mut OsRng, threads, super::super::private::private_all)
+            private_batch_with(&pairs, &mut OsRng, threads, &super::super::private::private_all)
         };
-        let (one, many) = (run(1), run(3));
+        let one = run(1);
         assert_eq!(one.len(), pairs.len());
-        assert_eq!(many.len(), pairs.len());
-        for (i, ((key, req), (a, b))) in pairs.iter().zip(one.iter().zip(&many)).enumerate() {
-            match req {
-                PrivateRequest::SignPss { params, msg } => {
-                    key.public_key().verify_pss(params, msg, b.as_ref().unwrap()).unwrap();
-                    assert!(a.is_ok(), "request {i}");
+        let in_chunks =
+            |chunk| pipelined(&pairs, &mut OsRng, 2, chunk, &super::super::private::private_all);
+        for (name, many) in
+            [("threads", run(3)), ("chunks of 7", in_chunks(7)), ("of 1", in_chunks(1))]
+        {
+            assert_eq!(many.len(), pairs.len(), "{name}");
+            for (i, ((key, req), (a, b))) in pairs.iter().zip(one.iter().zip(&many)).enumerate() {
+                match req {
+                    PrivateRequest::SignPss { params, msg } => {
+                        key.public_key().verify_pss(params, msg, b.as_ref().unwrap()).unwrap();
+                        assert!(a.is_ok(), "{name}: request {i}");
+                    }
+                    _ => assert_eq!(a, b, "{name}: request {i}"),
                 }
-                _ => assert_eq!(a, b, "request {i}"),
             }
+            assert!(
+                many.iter().filter(|r| r.is_err()).count() >= 20,
+                "{name}: the failures stayed"
+            );
         }
-        assert!(many.iter().filter(|r| r.is_err()).count() >= 20, "the failures stayed");
         // More threads than requests, and one request.
         assert_eq!(map_chunks(&[1, 2, 3], 8, |x| x * 2), vec![2, 4, 6]);
         assert_eq!(map_chunks(&[7], 4, |x| x + 1), vec![8]);

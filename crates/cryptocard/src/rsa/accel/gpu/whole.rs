@@ -266,13 +266,16 @@ fn read_results<K>(
     got
 }
 
-/// A stand-in for the device (feature `hazmat`): it answers every operation at once
-/// with its own input planes, so m = c and each pair comes back as its own successor
-/// (still a valid pair), every status OK. With it, a batch costs what the host's side
-/// costs and nothing else: `crates/bench/benches/gpu_host.rs` measures that ceiling on
-/// any machine.
+/// A stand-in for the device (feature `hazmat`): it answers every operation with its
+/// own input planes, so m = c and each pair comes back as its own successor (still a
+/// valid pair), every status OK, after `per_op` for each operation (a device of that
+/// rate). With `per_op` zero a batch costs what the host's side costs and nothing
+/// else: `crates/bench/benches/gpu_host.rs` measures that ceiling on any machine, and
+/// with a device's time, how much of the host's work overlaps it.
 #[cfg(feature = "hazmat")]
-pub(crate) struct StandIn;
+pub(crate) struct StandIn {
+    pub(crate) per_op: core::time::Duration,
+}
 
 #[cfg(feature = "hazmat")]
 impl Runner for StandIn {
@@ -300,6 +303,8 @@ impl Runner for StandIn {
                 })
                 .collect();
         let out = Planes::from_vec(input.words, input.count, input.buf.to_vec());
+        let count = u32::try_from(input.count).unwrap_or(u32::MAX);
+        std::thread::sleep(self.per_op.saturating_mul(count));
         Ok((out, status))
     }
 }
@@ -310,6 +315,7 @@ impl Runner for StandIn {
 pub(crate) fn private_all_on_stand_in(
     ops: crate::rsa::private::Ops<'_, Elem<N, Plain>>,
     rng: &mut dyn RandomSource,
+    stand_in: &StandIn,
 ) -> Vec<Result<Elem<N, Plain>>> {
     let mut results: Vec<Option<Result<Elem<N, Plain>>>> = Vec::with_capacity(ops.len());
     let mut whole = Vec::new();
@@ -324,7 +330,7 @@ pub(crate) fn private_all_on_stand_in(
             Err(e) => results.push(Some(Err(e))),
         }
     }
-    let mut done = private_whole(&StandIn, &whole, rng).into_iter();
+    let mut done = private_whole(stand_in, &whole, rng).into_iter();
     results
         .into_iter()
         .map(|r| r.unwrap_or_else(|| done.next().unwrap_or(Err(Error::Internal("a result short")))))

@@ -31,10 +31,11 @@
 //! A large batch whose keys run on the GPU has its host work (hashing, padding,
 //! decoding) split over every core, so that the host keeps up with the device; PSS's
 //! salts are still drawn on the caller's thread from its source. One of two device
-//! chunks (65,536 requests) or more runs a chunk at a time as a pipeline: a chunk's
-//! private operations on a thread of their own while the caller's thread encodes the
-//! next and decodes the one before, and each chunk takes the blinding pairs that the
-//! one before it renewed (a key's pool keeps a chunk's worth, not a whole batch's).
+//! chunks (65,536 requests) or more runs as a pipeline: two chunks' private operations
+//! at once on threads of their own (one on the device while the other's planes are
+//! made or read) while the caller's thread encodes the next and decodes the finished
+//! ones, and each chunk takes the blinding pairs that an earlier one renewed (a key's
+//! pool keeps two chunks' worth, not a whole batch's).
 //! Batches on the CPU's units stay on the calling thread (the engine runs one per
 //! worker).
 
@@ -276,7 +277,7 @@ pub(crate) fn private_batch_on_gpu(
 }
 
 /// [`private_batch`] as a GPU batch runs it, every key the kernel takes on a stand-in
-/// device that answers after `per_op` an operation (`whole.rs`'s `StandIn`: m = c, so
+/// device that answers after `per_op` an operation (`stand_in.rs`'s `StandIn`: m = c, so
 /// no result is a real signature): the host's side, for
 /// `hazmat::gpu::private_batch_stand_in`.
 #[cfg(feature = "hazmat")]
@@ -285,8 +286,8 @@ pub(crate) fn private_batch_on_stand_in(
     rng: &mut dyn RandomSource,
     per_op: core::time::Duration,
 ) -> Vec<Result<Vec<u8>>> {
-    use super::accel::gpu::whole::{StandIn, private_all_on_stand_in};
-    let stand_in = StandIn { per_op };
+    use super::accel::gpu::stand_in::{StandIn, private_all_on_stand_in};
+    let stand_in = StandIn::new(per_op);
     private_batch_with(requests, rng, host_threads(requests.len()), &|ops, rng| {
         private_all_on_stand_in(ops, rng, &stand_in)
     })
@@ -342,12 +343,20 @@ fn private_batch_with(
     decode_all(requests, finished, early, threads)
 }
 
+/// Chunks of a [`pipelined`] batch whose private operations run at once, each on a
+/// thread of its own: for a GPU batch, one on the device while the other's planes are
+/// packed or read (the device runs one launch at a time).
+const IN_FLIGHT: usize = 2;
+
 /// [`private_batch_with`] a chunk of `chunk` requests at a time, as a pipeline: the
-/// private operations of one chunk run on a thread of their own (the device's time,
-/// for a GPU batch) while this thread encodes the next chunk and decodes the one
-/// before, on `threads` threads. That thread draws what randomness the operations need
-/// (blinding pairs a key's pool lacks) from the system ([`OsRng`]); PSS's salts still
-/// come from `rng` here.
+/// private operations of up to [`IN_FLIGHT`] chunks run on threads of their own (for a
+/// GPU batch, one chunk's planes packed or read while another is on the device), while
+/// this thread encodes the next chunk and decodes, in order, the ones done, on
+/// `threads` threads. Each key's pool keeps room for the pairs of the chunks in flight,
+/// so that a chunk takes the successors of the one before rather than making pairs
+/// afresh. The workers draw what randomness the operations need (pairs a pool lacks)
+/// from the system ([`OsRng`](crate::rng::OsRng)); PSS's salts still come from `rng`
+/// here.
 fn pipelined(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
@@ -355,39 +364,63 @@ fn pipelined(
     chunk: usize,
     private_all: &PrivateAll<'_>,
 ) -> Vec<Result<Vec<u8>>> {
+    use std::collections::BTreeMap;
     use std::sync::mpsc::sync_channel;
+    let chunk = chunk.max(1);
+    let mut reserved = std::collections::HashSet::new();
+    for &(key, _) in requests {
+        if reserved.insert(key as *const RsaPrivateKey) {
+            key.blinding.reserve(IN_FLIGHT * chunk);
+        }
+    }
+    let parts: Vec<_> = requests.chunks(chunk).collect();
     let mut results = Vec::with_capacity(requests.len());
+    type Done = (usize, Vec<Result<Elem<N, Plain>>>, Vec<Early>);
+    let (to_workers, jobs) = sync_channel::<(usize, Ops<'_, _>, Vec<Early>)>(1);
+    let jobs = std::sync::Mutex::new(jobs);
+    let (to_host, done) = sync_channel::<Done>(IN_FLIGHT);
     std::thread::scope(|scope| {
-        let (to_worker, jobs) = sync_channel::<(Ops<'_, _>, Vec<Early>)>(1);
-        let (to_host, done) = sync_channel(1);
-        scope.spawn(move || {
-            for (inputs, early) in jobs {
-                let finished = private_all(inputs, &mut crate::rng::OsRng);
-                if to_host.send((finished, early)).is_err() {
-                    return;
+        for _ in 0..IN_FLIGHT {
+            let (jobs, to_host) = (&jobs, to_host.clone());
+            scope.spawn(move || {
+                loop {
+                    let job = jobs.lock().map(|jobs| jobs.recv());
+                    let Ok(Ok((k, inputs, early))) = job else { return };
+                    let finished = private_all(inputs, &mut crate::rng::OsRng);
+                    if to_host.send((k, finished, early)).is_err() {
+                        return;
+                    }
                 }
+            });
+        }
+        drop(to_host);
+        // The chunks done, decoded in order (a later one may finish first).
+        let (mut waiting, mut decoded) = (BTreeMap::new(), 0);
+        let mut decode_next = || {
+            while !waiting.contains_key(&decoded) {
+                let Ok((k, finished, early)) = done.recv() else { return false };
+                waiting.insert(k, (finished, early));
             }
-        });
-        let mut running = std::collections::VecDeque::new();
-        let mut decode_next = |running: &mut std::collections::VecDeque<_>| {
-            let Some(part) = running.pop_front() else { return false };
-            let Ok((finished, early)) = done.recv() else { return false };
-            results.extend(decode_all(part, finished, early, threads));
+            let Some((finished, early)) = waiting.remove(&decoded) else { return false };
+            results.extend(decode_all(parts[decoded], finished, early, threads));
+            decoded += 1;
             true
         };
-        for part in requests.chunks(chunk.max(1)) {
+        let mut sent = 0;
+        for (k, part) in parts.iter().enumerate() {
             let (inputs, early) = encode_all(part, rng, threads);
-            if to_worker.send((inputs, early)).is_err() {
+            if to_workers.send((k, inputs, early)).is_err() {
                 break;
             }
-            running.push_back(part);
-            // The chunk before this one, decoded while this one runs.
-            if running.len() > 1 && !decode_next(&mut running) {
+            sent += 1;
+            // Beyond the chunks in flight and the one queued, the oldest is decoded
+            // while the later ones run.
+            if sent > IN_FLIGHT + 1 && !decode_next() {
                 break;
             }
         }
-        drop(to_worker);
-        while decode_next(&mut running) {}
+        drop(to_workers);
+        while decode_next() {}
     });
     // Only a worker that stopped midway (a panic, which the scope passes on) leaves
     // requests without a result.

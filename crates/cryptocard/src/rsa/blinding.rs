@@ -58,9 +58,10 @@ const MAX_POOLED: usize = 64;
 /// The most room a batch may reserve ([`BlindingPool::reserve`]): the GPU's batches put
 /// back one successor per operation, which a pool of 64 would mostly drop, so that every
 /// batch would make its pairs afresh (an inversion and 32 powers by e per 32 pairs, on
-/// the host, against about a microsecond of the device's time per operation). 65,536
-/// pairs of an RSA-4096 key hold 64 MiB.
-const MAX_RESERVED: usize = 1 << 16;
+/// the host, against about a microsecond of the device's time per operation). A large
+/// GPU batch runs two chunks of 65,536 at once (`batch.rs`): 131,072 pairs of an
+/// RSA-4096 key hold 128 MiB.
+const MAX_RESERVED: usize = 1 << 17;
 
 /// Fresh pairs made with one inversion (see the module docs): a set lasts 32
 /// operations of 32 callers, or 1024 of one.

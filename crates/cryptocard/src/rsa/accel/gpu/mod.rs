@@ -29,6 +29,8 @@
 //!   blinding pairs in and out, each status to a result), in safe code over a `Runner`
 //!   that is the device, or in the tests the host build of the kernel.
 //! * `unit.rs` (feature `gpu`): the unit of the backend seam.
+//! * `stand_in.rs` (feature `hazmat`): a device that answers with its input after a
+//!   set time, to measure the host's side of a batch on any machine.
 //!
 //! The host keeps what is cheap and per request: hashing and padding, the blinding pairs
 //! (taken from the key's pool and their successors put back, as for the other units),
@@ -94,6 +96,8 @@ mod kernel_lint;
 pub(crate) mod layout;
 #[cfg(feature = "gpu")]
 mod source;
+#[cfg(feature = "hazmat")]
+pub(crate) mod stand_in;
 #[cfg(feature = "gpu")]
 pub(crate) mod tuning;
 #[cfg(feature = "gpu")]

@@ -21,8 +21,9 @@
 //! ([`cryptocard::engine::Offload::gpu`]). Its crossover and batch size are measured
 //! first, not guessed: the GPU's end-to-end rate at batches of 256 to 65,536 against the
 //! batched reference on every core; the crossover is the smallest batch at which the GPU
-//! is faster, the batch the fastest size. The levels then go up to 4,096 callers, and
-//! the sweep ends with how many requests the GPU took. Without a GPU it stops at once.
+//! is faster, the batch the fastest size. The levels then go up to 16,384 callers (the
+//! crossover an H200 measured: fewer callers never queue that deep), and the sweep ends
+//! with how many requests the GPU took. Without a GPU it stops at once.
 
 use super::algs::rsa::speed_key;
 use super::peers::PeerSet;
@@ -38,13 +39,16 @@ use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, private_batch};
 use serde_json::{Value, json};
 use std::io::Write;
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Concurrency levels unless `-concurrency` says otherwise.
 pub const DEFAULT_LEVELS: &[usize] = &[1, 2, 4, 8, 16, 32, 64];
 /// With `-backend gpu`: up to thousands of callers, where the GPU's batches fill.
-pub const GPU_LEVELS: &[usize] = &[1, 16, 256, 1024, 4096];
+pub const GPU_LEVELS: &[usize] = &[1, 16, 256, 1024, 4096, 16384];
+/// A caller's stack: callers only wait on the engine or sign through a peer, and
+/// [`GPU_LEVELS`] starts thousands of them.
+const CALLER_STACK: usize = 1 << 20;
 /// The batch sizes measured on the GPU to choose the offload's crossover and batch.
 const GPU_CANDIDATES: &[usize] = &[256, 1024, 4096, 16384, 65536];
 /// Where the plot goes unless `-plot` says otherwise.
@@ -79,17 +83,20 @@ where
     M: Fn() -> Result<F, String> + Sync,
     F: FnMut() -> Result<(), String>,
 {
-    let barrier = Barrier::new(threads + 1);
-    let start = std::sync::OnceLock::<Instant>::new();
+    // Every caller makes its op, then waits for the common start (none: a caller could
+    // not be started, and the level stops).
+    let ready = std::sync::atomic::AtomicUsize::new(0);
+    let start = std::sync::OnceLock::<Option<Instant>>::new();
     let run = Duration::from_secs_f64(secs);
     let results: Vec<Result<(Vec<f64>, Instant), String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
+        let mut handles = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            let caller =
+                std::thread::Builder::new().stack_size(CALLER_STACK).spawn_scoped(s, || {
                     let op = make();
-                    barrier.wait();
+                    ready.fetch_add(1, std::sync::atomic::Ordering::Release);
+                    let Some(start) = *start.wait() else { return Err("not started".into()) };
                     let mut op = op?;
-                    let start = *start.wait();
                     let (mut lat, mut end) = (Vec::new(), start);
                     while end.duration_since(start) < run {
                         let t = Instant::now();
@@ -98,17 +105,28 @@ where
                         lat.push((end - t).as_secs_f64() * 1e6);
                     }
                     Ok((lat, end))
-                })
-            })
-            .collect();
-        let _ = start.set(Instant::now());
-        barrier.wait();
+                });
+            match caller {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    let _ = start.set(None);
+                    return vec![Err(format!(
+                        "{threads} callers: thread {} would not start: {e}",
+                        handles.len()
+                    ))];
+                }
+            }
+        }
+        while ready.load(std::sync::atomic::Ordering::Acquire) < threads {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        let _ = start.set(Some(Instant::now()));
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err("a caller panicked".into())))
             .collect()
     });
-    let t0 = *start.get().ok_or("internal error: no start")?;
+    let t0 = start.get().copied().flatten().ok_or("internal error: no start")?;
     let (mut all, mut last) = (Vec::new(), t0);
     for r in results {
         let (lat, end) = r?;

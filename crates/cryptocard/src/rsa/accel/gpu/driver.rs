@@ -339,9 +339,9 @@ impl Device {
         if input.count == 0 {
             return Ok((Planes::new(OUT_PLANES, input.words, 0), Vec::new()));
         }
-        // The kernels read every word the layout gives the batch: planes shorter than
-        // that would have them read past their copy.
-        if input.buf.len() != IN_PLANES * input.words * input.count {
+        // The kernels read every word the layout gives the batch, and a key index for
+        // each operation: less than that would have them read past their copies.
+        if input.buf.len() != IN_PLANES * input.words * input.count || op_key.len() != input.count {
             return Err(Error::Internal("GPU batch planes of the wrong length"));
         }
         let mut scratch = self.launch.lock().unwrap_or_else(|p| p.into_inner());

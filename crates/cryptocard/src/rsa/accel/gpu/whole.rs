@@ -12,6 +12,9 @@
 //! pair's successor (back into the pool, as `private.rs` does for the other units), or,
 //! for a failed fault check, [`Error::FaultDetected`] with the operation's pair and the
 //! key's pooled ones dropped (a wrong set of pairs would fail each of its operations).
+//! A large batch's planes are packed and read on every core, a range of operations a
+//! thread ([`Columns`]), into planes the runner gives ([`Runner::planes`]: page-locked
+//! memory for the device).
 
 use super::layout::{self, BLOCK, Columns, IN_PLANES, Planes};
 use crate::bignum::{Limb, Nat};

@@ -190,16 +190,18 @@ impl Engine {
             }
         }
         if let Some(o) = shared.config.offload.clone() {
-            let s = Arc::clone(&shared);
-            shared.lock().live += 1;
-            let spawned = std::thread::Builder::new()
-                .name("cryptocard-engine-offload".into())
-                .spawn(move || offload::offload_loop(s, o));
-            match spawned {
-                Ok(h) => engine.handles().push(h),
-                Err(_) => {
-                    shared.lock().live -= 1;
-                    return Err(Error::Unsupported("engine: cannot start the offload thread"));
+            for i in 0..offload::THREADS {
+                let (s, o) = (Arc::clone(&shared), o.clone());
+                shared.lock().live += 1;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("cryptocard-engine-offload-{i}"))
+                    .spawn(move || offload::offload_loop(s, o));
+                match spawned {
+                    Ok(h) => engine.handles().push(h),
+                    Err(_) => {
+                        shared.lock().live -= 1;
+                        return Err(Error::Unsupported("engine: cannot start the offload threads"));
+                    }
                 }
             }
         }

@@ -4,10 +4,12 @@
 //!
 //! This is the seeds' crossover in the engine: Dusse and Kaliski's card paid only above
 //! a crossover (EUROCRYPT '90, sections 5-6), and so does a GPU, whose batch costs a
-//! launch and two transfers and whose rate comes from many operations at once. One
-//! thread (`cryptocard-engine-offload`) waits until a class has at least
+//! launch and two transfers and whose rate comes from many operations at once. An
+//! offload thread (`cryptocard-engine-offload-N`) waits until a class has at least
 //! [`Offload::crossover`] requests queued, takes up to [`Offload::max_batch`] of them in
-//! one go and runs them on the unit, answering each as the workers do; the workers keep
+//! one go and runs them on the unit, answering each as the workers do. There are
+//! [`THREADS`] of them, so that one batch's host work (hashing, padding, the planes)
+//! runs while the other's is on the device (which runs one launch at a time); the workers keep
 //! deciding as before (`policy`), so below the crossover the engine is exactly the engine
 //! without the unit, and above it the workers take their usual shares while the unit
 //! takes the bulk. With no offload configured there is no thread and nothing changes.
@@ -28,6 +30,11 @@ use super::ticket::Answer;
 use crate::rng::{OsRng, RandomSource};
 use crate::rsa::{PrivateRequest, RsaPrivateKey};
 use crate::{Error, Result};
+
+/// Offload threads: two batches on their way at once, one on the unit while the other's
+/// host work runs (a key's pool of blinding pairs keeps room for two batches,
+/// `rsa/accel/gpu/whole.rs`).
+pub(crate) const THREADS: usize = 2;
 
 /// What runs an offloaded batch: one answer per request, in order.
 pub(crate) type Runner = dyn Fn(&[(&RsaPrivateKey, &PrivateRequest)], &mut dyn RandomSource) -> Vec<Answer>
@@ -150,6 +157,10 @@ pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {
         let jobs: Vec<Job> = st.queue.take(index, count);
         if st.room_waiters > 0 {
             shared.room.notify_all();
+        }
+        // What is still deep enough goes to another offload thread meanwhile.
+        if decide(&st, &o).is_some() {
+            shared.offload.notify_one();
         }
         drop(st);
         shared.counters.offloaded(jobs.len());

@@ -41,7 +41,9 @@
 
 use super::accel::Lanes;
 use super::oaep::oaep_finish;
-use super::on_cores::{host_threads, map_chunks};
+#[cfg(any(feature = "gpu", feature = "hazmat"))]
+use super::on_cores::host_threads;
+use super::on_cores::map_chunks;
 use super::pkcs1v15_enc::{explicit_finish, open_result};
 use super::private::Ops;
 use super::pss::pss_msg_digest;
@@ -345,16 +347,19 @@ fn private_batch_with(
 
 /// Chunks of a [`pipelined`] batch whose private operations run at once, each on a
 /// thread of its own: for a GPU batch, one on the device while the other's planes are
-/// packed or read (the device runs one launch at a time).
+/// packed or read (the device runs one launch at a time). Each key's pool keeps room for
+/// the pairs of that many (`gpu/whole.rs`).
+#[cfg(any(feature = "gpu", feature = "hazmat"))]
+use super::accel::gpu::whole::IN_FLIGHT;
+#[cfg(not(any(feature = "gpu", feature = "hazmat")))]
 const IN_FLIGHT: usize = 2;
 
 /// [`private_batch_with`] a chunk of `chunk` requests at a time, as a pipeline: the
 /// private operations of up to [`IN_FLIGHT`] chunks run on threads of their own (for a
 /// GPU batch, one chunk's planes packed or read while another is on the device), while
 /// this thread encodes the next chunk and decodes, in order, the ones done, on
-/// `threads` threads. Each key's pool keeps room for the pairs of the chunks in flight,
-/// so that a chunk takes the successors of the one before rather than making pairs
-/// afresh. The workers draw what randomness the operations need (pairs a pool lacks)
+/// `threads` threads. A chunk takes the pairs an earlier one renewed, since each key's
+/// pool keeps room for the chunks in flight. The workers draw what randomness the operations need (pairs a pool lacks)
 /// from the system ([`OsRng`](crate::rng::OsRng)); PSS's salts still come from `rng`
 /// here.
 fn pipelined(
@@ -367,12 +372,6 @@ fn pipelined(
     use std::collections::BTreeMap;
     use std::sync::mpsc::sync_channel;
     let chunk = chunk.max(1);
-    let mut reserved = std::collections::HashSet::new();
-    for &(key, _) in requests {
-        if reserved.insert(key as *const RsaPrivateKey) {
-            key.blinding.reserve(IN_FLIGHT * chunk);
-        }
-    }
     let parts: Vec<_> = requests.chunks(chunk).collect();
     let mut results = Vec::with_capacity(requests.len());
     type Done = (usize, Vec<Result<Elem<N, Plain>>>, Vec<Early>);

@@ -61,6 +61,7 @@ const MAX_POOLED: usize = 64;
 /// the host, against about a microsecond of the device's time per operation). A large
 /// GPU batch runs two chunks of 65,536 at once (`batch.rs`): 131,072 pairs of an
 /// RSA-4096 key hold 128 MiB.
+#[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 const MAX_RESERVED: usize = 1 << 17;
 
 /// Fresh pairs made with one inversion (see the module docs): a set lasts 32
@@ -235,6 +236,7 @@ impl BlindingPool {
     /// larger than the last): [`BlindingPool::take`] would make them a set at a time on
     /// the caller's thread, an inversion and [`FRESH_PAIRS`] powers by e a set, which
     /// at tens of thousands of operations takes longer than the device's whole batch.
+    #[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
     pub(crate) fn fill(&self, n: &Modulus<N>, e: &Nat, want: usize, threads: usize) -> Result<()> {
         let missing = want.saturating_sub(self.lock().pairs.len());
         let sets: Vec<usize> = (0..missing.div_ceil(FRESH_PAIRS)).collect();
@@ -250,6 +252,7 @@ impl BlindingPool {
 
     /// `count` pairs for a batch's operations, under one lock: the pooled ones, then
     /// fresh ones as [`BlindingPool::take`] makes them.
+    #[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
     pub(crate) fn take_many(
         &self,
         n: &Modulus<N>,
@@ -282,6 +285,7 @@ impl BlindingPool {
 
     /// Makes room for `n` pairs (at most [`MAX_RESERVED`]): a batch of n operations on
     /// the key, whose successors should all come back for the next batch.
+    #[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
     pub(crate) fn reserve(&self, n: usize) {
         self.reserved.fetch_max(n.min(MAX_RESERVED), Ordering::Relaxed);
     }

@@ -4,15 +4,18 @@
 //! over consecutive chunks.
 
 /// The cores this process may use (1 where the system will not say).
+#[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |c| c.get())
 }
 
 /// Requests from which a batch's host work is split over threads.
+#[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) const PARALLEL_MIN: usize = 4096;
 
 /// Threads for the host work of a GPU batch of `n` requests: every core for a large
 /// batch, at least [`PARALLEL_MIN`] / 4 requests each.
+#[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) fn host_threads(n: usize) -> usize {
     if n < PARALLEL_MIN {
         return 1;

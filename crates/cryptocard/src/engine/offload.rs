@@ -9,8 +9,8 @@
 //! [`Offload::crossover`] requests queued, takes up to [`Offload::max_batch`] of them in
 //! one go and runs them on the unit, answering each as the workers do. There are
 //! [`THREADS`] of them, so that one batch's host work (hashing, padding, the planes)
-//! runs while the other's is on the device (which runs one launch at a time); the workers keep
-//! deciding as before (`policy`), so below the crossover the engine is exactly the engine
+//! runs while the other's is on the device (which runs one launch at a time); the
+//! workers keep deciding as before (`policy`), so below the crossover the engine is exactly the engine
 //! without the unit, and above it the workers take their usual shares while the unit
 //! takes the bulk. With no offload configured there is no thread and nothing changes.
 //!
@@ -32,9 +32,8 @@ use crate::rsa::{PrivateRequest, RsaPrivateKey};
 use crate::{Error, Result};
 
 /// Offload threads: two batches on their way at once, one on the unit while the other's
-/// host work runs (a key's pool of blinding pairs keeps room for two batches,
-/// `rsa/accel/gpu/whole.rs`).
-pub(crate) const THREADS: usize = 2;
+/// host work runs (as many as a key's pool of blinding pairs keeps room for).
+pub(crate) const THREADS: usize = crate::rsa::BATCHES_IN_FLIGHT;
 
 /// What runs an offloaded batch: one answer per request, in order.
 pub(crate) type Runner = dyn Fn(&[(&RsaPrivateKey, &PrivateRequest)], &mut dyn RandomSource) -> Vec<Answer>

@@ -40,6 +40,7 @@
 //! worker).
 
 use super::accel::Lanes;
+use super::blinding::BATCHES_IN_FLIGHT;
 use super::oaep::oaep_finish;
 #[cfg(any(feature = "gpu", feature = "hazmat"))]
 use super::on_cores::host_threads;
@@ -317,8 +318,7 @@ impl PrivateRequest {
 type Encoded = (Result<Elem<N, Plain>>, Option<Result<Vec<u8>>>);
 
 /// Requests a large GPU batch hands the device at a time ([`pipelined`]): the batch
-/// at which the kernel's rate levels off (65,536 at RSA-2048 on an H200, docs/gpu.md),
-/// and the most successors a key's pool keeps for the next chunk.
+/// at which the kernel's rate levels off (65,536 at RSA-2048 on an H200, docs/gpu.md).
 const GPU_CHUNK: usize = 65536;
 
 /// The private operations of a batch: each input (c, or the error it already failed
@@ -345,23 +345,14 @@ fn private_batch_with(
     decode_all(requests, finished, early, threads)
 }
 
-/// Chunks of a [`pipelined`] batch whose private operations run at once, each on a
-/// thread of its own: for a GPU batch, one on the device while the other's planes are
-/// packed or read (the device runs one launch at a time). Each key's pool keeps room for
-/// the pairs of that many (`gpu/whole.rs`).
-#[cfg(any(feature = "gpu", feature = "hazmat"))]
-use super::accel::gpu::whole::IN_FLIGHT;
-#[cfg(not(any(feature = "gpu", feature = "hazmat")))]
-const IN_FLIGHT: usize = 2;
-
 /// [`private_batch_with`] a chunk of `chunk` requests at a time, as a pipeline: the
-/// private operations of up to [`IN_FLIGHT`] chunks run on threads of their own (for a
-/// GPU batch, one chunk's planes packed or read while another is on the device), while
-/// this thread encodes the next chunk and decodes, in order, the ones done, on
-/// `threads` threads. A chunk takes the pairs an earlier one renewed, since each key's
-/// pool keeps room for the chunks in flight. The workers draw what randomness the operations need (pairs a pool lacks)
-/// from the system ([`OsRng`](crate::rng::OsRng)); PSS's salts still come from `rng`
-/// here.
+/// private operations of up to [`BATCHES_IN_FLIGHT`] chunks run on threads of their own
+/// (for a GPU batch, one chunk's planes packed or read while another is on the device,
+/// which runs one launch at a time), while this thread encodes the next chunk and
+/// decodes, in order, the ones done, on `threads` threads. A chunk takes the pairs an
+/// earlier one renewed, since each key's pool keeps room for the chunks in flight. The
+/// workers draw what randomness the operations need (pairs a pool lacks) from the
+/// system ([`OsRng`](crate::rng::OsRng)); PSS's salts still come from `rng` here.
 fn pipelined(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
@@ -377,9 +368,9 @@ fn pipelined(
     type Done = (usize, Vec<Result<Elem<N, Plain>>>, Vec<Early>);
     let (to_workers, jobs) = sync_channel::<(usize, Ops<'_, _>, Vec<Early>)>(1);
     let jobs = std::sync::Mutex::new(jobs);
-    let (to_host, done) = sync_channel::<Done>(IN_FLIGHT);
+    let (to_host, done) = sync_channel::<Done>(BATCHES_IN_FLIGHT);
     std::thread::scope(|scope| {
-        for _ in 0..IN_FLIGHT {
+        for _ in 0..BATCHES_IN_FLIGHT {
             let (jobs, to_host) = (&jobs, to_host.clone());
             scope.spawn(move || {
                 loop {
@@ -414,7 +405,7 @@ fn pipelined(
             sent += 1;
             // Beyond the chunks in flight and the one queued, the oldest is decoded
             // while the later ones run.
-            if sent > IN_FLIGHT + 1 && !decode_next() {
+            if sent > BATCHES_IN_FLIGHT + 1 && !decode_next() {
                 break;
             }
         }

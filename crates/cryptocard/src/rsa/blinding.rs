@@ -64,6 +64,12 @@ const MAX_POOLED: usize = 64;
 #[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 const MAX_RESERVED: usize = 1 << 17;
 
+/// Batches of one key whose pairs may be out at once, each taking its pairs while the
+/// others' are on their way: a large GPU batch's two chunks in flight (`batch.rs`), the
+/// engine's two offload threads. A GPU batch reserves room for the successors of that
+/// many (`gpu/whole.rs`).
+pub(crate) const BATCHES_IN_FLIGHT: usize = 2;
+
 /// Fresh pairs made with one inversion (see the module docs): a set lasts 32
 /// operations of 32 callers, or 1024 of one.
 pub(crate) const FRESH_PAIRS: usize = 32;

@@ -124,6 +124,7 @@ macro_rules! faulted {
 pub(crate) mod accel;
 pub mod batch;
 mod blinding;
+pub(crate) use blinding::BATCHES_IN_FLIGHT;
 mod components;
 mod crt;
 mod ct_bytes;

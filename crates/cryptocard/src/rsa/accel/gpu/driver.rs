@@ -25,7 +25,8 @@
 //! planes on the host are page-locked ([`Staging`], unless `CRYPTOCARD_GPU_PINNED=0`),
 //! so that the copies run at the bus's speed without the driver's bounce buffers, and
 //! are kept too, wiped, for the next batch. One launch at a time per process (a mutex):
-//! the kernel fills the device by itself at the batch sizes where the GPU pays. [`counters`] keeps the launches, the
+//! the kernel fills the device by itself at the batch sizes where the GPU pays.
+//! [`counters`] keeps the launches, the
 //! operations and the seconds in the kernel, for `speed`'s kernel-only rates.
 
 #![allow(unsafe_code)]
@@ -545,23 +546,23 @@ impl Staging {
             let best = fits.min_by_key(|(_, h)| h.len()).map(|(i, _)| i);
             best.map(|i| kept.swap_remove(i))
         };
-        let mut host = match kept {
-            Some(host) => host,
+        let (mut host, fresh) = match kept {
+            Some(host) => (host, false),
             None => {
                 let words = len.max(1).next_multiple_of(STAGING_GRAIN);
                 // SAFETY: the memory is uninitialised until it is zeroed just below,
                 // before any slice of it is made; flags 0 (not write-combined) keeps it
                 // cached, since the host reads the output planes back.
-                let mut host = unsafe { ctx.alloc_pinned_with_flags::<u32>(words, 0) }.ok()?;
-                let ptr = host.as_mut_ptr().ok()?;
-                // SAFETY: `ptr` is the start of `host`'s `words` u32s, which nothing else
-                // references yet.
-                unsafe { core::ptr::write_bytes(ptr, 0, words) };
-                host
+                (unsafe { ctx.alloc_pinned_with_flags::<u32>(words, 0) }.ok()?, true)
             }
         };
-        // Kept buffers were wiped when dropped, and no copy is in flight on them.
         let ptr = host.as_mut_ptr().ok()?;
+        if fresh {
+            // SAFETY: `ptr` is the start of `host`'s u32s, which nothing else references
+            // yet. (Kept buffers were wiped when dropped, and no copy is in flight on
+            // them.)
+            unsafe { core::ptr::write_bytes(ptr, 0, host.len()) };
+        }
         Some(Staging { host: Some(host), ptr, len })
     }
 }

@@ -151,7 +151,8 @@ impl core::ops::DerefMut for PlaneBuf {
 /// Consecutive operations of [`Planes`] (columns `first..first + count`), each row's
 /// part of them a slice of its own: threads pack and unpack the planes a range each.
 pub(crate) struct Columns<'a> {
-    words: usize,
+    /// The planes' width in 32-bit words.
+    pub(crate) words: usize,
     pub(crate) first: usize,
     pub(crate) count: usize,
     /// Row r (word r % words of plane r / words): the range's words.
@@ -191,11 +192,6 @@ impl Planes {
 }
 
 impl Columns<'_> {
-    /// The planes' width in 32-bit words.
-    pub(crate) fn words(&self) -> usize {
-        self.words
-    }
-
     /// Writes plane `k` of the operations from `first` on (the batch's index), `ops[o]`
     /// the 64-bit limbs of operation `first + o` (at most [`BLOCK`] of them, all in this
     /// range; limbs past the end of a short one stay as they are). Word by word across

@@ -20,7 +20,7 @@ use super::layout::{self, BLOCK, Columns, IN_PLANES, Planes};
 use crate::bignum::{Limb, Nat};
 use crate::modular::{Elem, Modulus, Plain};
 use crate::rng::RandomSource;
-use crate::rsa::blinding::{Blinder, BlindingPool};
+use crate::rsa::blinding::{BATCHES_IN_FLIGHT, Blinder, BlindingPool};
 use crate::rsa::on_cores::{cores, host_threads, map_parts};
 use crate::rsa::tags::N;
 use crate::{Error, Result};
@@ -55,11 +55,6 @@ pub(crate) trait Runner {
 /// Operations on one key in a batch from which the pairs its pool lacks are made on
 /// every core before the batch ([`BlindingPool::fill`]), rather than a set at a time.
 const FILL_MIN: usize = 1024;
-
-/// Batches of one key that may be on their way at once, each taking its pairs while the
-/// other's are out: a large batch's two chunks in flight (`rsa/batch.rs`), the engine's
-/// two offload threads. A key's pool keeps room for the successors of that many.
-pub(crate) const IN_FLIGHT: usize = 2;
 
 /// One operation for [`private_whole`]: its key's pool of pairs, n, e and resident
 /// image, and its c (< n).
@@ -106,7 +101,7 @@ pub(crate) fn private_whole<R: Runner>(
         .iter()
         .map(|&(count, first)| match first {
             Some(op) => {
-                op.pool.reserve(IN_FLIGHT * count);
+                op.pool.reserve(BATCHES_IN_FLIGHT * count);
                 if count >= FILL_MIN {
                     // A failure here leaves the pairs to `take_many`, which reports it.
                     let _ = op.pool.fill(op.n, op.e, count, cores());
@@ -209,13 +204,11 @@ fn per_thread(count: usize) -> usize {
 }
 
 /// `v` cut into parts of `per` (the last shorter), in order.
-fn split_every<T>(mut v: Vec<T>, per: usize) -> Vec<Vec<T>> {
-    let mut parts = Vec::with_capacity(v.len().div_ceil(per.max(1)));
-    while !v.is_empty() {
-        let rest = v.split_off(per.max(1).min(v.len()));
-        parts.push(core::mem::replace(&mut v, rest));
-    }
-    parts
+fn split_every<T>(v: Vec<T>, per: usize) -> Vec<Vec<T>> {
+    let mut items = v.into_iter();
+    core::iter::from_fn(|| Some(items.by_ref().take(per.max(1)).collect::<Vec<T>>()))
+        .take_while(|part| !part.is_empty())
+        .collect()
 }
 
 /// What a range of a batch's operations gave: each result in order, the successors of
@@ -240,7 +233,7 @@ fn read_results<K>(
         successors: Vec::new(),
         faulted: Vec::new(),
     };
-    let limbs = part.words() / 2;
+    let limbs = part.words / 2;
     let end = part.first + part.count;
     let outputs = (part.first..end).step_by(BLOCK).flat_map(|first| {
         let count = BLOCK.min(end - first);
@@ -279,6 +272,7 @@ fn read_results<K>(
 mod tests {
     use super::*;
     use crate::rsa::RsaPrivateKey;
+    use crate::rsa::accel::gpu::stand_in::StandIn;
     use crate::rsa::key::test_key_2048;
     use zeroize::Zeroizing;
 
@@ -336,11 +330,8 @@ mod tests {
         layout::key_image(&key.crt, &key.public.n, &key.public.e).unwrap()
     }
 
-    fn whole<'a>(
-        key: &'a RsaPrivateKey,
-        image: &'a Zeroizing<Vec<u32>>,
-        c: &[u8],
-    ) -> WholeOp<'a, Zeroizing<Vec<u32>>> {
+    /// Operation c on `key` whose image for the runner is `image`.
+    fn whole<'a, K>(key: &'a RsaPrivateKey, image: &'a K, c: &[u8]) -> WholeOp<'a, K> {
         let (pool, n, e) = (&key.blinding, &key.public.n, &key.public.e);
         WholeOp { pool, n, e, image, c: key.rsadp_input(c).unwrap() }
     }
@@ -429,37 +420,33 @@ mod tests {
         assert_eq!(keys[0].blinding.len(), 0, "the faulty key's pool is emptied");
     }
 
-    /// A device that answers each operation with its input planes (m = c, the pair its
-    /// own successor), and a fault for every operation on key `faulty`.
+    /// The stand-in device (m = c, the pair its own successor), with a fault for every
+    /// operation on key `faulty`.
     struct Echo {
         faulty: Option<u32>,
+        stand_in: StandIn,
     }
 
     impl Runner for Echo {
-        type Key = Zeroizing<Vec<u32>>;
+        type Key = RsaPrivateKey;
 
         fn n_words(key: &Self::Key) -> usize {
-            key[2] as usize
+            StandIn::n_words(key)
         }
 
         fn run(
             &self,
-            _: &[&Self::Key],
+            keys: &[&Self::Key],
             op_key: &[u32],
             input: &Planes,
         ) -> Result<(Planes, Vec<u32>)> {
-            let status =
-                op_key
-                    .iter()
-                    .map(|&k| {
-                        if Some(k) == self.faulty {
-                            layout::STATUS_FAULT
-                        } else {
-                            layout::STATUS_OK
-                        }
-                    })
-                    .collect();
-            Ok((Planes::from_vec(input.words, input.count, input.buf.to_vec()), status))
+            let (out, mut status) = self.stand_in.run(keys, op_key, input)?;
+            for (s, &k) in status.iter_mut().zip(op_key) {
+                if Some(k) == self.faulty {
+                    *s = layout::STATUS_FAULT;
+                }
+            }
+            Ok((out, status))
         }
     }
 
@@ -474,7 +461,6 @@ mod tests {
             RsaPrivateKey::generate(1024, &mut rng).unwrap(),
             RsaPrivateKey::generate(1024, &mut rng).unwrap(),
         ];
-        let images = [image(&keys[0]), image(&keys[1])];
         let count = crate::rsa::on_cores::PARALLEL_MIN + 3 * BLOCK + 77;
         assert!(per_thread(count) < count || cores() == 1, "more than one range");
         let inputs: Vec<(usize, Vec<u8>)> = (0..count)
@@ -486,9 +472,9 @@ mod tests {
             })
             .collect();
         for faulty in [None, Some(1)] {
-            let ops: Vec<_> =
-                inputs.iter().map(|(k, x)| whole(&keys[*k], &images[*k], x)).collect();
-            let got = private_whole(&Echo { faulty }, &ops, &mut rng);
+            let ops: Vec<_> = inputs.iter().map(|(k, x)| whole(&keys[*k], &keys[*k], x)).collect();
+            let echo = Echo { faulty, stand_in: StandIn::new(core::time::Duration::ZERO) };
+            let got = private_whole(&echo, &ops, &mut rng);
             assert_eq!(got.len(), count);
             for (i, ((k, x), m)) in inputs.iter().zip(got).enumerate() {
                 match (faulty, k) {

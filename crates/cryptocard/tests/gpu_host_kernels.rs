@@ -136,9 +136,41 @@ fn secret_exponentiation_matches_bigint() {
                         if l >= 48 && w != layout::WINDOW && w != 4 {
                             continue;
                         }
-                        let got = big(&host::mont_exp_ct(&words(&x, l), e, n_words, &r2, w));
+                        let x = words(&x, l);
+                        let got = big(&host::mont_exp_ct(&x, e, n_words, &r2, w));
                         assert_eq!(got, want, "x^e mod n, {l} limbs, window {w}");
+                        let got = big(&host::mont_exp_ct_f64(&x, e, n_words, &r2, w));
+                        assert_eq!(got, want, "FP64: x^e mod n, {l} limbs, window {w}");
                     }
+                }
+            }
+        }
+    }
+}
+
+/// fp64.cuh's Montgomery product in radix 2^52 (the products split by fused
+/// multiply-adds rounding toward zero, summed as integers): every limb below 2^52, the
+/// value below 2n and equal to a b / 2^(52 s) mod n, at every length up to RSA-4096's
+/// primes, on the edge moduli and operands.
+#[test]
+fn fp64_products_match_bigint() {
+    let mut rng = XorShift64(0xf640_0000_0000_0052);
+    for l in [1, 2, 3, 5, 13, 16, 32, 48, 64] {
+        let s = host::f64_limbs(l);
+        assert!(52 * s >= 32 * l + 2, "4n < R");
+        for n_words in moduli(&mut rng, l) {
+            let n = big(&n_words);
+            let r = BigUint::from(1u8) << (52 * s);
+            for a in operands(&mut rng, &n) {
+                for b in operands(&mut rng, &n) {
+                    let got = host::f64_mont_mul(&words(&a, l), &words(&b, l), &n_words);
+                    assert!(got.iter().all(|&t| t < 1 << 52), "{l} limbs: a limb of 52 bits");
+                    let v = got
+                        .iter()
+                        .rev()
+                        .fold(BigUint::ZERO, |acc, &t| (acc << 52u32) + BigUint::from(t));
+                    assert!(v < &n + &n, "{l} limbs: the product below 2n");
+                    assert_eq!((&v * &r) % &n, (&a * &b) % &n, "{l} limbs: a b / R mod n");
                 }
             }
         }
@@ -467,7 +499,7 @@ fn images_describe_the_key() {
 /// order).
 fn device_source() -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rsa/accel/gpu/kernel");
-    ["prelude.cuh", "arith.cuh", "exp.cuh", "rsa_op.cuh", "kernel.cu"]
+    ["prelude.cuh", "arith.cuh", "exp.cuh", "fp64.cuh", "rsa_op.cuh", "kernel.cu"]
         .iter()
         .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap() + "\n")
         .collect()
@@ -548,6 +580,8 @@ fn kernel_compiles_for_the_device_with_clang() {
         (&["-DCC_FIXED_L=64", "-DCC_MUL_CHAIN=1"], true),
         (&["-DCC_FIXED_L=16", "-DCC_MUL_CHAIN=0", "-DCC_FULL_UNROLL=1"], false),
         (&["-DCC_FIXED_L=32", "-DCC_MUL_CHAIN=1", "-DCC_USE_PTX=0"], false),
+        (&["-DCC_FIXED_L=32", "-DCC_MUL_CHAIN=1", "-DCC_SQR_BY_MUL=1", "-DCC_EXP_F64=1"], true),
+        (&["-DCC_EXP_F64=1"], false),
     ];
     for (defines, chained) in modules {
         let ptx = dir.join("kernel.ptx");
@@ -563,6 +597,10 @@ fn kernel_compiles_for_the_device_with_clang() {
                 "-D__global__=__attribute__((global))",
                 "-D__forceinline__=__inline__ __attribute__((always_inline))",
                 "-D__noinline__=__attribute__((noinline))",
+                // fp64.cuh's intrinsics, as clang's NVVM builtins
+                "-D__fma_rz=__nvvm_fma_rz_d",
+                "-D__double_as_longlong=__nvvm_bitcast_d2ll",
+                "-D__longlong_as_double=__nvvm_bitcast_ll2d",
             ])
             .args(*defines)
             .arg("-o")
@@ -574,6 +612,8 @@ fn kernel_compiles_for_the_device_with_clang() {
         let text = std::fs::read_to_string(&ptx).unwrap();
         assert!(text.contains(".entry cc_rsa_private("), "{defines:?}: no entry point");
         assert_eq!(text.contains("madc.hi.cc.u32"), *chained, "{defines:?}: carry chains");
+        let f64 = defines.contains(&"-DCC_EXP_F64=1");
+        assert_eq!(text.contains("fma.rz.f64"), f64, "{defines:?}: the FP64 products");
         let clobbers = early_clobbers(&text);
         assert!(
             clobbers.is_empty(),

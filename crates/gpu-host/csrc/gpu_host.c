@@ -8,6 +8,7 @@
 #include "prelude.cuh"
 #include "arith.cuh"
 #include "exp.cuh"
+#include "fp64.cuh"
 #include "rsa_op.cuh"
 #include "host_batch.h"
 
@@ -43,6 +44,27 @@ void cc_host_reduce_wide(cc_u32 *r, const cc_u32 *x, const cc_u32 *n, cc_u32 n0,
 void cc_host_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL, const cc_u32 *n,
                          cc_u32 n0, const cc_u32 *r2, int L, int w) {
     cc_mont_exp_ct(r, x, e, eL, n, n0, r2, L, w);
+}
+
+void cc_host_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL,
+                             const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L, int w) {
+    int mode = cc_host_rz_begin();
+    cc_mont_exp_ct_f64(r, x, e, eL, n, n0, r2, L, w);
+    cc_host_rz_end(mode);
+}
+
+/* fp64.cuh's product on 32-bit limbs: a and b (L limbs, below 2n) in 52-bit limbs, their
+ * Montgomery product there, its s = CC_F64_LIMBS(L) limbs out as integers. */
+void cc_host_f64_mont_mul(cc_u64 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
+                          cc_u32 n0, int L) {
+    double ad[CC_F64_CAP], bd[CC_F64_CAP], nd[CC_F64_CAP];
+    int t, s = CC_F64_LIMBS(L), mode = cc_host_rz_begin();
+    cc_f64_from32(ad, a, L, s);
+    cc_f64_from32(bd, b, L, s);
+    cc_f64_from32(nd, n, L, s);
+    cc_f64_mont_mul(ad, ad, bd, nd, cc_f64_n0(n, n0, L), s);
+    for (t = 0; t < s; t++) r[t] = cc_f64_int(ad[t]);
+    cc_host_rz_end(mode);
 }
 
 cc_u32 cc_host_exp_pub_eq(const cc_u32 *m, const cc_u32 *c, cc_u32 e_lo, cc_u32 e_hi,

@@ -10,6 +10,7 @@
 #include "prelude.cuh"
 #include "arith.cuh"
 #include "exp.cuh"
+#include "fp64.cuh"
 #include "rsa_op.cuh"
 #include "host_batch.h"
 

@@ -2,13 +2,14 @@
  * host_batch.h: a batch on the host, as the device runs it: every operation whole
  * (cc_rsa_private_at, the cc_rsa_private kernel), or split in three passes over a
  * scratch (the cc_rsa_blind, cc_rsa_exp and cc_rsa_join kernels), one thread's body
- * after the other. Included after the kernel headers by gpu_host.c and
- * gpu_host_sized.c. Returns 0, or -1 if the scratch could not be allocated.
+ * after the other, with the rounding of fp64.cuh's products (host_shim.h). Included
+ * after the kernel headers by gpu_host.c and gpu_host_sized.c. Returns 0, or -1 if the
+ * scratch could not be allocated.
  */
 #include <stdlib.h>
 #include <string.h>
 
-static int cc_host_batch(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
+static int cc_host_batch_rz(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
                          const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
                          cc_u32 words, cc_u32 w, int split) {
     cc_u32 i;
@@ -32,4 +33,13 @@ static int cc_host_batch(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_
         free(mid);
         return 0;
     }
+}
+
+static int cc_host_batch(const cc_u64 *keys, cc_u32 key_count, const cc_u32 *op_key,
+                         const cc_u32 *in, cc_u32 *out, cc_u32 *status, cc_u32 count,
+                         cc_u32 words, cc_u32 w, int split) {
+    int mode = cc_host_rz_begin();
+    int rc = cc_host_batch_rz(keys, key_count, op_key, in, out, status, count, words, w, split);
+    cc_host_rz_end(mode);
+    return rc;
 }

@@ -75,6 +75,25 @@ mod ffi {
             r2: *const u32,
             l: i32,
         ) -> u32;
+        pub fn cc_host_mont_exp_ct_f64(
+            r: *mut u32,
+            x: *const u32,
+            e: *const u32,
+            el: i32,
+            n: *const u32,
+            n0: u32,
+            r2: *const u32,
+            l: i32,
+            w: i32,
+        );
+        pub fn cc_host_f64_mont_mul(
+            r: *mut u64,
+            a: *const u32,
+            b: *const u32,
+            n: *const u32,
+            n0: u32,
+            l: i32,
+        );
         pub fn cc_host_neg_inv32(m: u32) -> u32;
         pub fn cc_host_sqr_wide(r: *mut u32, a: *const u32, l: i32);
         pub fn cc_host_mul_wide(r: *mut u32, a: *const u32, b: *const u32, l: i32);
@@ -98,7 +117,7 @@ type BatchFn = unsafe extern "C" fn(
 /// Declares the batch entries, the run-time build's and one per sized variant (build.rs
 /// compiles them), and lists the variants.
 macro_rules! variants {
-    ($(($sym:ident, $l:expr, $sqr:expr, $chain:expr)),* $(,)?) => {
+    ($(($sym:ident, $l:expr, $sqr:expr, $chain:expr, $f64:expr)),* $(,)?) => {
         mod entries {
             unsafe extern "C" {
                 $(pub fn $sym(
@@ -118,31 +137,42 @@ macro_rules! variants {
         /// Every compile-time variant of the kernel source the device may run, as
         /// build.rs compiles them for the host (the first is the run-time build).
         pub const VARIANTS: &[Variant] = &[
-            $(Variant { fixed_l: $l, sqr_by_mul: $sqr, mul_chain: $chain, entry: entries::$sym },)*
+            $(Variant {
+                fixed_l: $l,
+                sqr_by_mul: $sqr,
+                mul_chain: $chain,
+                exp_f64: $f64,
+                entry: entries::$sym,
+            },)*
         ];
     };
 }
 
 variants!(
-    (cc_host_rsa_private, None, false, false),
-    (cc_host_rsa_private_l0_s1_c0, None, true, false),
-    (cc_host_rsa_private_l0_s0_c1, None, false, true),
-    (cc_host_rsa_private_l16_s0_c0, Some(16), false, false),
-    (cc_host_rsa_private_l16_s1_c0, Some(16), true, false),
-    (cc_host_rsa_private_l16_s0_c1, Some(16), false, true),
-    (cc_host_rsa_private_l16_s1_c1, Some(16), true, true),
-    (cc_host_rsa_private_l32_s0_c0, Some(32), false, false),
-    (cc_host_rsa_private_l32_s1_c0, Some(32), true, false),
-    (cc_host_rsa_private_l32_s0_c1, Some(32), false, true),
-    (cc_host_rsa_private_l32_s1_c1, Some(32), true, true),
-    (cc_host_rsa_private_l48_s0_c0, Some(48), false, false),
-    (cc_host_rsa_private_l48_s1_c0, Some(48), true, false),
-    (cc_host_rsa_private_l48_s0_c1, Some(48), false, true),
-    (cc_host_rsa_private_l48_s1_c1, Some(48), true, true),
-    (cc_host_rsa_private_l64_s0_c0, Some(64), false, false),
-    (cc_host_rsa_private_l64_s1_c0, Some(64), true, false),
-    (cc_host_rsa_private_l64_s0_c1, Some(64), false, true),
-    (cc_host_rsa_private_l64_s1_c1, Some(64), true, true),
+    (cc_host_rsa_private, None, false, false, false),
+    (cc_host_rsa_private_l0_s1_c0, None, true, false, false),
+    (cc_host_rsa_private_l0_s0_c1, None, false, true, false),
+    (cc_host_rsa_private_l16_s0_c0, Some(16), false, false, false),
+    (cc_host_rsa_private_l16_s1_c0, Some(16), true, false, false),
+    (cc_host_rsa_private_l16_s0_c1, Some(16), false, true, false),
+    (cc_host_rsa_private_l16_s1_c1, Some(16), true, true, false),
+    (cc_host_rsa_private_l32_s0_c0, Some(32), false, false, false),
+    (cc_host_rsa_private_l32_s1_c0, Some(32), true, false, false),
+    (cc_host_rsa_private_l32_s0_c1, Some(32), false, true, false),
+    (cc_host_rsa_private_l32_s1_c1, Some(32), true, true, false),
+    (cc_host_rsa_private_l48_s0_c0, Some(48), false, false, false),
+    (cc_host_rsa_private_l48_s1_c0, Some(48), true, false, false),
+    (cc_host_rsa_private_l48_s0_c1, Some(48), false, true, false),
+    (cc_host_rsa_private_l48_s1_c1, Some(48), true, true, false),
+    (cc_host_rsa_private_l64_s0_c0, Some(64), false, false, false),
+    (cc_host_rsa_private_l64_s1_c0, Some(64), true, false, false),
+    (cc_host_rsa_private_l64_s0_c1, Some(64), false, true, false),
+    (cc_host_rsa_private_l64_s1_c1, Some(64), true, true, false),
+    (cc_host_rsa_private_l0_s0_c0_f64, None, false, false, true),
+    (cc_host_rsa_private_l16_s1_c1_f64, Some(16), true, true, true),
+    (cc_host_rsa_private_l32_s1_c1_f64, Some(32), true, true, true),
+    (cc_host_rsa_private_l48_s0_c1_f64, Some(48), false, true, true),
+    (cc_host_rsa_private_l64_s1_c1_f64, Some(64), true, true, true),
 );
 
 /// A build of the kernel source with prelude.cuh's compile-time choices.
@@ -155,6 +185,8 @@ pub struct Variant {
     pub sqr_by_mul: bool,
     /// `CC_MUL_CHAIN`: the product's rows as carry chains.
     pub mul_chain: bool,
+    /// `CC_EXP_F64`: the secret exponentiations in radix 2^52 on the FP64 units.
+    pub exp_f64: bool,
     entry: BatchFn,
 }
 
@@ -169,7 +201,8 @@ impl core::fmt::Debug for Variant {
         } else {
             ", dedicated squaring"
         })?;
-        f.write_str(if self.mul_chain { ", chained product" } else { ", CIOS product" })
+        f.write_str(if self.mul_chain { ", chained product" } else { ", CIOS product" })?;
+        f.write_str(if self.exp_f64 { ", FP64 exponentiation" } else { "" })
     }
 }
 
@@ -241,16 +274,40 @@ pub fn reduce_wide(x: &[u32], n: &[u32], r2: &[u32]) -> Vec<u32> {
     r
 }
 
+/// The signature of both secret exponentiations (`cc_mont_exp_ct` and its FP64 twin).
+type ExpFn = unsafe extern "C" fn(
+    r: *mut u32,
+    x: *const u32,
+    e: *const u32,
+    el: i32,
+    n: *const u32,
+    n0: u32,
+    r2: *const u32,
+    l: i32,
+    w: i32,
+);
+
 /// x^e mod n by the constant-time fixed window of `w` bits, for x < n; `r2` = R^2 mod n.
 pub fn mont_exp_ct(x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u32> {
+    exp_with(ffi::cc_host_mont_exp_ct, x, e, n, r2, w)
+}
+
+/// [`mont_exp_ct`] with the products in radix 2^52 on the FP64 units
+/// (`cc_mont_exp_ct_f64`, fp64.cuh): the same contract and result.
+pub fn mont_exp_ct_f64(x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u32> {
+    exp_with(ffi::cc_host_mont_exp_ct_f64, x, e, n, r2, w)
+}
+
+fn exp_with(f: ExpFn, x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u32> {
     let (n0, l) = check_modulus(n);
     assert!(n.len() <= PRIME_MAX, "the exponentiation's table holds primes of at most 64 limbs");
     assert!(x.len() == n.len() && r2.len() == n.len() && !e.is_empty());
     assert!((1..=WINDOW_MAX).contains(&w));
     let mut r = vec![0; n.len()];
-    // SAFETY: x, r2, r have L limbs (L <= CC_PRIME_MAX), e has eL; w in range.
+    // SAFETY: x, r2, r have L limbs (L <= CC_PRIME_MAX), e has eL; w in range; `f` is
+    // one of the two exponentiations, which read and write exactly those.
     unsafe {
-        ffi::cc_host_mont_exp_ct(
+        f(
             r.as_mut_ptr(),
             x.as_ptr(),
             e.as_ptr(),
@@ -262,6 +319,22 @@ pub fn mont_exp_ct(x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u
             w as i32,
         )
     };
+    r
+}
+
+/// 52-bit limbs for a prime of `l` 32-bit limbs (`CC_F64_LIMBS`): 52 s >= 32 l + 2.
+pub const fn f64_limbs(l: usize) -> usize {
+    (32 * l + 2).div_ceil(52)
+}
+
+/// fp64.cuh's Montgomery product: a b / 2^(52 s) mod n, below 2n, as s 52-bit limbs
+/// (`s = f64_limbs(len(n))`), for a, b < n.
+pub fn f64_mont_mul(a: &[u32], b: &[u32], n: &[u32]) -> Vec<u64> {
+    let (n0, l) = check_modulus(n);
+    assert!(n.len() <= PRIME_MAX && a.len() == n.len() && b.len() == n.len());
+    let mut r = vec![0; f64_limbs(n.len())];
+    // SAFETY: a, b and n have L <= CC_PRIME_MAX limbs, r the s limbs the C code writes.
+    unsafe { ffi::cc_host_f64_mont_mul(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n.as_ptr(), n0, l) };
     r
 }
 

@@ -106,6 +106,10 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
         builds.push(("default".into(), default.clone(), Some(l)));
     }
     builds.push(("MAXREG=168".into(), tuning(&[("CRYPTOCARD_GPU_MAXREG", "168")]), Some(32)));
+    let f64 = tuning(&[("CRYPTOCARD_GPU_ARITH", "f64")]);
+    for l in [32, 64] {
+        builds.push(("ARITH=f64".into(), f64.clone(), Some(l)));
+    }
 
     // NVRTC compiles one program per thread: as many at once as there are cores.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -10,6 +10,8 @@ pub(crate) const KERNEL_SOURCE: &str = concat!(
     "\n",
     include_str!("kernel/exp.cuh"),
     "\n",
+    include_str!("kernel/fp64.cuh"),
+    "\n",
     include_str!("kernel/rsa_op.cuh"),
     "\n",
     include_str!("kernel/kernel.cu"),
@@ -33,7 +35,13 @@ mod tests {
         for name in SPLIT_NAMES {
             assert!(KERNEL_SOURCE.contains(&format!("__global__ void {name}(")), "{name}");
         }
-        for f in ["cc_mont_mul", "cc_mont_exp_ct", "cc_rsa_private_at", "CC_KEY_MAGIC"] {
+        for f in [
+            "cc_mont_mul",
+            "cc_mont_exp_ct",
+            "cc_mont_exp_ct_f64",
+            "cc_rsa_private_at",
+            "CC_KEY_MAGIC",
+        ] {
             assert!(KERNEL_SOURCE.contains(f), "{f}");
         }
         assert!(!KERNEL_SOURCE.contains("#include"));

@@ -10,6 +10,7 @@
 //! | `CRYPTOCARD_GPU_UNROLL` | inner, full | inner | unroll the products' inner loops, or both loops (sized modules) |
 //! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | by size | the dedicated squaring and REDC (as carry chains, unrolled whole, in a sized chained module), or squaring by the general product |
 //! | `CRYPTOCARD_GPU_MUL` | chain, cios | chain | the product's rows as PTX carry chains (two instructions a word product), or CIOS with a four-instruction multiply-add |
+//! | `CRYPTOCARD_GPU_ARITH` | int, f64 | int | the secret exponentiations' products on the integer units (32-bit words, the choices above), or in radix 2^52 on the FP64 units (`kernel/fp64.cuh`, Emmart et al. 2018; not yet measured on a device) |
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
@@ -54,6 +55,8 @@ pub(crate) struct Tuning {
     pub(crate) sqr_by_mul: Option<bool>,
     /// The product's rows as carry chains.
     pub(crate) mul_chain: bool,
+    /// The secret exponentiations on the FP64 units (`CC_EXP_F64`).
+    pub(crate) exp_f64: bool,
     /// The fixed window's bits.
     pub(crate) window: u32,
     /// Threads per block.
@@ -75,6 +78,7 @@ impl Default for Tuning {
             full_unroll: false,
             sqr_by_mul: None,
             mul_chain: true,
+            exp_f64: false,
             window: WINDOW,
             block: 128,
             max_registers: 0,
@@ -124,6 +128,7 @@ impl Tuning {
                 &[("cios", false), ("chain", true)],
                 d.mul_chain,
             )?,
+            exp_f64: pick("CRYPTOCARD_GPU_ARITH", &[("int", false), ("f64", true)], d.exp_f64)?,
             window: number(
                 "CRYPTOCARD_GPU_WINDOW",
                 &|w| (1..=WINDOW_MAX).contains(&w),
@@ -154,6 +159,7 @@ impl Tuning {
             format!("-DCC_USE_PTX={}", u8::from(self.ptx)),
             format!("-DCC_SQR_BY_MUL={}", u8::from(self.sqr_by_mul_for(prime_words))),
             format!("-DCC_MUL_CHAIN={}", u8::from(self.mul_chain)),
+            format!("-DCC_EXP_F64={}", u8::from(self.exp_f64)),
         ];
         if let Some(l) = prime_words {
             o.push(format!("-DCC_FIXED_L={l}"));
@@ -208,7 +214,12 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes",
+            "{}, {} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes",
+            if self.exp_f64 {
+                "exponentiations on the FP64 units"
+            } else {
+                "exponentiations on the integer units"
+            },
             if self.ptx { "PTX" } else { "64-bit product" },
             match (self.mul_chain, self.ptx) {
                 (true, true) => "chained product (CIOS for every size)",
@@ -256,6 +267,7 @@ mod tests {
             ("CRYPTOCARD_GPU_UNROLL", "Full"),
             ("CRYPTOCARD_GPU_SQR", " MUL "),
             ("CRYPTOCARD_GPU_MUL", "cios"),
+            ("CRYPTOCARD_GPU_ARITH", "F64"),
             ("CRYPTOCARD_GPU_WINDOW", "4"),
             ("CRYPTOCARD_GPU_BLOCK", "256"),
             ("CRYPTOCARD_GPU_MAXREG", "168"),
@@ -269,6 +281,7 @@ mod tests {
             full_unroll: true,
             sqr_by_mul: Some(true),
             mul_chain: false,
+            exp_f64: true,
             window: 4,
             block: 256,
             max_registers: 168,
@@ -284,6 +297,10 @@ mod tests {
         assert!(t.describe().ends_with("heap planes"), "{}", t.describe());
         assert!(Tuning::default().describe().ends_with("page-locked planes"));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
+        assert!(t.nvrtc_options("sm_90", Some(32)).contains(&"-DCC_EXP_F64=1".to_string()));
+        assert!(t.describe().starts_with("exponentiations on the FP64 units"));
+        let int = Tuning::default().nvrtc_options("sm_90", Some(32));
+        assert!(int.contains(&"-DCC_EXP_F64=0".to_string()));
     }
 
     #[test]
@@ -294,6 +311,7 @@ mod tests {
             ("CRYPTOCARD_GPU_UNROLL", "outer"),
             ("CRYPTOCARD_GPU_SQR", "karatsuba"),
             ("CRYPTOCARD_GPU_MUL", "fft"),
+            ("CRYPTOCARD_GPU_ARITH", "fp32"),
             ("CRYPTOCARD_GPU_WINDOW", "6"),
             ("CRYPTOCARD_GPU_WINDOW", "0"),
             ("CRYPTOCARD_GPU_BLOCK", "100"),

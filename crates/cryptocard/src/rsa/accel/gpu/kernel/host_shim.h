@@ -21,4 +21,34 @@
 #define __forceinline__ inline
 #define __noinline__
 
+/*
+ * fp64.cuh's device intrinsics. The device's __fma_rz rounds toward zero by itself;
+ * here it is C's fma (correctly rounded in the current mode), and every host entry
+ * point runs its kernel code between cc_host_rz_begin and cc_host_rz_end, which set
+ * and restore FE_TOWARDZERO. The kernel's other double operations are exact, so the
+ * mode changes nothing else.
+ */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+static inline long long __double_as_longlong(double x) {
+    long long v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+static inline double __longlong_as_double(long long v) {
+    double x;
+    memcpy(&x, &v, sizeof x);
+    return x;
+}
+#define __fma_rz(a, b, c) fma((a), (b), (c))
+
+static inline int cc_host_rz_begin(void) {
+    int old = fegetround();
+    fesetround(FE_TOWARDZERO);
+    return old;
+}
+static inline void cc_host_rz_end(int old) { fesetround(old); }
+
 #endif

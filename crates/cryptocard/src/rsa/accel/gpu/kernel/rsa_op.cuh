@@ -102,16 +102,17 @@ CC_FN void cc_rsa_blind_split(const cc_u32 *key, int L, const cc_u32 *c, const c
     cc_zero(cb, 2 * L);
 }
 
-/* Phase 2, for one prime (q_half 0: p, 1: q): x = x^d mod that prime, in place. */
+/* Phase 2, for one prime (q_half 0: p, 1: q): x = x^d mod that prime, in place, with
+ * the integer products (exp.cuh) or, with CC_EXP_F64, the FP64 ones (fp64.cuh). */
 CC_FN void cc_rsa_exp_half(const cc_u32 *key, int L, cc_u32 *x, int q_half, int w) {
     CC_SIZED_L(L);
     if (q_half) {
-        cc_mont_exp_ct(x, x, CC_KEY_DQ(key, L), L, CC_KEY_Q(key, L), key[4], CC_KEY_R2Q(key, L),
-                       L, w);
+        cc_mont_exp_secret(x, x, CC_KEY_DQ(key, L), L, CC_KEY_Q(key, L), key[4],
+                           CC_KEY_R2Q(key, L), L, w);
         cc_fault(x, L, key, CC_FAULT_MQ);
     } else {
-        cc_mont_exp_ct(x, x, CC_KEY_DP(key, L), L, CC_KEY_P(key, L), key[3], CC_KEY_R2P(key, L),
-                       L, w);
+        cc_mont_exp_secret(x, x, CC_KEY_DP(key, L), L, CC_KEY_P(key, L), key[3],
+                           CC_KEY_R2P(key, L), L, w);
         cc_fault(x, L, key, CC_FAULT_MP);
     }
 }

@@ -148,10 +148,10 @@ fn secret_exponentiation_matches_bigint() {
     }
 }
 
-/// fp64.cuh's Montgomery product in radix 2^52 (the products split by fused
-/// multiply-adds rounding toward zero, summed as integers): every limb below 2^52, the
-/// value below 2n and equal to a b / 2^(52 s) mod n, at every length up to RSA-4096's
-/// primes, on the edge moduli and operands.
+/// fp64.cuh's Montgomery product and dedicated square in radix 2^52 (the products split
+/// by fused multiply-adds rounding toward zero, summed as integers): every limb below
+/// 2^52, the value below 2n and equal to a b / 2^(52 s) mod n, at every length up to
+/// RSA-4096's primes, on the edge moduli and operands.
 #[test]
 fn fp64_products_match_bigint() {
     let mut rng = XorShift64(0xf640_0000_0000_0052);
@@ -161,16 +161,20 @@ fn fp64_products_match_bigint() {
         for n_words in moduli(&mut rng, l) {
             let n = big(&n_words);
             let r = BigUint::from(1u8) << (52 * s);
+            let check = |got: Vec<u64>, want: BigUint, what: &str| {
+                assert!(got.iter().all(|&t| t < 1 << 52), "{l} limbs, {what}: a limb of 52 bits");
+                let v = got
+                    .iter()
+                    .rev()
+                    .fold(BigUint::ZERO, |acc, &t| (acc << 52u32) + BigUint::from(t));
+                assert!(v < &n + &n, "{l} limbs, {what}: below 2n");
+                assert_eq!((&v * &r) % &n, want, "{l} limbs, {what}: times R mod n");
+            };
             for a in operands(&mut rng, &n) {
+                let aw = words(&a, l);
+                check(host::f64_mont_sqr(&aw, &n_words), (&a * &a) % &n, "a^2");
                 for b in operands(&mut rng, &n) {
-                    let got = host::f64_mont_mul(&words(&a, l), &words(&b, l), &n_words);
-                    assert!(got.iter().all(|&t| t < 1 << 52), "{l} limbs: a limb of 52 bits");
-                    let v = got
-                        .iter()
-                        .rev()
-                        .fold(BigUint::ZERO, |acc, &t| (acc << 52u32) + BigUint::from(t));
-                    assert!(v < &n + &n, "{l} limbs: the product below 2n");
-                    assert_eq!((&v * &r) % &n, (&a * &b) % &n, "{l} limbs: a b / R mod n");
+                    check(host::f64_mont_mul(&aw, &words(&b, l), &n_words), (&a * &b) % &n, "a b");
                 }
             }
         }

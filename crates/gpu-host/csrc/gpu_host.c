@@ -54,15 +54,19 @@ void cc_host_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL
 }
 
 /* fp64.cuh's product on 32-bit limbs: a and b (L limbs, below 2n) in 52-bit limbs, their
- * Montgomery product there, its s = CC_F64_LIMBS(L) limbs out as integers. */
+ * Montgomery product there (the dedicated square if sqr, which takes a only), its
+ * s = CC_F64_LIMBS(L) limbs out as integers. */
 void cc_host_f64_mont_mul(cc_u64 *r, const cc_u32 *a, const cc_u32 *b, const cc_u32 *n,
-                          cc_u32 n0, int L) {
+                          cc_u32 n0, int L, int sqr) {
     double ad[CC_F64_CAP], bd[CC_F64_CAP], nd[CC_F64_CAP];
     int t, s = CC_F64_LIMBS(L), mode = cc_host_rz_begin();
     cc_f64_from32(ad, a, L, s);
     cc_f64_from32(bd, b, L, s);
     cc_f64_from32(nd, n, L, s);
-    cc_f64_mont_mul(ad, ad, bd, nd, cc_f64_n0(n, n0, L), s);
+    if (sqr)
+        cc_f64_mont_sqr(ad, ad, nd, cc_f64_n0(n, n0, L), s);
+    else
+        cc_f64_mont_mul(ad, ad, bd, nd, cc_f64_n0(n, n0, L), s);
     for (t = 0; t < s; t++) r[t] = cc_f64_int(ad[t]);
     cc_host_rz_end(mode);
 }

@@ -93,6 +93,7 @@ mod ffi {
             n: *const u32,
             n0: u32,
             l: i32,
+            sqr: i32,
         );
         pub fn cc_host_neg_inv32(m: u32) -> u32;
         pub fn cc_host_sqr_wide(r: *mut u32, a: *const u32, l: i32);
@@ -171,6 +172,7 @@ variants!(
     (cc_host_rsa_private_l0_s0_c0_f64, None, false, false, true),
     (cc_host_rsa_private_l16_s1_c1_f64, Some(16), true, true, true),
     (cc_host_rsa_private_l32_s1_c1_f64, Some(32), true, true, true),
+    (cc_host_rsa_private_l32_s0_c1_f64, Some(32), false, true, true),
     (cc_host_rsa_private_l48_s0_c1_f64, Some(48), false, true, true),
     (cc_host_rsa_private_l64_s1_c1_f64, Some(64), true, true, true),
 );
@@ -330,11 +332,23 @@ pub const fn f64_limbs(l: usize) -> usize {
 /// fp64.cuh's Montgomery product: a b / 2^(52 s) mod n, below 2n, as s 52-bit limbs
 /// (`s = f64_limbs(len(n))`), for a, b < n.
 pub fn f64_mont_mul(a: &[u32], b: &[u32], n: &[u32]) -> Vec<u64> {
+    f64_mont(a, b, n, false)
+}
+
+/// fp64.cuh's dedicated Montgomery square: a^2 / 2^(52 s) mod n, as [`f64_mont_mul`].
+pub fn f64_mont_sqr(a: &[u32], n: &[u32]) -> Vec<u64> {
+    f64_mont(a, a, n, true)
+}
+
+fn f64_mont(a: &[u32], b: &[u32], n: &[u32], sqr: bool) -> Vec<u64> {
     let (n0, l) = check_modulus(n);
     assert!(n.len() <= PRIME_MAX && a.len() == n.len() && b.len() == n.len());
     let mut r = vec![0; f64_limbs(n.len())];
+    let sqr = i32::from(sqr);
     // SAFETY: a, b and n have L <= CC_PRIME_MAX limbs, r the s limbs the C code writes.
-    unsafe { ffi::cc_host_f64_mont_mul(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n.as_ptr(), n0, l) };
+    unsafe {
+        ffi::cc_host_f64_mont_mul(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n.as_ptr(), n0, l, sqr)
+    };
     r
 }
 

@@ -110,6 +110,8 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
     for l in [32, 64] {
         builds.push(("ARITH=f64".into(), f64.clone(), Some(l)));
     }
+    let f64_sqr = tuning(&[("CRYPTOCARD_GPU_ARITH", "f64"), ("CRYPTOCARD_GPU_SQR", "dedicated")]);
+    builds.push(("f64+sqr".into(), f64_sqr, Some(32)));
 
     // NVRTC compiles one program per thread: as many at once as there are cores.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -31,7 +31,9 @@
  * one masked subtraction. The fixed window, the masked table scan and the exponent's
  * reading are those of exp.cuh's cc_mont_exp_ct, with the same signature: 32-bit limbs
  * in and out. R^2 mod p for the new R comes from the key's (R')^2 mod p, R' = 2^(32 L),
- * by 104 s - 64 L (fewer than 108) modular doublings.
+ * by 104 s - 64 L (fewer than 108) modular doublings. Without CC_SQR_BY_MUL the
+ * squarings take the dedicated square (cc_f64_mont_sqr): s (s + 1) / 2 products and
+ * REDC's s^2 instead of 2 s^2.
  *
  * On the host (host_shim.h) __fma_rz is C's fma under FE_TOWARDZERO, which the host
  * entries set, so the tests check the very splitting the device does.
@@ -153,6 +155,76 @@ CC_LIMB_FN void cc_f64_mont_mul(double *r, const double *a, const double *b, con
     }
 }
 
+/* Ordered pairs (i, j) of limb indices below s with i + j = c. */
+CC_INLINE int cc_f64_pairs(int c, int s) {
+    if (c < 0 || c > 2 * s - 2) return 0;
+    return 1 + ((c < 2 * s - 2 - c) ? c : 2 * s - 2 - c);
+}
+
+/*
+ * r = a^2 R^-1 mod n, below 2 n, for a < 2 n: the dedicated squaring (each a_i a_j,
+ * i < j, once, its parts added twice) into 2 s columns, unrolled whole in a sized
+ * build, then REDC over a window of s + 1 columns that takes the square's upper
+ * columns in one an iteration (separated operand scanning, Koc, Acar and Kaliski
+ * 1996): about s^2 / 2 + s^2 products against the product's 2 s^2. r may alias a.
+ * The square's constants come out of its columns at once; REDC's as in the product,
+ * with one lo and one hi a middle column an iteration.
+ */
+CC_LIMB_FN void cc_f64_mont_sqr(double *r, const double *a, const double *n, cc_u64 n0, int s) {
+    cc_u64 t[2 * CC_F64_CAP], acc[CC_F64_CAP + 1];
+    cc_u64 ext = 0, fix, lo, hi, q, carry;
+    int i, j, c;
+    CC_UNROLL for (c = 0; c < 2 * s; c++) t[c] = 0;
+    /* column by column (product scanning), so that few columns are open at a time */
+    CC_UNROLL_SQR for (c = 0; c < 2 * s - 1; c++) {
+        CC_UNROLL for (i = (c < s) ? 0 : c - s + 1; 2 * i <= c; i++) {
+            cc_f64_prod(a[i], a[c - i], &lo, &hi);
+            if (2 * i == c) {
+                t[c] += lo;
+                t[c + 1] += hi;
+            } else {
+                t[c] += lo + lo;
+                t[c + 1] += hi + hi;
+            }
+        }
+    }
+    CC_UNROLL for (c = 0; c < 2 * s; c++)
+        t[c] -= (cc_u64)cc_f64_pairs(c, s) * CC_F64_LO + (cc_u64)cc_f64_pairs(c - 1, s) * CC_F64_HI;
+    CC_UNROLL for (j = 0; j <= s; j++) acc[j] = t[j];
+    for (i = 0; i < s; i++) {
+        double qd;
+        q = ((acc[0] - ext) * n0) & CC_F64_MASK;
+        qd = cc_f64_of(q);
+        CC_UNROLL for (j = 0; j < s; j++) {
+            cc_f64_prod(qd, n[j], &lo, &hi);
+            acc[j] += lo;
+            acc[j + 1] += hi;
+        }
+        carry = (acc[0] - ext - CC_F64_LO) >> 52;
+        CC_UNROLL for (j = 0; j < s; j++) acc[j] = acc[j + 1];
+        acc[s] = (i + s + 1 < 2 * s) ? t[i + s + 1] : 0;
+        acc[0] += carry;
+        ext += CC_F64_LO + CC_F64_HI;
+    }
+    fix = CC_F64_HI + (cc_u64)(s - 1) * (CC_F64_LO + CC_F64_HI);
+    carry = 0;
+    CC_UNROLL for (j = 0; j < s; j++) {
+        cc_u64 v = acc[j] - fix + carry;
+        r[j] = cc_f64_of(v & CC_F64_MASK);
+        carry = v >> 52;
+        fix -= CC_F64_LO + CC_F64_HI;
+    }
+}
+
+/* The exponentiation's squaring: the product's (CC_SQR_BY_MUL) or the dedicated one. */
+CC_LIMB_FN void cc_f64_sqr(double *r, const double *a, const double *n, cc_u64 n0, int s) {
+#if CC_SQR_BY_MUL
+    cc_f64_mont_mul(r, a, a, n, n0, s);
+#else
+    cc_f64_mont_sqr(r, a, n, n0, s);
+#endif
+}
+
 /* out = tab[idx] (entries of s limbs), reading every entry (exp.cuh's cc_table_select). */
 CC_LIMB_FN void cc_f64_select(double *out, const double *tab, int entries, int s, cc_u32 idx) {
     cc_u64 o[CC_F64_CAP];
@@ -201,7 +273,7 @@ CC_EXP_FN void cc_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, i
     for (i = 2; i < entries; i++) cc_f64_mont_mul(tab + i * s, tab + (i - 1) * s, tab + s, nd, m0, s);
     cc_f64_select(acc, tab, entries, s, cc_window_at(e, eL, (windows - 1) * w, w));
     for (k = windows - 2; k >= 0; k--) {
-        for (i = 0; i < w; i++) cc_f64_mont_mul(acc, acc, acc, nd, m0, s);
+        for (i = 0; i < w; i++) cc_f64_sqr(acc, acc, nd, m0, s);
         cc_f64_select(sel, tab, entries, s, cc_window_at(e, eL, k * w, w));
         cc_f64_mont_mul(acc, acc, sel, nd, m0, s);
     }

@@ -8,7 +8,8 @@
 //!   (`mad.lo.cc.u32` / `madc.hi.u32`) on the device and a 64-bit product on the host;
 //!   `exp.cuh` the constant-time fixed window with a full masked table scan (as
 //!   sDPF-RSA, Dong et al. 2018; unlike CGBN, whose table read is indexed by the
-//!   secret) and the public-exponent fault check; `rsa_op.cuh` the operation itself
+//!   secret) and the public-exponent fault check; `fp64.cuh` the same exponentiation
+//!   with its products in radix 2^52 on the FP64 units (Emmart, Zheng and Weems 2018); `rsa_op.cuh` the operation itself
 //!   (blinding, c' mod p and q, both exponentiations, Garner, unblinding, the pair's
 //!   successor, the fault check m^e = c mod n) and its batch layout; `kernel.cu` the
 //!   entry point. `host_shim.h` turns CUDA's qualifiers into nothing so that a C
@@ -44,10 +45,11 @@
 //! and with squaring by the product 759k, the default at RSA-1024, 2048 and 4096
 //! (RSA-3072 keeps the dedicated squaring in the split form: 222k against 142k). A
 //! 4-bit window, a register cap, 64 or 256 threads a block: within a few percent.
-//! One thread per operation and 32-bit limbs throughout; every choice is built and tested on the host
-//! (`tests/gpu_host_kernels.rs`) and compiled for the device by clang's CUDA mode there
-//! too, where clang has the NVPTX target, and by NVRTC down to Hopper's machine code
-//! where NVRTC is present (`kernel_lint.rs`, whose ptxas figures are in `docs/gpu.md`):
+//! One thread per operation throughout, 32-bit limbs but for the FP64 choice; every
+//! choice is built and tested on the host (`tests/gpu_host_kernels.rs`) and compiled for
+//! the device by clang's CUDA mode there too, where clang has the NVPTX target, and by
+//! NVRTC down to Hopper's machine code where NVRTC is present (`kernel_lint.rs`, whose
+//! ptxas figures are in `docs/gpu.md`):
 //!
 //! * one module for every size (`CRYPTOCARD_GPU_SIZED=0`): limb loops of run-time
 //!   length, so every limb array lives in local memory;
@@ -74,7 +76,15 @@
 //!   modules; `CRYPTOCARD_GPU_SPLIT=0` for the whole kernel):
 //!   blinding and the reductions, the two exponentiations a thread each, then Garner to
 //!   the fault check, so that the exponentiations have registers of their own (156 at
-//!   RSA-2048) and a batch has twice the threads.
+//!   RSA-2048) and a batch has twice the threads;
+//! * the secret exponentiations on the FP64 units (`CRYPTOCARD_GPU_ARITH=f64`,
+//!   `fp64.cuh`, not yet run on a device): 52-bit limbs as doubles, each product split
+//!   exactly by two fused multiply-adds rounding toward zero and summed as 64-bit
+//!   integers, CIOS in radix 2^52, with squaring by the product or a dedicated square
+//!   (product scanning, then REDC). In ptxas's machine code for RSA-2048 a product's
+//!   iteration is 2 DFMA, 1 DADD and 2.1 IADD3 a 52-bit word product, 20 iterations of
+//!   221 instructions against the integer product's 32 of 267, so the FP64 pipe's
+//!   bound is about 1.8 times the integer kernel's.
 //!
 //! One lesson from clang's PTX: a bare `#pragma unroll` there unrolls a loop of unknown
 //! length in a function optimised before it is inlined, and then forbids the full
@@ -83,7 +93,7 @@
 //! length is known".
 //!
 //! To try after that: the table in shared memory, several threads per number (CGBN's
-//! TPI) for small batches, the floating-point products of Emmart et al. 2018.
+//! TPI) for small batches.
 
 // The driver uses the images and the planes, the tests (through `hazmat`) the images
 // and the constants: each alone leaves some of it unused.

@@ -171,26 +171,38 @@ CC_INLINE int cc_f64_pairs(int c, int s) {
  * with one lo and one hi a middle column an iteration.
  */
 CC_LIMB_FN void cc_f64_mont_sqr(double *r, const double *a, const double *n, cc_u64 n0, int s) {
-    cc_u64 t[2 * CC_F64_CAP], acc[CC_F64_CAP + 1];
-    cc_u64 ext = 0, fix, lo, hi, q, carry;
+    /* the square's columns 0..s in registers (REDC's first window), s+1..2s-1 in `up`,
+     * which REDC reads one an iteration */
+    cc_u64 acc[CC_F64_CAP + 1], up[CC_F64_CAP];
+    cc_u64 ext = 0, fix, lo, hi, q, carry, cur = 0, next;
+    double av[CC_F64_CAP];
     int i, j, c;
-    CC_UNROLL for (c = 0; c < 2 * s; c++) t[c] = 0;
-    /* column by column (product scanning), so that few columns are open at a time */
-    CC_UNROLL_SQR for (c = 0; c < 2 * s - 1; c++) {
-        CC_UNROLL for (i = (c < s) ? 0 : c - s + 1; 2 * i <= c; i++) {
-            cc_f64_prod(a[i], a[c - i], &lo, &hi);
+    /* a copied to an array the unrolled square indexes by constants only (registers) */
+    CC_UNROLL for (j = 0; j < s; j++) av[j] = a[j];
+    /* column by column (product scanning): `cur` collects column c, `next` the high
+     * parts for column c + 1, and each column is written once, finished. The inner
+     * loop runs over every i with a test that the unrolling decides, so that its trip
+     * count is a constant before the outer loop is unrolled too. */
+    CC_UNROLL_SQR for (c = 0; c < 2 * s; c++) {
+        next = 0;
+        CC_UNROLL_SQR for (i = 0; i < s; i++) {
+            if (2 * i > c || c - i >= s) continue;
+            cc_f64_prod(av[i], av[c - i], &lo, &hi);
             if (2 * i == c) {
-                t[c] += lo;
-                t[c + 1] += hi;
+                cur += lo;
+                next += hi;
             } else {
-                t[c] += lo + lo;
-                t[c + 1] += hi + hi;
+                cur += lo + lo;
+                next += hi + hi;
             }
         }
+        cur -= (cc_u64)cc_f64_pairs(c, s) * CC_F64_LO + (cc_u64)cc_f64_pairs(c - 1, s) * CC_F64_HI;
+        if (c <= s)
+            acc[c] = cur;
+        else
+            up[c - s - 1] = cur;
+        cur = next;
     }
-    CC_UNROLL for (c = 0; c < 2 * s; c++)
-        t[c] -= (cc_u64)cc_f64_pairs(c, s) * CC_F64_LO + (cc_u64)cc_f64_pairs(c - 1, s) * CC_F64_HI;
-    CC_UNROLL for (j = 0; j <= s; j++) acc[j] = t[j];
     for (i = 0; i < s; i++) {
         double qd;
         q = ((acc[0] - ext) * n0) & CC_F64_MASK;
@@ -202,7 +214,7 @@ CC_LIMB_FN void cc_f64_mont_sqr(double *r, const double *a, const double *n, cc_
         }
         carry = (acc[0] - ext - CC_F64_LO) >> 52;
         CC_UNROLL for (j = 0; j < s; j++) acc[j] = acc[j + 1];
-        acc[s] = (i + s + 1 < 2 * s) ? t[i + s + 1] : 0;
+        acc[s] = (i + 1 < s) ? up[i] : 0;
         acc[0] += carry;
         ext += CC_F64_LO + CC_F64_HI;
     }
@@ -285,6 +297,7 @@ CC_EXP_FN void cc_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, i
     cc_cond_sub(r, u, 0, n, L);
     cc_f64_zero(tab, entries * s); /* the table holds powers of a secret */
     cc_f64_zero(acc, s);
+    cc_f64_zero(sel, s);
     cc_zero(t, L);
     cc_zero(u, L);
 }

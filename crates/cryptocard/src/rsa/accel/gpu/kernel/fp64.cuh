@@ -20,8 +20,9 @@
  * (the subtraction is exact: (1 - H) 2^52). Both results sit at a fixed exponent, so
  * their bit patterns are H and L plus a constant (CC_F64_HI, CC_F64_LO): they are
  * summed as 64-bit integers, with no conversion, and the constants taken out once per
- * column. Column sums stay below 2^60 (at most four parts below 2^52 a column an
- * iteration, for at most s + 1 iterations), so nothing overflows.
+ * column. Column sums stay below 2^61 (in the product at most four parts below 2^52 a
+ * column an iteration, for at most s + 1 iterations; the square's columns, at most
+ * 4 s parts, then REDC's two an iteration), so nothing overflows for s <= 40.
  *
  * The Montgomery product is CIOS (Koc, Acar and Kaliski 1996) in radix 2^52, the shape
  * of AVX-512 IFMA's vpmadd52luq/vpmadd52huq kernels (arch/x86_64/ifma): for each limb
@@ -34,6 +35,11 @@
  * by 104 s - 64 L (fewer than 108) modular doublings. Without CC_SQR_BY_MUL the
  * squarings take the dedicated square (cc_f64_mont_sqr): s (s + 1) / 2 products and
  * REDC's s^2 instead of 2 s^2.
+ *
+ * Constant time as exp.cuh: every loop runs over s and w (public), the table is read
+ * whole by mask, the final subtraction is a mask. The device's FP64 multiply-add takes
+ * the same time for every operand (it has no slow path for zeros or denormals, and
+ * none arise here: every operand is an integer below 2^53 or one of the constants).
  *
  * On the host (host_shim.h) __fma_rz is C's fma under FE_TOWARDZERO, which the host
  * entries set, so the tests check the very splitting the device does.

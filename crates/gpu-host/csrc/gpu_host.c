@@ -41,15 +41,14 @@ void cc_host_reduce_wide(cc_u32 *r, const cc_u32 *x, const cc_u32 *n, cc_u32 n0,
     cc_reduce_wide(r, x, n, n0, r2, L);
 }
 
+/* cc_mont_exp_ct, or with f64 its twin on the FP64 units (fp64.cuh). */
 void cc_host_mont_exp_ct(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL, const cc_u32 *n,
-                         cc_u32 n0, const cc_u32 *r2, int L, int w) {
-    cc_mont_exp_ct(r, x, e, eL, n, n0, r2, L, w);
-}
-
-void cc_host_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, int eL,
-                             const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L, int w) {
+                         cc_u32 n0, const cc_u32 *r2, int L, int w, int f64) {
     int mode = cc_host_rz_begin();
-    cc_mont_exp_ct_f64(r, x, e, eL, n, n0, r2, L, w);
+    if (f64)
+        cc_mont_exp_ct_f64(r, x, e, eL, n, n0, r2, L, w);
+    else
+        cc_mont_exp_ct(r, x, e, eL, n, n0, r2, L, w);
     cc_host_rz_end(mode);
 }
 

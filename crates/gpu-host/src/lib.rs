@@ -63,6 +63,7 @@ mod ffi {
             r2: *const u32,
             l: i32,
             w: i32,
+            f64: i32,
         );
         #[allow(clippy::too_many_arguments)]
         pub fn cc_host_exp_pub_eq(
@@ -75,17 +76,6 @@ mod ffi {
             r2: *const u32,
             l: i32,
         ) -> u32;
-        pub fn cc_host_mont_exp_ct_f64(
-            r: *mut u32,
-            x: *const u32,
-            e: *const u32,
-            el: i32,
-            n: *const u32,
-            n0: u32,
-            r2: *const u32,
-            l: i32,
-            w: i32,
-        );
         pub fn cc_host_f64_mont_mul(
             r: *mut u64,
             a: *const u32,
@@ -276,40 +266,26 @@ pub fn reduce_wide(x: &[u32], n: &[u32], r2: &[u32]) -> Vec<u32> {
     r
 }
 
-/// The signature of both secret exponentiations (`cc_mont_exp_ct` and its FP64 twin).
-type ExpFn = unsafe extern "C" fn(
-    r: *mut u32,
-    x: *const u32,
-    e: *const u32,
-    el: i32,
-    n: *const u32,
-    n0: u32,
-    r2: *const u32,
-    l: i32,
-    w: i32,
-);
-
 /// x^e mod n by the constant-time fixed window of `w` bits, for x < n; `r2` = R^2 mod n.
 pub fn mont_exp_ct(x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u32> {
-    exp_with(ffi::cc_host_mont_exp_ct, x, e, n, r2, w)
+    exp(x, e, n, r2, w, false)
 }
 
 /// [`mont_exp_ct`] with the products in radix 2^52 on the FP64 units
 /// (`cc_mont_exp_ct_f64`, fp64.cuh): the same contract and result.
 pub fn mont_exp_ct_f64(x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u32> {
-    exp_with(ffi::cc_host_mont_exp_ct_f64, x, e, n, r2, w)
+    exp(x, e, n, r2, w, true)
 }
 
-fn exp_with(f: ExpFn, x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Vec<u32> {
+fn exp(x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32, f64: bool) -> Vec<u32> {
     let (n0, l) = check_modulus(n);
     assert!(n.len() <= PRIME_MAX, "the exponentiation's table holds primes of at most 64 limbs");
     assert!(x.len() == n.len() && r2.len() == n.len() && !e.is_empty());
     assert!((1..=WINDOW_MAX).contains(&w));
     let mut r = vec![0; n.len()];
-    // SAFETY: x, r2, r have L limbs (L <= CC_PRIME_MAX), e has eL; w in range; `f` is
-    // one of the two exponentiations, which read and write exactly those.
+    // SAFETY: x, r2, r have L limbs (L <= CC_PRIME_MAX), e has eL; w in range.
     unsafe {
-        f(
+        ffi::cc_host_mont_exp_ct(
             r.as_mut_ptr(),
             x.as_ptr(),
             e.as_ptr(),
@@ -319,6 +295,7 @@ fn exp_with(f: ExpFn, x: &[u32], e: &[u32], n: &[u32], r2: &[u32], w: u32) -> Ve
             r2.as_ptr(),
             l,
             w as i32,
+            i32::from(f64),
         )
     };
     r

@@ -118,6 +118,40 @@ CC_LIMB_FN void cc_f64_zero(double *r, int s) {
 }
 
 /*
+ * One REDC row on the window acc[0..s]: q = (column 0) (-n^-1) mod 2^52, add q n, carry
+ * column 0 (then 0 mod 2^52) into column 1 and move the columns down one, acc[s] = 0.
+ * `before` and `after` are the constants column 0 holds before and after q n's lo part
+ * is added (after = before + CC_F64_LO, passed as the caller holds it).
+ */
+CC_LIMB_FN void cc_f64_redc_row(cc_u64 *acc, const double *n, cc_u64 n0, cc_u64 before,
+                                cc_u64 after, int s) {
+    cc_u64 lo, hi, carry, q = ((acc[0] - before) * n0) & CC_F64_MASK;
+    double qd = cc_f64_of(q);
+    int j;
+    CC_UNROLL for (j = 0; j < s; j++) {
+        cc_f64_prod(qd, n[j], &lo, &hi);
+        acc[j] += lo;
+        acc[j + 1] += hi;
+    }
+    carry = (acc[0] - after) >> 52;
+    CC_UNROLL for (j = 0; j < s; j++) acc[j] = acc[j + 1];
+    acc[s] = 0;
+    acc[0] += carry;
+}
+
+/* r = the columns acc[0..s) as 52-bit limbs, column t less its constant fix - t step. */
+CC_LIMB_FN void cc_f64_finish(double *r, const cc_u64 *acc, cc_u64 fix, cc_u64 step, int s) {
+    cc_u64 carry = 0;
+    int j;
+    CC_UNROLL for (j = 0; j < s; j++) {
+        cc_u64 v = acc[j] - fix + carry;
+        r[j] = cc_f64_of(v & CC_F64_MASK);
+        carry = v >> 52;
+        fix -= step;
+    }
+}
+
+/*
  * The multiplier's limb j, in the product's inner loop. Up to 32 limbs the compiler
  * keeps b in registers for the whole product (RSA-2048: 168 registers, no spill).
  * Beyond (RSA-4096's 40 limbs) b, n and the columns need more than 255 registers:
@@ -140,38 +174,21 @@ CC_LIMB_FN void cc_f64_zero(double *r, int s) {
 CC_LIMB_FN void cc_f64_mont_mul(double *r, const double *a, const double *b, const double *n,
                                 cc_u64 n0, int s) {
     cc_u64 acc[CC_F64_CAP + 1];
-    cc_u64 ext = 2 * CC_F64_LO, fix, lo, hi, q, carry;
+    cc_u64 ext = 2 * CC_F64_LO, lo, hi;
     int i, j;
     CC_UNROLL for (j = 0; j <= s; j++) acc[j] = 0;
     for (i = 0; i < s; i++) {
-        double ai = a[i], qd;
+        double ai = a[i];
         CC_UNROLL for (j = 0; j < s; j++) {
             cc_f64_prod(ai, CC_F64_B(b, j), &lo, &hi);
             acc[j] += lo;
             acc[j + 1] += hi;
         }
         /* column 0 has one lo of this iteration so far */
-        q = ((acc[0] - (ext - CC_F64_LO)) * n0) & CC_F64_MASK;
-        qd = cc_f64_of(q);
-        CC_UNROLL for (j = 0; j < s; j++) {
-            cc_f64_prod(qd, n[j], &lo, &hi);
-            acc[j] += lo;
-            acc[j + 1] += hi;
-        }
-        carry = (acc[0] - ext) >> 52; /* column 0 is now 0 mod 2^52 */
-        CC_UNROLL for (j = 0; j < s; j++) acc[j] = acc[j + 1];
-        acc[s] = 0;
-        acc[0] += carry;
+        cc_f64_redc_row(acc, n, n0, ext - CC_F64_LO, ext, s);
         ext += CC_F64_K;
     }
-    fix = 2 * CC_F64_HI + (cc_u64)(s - 1) * CC_F64_K;
-    carry = 0;
-    CC_UNROLL for (j = 0; j < s; j++) {
-        cc_u64 v = acc[j] - fix + carry;
-        r[j] = cc_f64_of(v & CC_F64_MASK);
-        carry = v >> 52;
-        fix -= CC_F64_K;
-    }
+    cc_f64_finish(r, acc, 2 * CC_F64_HI + (cc_u64)(s - 1) * CC_F64_K, CC_F64_K, s);
 }
 
 /* Ordered pairs (i, j) of limb indices below s with i + j = c. */
@@ -193,7 +210,7 @@ CC_LIMB_FN void cc_f64_mont_sqr(double *r, const double *a, const double *n, cc_
     /* the square's columns 0..s in registers (REDC's first window), s+1..2s-1 in `up`,
      * which REDC reads one an iteration */
     cc_u64 acc[CC_F64_CAP + 1], up[CC_F64_CAP];
-    cc_u64 ext = 0, fix, lo, hi, q, carry, cur = 0, next;
+    cc_u64 ext = 0, lo, hi, cur = 0, next;
     double av[CC_F64_CAP];
     int i, j, c;
     /* a copied to an array the unrolled square indexes by constants only (registers) */
@@ -223,28 +240,12 @@ CC_LIMB_FN void cc_f64_mont_sqr(double *r, const double *a, const double *n, cc_
         cur = next;
     }
     for (i = 0; i < s; i++) {
-        double qd;
-        q = ((acc[0] - ext) * n0) & CC_F64_MASK;
-        qd = cc_f64_of(q);
-        CC_UNROLL for (j = 0; j < s; j++) {
-            cc_f64_prod(qd, n[j], &lo, &hi);
-            acc[j] += lo;
-            acc[j + 1] += hi;
-        }
-        carry = (acc[0] - ext - CC_F64_LO) >> 52;
-        CC_UNROLL for (j = 0; j < s; j++) acc[j] = acc[j + 1];
-        acc[s] = (i + 1 < s) ? up[i] : 0;
-        acc[0] += carry;
+        cc_f64_redc_row(acc, n, n0, ext, ext + CC_F64_LO, s);
+        if (i + 1 < s) acc[s] = up[i];
         ext += CC_F64_LO + CC_F64_HI;
     }
-    fix = CC_F64_HI + (cc_u64)(s - 1) * (CC_F64_LO + CC_F64_HI);
-    carry = 0;
-    CC_UNROLL for (j = 0; j < s; j++) {
-        cc_u64 v = acc[j] - fix + carry;
-        r[j] = cc_f64_of(v & CC_F64_MASK);
-        carry = v >> 52;
-        fix -= CC_F64_LO + CC_F64_HI;
-    }
+    cc_f64_finish(r, acc, CC_F64_HI + (cc_u64)(s - 1) * (CC_F64_LO + CC_F64_HI),
+                  CC_F64_LO + CC_F64_HI, s);
 }
 
 /* The exponentiation's squaring: the product's (CC_SQR_BY_MUL) or the dedicated one. */

@@ -92,8 +92,9 @@
 //! memory; `prelude.cuh` gives each compiler the pragma that means "fully, when the
 //! length is known".
 //!
-//! To try after that: the table in shared memory, several threads per number (CGBN's
-//! TPI) for small batches.
+//! To try after that: several threads per number (CGBN's TPI), for small batches and so
+//! that the window tables, which at one thread an exponentiation outgrow L2 and stream
+//! from HBM on every scan (docs/gpu.md), fit in shared memory.
 
 // The driver uses the images and the planes, the tests (through `hazmat`) the images
 // and the constants: each alone leaves some of it unused.

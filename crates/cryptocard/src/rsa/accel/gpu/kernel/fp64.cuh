@@ -31,8 +31,11 @@
  * (4 p < R), so the exponentiation never subtracts; its end takes the product by 1 and
  * one masked subtraction. The fixed window, the masked table scan and the exponent's
  * reading are those of exp.cuh's cc_mont_exp_ct, with the same signature: 32-bit limbs
- * in and out. R^2 mod p for the new R comes from the key's (R')^2 mod p, R' = 2^(32 L),
- * by 104 s - 64 L (fewer than 108) modular doublings. Without CC_SQR_BY_MUL the
+ * in and out. The table's entries are packed in 32-bit words, not kept as doubles: the
+ * tables outgrow the caches, so each window's scan reads memory, and packing reads a
+ * fifth less of it for one unpacking a window. R^2 mod p for the new R comes from the
+ * key's (R')^2 mod p, R' = 2^(32 L), by 104 s - 64 L (fewer than 108) modular
+ * doublings. Without CC_SQR_BY_MUL the
  * squarings take the dedicated square (cc_f64_mont_sqr): s (s + 1) / 2 products and
  * REDC's s^2 instead of 2 s^2.
  *
@@ -52,6 +55,8 @@
 /* 52-bit limbs for primes of L 32-bit limbs: 52 s >= 32 L + 2. */
 #define CC_F64_LIMBS(L) ((32 * (L) + 2 + 51) / 52)
 #define CC_F64_CAP CC_F64_LIMBS(CC_PRIME_CAP)
+/* 32-bit words of a table entry: an s-limb value's 52 s bits, packed. */
+#define CC_F64_WORDS(s) ((52 * (s) + 31) / 32)
 #define CC_F64_MASK 0x000fffffffffffffull
 /* The bit patterns of 2^52 and 2^104: lo and hi of a product, less these, are L and H. */
 #define CC_F64_LO 0x4330000000000000ull
@@ -257,16 +262,17 @@ CC_LIMB_FN void cc_f64_sqr(double *r, const double *a, const double *n, cc_u64 n
 #endif
 }
 
-/* out = tab[idx] (entries of s limbs), reading every entry (exp.cuh's cc_table_select). */
-CC_LIMB_FN void cc_f64_select(double *out, const double *tab, int entries, int s, cc_u32 idx) {
-    cc_u64 o[CC_F64_CAP];
-    int i, j;
-    CC_UNROLL for (j = 0; j < s; j++) o[j] = 0;
-    for (i = 0; i < entries; i++) {
-        cc_u64 mask = (cc_u64)0 - (cc_u64)(cc_mask_eq((cc_u32)i, idx) & 1u);
-        CC_UNROLL for (j = 0; j < s; j++) o[j] |= (cc_u64)__double_as_longlong(tab[i * s + j]) & mask;
-    }
-    CC_UNROLL for (j = 0; j < s; j++) out[j] = __longlong_as_double((long long)o[j]);
+/*
+ * out (s limbs) = entry idx of tab, whose entries hold s-limb values packed in
+ * CC_F64_WORDS(s) 32-bit words: exp.cuh's scan over every entry, then one unpacking.
+ * Packed, an entry is a fifth smaller than in doubles (33 words against 40 at
+ * RSA-2048), and the scans stream the tables from memory (docs/gpu.md).
+ */
+CC_LIMB_FN void cc_f64_select(double *out, const cc_u32 *tab, int entries, int s, cc_u32 idx) {
+    cc_u32 o[CC_F64_WORDS(CC_F64_CAP)];
+    int W = CC_F64_WORDS(s);
+    cc_table_select(o, tab, entries, W, idx);
+    cc_f64_from32(out, o, W, s);
 }
 
 /* t = 2 t mod n for t < n (L limbs); u is scratch. */
@@ -286,10 +292,11 @@ CC_EXP_FN void cc_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, i
                                   const cc_u32 *n, cc_u32 n0, const cc_u32 *r2, int L, int w) {
     CC_SIZED_L(L);
     CC_SIZED_L(eL);
-    double tab[CC_TABLE_MAX * CC_F64_CAP];
+    cc_u32 tab[CC_TABLE_MAX * CC_F64_WORDS(CC_F64_CAP)];
     double nd[CC_F64_CAP], acc[CC_F64_CAP], sel[CC_F64_CAP];
     cc_u32 t[CC_PRIME_CAP], u[CC_PRIME_CAP];
-    int s = CC_F64_LIMBS(L), entries = 1 << w, bits = 32 * eL, windows = (bits + w - 1) / w;
+    int s = CC_F64_LIMBS(L), W = CC_F64_WORDS(s), entries = 1 << w, bits = 32 * eL;
+    int windows = (bits + w - 1) / w;
     int i, k, d = 104 * s - 64 * L;
     cc_u64 m0 = cc_f64_n0(n, n0, L);
     /* R^2 mod n for R = 2^(52 s): the key's 2^(64 L) mod n, doubled d times */
@@ -297,12 +304,20 @@ CC_EXP_FN void cc_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, i
     for (i = 0; i < d; i++) cc_double_mod(t, u, n, L);
     cc_f64_from32(nd, n, L, s);
     cc_f64_from32(sel, t, L, s);
+    cc_f64_zero(acc, s);
+    acc[0] = 1.0;
+    cc_f64_mont_mul(acc, acc, sel, nd, m0, s);    /* x^0 = R mod n */
+    cc_f64_to32(tab, acc, s, W);
     cc_f64_from32(acc, x, L, s);
-    cc_f64_zero(tab, s);
-    tab[0] = 1.0;
-    cc_f64_mont_mul(tab, sel, tab, nd, m0, s);       /* x^0 = R mod n */
-    cc_f64_mont_mul(tab + s, acc, sel, nd, m0, s);   /* x^1 = x R mod n */
-    for (i = 2; i < entries; i++) cc_f64_mont_mul(tab + i * s, tab + (i - 1) * s, tab + s, nd, m0, s);
+    cc_f64_mont_mul(acc, acc, sel, nd, m0, s);    /* x^1 = x R mod n */
+    cc_f64_to32(tab + W, acc, s, W);
+    /* sel, free once R^2 is used, carries the powers: a fourth array of s doubles took
+     * RSA-2048's kernel from 168 registers to 255, with spills (the kernel lint) */
+    for (i = 0; i < s; i++) sel[i] = acc[i];
+    for (i = 2; i < entries; i++) {               /* x^i = x^(i-1) x */
+        cc_f64_mont_mul(sel, sel, acc, nd, m0, s);
+        cc_f64_to32(tab + i * W, sel, s, W);
+    }
     cc_f64_select(acc, tab, entries, s, cc_window_at(e, eL, (windows - 1) * w, w));
     for (k = windows - 2; k >= 0; k--) {
         for (i = 0; i < w; i++) cc_f64_sqr(acc, acc, nd, m0, s);
@@ -315,7 +330,7 @@ CC_EXP_FN void cc_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, i
     cc_f64_mont_mul(acc, acc, sel, nd, m0, s);
     cc_f64_to32(u, acc, s, L);
     cc_cond_sub(r, u, 0, n, L);
-    cc_f64_zero(tab, entries * s); /* the table holds powers of a secret */
+    cc_zero(tab, entries * W); /* the table holds powers of a secret */
     cc_f64_zero(acc, s);
     cc_f64_zero(sel, s);
     cc_zero(t, L);

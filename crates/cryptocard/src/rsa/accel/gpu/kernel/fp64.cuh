@@ -35,9 +35,8 @@
  * tables outgrow the caches, so each window's scan reads memory, and packing reads a
  * fifth less of it for one unpacking a window. R^2 mod p for the new R comes from the
  * key's (R')^2 mod p, R' = 2^(32 L), by 104 s - 64 L (fewer than 108) modular
- * doublings. Without CC_SQR_BY_MUL the
- * squarings take the dedicated square (cc_f64_mont_sqr): s (s + 1) / 2 products and
- * REDC's s^2 instead of 2 s^2.
+ * doublings. Without CC_SQR_BY_MUL the squarings take the dedicated square
+ * (cc_f64_mont_sqr): s (s + 1) / 2 products and REDC's s^2 instead of 2 s^2.
  *
  * Constant time as exp.cuh: every loop runs over s and w (public), the table is read
  * whole by mask, the final subtraction is a mask. The device's FP64 multiply-add takes
@@ -313,7 +312,7 @@ CC_EXP_FN void cc_mont_exp_ct_f64(cc_u32 *r, const cc_u32 *x, const cc_u32 *e, i
     cc_f64_to32(tab + W, acc, s, W);
     /* sel, free once R^2 is used, carries the powers: a fourth array of s doubles took
      * RSA-2048's kernel from 168 registers to 255, with spills (the kernel lint) */
-    for (i = 0; i < s; i++) sel[i] = acc[i];
+    CC_UNROLL for (i = 0; i < s; i++) sel[i] = acc[i];
     for (i = 2; i < entries; i++) {               /* x^i = x^(i-1) x */
         cc_f64_mont_mul(sel, sel, acc, nd, m0, s);
         cc_f64_to32(tab + i * W, sel, s, W);

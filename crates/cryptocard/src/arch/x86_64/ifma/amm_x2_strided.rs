@@ -91,7 +91,7 @@ pub(super) fn amm_x2s<const D: usize>(
         let x = _mm_add_epi64(_mm_add_epi64(e, _mm512_castsi512_si128(h[0])), next);
         let (y, carry) = (digit0.y, digit0.carry);
         digit0 = digit0.next_at(x, vec52::pair(n, slot::<D>(1)), vec52::pair(n, 0), k0);
-        unroll!(v in 0..s => {
+        unroll!(v in 0..s, max 8 => {
             if v > 1 {
                 acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
                 h[v] = _mm512_madd52hi_epu64(zero, vec52::block(a, v), bi);
@@ -101,7 +101,7 @@ pub(super) fn amm_x2s<const D: usize>(
         // New block v: old block v + 1; the last: old block 0 one lane pair down; plus
         // the high halves.
         let first = acc[0];
-        unroll!(v in 0..s => {
+        unroll!(v in 0..s, max 8 => {
             let moved = if v + 1 < s { acc[v + 1] } else { _mm512_alignr_epi64::<2>(zero, first) };
             acc[v] = _mm512_add_epi64(moved, h[v]);
         });

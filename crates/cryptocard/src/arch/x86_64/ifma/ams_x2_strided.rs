@@ -106,14 +106,14 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         }};
     }
     // Classes the window needs at the start, and LEAD steps' worth ahead.
-    unroll!(r in 0..D => {
-        unroll!(v in 0..s => {
+    unroll!(r in 0..D, max 20 => {
+        unroll!(v in 0..s, max 8 => {
             if r + v < s + LEAD {
                 row_block!(r, v);
             }
         });
     });
-    unroll!(m in 0..D => {
+    unroll!(m in 0..D, max 20 => {
         if m < s + LEAD {
             fold!(m);
         }
@@ -123,7 +123,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
     acc[..s].copy_from_slice(&c[..s]);
     // Digit 0 of the square is class 0's lane pair 0 alone: complete.
     let mut digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);
-    unroll!(i in 0..D => {
+    unroll!(i in 0..D, max 20 => {
         // Window digit 1 (block 1, lane pair 0): every class of it is in.
         let ew = _mm512_castsi512_si128(acc[1]);
         let (y, carry) = (digit0.y, digit0.carry);
@@ -132,7 +132,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         // (before the shift), the top block's into the block the shift brings in.
         let yb = _mm512_shuffle_i64x2::<0>(_mm512_castsi128_si512(y), _mm512_castsi128_si512(y));
         let mut last = zero;
-        unroll!(v in 0..s => {
+        unroll!(v in 0..s, max 8 => {
             let nv = vec52::block(n, v);
             acc[v] = _mm512_madd52lo_epu64(acc[v], nv, yb);
             if v + 1 < s {
@@ -143,7 +143,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         });
         acc[1] = _mm512_add_epi64(acc[1], _mm512_zextsi128_si512(carry));
         // The square's products for class i + S + LEAD, in the reduction's shadow.
-        unroll!(v in 0..s => {
+        unroll!(v in 0..s, max 8 => {
             if i + s + LEAD >= v && i + s + LEAD - v < D {
                 row_block!(i + s + LEAD - v, v);
             }
@@ -153,7 +153,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         }
         // The shift of `amm_x2s`, and class i + S into the block it brings in.
         let first = acc[0];
-        unroll!(v in 0..s => {
+        unroll!(v in 0..s, max 8 => {
             acc[v] = if v + 1 < s {
                 acc[v + 1]
             } else {

@@ -38,9 +38,9 @@ use super::radix52::DIGIT_MASK;
 use super::vec52::{self, Mb8};
 use core::arch::x86_64::*;
 
-/// The accumulators of one column group: `W + 1 <= 24` of them are used (the length
+/// The accumulators of one column group: `W + 1 <= 13` of them are used (the length
 /// covers every index the unrolled loops name, used or not).
-pub(super) type Acc = [__m512i; 33];
+pub(super) type Acc = [__m512i; 13];
 
 /// `acc[m] += lo(x v)`, `acc[m + 1] += hi(x v)`.
 #[inline]
@@ -58,7 +58,7 @@ macro_rules! full_rows {
     ($W:expr, $acc:expr, $x:expr, $v:expr, $c0:expr, $rows:expr) => {
         for r in $rows {
             let vr = vec52::row($v, r);
-            unroll!(m in 0..$W => {
+            unroll!(m in 0..$W, max 12 => {
                 mac($acc, m, vec52::row($x, $c0 + m - r), vr);
             });
         }
@@ -69,10 +69,10 @@ macro_rules! full_rows {
 /// reaches columns `m <= k` only (its pairs `(r, j)` have `j = D - 1 - k + m < D`).
 macro_rules! clipped_rows {
     ($D:expr, $W:expr, $acc:expr, $x:expr, $v:expr, $c0:expr) => {
-        unroll!(k in 0..$W => {
+        unroll!(k in 0..$W, max 12 => {
             if k + 1 < $W {
                 let vr = vec52::row($v, $c0 - $D + 1 + k);
-                unroll!(m in 0..$W => {
+                unroll!(m in 0..$W, max 12 => {
                     if m <= k {
                         mac($acc, m, vec52::row($x, $D - 1 - k + m), vr);
                     }
@@ -83,9 +83,10 @@ macro_rules! clipped_rows {
 }
 
 /// The group widths for which the kernels are built; `W` must divide `D` and be even
-/// (the squaring's diagonal steps two columns per row).
+/// (the squaring's diagonal steps two columns per row), and at most 12, the bound of the
+/// unrolled loops (wider groups were no faster, see [`group_width`]).
 pub(super) const fn width_ok<const D: usize, const W: usize>() -> bool {
-    W >= 2 && W <= 23 && W.is_multiple_of(2) && D.is_multiple_of(W)
+    W >= 2 && W <= 12 && W.is_multiple_of(2) && D.is_multiple_of(W)
 }
 
 /// The column-group width used for `d` digits, 0 where none fits (odd `d`): the narrowest
@@ -133,19 +134,19 @@ pub(super) fn groups<const D: usize, const W: usize>(
     let mut carry = zero;
     for g in 0..2 * D / W {
         let c0 = g * W;
-        let mut acc: Acc = [zero; 33];
+        let mut acc: Acc = [zero; 13];
         acc[0] = over;
         a_part(&mut acc, c0);
         if c0 < D {
             // Full rows: their quotient digits are known.
             full_rows!(W, &mut acc, n, y, c0, 0..c0);
             // The triangle: y_r from column r, then its row.
-            unroll!(k in 0..W => {
+            unroll!(k in 0..W, max 12 => {
                 let t = acc[k];
                 let yr = _mm512_madd52lo_epu64(zero, t, k0);
                 let c = _mm512_srai_epi64::<52>(_mm512_add_epi64(t, mask));
                 let u = _mm512_madd52hi_epu64(c, n0, yr);
-                unroll!(m in 0..W => {
+                unroll!(m in 0..W, max 12 => {
                     if m > k {
                         mac(&mut acc, m, vec52::row(n, m - k), yr);
                     }
@@ -156,7 +157,7 @@ pub(super) fn groups<const D: usize, const W: usize>(
         } else {
             clipped_rows!(D, W, &mut acc, n, y, c0);
             full_rows!(W, &mut acc, n, y, c0, c0 + W - D..D);
-            unroll!(m in 0..W => {
+            unroll!(m in 0..W, max 12 => {
                 let t = _mm512_add_epi64(acc[m], carry);
                 vec52::set_row(out, c0 + m - D, _mm512_and_si512(t, mask));
                 carry = _mm512_srai_epi64::<52>(t);
@@ -187,9 +188,9 @@ pub(super) fn amm_mb8_ps<const D: usize, const W: usize>(
         |acc, c0| {
             if c0 < D {
                 full_rows!(W, acc, a, b, c0, 0..c0);
-                unroll!(k in 0..W => {
+                unroll!(k in 0..W, max 12 => {
                     let br = vec52::row(b, c0 + k);
-                    unroll!(m in 0..W => {
+                    unroll!(m in 0..W, max 12 => {
                         if m >= k {
                             mac(acc, m, vec52::row(a, m - k), br);
                         }
@@ -235,7 +236,7 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
         out,
         y,
         |acc, c0| {
-            let mut cx: Acc = [zero; 33];
+            let mut cx: Acc = [zero; 13];
             cx[0] = cx_over;
             // Row i from column `first` (its diagonal, at group column 2i - c0, if that is
             // in the group) to column `last`: the diagonal into `acc`, the rest into `cx`.
@@ -243,7 +244,7 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
                 ($i:expr, $first:expr, $last:expr) => {{
                     let (i, first, last) = ($i, $first, $last);
                     let ai = vec52::row(a, i);
-                    unroll!(m in 0..W => {
+                    unroll!(m in 0..W, max 12 => {
                         if m >= first && m <= last {
                             let c = c0 + m;
                             if c == 2 * i {
@@ -258,7 +259,7 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
             if c0 + W == 2 * D {
                 // The last group: rows i = D - W + 1 + k reach columns m in
                 // [max(0, 2i - c0), k].
-                unroll!(k in 0..W => {
+                unroll!(k in 0..W, max 12 => {
                     if k + 1 < W {
                         let i = D - W + 1 + k;
                         row_from_diagonal!(i, (2 * i).saturating_sub(c0), k);
@@ -271,13 +272,13 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
                 }
                 full_rows!(W, &mut cx, a, a, c0, (c0 + W).saturating_sub(D)..c0 / 2);
                 // Rows starting in the group: i = c0 / 2 + k, from column 2k.
-                unroll!(k in 0..W => {
+                unroll!(k in 0..W, max 12 => {
                     if 2 * k < W {
                         row_from_diagonal!(c0 / 2 + k, 2 * k, W - 1);
                     }
                 });
             }
-            unroll!(m in 0..W => {
+            unroll!(m in 0..W, max 12 => {
                 acc[m] = _mm512_add_epi64(acc[m], _mm512_add_epi64(cx[m], cx[m]));
             });
             cx_over = cx[W];

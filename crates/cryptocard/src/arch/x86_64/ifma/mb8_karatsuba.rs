@@ -46,28 +46,16 @@ pub(super) const fn ks_fits<const D: usize, const W: usize>() -> bool {
     W == 4 && super::mb8_columns::width_ok::<D, W>() && D.is_multiple_of(2 * W)
 }
 
-/// `unroll!` for the loops over a group's columns and rows here, which never have more
-/// than four steps (`ks_fits`): four copies of the body where `unroll!` makes 33.
-macro_rules! unroll4 {
-    ($k:ident in 0..$n:expr => $body:block) => {{
-        assert!($n <= 4, "internal error: unroll4 of more than four steps");
-        unroll4!(@ $k, $n, $body, 0 1 2 3)
-    }};
-    (@ $k:ident, $n:expr, $body:block, $($i:literal)*) => {{
-        $( if $i < $n { let $k: usize = $i; $body } )*
-    }};
-}
-
 /// The clipped rows of a group at `k0 >= h` of the product of two `h`-digit numbers
 /// (digits `$x(i)`, `$y(i)`), as `mb8_columns`'s `clipped_rows!`: row `r = k0 - h + 1 + t`,
 /// `t < W - 1`, reaches columns `m <= t` (its pairs `(r, j)` have `j = h - 1 - t + m`).
 macro_rules! clipped_half_rows {
     ($W:expr, $h:expr, $k0:expr, $x:expr, $y:expr, $acc:expr) => {{
         let (h, k0) = ($h, $k0);
-        unroll4!(t in 0..$W => {
+        unroll!(t in 0..$W, max 4 => {
             if t + 1 < $W {
                 let yr = $y(k0 - h + 1 + t);
-                unroll4!(m in 0..$W => {
+                unroll!(m in 0..$W, max 4 => {
                     if m <= t {
                         mac($acc, m, $x(h - 1 - t + m), yr);
                     }
@@ -92,7 +80,7 @@ macro_rules! half_square_columns {
             ($i:expr, $first:expr, $last:expr) => {{
                 let (i, first, last) = ($i, $first, $last);
                 let xi = $row(i);
-                unroll4!(m in 0..$W => {
+                unroll!(m in 0..$W, max 4 => {
                     if m >= first && m <= last {
                         if k0 + m == 2 * i {
                             mac($dg, m, xi, xi);
@@ -104,7 +92,7 @@ macro_rules! half_square_columns {
             }};
         }
         if k0 + $W == 2 * h {
-            unroll4!(t in 0..$W => {
+            unroll!(t in 0..$W, max 4 => {
                 if t + 1 < $W {
                     let i = h - $W + 1 + t;
                     from_diagonal!(i, (2 * i).saturating_sub(k0), t);
@@ -116,11 +104,11 @@ macro_rules! half_square_columns {
             }
             for r in (k0 + $W).saturating_sub(h)..k0 / 2 {
                 let xr = $row(r);
-                unroll4!(m in 0..$W => {
+                unroll!(m in 0..$W, max 4 => {
                     mac($cx, m, $row(k0 + m - r), xr);
                 });
             }
-            unroll4!(t in 0..$W => {
+            unroll!(t in 0..$W, max 4 => {
                 if 2 * t < $W {
                     from_diagonal!(k0 / 2 + t, 2 * t, $W - 1);
                 }
@@ -135,24 +123,24 @@ macro_rules! half_square_columns {
 macro_rules! keep_u {
     ($W:expr, $D:expr, $h:expr, $c0:expr, $acc:expr, $u_low:expr, $rest:expr, $uv:expr) => {{
         let (d, h, c0, uv) = ($D, $h, $c0, $uv);
-        unroll4!(m in 0..$W => {
+        unroll!(m in 0..$W, max 4 => {
             $acc[m] = _mm512_add_epi64($acc[m], uv[m]);
         });
         if c0 < d {
-            unroll4!(m in 0..$W => {
+            unroll!(m in 0..$W, max 4 => {
                 vec52::set_row($u_low, c0 + m, uv[m]);
             });
         } else if c0 < d + h {
-            unroll4!(m in 0..$W => {
+            unroll!(m in 0..$W, max 4 => {
                 vec52::set_row($rest, c0 - d + m, uv[m]);
             });
         }
         if c0 >= h && c0 < d + h {
-            unroll4!(m in 0..$W => {
+            unroll!(m in 0..$W, max 4 => {
                 $acc[m] = _mm512_add_epi64($acc[m], vec52::row($u_low, c0 - h + m));
             });
         } else if c0 >= d + h {
-            unroll4!(m in 0..$W => {
+            unroll!(m in 0..$W, max 4 => {
                 $acc[m] = _mm512_add_epi64($acc[m], vec52::row($rest, c0 - h - d + m));
             });
         }
@@ -198,14 +186,14 @@ macro_rules! half_product_columns {
         }
         for r in first_full..end_full {
             let yr = $y(r);
-            unroll4!(m in 0..$W => {
+            unroll!(m in 0..$W, max 4 => {
                 mac($acc, m, $x(k0 + m - r), yr);
             });
         }
         if k0 < h {
-            unroll4!(t in 0..$W => {
+            unroll!(t in 0..$W, max 4 => {
                 let yr = $y(k0 + t);
-                unroll4!(m in 0..$W => {
+                unroll!(m in 0..$W, max 4 => {
                     if m >= t {
                         mac($acc, m, $x(m - t), yr);
                     }
@@ -247,7 +235,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
         y,
         |acc, c0| {
             // U = a0 b0 + B^h a1 b1, columns c0..c0 + W: into the group, and kept.
-            let mut u: Acc = [zero; 33];
+            let mut u: Acc = [zero; 13];
             u[0] = u_out;
             if c0 < D {
                 half_product_columns!(W, h, c0, |i| vec52::row(a, i), |i| vec52::row(b, i), &mut u);
@@ -268,7 +256,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
             // -s T, columns c0 - h..c0 - h + W of |a0 - a1| |b0 - b1|: (T ^ minus) - minus
             // is -T where `minus` is all ones, T where it is zero.
             if c0 >= h && c0 < D + h {
-                let mut t: Acc = [zero; 33];
+                let mut t: Acc = [zero; 13];
                 t[0] = t_over;
                 half_product_columns!(
                     W,
@@ -278,7 +266,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
                     |i| vec52::row(db, i),
                     &mut t
                 );
-                unroll4!(m in 0..W => {
+                unroll!(m in 0..W, max 4 => {
                     let st = _mm512_sub_epi64(_mm512_xor_si512(t[m], minus), minus);
                     acc[m] = _mm512_add_epi64(acc[m], st);
                 });
@@ -316,7 +304,7 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
         y,
         |acc, c0| {
             // U = S0 + B^h S1, columns c0..c0 + W: into the group, and kept.
-            let (mut ux, mut ud): (Acc, Acc) = ([zero; 33], [zero; 33]);
+            let (mut ux, mut ud): (Acc, Acc) = ([zero; 13], [zero; 13]);
             (ux[0], ud[0]) = (ux_over, ud_over);
             if c0 < D {
                 half_square_columns!(W, h, c0, |i| vec52::row(a, i), &mut ux, &mut ud);
@@ -330,10 +318,10 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
             keep_u!(W, D, h, c0, acc, u_low, rest, uv);
             // -T, columns c0 - h..c0 - h + W of d^2.
             if c0 >= h && c0 < D + h {
-                let (mut tx, mut td): (Acc, Acc) = ([zero; 33], [zero; 33]);
+                let (mut tx, mut td): (Acc, Acc) = ([zero; 13], [zero; 13]);
                 (tx[0], td[0]) = (tx_over, td_over);
                 half_square_columns!(W, h, c0 - h, |i| vec52::row(rest, h + i), &mut tx, &mut td);
-                unroll4!(m in 0..W => {
+                unroll!(m in 0..W, max 4 => {
                     let t = _mm512_add_epi64(td[m], _mm512_add_epi64(tx[m], tx[m]));
                     acc[m] = _mm512_sub_epi64(acc[m], t);
                 });

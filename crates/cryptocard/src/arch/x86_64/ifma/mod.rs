@@ -93,21 +93,42 @@
 //! exponentiations only; the CRT recombination, blinding and fault check of the RSA layer
 //! come on top, and the rates of whole RSA operations are in `docs/performance.md`.
 
-/// Expands `$body` once for each `$k` in `0..$n` (a constant), as straight-line code when
-/// `$n <= 32`: the kernels keep their accumulators in registers, which needs every index
-/// constant, and LLVM does not fully unroll loops of this size by itself. Larger counts
-/// get an ordinary loop (correct, but with the accumulators in memory).
+/// Expands `$body` once for each `$k` in `0..$n` (a constant) as straight-line code: the
+/// kernels keep their accumulators in registers, which needs every index constant, and
+/// LLVM does not fully unroll loops of this size by itself. The expansion holds one copy
+/// of the body for every step the count could have, each under `if k < n`, which LLVM
+/// folds away once `n` is known. Those copies are compile time (nested loops multiply
+/// them), so a loop whose count the kernel bounds names the bound, `unroll!(k in 0..n,
+/// max 8 => ...)` (4, 8, 12 or 20), and a count above it is an internal error. Without a
+/// bound, counts up to 32 unroll and larger ones get an ordinary loop (correct, but with
+/// the accumulators in memory).
 macro_rules! unroll {
-    ($k:ident in 0..$n:expr => $body:block) => {
-        unroll!(@ $k, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
-    };
-    (@ $k:ident, $n:expr, $body:block, $($i:literal)*) => {{
+    ($k:ident in 0..$n:expr => $body:block) => {{
         if $n <= 32 {
-            $( if $i < $n { let $k: usize = $i; $body } )*
+            unroll!(@ $k, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
         } else {
             #[allow(clippy::needless_range_loop)]
             for $k in 0..$n $body
         }
+    }};
+    ($k:ident in 0..$n:expr, max 4 => $body:block) => {
+        unroll!(@ $k, $n, 4, $body, 0 1 2 3)
+    };
+    ($k:ident in 0..$n:expr, max 8 => $body:block) => {
+        unroll!(@ $k, $n, 8, $body, 0 1 2 3 4 5 6 7)
+    };
+    ($k:ident in 0..$n:expr, max 12 => $body:block) => {
+        unroll!(@ $k, $n, 12, $body, 0 1 2 3 4 5 6 7 8 9 10 11)
+    };
+    ($k:ident in 0..$n:expr, max 20 => $body:block) => {
+        unroll!(@ $k, $n, 20, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)
+    };
+    (@ $k:ident, $n:expr, $max:literal, $body:block, $($i:literal)*) => {{
+        assert!($n <= $max, "internal error: unroll! past its bound");
+        unroll!(@ $k, $n, $body, $($i)*)
+    }};
+    (@ $k:ident, $n:expr, $body:block, $($i:literal)*) => {{
+        $( if $i < $n { let $k: usize = $i; $body } )*
     }};
 }
 

@@ -38,9 +38,13 @@ use super::radix52::DIGIT_MASK;
 use super::vec52::{self, Mb8};
 use core::arch::x86_64::*;
 
-/// The accumulators of one column group: `W + 1 <= 13` of them are used (the length
-/// covers every index the unrolled loops name, used or not).
-pub(super) type Acc = [__m512i; 13];
+/// The widest column group: the bound (`max 12`) of the unrolled loops over a group's
+/// columns and rows.
+const MAX_WIDTH: usize = 12;
+
+/// The accumulators of one column group: `W + 1` of them are used (the length covers
+/// every index the unrolled loops name, used or not).
+pub(super) type Acc = [__m512i; MAX_WIDTH + 1];
 
 /// `acc[m] += lo(x v)`, `acc[m + 1] += hi(x v)`.
 #[inline]
@@ -83,10 +87,10 @@ macro_rules! clipped_rows {
 }
 
 /// The group widths for which the kernels are built; `W` must divide `D` and be even
-/// (the squaring's diagonal steps two columns per row), and at most 12, the bound of the
-/// unrolled loops (wider groups were no faster, see [`group_width`]).
+/// (the squaring's diagonal steps two columns per row), and at most [`MAX_WIDTH`] (wider
+/// groups were no faster, see [`group_width`]).
 pub(super) const fn width_ok<const D: usize, const W: usize>() -> bool {
-    W >= 2 && W <= 12 && W.is_multiple_of(2) && D.is_multiple_of(W)
+    W >= 2 && W <= MAX_WIDTH && W.is_multiple_of(2) && D.is_multiple_of(W)
 }
 
 /// The column-group width used for `d` digits, 0 where none fits (odd `d`): the narrowest
@@ -134,7 +138,7 @@ pub(super) fn groups<const D: usize, const W: usize>(
     let mut carry = zero;
     for g in 0..2 * D / W {
         let c0 = g * W;
-        let mut acc: Acc = [zero; 13];
+        let mut acc: Acc = [zero; _];
         acc[0] = over;
         a_part(&mut acc, c0);
         if c0 < D {
@@ -236,7 +240,7 @@ pub(super) fn ams_mb8_ps<const D: usize, const W: usize>(
         out,
         y,
         |acc, c0| {
-            let mut cx: Acc = [zero; 13];
+            let mut cx: Acc = [zero; _];
             cx[0] = cx_over;
             // Row i from column `first` (its diagonal, at group column 2i - c0, if that is
             // in the group) to column `last`: the diagonal into `acc`, the rest into `cx`.

@@ -235,7 +235,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
         y,
         |acc, c0| {
             // U = a0 b0 + B^h a1 b1, columns c0..c0 + W: into the group, and kept.
-            let mut u: Acc = [zero; 13];
+            let mut u: Acc = [zero; _];
             u[0] = u_out;
             if c0 < D {
                 half_product_columns!(W, h, c0, |i| vec52::row(a, i), |i| vec52::row(b, i), &mut u);
@@ -256,7 +256,7 @@ pub(super) fn amm_mb8_ks<const D: usize, const W: usize>(
             // -s T, columns c0 - h..c0 - h + W of |a0 - a1| |b0 - b1|: (T ^ minus) - minus
             // is -T where `minus` is all ones, T where it is zero.
             if c0 >= h && c0 < D + h {
-                let mut t: Acc = [zero; 13];
+                let mut t: Acc = [zero; _];
                 t[0] = t_over;
                 half_product_columns!(
                     W,
@@ -304,7 +304,7 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
         y,
         |acc, c0| {
             // U = S0 + B^h S1, columns c0..c0 + W: into the group, and kept.
-            let (mut ux, mut ud): (Acc, Acc) = ([zero; 13], [zero; 13]);
+            let (mut ux, mut ud): (Acc, Acc) = ([zero; _], [zero; _]);
             (ux[0], ud[0]) = (ux_over, ud_over);
             if c0 < D {
                 half_square_columns!(W, h, c0, |i| vec52::row(a, i), &mut ux, &mut ud);
@@ -318,7 +318,7 @@ pub(super) fn ams_mb8_ks<const D: usize, const W: usize>(
             keep_u!(W, D, h, c0, acc, u_low, rest, uv);
             // -T, columns c0 - h..c0 - h + W of d^2.
             if c0 >= h && c0 < D + h {
-                let (mut tx, mut td): (Acc, Acc) = ([zero; 13], [zero; 13]);
+                let (mut tx, mut td): (Acc, Acc) = ([zero; _], [zero; _]);
                 (tx[0], td[0]) = (tx_over, td_over);
                 half_square_columns!(W, h, c0 - h, |i| vec52::row(rest, h + i), &mut tx, &mut td);
                 unroll!(m in 0..W, max 4 => {

@@ -162,7 +162,7 @@ pub(super) fn amm_x2<const D: usize>(
         });
         reduce_step_x2(&mut acc, &mut h, y, carry, n);
     }
-    vec52::normalize_x2(&acc[..blocks], out);
+    end_x2!(&acc[..blocks], out);
 }
 
 /// The digit-0 shadow of the x2 kernels: `z`, the two numbers' current digit 0 (complete),

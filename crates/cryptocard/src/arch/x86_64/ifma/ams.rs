@@ -128,7 +128,7 @@ pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &
         });
         reduce_step_x2(&mut acc, &mut h, y, carry, n);
     }
-    vec52::normalize_x2(&acc[..blocks], out);
+    end_x2!(&acc[..blocks], out);
 }
 
 /// `(a2, e)` with `a2 = 2a` in normalised digits (`a2_j = (2 a_j mod 2^52) + c_(j-1)`, `c_j`

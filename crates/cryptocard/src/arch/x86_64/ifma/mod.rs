@@ -73,9 +73,10 @@
 //! longer than the step's products, so the digit that decides the next `y` is tracked
 //! apart in an `xmm` register with a carry computed without `y` (`amm::Digit0`), the
 //! high halves go to registers of their own, and the next `y` is computed before the
-//! step's bulk in program order. The normalisation between two products is a long
-//! stretch of latency on that chain; its mask lookahead runs in general registers, which
-//! beat mask registers.
+//! step's bulk in program order. The normalisation between two products is a stretch
+//! of pure latency on that chain, so it is kept short: inlined into the product up to 40
+//! digits (the accumulators stay in registers), its comparison masks packed into words
+//! in the mask registers, its carry lookahead in general registers (`vec52`).
 //!
 //! Per lane, a transposed mb8 product costs less than an x2 one (every instruction works
 //! on eight independent lanes and no shift needs a shuffle), which is what batching buys;
@@ -132,6 +133,10 @@ macro_rules! unroll {
     }};
 }
 
+// First: the products use its `normalize_x2!`.
+#[macro_use]
+mod vec52;
+
 pub(crate) mod amm;
 pub(crate) mod amm_x2_strided;
 pub(crate) mod ams;
@@ -143,7 +148,6 @@ pub(crate) mod mb8_karatsuba;
 mod mont_mb8;
 pub(crate) mod radix52;
 pub(crate) mod sized;
-mod vec52;
 mod window;
 
 use crate::Error;

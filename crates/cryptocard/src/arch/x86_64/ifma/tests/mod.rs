@@ -5,6 +5,7 @@
 
 mod exp;
 mod mont;
+mod normalize;
 mod products;
 
 use super::radix52::{self, max_modulus_bits};

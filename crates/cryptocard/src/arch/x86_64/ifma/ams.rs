@@ -77,6 +77,11 @@ fn doubled_mb8<const D: usize>(a: &Mb8<D>, a2: &mut Mb8<D>) {
 }
 
 /// `ams(a) = a^2 / R mod n` of two interleaved numbers; contract as `amm_x2` with `b = a`.
+///
+/// Row `i` reaches the blocks from `i / 4` up, so the steps go in groups of four, one
+/// group per block `vi` and each group its own unrolled copy: in it the blocks that take
+/// products are a constant set (`vi..`), and the lanes of blocks `vi` and `vi + 1` that
+/// row `i` blends (below) are selected by masks computed from `i`, not by branches.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
 pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
     let k0 = vec52::load2(k0);
@@ -86,48 +91,54 @@ pub(super) fn ams_x2<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &
     let mut acc = [zero; D];
     let mut h = [zero; D];
     let mut digit0 = Digit0::new(_mm_setzero_si128(), k0);
-    for i in 0..D {
-        let ai = vec52::pair_bcast(a, i);
-        // Row i: a_i times [a_i, e_(i+1), a2_(i+2), ...] from digit i up. In the block of
-        // digit i (and of digit i + 1 when it starts the next block) the lanes are blended.
-        let (vi, r) = (i / 4, 2 * (i % 4));
-        let keep: u8 = 0xff << r;
-        let diag: u8 = 0b11 << r;
-        let next: u8 = if r < 6 { 0b1100 << r } else { 0 };
-        let row = |v: usize, acc: &mut __m512i, h: &mut __m512i| {
-            let mut m = a2[v];
-            if v == vi {
-                m = _mm512_mask_blend_epi64(diag, m, vec52::block(a, v));
-                m = _mm512_mask_blend_epi64(next, m, e[v]);
-                m = _mm512_maskz_mov_epi64(keep, m);
-            } else if v == vi + 1 && r == 6 {
-                m = _mm512_mask_blend_epi64(0b11, m, e[v]);
-            }
-            *acc = _mm512_madd52lo_epu64(*acc, m, ai);
-            *h = _mm512_madd52hi_epu64(zero, m, ai);
-        };
-        // Block 0 first (rows 0..4 reach it): it holds the next digit 0.
-        h[0] = zero;
-        if vi == 0 {
-            row(0, &mut acc[0], &mut h[0]);
-        }
-        if i == 0 {
-            digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);
-        }
-        let x = _mm_add_epi64(_mm512_extracti32x4_epi32::<1>(acc[0]), _mm512_castsi512_si128(h[0]));
-        let (y, carry) = (digit0.y, digit0.carry);
-        digit0 = digit0.next(x, n, k0);
-        unroll!(v in 0..blocks => {
-            if v > 0 {
-                if v >= vi {
-                    row(v, &mut acc[v], &mut h[v]);
-                } else {
-                    h[v] = zero;
+    unroll!(vi in 0..blocks, max 20 => {
+        for i in 4 * vi..D.min(4 * vi + 4) {
+            let ai = vec52::pair_bcast(a, i);
+            // Row i: a_i times [a_i, e_(i+1), a2_(i+2), ...] from digit i up. In block vi
+            // the lanes below digit i are cleared, digit i takes a_i and digit i + 1 takes
+            // e_(i+1); when digit i + 1 starts the next block, that block's lane pair 0
+            // takes it.
+            let r = 2 * (i % 4);
+            let keep: u8 = 0xff << r;
+            let diag: u8 = 0b11 << r;
+            let next: u8 = (0b1100u16 << r) as u8;
+            let next_up: u8 = (0b1100u16 << r >> 8) as u8;
+            let row = |v: usize, acc: &mut __m512i, h: &mut __m512i| {
+                let mut m = a2[v];
+                if v == vi {
+                    m = _mm512_mask_blend_epi64(diag, m, vec52::block(a, v));
+                    m = _mm512_mask_blend_epi64(next, m, e[v]);
+                    m = _mm512_maskz_mov_epi64(keep, m);
+                } else if v == vi + 1 {
+                    m = _mm512_mask_blend_epi64(next_up, m, e[v]);
+                }
+                *acc = _mm512_madd52lo_epu64(*acc, m, ai);
+                *h = _mm512_madd52hi_epu64(zero, m, ai);
+            };
+            // Block 0 first (rows 0..4 reach it): it holds the next digit 0.
+            h[0] = zero;
+            if vi == 0 {
+                row(0, &mut acc[0], &mut h[0]);
+                if i == 0 {
+                    digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);
                 }
             }
-        });
-        reduce_step_x2(&mut acc, &mut h, y, carry, n);
-    }
+            let e1 = _mm512_extracti32x4_epi32::<1>(acc[0]);
+            let x = _mm_add_epi64(e1, _mm512_castsi512_si128(h[0]));
+            let (y, carry) = (digit0.y, digit0.carry);
+            digit0 = digit0.next(x, n, k0);
+            unroll!(v in 0..blocks, max 20 => {
+                if v > 0 {
+                    if v >= vi {
+                        row(v, &mut acc[v], &mut h[v]);
+                    } else {
+                        h[v] = zero;
+                    }
+                }
+            });
+            reduce_step_x2(&mut acc, &mut h, y, carry, n);
+        }
+    });
     end_x2!(&acc[..blocks], out);
 }
 

@@ -20,13 +20,11 @@ use crate::arch::x86_64::cpu::Ifma;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// The digit counts whose squarings use `ams_x2`; outside them `amm_x2(a, a)` is as fast
-/// or faster (tuned on AMD Zen 4 with the chained cycles of `crates/bench`'s `ifma`
-/// benchmark; rerun it to retune). Below, the squaring's shorter rows leave the step
-/// bound by its quotient-digit chain; above, its extra operand (`2a`) pushes the
-/// accumulators out of the registers. (At 20 digits the strided layout squares with its
-/// own kernel, `ams_x2s`.)
-pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 32..=64;
+/// The digit counts whose squarings use `ams_x2`: every class from 30 digits up, where it
+/// beats `amm_x2(a, a)` (on AMD Zen 4, chained cycles of `crates/bench`'s `ifma`
+/// benchmark: by 7% at 30 digits, 12% at 40 and 60, 2% at 79; rerun it to retune). At
+/// 20 digits the strided layout squares with its own kernel, `ams_x2s`.
+pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 30..=79;
 
 /// `out[s] = base[s]^exp[s] mod n_s` for `s = 0, 1`, where `params[s]` holds `n_s`.
 ///

@@ -81,7 +81,7 @@
 //! Per lane, a transposed mb8 product costs less than an x2 one (every instruction works
 //! on eight independent lanes and no shift needs a shuffle), which is what batching buys;
 //! when a batch pays is the RSA layer's policy (`rsa::accel`). The x2 squaring uses
-//! `ams_x2` only where it beats `amm_x2`, 32..=64 digits (`exp_x2::AMS_X2_DIGITS`). At 20
+//! `ams_x2` where it beats `amm_x2`, from 30 digits up (`exp_x2::AMS_X2_DIGITS`). At 20
 //! digits the exponentiations run the strided `amm_x2s`, whose shift is one shuffle a
 //! step, and the squarings `ams_x2s`, which takes each cross product once, doubled per
 //! class; each beats its unstrided twin, and together they make the x2 pair of 1024-bit

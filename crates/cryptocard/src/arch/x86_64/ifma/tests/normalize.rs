@@ -1,11 +1,14 @@
-//! The x2 normalisation (`normalize_x2!` inline, `normalize_x2` out of line) against a
-//! digit-by-digit carry pass, on digits built to make its carry lookahead work: random
+//! The x2 normalisations (`normalize_x2!` inline, `normalize_x2` out of line, and the
+//! strided layout's `normalize_x2s`) against a digit-by-digit carry pass, on digits built to make its carry lookahead work: random
 //! products' digits almost never generate or propagate a carry after its first step (a
 //! digit would have to land within 2^11 of 2^52), so these draw digits at and around
 //! `2^52 - 1`, `2^52` and far above, runs of `2^52 - 1` that a carry crosses (across
 //! blocks and the lookahead's 64-bit words), and different patterns in the two numbers.
 
 use super::{Rng, ifma_or_skip};
+use crate::arch::x86_64::ifma::amm_x2_strided::{
+    from_strided, normalize_x2s, strided_fits, to_strided,
+};
 use crate::arch::x86_64::ifma::radix52::DIGIT_MASK;
 use crate::arch::x86_64::ifma::vec52::{self, X2};
 use core::arch::x86_64::*;
@@ -78,6 +81,19 @@ fn normalize_call<const D: usize>(x: &X2<D>, out: &mut X2<D>) {
     vec52::normalize_x2(&acc[..X2::<D>::BLOCKS], out);
 }
 
+/// `normalize_x2s` on the strided form of `x`, returned contiguous.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn normalize_strided<const D: usize>(x: &X2<D>) -> X2<D> {
+    let strided = to_strided(x);
+    let mut acc = [_mm512_setzero_si512(); 8];
+    for (v, a) in acc.iter_mut().enumerate().take(D / 4) {
+        *a = vec52::block(&strided, v);
+    }
+    let mut out = X2::<D>::ZERO;
+    normalize_x2s(&acc[..D / 4], &mut out);
+    from_strided(&out)
+}
+
 fn normalize_matches<const D: usize>(rng: &mut Rng) {
     let Some(_ifma) = ifma_or_skip("normalize_x2_matches_a_carry_pass") else { return };
     for _ in 0..400 {
@@ -92,7 +108,14 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
             normalize_inline(&input, &mut inline);
             normalize_call(&input, &mut call);
         }
+        let strided = strided_fits(D).then(|| {
+            // SAFETY: as above.
+            unsafe { normalize_strided(&input) }
+        });
         for k in 0..D {
+            if let Some(strided) = &strided {
+                assert_eq!(strided.d[k], [want[0][k], want[1][k]], "strided, D = {D}, digit {k}");
+            }
             assert_eq!(inline.d[k], [want[0][k], want[1][k]], "inline, D = {D}, digit {k}");
             assert_eq!(call.d[k], [want[0][k], want[1][k]], "call, D = {D}, digit {k}");
         }
@@ -103,6 +126,9 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
 fn normalize_x2_matches_a_carry_pass() {
     let mut rng = Rng(0x6e6f726d);
     normalize_matches::<10>(&mut rng);
+    normalize_matches::<20>(&mut rng);
+    normalize_matches::<24>(&mut rng);
+    normalize_matches::<28>(&mut rng);
     normalize_matches::<30>(&mut rng);
     normalize_matches::<32>(&mut rng);
     normalize_matches::<33>(&mut rng);

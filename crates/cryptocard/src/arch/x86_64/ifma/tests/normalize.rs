@@ -46,7 +46,7 @@ fn pair<const D: usize>(rng: &mut Rng) -> ([[u64; D]; 2], [[u64; D]; 2]) {
         let mut x = [[0u64; D]; 2];
         for number in &mut x {
             *number = core::array::from_fn(|_| digit(rng));
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 let start = (rng.next() % D as u64) as usize;
                 let len = 1 + (rng.next() % 40) as usize;
                 number[start] = DIGIT_MASK + 1 + (rng.next() >> 1) % (1 << 62);
@@ -98,10 +98,10 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
     let Some(_ifma) = ifma_or_skip("normalize_x2_matches_a_carry_pass") else { return };
     for _ in 0..400 {
         let (x, want) = pair::<D>(rng);
-        let mut input = X2::<D>::ZERO;
-        for k in 0..D {
-            input.d[k] = [x[0][k], x[1][k]];
-        }
+        let digit_pairs =
+            |v: &[[u64; D]; 2]| -> [[u64; 2]; D] { core::array::from_fn(|k| [v[0][k], v[1][k]]) };
+        let (mut input, want) = (X2::<D>::ZERO, digit_pairs(&want));
+        input.d = digit_pairs(&x);
         let (mut inline, mut call) = (X2::<D>::ZERO, X2::<D>::ZERO);
         // SAFETY: AVX-512 (with IFMA, which implies F and BW here) was detected above.
         unsafe {
@@ -112,12 +112,12 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
             // SAFETY: as above.
             unsafe { normalize_strided(&input) }
         });
-        for k in 0..D {
+        for (k, want) in want.iter().enumerate() {
             if let Some(strided) = &strided {
-                assert_eq!(strided.d[k], [want[0][k], want[1][k]], "strided, D = {D}, digit {k}");
+                assert_eq!(&strided.d[k], want, "strided, D = {D}, digit {k}");
             }
-            assert_eq!(inline.d[k], [want[0][k], want[1][k]], "inline, D = {D}, digit {k}");
-            assert_eq!(call.d[k], [want[0][k], want[1][k]], "call, D = {D}, digit {k}");
+            assert_eq!(&inline.d[k], want, "inline, D = {D}, digit {k}");
+            assert_eq!(&call.d[k], want, "call, D = {D}, digit {k}");
         }
     }
 }

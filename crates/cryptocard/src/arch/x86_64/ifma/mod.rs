@@ -65,7 +65,9 @@
 //! # Scheduling (AMD Zen 4)
 //!
 //! Zen 4 runs a 512-bit IFMA as two 256-bit halves: one `zmm` or two `ymm` IFMA per cycle,
-//! latency 4; `valignq`, shuffles and additions share the same pipes, and a `zmm` store
+//! latency 4 (a memory operand costs about an eighth more); independent `valignq`s and
+//! additions issue beside them at no cost (32 IFMA with 16 of either: 32 cycles), but
+//! the kernels' shifts and additions sit on loop-carried chains, and a `zmm` store
 //! stalls the multipliers, so accumulators must stay in registers (the `unroll!` macro
 //! below makes their indices constant). The mb8 kernels are throughput-bound (80 IFMA a
 //! step at 20 digits). The x2 kernels at 20 digits have 20 IFMA a step against a

@@ -136,7 +136,7 @@ pub(super) fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
         g |= spread::<D>(_mm512_cmpgt_epu64_mask(tv, mask), v);
         p |= spread::<D>(_mm512_cmpeq_epi64_mask(tv, mask), v);
     }
-    let carries = vec52::lookahead(&[g, 0, 0], &[p, 0, 0])[0];
+    let [carries] = vec52::lookahead(&[g], &[p]);
     for (v, &tv) in t[..s].iter().enumerate() {
         let c = gather::<D>(carries, v);
         let y = _mm512_mask_sub_epi64(tv, c, tv, _mm512_set1_epi64(-1));

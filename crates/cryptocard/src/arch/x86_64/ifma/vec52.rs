@@ -216,9 +216,7 @@ macro_rules! normalize_x2 {
             g[w] = $crate::arch::x86_64::ifma::vec52::pack_masks(gm);
             p[w] = $crate::arch::x86_64::ifma::vec52::pack_masks(pm);
         });
-        let (g, p) = ([g[0], g[1], g[2]], [p[0], p[1], p[2]]);
-        let [c0, c1, c2] = $crate::arch::x86_64::ifma::vec52::lookahead(&g, &p);
-        let carries = [c0, c1, c2, 0];
+        let carries = $crate::arch::x86_64::ifma::vec52::lookahead(&g, &p);
         unroll!(v in 0..blocks => {
             let c = (carries[v / 8] >> (8 * (v % 8))) as u8;
             // t + 1 in the lanes that receive a carry, then keep 52 bits.
@@ -298,16 +296,16 @@ fn pack4(m0: __mmask8, m1: __mmask8, m2: __mmask8, m3: __mmask8) -> u64 {
     a
 }
 
-/// The carry-in bits of a multi-word binary addition over interleaved numbers: bit `2k + s`
-/// is digit `k` of number `s`. See `normalize_x2`.
-pub(super) fn lookahead(g: &[u64; 3], p: &[u64; 3]) -> [u64; 3] {
+/// The carry-in bits of an `N`-word binary addition over interleaved numbers: bit `2k + s`
+/// of the words is digit `k` of number `s`. See `normalize_x2!`.
+pub(super) fn lookahead<const N: usize>(g: &[u64; N], p: &[u64; N]) -> [u64; N] {
     const EVEN: u64 = 0x5555_5555_5555_5555;
-    let mut out = [0u64; 3];
+    let mut out = [0u64; N];
     for sel in [EVEN, !EVEN] {
         // Carries of one number: the other's positions always propagate.
         let mut carry_in = 0u64;
         let mut g_top = 0u64;
-        for w in 0..3 {
+        for w in 0..N {
             let gw = g[w] & sel;
             let pw = (p[w] & sel) | !sel;
             // (G << 1) over the word boundary, plus P, plus the carry out of the last word.

@@ -1,9 +1,10 @@
 //! The x2 normalisations (`normalize_x2!` inline, `normalize_x2` out of line, and the
-//! strided layout's `normalize_x2s`) against a digit-by-digit carry pass, on digits built to make its carry lookahead work: random
-//! products' digits almost never generate or propagate a carry after its first step (a
-//! digit would have to land within 2^11 of 2^52), so these draw digits at and around
-//! `2^52 - 1`, `2^52` and far above, runs of `2^52 - 1` that a carry crosses (across
-//! blocks and the lookahead's 64-bit words), and different patterns in the two numbers.
+//! strided layout's `normalize_x2s`) against a digit-by-digit carry pass, on digits built
+//! to make their carry lookahead work: random products' digits almost never generate or
+//! propagate a carry after its first step (a digit would have to land within 2^11 of
+//! 2^52), so these draw digits at and around `2^52 - 1`, `2^52` and far above, runs of
+//! `2^52 - 1` that a carry crosses (across blocks and the lookahead's 64-bit words), and
+//! different patterns in the two numbers.
 
 use super::{Rng, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm_x2_strided::{
@@ -61,36 +62,27 @@ fn pair<const D: usize>(rng: &mut Rng) -> ([[u64; D]; 2], [[u64; D]; 2]) {
     }
 }
 
+/// The blocks of `x`, as a product's accumulators hold them (24: the most an `X2` has).
+#[target_feature(enable = "avx512f")]
+fn blocks<const D: usize>(x: &X2<D>) -> [__m512i; 24] {
+    let mut acc = [_mm512_setzero_si512(); 24];
+    for (v, a) in acc.iter_mut().enumerate().take(X2::<D>::BLOCKS) {
+        *a = vec52::block(x, v);
+    }
+    acc
+}
+
 /// `normalize_x2!` as the products inline it.
 #[target_feature(enable = "avx512f,avx512bw")]
 fn normalize_inline<const D: usize>(x: &X2<D>, out: &mut X2<D>) {
-    let mut acc = [_mm512_setzero_si512(); 24];
-    for (v, a) in acc.iter_mut().enumerate().take(X2::<D>::BLOCKS) {
-        *a = vec52::block(x, v);
-    }
-    normalize_x2!(&acc[..X2::<D>::BLOCKS], out);
-}
-
-/// The out-of-line `normalize_x2`.
-#[target_feature(enable = "avx512f,avx512bw")]
-fn normalize_call<const D: usize>(x: &X2<D>, out: &mut X2<D>) {
-    let mut acc = [_mm512_setzero_si512(); 24];
-    for (v, a) in acc.iter_mut().enumerate().take(X2::<D>::BLOCKS) {
-        *a = vec52::block(x, v);
-    }
-    vec52::normalize_x2(&acc[..X2::<D>::BLOCKS], out);
+    normalize_x2!(&blocks(x)[..X2::<D>::BLOCKS], out);
 }
 
 /// `normalize_x2s` on the strided form of `x`, returned contiguous.
 #[target_feature(enable = "avx512f,avx512bw")]
 fn normalize_strided<const D: usize>(x: &X2<D>) -> X2<D> {
-    let strided = to_strided(x);
-    let mut acc = [_mm512_setzero_si512(); 8];
-    for (v, a) in acc.iter_mut().enumerate().take(D / 4) {
-        *a = vec52::block(&strided, v);
-    }
     let mut out = X2::<D>::ZERO;
-    normalize_x2s(&acc[..D / 4], &mut out);
+    normalize_x2s(&blocks(&to_strided(x))[..D / 4], &mut out);
     from_strided(&out)
 }
 
@@ -106,7 +98,7 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
         // SAFETY: AVX-512 (with IFMA, which implies F and BW here) was detected above.
         unsafe {
             normalize_inline(&input, &mut inline);
-            normalize_call(&input, &mut call);
+            vec52::normalize_x2(&blocks(&input)[..X2::<D>::BLOCKS], &mut call);
         }
         let strided = strided_fits(D).then(|| {
             // SAFETY: as above.

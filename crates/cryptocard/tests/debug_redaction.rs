@@ -61,7 +61,7 @@ fn ifma_parameters_and_lanes_show_sizes_only() {
     // bits. Nothing here runs an IFMA instruction.
     let params = Params52::<20>::new(limbs, &[1]).unwrap();
     let text = format!("{params:?}");
-    assert_redacted("Params52", &text, &p);
+    assert_redacted("RadixParams", &text, &p);
     assert!(text.contains("digits: 20") && text.contains("limbs: 16"), "{text}");
     let d = [0x1234_5678_9abc_def1u64; 16];
     let mut out = [0u64; 16];

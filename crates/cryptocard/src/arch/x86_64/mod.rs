@@ -7,6 +7,7 @@ pub(crate) mod aesni;
 pub mod clock;
 pub(crate) mod cpu;
 pub(crate) mod ifma;
+pub(crate) mod radix;
 pub(crate) mod select;
 pub(crate) mod sha512;
 pub(crate) mod sha_ni;

@@ -15,13 +15,14 @@
 //! The modulus is public: constructing the parameters may branch on it. Conversions of
 //! secret numbers (`to_radix52`, `from_radix52`) only branch on lengths.
 
-use crate::Error;
-use crate::ct::{self, Choice};
+use super::super::radix;
+pub(crate) use super::super::radix::{RadixParams, bits_at};
+use crate::ct::Choice;
 
 /// Bits in a digit.
 pub(crate) const DIGIT_BITS: u32 = 52;
 /// The low 52 bits of a word.
-pub(crate) const DIGIT_MASK: u64 = (1 << DIGIT_BITS) - 1;
+pub(crate) const DIGIT_MASK: u64 = radix::digit_mask(DIGIT_BITS);
 
 /// The smallest digit count `D` for moduli of up to `bits` bits: `4 n < R = 2^(52 D)`, the
 /// condition under which almost-Montgomery products stay below `2 n` (see `super`).
@@ -31,195 +32,39 @@ pub(crate) const fn digits_for_bits(bits: usize) -> usize {
 }
 
 /// The largest modulus size, in bits, that `D` digits can hold with `4 n < 2^(52 D)`.
+#[cfg(any(test, feature = "hazmat"))]
 pub const fn max_modulus_bits(digits: usize) -> usize {
-    DIGIT_BITS as usize * digits - 2
+    radix::max_modulus_bits(digits, DIGIT_BITS)
 }
 
 /// Writes the radix-2^52 digits of the little-endian limbs `src` into `dst` (all of it,
 /// zero-filled), and returns whether the value fits in `dst.len()` digits. Constant-time in
 /// the values; the lengths are public.
 pub(crate) fn to_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
-    // The bits stream through a 128-bit window: a limb enters whenever fewer than 52 bits
-    // are waiting, a digit leaves at every step (which steps take a limb depends on the
-    // lengths only).
-    let mut limbs = src.iter();
-    let (mut window, mut held) = (0u128, 0usize);
-    for d in dst.iter_mut() {
-        while held < 52 {
-            window |= u128::from(limbs.next().copied().unwrap_or(0)) << held;
-            held += 64;
-        }
-        *d = window as u64 & DIGIT_MASK;
-        window >>= 52;
-        held -= 52;
-    }
-    // Every bit of src that did not become a digit must be zero.
-    let spill = limbs.fold(window as u64 | (window >> 64) as u64, |acc, &w| acc | w);
-    ct::is_zero(spill)
-}
-
-/// Bits `[pos, pos + 64)` of the little-endian limbs `src`, zero beyond its end.
-/// Constant-time in the values; `pos` and the length are public.
-pub(crate) fn bits_at(src: &[u64], pos: usize) -> u64 {
-    let (l, s) = (pos / 64, pos % 64);
-    let lo = src.get(l).copied().unwrap_or(0) >> s;
-    let hi = match (s, src.get(l + 1)) {
-        (0, _) | (_, None) => 0,
-        (_, Some(&h)) => h << (64 - s),
-    };
-    lo | hi
+    radix::to_radix(dst, src, DIGIT_BITS)
 }
 
 /// Writes the number with radix-2^52 digits `src` (each below 2^52) into the little-endian
 /// limbs `dst` (all of it, zero-filled), and returns whether it fits. Constant-time in the
-/// values; the lengths are public. (A 128-bit window as in [`to_radix52`].)
+/// values; the lengths are public.
 pub(crate) fn from_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
-    let mut limbs = dst.iter_mut();
-    let (mut window, mut held, mut spill) = (0u128, 0usize, 0u64);
-    let mut emit = |w: u64| match limbs.next() {
-        Some(limb) => *limb = w,
-        None => spill |= w,
-    };
-    for &d in src {
-        debug_assert!(d <= DIGIT_MASK, "internal error: unnormalised digit");
-        window |= u128::from(d) << held;
-        held += 52;
-        if held >= 64 {
-            emit(window as u64);
-            window >>= 64;
-            held -= 64;
-        }
-    }
-    emit(window as u64);
-    for limb in limbs {
-        *limb = 0;
-    }
-    ct::is_zero(spill)
+    radix::from_radix(dst, src, DIGIT_BITS)
 }
 
 /// `x = x - n` if `x >= n`: the final reduction of a result in `[0, 2n)`, on normalised
-/// digits of equal length, in constant time (a full borrow chain and a masked select).
+/// digits of equal length, in constant time.
 pub(crate) fn reduce_once(x: &mut [u64], n: &[u64]) {
-    debug_assert_eq!(x.len(), n.len());
-    let mut diff = [0u64; 128];
-    let diff = &mut diff[..x.len()];
-    let mut borrow = 0u64;
-    for ((d, &xd), &nd) in diff.iter_mut().zip(x.iter()).zip(n) {
-        let t = xd.wrapping_sub(nd).wrapping_sub(borrow);
-        borrow = t >> 63;
-        *d = t & DIGIT_MASK;
-    }
-    // Keep x where the subtraction borrowed (x < n).
-    let keep_x = Choice::from_bit(borrow);
-    for (xd, &d) in x.iter_mut().zip(diff.iter()) {
-        *xd = keep_x.select(*xd, d);
-    }
-    diff.fill(0);
+    radix::reduce_once(x, n, DIGIT_BITS)
 }
 
-/// `-n^-1 mod 2^52` for odd `n` (only its low word matters), by Newton's iteration
-/// `x <- x (2 - n x)`, which doubles the number of correct low bits: `x = n` is right to 3
-/// bits (`n^2 = 1 mod 8` for odd `n`), five steps give 96 >= 64.
+/// `-n^-1 mod 2^52` for odd `n` (only its low word matters).
+#[cfg(test)]
 pub(crate) fn neg_inv52(n_low: u64) -> u64 {
-    debug_assert!(n_low & 1 == 1, "internal error: even modulus");
-    let mut x = n_low;
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(n_low.wrapping_mul(x)));
-    }
-    x.wrapping_neg() & DIGIT_MASK
+    radix::neg_inv(n_low, DIGIT_BITS)
 }
 
-/// The Montgomery parameters of one odd modulus `n < 2^(52 D - 2)` in radix 2^52.
-///
-/// Numbers that go with these parameters are passed as little-endian `u64` limb slices of
-/// exactly `Params52::limbs` limbs, the length of the modulus slice it was made from.
-/// Its `Debug` shows the sizes only: the modulus is often a secret prime.
-#[derive(Clone)]
-pub struct Params52<const D: usize> {
-    /// The digits of `n`.
-    pub(super) n: [u64; D],
-    /// The digits of `RR = 2^(104 D) mod n`.
-    pub(super) rr: [u64; D],
-    /// `-n^-1 mod 2^52`.
-    pub(super) k0: u64,
-    /// The limb length of the numbers that go with this modulus.
-    limbs: usize,
-}
-
-impl<const D: usize> core::fmt::Debug for Params52<D> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Params52")
-            .field("digits", &D)
-            .field("limbs", &self.limbs)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<const D: usize> Params52<D> {
-    /// Parameters for the modulus `n` (little-endian limbs, high zero limbs allowed) with
-    /// `rr = 2^(2 * 52 * D) mod n` (any length). Fails if `n` is even (zero included), if
-    /// it has more than `52 D - 2` bits or more limbs than `D` digits take, or if `rr >= n`.
-    /// Whether `rr` is the right residue is not checked: a wrong one gives wrong results.
-    pub fn new(n: &[u64], rr: &[u64]) -> Result<Self, Error> {
-        const { assert!(D >= 2, "internal error: Params52 needs at least two digits") };
-        if n.first().is_none_or(|&w| w & 1 == 0) {
-            return Err(Error::InvalidArgument("modulus must be odd"));
-        }
-        let bits = crate::limb::bit_length(n);
-        if bits > max_modulus_bits(D) || n.len() > (52 * D).div_ceil(64) {
-            return Err(Error::InvalidArgument("modulus too large for the digit count"));
-        }
-        if crate::limb::cmp_vartime(rr, n).is_ge() {
-            return Err(Error::InvalidArgument("RR must be below the modulus"));
-        }
-        let mut p = Params52 { n: [0; D], rr: [0; D], k0: neg_inv52(n[0]), limbs: n.len() };
-        // Both fit: n has at most 52 D - 2 bits and rr < n.
-        let fits = to_radix52(&mut p.n, n) & to_radix52(&mut p.rr, rr);
-        assert!(fits.declassify(), "internal error: checked operands do not fit");
-        Ok(p)
-    }
-
-    /// Parameters for the modulus `n`, computing `RR = 2^(104 D) mod n` itself by one long
-    /// division (`Nat::rem`): microseconds at RSA sizes, once per key. Variable-time in `n`,
-    /// which is public; fails as [`Params52::new`]. For the tests: the library takes `RR`
-    /// from the modular layer, which sits above this one.
-    #[cfg(test)]
-    pub(crate) fn from_modulus_vartime(n: &[u64]) -> Result<Self, Error> {
-        if n.first().is_none_or(|&w| w & 1 == 0) {
-            return Err(Error::InvalidArgument("modulus must be odd"));
-        }
-        let mut r2 = crate::bignum::Nat::zero();
-        r2.set_bit(2 * 52 * D, true);
-        let rr = r2.rem(&crate::bignum::Nat::from_slice(n))?;
-        Self::new(n, rr.as_limbs())
-    }
-
-    /// The limb length of the numbers (bases, results) that go with this modulus.
-    pub(crate) fn limbs(&self) -> usize {
-        self.limbs
-    }
-
-    /// The radix-2^52 digits of an operand `base` that goes with this modulus, checking the
-    /// contract of the exponentiations: `base` and `out_len` are [`Params52::limbs`] long
-    /// and `base < n`. Constant-time in `base`; the error reveals only which check failed.
-    pub(super) fn operand_digits(&self, base: &[u64], out_len: usize) -> Result<[u64; D], Error> {
-        if base.len() != self.limbs || out_len != self.limbs {
-            return Err(Error::InvalidArgument("base and result must have the modulus's length"));
-        }
-        let mut digits = [0u64; D];
-        let fits = to_radix52(&mut digits, base);
-        // Borrow out of base - n over the digits.
-        let mut borrow = 0u64;
-        for (&xd, &nd) in digits.iter().zip(&self.n) {
-            borrow = xd.wrapping_sub(nd).wrapping_sub(borrow) >> 63;
-        }
-        if !(fits & Choice::from_bit(borrow)).declassify() {
-            digits.fill(0);
-            return Err(Error::InvalidArgument("base must be below the modulus"));
-        }
-        Ok(digits)
-    }
-}
+/// The Montgomery parameters of one odd modulus in radix 2^52 (see [`RadixParams`]).
+pub type Params52<const D: usize> = RadixParams<D, DIGIT_BITS>;
 
 #[cfg(test)]
 mod tests {

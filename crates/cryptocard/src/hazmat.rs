@@ -55,6 +55,10 @@ pub use crate::arch::x86_64::adx::hazmat as adx;
 #[cfg(target_arch = "x86_64")]
 pub use crate::arch::x86_64::ifma::hazmat as ifma;
 
+/// The four-lane AVX2 kernels in radix 2^28 (the batch unit of CPUs without IFMA).
+#[cfg(target_arch = "x86_64")]
+pub use crate::arch::x86_64::mb4::hazmat as mb4;
+
 /// The benchmarks' CPU probes: the TSC and chains of known length.
 #[cfg(target_arch = "x86_64")]
 pub use crate::arch::x86_64::clock;

@@ -214,6 +214,30 @@ fn full_batch_runs_as_one() {
     }
 }
 
+/// The AVX2 unit's class takes two operations to a call and pays from two: eight queued
+/// requests run as one batch (four calls), three as one call and one alone.
+#[test]
+fn avx2_batches_take_calls_of_two() {
+    if !cryptocard::rsa::Backend::Avx2.is_available() {
+        println!("skipped: no AVX2 on this CPU");
+        return;
+    }
+    let engine = one_worker().deadline_us(1_000_000).build().unwrap();
+    let avx2 = (*key2048()).clone().with_backend(cryptocard::rsa::Backend::Avx2).unwrap();
+    let key = Arc::new(avx2);
+    let c = key.batch_class();
+    assert!(c.is_lane_batched());
+    assert_eq!((c.ops_per_batch(), c.min_batch_ops()), (2, 2));
+    let requests: Vec<_> = (1..=8).map(|id| (id, key.clone())).collect();
+    let s = run_behind_held_worker(&engine, &requests);
+    assert_eq!((s.batches[8], s.batched(), s.singles), (1, 8, 1), "{s:?}");
+    let before = engine.stats();
+    let requests: Vec<_> = (11..=13).map(|id| (id, key.clone())).collect();
+    let s = run_behind_held_worker(&engine, &requests).since(&before);
+    assert_eq!(s.batched() + s.singles, 4, "{s:?}");
+    assert!(s.batched() >= 2, "{s:?}");
+}
+
 #[test]
 fn deadline_flushes_a_partial_batch() {
     // Three queued in a burst: a call pays, but has a free lane pair, so the worker waits

@@ -150,6 +150,7 @@ fn backend_choices() {
     assert_eq!(Backend::parse(" IFMA ").unwrap(), Backend::Ifma);
     assert_eq!(Backend::parse("auto").unwrap(), Backend::Auto);
     assert_eq!(Backend::parse("gpu").unwrap(), Backend::Gpu);
+    assert_eq!(Backend::parse("AVX2").unwrap(), Backend::Avx2);
     assert!(matches!(Backend::parse("cuda"), Err(cryptocard::Error::Unsupported(_))));
     assert!(Backend::Scalar.is_available() && Backend::Auto.is_available());
     let (_, scalar, _) = keys(1024);
@@ -198,6 +199,12 @@ fn environment_variable_picks_the_default() {
         assert!(run("gpu").contains("BACKEND-ERROR=Unsupported"));
     }
     assert!(run("cuda").contains("BACKEND-ERROR=Unsupported"));
+    // AVX2: single operations on the scalar core (batches in its lanes).
+    if Backend::Avx2.is_available() {
+        assert!(run("avx2").contains("BACKEND=scalar"));
+    } else {
+        assert!(run("avx2").contains("BACKEND-ERROR=Unsupported"));
+    }
     if Backend::Ifma.is_available() {
         assert!(run("ifma").contains("BACKEND=ifma-x2"));
         assert!(run("auto").contains("BACKEND=ifma-x2"));

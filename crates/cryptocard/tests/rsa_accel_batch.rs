@@ -2,8 +2,10 @@
 //! duplicate requests, partial lane batches of 1 to 7 operations, and invalid requests
 //! (input >= n, wrong lengths, messages too long) that must fail alone. The results must
 //! be exactly those of `PrivateRequest::run` (PSS signatures, whose salt is random, must
-//! verify), and on IFMA exactly those of the scalar backend. Runs on any CPU: without
-//! AVX-512 IFMA both sides are scalar (a note is printed).
+//! verify), and exactly those of the scalar backend. Runs on any CPU: the default backend
+//! batches in IFMA lanes where the CPU has them, in AVX2 lanes otherwise (scalar on a
+//! CPU with neither), and the AVX2 backend is also tested on its own wherever the CPU has
+//! AVX2.
 
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
@@ -81,12 +83,39 @@ fn check(batch: &[(&RsaPrivateKey, &PrivateRequest)]) {
     }
 }
 
+/// The backend the default choice resolves to here, for the expectations on lanes.
+fn default_lanes() -> Option<(usize, Backend)> {
+    if Backend::Ifma.is_available() {
+        Some((4, Backend::Ifma))
+    } else if Backend::Avx2.is_available() {
+        Some((2, Backend::Avx2))
+    } else {
+        None
+    }
+}
+
 #[test]
 fn mixed_sizes_keys_and_invalid_requests() {
-    if !Backend::Ifma.is_available() {
-        println!("note: no AVX-512 IFMA on this CPU; the batch runs on the scalar backend");
+    if default_lanes().is_none() {
+        println!(
+            "note: neither AVX-512 IFMA nor AVX2 on this CPU; the batch runs on the scalar backend"
+        );
     }
-    let keys = [key(1024), key(1024), key(2048), key(2048), key(3072), key(4096)];
+    mixed_sizes_on(|k| k);
+}
+
+/// The same on the AVX2 backend, whatever else the CPU has.
+#[test]
+fn mixed_sizes_keys_and_invalid_requests_on_avx2() {
+    if !Backend::Avx2.is_available() {
+        println!("skipped: no AVX2 on this CPU");
+        return;
+    }
+    mixed_sizes_on(|k| k.with_backend(Backend::Avx2).unwrap());
+}
+
+fn mixed_sizes_on(backend: impl Fn(RsaPrivateKey) -> RsaPrivateKey) {
+    let keys = [key(1024), key(1024), key(2048), key(2048), key(3072), key(4096)].map(backend);
     let mut reqs: Vec<(usize, PrivateRequest)> = Vec::new();
     for (j, key) in keys.iter().enumerate() {
         let n = if key.bits() >= 3072 { 1 } else { 2 };
@@ -113,12 +142,31 @@ fn mixed_sizes_keys_and_invalid_requests() {
 fn partial_batches_of_one_to_seven() {
     let keys = [key(2048), key(2048)];
     let class = keys[0].batch_class();
-    assert_eq!(class, keys[1].batch_class());
-    assert_eq!(class.is_lane_batched(), Backend::Ifma.is_available());
-    if class.is_lane_batched() {
-        assert_eq!(class.ops_per_batch(), 4);
-        assert!((1..=4).contains(&class.min_batch_ops()));
+    assert_eq!(class.is_lane_batched(), default_lanes().is_some());
+    if let Some((per_call, _)) = default_lanes() {
+        assert_eq!(class.ops_per_batch(), per_call);
+        assert!((1..=per_call).contains(&class.min_batch_ops()));
     }
+    partial_batches_on(keys);
+}
+
+/// The same on the AVX2 backend: two operations to a call, so a batch of seven is three
+/// calls and one operation alone, and a bad lane falls in a call or alone.
+#[test]
+fn partial_batches_of_one_to_seven_on_avx2() {
+    if !Backend::Avx2.is_available() {
+        println!("skipped: no AVX2 on this CPU");
+        return;
+    }
+    let keys = [key(2048), key(2048)].map(|k| k.with_backend(Backend::Avx2).unwrap());
+    let class = keys[0].batch_class();
+    assert!(class.is_lane_batched());
+    assert_eq!((class.ops_per_batch(), class.min_batch_ops()), (2, 2));
+    partial_batches_on(keys);
+}
+
+fn partial_batches_on(keys: [RsaPrivateKey; 2]) {
+    assert_eq!(keys[0].batch_class(), keys[1].batch_class());
     for size in 1..=7usize {
         let reqs: Vec<(usize, PrivateRequest)> = (0..size)
             .map(|i| (i % 2, PrivateRequest::RawPrivate { input: random_input(256) }))
@@ -171,7 +219,18 @@ fn rsa_6144_batch() {
 #[test]
 fn keys_between_classes_share_batches() {
     let keys = [key(2560), key(3072), key(1536), key(2048)];
-    if Backend::Ifma.is_available() {
+    keys_between_classes_on(keys);
+    // On AVX2 too: RSA-2560 and RSA-3072 in the 56-digit class, RSA-1536 and RSA-2048
+    // in the 38-digit one.
+    if Backend::Avx2.is_available() {
+        let keys = [key(2560), key(3072), key(1536), key(2048)]
+            .map(|k| k.with_backend(Backend::Avx2).unwrap());
+        keys_between_classes_on(keys);
+    }
+}
+
+fn keys_between_classes_on(keys: [RsaPrivateKey; 4]) {
+    if keys[0].batch_class().is_lane_batched() {
         assert_eq!(keys[0].batch_class(), keys[1].batch_class());
         assert_eq!(keys[2].batch_class(), keys[3].batch_class());
         assert_ne!(keys[0].batch_class(), keys[2].batch_class());

@@ -1,6 +1,6 @@
 //! The fault check against one bit flipped in each phase of the private operation
 //! (`cryptocard::rsa::fault`), on every path: one operation (the scalar core, or x2 on
-//! IFMA), `private_batch` (one by one on the scalar core, in mb8 lanes on IFMA) and the
+//! IFMA), `private_batch` (one by one on the scalar core, in AVX2 or mb8 lanes) and the
 //! engine, on each backend this CPU has. Every answer is either the right one or
 //! `FaultDetected`; the struck operation's is `FaultDetected`; and the key works again
 //! afterwards.
@@ -36,9 +36,13 @@ fn fresh_key(backend: Backend) -> Arc<RsaPrivateKey> {
     Arc::new(key.with_backend(backend).unwrap())
 }
 
-/// The backends to run on: the scalar core, and IFMA where this CPU has it.
+/// The backends to run on: the scalar core, and AVX2 and IFMA where this CPU has them.
 fn backends() -> Vec<Backend> {
     let mut out = vec![Backend::Scalar];
+    match Backend::Avx2.is_available() {
+        true => out.push(Backend::Avx2),
+        false => eprintln!("AVX2 half skipped: this CPU has no AVX2"),
+    }
     match Backend::Ifma.is_available() {
         true => out.push(Backend::Ifma),
         false => eprintln!("IFMA half skipped: this CPU has no AVX-512 IFMA"),

@@ -26,9 +26,10 @@
 //!
 //! rustls asks for a signature synchronously ([`Signer::sign`](rustls::sign::Signer)
 //! "is blocking rather than asynchronous"), on whatever thread drives the connection.
-//! Batching pays only where the key's backend runs lane batches (AVX-512 IFMA, a GPU);
-//! a key on the scalar backend (a CPU without IFMA, `CRYPTOCARD_BACKEND=scalar`, a
-//! multi-prime key) signs at once on the asking thread, as stock rustls does. Otherwise
+//! Batching pays only where the key's backend runs lane batches (AVX-512 IFMA, AVX2 lanes
+//! on a CPU without IFMA, a GPU); a key on the scalar backend (`CRYPTOCARD_BACKEND=scalar`,
+//! a CPU without AVX2, a multi-prime key) signs at once on the asking thread, as stock
+//! rustls does. Otherwise
 //! the signature goes to the engine, which runs it at once on the caller's thread when
 //! it is idle ([`Engine::run`]: a lone handshake never waits for company) and batches
 //! it with others when more signatures arrive than it has workers to run them. Where

@@ -36,7 +36,8 @@ const SPEC: Spec = Spec {
         Flag::switch("tls1_2").about("TLS 1.2 only"),
         Flag::switch("tls1_3").about("TLS 1.3 only"),
         Flag::value("threads", "N").about("Runtime worker threads (default: one per core)"),
-        Flag::value("backend", "NAME").about("The RSA keys' backend: scalar, ifma, gpu or auto"),
+        Flag::value("backend", "NAME")
+            .about("The RSA keys' backend: scalar, avx2, ifma, gpu or auto"),
         Flag::value("wait", "MODE")
             .about("How a signature waits for its batch: block (default), block_in_place, direct"),
     ],

@@ -84,7 +84,7 @@ const SPEC: Spec = Spec {
         Flag::value("batch", "N").about("Our RSA sign/decrypt as batches of N (rows: batch N)"),
         Flag::value("keys", "N").about("Keys per implementation for keygenN (default 20)"),
         Flag::value("backend", "NAME").about(
-            "Our RSA private operations on scalar, ifma or auto; gpu: the GPU by batch size",
+            "Our RSA private operations on scalar, avx2, ifma or auto; gpu: the GPU by batch size",
         ),
         Flag::value("batches", "LIST")
             .about("-backend gpu: batch sizes (default 1024,8192,65536,262144)"),
@@ -244,8 +244,9 @@ fn options(p: &Parsed) -> CmdResult<Options> {
 /// `-backend`: the backend of our RSA private operations, checked against this machine.
 fn backend_choice(p: &Parsed) -> CmdResult<Option<cryptocard::rsa::Backend>> {
     let Some(name) = p.value("backend") else { return Ok(None) };
-    let b = cryptocard::rsa::Backend::parse(name)
-        .map_err(|_| Fail::msg(format!("-backend: '{name}' is not scalar, ifma, gpu or auto")))?;
+    let b = cryptocard::rsa::Backend::parse(name).map_err(|_| {
+        Fail::msg(format!("-backend: '{name}' is not scalar, avx2, ifma, gpu or auto"))
+    })?;
     Ok(Some(b))
 }
 

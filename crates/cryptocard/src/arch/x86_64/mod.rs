@@ -1,5 +1,5 @@
 //! x86-64 kernels: AES-NI, BMI2/ADX (`mulx`, `adcx`, `adox`) scalar multiplication, SHA-NI, and
-//! AVX-512 IFMA (radix 2^52) Montgomery arithmetic.
+//! vector Montgomery arithmetic: AVX-512 IFMA (radix 2^52) and AVX2 lanes (radix 2^28).
 
 pub(crate) mod adx;
 pub(crate) mod aesni;
@@ -7,6 +7,7 @@ pub(crate) mod aesni;
 pub mod clock;
 pub(crate) mod cpu;
 pub(crate) mod ifma;
+pub(crate) mod mb4;
 pub(crate) mod radix;
 pub(crate) mod select;
 pub(crate) mod sha512;

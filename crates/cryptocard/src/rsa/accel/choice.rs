@@ -16,14 +16,20 @@
 //!   (a GPU pays for deep batches, not for one operation). Without the feature, or
 //!   without a driver, a device or NVRTC, choosing it fails with [`Error::Unsupported`]
 //!   saying which.
-//! * [`Backend::Auto`] (the default): IFMA where the CPU has it, scalar otherwise.
+//! * [`Backend::Avx2`]: for CPUs without IFMA: single operations on the scalar core,
+//!   batches of [`crate::rsa::private_batch`] in the four 64-bit lanes of AVX2 registers
+//!   (`avx2.rs`), two operations to a call. Two-prime keys of 1024 to 4096 bits; others on
+//!   the scalar core. Available on every x86-64 CPU with AVX2 (IFMA ones too, where it is
+//!   slower than [`Backend::Ifma`] but shows what a CPU without IFMA gets).
+//! * [`Backend::Auto`] (the default): IFMA where the CPU has it, else AVX2 where it has
+//!   that, else scalar.
 //!
 //! The choice, from the most to the least specific: a key's own
 //! ([`RsaPrivateKey::with_backend`](crate::rsa::RsaPrivateKey::with_backend)), the process
 //! default set by [`set_default_backend`],
-//! the environment variable `CRYPTOCARD_BACKEND` (`scalar`, `ifma`, `gpu` or `auto`, read once,
-//! at the first private operation), [`Backend::Auto`]. Choosing `ifma` through the API on
-//! a CPU without it fails with [`Error::Unsupported`]; through the environment (where
+//! the environment variable `CRYPTOCARD_BACKEND` (`scalar`, `avx2`, `ifma`, `gpu` or `auto`, read once,
+//! at the first private operation), [`Backend::Auto`]. Choosing `ifma` (or `avx2`) through
+//! the API on a CPU without it fails with [`Error::Unsupported`]; through the environment (where
 //! there is nobody to tell), every private operation then fails with that error, as does
 //! an unknown value, rather than silently run elsewhere.
 //!
@@ -40,7 +46,7 @@ pub const BACKEND_VAR: &str = "CRYPTOCARD_BACKEND";
 /// A backend for the private operation's exponentiations (see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
-    /// IFMA where the CPU has it, scalar otherwise.
+    /// IFMA where the CPU has it, else AVX2, else scalar.
     #[default]
     Auto,
     /// The portable 64-bit-limb path.
@@ -49,6 +55,8 @@ pub enum Backend {
     Ifma,
     /// A CUDA GPU (the `gpu` feature, and a GPU with its driver and NVRTC).
     Gpu,
+    /// Batches in AVX2 lanes, single operations scalar (the CPU must have AVX2).
+    Avx2,
 }
 
 /// The unit a choice resolves to on this CPU, with the proof that the CPU runs it.
@@ -59,6 +67,9 @@ pub(crate) enum Unit {
     /// `ifma.rs`.
     #[cfg(target_arch = "x86_64")]
     Ifma(crate::arch::x86_64::cpu::Ifma),
+    /// `avx2.rs`.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(crate::arch::x86_64::cpu::Avx2),
     /// `gpu/unit.rs`.
     #[cfg(feature = "gpu")]
     Gpu(super::gpu::unit::GpuUnit),
@@ -78,14 +89,18 @@ impl Unit {
 }
 
 impl Backend {
-    /// Parses `scalar`, `ifma`, `gpu` or `auto` (the values of `CRYPTOCARD_BACKEND`).
+    /// Parses `scalar`, `avx2`, `ifma`, `gpu` or `auto` (the values of
+    /// `CRYPTOCARD_BACKEND`).
     pub fn parse(s: &str) -> Result<Backend> {
         match s.trim().to_ascii_lowercase().as_str() {
             "scalar" => Ok(Backend::Scalar),
+            "avx2" => Ok(Backend::Avx2),
             "ifma" => Ok(Backend::Ifma),
             "gpu" => Ok(Backend::Gpu),
             "auto" | "" => Ok(Backend::Auto),
-            _ => Err(Error::Unsupported("CRYPTOCARD_BACKEND must be scalar, ifma, gpu or auto")),
+            _ => Err(Error::Unsupported(
+                "CRYPTOCARD_BACKEND must be scalar, avx2, ifma, gpu or auto",
+            )),
         }
     }
 
@@ -94,8 +109,8 @@ impl Backend {
         self.resolve().is_ok()
     }
 
-    /// The unit this choice runs on here; [`Error::Unsupported`] for `Ifma` without IFMA
-    /// and for `Gpu` without a usable GPU (or without the `gpu` feature).
+    /// The unit this choice runs on here; [`Error::Unsupported`] for `Ifma` without IFMA,
+    /// `Avx2` without AVX2, and `Gpu` without a usable GPU (or without the `gpu` feature).
     pub(crate) fn resolve(self) -> Result<Unit> {
         if self == Backend::Gpu {
             #[cfg(feature = "gpu")]
@@ -104,17 +119,23 @@ impl Backend {
             return Err(Error::Unsupported("this build has no GPU backend (cargo feature `gpu`)"));
         }
         #[cfg(target_arch = "x86_64")]
-        let ifma = crate::arch::x86_64::cpu::Ifma::detect();
+        {
+            use crate::arch::x86_64::cpu::{Avx2, Ifma};
+            match (self, Ifma::detect(), Avx2::detect()) {
+                (Backend::Scalar, ..) | (Backend::Auto, None, None) => Ok(Unit::Scalar),
+                (Backend::Auto | Backend::Ifma, Some(t), _) => Ok(Unit::Ifma(t)),
+                (Backend::Ifma, None, _) => Err(Error::Unsupported("this CPU has no AVX-512 IFMA")),
+                (Backend::Auto, None, Some(t)) | (Backend::Avx2, _, Some(t)) => Ok(Unit::Avx2(t)),
+                (Backend::Avx2, _, None) => Err(Error::Unsupported("this CPU has no AVX2")),
+                (Backend::Gpu, ..) => unreachable!("internal error: Gpu resolved above"),
+            }
+        }
         #[cfg(not(target_arch = "x86_64"))]
-        let ifma: Option<()> = None;
-        match (self, ifma) {
-            (Backend::Scalar, _) | (Backend::Auto, None) => Ok(Unit::Scalar),
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Auto | Backend::Ifma, Some(t)) => Ok(Unit::Ifma(t)),
-            (Backend::Ifma, None) => Err(Error::Unsupported("this CPU has no AVX-512 IFMA")),
-            (Backend::Gpu, _) => unreachable!("internal error: Gpu resolved above"),
-            #[cfg(not(target_arch = "x86_64"))]
-            (_, Some(())) => Ok(Unit::Scalar),
+        match self {
+            Backend::Scalar | Backend::Auto => Ok(Unit::Scalar),
+            Backend::Ifma => Err(Error::Unsupported("this CPU has no AVX-512 IFMA")),
+            Backend::Avx2 => Err(Error::Unsupported("this CPU has no AVX2")),
+            Backend::Gpu => unreachable!("internal error: Gpu resolved above"),
         }
     }
 
@@ -124,6 +145,7 @@ impl Backend {
             Backend::Scalar => 2,
             Backend::Ifma => 3,
             Backend::Gpu => 4,
+            Backend::Avx2 => 5,
         }
     }
 }
@@ -134,7 +156,8 @@ static DEFAULT: AtomicU8 = AtomicU8::new(0);
 /// Sets the backend of every key without one of its own
 /// ([`RsaPrivateKey::with_backend`](crate::rsa::RsaPrivateKey::with_backend)),
 /// overriding `CRYPTOCARD_BACKEND`. [`Error::Unsupported`] (and no change) for
-/// [`Backend::Ifma`] on a CPU without it, and for [`Backend::Gpu`] without a usable GPU.
+/// [`Backend::Ifma`] or [`Backend::Avx2`] on a CPU without it, and for [`Backend::Gpu`]
+/// without a usable GPU.
 pub fn set_default_backend(backend: Backend) -> Result<()> {
     backend.resolve()?;
     DEFAULT.store(backend.code(), Ordering::Relaxed);
@@ -150,6 +173,7 @@ pub fn default_backend() -> Result<Backend> {
         2 => Ok(Backend::Scalar),
         3 => Ok(Backend::Ifma),
         4 => Ok(Backend::Gpu),
+        5 => Ok(Backend::Avx2),
         _ => env_backend(),
     }
 }

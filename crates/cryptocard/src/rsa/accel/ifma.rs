@@ -55,7 +55,7 @@ impl Accelerator for IfmaUnit {
         let classes = ops.iter().map(|(key, _)| key.state.mb8_class().map(|d| (d, ())));
         for run in schedule(classes, MB8_OPS, mb8_min_ops) {
             match run {
-                Run::Mb8(at) => ifma_mb8::exponentiate(self.0, ops, &at),
+                Run::Call(at) => ifma_mb8::exponentiate(self.0, ops, &at),
                 Run::One(i) => self.exponentiate_x2(ops[i].0, ops[i].1),
             }
         }
@@ -69,7 +69,7 @@ impl Accelerator for IfmaUnit {
         let classes = ops.iter().map(|op| op.key.state.n().map(|n| (n.digits(), op.key.e)));
         for run in schedule(classes, 8, |_| MIN_PRODUCT_LANES) {
             match run {
-                Run::Mb8(at) => ifma_mb8::check(self.0, ops, &at, &mut ok),
+                Run::Call(at) => ifma_mb8::check(self.0, ops, &at, &mut ok),
                 Run::One(i) => ok[i] = self.check_x2(&ops[i]),
             }
         }
@@ -150,7 +150,7 @@ impl IfmaUnit {
         let mut out: Vec<Option<Box<[Limb]>>> = lanes.iter().map(|_| None).collect();
         let classes = lanes.iter().map(|l| l.map(|(params, _, _)| (params.digits(), ())));
         for run in schedule(classes, 8, |_| MIN_PRODUCT_LANES) {
-            if let Run::Mb8(at) = run {
+            if let Run::Call(at) = run {
                 ifma_mb8::products(self.0, &lanes, &at, &mut out);
             }
         }

@@ -80,14 +80,21 @@ pub(crate) fn mb8_min_ops(digits: usize) -> usize {
 /// even, and three gain.
 pub(crate) const MIN_PRODUCT_LANES: usize = 3;
 
-/// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits, in constant time: with
-/// `R = 2^(64 L)` the modular core's radix (L limbs) and `t = 104 D - 128 L >= 4`
-/// (`D >= (64 L + 2) / 52`), two entries into Montgomery form give `2^t R^2 = 2^(104 D)`.
-/// No division by the secret p (the reduction of `2^t`, a public number of fewer than `2L`
-/// limbs for every class a prime can run in, is by Montgomery products).
-/// The result's limbs are RR (its `Mont` tag says only that it came out of `to_mont`).
+/// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits ([`radix_rr`] with
+/// `R = 2^(52 D)`).
 pub(crate) fn rr52<T>(m: &Modulus<T>, digits: usize) -> Elem<T, Mont> {
-    let t = 104 * digits - 2 * LIMB_BITS * m.limbs();
+    radix_rr(m, 52 * digits)
+}
+
+/// `RR = 2^(2 r) mod p` for vector kernels whose Montgomery radix is `R' = 2^r`, in
+/// constant time: with `R = 2^(64 L)` the modular core's radix (L limbs) and
+/// `t = 2 r - 128 L >= 0` (`r >= 64 L`), two entries into Montgomery form give
+/// `2^t R^2 = 2^(2 r)`. No division by the secret p (the reduction of `2^t`, a public
+/// number of fewer than `2L` limbs for every class a prime can run in, is by Montgomery
+/// products). The result's limbs are RR (its `Mont` tag says only that it came out of
+/// `to_mont`).
+pub(crate) fn radix_rr<T>(m: &Modulus<T>, r: usize) -> Elem<T, Mont> {
+    let t = 2 * r - 2 * LIMB_BITS * m.limbs();
     let mut two_t = Nat::zero();
     two_t.set_bit(t, true);
     let x = m.to_mont(&m.elem_reduce(&two_t));

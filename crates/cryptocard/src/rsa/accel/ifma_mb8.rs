@@ -22,10 +22,10 @@ use crate::rsa::crt::CrtResidues;
 use crate::rsa::tags::N;
 use zeroize::Zeroize;
 
-/// One step of a batch in lanes: an mb8 call for the jobs at these indices (one class),
-/// or one job alone (on x2, or the core).
+/// One step of a batch in lanes: a kernel call (mb8, or the AVX2 unit's four lanes) for
+/// the jobs at these indices (one class), or one job alone (on x2, or the core).
 pub(crate) enum Run {
-    Mb8(Vec<usize>),
+    Call(Vec<usize>),
     One(usize),
 }
 
@@ -53,7 +53,7 @@ pub(crate) fn schedule<K: PartialEq>(
     for ((d, _), members) in groups {
         for chunk in members.chunks(per_call) {
             if chunk.len() >= min_jobs(d) {
-                runs.push(Run::Mb8(chunk.to_vec()));
+                runs.push(Run::Call(chunk.to_vec()));
             } else {
                 runs.extend(chunk.iter().map(|&i| Run::One(i)));
             }
@@ -68,10 +68,38 @@ fn pair<'a>(key: &Key<'a, IfmaKey>) -> &'a [SecretParams52; 2] {
 }
 
 /// Zeroed outputs for the lanes of operations with these keys: p's, then q's, of each.
-fn lane_outputs<'k>(keys: impl Iterator<Item = Key<'k, IfmaKey>>) -> Vec<Box<[Limb]>> {
+pub(crate) fn lane_outputs<'k, S: 'k>(keys: impl Iterator<Item = Key<'k, S>>) -> Vec<Box<[Limb]>> {
     keys.flat_map(|k| [k.crt.p.modulus.limbs(), k.crt.q.modulus.limbs()])
         .map(|l| vec![0; l].into_boxed_slice())
         .collect()
+}
+
+/// Puts a call's results in the residues of the operations `at` of `ops`, whose lanes
+/// were p's then q's of each (`status` and `outs` in that order); an operation with a
+/// lane that did not finish is redone on the core.
+pub(crate) fn take_results<S>(
+    ops: &mut [(Key<'_, S>, &mut CrtResidues)],
+    at: &[usize],
+    status: &[LaneStatus],
+    outs: Vec<Box<[Limb]>>,
+) {
+    let mut outs = outs.into_iter();
+    for (j, &i) in at.iter().enumerate() {
+        let (key, residues) = &mut ops[i];
+        match (status[2 * j], status[2 * j + 1], outs.next(), outs.next()) {
+            (LaneStatus::Done, LaneStatus::Done, Some(mp), Some(mq)) => {
+                residues.p = Elem::from_boxed(mp);
+                residues.q = Elem::from_boxed(mq);
+            }
+            (_, _, mp, mq) => {
+                // Zero-filled by a failed lane; a finished one is secret.
+                for mut m in [mp, mq].into_iter().flatten() {
+                    m.zeroize();
+                }
+                key.crt.power(residues);
+            }
+        }
+    }
 }
 
 /// Phase (b) of the operations `at` (at most four, one class) of `ops` in one call.
@@ -103,23 +131,7 @@ pub(crate) fn exponentiate(
         }
         exp_mb8_secret(ifma, lanes)
     };
-    let mut outs = outs.into_iter();
-    for (j, &i) in at.iter().enumerate() {
-        let (key, residues) = &mut ops[i];
-        match (status[2 * j], status[2 * j + 1], outs.next(), outs.next()) {
-            (LaneStatus::Done, LaneStatus::Done, Some(mp), Some(mq)) => {
-                residues.p = Elem::from_boxed(mp);
-                residues.q = Elem::from_boxed(mq);
-            }
-            (_, _, mp, mq) => {
-                // Zero-filled by a failed lane; a finished one is secret.
-                for mut m in [mp, mq].into_iter().flatten() {
-                    m.zeroize();
-                }
-                key.crt.power(residues);
-            }
-        }
-    }
+    take_results(ops, at, &status, outs);
 }
 
 /// The fault checks of the operations `at` (at most eight, one class of n, one e) of

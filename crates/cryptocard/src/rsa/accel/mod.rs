@@ -15,6 +15,8 @@
 //!   one register set ("x2") or up to four operations in the eight lanes of one "mb8"
 //!   call. RSA's use of them (which key sizes run in which digit count, when a batch
 //!   pays, a key's parameters) is in `ifma_key.rs`, the lane batches in `ifma_mb8.rs`.
+//! * `avx2.rs`: for CPUs without IFMA, batches in the four 64-bit lanes of AVX2 registers
+//!   (radix 2^28, two operations to a call); single operations on the scalar core.
 //!
 //! Every method takes a slice of operations: a single operation is a batch of one, and a
 //! unit with lanes fills them from the slice. The operations of one slice may belong to
@@ -34,6 +36,8 @@
 //! but secret), and so are the primes and exponents: a unit must be constant time in
 //! them.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod choice;
 pub(crate) mod gpu;
 #[cfg(target_arch = "x86_64")]

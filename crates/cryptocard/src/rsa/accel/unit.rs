@@ -12,6 +12,8 @@
 //! A new unit takes a [`Unit`] variant (`choice.rs`), a field of [`KeyAccel`], a [`Kept`]
 //! implementation, and an arm in `with_unit!`.
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2::Avx2Unit;
 use super::choice::{Backend, Unit, default_backend};
 #[cfg(feature = "gpu")]
 use super::gpu::driver::DeviceKey;
@@ -39,6 +41,9 @@ pub(crate) struct KeyAccel {
     /// The key's IFMA parameters (p, q and n in their digit counts), made on first use.
     #[cfg(target_arch = "x86_64")]
     ifma: OnceLock<Arc<<IfmaUnit as Accelerator>::State>>,
+    /// The key's AVX2 parameters (p and q in radix 2^28), made on first use.
+    #[cfg(target_arch = "x86_64")]
+    avx2: OnceLock<Arc<<Avx2Unit as Accelerator>::State>>,
     /// The key's image on the GPU (or why it has none), uploaded on first use; the
     /// device copy is zeroed when the last clone of the key goes.
     #[cfg(feature = "gpu")]
@@ -93,6 +98,13 @@ impl Kept for IfmaUnit {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+impl Kept for Avx2Unit {
+    fn kept<'a>(self, key: AccelKey<'a>) -> &'a <Avx2Unit as Accelerator>::State {
+        key.accel.avx2.get_or_init(|| Arc::new(self.state(key.crt, key.n)))
+    }
+}
+
 #[cfg(feature = "gpu")]
 impl Kept for GpuUnit {
     fn kept<'a>(self, key: AccelKey<'a>) -> &'a GpuKeyState {
@@ -124,6 +136,11 @@ macro_rules! with_unit {
             #[cfg(target_arch = "x86_64")]
             Unit::Ifma(token) => {
                 let $u = IfmaUnit(token);
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            Unit::Avx2(token) => {
+                let $u = Avx2Unit(token);
                 $body
             }
             #[cfg(feature = "gpu")]

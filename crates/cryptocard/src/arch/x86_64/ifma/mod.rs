@@ -150,7 +150,7 @@ pub(crate) mod mb8_karatsuba;
 mod mont_mb8;
 pub(crate) mod radix52;
 pub(crate) mod sized;
-mod window;
+pub(crate) mod window;
 
 use crate::Error;
 
@@ -174,4 +174,4 @@ fn window_bits(e: &[u64], pos: usize, w: usize) -> u64 {
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 #[cfg(test)]
-pub(super) mod tests;
+pub(crate) mod tests;

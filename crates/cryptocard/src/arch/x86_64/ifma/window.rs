@@ -18,21 +18,21 @@ use super::window_bits;
 use zeroize::Zeroize;
 
 /// The widest window, in bits; each layout picks its own width up to this.
-pub(super) const MAX_WINDOW: usize = 5;
+pub(crate) const MAX_WINDOW: usize = 5;
 /// Entries of the largest power table.
-pub(super) const TABLE: usize = 1 << MAX_WINDOW;
+pub(crate) const TABLE: usize = 1 << MAX_WINDOW;
 
 /// The exponents of a layout's `L` lanes: one secret exponent per lane (fixed window,
 /// [`exp`]), or one public exponent for all (binary, [`exp_public`]: the RSA fault check).
 #[derive(Clone, Copy)]
-pub(super) enum Exponents<'a, const L: usize> {
+pub(crate) enum Exponents<'a, const L: usize> {
     Secret([&'a [u64]; L]),
     Public(&'a [u64]),
 }
 
 impl<const L: usize> Exponents<'_, L> {
     /// [`exp`] with windows of `W` bits or [`exp_public`], as the exponents are.
-    pub(super) fn run<K: Kernels, const W: usize>(
+    pub(crate) fn run<K: Kernels, const W: usize>(
         self,
         k: &mut K,
         base: &K::Num,
@@ -47,7 +47,7 @@ impl<const L: usize> Exponents<'_, L> {
 }
 
 /// The products of one layout, bound to its moduli.
-pub(super) trait Kernels {
+pub(crate) trait Kernels {
     /// The layout's numbers (all lanes).
     type Num: Clone + Zeroize;
     /// Lanes (independent exponents).
@@ -87,7 +87,7 @@ pub(super) trait Kernels {
 /// `out = x^e mod n` in every lane, in `[0, n]` (`n` itself standing for 0), given
 /// `base = x < n` and `rr = R^2 mod n` (digits normalised), with windows of `W` bits
 /// (`1 <= W <= MAX_WINDOW`); `exps[l]` is lane `l`'s exponent, `exps.len() == K::LANES`.
-pub(super) fn exp<K: Kernels, const W: usize>(
+pub(crate) fn exp<K: Kernels, const W: usize>(
     k: &mut K,
     base: &K::Num,
     rr: &K::Num,
@@ -149,7 +149,7 @@ pub(super) fn exp<K: Kernels, const W: usize>(
 /// the top one and a multiplication per set bit (17 products for e = 65537, against a
 /// table of `2^W` entries and a fixed window's worth of work for [`exp`]). For the RSA
 /// fault check, whose exponent is public: branches depend on `e`'s bits, nothing on `x`.
-pub(super) fn exp_public<K: Kernels>(
+pub(crate) fn exp_public<K: Kernels>(
     k: &mut K,
     base: &K::Num,
     rr: &K::Num,

@@ -1,0 +1,196 @@
+//! Almost-Montgomery product and square of four lanes in radix 2^28 (see `super` for the
+//! method and the guard-bit budget).
+//!
+//! Both take the multiplier's digits two at a time. For digits `b_i`, `b_(i+1)` the two
+//! quotient digits are found first from the accumulator's two low digits (a chain of
+//! about 25 cycles), then one pass over `j` adds
+//!
+//! ```text
+//! x_j = a_j b_i + n_j q_i            (step i, digit j)
+//! y_j = a_j b_(i+1) + n_j q_(i+1)    (step i + 1, digit j, one place up)
+//! acc_(j-2) = acc_j + x_j + y_(j-1)  (both steps' division by 2^28 as a shift by two)
+//! ```
+//!
+//! so each `a_j` and `n_j` is loaded once for four products and each accumulator digit is
+//! loaded and stored once per two steps. `vpmuludq` (two a cycle on Zen 3 and 4, as on
+//! Skylake) bounds the pass; the loads and stores fit beside it.
+
+use super::{DIGIT_BITS, DIGIT_MASK, Mb4};
+use core::arch::x86_64::*;
+
+/// `a + b` lane by lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn add(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_add_epi64(a, b)
+}
+
+/// The products of the lanes' low 32 bits (digits, below 2^29 even when doubled).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_mul_epu32(a, b)
+}
+
+/// The quotient digit for a running digit `t`: `(t k0) mod 2^28` (`vpmuludq` reads the
+/// low 32 bits of `t`, which hold its residue).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn quotient(t: __m256i, k0: __m256i) -> __m256i {
+    _mm256_and_si256(mul(t, k0), _mm256_set1_epi64x(DIGIT_MASK as i64))
+}
+
+/// The carry out of a digit: its bits from 28 up.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn carry(t: __m256i) -> __m256i {
+    _mm256_srli_epi64::<{ DIGIT_BITS as i32 }>(t)
+}
+
+/// `out = amm(a, b) = (a b + q n) / 2^(28 D)` in each of the four lanes, with `k0 =
+/// -n^-1 mod 2^28` per lane. Inputs: digits below 2^28, values below `2n` (or one of them
+/// any value below `R` if the other is below `n`). Output: normalised, below `2n`. `D` is
+/// even.
+#[target_feature(enable = "avx2")]
+pub(super) fn amm_mb4<const D: usize>(
+    a: &Mb4<D>,
+    b: &Mb4<D>,
+    n: &Mb4<D>,
+    k0: __m256i,
+    out: &mut Mb4<D>,
+) {
+    const { assert!(D >= 4 && D.is_multiple_of(2), "internal error: mb4 digit count") };
+    let zero = _mm256_setzero_si256();
+    let mut acc = [zero; D];
+    let (a0, a1, n0, n1) = (a.row(0), a.row(1), n.row(0), n.row(1));
+    for i in (0..D).step_by(2) {
+        let (b0, b1) = (b.row(i), b.row(i + 1));
+        let t0 = add(acc[0], mul(a0, b0));
+        let q0 = quotient(t0, k0);
+        let c0 = carry(add(t0, mul(n0, q0)));
+        let t1 = add(add(acc[1], mul(a1, b0)), add(mul(n1, q0), c0));
+        let t1 = add(t1, mul(a0, b1));
+        let q1 = quotient(t1, k0);
+        let c1 = carry(add(t1, mul(n0, q1)));
+        let mut y = add(mul(a1, b1), mul(n1, q1));
+        for j in 2..D {
+            let (aj, nj) = (a.row(j), n.row(j));
+            let x = add(mul(aj, b0), mul(nj, q0));
+            acc[j - 2] = add(add(acc[j], x), y);
+            y = add(mul(aj, b1), mul(nj, q1));
+        }
+        acc[D - 2] = y;
+        acc[D - 1] = zero;
+        acc[0] = add(acc[0], c1);
+    }
+    normalize(&acc, out);
+}
+
+/// `out = amm(a, a)`, each cross product `a_i a_j` (`i < j`) taken once against the
+/// doubled digit `2 a_i` (`a2`, scratch): step `i` adds `a_i^2` at digit `i` and `a_j 2a_i`
+/// at digits `j > i` of its (shifted) accumulator, which puts every term of `a^2` at its
+/// place, `D^2 / 2` products where [`amm_mb4`] takes `D^2`, beside the `D^2` of the
+/// reduction. Same contract as `amm_mb4(a, a)`.
+#[target_feature(enable = "avx2")]
+pub(super) fn ams_mb4<const D: usize>(
+    a: &Mb4<D>,
+    n: &Mb4<D>,
+    k0: __m256i,
+    out: &mut Mb4<D>,
+    a2: &mut Mb4<D>,
+) {
+    const { assert!(D >= 4 && D.is_multiple_of(2), "internal error: mb4 digit count") };
+    let zero = _mm256_setzero_si256();
+    for j in 0..D {
+        let aj = a.row(j);
+        a2.set_row(j, add(aj, aj));
+    }
+    let mut acc = [zero; D];
+    let (n0, n1) = (n.row(0), n.row(1));
+    for i in (0..D).step_by(2) {
+        let (ai, ai1) = (a.row(i), a.row(i + 1));
+        let (d0, d1) = (a2.row(i), a2.row(i + 1));
+        // Digits 0 and 1 of the accumulator take products only in the first two steps.
+        let (mut t0, mut t1, mut y) = (acc[0], acc[1], zero);
+        if i == 0 {
+            t0 = add(t0, mul(ai, ai));
+            t1 = add(t1, mul(ai1, d0));
+            y = mul(ai1, ai1);
+        }
+        let q0 = quotient(t0, k0);
+        let c0 = carry(add(t0, mul(n0, q0)));
+        let t1 = add(add(t1, mul(n1, q0)), c0);
+        let q1 = quotient(t1, k0);
+        let c1 = carry(add(t1, mul(n0, q1)));
+        y = add(y, mul(n1, q1));
+        let mut j = 2;
+        // Below digit i only the reduction's products.
+        while j < i {
+            let nj = n.row(j);
+            acc[j - 2] = add(add(acc[j], mul(nj, q0)), y);
+            y = mul(nj, q1);
+            j += 1;
+        }
+        if i >= 2 {
+            // Digit i: the square a_i^2 of step i; digit i + 1: 2 a_i a_(i+1) of step i and
+            // the square a_(i+1)^2 of step i + 1.
+            let nj = n.row(i);
+            acc[i - 2] = add(add(acc[i], add(mul(ai, ai), mul(nj, q0))), y);
+            y = mul(nj, q1);
+            let nj = n.row(i + 1);
+            let x = add(mul(ai1, d0), mul(nj, q0));
+            acc[i - 1] = add(add(acc[i + 1], x), y);
+            y = add(mul(ai1, ai1), mul(nj, q1));
+            j = i + 2;
+        }
+        while j < D {
+            let (aj, nj) = (a.row(j), n.row(j));
+            let x = add(mul(aj, d0), mul(nj, q0));
+            acc[j - 2] = add(add(acc[j], x), y);
+            y = add(mul(aj, d1), mul(nj, q1));
+            j += 1;
+        }
+        acc[D - 2] = y;
+        acc[D - 1] = zero;
+        acc[0] = add(acc[0], c1);
+    }
+    normalize(&acc, out);
+}
+
+/// `out` = the digits of `acc` with carries propagated (the value is below `2n < R`, so no
+/// carry leaves the top digit).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn normalize<const D: usize>(acc: &[__m256i; D], out: &mut Mb4<D>) {
+    let mask = _mm256_set1_epi64x(DIGIT_MASK as i64);
+    let mut c = _mm256_setzero_si256();
+    for (j, &d) in acc.iter().enumerate() {
+        let s = add(d, c);
+        c = carry(s);
+        out.set_row(j, _mm256_and_si256(s, mask));
+    }
+}
+
+/// `out = table[idx[l]]` in lane `l`, reading every digit of every entry: each entry's
+/// digits are masked with the lanes whose index it is (`vpcmpeqq`) and or-ed in, four
+/// digits at a time so that one mask serves four loads.
+#[target_feature(enable = "avx2")]
+pub(super) fn select_mb4<const D: usize>(table: &[Mb4<D>], idx: &[u64; 4], out: &mut Mb4<D>) {
+    // SAFETY: `idx` is 32 readable bytes; the load is unaligned.
+    let idx = unsafe { _mm256_loadu_si256(idx.as_ptr().cast()) };
+    let mut d = 0;
+    while d < D {
+        let w = (D - d).min(4);
+        let mut acc = [_mm256_setzero_si256(); 4];
+        for (e, entry) in table.iter().enumerate() {
+            let m = _mm256_cmpeq_epi64(idx, _mm256_set1_epi64x(e as i64));
+            for (k, a) in acc.iter_mut().enumerate().take(w) {
+                *a = _mm256_or_si256(*a, _mm256_and_si256(entry.row(d + k), m));
+            }
+        }
+        for (k, &a) in acc.iter().enumerate().take(w) {
+            out.set_row(d + k, a);
+        }
+        d += w;
+    }
+}

@@ -60,8 +60,13 @@ pub(crate) trait Kernels {
     fn mul(&mut self, a: &Self::Num, b: &Self::Num, out: &mut Self::Num);
     /// `out = amm(a, a)`.
     fn sqr(&mut self, a: &Self::Num, out: &mut Self::Num);
-    /// `out = table[idx[l]]` in lane `l`, reading every entry of `table`.
+    /// `out = table[idx[l]]` in lane `l`, reading every entry of `table` (sealed, see
+    /// [`Kernels::seal_table`]). `out` serves only as a multiplier of [`Kernels::mul`].
     fn select(&self, table: &[Self::Num], idx: &[u64; 8], out: &mut Self::Num);
+    /// Called once the power table is complete, before any [`Kernels::select`] from it: a
+    /// layout may rewrite the entries into the form its scan reads (by default they stay
+    /// as they are).
+    fn seal_table(&mut self, _table: &mut [Self::Num]) {}
     /// `out = amm(a, a)` and part `part` of `parts` of `select(table, idx, t)`: a layout
     /// may spread a window's selection over its squarings, where it runs in their shadow;
     /// the selection is complete after part `parts - 1`. By default the whole selection
@@ -117,6 +122,7 @@ pub(crate) fn exp<K: Kernels, const W: usize>(
     let mut idx = [0u64; 8];
     let (mut acc, mut spare) = (&mut x, &mut y);
     acc.clone_from(&table[0]);
+    k.seal_table(table);
     for w in (0..windows).rev() {
         for (i, e) in idx.iter_mut().zip(exps) {
             *i = window_bits(e, W * w, W);

@@ -171,26 +171,43 @@ fn normalize<const D: usize>(acc: &[__m256i; D], out: &mut Mb4<D>) {
     }
 }
 
-/// `out = table[idx[l]]` in lane `l`, reading every digit of every entry: each entry's
-/// digits are masked with the lanes whose index it is (`vpcmpeqq`) and or-ed in, four
-/// digits at a time so that one mask serves four loads.
+/// Packs a table entry in place for [`select_mb4`]: row `k < D / 2` becomes digits `2k`
+/// (low 32 bits) and `2k + 1` (high 32 bits) of the four lanes, which halves the bytes a
+/// scan reads (the digits are below 2^28, so two share a lane). Rows from `D / 2` up are
+/// left as they were.
+#[target_feature(enable = "avx2")]
+pub(super) fn pack_mb4<const D: usize>(x: &mut Mb4<D>) {
+    // Row k reads rows 2k and 2k + 1, which no earlier step has overwritten.
+    for k in 0..D / 2 {
+        let (lo, hi) = (x.row(2 * k), x.row(2 * k + 1));
+        x.set_row(k, _mm256_or_si256(lo, _mm256_slli_epi64::<32>(hi)));
+    }
+}
+
+/// `out = table[idx[l]]` in lane `l` for a table packed by [`pack_mb4`], reading every
+/// packed row of every entry: each entry's rows are masked with the lanes whose index it
+/// is (`vpcmpeqq`) and or-ed in, four rows at a time so that one mask serves four loads.
+/// Row `2k` of `out` is packed row `k` itself (its high half, digit `2k + 1`, is ignored by
+/// `vpmuludq`, and `out` is only ever a multiplier) and row `2k + 1` that row shifted down.
 #[target_feature(enable = "avx2")]
 pub(super) fn select_mb4<const D: usize>(table: &[Mb4<D>], idx: &[u64; 4], out: &mut Mb4<D>) {
     // SAFETY: `idx` is 32 readable bytes; the load is unaligned.
     let idx = unsafe { _mm256_loadu_si256(idx.as_ptr().cast()) };
-    let mut d = 0;
-    while d < D {
-        let w = (D - d).min(4);
+    let rows = D / 2;
+    let mut k = 0;
+    while k < rows {
+        let w = (rows - k).min(4);
         let mut acc = [_mm256_setzero_si256(); 4];
         for (e, entry) in table.iter().enumerate() {
             let m = _mm256_cmpeq_epi64(idx, _mm256_set1_epi64x(e as i64));
-            for (k, a) in acc.iter_mut().enumerate().take(w) {
-                *a = _mm256_or_si256(*a, _mm256_and_si256(entry.row(d + k), m));
+            for (r, a) in acc.iter_mut().enumerate().take(w) {
+                *a = _mm256_or_si256(*a, _mm256_and_si256(entry.row(k + r), m));
             }
         }
-        for (k, &a) in acc.iter().enumerate().take(w) {
-            out.set_row(d + k, a);
+        for (r, &a) in acc.iter().enumerate().take(w) {
+            out.set_row(2 * (k + r), a);
+            out.set_row(2 * (k + r) + 1, _mm256_srli_epi64::<32>(a));
         }
-        d += w;
+        k += w;
     }
 }

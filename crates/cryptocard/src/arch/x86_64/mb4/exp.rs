@@ -5,7 +5,7 @@
 //! lane, or one whose inputs break the contract, computes on a harmless dummy modulus
 //! (`n = 1`) and is reported in its [`LaneStatus`]; the other lanes are unaffected.
 
-use super::amm::{amm_mb4, ams_mb4, select_mb4};
+use super::amm::{amm_mb4, ams_mb4, pack_mb4, select_mb4};
 use super::{DIGIT_BITS, DIGIT_MASK, Mb4, Params28};
 use crate::arch::x86_64::cpu::Avx2;
 use crate::arch::x86_64::ifma::LaneStatus;
@@ -162,6 +162,13 @@ impl<const D: usize> Kernels for Mb4Kernels<'_, D> {
         let k0 = self.k0();
         // SAFETY: the CPU has AVX2 (`_avx2`).
         unsafe { ams_mb4(a, self.n, k0, out, &mut self.a2) }
+    }
+
+    fn seal_table(&mut self, table: &mut [Mb4<D>]) {
+        for e in table {
+            // SAFETY: the CPU has AVX2 (`_avx2`).
+            unsafe { pack_mb4(e) }
+        }
     }
 
     fn select(&self, table: &[Mb4<D>], idx: &[u64; 8], out: &mut Mb4<D>) {

@@ -1,7 +1,7 @@
 //! Differential tests of the four-lane AVX2 kernels against num-bigint, at every digit
 //! count compiled ([`DIGITS`]). Each skips itself, with a message, on a CPU without AVX2.
 
-use super::amm::{amm_mb4, ams_mb4, select_mb4};
+use super::amm::{amm_mb4, ams_mb4, pack_mb4, select_mb4};
 use super::exp::{LANES, Mb4Lane, exp_mb4};
 use super::{DIGIT_BITS, DIGITS, Mb4, Params28};
 use crate::Error;
@@ -136,25 +136,31 @@ fn largest_digits_stay_in_budget() {
     at::<74>();
 }
 
+/// The packed scan gives each lane its own entry: digit `2k` in the low half of row `2k`
+/// (what `vpmuludq` reads), digit `2k + 1` as row `2k + 1`; zero for an index past the end.
 #[test]
 fn select_reads_each_lanes_entry() {
     let Some(_avx2) = avx2_or_skip("select_reads_each_lanes_entry") else { return };
     let mut rng = Rng(5);
-    let table: Vec<Mb4<38>> = (0..32)
+    let digits: Vec<Mb4<38>> = (0..32)
         .map(|_| {
             let mut m = Mb4::<38>::ZERO;
-            m.0.iter_mut().flatten().for_each(|w| *w = rng.next());
+            m.0.iter_mut().flatten().for_each(|w| *w = rng.next() >> 36);
             m
         })
         .collect();
+    let mut table = digits.clone();
+    // SAFETY: the CPU has AVX2 (checked above).
+    table.iter_mut().for_each(|e| unsafe { pack_mb4(e) });
     for idx in [[0, 1, 2, 3], [31, 0, 17, 31], [5, 5, 5, 5], [30, 29, 1, 0], [40, 3, 32, 2]] {
         let mut out = Mb4::<38>::ZERO;
-        // SAFETY: the CPU has AVX2 (checked above).
+        // SAFETY: as above.
         unsafe { select_mb4(&table, &idx, &mut out) };
         for (l, &i) in idx.iter().enumerate() {
             for k in 0..38 {
-                let want = table.get(i as usize).map_or(0, |e| e.0[k][l]);
-                assert_eq!(out.0[k][l], want, "idx {idx:?} lane {l} digit {k}");
+                let want = digits.get(i as usize).map_or(0, |e| e.0[k][l]);
+                let got = out.0[k][l] & 0xffff_ffff;
+                assert_eq!(got, want, "idx {idx:?} lane {l} digit {k}");
             }
         }
     }

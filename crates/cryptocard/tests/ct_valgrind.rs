@@ -5,8 +5,8 @@
 //! the first report. Values become public only where the library declassifies them
 //! (`ct::Choice::declassify`, `ct::mark_public`).
 //!
-//! Three tests, each a workload that the test runs again under valgrind, on the scalar
-//! backend:
+//! Four tests, each a workload that the test runs again under valgrind, on the scalar
+//! backend unless said otherwise:
 //! * `private_operations`: the key's secrets marked
 //!   ([`RsaPrivateKey::mark_secret_for_validation`]) and every random byte secret
 //!   ([`SecretRng`], so the blinding factors too): the blinding, the reductions, the CRT
@@ -16,6 +16,10 @@
 //! * `import_validation`: `from_crt_components` of a key's values with d, the primes and
 //!   the CRT values marked: the range and product checks, e*d = 1 mod (r_i - 1), the
 //!   coefficients' inverses, the Montgomery constants of the primes;
+//! * `avx2_batch`: a batch of two signatures on the AVX2 unit, one call of its four lanes
+//!   (`arch/x86_64/mb4`: the conversion to radix 2^28, the table scan, the products), the
+//!   key's secrets marked, on a CPU with AVX2 (valgrind runs AVX2 but not AVX-512, so the
+//!   IFMA kernels are not covered here);
 //! * `key_generation`: keys from [`SecretRng`], so secret from their prime candidates
 //!   on: the sieve, the acceptance check gcd(e, r - 1) = 1, Miller-Rabin, |p - q|,
 //!   lambda(n) and d = e^-1 mod lambda(n), the CRT values (two primes and three).
@@ -33,7 +37,10 @@ use cryptocard::bignum::Nat;
 use cryptocard::ct;
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::{OsRng, RandomSource};
-use cryptocard::rsa::{Backend, KeyGenOptions, Oaep, Pss, RsaPrivateKey, set_default_backend};
+use cryptocard::rsa::{
+    Backend, KeyGenOptions, Oaep, PrivateRequest, Pss, RsaPrivateKey, private_batch,
+    set_default_backend,
+};
 use std::process::Command;
 
 /// The operating system's randomness, every byte marked secret.
@@ -114,6 +121,29 @@ fn sign_and_decrypt() {
     assert_eq!(m, b"a secret");
 }
 
+/// Two signatures in one batch on the AVX2 unit (one four-lane call: both CRT halves of
+/// each), the key's secrets marked.
+fn batch_on_avx2() {
+    if !Backend::Avx2.is_available() {
+        println!("AVX2 batch skipped: no AVX2 on this CPU");
+        return;
+    }
+    let mut rng = SecretRng;
+    let key = key2048().with_backend(Backend::Avx2).unwrap();
+    // Marked before anything derives the unit's parameters from the primes.
+    key.mark_secret_for_validation();
+    assert_eq!(key.batch_class().ops_per_batch(), 2);
+    let msgs = [b"ctgrind lane 1".to_vec(), b"ctgrind lane 2".to_vec()];
+    let reqs: Vec<PrivateRequest> = msgs
+        .iter()
+        .map(|m| PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: m.clone() })
+        .collect();
+    let batch: Vec<(&RsaPrivateKey, &PrivateRequest)> = reqs.iter().map(|r| (&key, r)).collect();
+    for (m, sig) in msgs.iter().zip(private_batch(&batch, &mut rng)) {
+        key.public_key().verify_pkcs1v15(HashAlg::Sha256, m, &sig.unwrap()).unwrap();
+    }
+}
+
 /// Runs `workload` for the test `name`: here, when this process is that test's child
 /// under valgrind; otherwise by starting the test again under valgrind, which fails on
 /// memcheck's first report.
@@ -143,6 +173,11 @@ fn under_valgrind(name: &str, workload: fn()) {
 #[test]
 fn private_operations() {
     under_valgrind("private_operations", sign_and_decrypt);
+}
+
+#[test]
+fn avx2_batch() {
+    under_valgrind("avx2_batch", batch_on_avx2);
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 use crate::Error;
 use crate::ct::{self, Choice};
+use zeroize::Zeroize;
 
 /// The low `bits` bits of a word.
 pub(crate) const fn digit_mask(bits: u32) -> u64 {
@@ -17,6 +18,7 @@ pub(crate) const fn digit_mask(bits: u32) -> u64 {
 /// The largest modulus size, in bits, that `digits` digits of `bits` bits hold with
 /// `4 n < R = 2^(bits digits)`: the condition under which almost-Montgomery products stay
 /// below `2 n` (Dusse-Kaliski's Theorem 2 in the unsigned form; see `ifma`).
+#[cfg(any(test, feature = "hazmat"))]
 pub(crate) const fn max_modulus_bits(digits: usize, bits: u32) -> usize {
     bits as usize * digits - 2
 }
@@ -157,6 +159,9 @@ impl<const D: usize, const B: u32> RadixParams<D, B> {
     /// `rr = 2^(2 B D) mod n` (any length). Fails if `n` is even (zero included), if it has
     /// more than `B D - 2` bits or more limbs than `D` digits take, or if `rr >= n`.
     /// Whether `rr` is the right residue is not checked: a wrong one gives wrong results.
+    /// Variable-time in `n` (public moduli; a secret one takes
+    /// [`RadixParams::new_secret`]).
+    #[cfg(any(test, feature = "hazmat"))]
     pub fn new(n: &[u64], rr: &[u64]) -> Result<Self, Error> {
         const { assert!(D >= 2, "internal error: RadixParams needs at least two digits") };
         if n.first().is_none_or(|&w| w & 1 == 0) {
@@ -176,9 +181,36 @@ impl<const D: usize, const B: u32> RadixParams<D, B> {
         Ok(p)
     }
 
+    /// Parameters for a secret modulus `p` (an RSA prime; little-endian limbs) with
+    /// `rr = 2^(2 B D) mod p` computed by the caller in constant time (or empty where the
+    /// kernels need none), in constant time: the checks of `RadixParams::new` made
+    /// without branching on `p`, and only their verdict made public (that `p` is odd and
+    /// below `2^(B D - 2)`, and `rr` below `2^(B D)`: facts about an RSA prime of a public
+    /// size). `rr < p` is not checked; a wrong `rr` gives wrong results. On failure
+    /// nothing is kept.
+    pub(crate) fn new_secret(p: &[u64], rr: &[u64]) -> Result<Self, Error> {
+        const { assert!(D >= 2, "internal error: RadixParams needs at least two digits") };
+        if p.is_empty() || p.len() > (B as usize * D).div_ceil(64) {
+            return Err(Error::InvalidArgument("modulus length does not fit the digit count"));
+        }
+        let odd = Choice::from_bit(p[0] & 1);
+        let k0 = neg_inv(p[0] | 1, B);
+        let mut params = RadixParams { n: [0; D], rr: [0; D], k0, limbs: p.len() };
+        let fits = to_radix(&mut params.n, p, B)
+            & ct::is_zero(params.n[D - 1] >> (B - 2))
+            & to_radix(&mut params.rr, rr, B);
+        if !(odd & fits).declassify() {
+            params.n.zeroize();
+            params.rr.zeroize();
+            params.k0.zeroize();
+            return Err(Error::InvalidArgument("modulus even, or too large for the digit count"));
+        }
+        Ok(params)
+    }
+
     /// Parameters for the modulus `n`, computing `RR = 2^(2 B D) mod n` itself by one long
     /// division (`Nat::rem`): microseconds at RSA sizes, once per key. Variable-time in `n`,
-    /// which is public; fails as [`RadixParams::new`]. For the tests: the library takes
+    /// which is public; fails as `RadixParams::new`. For the tests: the library takes
     /// `RR` from the modular layer, which sits above this one.
     #[cfg(test)]
     pub(crate) fn from_modulus_vartime(n: &[u64]) -> Result<Self, Error> {

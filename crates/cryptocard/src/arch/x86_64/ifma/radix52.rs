@@ -40,6 +40,7 @@ pub const fn max_modulus_bits(digits: usize) -> usize {
 /// Writes the radix-2^52 digits of the little-endian limbs `src` into `dst` (all of it,
 /// zero-filled), and returns whether the value fits in `dst.len()` digits. Constant-time in
 /// the values; the lengths are public.
+#[cfg(test)]
 pub(crate) fn to_radix52(dst: &mut [u64], src: &[u64]) -> Choice {
     radix::to_radix(dst, src, DIGIT_BITS)
 }
@@ -63,7 +64,7 @@ pub(crate) fn neg_inv52(n_low: u64) -> u64 {
     radix::neg_inv(n_low, DIGIT_BITS)
 }
 
-/// The Montgomery parameters of one odd modulus in radix 2^52 (see [`RadixParams`]).
+/// The Montgomery parameters of one odd modulus in radix 2^52 (`radix::RadixParams`).
 pub type Params52<const D: usize> = RadixParams<D, DIGIT_BITS>;
 
 #[cfg(test)]

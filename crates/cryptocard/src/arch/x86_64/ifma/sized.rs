@@ -14,9 +14,10 @@
 //!
 //! The modulus may be secret (an RSA prime). [`SecretParams52::new`] takes `RR = 2^(104
 //! D) mod p` from the caller, computed in constant time by the modular core, so nothing
-//! here divides by `p`; the parameters are built with `Params52::new` (which checks `p`
-//! odd and its bit length, public facts about an RSA prime) and `RR` is converted
-//! digit-wise in constant time. The digits of `p`, `RR` and `k0` are zeroized on drop.
+//! here divides by `p`; the parameters are built with `RadixParams::new_secret`, in
+//! constant time (only the verdict that `p` is odd and fits the digit count, public facts
+//! about an RSA prime, is made public). The digits of `p`, `RR` and `k0` are zeroized on
+//! drop.
 //!
 //! The mb8 batches take the prepared parameters as they are ([`exp_mb8_prepared`]); the
 //! kernel does not rebuild them from limbs (`Params52::new`'s `RR < p` check is a
@@ -26,7 +27,7 @@ use super::LaneStatus;
 use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared, exp_mb8_prepared_public};
 use super::exp_x2::{exp_public_x2, exp_x2};
 use super::mont_mb8;
-use super::radix52::{self, Params52};
+use super::radix52::Params52;
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
 use zeroize::Zeroize;
@@ -98,14 +99,7 @@ macro_rules! with_pair {
 }
 
 fn build<const D: usize>(p: &[u64], rr: &[u64]) -> Result<Box<Params52<D>>, Error> {
-    // RR is set below, in constant time; 0 < p passes the constructor's check.
-    let mut params = Box::new(Params52::<D>::new(p, &[])?);
-    let fits = radix52::to_radix52(&mut params.rr, rr);
-    if !fits.declassify() {
-        params.zeroize_secrets();
-        return Err(Error::InvalidArgument("RR does not fit the digit count"));
-    }
-    Ok(params)
+    Params52::<D>::new_secret(p, rr).map(Box::new)
 }
 
 impl<const D: usize> Params52<D> {
@@ -122,7 +116,7 @@ impl SecretParams52 {
     /// at most `p.len()` limbs (empty for the products of [`mont_mul_mb8`], which need
     /// none). [`Error::Internal`] for a digit count not in `DIGITS`. `rr` is not
     /// checked: a wrong one gives wrong results (the RSA layer's fault check catches
-    /// them). Constant time in `p` and `rr` beyond `p`'s bit length.
+    /// them). Constant time in `p` and `rr`.
     pub(crate) fn new(p: &[u64], rr: &[u64], digits: usize) -> Result<SecretParams52, Error> {
         Ok(match digits {
             10 => SecretParams52::D10(build(p, rr)?),

@@ -6,16 +6,14 @@
 //!
 //! The modulus may be an RSA prime. [`SecretParams28::new`] takes `RR = 2^(56 D) mod p`
 //! from the caller, computed in constant time by the modular core, so nothing here
-//! divides by `p`; `RR` is converted digit-wise in constant time (the constructor's
-//! `RR < n` comparison, variable-time, is skipped). The digits of `p`, `RR` and `k0` are
-//! zeroized on drop.
+//! divides by `p`, and the parameters are built in constant time
+//! (`RadixParams::new_secret`). The digits of `p`, `RR` and `k0` are zeroized on drop.
 
 use super::exp::{LANES, Mb4Lane, exp_mb4};
-use super::{DIGIT_BITS, DIGITS, Params28};
+use super::{DIGITS, Params28};
 use crate::Error;
 use crate::arch::x86_64::cpu::Avx2;
 use crate::arch::x86_64::ifma::LaneStatus;
-use crate::arch::x86_64::radix;
 use zeroize::Zeroize;
 
 /// The Montgomery parameters of a (possibly secret) modulus in one of [`DIGITS`].
@@ -27,13 +25,7 @@ pub(crate) enum SecretParams28 {
 }
 
 fn build<const D: usize>(p: &[u64], rr: &[u64]) -> Result<Box<Params28<D>>, Error> {
-    // RR is set below, in constant time; 0 < p passes the constructor's check.
-    let mut params = Box::new(Params28::<D>::new(p, &[])?);
-    if !radix::to_radix(&mut params.rr, rr, DIGIT_BITS).declassify() {
-        zeroize_params(&mut params);
-        return Err(Error::InvalidArgument("RR does not fit the digit count"));
-    }
-    Ok(params)
+    Params28::<D>::new_secret(p, rr).map(Box::new)
 }
 
 fn zeroize_params<const D: usize>(p: &mut Params28<D>) {

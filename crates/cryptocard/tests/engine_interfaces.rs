@@ -238,25 +238,6 @@ fn avx2_batches_take_calls_of_two() {
     assert!(s.batched() >= 2, "{s:?}");
 }
 
-/// `is_quiet_for` says whether a request would run alone: yes on an idle engine, no while
-/// a request of the class waits in the queue, yes again once all is done.
-#[test]
-fn quiet_means_a_request_would_run_alone() {
-    let engine = one_worker().deadline_us(1_000_000).build().unwrap();
-    let key = key2048();
-    assert!(engine.is_quiet_for(&key, &sign_req(1)));
-    let release = occupy_worker(&engine);
-    let ticket = engine.submit(key.clone(), sign_req(2));
-    assert!(!engine.is_quiet_for(&key, &sign_req(3)), "a request of the class is queued");
-    drop(release);
-    check(&key, 2, &ticket.wait());
-    let quiet = (0..1000).any(|_| {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-        engine.is_quiet_for(&key, &sign_req(4))
-    });
-    assert!(quiet, "the engine stayed busy");
-}
-
 #[test]
 fn deadline_flushes_a_partial_batch() {
     // Three queued in a burst: a call pays, but has a free lane pair, so the worker waits

@@ -20,6 +20,7 @@
 use cryptocard::engine::Engine;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
 use cryptocard::{Error, Result};
+use std::cell::Cell;
 use std::ffi::{CStr, c_int, c_void};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
@@ -121,6 +122,35 @@ fn wait_fd(api: &AsyncApi, ctx: *mut c_void) -> Option<c_int> {
     Some(fd)
 }
 
+thread_local! {
+    /// Requests this thread has submitted from inside async jobs (its jobs share it).
+    static SUBMITTED: Cell<u64> = const { Cell::new(0) };
+    /// Whether this thread's last pause saw another of its jobs submit meanwhile.
+    static PAUSE_HAD_COMPANY: Cell<bool> = const { Cell::new(true) };
+    /// Requests since this thread last paused, while pausing does not pay.
+    static SINCE_PAUSE: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Every this many requests a thread whose pauses found no company pauses anyway, to see
+/// whether its application has other jobs now.
+const PROBE_EVERY: u32 = 16;
+
+/// Whether a request of a lane-batched class should pause its job: only while this
+/// thread's pauses pay. A pause pays when, while it lasts, the application runs other
+/// jobs of this thread that submit requests too (HAProxy with many handshakes, `openssl
+/// speed -async_jobs 8`): they can share a batch. With one job at a time (one client)
+/// nothing comes, and the pause and the wake-up through the application's event loop
+/// are pure cost; the thread then waits for the engine instead, and pauses again every
+/// [`PROBE_EVERY`] requests to notice a busier application.
+pub fn pause_pays() -> bool {
+    if PAUSE_HAD_COMPANY.get() {
+        return true;
+    }
+    let n = SINCE_PAUSE.get() + 1;
+    SINCE_PAUSE.set(n % PROBE_EVERY);
+    n >= PROBE_EVERY
+}
+
 /// Runs `req` on `engine` from inside the current async job: pausing the job until the
 /// answer is there (`pause`), or blocking this thread while an engine worker computes it.
 /// Either way the operation never runs on the job's own stack, which OpenSSL makes small
@@ -160,9 +190,12 @@ pub fn run_in_job(
         return None; // Busy: the caller blocks instead.
     }
     crate::stats::count_in_job();
+    let mine = SUBMITTED.get() + 1;
+    SUBMITTED.set(mine);
     if !pause {
         return Some(wait_here(&slot));
     }
+    SINCE_PAUSE.set(0);
     // Pause at least once, even when the answer is already there: an application such as
     // HAProxy registers the wait fds it learns of when a job pauses, and later removes
     // every fd of the wait context, so an fd it never saw would be removed unregistered.
@@ -174,6 +207,8 @@ pub fn run_in_job(
             return Some(wait_here(&slot));
         }
         if let Some(result) = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            // Company: another job of this thread submitted while this one was paused.
+            PAUSE_HAD_COMPANY.set(SUBMITTED.get() > mine);
             let mut count: u64 = 0;
             // SAFETY: drains the eventfd (non-blocking; an empty one is fine).
             unsafe { libc::read(fd, (&raw mut count).cast(), 8) };

@@ -56,15 +56,15 @@ fn engine() -> Option<Arc<Engine>> {
 /// Runs one private-key request for `key`: on the engine, or directly without one.
 pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<u8>> {
     match engine() {
-        // In an async job the job pauses only where a batch may form: the key's class runs
-        // lane batches and the engine is not quiet for it (other requests of the class
-        // are queued, or a batch or every worker is busy). Otherwise (a key size the
-        // kernels do not take, a CPU without vector lanes, a lone handshake) nothing would
-        // share its call, the pause and the wake-up through the application's event loop
-        // would cost more than they gain, and the thread waits for an engine worker
-        // instead (never computing on the job's small stack).
+        // In an async job the job pauses only where a batch may form: the key's class
+        // runs lane batches, and this thread's pauses have found other jobs of its
+        // application submitting meanwhile (`async_job::pause_pays`). Otherwise (a key
+        // size the kernels do not take, a CPU without vector lanes, one handshake at a
+        // time) the pause and the wake-up through the application's event loop cost more
+        // than they gain, and the thread waits for an engine worker instead (never
+        // computing on the job's small stack).
         Some(engine) => {
-            let pause = key.batch_class().is_lane_batched() && !engine.is_quiet_for(key, &req);
+            let pause = key.batch_class().is_lane_batched() && crate::async_job::pause_pays();
             match crate::async_job::run_in_job(&engine, key, &req, pause) {
                 Some(answer) => answer,
                 None => engine.run(key.clone(), req),

@@ -260,18 +260,6 @@ impl Engine {
         self.submit(key, req).wait()
     }
 
-    /// Whether a request for `key` would run alone now: a permit is free, no batch is
-    /// running and nothing of its batch class is queued ([`Engine::run`]'s condition for
-    /// its direct path, the load below which batching gains nothing). A hint for a caller
-    /// choosing how to wait for a [`Engine::submit_with`] answer (the OpenSSL provider
-    /// pauses an async job only where a batch may form); it can change at once.
-    pub fn is_quiet_for(&self, key: &RsaPrivateKey, req: &PrivateRequest) -> bool {
-        let s = &*self.shared;
-        let class = policy::class_of(key, req);
-        let st = s.lock();
-        st.closed.is_none() && st.may_run_direct(s.config.workers, class)
-    }
-
     /// Queues one request and returns a [`Ticket`] for its answer. A full queue waits for
     /// room or refuses with [`Error::Busy`], as [`EngineConfig::backpressure`] says; a
     /// refusal (or [`Error::ShutDown`]) is the ticket's answer.

@@ -120,6 +120,8 @@ fn exp_at<const D: usize>(avx2: Avx2, adx: Adx, limbs: usize, tpc: f64) {
     let mut rng = Rng(11);
     let (n, _, _) = moduli::<D>(&mut rng, 64 * limbs);
     let nl: Vec<Vec<u64>> = n.iter().map(|m| to_limbs(m, limbs)).collect();
+    let r2 = BigUint::from(1u8) << (2 * DIGIT_BITS as usize * D);
+    let rr: Vec<Vec<u64>> = n.iter().map(|m| to_limbs(&(&r2 % m), limbs)).collect();
     let base: Vec<Vec<u64>> = n.iter().map(|m| to_limbs(&rng.below(m), limbs)).collect();
     let exps: Vec<Vec<u64>> =
         (0..4).map(|_| (0..limbs).map(|_| rng.next_u64()).collect()).collect();
@@ -127,7 +129,7 @@ fn exp_at<const D: usize>(avx2: Avx2, adx: Adx, limbs: usize, tpc: f64) {
     let lanes4 = |outs: &mut Vec<Vec<u64>>| {
         let mut it = outs.iter_mut();
         let lanes: [hz::ExpLane<'_>; 4] = core::array::from_fn(|l| {
-            (&nl[l][..], &base[l][..], &exps[l][..], &mut it.next().unwrap()[..])
+            (&nl[l][..], &rr[l][..], &base[l][..], &exps[l][..], &mut it.next().unwrap()[..])
         });
         assert_eq!(hz::exp_mb4::<D>(avx2, lanes).unwrap(), [true; 4]);
     };

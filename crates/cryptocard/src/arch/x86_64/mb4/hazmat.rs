@@ -53,23 +53,21 @@ pub fn ams_mb4<const D: usize>(
     unsafe { super::amm::ams_mb4(a, n, k0_vector(k0), out, scratch) }
 }
 
-/// One lane of [`exp_mb4`]: modulus, base, exponent, result (little-endian limbs).
-pub type ExpLane<'a> = (&'a [u64], &'a [u64], &'a [u64], &'a mut [u64]);
+/// One lane of [`exp_mb4`]: modulus, `RR = 2^(56 D) mod modulus`, base, exponent, result
+/// (little-endian limbs).
+pub type ExpLane<'a> = (&'a [u64], &'a [u64], &'a [u64], &'a [u64], &'a mut [u64]);
 
-/// Four exponentiations `base_l^exp_l mod n_l` for `D`-digit moduli given by their limbs
-/// (RR computed here by long division, variable time: a benchmark's convenience), each
-/// lane's status as `exp::exp_mb4` gives it.
+/// Four exponentiations `base_l^exp_l mod n_l` for `D`-digit moduli (public: their
+/// parameters are built in variable time), each lane's status as `exp::exp_mb4` gives it
+/// (`true`: done).
 pub fn exp_mb4<const D: usize>(avx2: Avx2, lanes: [ExpLane<'_>; 4]) -> Result<[bool; 4], Error> {
     let mut params = Vec::with_capacity(4);
-    for (n, ..) in &lanes {
-        let mut r2 = crate::bignum::Nat::zero();
-        r2.set_bit(2 * DIGIT_BITS as usize * D, true);
-        let rr = r2.rem(&crate::bignum::Nat::from_slice(n))?;
-        params.push(super::Params28::<D>::new(n, rr.as_limbs())?);
+    for (n, rr, ..) in &lanes {
+        params.push(super::Params28::<D>::new(n, rr)?);
     }
     let mut it = lanes.into_iter().zip(&params);
     let lanes = core::array::from_fn(|_| {
-        let ((_, base, exp, out), params) = it.next().expect("four lanes");
+        let ((_, _, base, exp, out), params) = it.next().expect("four lanes");
         Some(super::exp::Mb4Lane { params, base, exp, out })
     });
     Ok(super::exp::exp_mb4::<D>(avx2, lanes, None).map(|s| s == LaneStatus::Done))

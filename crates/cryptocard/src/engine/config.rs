@@ -31,8 +31,8 @@ pub const DEFAULT_MAX_BATCH: usize = 8;
 /// operations (Dusse and Kaliski's crossover: below about 600 bytes their PC did DES
 /// faster itself than through the card). A higher crossover asks for deeper queues
 /// before batching; one above [`DEFAULT_MAX_BATCH`] (or the configured `max_batch`) turns
-/// batching off. Classes that are not lane-batched (scalar backend, multi-prime keys, no
-/// IFMA) never batch.
+/// batching off. Classes that are not lane-batched (scalar backend, multi-prime keys, a
+/// CPU with neither IFMA nor AVX2) never batch.
 pub const DEFAULT_CROSSOVER: usize = 1;
 
 /// How long a queued request may wait for company before it is run with whatever is

@@ -5,7 +5,8 @@
 //! Requests share a batch only if [`private_batch`](crate::rsa::private_batch) can run them
 //! in one kernel call: [`class_of`] takes the RSA layer's own
 //! [`crate::rsa::BatchClass`] of the key (which says whether its operations
-//! run in 8-lane mb8 calls, how many to a call, and how few are worth one) and adds the
+//! run in lane calls, IFMA's 8-lane mb8 or the AVX2 unit's four lanes, how many to a
+//! call, and how few are worth one) and adds the
 //! modulus length, so that one class is one stream of equal-cost requests for the arrival
 //! estimate (two lengths with one lane class, a 2047- and a 2048-bit key, then batch
 //! apart; that costs lanes only in that rare case).
@@ -17,10 +18,13 @@
 //! (`rsa/accel/ifma_key.rs`, from `crates/bench`'s `ifma` benchmark). A lane-batched class
 //! therefore counts in whole mb8 calls of [`Lanes::ops_per_batch`] (4) operations, and a
 //! call pays from [`Lanes::min_batch_ops`] operations on (2 at 1024 bits, 3 above): fewer
-//! run faster one by one, and `private_batch` would run them so anyway.
+//! run faster one by one, and `private_batch` would run them so anyway. The AVX2 unit
+//! of a CPU without IFMA takes two operations to a call, which pays from two (a call,
+//! four lanes, costs about three of the scalar core's exponentiations, one and a half
+//! single operations); the rules below are the same with its numbers.
 //!
-//! A class that is not lane-batched (the scalar backend, multi-prime keys, a CPU without
-//! IFMA) runs single operations only: `private_batch` would run a batch one request
+//! A class that is not lane-batched (the scalar backend, multi-prime keys, a CPU with
+//! neither IFMA nor AVX2) runs single operations only: `private_batch` would run a batch one request
 //! after another, so a batch saves no compute, holds every answer back until the last
 //! one of the batch is done, and keeps the other workers from sharing the queue; single
 //! operations spread over the free workers by themselves, one each per decision.

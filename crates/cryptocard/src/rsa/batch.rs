@@ -149,8 +149,9 @@ impl PrivateRequest {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BatchClass {
     /// How the key's unit batches its operations (for the IFMA unit: the digit count of
-    /// the key's mb8 calls, four operations to a call); `None` when they run one by one
-    /// (scalar keys, multi-prime keys, sizes without lanes).
+    /// the key's mb8 calls, four operations to a call; for the AVX2 unit: its digit count,
+    /// two to a call); `None` when they run one by one (scalar keys, multi-prime keys,
+    /// sizes without lanes).
     lanes: Option<Lanes>,
 }
 

@@ -40,12 +40,7 @@ fn moduli<const D: usize>(rng: &mut Rng, bits: usize) -> (Vec<BigUint>, Mb4<D>, 
             row[l] = (&x & BigUint::from((1u64 << DIGIT_BITS) - 1)).try_into().unwrap();
             x >>= DIGIT_BITS;
         }
-        let low = m.to_u64_digits()[0];
-        let mut inv = low;
-        for _ in 0..5 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(low.wrapping_mul(inv)));
-        }
-        k0[l] = inv.wrapping_neg() & ((1 << DIGIT_BITS) - 1);
+        k0[l] = hz::neg_inv28(m.to_u64_digits()[0]);
     }
     (n, Mb4::from_rows(rows), k0)
 }

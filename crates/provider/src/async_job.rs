@@ -142,7 +142,7 @@ const PROBE_EVERY: u32 = 16;
 /// nothing comes, and the pause and the wake-up through the application's event loop
 /// are pure cost; the thread then waits for the engine instead, and pauses again every
 /// [`PROBE_EVERY`] requests to notice a busier application.
-pub fn pause_pays() -> bool {
+fn pause_pays() -> bool {
     if PAUSE_HAD_COMPANY.get() {
         return true;
     }
@@ -152,7 +152,9 @@ pub fn pause_pays() -> bool {
 }
 
 /// Runs `req` on `engine` from inside the current async job: pausing the job until the
-/// answer is there (`pause`), or blocking this thread while an engine worker computes it.
+/// answer is there (where the key's class runs lane batches, `lane_batched`, and this
+/// thread's pauses pay, [`pause_pays`]), or blocking this thread while an engine worker
+/// computes it.
 /// Either way the operation never runs on the job's own stack, which OpenSSL makes small
 /// (32 KiB). `None` when the thread is not in a job (or the async functions are not
 /// available, or no wait fd could be made): the caller then runs the request as usual.
@@ -160,7 +162,7 @@ pub fn run_in_job(
     engine: &Engine,
     key: &Arc<RsaPrivateKey>,
     req: &PrivateRequest,
-    pause: bool,
+    lane_batched: bool,
 ) -> Option<Result<Vec<u8>>> {
     let api = api()?;
     // SAFETY: no arguments; returns this thread's current job or NULL.
@@ -173,6 +175,7 @@ pub fn run_in_job(
     if ctx.is_null() {
         return None;
     }
+    let pause = lane_batched && pause_pays();
     let fd = if pause { wait_fd(api, ctx)? } else { -1 };
     let slot: Arc<Slot> = Arc::new((Mutex::new(None), Condvar::new()));
     let answer = slot.clone();

@@ -58,14 +58,14 @@ pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<
     match engine() {
         // In an async job the job pauses only where a batch may form: the key's class
         // runs lane batches, and this thread's pauses have found other jobs of its
-        // application submitting meanwhile (`async_job::pause_pays`). Otherwise (a key
+        // application submitting meanwhile (`async_job::run_in_job`). Otherwise (a key
         // size the kernels do not take, a CPU without vector lanes, one handshake at a
         // time) the pause and the wake-up through the application's event loop cost more
         // than they gain, and the thread waits for an engine worker instead (never
         // computing on the job's small stack).
         Some(engine) => {
-            let pause = key.batch_class().is_lane_batched() && crate::async_job::pause_pays();
-            match crate::async_job::run_in_job(&engine, key, &req, pause) {
+            let lanes = key.batch_class().is_lane_batched();
+            match crate::async_job::run_in_job(&engine, key, &req, lanes) {
                 Some(answer) => answer,
                 None => engine.run(key.clone(), req),
             }

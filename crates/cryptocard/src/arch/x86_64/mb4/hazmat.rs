@@ -27,6 +27,11 @@ fn k0_vector(k0: &[u64; 4]) -> __m256i {
     unsafe { core::arch::x86_64::_mm256_loadu_si256(k0.as_ptr().cast()) }
 }
 
+/// `-n^-1 mod 2^28`, the kernels' `k0`, from an odd modulus's low limb.
+pub fn neg_inv28(n_low: u64) -> u64 {
+    crate::arch::x86_64::radix::neg_inv(n_low, DIGIT_BITS)
+}
+
 /// `amm_mb4`: the almost-Montgomery product of four lanes.
 pub fn amm_mb4<const D: usize>(
     _avx2: Avx2,

@@ -53,6 +53,13 @@ fn engine() -> Option<Arc<Engine>> {
     Some(engine)
 }
 
+/// The counters of this process's engine, if it has made one (never makes one).
+pub fn engine_stats() -> Option<cryptocard::engine::Stats> {
+    let slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
+    let (owner, engine) = slot.as_ref()?;
+    (*owner == std::process::id()).then(|| engine.stats())
+}
+
 /// Runs one private-key request for `key`: on the engine, or directly without one.
 pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<u8>> {
     match engine() {

@@ -94,10 +94,12 @@ fn write_file(prefix: &str) {
     }
 }
 
-/// "signs=1 verifies=0 encrypts=0 decrypts=0 keygens=0 in-jobs=0".
+/// "signs=1 verifies=0 encrypts=0 decrypts=0 keygens=0 in-jobs=0", and once the engine
+/// exists how it ran the private-key operations: "direct=0 singles=1 batched=0
+/// mean-batch=0.0" (on the caller's thread, alone on a worker, in lane batches).
 pub fn summary() -> String {
     let c = |op: Op| COUNTS[op as usize].load(Relaxed);
-    format!(
+    let mut line = format!(
         "signs={} verifies={} encrypts={} decrypts={} keygens={} in-jobs={}",
         c(Op::Sign),
         c(Op::Verify),
@@ -105,7 +107,17 @@ pub fn summary() -> String {
         c(Op::Decrypt),
         c(Op::Keygen),
         IN_JOBS.load(Relaxed)
-    )
+    );
+    if let Some(s) = crate::dispatch::engine_stats() {
+        line += &format!(
+            " direct={} singles={} batched={} mean-batch={:.1}",
+            s.direct,
+            s.singles,
+            s.batched(),
+            s.mean_batch()
+        );
+    }
+    line
 }
 
 /// At unload: the summary to standard error if [`STATS_VAR`] is `1`, or to its file.

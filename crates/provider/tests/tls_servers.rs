@@ -232,6 +232,10 @@ fn async_jobs_pause_and_forked_children_sign() {
     // (speed's first, checking signature runs outside the jobs.)
     let (signs, in_jobs) = (counted(&err, "signs"), counted(&err, "in-jobs"));
     assert!(signs > 100 && in_jobs + 10 >= signs, "{err}");
+    // Every signature went through the engine: on the caller's thread, alone on a
+    // worker, or in a batch.
+    let ran = ["direct", "singles", "batched"].map(|n| counted(&err, n));
+    assert_eq!(ran.iter().sum::<u64>(), signs, "{err}");
     // -multi 2: two children forked after the provider was loaded, each signing.
     let (out, err) = speed(&modules, &["-multi", "2"], &[]);
     assert!(out.contains("rsa 2048 bits"), "{out}");

@@ -197,8 +197,8 @@ impl Policy {
 
     /// Whether `len` requests are better run in batches than as single operations spread
     /// over `free` workers: ⌈len / free⌉ ≥ need, that is len > (need - 1) · free.
-    fn pays(&self, len: f64, lanes: Lanes, free: usize) -> bool {
-        self.need(lanes).is_some_and(|need| len > ((need - 1) * free) as f64)
+    fn pays(&self, len: usize, lanes: Lanes, free: usize) -> bool {
+        self.need(lanes).is_some_and(|need| len > (need - 1) * free)
     }
 
     /// This worker's share of `len` requests (when a batch pays) in whole kernel calls:
@@ -218,7 +218,7 @@ impl Policy {
         let Some(lanes) = c.lanes else {
             return Ok(1);
         };
-        let pays = self.pays(c.len as f64, lanes, free);
+        let pays = self.pays(c.len, lanes, free);
         let count = if pays { self.share(c.len, lanes, free) } else { 1 };
         let whole = pays && (count % lanes.ops_per_batch == 0 || count == self.max_batch);
         if closing || c.head_age >= self.deadline || whole {
@@ -228,9 +228,15 @@ impl Policy {
         let Some(gap) = c.gap else {
             return Ok(count);
         };
-        let expected = remaining.as_secs_f64() / gap.as_secs_f64();
-        let worth_waiting =
-            if pays { expected >= 1.0 } else { self.pays(c.len as f64 + expected, lanes, free) };
+        // Requests come whole: a fraction of one expected is none to wait for (a lone
+        // request of a class that pays from two, with a tenth of an arrival expected
+        // before the deadline, would otherwise wait the whole deadline every time).
+        let expected = (remaining.as_secs_f64() / gap.as_secs_f64()) as usize;
+        let worth_waiting = if pays {
+            expected >= 1
+        } else {
+            self.pays(c.len.saturating_add(expected), lanes, free)
+        };
         if worth_waiting {
             // Look again after one expected gap: if nothing came, the silence has
             // stretched the estimate and the partial batch may run before the deadline.
@@ -299,6 +305,14 @@ mod tests {
         // One request, arrivals every 1 ms: nothing will join it within 100 us.
         assert_eq!(P.decide(&[view(1, 0, Some(1000))], 1, false), run(1));
         assert_eq!(P.decide(&[view(1, 0, None)], 1, false), run(1));
+        // Also in a class that pays from two (1024-bit IFMA keys, the AVX2 unit): a tenth
+        // of an arrival expected is no reason to wait.
+        assert_eq!(P.decide(&[view_of(Some(L1024), 1, 0, Some(1000))], 1, false), run(1));
+        // A whole one expected is.
+        assert!(matches!(
+            P.decide(&[view_of(Some(L1024), 1, 0, Some(90))], 1, false),
+            Decision::Wait(_)
+        ));
     }
 
     #[test]

@@ -59,10 +59,11 @@
 //! 3. a share of whole mb8 calls (or of `max_batch`): run it now; a fuller queue would
 //!    only make the next batch;
 //! 4. otherwise estimate how many more requests of the class will arrive before the
-//!    oldest one's deadline (remaining time / mean inter-arrival gap). If a batch does
-//!    not pay yet, wait only if those arrivals would make it pay; if it does (a partial
-//!    call), wait only if at least one more is expected to fill a lane. Else run now: a
-//!    single operation or the partial batch.
+//!    oldest one's deadline (remaining time / mean inter-arrival gap, in whole
+//!    requests: a fraction of one is none). If a batch does not pay yet, wait only if
+//!    those arrivals would make it pay; if it does (a partial call), wait only if at
+//!    least one more is expected to fill a lane. Else run now: a single operation or
+//!    the partial batch.
 //!
 //! If no class runs, the worker sleeps until the next arrival, the earliest deadline, or
 //! one expected inter-arrival gap, whichever is first, and decides again.

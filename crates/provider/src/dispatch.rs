@@ -53,9 +53,16 @@ fn engine() -> Option<Arc<Engine>> {
     Some(engine)
 }
 
-/// The counters of this process's engine, if it has made one (never makes one).
+/// The counters of this process's engine, if it has made one (never makes one). `None`
+/// too while another thread holds the slot (this never waits: it runs at unload and from
+/// the counters' writer thread, and after a fork the slot may be held by a thread the
+/// child does not have).
 pub fn engine_stats() -> Option<cryptocard::engine::Stats> {
-    let slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
+    let slot = match ENGINE.try_lock() {
+        Ok(slot) => slot,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return None,
+    };
     let (owner, engine) = slot.as_ref()?;
     (*owner == std::process::id()).then(|| engine.stats())
 }

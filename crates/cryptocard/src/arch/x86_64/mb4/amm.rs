@@ -14,6 +14,13 @@
 //! so each `a_j` and `n_j` is loaded once for four products and each accumulator digit is
 //! loaded and stored once per two steps. `vpmuludq` (two a cycle on Zen 3 and 4, as on
 //! Skylake) bounds the pass; the loads and stores fit beside it.
+//!
+//! The quotient chain of the next pass needs only the new digits 0 and 1, which are final
+//! once a pass has done its first two digits. The squaring, whose passes are short enough
+//! (half of its digits take the reduction's products only) for the chain to show in its
+//! time, makes the next pass's quotient digits right there, so that the chain runs
+//! beside the rest of the pass (software pipelining). The product's passes are long enough
+//! for the processor to overlap the chain by itself.
 
 use super::{DIGIT_BITS, DIGIT_MASK, Mb4};
 use core::arch::x86_64::*;
@@ -32,12 +39,34 @@ fn mul(a: __m256i, b: __m256i) -> __m256i {
     _mm256_mul_epu32(a, b)
 }
 
+/// `vpmuludq` as an instruction the compiler cannot see into, for [`ams_mb4`]. Its
+/// quotient digits cross the loop's back edge from one pass to the next; LLVM knows they
+/// are below 2^28 where they are made and drops the intrinsic's mask of their upper
+/// halves, and across the back edge its instruction selector no longer sees that they
+/// fit, so it emulates each product by them as a full 64-bit one (three multiplies).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul_opaque(a: __m256i, b: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: `vpmuludq` reads two registers and writes a third, nothing else.
+    unsafe {
+        core::arch::asm!(
+            "vpmuludq {o}, {a}, {b}",
+            o = lateout(ymm_reg) out,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags)
+        )
+    };
+    out
+}
+
 /// The quotient digit for a running digit `t`: `(t k0) mod 2^28` (`vpmuludq` reads the
 /// low 32 bits of `t`, which hold its residue).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn quotient(t: __m256i, k0: __m256i) -> __m256i {
-    _mm256_and_si256(mul(t, k0), _mm256_set1_epi64x(DIGIT_MASK as i64))
+    _mm256_and_si256(mul_opaque(t, k0), _mm256_set1_epi64x(DIGIT_MASK as i64))
 }
 
 /// The carry out of a digit: its bits from 28 up.
@@ -107,65 +136,86 @@ pub(super) fn ams_mb4<const D: usize>(
     }
     let mut acc = [zero; D];
     let (n0, n1) = (n.row(0), n.row(1));
+    // A pass's head: its two quotient digits from the accumulator's digits 0 and 1 (`t0`,
+    // `t1`, with the pass's own products there), the carry out of digit 1 (`c1`) and
+    // what the pass adds at digit 1 besides (`y`); `c1` and `y` go to the new digit 0.
+    let head = |t0: __m256i, t1: __m256i, y: __m256i| {
+        let q0 = quotient(t0, k0);
+        let c0 = carry(add(t0, mul_opaque(n0, q0)));
+        let t1 = add(add(t1, mul_opaque(n1, q0)), c0);
+        let q1 = quotient(t1, k0);
+        let c1 = carry(add(t1, mul_opaque(n0, q1)));
+        (q0, q1, c1, add(y, mul_opaque(n1, q1)))
+    };
+    // Digits 0 and 1 take products only in the first two steps.
+    let (a0, a1) = (a.row(0), a.row(1));
+    let (mut q0, mut q1, mut c1, mut y) =
+        head(mul_opaque(a0, a0), mul_opaque(a1, a2.row(0)), mul_opaque(a1, a1));
     for i in (0..D).step_by(2) {
         let (ai, ai1) = (a.row(i), a.row(i + 1));
         let (d0, d1) = (a2.row(i), a2.row(i + 1));
-        // Digits 0 and 1 of the accumulator take products only in the first two steps.
-        let (mut t0, mut t1, mut y) = (acc[0], acc[1], zero);
-        if i == 0 {
-            t0 = add(t0, mul(ai, ai));
-            t1 = add(t1, mul(ai1, d0));
-            y = mul(ai1, ai1);
-        }
-        let q0 = quotient(t0, k0);
-        let c0 = carry(add(t0, mul(n0, q0)));
-        let t1 = add(add(t1, mul(n1, q0)), c0);
-        let q1 = quotient(t1, k0);
-        let c1 = carry(add(t1, mul(n0, q1)));
-        y = add(y, mul(n1, q1));
-        // Digits below i take only the reduction's products, digits from i + 2 both.
-        // The two loops' counts change from pass to pass, so their exits would be
-        // mispredicted at every pass (a sixth of the squaring's time at 38 digits); they
-        // run in blocks of four and a last pair (both counts are even), whose counts
-        // change every other pass only.
+        // Digits below i take only the reduction's products, digits from i + 2 both,
+        // digits i and i + 1 the squares a_i^2, a_(i+1)^2 and 2 a_i a_(i+1).
         macro_rules! reduce_only {
             ($j:expr) => {{
                 let nj = n.row($j);
-                acc[$j - 2] = add(add(acc[$j], mul(nj, q0)), y);
-                y = mul(nj, q1);
+                acc[$j - 2] = add(add(acc[$j], mul_opaque(nj, q0)), y);
+                y = mul_opaque(nj, q1);
             }};
         }
         macro_rules! both {
             ($j:expr) => {{
                 let (aj, nj) = (a.row($j), n.row($j));
-                let x = add(mul(aj, d0), mul(nj, q0));
+                let x = add(mul_opaque(aj, d0), mul_opaque(nj, q0));
                 acc[$j - 2] = add(add(acc[$j], x), y);
-                y = add(mul(aj, d1), mul(nj, q1));
+                y = add(mul_opaque(aj, d1), mul_opaque(nj, q1));
             }};
         }
-        let mut j = 2;
-        while j + 4 <= i {
-            reduce_only!(j);
-            reduce_only!(j + 1);
-            reduce_only!(j + 2);
-            reduce_only!(j + 3);
-            j += 4;
+        macro_rules! diagonal {
+            () => {{
+                let nj = n.row(i);
+                acc[i - 2] = add(add(acc[i], add(mul_opaque(ai, ai), mul_opaque(nj, q0))), y);
+                y = mul_opaque(nj, q1);
+                let nj = n.row(i + 1);
+                let x = add(mul_opaque(ai1, d0), mul_opaque(nj, q0));
+                acc[i - 1] = add(add(acc[i + 1], x), y);
+                y = add(mul_opaque(ai1, ai1), mul_opaque(nj, q1));
+            }};
         }
-        if j < i {
-            reduce_only!(j);
-            reduce_only!(j + 1);
-            j += 2;
+        // Digits 2 and 3 first: they become the next pass's digits 0 and 1, so its
+        // quotient chain (about 25 cycles of latency) can start now, beside the rest of
+        // this pass, instead of after it.
+        match i {
+            0 => {
+                both!(2);
+                both!(3);
+            }
+            2 => diagonal!(),
+            _ => {
+                reduce_only!(2);
+                reduce_only!(3);
+            }
         }
-        if i >= 2 {
-            // Digit i: the square a_i^2 of step i; digit i + 1: 2 a_i a_(i+1) of step i and
-            // the square a_(i+1)^2 of step i + 1.
-            let nj = n.row(i);
-            acc[i - 2] = add(add(acc[i], add(mul(ai, ai), mul(nj, q0))), y);
-            y = mul(nj, q1);
-            let nj = n.row(i + 1);
-            let x = add(mul(ai1, d0), mul(nj, q0));
-            acc[i - 1] = add(add(acc[i + 1], x), y);
-            y = add(mul(ai1, ai1), mul(nj, q1));
+        acc[0] = add(acc[0], c1);
+        // (After the last pass this head is of no use.)
+        let next = head(acc[0], acc[1], zero);
+        let mut j = 4;
+        if i >= 4 {
+            // The loops' counts change from pass to pass, so their exits would be
+            // mispredicted at every pass; they run in blocks of four and a last pair (both
+            // counts are even), whose counts change every other pass only.
+            while j + 4 <= i {
+                reduce_only!(j);
+                reduce_only!(j + 1);
+                reduce_only!(j + 2);
+                reduce_only!(j + 3);
+                j += 4;
+            }
+            if j < i {
+                reduce_only!(j);
+                reduce_only!(j + 1);
+            }
+            diagonal!();
             j = i + 2;
         }
         while j + 4 <= D {
@@ -181,7 +231,7 @@ pub(super) fn ams_mb4<const D: usize>(
         }
         acc[D - 2] = y;
         acc[D - 1] = zero;
-        acc[0] = add(acc[0], c1);
+        (q0, q1, c1, y) = next;
     }
     normalize(&acc, out);
 }

@@ -200,12 +200,18 @@ impl<const D: usize, const B: u32> RadixParams<D, B> {
             & ct::is_zero(params.n[D - 1] >> (B - 2))
             & to_radix(&mut params.rr, rr, B);
         if !(odd & fits).declassify() {
-            params.n.zeroize();
-            params.rr.zeroize();
-            params.k0.zeroize();
+            params.zeroize_secrets();
             return Err(Error::InvalidArgument("modulus even, or too large for the digit count"));
         }
         Ok(params)
+    }
+
+    /// Zeroes the digits of the modulus and `RR`, and `k0` (a secret modulus's
+    /// parameters, when they are dropped or refused).
+    pub(crate) fn zeroize_secrets(&mut self) {
+        self.n.zeroize();
+        self.rr.zeroize();
+        self.k0.zeroize();
     }
 
     /// Parameters for the modulus `n`, computing `RR = 2^(2 B D) mod n` itself by one long

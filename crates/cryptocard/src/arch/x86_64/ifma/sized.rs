@@ -30,7 +30,6 @@ use super::mont_mb8;
 use super::radix52::Params52;
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
-use zeroize::Zeroize;
 
 /// The digit counts the kernels are compiled for, in increasing order (the arms of
 /// [`SecretParams52`]; the tests check the RSA layer's classes against them).
@@ -100,14 +99,6 @@ macro_rules! with_pair {
 
 fn build<const D: usize>(p: &[u64], rr: &[u64]) -> Result<Box<Params52<D>>, Error> {
     Params52::<D>::new_secret(p, rr).map(Box::new)
-}
-
-impl<const D: usize> Params52<D> {
-    fn zeroize_secrets(&mut self) {
-        self.n.zeroize();
-        self.rr.zeroize();
-        self.k0.zeroize();
-    }
 }
 
 impl SecretParams52 {

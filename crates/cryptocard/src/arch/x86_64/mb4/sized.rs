@@ -14,7 +14,6 @@ use super::{DIGITS, Params28};
 use crate::Error;
 use crate::arch::x86_64::cpu::Avx2;
 use crate::arch::x86_64::ifma::LaneStatus;
-use zeroize::Zeroize;
 
 /// The Montgomery parameters of a (possibly secret) modulus in one of [`DIGITS`].
 pub(crate) enum SecretParams28 {
@@ -26,12 +25,6 @@ pub(crate) enum SecretParams28 {
 
 fn build<const D: usize>(p: &[u64], rr: &[u64]) -> Result<Box<Params28<D>>, Error> {
     Params28::<D>::new_secret(p, rr).map(Box::new)
-}
-
-fn zeroize_params<const D: usize>(p: &mut Params28<D>) {
-    p.n.zeroize();
-    p.rr.zeroize();
-    p.k0.zeroize();
 }
 
 impl SecretParams28 {
@@ -62,10 +55,10 @@ impl SecretParams28 {
 impl Drop for SecretParams28 {
     fn drop(&mut self) {
         match self {
-            SecretParams28::D20(p) => zeroize_params(p),
-            SecretParams28::D38(p) => zeroize_params(p),
-            SecretParams28::D56(p) => zeroize_params(p),
-            SecretParams28::D74(p) => zeroize_params(p),
+            SecretParams28::D20(p) => p.zeroize_secrets(),
+            SecretParams28::D38(p) => p.zeroize_secrets(),
+            SecretParams28::D56(p) => p.zeroize_secrets(),
+            SecretParams28::D74(p) => p.zeroize_secrets(),
         }
     }
 }

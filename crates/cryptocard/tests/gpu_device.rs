@@ -63,6 +63,36 @@ fn gpu_status_line() -> String {
     String::new()
 }
 
+/// Not a check: `scripts/gpu-bundle` runs it (`--ignored`) on the development machine to
+/// compile the modules that the tuning in the environment (`CRYPTOCARD_GPU_*`) loads,
+/// for Hopper (or `CRYPTOCARD_GPU_PRECOMPILE_ARCH`), into `CRYPTOCARD_GPU_CACHE`, so that
+/// the device check's processes load them instead of each compiling them again.
+#[cfg(feature = "gpu")]
+#[test]
+#[ignore = "a step of scripts/gpu-bundle, which sets CRYPTOCARD_GPU_CACHE"]
+fn precompile_for_the_bundle() {
+    let arch = std::env::var("CRYPTOCARD_GPU_PRECOMPILE_ARCH").unwrap_or_else(|_| "sm_90".into());
+    match cryptocard::rsa::gpu_precompile(&arch) {
+        Ok(lines) => println!("{lines}"),
+        Err(e) => panic!("precompiling for {arch}:\n{e}"),
+    }
+}
+
+/// `gpu_precompile` refuses what it cannot use before compiling anything: an
+/// architecture not of the form `sm_90`, and no cache to put the modules in.
+#[cfg(feature = "gpu")]
+#[test]
+fn precompile_refuses_what_it_cannot_use() {
+    for bad in ["90", "sm_", "sm_9", "compute_90", "sm_9x", ""] {
+        let e = cryptocard::rsa::gpu_precompile(bad).unwrap_err();
+        assert!(e.contains("not a GPU architecture"), "{bad}: {e}");
+    }
+    if std::env::var_os("CRYPTOCARD_GPU_CACHE").is_none() {
+        let e = cryptocard::rsa::gpu_precompile("sm_90").unwrap_err();
+        assert!(e.contains("CRYPTOCARD_GPU_CACHE is not set"), "{e}");
+    }
+}
+
 #[cfg(feature = "gpu")]
 mod device {
     use super::common::XorShift64;

@@ -169,6 +169,10 @@ pub use {::pkcs1, ::pkcs8, ::spki};
 pub use accel::gpu::driver::{
     GpuCounters, counters as gpu_counters, kernels as gpu_kernels, status as gpu_status,
 };
+/// Compiles the GPU kernel's modules for a GPU architecture into the module cache
+/// (`CRYPTOCARD_GPU_CACHE`), without a device.
+#[cfg(feature = "gpu")]
+pub use accel::gpu::nvrtc::precompile as gpu_precompile;
 pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{

@@ -1,7 +1,8 @@
 //! The CUDA driver calls: finding the device, compiling the kernel with NVRTC (once per
-//! process and module), resident key images, and one batch launch. Through `cudarc`
-//! with dynamic loading, so nothing of CUDA is needed to build, and `libcuda.so.1` and
-//! `libnvrtc.so.13` are looked for only when the backend is first asked for.
+//! process and module, or once per machine with the module cache), resident key images,
+//! and one batch launch. Through `cudarc` with dynamic loading, so nothing of CUDA is
+//! needed to build, and `libcuda.so.1` and `libnvrtc.so.13` are looked for only when the
+//! backend is first asked for.
 //!
 //! `cudarc` panics when a library it needs is missing, so [`device`] first asks
 //! whether each is present (`is_culib_present`) and runs the rest inside
@@ -11,11 +12,12 @@
 //! The modules follow [`Tuning`] (`tuning.rs`): the one for every size is compiled at
 //! setup, so that a kernel NVRTC refuses shows there; with sized modules on, every
 //! prime length's module is compiled and loaded at setup too, each on a thread of its
-//! own, and the first batch of a size waits for its thread. Both steps are long for the
-//! unrolled modules: NVRTC takes up to ten seconds of a core for RSA-4096's, and the
-//! driver's own compiler, which turns the PTX into machine code at the load, tens of
-//! seconds more the first time (it keeps what it made in its cache for later
-//! processes). A batch mixing sizes
+//! own, and the first batch of a size waits for its thread. NVRTC compiles each down to
+//! the device's machine code (a cubin, so the driver has nothing left to compile at the
+//! load), which takes up to half a minute of a core for the unrolled modules
+//! (RSA-4096's the longest). With `CRYPTOCARD_GPU_CACHE` the cubins are kept on disk
+//! and later processes load them (`module_cache.rs`); [`precompile`] fills the cache
+//! without a device. A batch mixing sizes
 //! runs one launch per size (`layout::by_size`). A sized module that fails to compile
 //! leaves its size to the module for every size, with the error in [`status`].
 //!
@@ -32,13 +34,16 @@
 #![allow(unsafe_code)]
 
 use super::layout::{self, IN_PLANES, OUT_PLANES, PlaneBuf, Planes};
+use super::module_cache::ModuleCache;
+use super::nvrtc::{module_name, nvrtc_compile, nvrtc_present};
 use super::source::{KERNEL_NAME, KERNEL_SOURCE, SPLIT_NAMES};
 use super::tuning::Tuning;
 use crate::{Error, Result};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig,
-    PinnedHostSlice, PushKernelArg, ValidAsZeroBits,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
+    LaunchConfig, PinnedHostSlice, PushKernelArg, ValidAsZeroBits,
 };
+use cudarc::nvrtc::Ptx;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -49,6 +54,8 @@ pub(crate) struct Device {
     /// `sm_90`.
     arch: String,
     tuning: Tuning,
+    /// Where compiled modules are kept between processes (`CRYPTOCARD_GPU_CACHE`).
+    cache: Option<ModuleCache>,
     /// The module for every size.
     every: Kernels,
     /// The sized modules by prime length: compiling (from setup on) or loaded.
@@ -137,9 +144,10 @@ pub fn counters() -> GpuCounters {
 
 /// What the driver says of each module loaded so far (the one for every size, then the
 /// sized ones in the order of first use): each entry point's registers per thread,
-/// local memory per thread and the blocks an SM holds at the tuning's block size, one
-/// module a line. Empty where there is no device. The device check prints it beside
-/// the rates, since the driver's compiler, not NVRTC's ptxas, has the last word.
+/// local memory per thread and the blocks an SM holds at the tuning's block size, and
+/// whether the module came from the cache or NVRTC (and in how long), one module a
+/// line. Empty where there is no device. The device check prints it beside the rates:
+/// the occupancy is the driver's figure, which the kernel lint cannot give.
 pub fn kernels() -> String {
     let Some(Ok(d)) = DEVICE.get() else { return String::new() };
     let sized = d.sized.lock().unwrap_or_else(|p| p.into_inner());
@@ -164,8 +172,7 @@ fn setup() -> core::result::Result<Device, String> {
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err("no CUDA driver (libcuda.so.1 not found)".into());
     }
-    // SAFETY: as above, for libnvrtc.
-    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+    if !nvrtc_present() {
         return Err("no NVRTC (libnvrtc.so.13 not found), which compiles the kernel".into());
     }
     match std::panic::catch_unwind(|| init_device(tuning)) {
@@ -174,28 +181,40 @@ fn setup() -> core::result::Result<Device, String> {
     }
 }
 
-/// A module's PTX, or why NVRTC refused it.
-type Compiled = core::result::Result<cudarc::nvrtc::Ptx, String>;
-
-/// "for every size" (`None`) or "for 32-limb primes".
-fn module_name(prime_words: Option<usize>) -> String {
-    prime_words.map_or("for every size".to_string(), |l| format!("for {l}-limb primes"))
-}
-
-/// Compiles the kernel for `arch` with `tuning` to PTX: the module for every size
-/// (`None`) or one prime length's. NVRTC only: no device is involved.
-fn compile(arch: &str, tuning: &Tuning, prime_words: Option<usize>) -> Compiled {
-    let opts = cudarc::nvrtc::CompileOptions {
-        options: tuning.nvrtc_options(arch, prime_words),
-        ..Default::default()
+/// Loads the module for `options` on the device: from `cache` where it holds one the
+/// driver accepts, else compiled by NVRTC (and stored there). Also says where the module
+/// came from ("from the cache", "compiled in 4.2 s, stored").
+fn load(
+    ctx: &Arc<CudaContext>,
+    options: &[String],
+    cache: Option<&ModuleCache>,
+    which: &str,
+) -> core::result::Result<(Arc<CudaModule>, String), String> {
+    let key = ModuleCache::key(KERNEL_SOURCE, options);
+    let mut refused = String::new();
+    if let Some(cubin) = cache.and_then(|c| c.get(&key)) {
+        match ctx.load_module(Ptx::from_binary(cubin)) {
+            Ok(module) => return Ok((module, "from the cache".into())),
+            Err(e) => refused = format!("; the driver refused the cached one: {e:?}"),
+        }
+    }
+    let t = Instant::now();
+    let compiled = nvrtc_compile(options)
+        .map_err(|e| format!("NVRTC could not compile the kernel {which}: {e}"))?;
+    let secs = t.elapsed().as_secs_f64();
+    let stored = match cache.map(|c| c.put(&key, &compiled.cubin)) {
+        Some(Ok(())) => ", stored".to_string(),
+        Some(Err(e)) => format!(", not stored: {e}"),
+        None => String::new(),
     };
-    cudarc::nvrtc::compile_ptx_with_opts(KERNEL_SOURCE, opts).map_err(|e| {
-        format!("NVRTC could not compile the kernel {}: {e:?}", module_name(prime_words))
-    })
+    let module = ctx
+        .load_module(Ptx::from_binary(compiled.cubin))
+        .map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
+    Ok((module, format!("compiled in {secs:.1} s{stored}{refused}")))
 }
 
 /// "cc_rsa_exp 156 registers, 4480 bytes local, 3 blocks an SM" for `f` launched in
-/// blocks of `block` threads, as the driver compiled it ("?" for what it would not say).
+/// blocks of `block` threads, as the driver loaded it ("?" for what it would not say).
 fn describe_kernel(name: &str, f: &CudaFunction, block: u32) -> String {
     let or_unknown = |r: core::result::Result<i32, _>| r.map_or("?".to_string(), |v| v.to_string());
     let blocks = f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None);
@@ -207,18 +226,17 @@ fn describe_kernel(name: &str, f: &CudaFunction, block: u32) -> String {
     )
 }
 
-/// Compiles the module for `prime_words` (`None`: every size), loads it on the device
-/// and finds its entry points.
+/// Loads the module for `prime_words` (`None`: every size) on the device, from the cache
+/// or compiled, and finds its entry points.
 fn build(
     ctx: &Arc<CudaContext>,
     arch: &str,
     tuning: &Tuning,
+    cache: Option<&ModuleCache>,
     prime_words: Option<usize>,
 ) -> core::result::Result<Kernels, String> {
-    let compiled = compile(arch, tuning, prime_words);
     let (which, block) = (module_name(prime_words), tuning.block);
-    let module =
-        ctx.load_module(compiled?).map_err(|e| format!("loading the kernel {which}: {e:?}"))?;
+    let (module, origin) = load(ctx, &tuning.nvrtc_options(arch, prime_words), cache, &which)?;
     let entry =
         |name: &str| module.load_function(name).map_err(|e| format!("{name} {which}: {e:?}"));
     let whole = entry(KERNEL_NAME)?;
@@ -227,7 +245,7 @@ fn build(
         .chain(SPLIT_NAMES.iter().copied().zip(&split))
         .map(|(name, f)| describe_kernel(name, f, block))
         .collect();
-    let report = format!("module {which}: {}", described.join("; "));
+    let report = format!("module {which} ({origin}): {}", described.join("; "));
     Ok(Kernels { whole, split, run_split: tuning.split_for(prime_words), report })
 }
 
@@ -243,6 +261,11 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
     let sms = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).unwrap_or(0);
     let clock = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE).unwrap_or(0);
     let arch = format!("sm_{major}{minor}");
+    let (cache, cache_refused) = match ModuleCache::from_env() {
+        Some(Ok(c)) => (Some(c), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, None),
+    };
     // The sized modules start first, each compiled and loaded on its own thread, then
     // the one for every size here.
     let compiling = super::tuning::SIZED_PRIME_WORDS
@@ -250,22 +273,29 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
         .filter(|&&l| tuning.module_for(l).is_some())
         .filter_map(|&l| {
             let (ctx, arch, tuning) = (ctx.clone(), arch.clone(), tuning.clone());
+            let cache = cache.clone();
             std::thread::Builder::new()
                 .name(format!("cryptocard-nvrtc-{l}"))
-                .spawn(move || build(&ctx, &arch, &tuning, Some(l)))
+                .spawn(move || build(&ctx, &arch, &tuning, cache.as_ref(), Some(l)))
                 .ok()
                 .map(|h| (l, SizedModule::Compiling(h)))
         })
         .collect();
-    let every = build(&ctx, &arch, &tuning, None)?;
+    let every = build(&ctx, &arch, &tuning, cache.as_ref(), None)?;
     let stream = ctx.default_stream();
+    let cached = match (&cache, cache_refused) {
+        (Some(_), _) => "; modules kept in CRYPTOCARD_GPU_CACHE".to_string(),
+        (None, Some(why)) => format!("; no module cache ({why})"),
+        (None, None) => String::new(),
+    };
     let description =
-        format!("{name}, {sms} SMs at {} MHz, {arch}; {}", clock / 1000, tuning.describe());
+        format!("{name}, {sms} SMs at {} MHz, {arch}; {}{cached}", clock / 1000, tuning.describe());
     Ok(Device {
         ctx,
         stream,
         arch,
         tuning,
+        cache,
         every,
         sized: Mutex::new(compiling),
         launch: Mutex::new(Scratch::default()),
@@ -320,7 +350,7 @@ impl Device {
             Some(SizedModule::Compiling(h)) => {
                 h.join().unwrap_or_else(|_| Err("the thread building a module panicked".into()))
             }
-            _ => build(&self.ctx, &self.arch, &self.tuning, Some(l)),
+            _ => build(&self.ctx, &self.arch, &self.tuning, self.cache.as_ref(), Some(l)),
         };
         let kernels =
             built.map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e)).ok();
@@ -605,37 +635,4 @@ impl Drop for Staging {
 fn gpu_failed(e: impl core::fmt::Debug) -> Error {
     *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{e:?}"));
     Error::Unsupported("GPU backend: a CUDA call failed (rsa::gpu_status says which)")
-}
-
-/// NVRTC alone, for the kernel lint (`kernel_lint.rs`): compiles the kernel with
-/// `options` and ptxas's report on; the log (which holds the report), or NVRTC's error
-/// and log.
-#[cfg(test)]
-pub(crate) fn nvrtc_compile_log(options: &[String]) -> Result<String, String> {
-    use cudarc::nvrtc::result;
-    let src = std::ffi::CString::new(KERNEL_SOURCE).map_err(|e| e.to_string())?;
-    let prog = result::create_program(&src, Some(c"kernel.cu")).map_err(|e| format!("{e:?}"))?;
-    let mut opts = options.to_vec();
-    opts.push("--ptxas-options=-v".to_string());
-    // SAFETY: `prog` was just created and is destroyed below, once; the options are
-    // plain strings that cudarc turns into C strings for the call.
-    let compiled = unsafe { result::compile_program(prog, &opts) };
-    // SAFETY: `prog` is live; the log is copied out before the program is destroyed.
-    let log = unsafe { result::get_program_log(prog) }
-        .map(|l| l.iter().map(|&c| c as u8 as char).collect::<String>())
-        .unwrap_or_default();
-    // SAFETY: `prog` is live and not used afterwards.
-    let _ = unsafe { result::destroy_program(prog) };
-    match compiled {
-        Ok(()) => Ok(log),
-        Err(e) => Err(format!("{e:?}\n{log}")),
-    }
-}
-
-/// Whether NVRTC can be loaded here (no driver or device needed).
-#[cfg(test)]
-pub(crate) fn nvrtc_present() -> bool {
-    // SAFETY: loads libnvrtc by its usual names (libloading), which runs its
-    // initialisers; nothing of it is called yet. The driver checks the same way.
-    unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }

@@ -17,7 +17,9 @@
 //! printed to read, not held: they are the compiler's business, and the device check
 //! measures what they cost.
 
-use super::driver::{nvrtc_compile_log, nvrtc_present};
+use super::module_cache::ModuleCache;
+use super::nvrtc::{nvrtc_compile_log, nvrtc_present, precompile_module};
+use super::source::KERNEL_SOURCE;
 use super::tuning::{SIZED_PRIME_WORDS, Tuning};
 
 /// Hopper, the device check's GPUs (H100, H200).
@@ -188,6 +190,33 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
         }
     }
     assert!(failures.is_empty(), "NVRTC failed:\n{}", failures.join("\n"));
+}
+
+/// The RSA-1024 module made ahead into a module cache, as `rsa::gpu_precompile` makes
+/// each (`module_cache.rs`): compiled and stored once, as machine code for Hopper (an
+/// ELF file), then found there.
+#[test]
+fn precompiles_a_module_into_the_cache() {
+    if !nvrtc_present() {
+        return eprintln!("skipped: no libnvrtc.so.13 on the library path (scripts/nvrtc)");
+    }
+    let mut seed = [0u8; 8];
+    getrandom::fill(&mut seed).unwrap();
+    let dir = std::env::temp_dir()
+        .join(format!("cryptocard-precompile-{:016x}", u64::from_le_bytes(seed)));
+    let cache = ModuleCache::open(&dir).unwrap();
+    let t = tuning(&[]);
+    let first = precompile_module(ARCH, &t, &cache, Some(16));
+    let again = precompile_module(ARCH, &t, &cache, Some(16));
+    let key = ModuleCache::key(KERNEL_SOURCE, &t.nvrtc_options(ARCH, Some(16)));
+    let stored = cache.get(&key);
+    let _ = std::fs::remove_dir_all(&dir);
+    let first = first.unwrap();
+    assert!(first.starts_with("module for 16-limb primes: compiled in "), "{first}");
+    assert_eq!(again.unwrap(), "module for 16-limb primes: already in the cache");
+    let cubin = stored.expect("the module is in the cache");
+    assert_eq!(&cubin[..4], b"\x7fELF", "machine code, not PTX");
+    assert!(first.ends_with(&format!("({} bytes)", cubin.len())), "{first}");
 }
 
 #[test]

@@ -18,9 +18,11 @@
 //!   backend on every test run, GPU or not.
 //! * `layout.rs`: the words the kernel reads, a key's image (uploaded once per key) and
 //!   the interleaved planes of a batch, in safe Rust.
-//! * `source.rs`, `driver.rs` (feature `gpu`): the kernel source as one string, compiled
-//!   by NVRTC at run time (once per process and module), and the CUDA driver calls
-//!   through `cudarc`, loaded at run time: the only `unsafe` code outside `arch/`. A
+//! * `source.rs`, `nvrtc.rs`, `driver.rs` (feature `gpu`): the kernel source as one
+//!   string, compiled by NVRTC at run time to the device's machine code (once per
+//!   process and module; `module_cache.rs` keeps it between processes,
+//!   `CRYPTOCARD_GPU_CACHE`), and the CUDA driver calls through `cudarc`, both libraries
+//!   loaded at run time: the only `unsafe` code outside `arch/`. A
 //!   machine with no driver, no device or no NVRTC gets [`crate::Error::Unsupported`]
 //!   saying which, never a panic. `tuning.rs`: the kernel's compile-time and launch
 //!   choices (`CRYPTOCARD_GPU_*`), which the device check measures against each other.
@@ -105,6 +107,10 @@ mod kernel_lint;
 #[cfg(any(feature = "gpu", feature = "hazmat"))]
 #[cfg_attr(not(all(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) mod layout;
+#[cfg(feature = "gpu")]
+mod module_cache;
+#[cfg(feature = "gpu")]
+pub(crate) mod nvrtc;
 #[cfg(feature = "gpu")]
 mod source;
 #[cfg(feature = "hazmat")]

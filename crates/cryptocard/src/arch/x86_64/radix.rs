@@ -255,3 +255,33 @@ impl<const D: usize, const B: u32> RadixParams<D, B> {
         Ok(digits)
     }
 }
+
+/// One lane's inputs to a multi-lane exponentiation in radix `2^B` (the IFMA mb8 and
+/// the AVX2 mb4 layouts): the modulus's digits, `RR`, `k0`, and the base's digits.
+#[derive(Clone, Copy)]
+pub(crate) struct LaneDigits<const D: usize, const B: u32> {
+    pub(crate) n: [u64; D],
+    pub(crate) rr: [u64; D],
+    pub(crate) base: [u64; D],
+    pub(crate) k0: u64,
+}
+
+impl<const D: usize, const B: u32> LaneDigits<D, B> {
+    /// The dummy lane of an empty or refused slot: modulus 1 (`k0 = -1 mod 2^B`), base 0,
+    /// RR 0, so that it computes harmlessly beside the others.
+    pub(crate) const DUMMY: Self = {
+        let mut n = [0; D];
+        n[0] = 1;
+        LaneDigits { n, rr: [0; D], base: [0; D], k0: digit_mask(B) }
+    };
+
+    /// The lane of `base` (checked by [`RadixParams::operand_digits`]) under `p`.
+    pub(crate) fn from_params(
+        p: &RadixParams<D, B>,
+        base: &[u64],
+        out_len: usize,
+    ) -> Result<Self, Error> {
+        let base = p.operand_digits(base, out_len)?;
+        Ok(LaneDigits { n: p.n, rr: p.rr, base, k0: p.k0 })
+    }
+}

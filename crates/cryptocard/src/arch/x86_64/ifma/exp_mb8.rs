@@ -22,11 +22,12 @@ use super::ams::ams_mb8;
 use super::exp_x2::{PairInputs, exp_pair};
 use super::mb8_columns::{self, amm_mb8_ps, ams_mb8_ps};
 use super::mb8_karatsuba::{amm_mb8_ks, ams_mb8_ks, ks_fits};
-use super::radix52::{self, Params52};
+use super::radix52::{self, DIGIT_BITS, Params52};
 use super::vec52::{self, Mb8, X2};
 use super::window::{self, Exponents, Kernels};
 use crate::Error;
 use crate::arch::x86_64::cpu::Ifma;
+use crate::arch::x86_64::radix::LaneDigits;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -73,7 +74,7 @@ pub(crate) struct Mb8PreparedLane<'a, const D: usize> {
 /// A lane of a batch, whichever way its modulus comes: its digits, exponent and output.
 pub(super) trait LaneInput<const D: usize> {
     /// The lane's digits in radix 2^52, or why its inputs break the contract.
-    fn digits(&self) -> Result<LaneDigits<D>, Error>;
+    fn digits(&self) -> Result<LaneDigits<D, DIGIT_BITS>, Error>;
     fn exp(&self) -> &[u64];
     fn out(&mut self) -> &mut [u64];
 }
@@ -81,7 +82,7 @@ pub(super) trait LaneInput<const D: usize> {
 #[cfg(any(test, feature = "hazmat"))]
 impl<const D: usize> LaneInput<D> for Mb8Lane<'_> {
     /// Builds the parameters from the limbs: the `RR < n` check is variable-time in `n`.
-    fn digits(&self) -> Result<LaneDigits<D>, Error> {
+    fn digits(&self) -> Result<LaneDigits<D, DIGIT_BITS>, Error> {
         let p = Params52::<D>::new(self.modulus, self.rr)?;
         LaneDigits::from_params(&p, self.base, self.out.len())
     }
@@ -96,7 +97,7 @@ impl<const D: usize> LaneInput<D> for Mb8Lane<'_> {
 impl<const D: usize> LaneInput<D> for Mb8PreparedLane<'_, D> {
     /// Constant-time in the modulus: only the base's conversion and its `base < n` check
     /// (which reveals that one bit) run here.
-    fn digits(&self) -> Result<LaneDigits<D>, Error> {
+    fn digits(&self) -> Result<LaneDigits<D, DIGIT_BITS>, Error> {
         LaneDigits::from_params(self.params, self.base, self.out.len())
     }
     fn exp(&self) -> &[u64] {
@@ -189,7 +190,7 @@ fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
     public: Option<&[u64]>,
 ) -> [LaneStatus; 8] {
     let mut status = [LaneStatus::Empty; 8];
-    let mut lane_digits = [LaneDigits::<D>::DUMMY; 8];
+    let mut lane_digits = [LaneDigits::<D, DIGIT_BITS>::DUMMY; 8];
     for (l, slot) in lanes.iter_mut().enumerate() {
         let Some(lane) = slot else { continue };
         match lane.digits() {
@@ -252,29 +253,6 @@ fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
     status
 }
 
-/// One lane's inputs in radix 2^52.
-#[derive(Clone, Copy)]
-pub(super) struct LaneDigits<const D: usize> {
-    n: [u64; D],
-    rr: [u64; D],
-    base: [u64; D],
-    k0: u64,
-}
-
-impl<const D: usize> LaneDigits<D> {
-    /// The dummy lane: modulus 1 (`k0 = -1 mod 2^52`), base 0, RR 0.
-    const DUMMY: Self = {
-        let mut n = [0; D];
-        n[0] = 1;
-        LaneDigits { n, rr: [0; D], base: [0; D], k0: radix52::DIGIT_MASK }
-    };
-
-    fn from_params(p: &Params52<D>, base: &[u64], out_len: usize) -> Result<Self, Error> {
-        let base = p.operand_digits(base, out_len)?;
-        Ok(LaneDigits { n: p.n, rr: p.rr, base, k0: p.k0 })
-    }
-}
-
 /// Whether the batch runs transposed: by column groups where a width fits `D`
 /// (`mb8_columns::group_width`), else by rows up to [`MB8_TRANSPOSED_MAX_DIGITS`].
 const fn transposed_fits<const D: usize>() -> bool {
@@ -285,7 +263,7 @@ const fn transposed_fits<const D: usize>() -> bool {
 /// `result[l]` gets lane `l`'s reduced digits.
 fn transposed<const D: usize, const W: usize, const G: usize>(
     ifma: Ifma,
-    lanes: &[LaneDigits<D>; 8],
+    lanes: &[LaneDigits<D, DIGIT_BITS>; 8],
     exps: Exponents<'_, 8>,
     result: &mut [[u64; D]; 8],
 ) {

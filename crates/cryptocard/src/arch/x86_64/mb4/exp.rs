@@ -6,11 +6,11 @@
 //! (`n = 1`) and is reported in its [`LaneStatus`]; the other lanes are unaffected.
 
 use super::amm::{amm_mb4, ams_mb4, pack_mb4, select_mb4};
-use super::{DIGIT_BITS, DIGIT_MASK, Mb4, Params28};
+use super::{DIGIT_BITS, Mb4, Params28};
 use crate::arch::x86_64::cpu::Avx2;
 use crate::arch::x86_64::ifma::LaneStatus;
 use crate::arch::x86_64::ifma::window::{Exponents, Kernels};
-use crate::arch::x86_64::radix;
+use crate::arch::x86_64::radix::{self, LaneDigits};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -52,13 +52,12 @@ pub(crate) fn exp_mb4<const D: usize>(
     public: Option<&[u64]>,
 ) -> [LaneStatus; LANES] {
     let mut status = [LaneStatus::Empty; LANES];
-    let mut digits = [LaneDigits::<D>::DUMMY; LANES];
+    let mut digits = [LaneDigits::<D, DIGIT_BITS>::DUMMY; LANES];
     for ((slot, d), s) in lanes.iter_mut().zip(&mut digits).zip(&mut status) {
         let Some(lane) = slot else { continue };
-        match lane.params.operand_digits(lane.base, lane.out.len()) {
-            Ok(base) => {
-                let p = lane.params;
-                *d = LaneDigits { n: p.n, rr: p.rr, base, k0: p.k0 };
+        match LaneDigits::from_params(lane.params, lane.base, lane.out.len()) {
+            Ok(lane_digits) => {
+                *d = lane_digits;
                 *s = LaneStatus::Done;
             }
             Err(e) => {
@@ -101,24 +100,6 @@ pub(crate) fn exp_mb4<const D: usize>(
         d.base.zeroize();
     }
     status
-}
-
-/// One lane's inputs in radix 2^28.
-#[derive(Clone, Copy)]
-struct LaneDigits<const D: usize> {
-    n: [u64; D],
-    rr: [u64; D],
-    base: [u64; D],
-    k0: u64,
-}
-
-impl<const D: usize> LaneDigits<D> {
-    /// The dummy lane: modulus 1 (`k0 = -1 mod 2^28`), base 0, RR 0.
-    const DUMMY: Self = {
-        let mut n = [0; D];
-        n[0] = 1;
-        LaneDigits { n, rr: [0; D], base: [0; D], k0: DIGIT_MASK }
-    };
 }
 
 /// The four-lane products bound to four moduli.

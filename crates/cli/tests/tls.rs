@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{cc, fails, path, run, tempdir};
+use common::{cc, fails, ok, path, run, tempdir};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -24,17 +24,57 @@ fn key_and_cert(dir: &std::path::Path) -> Option<(String, String)> {
     made.status.success().then_some((key, cert))
 }
 
-/// Runs `cryptocard s_server` with `cert` and `key`, connects `openssl s_client` trusting
-/// `ca` with `client_args` more, and asserts that it connected and verified the chain.
-fn serve_and_connect(cert: &str, key: &str, ca: &str, client_args: &[&str]) {
+/// A root (`ca.pem`) and a server certificate for localhost and 127.0.0.1 that it signed
+/// (`srv.pem`, key `srv.key`), made by our own `req` and `x509 -req` in `dir`; returns
+/// the three paths.
+fn ca_and_server_cert(dir: &std::path::Path) -> (String, String, String) {
+    let made = |args: &str| {
+        // `@` stands for `dir`.
+        let words: Vec<String> = args.split(' ').map(|w| w.replace('@', &path(dir, ""))).collect();
+        ok(&run(&words.iter().map(String::as_str).collect::<Vec<_>>(), b""));
+    };
+    made(
+        "req -new -x509 -newkey rsa:2048 -nodes -keyout @ca.key -subj /CN=Test-CA -days 2 -out @ca.pem",
+    );
+    made(
+        "req -new -newkey rsa:2048 -nodes -keyout @srv.key -subj /CN=localhost \
+         -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -out @srv.csr",
+    );
+    made(
+        "x509 -req -in @srv.csr -CA @ca.pem -CAkey @ca.key -days 2 -copy_extensions copy \
+         -out @srv.pem",
+    );
+    (path(dir, "ca.pem"), path(dir, "srv.key"), path(dir, "srv.pem"))
+}
+
+/// Starts `cryptocard s_server` on `accept` with `cert` and `key`, resumption off;
+/// returns it and the address it says it accepts on.
+fn s_server(accept: &str, cert: &str, key: &str) -> (std::process::Child, String) {
     let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(["s_server", "-accept", "0", "-cert", cert, "-key", key, "-no_resumption"])
+        .args(["s_server", "-accept", accept, "-cert", cert, "-key", key, "-no_resumption"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
     BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
     let addr = line.trim().strip_prefix("ACCEPT ").unwrap_or_else(|| panic!("{line}")).to_string();
+    (server, addr)
+}
+
+/// The JSON rows of a `speed --json` run that succeeded.
+fn json_rows(out: std::process::Output) -> Vec<Value> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Runs `cryptocard s_server` with `cert` and `key`, connects `openssl s_client` trusting
+/// `ca` with `client_args` more, and asserts that it connected and verified the chain.
+fn serve_and_connect(cert: &str, key: &str, ca: &str, client_args: &[&str]) {
+    let (mut server, addr) = s_server("0", cert, key);
     let out = Command::new("openssl")
         .args(["s_client", "-connect", &addr, "-CAfile", ca, "-verify_return_error", "-brief"])
         .args(client_args)
@@ -64,60 +104,7 @@ fn s_server_serves_a_certificate_made_by_req_and_x509() {
         return;
     }
     let dir = tempdir();
-    let p = |n: &str| path(dir.path(), n);
-    let (ca_key, ca, key, csr, cert) =
-        (p("ca.key"), p("ca.pem"), p("srv.key"), p("srv.csr"), p("srv.pem"));
-    let ok = |args: &[&str]| {
-        let out = run(args, b"");
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    };
-    ok(&[
-        "req",
-        "-new",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        &ca_key,
-        "-subj",
-        "/CN=Test CA",
-        "-days",
-        "2",
-        "-out",
-        &ca,
-    ]);
-    ok(&[
-        "req",
-        "-new",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        &key,
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        "-out",
-        &csr,
-    ]);
-    ok(&[
-        "x509",
-        "-req",
-        "-in",
-        &csr,
-        "-CA",
-        &ca,
-        "-CAkey",
-        &ca_key,
-        "-days",
-        "2",
-        "-copy_extensions",
-        "copy",
-        "-out",
-        &cert,
-    ]);
+    let (ca, key, cert) = ca_and_server_cert(dir.path());
     serve_and_connect(
         &cert,
         &key,
@@ -153,12 +140,7 @@ fn speed_tls_reports_every_level_and_server() {
         .current_dir(tempdir().path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_rows(out);
     assert_eq!(rows.len(), 4, "{rows:?}");
     for (r, (c, imp)) in rows.iter().zip([
         (1, "cryptocard"),
@@ -177,6 +159,36 @@ fn speed_tls_reports_every_level_and_server() {
     }
 }
 
+/// `speed --tls -connect` against a server it did not start: a chain made by our own
+/// `req` and `x509 -req`, served by `cryptocard s_server`; the clients verify it against
+/// `-CAfile`'s root for the host of `-connect`.
+#[test]
+fn speed_tls_connects_to_a_running_server_with_its_root() {
+    let dir = tempdir();
+    let (ca, key, cert) = ca_and_server_cert(dir.path());
+    let (mut server, addr) = s_server("127.0.0.1:0", &cert, &key);
+    let speed = |extra: &[&str]| {
+        cc().args(["speed", "--tls", "-connect", &addr, "-seconds", "0.3", "-concurrency", "2"])
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = speed(&["-CAfile", &ca, "--json"]);
+    let refused = speed(&[]);
+    let untrusted = speed(&["-CAfile", &cert]);
+    let _ = server.kill();
+    let _ = server.wait();
+    let rows = json_rows(out);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["impl"], format!("server at {addr}"));
+    assert_eq!(rows[0]["failed"], 0, "{rows:?}");
+    assert!(rows[0]["handshakes"].as_u64().unwrap() > 0, "{rows:?}");
+    fails(&refused, 1, "-CAfile");
+    // The leaf is no root: every chain fails to verify, and the run says so.
+    fails(&untrusted, 1, "no handshake succeeded");
+}
+
 #[test]
 fn speed_tls_options_are_checked() {
     let out = run(&["speed", "--tls", "-sigalg", "rsa_pkcs1_sha256"], b"");
@@ -187,4 +199,11 @@ fn speed_tls_options_are_checked() {
     fails(&out, 1, "go with --tls");
     let out = run(&["speed", "--tls", "-server", "nginx"], b"");
     fails(&out, 1, "NAME=COMMAND");
+    let out = run(&["speed", "--tls", "-CAfile", "roots.pem"], b"");
+    fails(&out, 1, "goes with -connect");
+    let out =
+        run(&["speed", "--tls", "-connect", "localhost:1", "-CAfile", "/nonexistent.pem"], b"");
+    fails(&out, 1, "/nonexistent.pem");
+    let out = run(&["speed", "--tls", "-connect", "bad host:1", "-CAfile", "x.pem"], b"");
+    fails(&out, 1, "not a host name");
 }

@@ -71,7 +71,7 @@ const SPEC: Spec = Spec {
             cryptocard speed --engine [rsaN] [-seconds S] [-concurrency LIST] [-plot FILE] \
             [--compare openssl] [--json]\n       \
             cryptocard speed --tls [rsaN ...] [-seconds S] [-concurrency LIST] [-servers LIST] \
-            [-server NAME=COMMAND] [-connect HOST:PORT] [-tls1_2] [-sigalg NAME] [-pin] \
+            [-server NAME=COMMAND] [-connect HOST:PORT -CAfile FILE] [-tls1_2] [-sigalg NAME] [-pin] \
             [-plot FILE] [--json]\n       \
             cryptocard speed [rsaN ...] -backend gpu [-batches LIST] [-seconds S] [-plot FILE] \
             [--compare openssl] [--json]\n       \
@@ -104,6 +104,7 @@ const SPEC: Spec = Spec {
         Flag::value("server", "NAME=CMD")
             .about("--tls: a server to start ({port} {cert} {key} {chain} filled in)"),
         Flag::value("connect", "HOST:PORT").about("--tls: a server already running there"),
+        Flag::value("CAfile", "FILE").about("--tls: the roots -connect's server chains to (PEM)"),
         Flag::switch("tls1_2").about("--tls: TLS 1.2 (default 1.3)"),
         Flag::switch("tls1_3").about("--tls: TLS 1.3"),
         Flag::value("sigalg", "NAME")
@@ -187,7 +188,7 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
         return Err(Fail::msg("--seeds takes only -seconds and -bytes"));
     }
-    let tls_only = ["servers", "server", "connect", "tls1_2", "tls1_3", "sigalg", "pin"];
+    let tls_only = ["servers", "server", "connect", "CAfile", "tls1_2", "tls1_3", "sigalg", "pin"];
     if !p.has("tls") && tls_only.iter().any(|f| p.has(f)) {
         return Err(Fail::msg(format!("-{} go with --tls", tls_only.join(", -"))));
     }
@@ -264,6 +265,7 @@ fn tls_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<tls::Optio
         p.value("servers"),
         &p.values("server"),
         p.value("connect"),
+        p.value("CAfile"),
         p.last_of(&["tls1_2", "tls1_3"]) == Some("tls1_2"),
         p.value("sigalg"),
         p.has("pin"),

@@ -62,16 +62,18 @@ impl ServerCertVerifier for OneScheme {
     }
 }
 
-/// The client: trusts `root`, speaks `version`, offers `scheme`, never resumes.
+/// The client: trusts `roots`, speaks `version`, offers `scheme`, never resumes.
 pub fn client_config(
-    root: &CertificateDer<'static>,
+    roots: &[CertificateDer<'static>],
     version: &'static SupportedProtocolVersion,
     scheme: SignatureScheme,
 ) -> Result<Arc<ClientConfig>, String> {
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut roots = RootCertStore::empty();
-    roots.add(root.clone()).map_err(|e| e.to_string())?;
-    let inner = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+    let mut store = RootCertStore::empty();
+    for root in roots {
+        store.add(root.clone()).map_err(|e| format!("a root: {e}"))?;
+    }
+    let inner = WebPkiServerVerifier::builder_with_provider(Arc::new(store), provider.clone())
         .build()
         .map_err(|e| e.to_string())?;
     let mut config = ClientConfig::builder_with_provider(provider)
@@ -149,16 +151,24 @@ async fn handshake(
         .unwrap_or_else(|_| Err(format!("no handshake within {HANDSHAKE_TIMEOUT:?}")))
 }
 
-/// Runs `clients` clients against `addr` for `seconds` on `runtime`.
+/// How the clients reach one server: their configuration (its roots among it) and the
+/// name they check its certificate for.
+#[derive(Clone)]
+pub struct Client {
+    pub config: Arc<ClientConfig>,
+    pub name: ServerName<'static>,
+}
+
+/// Runs `clients` clients of `client` against `addr` for `seconds` on `runtime`.
 pub fn run(
     runtime: &tokio::runtime::Runtime,
     addr: SocketAddr,
-    config: Arc<ClientConfig>,
+    client: &Client,
     clients: usize,
     seconds: f64,
 ) -> Outcome {
-    let connector = TlsConnector::from(config);
-    let name = ServerName::try_from("localhost").expect("a valid DNS name");
+    let connector = TlsConnector::from(client.config.clone());
+    let name = client.name.clone();
     runtime.block_on(async move {
         let start = Instant::now();
         let deadline = start + Duration::from_secs_f64(seconds);

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cryptocard speed --tls [rsa2048 rsa3072 rsa4096] [-seconds S] [-concurrency 1,8,64,256]
-//!     [-servers cryptocard,stock] [-server NAME=COMMAND ...] [-connect HOST:PORT]
+//!     [-servers cryptocard,stock] [-server NAME=COMMAND ...] [-connect HOST:PORT -CAfile FILE]
 //!     [-tls1_2|-tls1_3] [-sigalg NAME] [-pin] [-plot FILE] [--json]
 //! ```
 //!
@@ -34,6 +34,7 @@ use crate::io::{Mode, Output};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{self, CertBuilder, Profile};
+use cryptocard_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use cryptocard_rustls::rustls::{self, SignatureScheme, SupportedProtocolVersion};
 use serde_json::json;
 use servers::{Files, Running, Spec};
@@ -80,6 +81,7 @@ pub fn options(
     builtin: Option<&str>,
     custom: &[&str],
     connect: Option<&str>,
+    ca_file: Option<&str>,
     tls12: bool,
     sigalg: Option<&str>,
     pin: bool,
@@ -112,8 +114,20 @@ pub fn options(
     for c in custom {
         servers.push(Spec::custom(c)?);
     }
-    if let Some(addr) = connect {
-        servers.push(Spec::Connect { name: format!("server at {addr}"), addr: addr.to_string() });
+    match (connect, ca_file) {
+        (Some(addr), Some(file)) => servers.push(Spec::Connect {
+            name: format!("server at {addr}"),
+            addr: addr.to_string(),
+            host: connect_host(addr)?,
+            roots: roots_from(file)?,
+        }),
+        (Some(_), None) => {
+            return Err("-connect: give the root of the server's certificate with -CAfile \
+                        FILE (the clients verify every chain)"
+                .into());
+        }
+        (None, Some(_)) => return Err("-CAfile goes with -connect".into()),
+        (None, None) => {}
     }
     let sigalg = match sigalg {
         None => "rsa_pss_rsae_sha256",
@@ -139,6 +153,31 @@ pub fn options(
         plot: plot.unwrap_or(DEFAULT_PLOT).to_string(),
         format,
     })
+}
+
+/// The host of `-connect HOST:PORT` (an IPv6 address in brackets without them), which
+/// the server's certificate must name.
+fn connect_host(addr: &str) -> Result<String, String> {
+    let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
+    let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+    ServerName::try_from(host.to_string())
+        .map(|_| host.to_string())
+        .map_err(|_| format!("-connect {addr}: '{host}' is not a host name or an address"))
+}
+
+/// The certificates of a `-CAfile` (PEM), which the clients trust.
+fn roots_from(file: &str) -> Result<Vec<CertificateDer<'static>>, String> {
+    let pem = std::fs::read(file).map_err(|e| format!("-CAfile {file}: {e}"))?;
+    let certs = cert::read_certs(&pem).map_err(|e| format!("-CAfile {file}: {e}"))?;
+    if certs.is_empty() {
+        return Err(format!("-CAfile {file}: no certificate"));
+    }
+    certs
+        .iter()
+        .map(|c| {
+            cert::to_der(c).map(CertificateDer::from).map_err(|e| format!("-CAfile {file}: {e}"))
+        })
+        .collect()
 }
 
 fn names(list: &[(&str, SignatureScheme)]) -> String {
@@ -168,16 +207,28 @@ fn measure(o: &Options) -> Result<(), String> {
     for &bits in &o.sizes {
         let alg = format!("tls1.{}-rsa{bits}", if o.tls13 { 3 } else { 2 });
         let (files, root) = certificates(bits, &dir.0)?;
-        let config = load::client_config(&root, version, scheme)?;
+        let ours = load::Client {
+            config: load::client_config(&[root], version, scheme)?,
+            name: ServerName::try_from("localhost").map_err(|e| e.to_string())?,
+        };
         let mut running = Vec::new();
+        let mut clients = Vec::new();
         for (i, spec) in o.servers.iter().enumerate() {
             let log = dir.0.join(format!("server-{i}.log"));
             running.push(Running::start(spec, &files, server_cpu, &log)?);
+            clients.push(match spec {
+                // A server of its own: its chain is the -CAfile's, for its host's name.
+                Spec::Connect { host, roots, .. } => load::Client {
+                    config: load::client_config(roots, version, scheme)?,
+                    name: ServerName::try_from(host.clone()).map_err(|e| e.to_string())?,
+                },
+                Spec::Start { .. } => ours.clone(),
+            });
         }
         out.header(&alg, o, server_cpu.zip(client_cpu));
         // A few handshakes first, so that no server's first level pays its start-up.
-        for server in &running {
-            let warm = load::run(&runtime, server.addr, config.clone(), 4, 0.2);
+        for (server, client) in running.iter().zip(&clients) {
+            let warm = load::run(&runtime, server.addr, client, 4, 0.2);
             if warm.handshakes == 0 {
                 let why = warm.first_error.unwrap_or_default();
                 return Err(format!("{}: no handshake succeeded: {why}", server.name));
@@ -203,7 +254,7 @@ fn measure(o: &Options) -> Result<(), String> {
                 for i in order {
                     let server = &running[i];
                     let before = server.cpu_seconds();
-                    outcomes[i].absorb(load::run(&runtime, server.addr, config.clone(), c, slice));
+                    outcomes[i].absorb(load::run(&runtime, server.addr, &clients[i], c, slice));
                     let used = before.zip(server.cpu_seconds()).map(|(b, a)| a - b);
                     cpu[i] = cpu[i].zip(used).map(|(t, u)| t + u);
                 }
@@ -431,13 +482,37 @@ impl Reporter {
 
 #[cfg(test)]
 mod tests {
-    use super::{Format, options, plot_path};
+    use super::{Format, connect_host, options, plot_path};
+
+    /// The name the clients check is `-connect`'s host: a DNS name, or an address (IPv6
+    /// without its brackets).
+    #[test]
+    fn connect_host_is_the_name_checked() {
+        assert_eq!(connect_host("example.com:443").unwrap(), "example.com");
+        assert_eq!(connect_host("127.0.0.1:8443").unwrap(), "127.0.0.1");
+        assert_eq!(connect_host("[::1]:8443").unwrap(), "::1");
+        assert!(connect_host("bad host:443").unwrap_err().contains("not a host name"));
+        assert!(connect_host(":443").is_err());
+    }
 
     #[test]
     fn options_say_what_is_wrong() {
         let o = |algs: &[&str], sigalg: Option<&str>, tls12: bool| {
             let algs: Vec<String> = algs.iter().map(|s| s.to_string()).collect();
-            options(&algs, 1.0, None, None, &[], None, tls12, sigalg, false, None, Format::Table)
+            options(
+                &algs,
+                1.0,
+                None,
+                None,
+                &[],
+                None,
+                None,
+                tls12,
+                sigalg,
+                false,
+                None,
+                Format::Table,
+            )
         };
         let ok = o(&[], None, false).unwrap();
         assert_eq!(

@@ -4,6 +4,7 @@
 //! (`-server NAME=COMMAND`, with `{port}`, `{cert}`, `{key}` and `{chain}` filled in), so
 //! that HAProxy, nginx or `openssl s_server` are measured the same way.
 
+use cryptocard_rustls::rustls::pki_types::CertificateDer;
 use std::fs::File;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -19,8 +20,9 @@ const READY_TIMEOUT: Duration = Duration::from_secs(20);
 pub enum Spec {
     /// A command to start; its words, with placeholders.
     Start { name: String, words: Vec<String> },
-    /// A server already running at an address (no CPU time: its processes are unknown).
-    Connect { name: String, addr: String },
+    /// A server already running at an address (no CPU time: its processes are unknown),
+    /// whose chain the clients check against `roots` (`-CAfile`) for `host`.
+    Connect { name: String, addr: String, host: String, roots: Vec<CertificateDer<'static>> },
 }
 
 impl Spec {
@@ -87,7 +89,7 @@ impl Running {
         log: &Path,
     ) -> Result<Running, String> {
         let (name, words) = match spec {
-            Spec::Connect { name, addr } => {
+            Spec::Connect { name, addr, .. } => {
                 let addr = resolve(addr)?;
                 wait_ready(addr, None, log)?;
                 return Ok(Running { name: name.clone(), addr, child: None });

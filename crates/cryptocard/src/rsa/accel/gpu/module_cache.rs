@@ -13,8 +13,9 @@
 //!
 //! The file is code that will run beside the keys, so the cache is only used when
 //! `DIR` is the process's own: owned by its user (where `/proc/self` tells it) and
-//! writable by nobody else, and each file likewise; the driver makes `DIR` with mode
-//! 0700 if it is missing. A file holds a magic line, the SHA-256 of its body, and the
+//! writable by nobody else, and each file likewise, and no folder above it lets another
+//! user swap it (writable by others without the sticky bit); the driver makes `DIR` with
+//! mode 0700 if it is missing. A file holds a magic line, the SHA-256 of its body, and the
 //! body; one that is short, altered or of another format is ignored (and replaced by
 //! the next compile), never loaded. Writes go to a file of their own, renamed into
 //! place, so a reader sees a whole module or none, whatever runs at the same time. A
@@ -60,6 +61,12 @@ impl ModuleCache {
             return Err(format!("{CACHE_VAR} {shown}: not a folder"));
         }
         private(&meta).map_err(|why| format!("{CACHE_VAR} {shown}: {why}"))?;
+        let real = fs::canonicalize(dir).map_err(|e| format!("{CACHE_VAR} {shown}: {e}"))?;
+        for parent in real.ancestors().skip(1) {
+            let meta = fs::metadata(parent).map_err(|e| format!("{CACHE_VAR} {shown}: {e}"))?;
+            replaceable(&meta)
+                .map_err(|why| format!("{CACHE_VAR} {shown}: {} {why}", parent.display()))?;
+        }
         Ok(ModuleCache { dir: dir.to_path_buf() })
     }
 
@@ -160,6 +167,23 @@ fn private(meta: &fs::Metadata) -> Result<(), &'static str> {
 
 #[cfg(not(unix))]
 fn private(_meta: &fs::Metadata) -> Result<(), &'static str> {
+    Ok(())
+}
+
+/// Whether another user could rename or replace what a folder above the cache holds
+/// (and so the cache itself): writable by a group or by others without the sticky bit
+/// (which `/tmp` has, so that only an entry's owner may rename it).
+#[cfg(unix)]
+fn replaceable(meta: &fs::Metadata) -> Result<(), &'static str> {
+    use std::os::unix::fs::MetadataExt;
+    if meta.mode() & 0o022 != 0 && meta.mode() & 0o1000 == 0 {
+        return Err("is writable by other users: refused, they could replace the cache");
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn replaceable(_meta: &fs::Metadata) -> Result<(), &'static str> {
     Ok(())
 }
 
@@ -271,5 +295,15 @@ mod tests {
         // A file where the folder should be.
         let err = ModuleCache::open(&target).unwrap_err();
         assert!(err.contains("not a folder"), "{err}");
+
+        // A private folder under one others may write in: refused, unless the one above
+        // has the sticky bit (as /tmp has).
+        let open = t.0.join("open");
+        fs::create_dir(&open).unwrap();
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+        let err = ModuleCache::open(&open.join("cache")).unwrap_err();
+        assert!(err.contains("could replace the cache"), "{err}");
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o1777)).unwrap();
+        assert!(ModuleCache::open(&open.join("cache")).is_ok(), "sticky");
     }
 }

@@ -34,7 +34,7 @@ use crate::io::{Mode, Output};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{self, CertBuilder, Profile};
-use cryptocard_rustls::rustls::pki_types::{CertificateDer, ServerName};
+use cryptocard_rustls::rustls::pki_types::ServerName;
 use cryptocard_rustls::rustls::{self, SignatureScheme, SupportedProtocolVersion};
 use serde_json::json;
 use servers::{Files, Running, Spec};
@@ -118,8 +118,9 @@ pub fn options(
         (Some(addr), Some(file)) => servers.push(Spec::Connect {
             name: format!("server at {addr}"),
             addr: addr.to_string(),
-            host: connect_host(addr)?,
-            roots: roots_from(file)?,
+            server_name: connect_host(addr)?,
+            roots: cryptocard_rustls::server::read_chain(std::path::Path::new(file))
+                .map_err(|e| format!("-CAfile {e}"))?,
         }),
         (Some(_), None) => {
             return Err("-connect: give the root of the server's certificate with -CAfile \
@@ -157,27 +158,11 @@ pub fn options(
 
 /// The host of `-connect HOST:PORT` (an IPv6 address in brackets without them), which
 /// the server's certificate must name.
-fn connect_host(addr: &str) -> Result<String, String> {
+fn connect_host(addr: &str) -> Result<ServerName<'static>, String> {
     let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
     let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
     ServerName::try_from(host.to_string())
-        .map(|_| host.to_string())
         .map_err(|_| format!("-connect {addr}: '{host}' is not a host name or an address"))
-}
-
-/// The certificates of a `-CAfile` (PEM), which the clients trust.
-fn roots_from(file: &str) -> Result<Vec<CertificateDer<'static>>, String> {
-    let pem = std::fs::read(file).map_err(|e| format!("-CAfile {file}: {e}"))?;
-    let certs = cert::read_certs(&pem).map_err(|e| format!("-CAfile {file}: {e}"))?;
-    if certs.is_empty() {
-        return Err(format!("-CAfile {file}: no certificate"));
-    }
-    certs
-        .iter()
-        .map(|c| {
-            cert::to_der(c).map(CertificateDer::from).map_err(|e| format!("-CAfile {file}: {e}"))
-        })
-        .collect()
 }
 
 fn names(list: &[(&str, SignatureScheme)]) -> String {
@@ -218,9 +203,9 @@ fn measure(o: &Options) -> Result<(), String> {
             running.push(Running::start(spec, &files, server_cpu, &log)?);
             clients.push(match spec {
                 // A server of its own: its chain is the -CAfile's, for its host's name.
-                Spec::Connect { host, roots, .. } => load::Client {
+                Spec::Connect { server_name, roots, .. } => load::Client {
                     config: load::client_config(roots, version, scheme)?,
-                    name: ServerName::try_from(host.clone()).map_err(|e| e.to_string())?,
+                    name: server_name.clone(),
                 },
                 Spec::Start { .. } => ours.clone(),
             });
@@ -488,9 +473,10 @@ mod tests {
     /// without its brackets).
     #[test]
     fn connect_host_is_the_name_checked() {
-        assert_eq!(connect_host("example.com:443").unwrap(), "example.com");
-        assert_eq!(connect_host("127.0.0.1:8443").unwrap(), "127.0.0.1");
-        assert_eq!(connect_host("[::1]:8443").unwrap(), "::1");
+        let host = |addr: &str| connect_host(addr).unwrap().to_str().into_owned();
+        assert_eq!(host("example.com:443"), "example.com");
+        assert_eq!(host("127.0.0.1:8443"), "127.0.0.1");
+        assert_eq!(host("[::1]:8443"), "::1");
         assert!(connect_host("bad host:443").unwrap_err().contains("not a host name"));
         assert!(connect_host(":443").is_err());
     }

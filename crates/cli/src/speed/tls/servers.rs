@@ -4,7 +4,7 @@
 //! (`-server NAME=COMMAND`, with `{port}`, `{cert}`, `{key}` and `{chain}` filled in), so
 //! that HAProxy, nginx or `openssl s_server` are measured the same way.
 
-use cryptocard_rustls::rustls::pki_types::CertificateDer;
+use cryptocard_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use std::fs::File;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -21,8 +21,13 @@ pub enum Spec {
     /// A command to start; its words, with placeholders.
     Start { name: String, words: Vec<String> },
     /// A server already running at an address (no CPU time: its processes are unknown),
-    /// whose chain the clients check against `roots` (`-CAfile`) for `host`.
-    Connect { name: String, addr: String, host: String, roots: Vec<CertificateDer<'static>> },
+    /// whose chain the clients check against `roots` (`-CAfile`) for `server_name`.
+    Connect {
+        name: String,
+        addr: String,
+        server_name: ServerName<'static>,
+        roots: Vec<CertificateDer<'static>>,
+    },
 }
 
 impl Spec {

@@ -182,6 +182,23 @@ pub(super) fn ams_mb4<const D: usize>(
                 y = add(mul_opaque(ai1, ai1), mul_opaque(nj, q1));
             }};
         }
+        // Steps `j` up to `end` (an even count from an even `j`), in blocks of four and a
+        // last pair; `j` is left at `end`.
+        macro_rules! in_blocks {
+            ($step:ident, $j:ident, $end:expr) => {{
+                while $j + 4 <= $end {
+                    $step!($j);
+                    $step!($j + 1);
+                    $step!($j + 2);
+                    $step!($j + 3);
+                    $j += 4;
+                }
+                if $j < $end {
+                    $step!($j);
+                    $step!($j + 1);
+                }
+            }};
+        }
         // Digits 2 and 3 first: they become the next pass's digits 0 and 1, so its
         // quotient chain (about 25 cycles of latency) can start now, beside the rest of
         // this pass, instead of after it.
@@ -204,31 +221,11 @@ pub(super) fn ams_mb4<const D: usize>(
             // The loops' counts change from pass to pass, so their exits would be
             // mispredicted at every pass; they run in blocks of four and a last pair (both
             // counts are even), whose counts change every other pass only.
-            while j + 4 <= i {
-                reduce_only!(j);
-                reduce_only!(j + 1);
-                reduce_only!(j + 2);
-                reduce_only!(j + 3);
-                j += 4;
-            }
-            if j < i {
-                reduce_only!(j);
-                reduce_only!(j + 1);
-            }
+            in_blocks!(reduce_only, j, i);
             diagonal!();
             j = i + 2;
         }
-        while j + 4 <= D {
-            both!(j);
-            both!(j + 1);
-            both!(j + 2);
-            both!(j + 3);
-            j += 4;
-        }
-        if j < D {
-            both!(j);
-            both!(j + 1);
-        }
+        in_blocks!(both, j, D);
         acc[D - 2] = y;
         acc[D - 1] = zero;
         (q0, q1, c1, y) = next;

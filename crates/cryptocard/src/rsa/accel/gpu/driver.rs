@@ -190,9 +190,10 @@ fn load(
     cache: Option<&ModuleCache>,
     which: &str,
 ) -> core::result::Result<(Arc<CudaModule>, String), String> {
-    let key = ModuleCache::key(KERNEL_SOURCE, options);
+    // The source hashed only where there is a cache to look in.
+    let cached = cache.map(|c| (c, ModuleCache::key(KERNEL_SOURCE, options)));
     let mut refused = String::new();
-    if let Some(cubin) = cache.and_then(|c| c.get(&key)) {
+    if let Some(cubin) = cached.as_ref().and_then(|(c, key)| c.get(key)) {
         match ctx.load_module(Ptx::from_binary(cubin)) {
             Ok(module) => return Ok((module, "from the cache".into())),
             Err(e) => refused = format!("; the driver refused the cached one: {e:?}"),
@@ -202,7 +203,7 @@ fn load(
     let compiled = nvrtc_compile(options)
         .map_err(|e| format!("NVRTC could not compile the kernel {which}: {e}"))?;
     let secs = t.elapsed().as_secs_f64();
-    let stored = match cache.map(|c| c.put(&key, &compiled.cubin)) {
+    let stored = match cached.map(|(c, key)| c.put(&key, &compiled.cubin)) {
         Some(Ok(())) => ", stored".to_string(),
         Some(Err(e)) => format!(", not stored: {e}"),
         None => String::new(),

@@ -18,6 +18,7 @@
 //! measures what they cost.
 
 use super::module_cache::ModuleCache;
+use super::module_cache::tests::TempDir;
 use super::nvrtc::{nvrtc_compile_log, nvrtc_present, precompile_module};
 use super::source::KERNEL_SOURCE;
 use super::tuning::{SIZED_PRIME_WORDS, Tuning};
@@ -200,17 +201,13 @@ fn precompiles_a_module_into_the_cache() {
     if !nvrtc_present() {
         return eprintln!("skipped: no libnvrtc.so.13 on the library path (scripts/nvrtc)");
     }
-    let mut seed = [0u8; 8];
-    getrandom::fill(&mut seed).unwrap();
-    let dir = std::env::temp_dir()
-        .join(format!("cryptocard-precompile-{:016x}", u64::from_le_bytes(seed)));
-    let cache = ModuleCache::open(&dir).unwrap();
+    let dir = TempDir::new("precompile");
+    let cache = ModuleCache::open(&dir.0).unwrap();
     let t = tuning(&[]);
     let first = precompile_module(ARCH, &t, &cache, Some(16));
     let again = precompile_module(ARCH, &t, &cache, Some(16));
     let key = ModuleCache::key(KERNEL_SOURCE, &t.nvrtc_options(ARCH, Some(16)));
     let stored = cache.get(&key);
-    let _ = std::fs::remove_dir_all(&dir);
     let first = first.unwrap();
     assert!(first.starts_with("module for 16-limb primes: compiled in "), "{first}");
     assert_eq!(again.unwrap(), "module for 16-limb primes: already in the cache");

@@ -188,14 +188,14 @@ fn replaceable(_meta: &fs::Metadata) -> Result<(), &'static str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A fresh folder under the system's temporary one, removed at the end.
-    struct TempDir(PathBuf);
+    pub(in crate::rsa::accel::gpu) struct TempDir(pub(in crate::rsa::accel::gpu) PathBuf);
 
     impl TempDir {
-        fn new(tag: &str) -> TempDir {
+        pub(in crate::rsa::accel::gpu) fn new(tag: &str) -> TempDir {
             let mut seed = [0u8; 8];
             getrandom::fill(&mut seed).unwrap();
             let p =

@@ -6,16 +6,18 @@
 //! cores (issue 19's target is a million RSA-2048 signatures a second). With
 //! `GPU_HOST_DEVICE_NS`, the stand-in takes that many nanoseconds an operation, as a
 //! device of that rate would: how much of the host's work overlaps the device's (a
-//! batch of two chunks or more runs as a pipeline, `rsa/batch.rs`).
+//! batch of two chunks or more runs as a pipeline, `rsa/batch.rs`). `GPU_HOST_CHUNKS`
+//! lists the chunk sizes to try (`CRYPTOCARD_GPU_CHUNK` on a device; 65,536 by default).
 //!
 //! ```text
 //! cargo bench -p cryptocard-bench --bench gpu_host     # RSA-2048, 8,192 to 262,144
 //! GPU_HOST_BITS=4096 GPU_HOST_BATCHES=262144 GPU_HOST_REPS=20 cargo bench -p cryptocard-bench --bench gpu_host
 //! GPU_HOST_DEVICE_NS=1000 cargo bench -p cryptocard-bench --bench gpu_host   # a 1M/s device
+//! GPU_HOST_DEVICE_NS=1000 GPU_HOST_CHUNKS=16384,65536 cargo bench -p cryptocard-bench --bench gpu_host
 //! ```
 
 use cryptocard::digest::HashAlg;
-use cryptocard::hazmat::gpu::private_batch_stand_in;
+use cryptocard::hazmat::gpu::{CHUNK, private_batch_stand_in};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
 use std::time::Instant;
@@ -36,7 +38,10 @@ fn batches() {
     let per_op = std::time::Duration::from_nanos(device_ns as u64);
     for bits in env_list("GPU_HOST_BITS", &[2048]) {
         let key = RsaPrivateKey::generate(bits, &mut OsRng).expect("a key");
-        for batch in env_list("GPU_HOST_BATCHES", &[8192, 65536, 262144]) {
+        for (batch, chunk) in env_list("GPU_HOST_BATCHES", &[8192, 65536, 262144])
+            .into_iter()
+            .flat_map(|b| env_list("GPU_HOST_CHUNKS", &[CHUNK]).into_iter().map(move |c| (b, c)))
+        {
             let requests: Vec<PrivateRequest> = (0..batch)
                 .map(|i| PrivateRequest::SignPkcs1v15 {
                     hash: HashAlg::Sha256,
@@ -49,7 +54,7 @@ fn batches() {
             // as a steady stream of batches does.
             let run = || {
                 let t = Instant::now();
-                let results = private_batch_stand_in(&calls, &mut OsRng, per_op);
+                let results = private_batch_stand_in(&calls, &mut OsRng, per_op, chunk);
                 assert!(results.iter().all(Result::is_ok), "a request failed");
                 t.elapsed().as_secs_f64()
             };
@@ -58,7 +63,8 @@ fn batches() {
             let mut times: Vec<f64> = (0..reps).map(|_| run()).collect();
             times.sort_by(f64::total_cmp);
             println!(
-                "RSA-{bits} batch {batch:>7}, device {device_ns} ns/op: {:>9.0} ops/s on \
+                "RSA-{bits} batch {batch:>7}, chunk {chunk:>7}, device {device_ns} ns/op: \
+                 {:>9.0} ops/s on \
                  {cores} cores (best {:.1} ms, median {:.1} ms a batch; first {:.1} ms)",
                 batch as f64 / times[0],
                 times[0] * 1e3,

@@ -85,7 +85,7 @@ pub use crate::rsa::product_jobs::ProductJobs;
 pub mod gpu {
     use crate::rsa::RsaPrivateKey;
     pub use crate::rsa::accel::gpu::layout::{
-        FAULT_BIT_WORD, FAULT_GARNER, FAULT_MP, FAULT_MQ, FAULT_PHASE_WORD, FAULT_UNBLIND,
+        CHUNK, FAULT_BIT_WORD, FAULT_GARNER, FAULT_MP, FAULT_MQ, FAULT_PHASE_WORD, FAULT_UNBLIND,
         IN_PLANES, KEY_HDR, KEY_MAGIC, OUT_PLANES, PRIME_MAX, STATUS_BAD_INPUT, STATUS_BAD_KEY,
         STATUS_FAULT, STATUS_OK, WINDOW, WINDOW_MAX, key_words,
     };
@@ -138,12 +138,15 @@ pub mod gpu {
     /// the decoding), the end-to-end ceiling the host sets for a device; with a
     /// device's time, how much of the host's work overlaps the device's. A request
     /// whose key the kernel does not take fails with [`crate::Error::Unsupported`].
+    /// A batch of two `chunk`s or more runs as a pipeline of chunks, as a GPU batch
+    /// does with its tuning's chunk ([`CHUNK`] by default).
     pub fn private_batch_stand_in(
         requests: &[(&RsaPrivateKey, &crate::rsa::PrivateRequest)],
         rng: &mut dyn crate::rng::RandomSource,
         per_op: core::time::Duration,
+        chunk: usize,
     ) -> Vec<crate::Result<Vec<u8>>> {
-        crate::rsa::batch::private_batch_on_stand_in(requests, rng, per_op)
+        crate::rsa::batch::private_batch_on_stand_in(requests, rng, per_op, chunk)
     }
 
     /// The device in one line, or why there is none.

@@ -31,7 +31,7 @@
 //! A large batch whose keys run on the GPU has its host work (hashing, padding,
 //! decoding) split over every core, so that the host keeps up with the device; PSS's
 //! salts are still drawn on the caller's thread from its source. One of two device
-//! chunks (65,536 requests) or more runs as a pipeline: two chunks' private operations
+//! chunks (65,536 requests unless `CRYPTOCARD_GPU_CHUNK` says otherwise) or more runs as a pipeline: two chunks' private operations
 //! at once on threads of their own (one on the device while the other's planes are
 //! made or read) while the caller's thread encodes the next and decodes the finished
 //! ones, and each chunk takes the blinding pairs that an earlier one renewed (a key's
@@ -253,15 +253,17 @@ pub fn private_batch(
     // that the host keeps up with the device; the CPU units keep one thread per batch
     // (the engine runs one batch per worker).
     #[cfg(feature = "gpu")]
-    let threads = match host_threads(requests.len()) {
+    let split = match host_threads(requests.len()) {
         // Small batches (every CPU batch of the engine) skip the scan of the keys' units.
-        1 => 1,
-        n if requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) => n,
-        _ => 1,
+        1 => (1, usize::MAX),
+        n if requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) => {
+            (n, gpu_chunk())
+        }
+        _ => (1, usize::MAX),
     };
     #[cfg(not(feature = "gpu"))]
-    let threads = 1;
-    private_batch_with(requests, rng, threads, &super::private::private_all)
+    let split = (1, usize::MAX);
+    private_batch_with(requests, rng, split, &super::private::private_all)
 }
 
 /// [`private_batch`] with every key the GPU kernel takes on the GPU, whatever its own
@@ -273,26 +275,31 @@ pub(crate) fn private_batch_on_gpu(
     rng: &mut dyn RandomSource,
 ) -> Vec<Result<Vec<u8>>> {
     match super::Backend::Gpu.resolve() {
-        Ok(gpu) => private_batch_with(requests, rng, host_threads(requests.len()), &|ops, rng| {
-            super::private::private_all_on_gpu(ops, gpu, rng)
-        }),
+        Ok(gpu) => {
+            let split = (host_threads(requests.len()), gpu_chunk());
+            private_batch_with(requests, rng, split, &|ops, rng| {
+                super::private::private_all_on_gpu(ops, gpu, rng)
+            })
+        }
         Err(e) => requests.iter().map(|_| Err(e)).collect(),
     }
 }
 
-/// [`private_batch`] as a GPU batch runs it, every key the kernel takes on a stand-in
-/// device that answers after `per_op` an operation (`stand_in.rs`'s `StandIn`: m = c, so
-/// no result is a real signature): the host's side, for
+/// [`private_batch`] as a GPU batch runs it in chunks of `chunk`, every key the kernel
+/// takes on a stand-in device that answers after `per_op` an operation (`stand_in.rs`'s
+/// `StandIn`: m = c, so no result is a real signature): the host's side, for
 /// `hazmat::gpu::private_batch_stand_in`.
 #[cfg(feature = "hazmat")]
 pub(crate) fn private_batch_on_stand_in(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
     per_op: core::time::Duration,
+    chunk: usize,
 ) -> Vec<Result<Vec<u8>>> {
     use super::accel::gpu::stand_in::{StandIn, private_all_on_stand_in};
     let stand_in = StandIn::new(per_op);
-    private_batch_with(requests, rng, host_threads(requests.len()), &|ops, rng| {
+    let split = (host_threads(requests.len()), chunk);
+    private_batch_with(requests, rng, split, &|ops, rng| {
         private_all_on_stand_in(ops, rng, &stand_in)
     })
 }
@@ -318,9 +325,13 @@ impl PrivateRequest {
 /// when it failed before RSADP (the encoding's error).
 type Encoded = (Result<Elem<N, Plain>>, Option<Result<Vec<u8>>>);
 
-/// Requests a large GPU batch hands the device at a time ([`pipelined`]): the batch
-/// at which the kernel's rate levels off (65,536 at RSA-2048 on an H200, docs/gpu.md).
-const GPU_CHUNK: usize = 65536;
+/// The requests a large GPU batch hands the device at a time ([`pipelined`]): the
+/// device's tuning (`layout::CHUNK` unless `CRYPTOCARD_GPU_CHUNK` says otherwise).
+#[cfg(feature = "gpu")]
+fn gpu_chunk() -> usize {
+    use super::accel::gpu::{driver, layout::CHUNK};
+    driver::device().map_or(CHUNK, |d| d.chunk())
+}
 
 /// The private operations of a batch: each input (c, or the error it already failed
 /// with) to its result, in order.
@@ -331,15 +342,15 @@ type PrivateAll<'f> = dyn Fn(Ops<'_, Elem<N, Plain>>, &mut dyn RandomSource) -> 
 /// [`private_batch`]'s body, with the private operations run by `private_all` and the
 /// schemes' encoding and decoding on `threads` threads (the caller's `rng` for the
 /// encodings that draw randomness, on this thread). A batch split over threads (a GPU
-/// batch) of two [`GPU_CHUNK`]s or more runs [`pipelined`].
+/// batch) of two `chunk`s or more runs [`pipelined`].
 fn private_batch_with(
     requests: &[(&RsaPrivateKey, &PrivateRequest)],
     rng: &mut dyn RandomSource,
-    threads: usize,
+    (threads, chunk): (usize, usize),
     private_all: &PrivateAll<'_>,
 ) -> Vec<Result<Vec<u8>>> {
-    if threads > 1 && requests.len() >= 2 * GPU_CHUNK {
-        return pipelined(requests, rng, threads, GPU_CHUNK, private_all);
+    if threads > 1 && requests.len() / 2 >= chunk {
+        return pipelined(requests, rng, threads, chunk, private_all);
     }
     let (inputs, early) = encode_all(requests, rng, threads);
     let finished = private_all(inputs, rng);
@@ -475,6 +486,32 @@ mod tests {
     use crate::rng::OsRng;
     use crate::rsa::key::test_key_2048;
 
+    /// A GPU batch on the stand-in device (which answers each operation with its input)
+    /// cut in chunks of 1,024, a pipeline of eight, returns what it returns uncut: each
+    /// raw input back, in order.
+    #[cfg(feature = "hazmat")]
+    #[test]
+    fn stand_in_batch_in_chunks_keeps_its_order() {
+        let key = test_key_2048();
+        let requests: Vec<PrivateRequest> = (0..8192u32)
+            .map(|i| {
+                let mut input = vec![0u8; key.size()];
+                input[1..5].copy_from_slice(&i.to_be_bytes());
+                PrivateRequest::RawPrivate { input }
+            })
+            .collect();
+        let calls: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+            requests.iter().map(|r| (&key, r)).collect();
+        let run = |chunk| private_batch_on_stand_in(&calls, &mut OsRng, Default::default(), chunk);
+        let (cut, whole) = (run(1024), run(1 << 20));
+        assert_eq!(cut.len(), requests.len());
+        for (i, (req, (a, b))) in requests.iter().zip(cut.iter().zip(&whole)).enumerate() {
+            let PrivateRequest::RawPrivate { input } = req else { unreachable!() };
+            assert_eq!(a.as_ref().ok(), Some(input), "request {i} in chunks");
+            assert_eq!(a, b, "request {i}");
+        }
+    }
+
     /// The host work split over threads (as for a GPU batch), and the batch run as a
     /// pipeline of chunks (as a large GPU batch is, here in chunks of 7 and of 1), give
     /// every request what one thread gives it, in order: PKCS#1 v1.5 signatures and
@@ -511,7 +548,8 @@ mod tests {
         let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
             requests.iter().map(|(k, r)| (*k, r)).collect();
         let run = |threads| {
-            private_batch_with(&pairs, &mut OsRng, threads, &super::super::private::private_all)
+            let split = (threads, usize::MAX);
+            private_batch_with(&pairs, &mut OsRng, split, &super::super::private::private_all)
         };
         let one = run(1);
         assert_eq!(one.len(), pairs.len());

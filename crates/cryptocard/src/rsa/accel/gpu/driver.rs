@@ -329,6 +329,11 @@ impl Drop for DeviceKey {
 }
 
 impl Device {
+    /// The requests of a large batch handed to the device at a time (the tuning's).
+    pub(crate) fn chunk(&self) -> usize {
+        self.tuning.chunk
+    }
+
     /// Uploads a key image ([`super::layout::key_image`]).
     pub(crate) fn upload(&self, image: &[u32]) -> Result<DeviceKey> {
         let buf = self.stream.clone_htod(image).map_err(gpu_failed)?;

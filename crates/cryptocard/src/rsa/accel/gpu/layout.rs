@@ -31,6 +31,11 @@ pub const WINDOW_MAX: u32 = 5;
 /// in products at 5, and every table entry is read each time, so the table's size costs
 /// time too). Not yet chosen by measurement: see the module docs of `gpu`.
 pub const WINDOW: u32 = 5;
+/// The requests a large batch hands the device at a time, unless `CRYPTOCARD_GPU_CHUNK`
+/// says otherwise (`rsa/batch.rs` runs a batch of two chunks or more as a pipeline): the
+/// batch at which the kernel's rate levels off (65,536 at RSA-2048 on an H200,
+/// docs/gpu.md).
+pub const CHUNK: usize = 65536;
 
 /// The operation's result left the device (`CC_STATUS_OK`).
 pub const STATUS_OK: u32 = 0;

@@ -16,6 +16,7 @@
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
 //! | `CRYPTOCARD_GPU_PINNED` | 0, 1 | 1 | a batch's planes on the host in page-locked memory, kept between batches, or on the heap (the driver then copies through bounce buffers) |
 //! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | by size | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
+//! | `CRYPTOCARD_GPU_CHUNK` | 1024 to 1048576 | `layout::CHUNK` (65536) | the requests a large batch hands the device at a time (`rsa/batch.rs`): a batch of two chunks or more runs as a pipeline, one chunk's host work beside another's launch; smaller chunks overlap more of a batch, larger ones fill the device better |
 //!
 //! "By size" is what the device runs measured best at each prime length (two H200s,
 //! docs/gpu.md "What the device measured"): the split form at every sized length (at
@@ -35,7 +36,7 @@
 //! outside its range makes the backend unusable with a message naming the variable,
 //! rather than run something nobody asked for.
 
-use super::layout::{WINDOW, WINDOW_MAX};
+use super::layout::{CHUNK, WINDOW, WINDOW_MAX};
 
 /// The prime lengths, in 32-bit limbs, that get a module of their own when
 /// `CRYPTOCARD_GPU_SIZED` is on: RSA-1024, 2048, 3072 and 4096. Other keys the kernel
@@ -68,6 +69,8 @@ pub(crate) struct Tuning {
     pub(crate) split: Option<bool>,
     /// The planes in page-locked host memory.
     pub(crate) pinned: bool,
+    /// The requests of a large batch handed to the device at a time.
+    pub(crate) chunk: usize,
 }
 
 impl Default for Tuning {
@@ -84,6 +87,7 @@ impl Default for Tuning {
             max_registers: 0,
             split: None,
             pinned: true,
+            chunk: CHUNK,
         }
     }
 }
@@ -149,6 +153,12 @@ impl Tuning {
             )?,
             split: set("CRYPTOCARD_GPU_SPLIT", &yes_no)?,
             pinned: pick("CRYPTOCARD_GPU_PINNED", &yes_no, d.pinned)?,
+            chunk: number(
+                "CRYPTOCARD_GPU_CHUNK",
+                &|c| (1 << 10..=1 << 20).contains(&c),
+                "1024 to 1048576",
+                d.chunk as u32,
+            )? as usize,
         })
     }
 
@@ -214,7 +224,7 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{}, {} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes",
+            "{}, {} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes, chunks of {}",
             if self.exp_f64 {
                 "exponentiations on the FP64 units"
             } else {
@@ -240,6 +250,7 @@ impl Tuning {
             },
             self.sizes_where(|l| self.split_for(l)),
             if self.pinned { "page-locked" } else { "heap" },
+            self.chunk,
         )
     }
 }
@@ -273,6 +284,7 @@ mod tests {
             ("CRYPTOCARD_GPU_MAXREG", "168"),
             ("CRYPTOCARD_GPU_SPLIT", "1"),
             ("CRYPTOCARD_GPU_PINNED", "0"),
+            ("CRYPTOCARD_GPU_CHUNK", "16384"),
         ])
         .unwrap();
         let want = Tuning {
@@ -287,6 +299,7 @@ mod tests {
             max_registers: 168,
             split: Some(true),
             pinned: false,
+            chunk: 16384,
         };
         assert_eq!(t, want);
         assert_eq!(t.module_for(32), None, "not sized: one module");
@@ -294,8 +307,8 @@ mod tests {
         assert!(t.describe().contains("at most 168 registers"));
         assert!(t.describe().contains("split in three kernels at every size"));
         assert!(t.describe().contains("squaring by the product at every size"));
-        assert!(t.describe().ends_with("heap planes"), "{}", t.describe());
-        assert!(Tuning::default().describe().ends_with("page-locked planes"));
+        assert!(t.describe().ends_with("heap planes, chunks of 16384"), "{}", t.describe());
+        assert!(Tuning::default().describe().ends_with("page-locked planes, chunks of 65536"));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
         assert!(t.nvrtc_options("sm_90", Some(32)).contains(&"-DCC_EXP_F64=1".to_string()));
         assert!(t.describe().starts_with("exponentiations on the FP64 units"));
@@ -319,6 +332,8 @@ mod tests {
             ("CRYPTOCARD_GPU_MAXREG", "16"),
             ("CRYPTOCARD_GPU_MAXREG", "256"),
             ("CRYPTOCARD_GPU_SPLIT", "yes"),
+            ("CRYPTOCARD_GPU_CHUNK", "1023"),
+            ("CRYPTOCARD_GPU_CHUNK", "2097152"),
         ] {
             let e = Tuning::from_pairs(&[(name, bad)]).unwrap_err();
             assert!(e.starts_with(name), "{name}={bad}: {e}");

@@ -50,6 +50,7 @@ use std::time::Instant;
 /// The device, its compiled kernels, and what the speed report names.
 pub(crate) struct Device {
     ctx: Arc<CudaContext>,
+    /// The stream keys are uploaded and wiped on (the context's default stream).
     stream: Arc<CudaStream>,
     /// `sm_90`.
     arch: String,
@@ -60,9 +61,15 @@ pub(crate) struct Device {
     every: Kernels,
     /// The sized modules by prime length: compiling (from setup on) or loaded.
     sized: Mutex<Vec<(usize, SizedModule)>>,
-    /// One launch at a time, with the device memory it reuses.
-    launch: Mutex<Scratch>,
+    /// Where batches run: one launch at a time on each, with the device memory it
+    /// reuses (the tuning's `streams`: one lane on the default stream, or two on
+    /// streams of their own, so that one batch's copies overlap another's kernel).
+    lanes: Vec<Lane>,
+    /// The lane the next batch waits for when every lane is busy.
+    next_lane: std::sync::atomic::AtomicUsize,
     counters: Mutex<GpuCounters>,
+    /// The kernels' time, counted once where two lanes' kernels run at once.
+    clock: Mutex<KernelClock>,
     /// "NVIDIA H100 80GB HBM3, 132 SMs at 1980 MHz, sm_90; PTX carry chains, ...".
     pub(crate) description: String,
 }
@@ -101,7 +108,8 @@ pub struct GpuCounters {
     /// Operations in them.
     pub operations: u64,
     /// Seconds from each launch to the kernel's end (the device synchronised before
-    /// and after), summed.
+    /// and after), summed; where two lanes' kernels ran at once, that time counts once
+    /// (a batch that failed midway counts its kernels' time too).
     pub kernel_seconds: f64,
     /// Seconds in the driver's batch call, transfers and waiting included, summed.
     pub busy_seconds: f64,
@@ -137,7 +145,10 @@ pub fn status() -> String {
 /// The device's counters (zeros where there is no device or it was never used).
 pub fn counters() -> GpuCounters {
     match DEVICE.get() {
-        Some(Ok(d)) => *d.counters.lock().unwrap_or_else(|p| p.into_inner()),
+        Some(Ok(d)) => GpuCounters {
+            kernel_seconds: d.clock.lock().unwrap_or_else(|p| p.into_inner()).seconds,
+            ..*d.counters.lock().unwrap_or_else(|p| p.into_inner())
+        },
         _ => GpuCounters::default(),
     }
 }
@@ -284,6 +295,15 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
         .collect();
     let every = build(&ctx, &arch, &tuning, cache.as_ref(), None)?;
     let stream = ctx.default_stream();
+    // A second lane needs streams of their own: the default stream runs one thing at a
+    // time. (cudarc then orders each buffer's uses across streams by its events.)
+    let lanes = match tuning.streams {
+        1 => vec![Lane::new(stream.clone())],
+        n => (0..n)
+            .map(|_| ctx.new_stream().map(Lane::new))
+            .collect::<core::result::Result<_, _>>()
+            .map_err(|e| format!("CUDA stream: {e:?}"))?,
+    };
     let cached = match (&cache, cache_refused) {
         (Some(_), _) => "; modules kept in CRYPTOCARD_GPU_CACHE".to_string(),
         (None, Some(why)) => format!("; no module cache ({why})"),
@@ -299,8 +319,10 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
         cache,
         every,
         sized: Mutex::new(compiling),
-        launch: Mutex::new(Scratch::default()),
+        lanes,
+        next_lane: Default::default(),
         counters: Mutex::new(GpuCounters::default()),
+        clock: Mutex::new(KernelClock::default()),
         description,
     })
 }
@@ -381,26 +403,40 @@ impl Device {
         if input.buf.len() != IN_PLANES * input.words * input.count || op_key.len() != input.count {
             return Err(Error::Internal("GPU batch planes of the wrong length"));
         }
-        let mut scratch = self.launch.lock().unwrap_or_else(|p| p.into_inner());
+        let (stream, mut scratch) = self.lane();
         let started = Instant::now();
         let key_words: Vec<usize> = keys.iter().map(|k| k.n_words).collect();
-        let (mut kernel_seconds, mut launches) = (0.0, 0);
+        let mut launches = 0;
         let result = layout::by_size(&key_words, op_key, input, |nw, op_key, planes| {
             let kernels = self.kernels(nw / 2);
-            let (out, status, secs) =
-                self.launch_one(&mut scratch, &kernels, keys, op_key, planes)?;
-            kernel_seconds += secs;
+            let (out, status) =
+                self.launch_one(stream, &mut scratch, &kernels, keys, op_key, planes)?;
             launches += 1;
             Ok((out, status))
         });
+        drop(scratch);
         if result.is_ok() {
             let mut c = self.counters.lock().unwrap_or_else(|p| p.into_inner());
             c.launches += launches;
             c.operations += input.count as u64;
-            c.kernel_seconds += kernel_seconds;
             c.busy_seconds += started.elapsed().as_secs_f64();
         }
         result
+    }
+
+    /// A lane for a batch: the first free one, else the next in turn, waited for.
+    fn lane(&self) -> (&Arc<CudaStream>, std::sync::MutexGuard<'_, Scratch>) {
+        use std::sync::TryLockError;
+        for lane in &self.lanes {
+            match lane.scratch.try_lock() {
+                Ok(s) => return (&lane.stream, s),
+                Err(TryLockError::Poisoned(p)) => return (&lane.stream, p.into_inner()),
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        let i = self.next_lane.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let lane = &self.lanes[i % self.lanes.len()];
+        (&lane.stream, lane.scratch.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// Zeroed planes for `count` operations of `words` limbs, page-locked where the
@@ -413,18 +449,18 @@ impl Device {
         }
     }
 
-    /// One launch of `func` over a batch of one size, in the device memory of
-    /// `scratch`; the seconds the kernel ran.
+    /// One launch of `func` over a batch of one size on `s`, in the device memory of
+    /// `scratch`, its kernels' time on the device's [`KernelClock`].
     fn launch_one(
         &self,
+        s: &Arc<CudaStream>,
         scratch: &mut Scratch,
         kernels: &Kernels,
         keys: &[&DeviceKey],
         op_key: &[u32],
         input: &Planes,
-    ) -> Result<(Planes, Vec<u32>, f64)> {
+    ) -> Result<(Planes, Vec<u32>)> {
         let count = input.count;
-        let s = &self.stream;
         let failed = gpu_failed;
         let ptrs: Vec<u64> = keys
             .iter()
@@ -468,7 +504,7 @@ impl Device {
         };
         const NO_SCRATCH: u64 = 0;
         s.synchronize().map_err(failed)?;
-        let t = Instant::now();
+        let kernels_run = KernelClock::start(&self.clock);
         let mut launch = |f: &CudaFunction, threads: u32| {
             let mut launch = s.launch_builder(f);
             launch.arg(&mut d_keys).arg(&key_count).arg(&mut d_op_key).arg(&mut d_in);
@@ -498,8 +534,9 @@ impl Device {
         } else {
             launch(&kernels.whole, n)?;
         }
-        s.synchronize().map_err(failed)?;
-        let kernel_seconds = t.elapsed().as_secs_f64();
+        let finished = s.synchronize().map_err(failed);
+        drop(kernels_run);
+        finished?;
         let mut out = self.planes(OUT_PLANES, input.words, count);
         s.memcpy_dtoh(&d_out, &mut out.buf[..out_words]).map_err(failed)?;
         let mut status = vec![0u32; count];
@@ -511,12 +548,90 @@ impl Device {
             s.memset_zeros(mid).map_err(failed)?;
         }
         s.synchronize().map_err(failed)?;
-        Ok((out, status, kernel_seconds))
+        Ok((out, status))
+    }
+}
+
+/// The time some kernel ran: from a launch while none ran to the end of the last one
+/// running, summed (the union of the kernels' times, so two lanes at once count once).
+#[derive(Default)]
+struct KernelClock {
+    running: u32,
+    since: Option<Instant>,
+    seconds: f64,
+}
+
+/// A kernel counted on a [`KernelClock`] from its launch until this is dropped.
+struct KernelsRunning<'a>(&'a Mutex<KernelClock>);
+
+impl KernelClock {
+    /// Counts a kernel from now until the guard is dropped.
+    fn start(clock: &Mutex<KernelClock>) -> KernelsRunning<'_> {
+        clock.lock().unwrap_or_else(|p| p.into_inner()).begin(Instant::now());
+        KernelsRunning(clock)
+    }
+
+    fn begin(&mut self, now: Instant) {
+        if self.running == 0 {
+            self.since = Some(now);
+        }
+        self.running += 1;
+    }
+
+    fn end(&mut self, now: Instant) {
+        self.running = self.running.saturating_sub(1);
+        if self.running == 0 {
+            let since = self.since.take();
+            self.seconds += since.map_or(0.0, |t| now.saturating_duration_since(t).as_secs_f64());
+        }
+    }
+}
+
+impl Drop for KernelsRunning<'_> {
+    fn drop(&mut self) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).end(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KernelClock;
+    use std::time::{Duration, Instant};
+
+    /// Kernels of two lanes that overlap count their time once; apart, each counts.
+    #[test]
+    fn kernel_clock_counts_overlapping_kernels_once() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let mut c = KernelClock::default();
+        c.begin(at(0));
+        c.begin(at(20)); // the second lane's, while the first runs
+        c.end(at(40)); // the first ends; the second still runs
+        assert_eq!(c.seconds, 0.0);
+        c.end(at(60));
+        assert!((c.seconds - 0.060).abs() < 1e-9, "{}", c.seconds);
+        c.begin(at(100)); // alone: its own 10 ms
+        c.end(at(110));
+        assert!((c.seconds - 0.070).abs() < 1e-9, "{}", c.seconds);
+        c.end(at(120)); // an end without a start changes nothing
+        assert!((c.seconds - 0.070).abs() < 1e-9, "{}", c.seconds);
+    }
+}
+
+/// A stream and the device memory of the batches that run on it, one at a time.
+struct Lane {
+    stream: Arc<CudaStream>,
+    scratch: Mutex<Scratch>,
+}
+
+impl Lane {
+    fn new(stream: Arc<CudaStream>) -> Lane {
+        Lane { stream, scratch: Mutex::new(Scratch::default()) }
     }
 }
 
 /// The device memory of a batch, kept from one batch to the next (each grown to the
-/// largest batch so far) under the launch lock, so that a batch neither allocates nor
+/// largest batch so far) under its lane's lock, so that a batch neither allocates nor
 /// frees: the key pointers, the key indices, the input and output planes, the split
 /// form's middle planes and the status words. The planes are zeroed after each batch.
 #[derive(Default)]

@@ -39,6 +39,12 @@
 //! (taken from the key's pool and their successors put back, as for the other units),
 //! the status of each operation.
 //!
+//! Transfers: the device memory is kept from batch to batch and the planes are
+//! page-locked (`CRYPTOCARD_GPU_PINNED`); a large batch runs as a pipeline of chunks
+//! (`CRYPTOCARD_GPU_CHUNK`, `rsa/batch.rs`), one chunk's host work beside another's
+//! launch, on one stream or on two at once (`CRYPTOCARD_GPU_STREAMS`, `driver.rs`'s
+//! lanes). What each measured is in `docs/gpu.md`.
+//!
 //! # Layouts tried and what each measured
 //!
 //! Measured on an H200 (`scripts/gpu-check --sweep`; the table and the end-to-end rows

@@ -21,7 +21,7 @@ use crate::{Error, Result};
 /// with a device's time, how much of the host's work overlaps it.
 pub(crate) struct StandIn {
     per_op: core::time::Duration,
-    /// One batch at a time, as the device's launch lock.
+    /// One batch at a time, as the device's lane (with one stream, the default).
     one_at_a_time: std::sync::Mutex<()>,
 }
 

@@ -16,6 +16,7 @@
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
 //! | `CRYPTOCARD_GPU_PINNED` | 0, 1 | 1 | a batch's planes on the host in page-locked memory, kept between batches, or on the heap (the driver then copies through bounce buffers) |
 //! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | by size | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
+//! | `CRYPTOCARD_GPU_STREAMS` | 1, 2 | 1 | batches on the device one at a time (the default stream), or two at once on streams of their own, so that one batch's copies and host work overlap another's kernel and two smaller launches fill the device together (with `CRYPTOCARD_GPU_CHUNK` below 65536) |
 //! | `CRYPTOCARD_GPU_CHUNK` | 1024 to 1048576 | `layout::CHUNK` (65536) | the requests a large batch hands the device at a time (`rsa/batch.rs`): a batch of two chunks or more runs as a pipeline, one chunk's host work beside another's launch; smaller chunks overlap more of a batch, larger ones fill the device better |
 //!
 //! "By size" is what the device runs measured best at each prime length (two H200s,
@@ -71,6 +72,8 @@ pub(crate) struct Tuning {
     pub(crate) pinned: bool,
     /// The requests of a large batch handed to the device at a time.
     pub(crate) chunk: usize,
+    /// Batches on the device at once, each on a stream of its own where more than one.
+    pub(crate) streams: usize,
 }
 
 impl Default for Tuning {
@@ -88,6 +91,7 @@ impl Default for Tuning {
             split: None,
             pinned: true,
             chunk: CHUNK,
+            streams: 1,
         }
     }
 }
@@ -159,6 +163,7 @@ impl Tuning {
                 "1024 to 1048576",
                 d.chunk as u32,
             )? as usize,
+            streams: number("CRYPTOCARD_GPU_STREAMS", &|s| s == 1 || s == 2, "1 or 2", 1)? as usize,
         })
     }
 
@@ -224,7 +229,7 @@ impl Tuning {
     /// The choices in a few words, for the speed report.
     pub(crate) fn describe(&self) -> String {
         format!(
-            "{}, {} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes, chunks of {}",
+            "{}, {} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes, chunks of {}, {}",
             if self.exp_f64 {
                 "exponentiations on the FP64 units"
             } else {
@@ -251,6 +256,10 @@ impl Tuning {
             self.sizes_where(|l| self.split_for(l)),
             if self.pinned { "page-locked" } else { "heap" },
             self.chunk,
+            match self.streams {
+                1 => "one batch at a time".to_string(),
+                s => format!("{s} batches at once on streams of their own"),
+            },
         )
     }
 }
@@ -285,6 +294,7 @@ mod tests {
             ("CRYPTOCARD_GPU_SPLIT", "1"),
             ("CRYPTOCARD_GPU_PINNED", "0"),
             ("CRYPTOCARD_GPU_CHUNK", "16384"),
+            ("CRYPTOCARD_GPU_STREAMS", "2"),
         ])
         .unwrap();
         let want = Tuning {
@@ -300,6 +310,7 @@ mod tests {
             split: Some(true),
             pinned: false,
             chunk: 16384,
+            streams: 2,
         };
         assert_eq!(t, want);
         assert_eq!(t.module_for(32), None, "not sized: one module");
@@ -307,8 +318,10 @@ mod tests {
         assert!(t.describe().contains("at most 168 registers"));
         assert!(t.describe().contains("split in three kernels at every size"));
         assert!(t.describe().contains("squaring by the product at every size"));
-        assert!(t.describe().ends_with("heap planes, chunks of 16384"), "{}", t.describe());
-        assert!(Tuning::default().describe().ends_with("page-locked planes, chunks of 65536"));
+        let two = "heap planes, chunks of 16384, 2 batches at once on streams of their own";
+        assert!(t.describe().ends_with(two), "{}", t.describe());
+        let one = "page-locked planes, chunks of 65536, one batch at a time";
+        assert!(Tuning::default().describe().ends_with(one));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
         assert!(t.nvrtc_options("sm_90", Some(32)).contains(&"-DCC_EXP_F64=1".to_string()));
         assert!(t.describe().starts_with("exponentiations on the FP64 units"));
@@ -334,6 +347,8 @@ mod tests {
             ("CRYPTOCARD_GPU_SPLIT", "yes"),
             ("CRYPTOCARD_GPU_CHUNK", "1023"),
             ("CRYPTOCARD_GPU_CHUNK", "2097152"),
+            ("CRYPTOCARD_GPU_STREAMS", "3"),
+            ("CRYPTOCARD_GPU_STREAMS", "0"),
         ] {
             let e = Tuning::from_pairs(&[(name, bad)]).unwrap_err();
             assert!(e.starts_with(name), "{name}={bad}: {e}");

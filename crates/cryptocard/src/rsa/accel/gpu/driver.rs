@@ -16,32 +16,33 @@
 //! the device's machine code (a cubin, so the driver has nothing left to compile at the
 //! load), which takes up to half a minute of a core for the unrolled modules
 //! (RSA-4096's the longest). With `CRYPTOCARD_GPU_CACHE` the cubins are kept on disk
-//! and later processes load them (`module_cache.rs`); [`precompile`] fills the cache
+//! and later processes load them (`module_cache.rs`); [`precompile`](super::nvrtc::precompile) fills the cache
 //! without a device. A batch mixing sizes
 //! runs one launch per size (`layout::by_size`). A sized module that fails to compile
 //! leaves its size to the module for every size, with the error in [`status`].
 //!
 //! Key images are uploaded once per key and zeroed on the device when the key's last
-//! clone is dropped ([`DeviceKey`]). A batch's device memory is kept for the next
-//! ([`Scratch`], grown to the largest batch so far) and zeroed after each batch; its
-//! planes on the host are page-locked ([`Staging`], unless `CRYPTOCARD_GPU_PINNED=0`),
-//! so that the copies run at the bus's speed without the driver's bounce buffers, and
-//! are kept too, wiped, for the next batch. One launch at a time per process (a mutex):
-//! the kernel fills the device by itself at the batch sizes where the GPU pays.
+//! clone is dropped ([`DeviceKey`]). A batch runs on a lane (`lane.rs`: a stream and
+//! its kept device memory, zeroed after each batch; one lane, or two with
+//! `CRYPTOCARD_GPU_STREAMS=2`); its planes on the host are page-locked (`staging.rs`,
+//! unless `CRYPTOCARD_GPU_PINNED=0`), so that the copies run at the bus's speed without
+//! the driver's bounce buffers, and are kept too, wiped, for the next batch.
 //! [`counters`] keeps the launches, the
 //! operations and the seconds in the kernel, for `speed`'s kernel-only rates.
 
 #![allow(unsafe_code)]
 
+use super::lane::{KernelClock, Lane, Scratch, room};
 use super::layout::{self, IN_PLANES, OUT_PLANES, PlaneBuf, Planes};
 use super::module_cache::ModuleCache;
 use super::nvrtc::{module_name, nvrtc_compile, nvrtc_present};
 use super::source::{KERNEL_NAME, KERNEL_SOURCE, SPLIT_NAMES};
+use super::staging::Staging;
 use super::tuning::Tuning;
 use crate::{Error, Result};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
-    LaunchConfig, PinnedHostSlice, PushKernelArg, ValidAsZeroBits,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
+    PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -476,14 +477,14 @@ impl Device {
         let mid_words = if kernels.run_split { 2 * (input.words / 2) * count } else { 0 };
         let Scratch { keys: d_keys, op_key: d_op_key, input: d_in, output: d_out, mid, status } =
             scratch;
-        let mut d_keys = room(d_keys, ptrs.len(), s)?.slice_mut(..ptrs.len());
-        let mut d_op_key = room(d_op_key, count, s)?.slice_mut(..count);
-        let mut d_in = room(d_in, in_words, s)?.slice_mut(..in_words);
-        let mut d_out = room(d_out, out_words, s)?.slice_mut(..out_words);
-        let mut d_status = room(status, count, s)?.slice_mut(..count);
+        let mut d_keys = room(d_keys, ptrs.len(), s).map_err(failed)?.slice_mut(..ptrs.len());
+        let mut d_op_key = room(d_op_key, count, s).map_err(failed)?.slice_mut(..count);
+        let mut d_in = room(d_in, in_words, s).map_err(failed)?.slice_mut(..in_words);
+        let mut d_out = room(d_out, out_words, s).map_err(failed)?.slice_mut(..out_words);
+        let mut d_status = room(status, count, s).map_err(failed)?.slice_mut(..count);
         let mut d_mid = match mid_words {
             0 => None,
-            words => Some(room(mid, words, s)?.slice_mut(..words)),
+            words => Some(room(mid, words, s).map_err(failed)?.slice_mut(..words)),
         };
         // What an earlier batch that failed midway may have left is cleared first.
         s.memset_zeros(&mut d_out).map_err(failed)?;
@@ -549,206 +550,6 @@ impl Device {
         }
         s.synchronize().map_err(failed)?;
         Ok((out, status))
-    }
-}
-
-/// The time some kernel ran: from a launch while none ran to the end of the last one
-/// running, summed (the union of the kernels' times, so two lanes at once count once).
-#[derive(Default)]
-struct KernelClock {
-    running: u32,
-    since: Option<Instant>,
-    seconds: f64,
-}
-
-/// A kernel counted on a [`KernelClock`] from its launch until this is dropped.
-struct KernelsRunning<'a>(&'a Mutex<KernelClock>);
-
-impl KernelClock {
-    /// Counts a kernel from now until the guard is dropped.
-    fn start(clock: &Mutex<KernelClock>) -> KernelsRunning<'_> {
-        clock.lock().unwrap_or_else(|p| p.into_inner()).begin(Instant::now());
-        KernelsRunning(clock)
-    }
-
-    fn begin(&mut self, now: Instant) {
-        if self.running == 0 {
-            self.since = Some(now);
-        }
-        self.running += 1;
-    }
-
-    fn end(&mut self, now: Instant) {
-        self.running = self.running.saturating_sub(1);
-        if self.running == 0 {
-            let since = self.since.take();
-            self.seconds += since.map_or(0.0, |t| now.saturating_duration_since(t).as_secs_f64());
-        }
-    }
-}
-
-impl Drop for KernelsRunning<'_> {
-    fn drop(&mut self) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).end(Instant::now());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::KernelClock;
-    use std::time::{Duration, Instant};
-
-    /// Kernels of two lanes that overlap count their time once; apart, each counts.
-    #[test]
-    fn kernel_clock_counts_overlapping_kernels_once() {
-        let t0 = Instant::now();
-        let at = |ms| t0 + Duration::from_millis(ms);
-        let mut c = KernelClock::default();
-        c.begin(at(0));
-        c.begin(at(20)); // the second lane's, while the first runs
-        c.end(at(40)); // the first ends; the second still runs
-        assert_eq!(c.seconds, 0.0);
-        c.end(at(60));
-        assert!((c.seconds - 0.060).abs() < 1e-9, "{}", c.seconds);
-        c.begin(at(100)); // alone: its own 10 ms
-        c.end(at(110));
-        assert!((c.seconds - 0.070).abs() < 1e-9, "{}", c.seconds);
-        c.end(at(120)); // an end without a start changes nothing
-        assert!((c.seconds - 0.070).abs() < 1e-9, "{}", c.seconds);
-    }
-}
-
-/// A stream and the device memory of the batches that run on it, one at a time.
-struct Lane {
-    stream: Arc<CudaStream>,
-    scratch: Mutex<Scratch>,
-}
-
-impl Lane {
-    fn new(stream: Arc<CudaStream>) -> Lane {
-        Lane { stream, scratch: Mutex::new(Scratch::default()) }
-    }
-}
-
-/// The device memory of a batch, kept from one batch to the next (each grown to the
-/// largest batch so far) under its lane's lock, so that a batch neither allocates nor
-/// frees: the key pointers, the key indices, the input and output planes, the split
-/// form's middle planes and the status words. The planes are zeroed after each batch.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    keys: Option<CudaSlice<u64>>,
-    op_key: Option<CudaSlice<u32>>,
-    input: Option<CudaSlice<u32>>,
-    output: Option<CudaSlice<u32>>,
-    mid: Option<CudaSlice<u32>>,
-    status: Option<CudaSlice<u32>>,
-}
-
-/// `slot`'s buffer with room for `len` elements: the one kept, or a larger one in its
-/// place (the old one freed first).
-fn room<'a, T: DeviceRepr + ValidAsZeroBits>(
-    slot: &'a mut Option<CudaSlice<T>>,
-    len: usize,
-    s: &Arc<CudaStream>,
-) -> Result<&'a mut CudaSlice<T>> {
-    if slot.as_ref().is_none_or(|b| b.len() < len) {
-        *slot = None;
-        *slot = Some(s.alloc_zeros::<T>(len.max(1)).map_err(gpu_failed)?);
-    }
-    slot.as_mut().ok_or(Error::Internal("a device buffer just made"))
-}
-
-/// Page-locked host memory holding a batch's planes ([`PlaneBuf::Pinned`]): the device
-/// copies from and to it directly, at the bus's speed and without the driver's bounce
-/// buffers. Dropped, it is wiped and kept for a later batch (the [`STAGING_KEPT`]
-/// largest), since page-locking memory costs far more than reusing it.
-pub(crate) struct Staging {
-    /// Always `Some` until dropped.
-    host: Option<PinnedHostSlice<u32>>,
-    /// The start of `host`'s memory, and the words in use (at most its length).
-    ptr: *mut u32,
-    len: usize,
-}
-
-// SAFETY: a Staging owns its page-locked allocation alone (PinnedHostSlice is Send and
-// Sync, and nothing else holds its pointer); the raw pointer is only read through &self
-// and written through &mut self, as a Box's would be.
-unsafe impl Send for Staging {}
-// SAFETY: as above.
-unsafe impl Sync for Staging {}
-
-/// Page-locked buffers kept for later batches.
-static STAGED: Mutex<Vec<PinnedHostSlice<u32>>> = Mutex::new(Vec::new());
-
-/// How many [`STAGED`] keeps: the input and output planes of two batches.
-const STAGING_KEPT: usize = 4;
-
-/// Words a new page-locked buffer is rounded up to (a mebibyte), so that batches of
-/// nearby sizes share buffers.
-const STAGING_GRAIN: usize = 1 << 18;
-
-impl Staging {
-    /// `len` zeroed words: the smallest kept buffer that holds them, or a new one;
-    /// `None` where the driver gives no page-locked memory.
-    fn take(ctx: &Arc<CudaContext>, len: usize) -> Option<Staging> {
-        let kept = {
-            let mut kept = STAGED.lock().unwrap_or_else(|p| p.into_inner());
-            let fits = kept.iter().enumerate().filter(|(_, h)| h.len() >= len);
-            let best = fits.min_by_key(|(_, h)| h.len()).map(|(i, _)| i);
-            best.map(|i| kept.swap_remove(i))
-        };
-        let (mut host, fresh) = match kept {
-            Some(host) => (host, false),
-            None => {
-                let words = len.max(1).next_multiple_of(STAGING_GRAIN);
-                // SAFETY: the memory is uninitialised until it is zeroed just below,
-                // before any slice of it is made; flags 0 (not write-combined) keeps it
-                // cached, since the host reads the output planes back.
-                (unsafe { ctx.alloc_pinned_with_flags::<u32>(words, 0) }.ok()?, true)
-            }
-        };
-        let ptr = host.as_mut_ptr().ok()?;
-        if fresh {
-            // SAFETY: `ptr` is the start of `host`'s u32s, which nothing else references
-            // yet. (Kept buffers were wiped when dropped, and no copy is in flight on
-            // them.)
-            unsafe { core::ptr::write_bytes(ptr, 0, host.len()) };
-        }
-        Some(Staging { host: Some(host), ptr, len })
-    }
-}
-
-impl core::ops::Deref for Staging {
-    type Target = [u32];
-
-    fn deref(&self) -> &[u32] {
-        // SAFETY: `ptr` is the start of `host`'s allocation, which this Staging owns and
-        // which holds at least `len` initialised (zeroed when made) words; no device copy
-        // is in flight on it while a Staging exists (each batch synchronises its stream
-        // before its planes are read or dropped).
-        unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
-    }
-}
-
-impl core::ops::DerefMut for Staging {
-    fn deref_mut(&mut self) -> &mut [u32] {
-        // SAFETY: as for `deref`, and `&mut self` makes this the only reference.
-        unsafe { core::slice::from_raw_parts_mut(self.ptr, self.len) }
-    }
-}
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut **self);
-        let Some(host) = self.host.take() else { return };
-        let mut kept = STAGED.lock().unwrap_or_else(|p| p.into_inner());
-        kept.push(host);
-        if kept.len() > STAGING_KEPT {
-            // The smallest goes (its page-locked memory freed).
-            if let Some(i) = kept.iter().enumerate().min_by_key(|(_, h)| h.len()).map(|(i, _)| i) {
-                kept.swap_remove(i);
-            }
-        }
     }
 }
 

@@ -124,11 +124,11 @@ pub(crate) struct Planes {
 
 /// Where a batch's planes live: the heap, or (feature `gpu`) page-locked host memory
 /// that the device copies from and to directly, kept between batches
-/// (`driver.rs`'s [`super::driver::Staging`]). Both are wiped when dropped.
+/// (`staging.rs`'s [`super::staging::Staging`]). Both are wiped when dropped.
 pub(crate) enum PlaneBuf {
     Heap(Zeroizing<Vec<u32>>),
     #[cfg(feature = "gpu")]
-    Pinned(super::driver::Staging),
+    Pinned(super::staging::Staging),
 }
 
 impl core::ops::Deref for PlaneBuf {

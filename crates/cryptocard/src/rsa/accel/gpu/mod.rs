@@ -26,6 +26,8 @@
 //!   machine with no driver, no device or no NVRTC gets [`crate::Error::Unsupported`]
 //!   saying which, never a panic. `tuning.rs`: the kernel's compile-time and launch
 //!   choices (`CRYPTOCARD_GPU_*`), which the device check measures against each other.
+//!   `lane.rs`: the streams batches run on and their kept device memory; `staging.rs`:
+//!   the planes' page-locked host memory.
 //!   `kernel_lint.rs` (tests): every module compiled by NVRTC itself, without a GPU,
 //!   where `libnvrtc` can be loaded, with ptxas's register and spill report.
 //! * `whole.rs`: the host's side of a batch run whole on the device (key indices,
@@ -110,6 +112,8 @@
 pub(crate) mod driver;
 #[cfg(all(test, feature = "gpu"))]
 mod kernel_lint;
+#[cfg(feature = "gpu")]
+mod lane;
 #[cfg(any(feature = "gpu", feature = "hazmat"))]
 #[cfg_attr(not(all(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 pub(crate) mod layout;
@@ -119,6 +123,8 @@ mod module_cache;
 pub(crate) mod nvrtc;
 #[cfg(feature = "gpu")]
 mod source;
+#[cfg(feature = "gpu")]
+pub(crate) mod staging;
 #[cfg(feature = "hazmat")]
 pub(crate) mod stand_in;
 #[cfg(feature = "gpu")]

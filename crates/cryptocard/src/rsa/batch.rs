@@ -267,7 +267,7 @@ pub fn private_batch(
 }
 
 /// [`private_batch`] with every key the GPU kernel takes on the GPU, whatever its own
-/// backend: the engine's offload unit. [`Error::Unsupported`] for every request without
+/// backend: the engine's offload unit. [`Error::Unsupported`](crate::Error::Unsupported) for every request without
 /// a usable GPU.
 #[cfg(feature = "gpu")]
 pub(crate) fn private_batch_on_gpu(

@@ -3,7 +3,7 @@
 //!
 //! A test arms one fault ([`arm`]): one bit flipped in the value one phase of the
 //! private operation produces, at that phase's n-th occurrence in the process. The
-//! private operation's code calls [`strike`] at each such point; without the feature
+//! private operation's code calls `strike` at each such point; without the feature
 //! the calls compile to nothing. The phases are those of `private.rs` and of the
 //! blinding pairs' life (`blinding.rs`):
 //!

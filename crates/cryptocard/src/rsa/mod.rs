@@ -111,7 +111,8 @@
 //! fuzzer itself, ten minutes a target by default.
 
 /// `faulted!(Phase, value)`: the value, with a bit flipped where a test armed a fault
-/// for that phase ([`fault`]); the value untouched without the `fault-injection` feature.
+/// for that phase (the `fault` module); the value untouched without the
+/// `fault-injection` feature.
 macro_rules! faulted {
     ($phase:ident, $value:expr) => {{
         let value = $value;

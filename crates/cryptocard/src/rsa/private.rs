@@ -31,7 +31,8 @@
 //! operation's pair and the key's pooled ones, so a wrong set of pairs costs one failed
 //! operation, not one per pair. The same check makes a wrong key value (a composite
 //! "prime", inconsistent CRT values that slipped past validation) harmless. The tests
-//! (`tests/rsa_faults.rs`, with [`super::fault`]) flip a bit in each phase on every path.
+//! (`tests/rsa_faults.rs`, with `rsa::fault`, feature `fault-injection`) flip a bit in
+//! each phase on every path.
 //!
 //! # What leaks
 //!

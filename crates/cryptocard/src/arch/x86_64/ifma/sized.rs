@@ -6,7 +6,7 @@
 //!
 //! Each `D` is a separate instantiation of every kernel, so the set is short: the counts
 //! that hold the primes of the common RSA sizes. A count of `D` digits holds every odd
-//! modulus of at most `52 D - 2` bits ([`radix52::max_modulus_bits`], see `super`). The
+//! modulus of at most `52 D - 2` bits ([`max_modulus_bits`], see `super`). The
 //! transposed mb8 kernels exist up to 60 digits ([`SecretParams52::has_mb8`]): above, the
 //! accumulator of eight lanes does not fit the register file.
 //!
@@ -22,6 +22,8 @@
 //! The mb8 batches take the prepared parameters as they are ([`exp_mb8_prepared`]); the
 //! kernel does not rebuild them from limbs (`Params52::new`'s `RR < p` check is a
 //! variable-time comparison, fine for public moduli only).
+//!
+//! [`max_modulus_bits`]: super::radix52::max_modulus_bits
 
 use super::LaneStatus;
 use super::exp_mb8::{Mb8PreparedLane, exp_mb8_prepared, exp_mb8_prepared_public};

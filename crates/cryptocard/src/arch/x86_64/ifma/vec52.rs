@@ -229,7 +229,7 @@ macro_rules! normalize_x2 {
 /// `end_x2!(acc, out)`: the normalisation that ends an x2 product, `acc` its blocks.
 /// [`normalize_x2!`] inline up to 10 blocks (40 digits, RSA-4096's halves), where it
 /// saves 2 to 5% of a product on Zen 4 (the accumulators stay in registers, and the
-/// normalisation is on the chain from one product to the next); [`normalize_x2`], out of
+/// normalisation is on the chain from one product to the next); [`normalize_x2()`], out of
 /// line, above, where inlining it cost 7% at 60 digits (the normalisation's temporaries
 /// then spill the product's).
 macro_rules! end_x2 {

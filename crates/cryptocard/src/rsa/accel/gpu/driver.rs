@@ -463,13 +463,10 @@ impl Device {
     ) -> Result<(Planes, Vec<u32>)> {
         let count = input.count;
         let failed = gpu_failed;
-        let ptrs: Vec<u64> = keys
-            .iter()
-            .map(|k| {
-                let (ptr, _sync) = k.buf.device_ptr(s);
-                ptr
-            })
-            .collect();
+        // Each key's pointer, with the guard that records its read on `s` when dropped:
+        // held until the kernels end, so that with two lanes (cudarc's events ordering
+        // the streams) the key's wipe on the default stream waits for them.
+        let (ptrs, reads): (Vec<u64>, Vec<_>) = keys.iter().map(|k| k.buf.device_ptr(s)).unzip();
         // The split form's scratch: c' mod p then m_p, c' mod q then m_q (rsa_op.cuh).
         // The whole kernel takes a null pointer there and never reads it.
         let in_words = IN_PLANES * input.words * count;
@@ -537,6 +534,7 @@ impl Device {
         }
         let finished = s.synchronize().map_err(failed);
         drop(kernels_run);
+        drop(reads);
         finished?;
         let mut out = self.planes(OUT_PLANES, input.words, count);
         s.memcpy_dtoh(&d_out, &mut out.buf[..out_words]).map_err(failed)?;

@@ -6,16 +6,21 @@
 //!
 //! One server may hold several certificates (an RSA and an ECDSA one, say): each
 //! connection gets the first whose key can sign with a scheme the client offers.
+//!
+//! A client cannot hold a connection by saying nothing ([`Timeouts`]): its TLS handshake
+//! must end within 10 s of the accept, each HTTP/1 request's header must arrive within
+//! 30 s (the wait for the next request on a kept-alive connection included), and an
+//! HTTP/2 peer that stops answering pings is dropped.
 
 use crate::{CryptocardKeys, Wait, shared_engine, with_cryptocard};
 use cryptocard::rsa::Backend;
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper::{Request, Response};
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
@@ -208,8 +213,28 @@ pub fn config(
 pub struct Counters {
     /// Handshakes completed.
     pub handshakes: AtomicU64,
-    /// Handshakes that failed (the peer's fault or ours).
+    /// Handshakes that failed (the peer's fault or ours), the timed out included.
     pub failed: AtomicU64,
+    /// Handshakes the client did not finish in time ([`Timeouts::handshake`]).
+    pub timed_out: AtomicU64,
+}
+
+/// How long a client may keep a connection waiting, so that one that opens connections
+/// and then says nothing cannot hold the server's descriptors and tasks.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// From the accept to the end of the TLS handshake.
+    pub handshake: Duration,
+    /// For each HTTP/1 request's header, from the moment the server waits for it (on a
+    /// kept-alive connection, from the end of the previous response); and for an
+    /// HTTP/2 peer's answer to a keep-alive ping, sent after this long without a frame.
+    pub request: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts { handshake: Duration::from_secs(10), request: Duration::from_secs(30) }
+    }
 }
 
 /// The page served at every path.
@@ -225,9 +250,22 @@ async fn page(_req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallib
 }
 
 /// Accepts connections on `listener` until the task is dropped: a TLS handshake, then
-/// HTTP/1.1 or HTTP/2 as ALPN chose, each connection on a task of its own.
-pub async fn serve(listener: TcpListener, config: Arc<ServerConfig>, counters: Arc<Counters>) {
+/// HTTP/2 if ALPN chose it, else HTTP/1.1, each connection on a task of its own, within
+/// `timeouts`. (ALPN decides, rather than a look at the first bytes, which would wait
+/// without a limit for a client that sends none.)
+pub async fn serve(
+    listener: TcpListener,
+    config: Arc<ServerConfig>,
+    counters: Arc<Counters>,
+    timeouts: Timeouts,
+) {
     let acceptor = TlsAcceptor::from(config);
+    let mut h1 = http1::Builder::new();
+    h1.timer(TokioTimer::new()).header_read_timeout(timeouts.request);
+    let mut h2 = http2::Builder::new(TokioExecutor::new());
+    h2.timer(TokioTimer::new())
+        .keep_alive_interval(timeouts.request)
+        .keep_alive_timeout(timeouts.request);
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -240,18 +278,27 @@ pub async fn serve(listener: TcpListener, config: Arc<ServerConfig>, counters: A
         };
         let _ = stream.set_nodelay(true);
         let (acceptor, counters) = (acceptor.clone(), counters.clone());
+        let (h1, h2) = (h1.clone(), h2.clone());
         tokio::spawn(async move {
-            let tls = match acceptor.accept(stream).await {
-                Ok(tls) => tls,
-                Err(_) => {
+            let tls = match tokio::time::timeout(timeouts.handshake, acceptor.accept(stream)).await
+            {
+                Ok(Ok(tls)) => tls,
+                late_or_failed => {
+                    if late_or_failed.is_err() {
+                        counters.timed_out.fetch_add(1, Ordering::Relaxed);
+                    }
                     counters.failed.fetch_add(1, Ordering::Relaxed);
                     return;
                 }
             };
             counters.handshakes.fetch_add(1, Ordering::Relaxed);
-            let http = auto::Builder::new(TokioExecutor::new());
             // A client that closes after its handshake (the load client does) ends here.
-            let _ = http.serve_connection(TokioIo::new(tls), service_fn(page)).await;
+            let is_h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
+            let io = TokioIo::new(tls);
+            let _ = match is_h2 {
+                true => h2.serve_connection(io, service_fn(page)).await,
+                false => h1.serve_connection(io, service_fn(page)).await,
+            };
         });
     }
 }
@@ -274,7 +321,7 @@ pub fn run(
             .await
             .map_err(|e| setup(format_args!("cannot listen on {addr}: {e}")))?;
         ready(listener.local_addr().map_err(setup)?);
-        serve(listener, config, Arc::new(Counters::default())).await;
+        serve(listener, config, Arc::new(Counters::default()), Timeouts::default()).await;
         Ok(())
     })
 }

@@ -6,14 +6,15 @@
 
 mod common;
 
-use common::{client, handshake, identity_parts, rsa_identity, settled, start_server};
+use common::{
+    client, connect, fetch_page, handshake, identity_parts, rsa_identity, settled, start_server,
+};
 use cryptocard::rsa::Backend;
 use cryptocard_rustls::Wait;
 use cryptocard_rustls::server::{Options, Stack, Versions};
 use rustls::SignatureScheme as S;
 use rustls::crypto::aws_lc_rs::default_provider as aws_lc;
 use rustls::version::{TLS12, TLS13};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const PSS: [S; 3] = [S::RSA_PSS_SHA256, S::RSA_PSS_SHA384, S::RSA_PSS_SHA512];
 const PKCS1: [S; 3] = [S::RSA_PKCS1_SHA256, S::RSA_PKCS1_SHA384, S::RSA_PKCS1_SHA512];
@@ -200,12 +201,7 @@ async fn serves_the_page() {
     let id = rsa_identity(2048);
     let (addr, _) = start_server(vec![identity_parts(&id.1)], &Options::default()).await;
     let (config, _) = client(aws_lc(), id.0.cert(), &[&TLS13], &[]);
-    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-    let mut tls = tokio_rustls::TlsConnector::from(config).connect(name, tcp).await.unwrap();
-    tls.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await.unwrap();
-    let mut response = String::new();
-    tls.read_to_string(&mut response).await.unwrap();
+    let response = fetch_page(&mut connect(addr, config).await).await;
     assert!(response.starts_with("HTTP/1.1 200 OK"), "{response}");
     assert!(response.contains("Served over TLS by rustls and cryptocard"), "{response}");
 }

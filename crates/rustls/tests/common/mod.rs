@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use cryptocard_rustls::cert::{Authority, ServerIdentity};
-use cryptocard_rustls::server::{self, Counters, Options};
+use cryptocard_rustls::server::{self, Counters, Options, Timeouts};
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
@@ -16,6 +16,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::TlsConnector;
+use tokio_rustls::client::TlsStream;
 
 /// A root and the server identity it issued.
 pub type Issued = Arc<(Authority, ServerIdentity)>;
@@ -45,11 +46,20 @@ pub async fn start_server(
     identities: Vec<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)>,
     options: &Options,
 ) -> (SocketAddr, Arc<Counters>) {
+    start_server_timed(identities, options, Timeouts::default()).await
+}
+
+/// [`start_server`] with `timeouts`.
+pub async fn start_server_timed(
+    identities: Vec<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)>,
+    options: &Options,
+    timeouts: Timeouts,
+) -> (SocketAddr, Arc<Counters>) {
     let config = server::config(identities, options).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let counters = Arc::new(Counters::default());
-    tokio::spawn(server::serve(listener, config, counters.clone()));
+    tokio::spawn(server::serve(listener, config, counters.clone(), timeouts));
     (addr, counters)
 }
 
@@ -146,6 +156,23 @@ pub fn client(
 }
 
 /// One full handshake with the server at `addr`; the connection is closed after it.
+/// A TLS connection to the server at `addr`, as "localhost".
+pub async fn connect(addr: SocketAddr, config: Arc<ClientConfig>) -> TlsStream<TcpStream> {
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let name = ServerName::try_from("localhost").unwrap();
+    TlsConnector::from(config).connect(name, tcp).await.unwrap()
+}
+
+/// The page over `tls` (HTTP/1.1, the connection closed after it): the whole response.
+pub async fn fetch_page(tls: &mut TlsStream<TcpStream>) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let get = b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    tls.write_all(get).await.unwrap();
+    let mut response = String::new();
+    tls.read_to_string(&mut response).await.unwrap();
+    response
+}
+
 pub async fn handshake(addr: SocketAddr, config: Arc<ClientConfig>) -> Result<(), String> {
     let tcp = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
     let name = ServerName::try_from("localhost").unwrap();

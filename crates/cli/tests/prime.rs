@@ -93,4 +93,9 @@ fn bad_input() {
     fails(&run(&["prime", "-generate", "-bits", "x"], b""), 1, "-bits: invalid value 'x'");
     fails(&run(&["prime", "-safe", "7"], b""), 1, "need -generate");
     fails(&run(&["prime", "-checks", "0", "7"], b""), 1, "-checks");
+    // A number too long is refused in a line of its own length, not echoed whole.
+    let huge = format!("1{}1", "0".repeat(5000));
+    let out = run(&["prime", "-hex", &huge], b"");
+    let line = fails(&out, 1, "100000000000...000000000001, 5002 characters: more than 16384 bits");
+    assert!(line.len() < 200, "{line}");
 }

@@ -82,9 +82,9 @@ pub fn main(argv: &[String]) -> CmdResult {
             None => (false, word.as_str()),
         };
         let n = if hex { Nat::from_hex(digits) } else { Nat::from_dec(digits) }
-            .map_err(|_| Fail::msg(format!("failed to process value ({word})")))?;
+            .map_err(|_| Fail::msg(format!("failed to process value ({})", shown(word))))?;
         if n.bits() > MAX_BITS {
-            return Err(Fail::msg(format!("{word}: more than {MAX_BITS} bits")));
+            return Err(Fail::msg(format!("{}: more than {MAX_BITS} bits", shown(word))));
         }
         let prime = !negative
             && is_probable_prime_vartime(&n, rounds, &mut OsRng)
@@ -95,6 +95,17 @@ pub fn main(argv: &[String]) -> CmdResult {
     }
     super::print_text(&text);
     Ok(())
+}
+
+/// `word` for an error message: whole if short, else its ends and its length (a number
+/// of 25,000 digits is no help on a terminal).
+fn shown(word: &str) -> String {
+    match (word.get(..12), word.get(word.len().saturating_sub(12)..)) {
+        (Some(head), Some(tail)) if word.len() > 40 => {
+            format!("{head}...{tail}, {} characters", word.len())
+        }
+        _ => word.to_string(),
+    }
 }
 
 /// A random `bits`-bit prime with its top two bits set (a safe prime if `safe`).

@@ -9,7 +9,8 @@
 //! [`Offload::crossover`] requests queued, takes up to [`Offload::max_batch`] of them in
 //! one go and runs them on the unit, answering each as the workers do. There are
 //! [`THREADS`] of them, so that one batch's host work (hashing, padding, the planes)
-//! runs while the other's is on the device (which runs one launch at a time); the
+//! runs while the other's is on the device (one launch at a time, or two with
+//! `CRYPTOCARD_GPU_STREAMS=2`); the
 //! workers keep deciding as before (`policy`), so below the crossover the engine is exactly the engine
 //! without the unit, and above it the workers take their usual shares while the unit
 //! takes the bulk. With no offload configured there is no thread and nothing changes.

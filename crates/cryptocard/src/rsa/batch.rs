@@ -360,8 +360,9 @@ fn private_batch_with(
 /// [`private_batch_with`] a chunk of `chunk` requests at a time, as a pipeline: the
 /// private operations of up to [`BATCHES_IN_FLIGHT`] chunks run on threads of their own
 /// (for a GPU batch, one chunk's planes packed or read while another is on the device,
-/// which runs one launch at a time unless `CRYPTOCARD_GPU_STREAMS` is 2), while this thread encodes the next chunk and
-/// decodes, in order, the ones done, on `threads` threads. A chunk takes the pairs an
+/// which runs one launch at a time unless `CRYPTOCARD_GPU_STREAMS` is 2), while this
+/// thread encodes the next chunk and decodes, in order, the ones done, on `threads`
+/// threads. A chunk takes the pairs an
 /// earlier one renewed, since each key's pool keeps room for the chunks in flight. The
 /// workers draw what randomness the operations need (pairs a pool lacks) from the
 /// system ([`OsRng`](crate::rng::OsRng)); PSS's salts still come from `rng` here.

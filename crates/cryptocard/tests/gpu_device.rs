@@ -341,6 +341,63 @@ mod device {
         }
     }
 
+    /// Batches from two threads at once, each on a key of its own size (RSA-2048 and
+    /// 3072), for several rounds: with `CRYPTOCARD_GPU_STREAMS=2` (gpu-check's
+    /// `gpu_device_streams` step) they run on the two lanes at once, with the default
+    /// one waits for the other; every signature must be the CPU's, and the device's
+    /// counters must have seen every operation.
+    #[test]
+    fn batches_from_two_threads_at_once_match_the_cpu() {
+        if let Some(why) = no_gpu() {
+            println!("skipped: {why}");
+            return;
+        }
+        let keys = keys();
+        let (per_batch, rounds, distinct) = (8192usize, 4, 64);
+        let before = cryptocard::rsa::gpu_counters();
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            for k in [&keys[1], &keys[2]] {
+                s.spawn(move || {
+                    let gpu = k.key.clone().with_backend(Backend::Gpu).unwrap();
+                    let sign = |i: usize| PrivateRequest::SignPkcs1v15 {
+                        hash: cryptocard::digest::HashAlg::Sha256,
+                        msg: format!("{} message {}", k.name, i % distinct).into_bytes(),
+                    };
+                    let expected: Vec<Vec<u8>> =
+                        (0..distinct).map(|i| sign(i).run(&k.key, &mut OsRng).unwrap()).collect();
+                    let reqs: Vec<PrivateRequest> = (0..per_batch).map(sign).collect();
+                    let jobs: Vec<_> = reqs.iter().map(|r| (&gpu, r)).collect();
+                    for round in 0..rounds {
+                        let out = private_batch(&jobs, &mut OsRng);
+                        for (i, r) in out.iter().enumerate() {
+                            let sig = r.as_ref().unwrap_or_else(|e| {
+                                panic!("{} round {round} request {i}: {e}", k.name)
+                            });
+                            assert_eq!(
+                                sig,
+                                &expected[i % distinct],
+                                "{} round {round} request {i}",
+                                k.name
+                            );
+                        }
+                    }
+                });
+            }
+        });
+        let after = cryptocard::rsa::gpu_counters();
+        let ops = 2 * rounds * per_batch;
+        assert!(after.operations - before.operations >= ops as u64, "{before:?} -> {after:?}");
+        println!(
+            "speed: two threads' batches of {per_batch} (RSA-2048 and 3072) at once, {rounds} rounds: \
+             {:.0} ops/s end to end, kernel time {:.2} s of {:.2} s ({})",
+            ops as f64 / t.elapsed().as_secs_f64(),
+            after.kernel_seconds - before.kernel_seconds,
+            t.elapsed().as_secs_f64(),
+            cryptocard::rsa::gpu_status()
+        );
+    }
+
     /// One line per key size for the device check's sweep of the kernel's choices
     /// (`CRYPTOCARD_GPU_*`, `rsa/accel/gpu/tuning.rs`; `scripts/gpu-check --sweep` runs
     /// this test once per choice): batches of `CRYPTOCARD_GPU_SWEEP_BATCH` (65,536 by

@@ -295,9 +295,10 @@ pub async fn serve(
             // A client that closes after its handshake (the load client does) ends here.
             let is_h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
             let io = TokioIo::new(tls);
-            let _ = match is_h2 {
-                true => h2.serve_connection(io, service_fn(page)).await,
-                false => h1.serve_connection(io, service_fn(page)).await,
+            let _ = if is_h2 {
+                h2.serve_connection(io, service_fn(page)).await
+            } else {
+                h1.serve_connection(io, service_fn(page)).await
             };
         });
     }

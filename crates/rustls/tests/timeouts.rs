@@ -6,10 +6,14 @@
 
 mod common;
 
-use common::{client, connect, fetch_page, identity_parts, rsa_identity, start_server_timed};
-use cryptocard_rustls::server::{Options, Timeouts};
+use common::{
+    Issued, client, connect, fetch_page, identity_parts, rsa_identity, start_server_timed,
+};
+use cryptocard_rustls::server::{Counters, Options, Timeouts};
 use rustls::crypto::aws_lc_rs::default_provider as aws_lc;
 use rustls::version::TLS13;
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -17,6 +21,15 @@ use tokio::net::TcpStream;
 
 const SHORT: Timeouts =
     Timeouts { handshake: Duration::from_millis(300), request: Duration::from_millis(300) };
+
+/// An RSA-2048 server with the [`SHORT`] timeouts: its root and identity, address and
+/// counters.
+async fn short_server() -> (Issued, SocketAddr, Arc<Counters>) {
+    let id = rsa_identity(2048);
+    let (addr, counters) =
+        start_server_timed(vec![identity_parts(&id.1)], &Options::default(), SHORT).await;
+    (id, addr, counters)
+}
 
 /// Waits (at most 20 s) for the server to close `conn`: the time it took.
 async fn closed_by_server(conn: &mut (impl AsyncRead + Unpin)) -> Duration {
@@ -33,9 +46,7 @@ async fn closed_by_server(conn: &mut (impl AsyncRead + Unpin)) -> Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_or_stalled_handshake_is_cut_off() {
-    let id = rsa_identity(2048);
-    let (addr, counters) =
-        start_server_timed(vec![identity_parts(&id.1)], &Options::default(), SHORT).await;
+    let (id, addr, counters) = short_server().await;
     // Nothing at all.
     let mut silent = TcpStream::connect(addr).await.unwrap();
     let waited = closed_by_server(&mut silent).await;
@@ -58,9 +69,7 @@ async fn a_silent_or_stalled_handshake_is_cut_off() {
 /// asking for more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_without_a_request_is_cut_off() {
-    let id = rsa_identity(2048);
-    let (addr, counters) =
-        start_server_timed(vec![identity_parts(&id.1)], &Options::default(), SHORT).await;
+    let (id, addr, counters) = short_server().await;
     let (config, _) = client(aws_lc(), id.0.cert(), &[&TLS13], &[]);
     let mut quiet = connect(addr, config.clone()).await;
     closed_by_server(&mut quiet).await;
@@ -84,13 +93,11 @@ const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0
 /// drops a peer that stops answering its keep-alive pings.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http2_by_alpn_and_a_mute_peer_is_dropped() {
-    let id = rsa_identity(2048);
-    let (addr, _) =
-        start_server_timed(vec![identity_parts(&id.1)], &Options::default(), SHORT).await;
+    let (id, addr, _) = short_server().await;
     let (config, _) = client(aws_lc(), id.0.cert(), &[&TLS13], &[]);
     let mut config = (*config).clone();
     config.alpn_protocols = vec![b"h2".to_vec()];
-    let mut tls = connect(addr, std::sync::Arc::new(config)).await;
+    let mut tls = connect(addr, Arc::new(config)).await;
     assert_eq!(tls.get_ref().1.alpn_protocol(), Some(&b"h2"[..]));
     tls.write_all(H2_PREFACE).await.unwrap();
     let mut frame = [0u8; 9];

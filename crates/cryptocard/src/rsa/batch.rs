@@ -31,10 +31,10 @@
 //! A large batch whose keys run on the GPU has its host work (hashing, padding,
 //! decoding) split over every core, so that the host keeps up with the device; PSS's
 //! salts are still drawn on the caller's thread from its source. One of two device
-//! chunks (65,536 requests unless `CRYPTOCARD_GPU_CHUNK` says otherwise) or more runs as a pipeline: two chunks' private operations
-//! at once on threads of their own (one on the device while the other's planes are
-//! made or read) while the caller's thread encodes the next and decodes the finished
-//! ones, and each chunk takes the blinding pairs that an earlier one renewed (a key's
+//! chunks (65,536 requests unless `CRYPTOCARD_GPU_CHUNK` says otherwise) or more runs as
+//! a pipeline: two chunks' private operations at once on threads of their own (one on
+//! the device while the other's planes are made or read) while the caller's thread
+//! encodes the next and decodes the finished ones, and each chunk takes the blinding pairs that an earlier one renewed (a key's
 //! pool keeps two chunks' worth, not a whole batch's).
 //! Batches on the CPU's units stay on the calling thread (the engine runs one per
 //! worker).
@@ -252,17 +252,16 @@ pub fn private_batch(
     // A batch for the GPU: its host work (hashing, padding, decoding) on every core, so
     // that the host keeps up with the device; the CPU units keep one thread per batch
     // (the engine runs one batch per worker).
+    // Small batches (every CPU batch of the engine) skip the scan of the keys' units.
     #[cfg(feature = "gpu")]
     let split = match host_threads(requests.len()) {
-        // Small batches (every CPU batch of the engine) skip the scan of the keys' units.
-        1 => (1, usize::MAX),
-        n if requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) => {
+        n if n > 1 && requests.iter().any(|(k, _)| k.accel.unit().is_ok_and(|u| u.is_gpu())) => {
             (n, gpu_chunk())
         }
-        _ => (1, usize::MAX),
+        _ => ONE_THREAD,
     };
     #[cfg(not(feature = "gpu"))]
-    let split = (1, usize::MAX);
+    let split = ONE_THREAD;
     private_batch_with(requests, rng, split, &super::private::private_all)
 }
 
@@ -333,6 +332,9 @@ fn gpu_chunk() -> usize {
     driver::device().map_or(CHUNK, |d| d.chunk())
 }
 
+/// A batch's host work on the calling thread, never cut in chunks.
+const ONE_THREAD: (usize, usize) = (1, usize::MAX);
+
 /// The private operations of a batch: each input (c, or the error it already failed
 /// with) to its result, in order.
 type PrivateAll<'f> = dyn Fn(Ops<'_, Elem<N, Plain>>, &mut dyn RandomSource) -> Vec<Result<Elem<N, Plain>>>
@@ -362,8 +364,8 @@ fn private_batch_with(
 /// (for a GPU batch, one chunk's planes packed or read while another is on the device,
 /// which runs one launch at a time unless `CRYPTOCARD_GPU_STREAMS` is 2), while this
 /// thread encodes the next chunk and decodes, in order, the ones done, on `threads`
-/// threads. A chunk takes the pairs an
-/// earlier one renewed, since each key's pool keeps room for the chunks in flight. The
+/// threads. A chunk takes the pairs an earlier one renewed, since each key's pool keeps
+/// room for the chunks in flight. The
 /// workers draw what randomness the operations need (pairs a pool lacks) from the
 /// system ([`OsRng`](crate::rng::OsRng)); PSS's salts still come from `rng` here.
 fn pipelined(

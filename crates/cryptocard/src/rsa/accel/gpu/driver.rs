@@ -16,9 +16,9 @@
 //! the device's machine code (a cubin, so the driver has nothing left to compile at the
 //! load), which takes up to half a minute of a core for the unrolled modules
 //! (RSA-4096's the longest). With `CRYPTOCARD_GPU_CACHE` the cubins are kept on disk
-//! and later processes load them (`module_cache.rs`); [`precompile`](super::nvrtc::precompile) fills the cache
-//! without a device. A batch mixing sizes
-//! runs one launch per size (`layout::by_size`). A sized module that fails to compile
+//! and later processes load them (`module_cache.rs`);
+//! [`precompile`](super::nvrtc::precompile) fills the cache without a device. A batch
+//! mixing sizes runs one launch per size (`layout::by_size`). A sized module that fails to compile
 //! leaves its size to the module for every size, with the error in [`status`].
 //!
 //! Key images are uploaded once per key and zeroed on the device when the key's last
@@ -68,6 +68,8 @@ pub(crate) struct Device {
     lanes: Vec<Lane>,
     /// The lane the next batch waits for when every lane is busy.
     next_lane: std::sync::atomic::AtomicUsize,
+    /// The launches, operations and busy seconds; the kernel seconds are the clock's
+    /// ([`counters`] puts them together).
     counters: Mutex<GpuCounters>,
     /// The kernels' time, counted once where two lanes' kernels run at once.
     clock: Mutex<KernelClock>,

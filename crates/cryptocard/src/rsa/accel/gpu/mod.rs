@@ -44,7 +44,7 @@
 //! Transfers: the device memory is kept from batch to batch and the planes are
 //! page-locked (`CRYPTOCARD_GPU_PINNED`); a large batch runs as a pipeline of chunks
 //! (`CRYPTOCARD_GPU_CHUNK`, `rsa/batch.rs`), one chunk's host work beside another's
-//! launch, on one stream or on two at once (`CRYPTOCARD_GPU_STREAMS`, `driver.rs`'s
+//! launch, on one stream or on two at once (`CRYPTOCARD_GPU_STREAMS`, `lane.rs`'s
 //! lanes). What each measured is in `docs/gpu.md`.
 //!
 //! # Layouts tried and what each measured

@@ -163,7 +163,12 @@ impl Tuning {
                 "1024 to 1048576",
                 d.chunk as u32,
             )? as usize,
-            streams: number("CRYPTOCARD_GPU_STREAMS", &|s| s == 1 || s == 2, "1 or 2", 1)? as usize,
+            streams: number(
+                "CRYPTOCARD_GPU_STREAMS",
+                &|s| s == 1 || s == 2,
+                "1 or 2",
+                d.streams as u32,
+            )? as usize,
         })
     }
 

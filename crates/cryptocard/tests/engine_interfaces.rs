@@ -372,6 +372,37 @@ fn callbacks_may_call_back_in_and_may_panic() {
     assert_eq!(engine.stats().callback_panics, 1);
 }
 
+/// Callbacks on two workers that shut the engine down at the same time: each waits for
+/// the other workers to finish, but not for those that wait in a shutdown too, so both
+/// return (each used to wait for the other forever).
+#[test]
+fn callbacks_on_two_workers_may_shut_down_at_once() {
+    let engine = Arc::new(Engine::builder().workers(2).build().unwrap());
+    let key = key2048();
+    let both = Arc::new(std::sync::Barrier::new(2));
+    let (done, finished) = channel();
+    for id in 0..2 {
+        let (e, both, done) = (Arc::clone(&engine), Arc::clone(&both), done.clone());
+        let (started, on_worker) = channel();
+        engine
+            .submit_with(key.clone(), sign_req(id), move |a| {
+                started.send(()).unwrap();
+                both.wait();
+                e.shutdown();
+                done.send(a).unwrap();
+            })
+            .unwrap();
+        // The first callback holds its worker before the second request is queued, so
+        // the second runs on the other worker.
+        on_worker.recv().unwrap();
+    }
+    for _ in 0..2 {
+        let a = finished.recv_timeout(std::time::Duration::from_secs(60));
+        assert!(a.as_ref().is_ok_and(|a| a.is_ok()), "a shutdown from a callback hung: {a:?}");
+    }
+    assert_eq!(engine.submit(key.clone(), sign_req(3)).wait(), Err(Error::ShutDown));
+}
+
 #[test]
 fn settings_are_checked() {
     for bad in [

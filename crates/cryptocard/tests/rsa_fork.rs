@@ -5,12 +5,13 @@
 //!
 //! Alone in its test binary, so that no other test thread runs while the process forks.
 
+mod fork_common;
+
 use cryptocard::Error;
 use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard::rsa::fault::{Phase, arm};
-use std::time::{Duration, Instant};
 
 fn key() -> RsaPrivateKey {
     let der = hex::decode(include_str!("data/rsa/rsa2048_pkcs1.hex").trim()).unwrap();
@@ -35,38 +36,10 @@ fn a_forked_child_makes_its_own_blinding_pairs() {
         key.sign_pkcs1v15(HashAlg::Sha256, b"parent again", &mut OsRng).unwrap();
         assert!(!armed.fired(), "the parent made a second set");
     }
-    // SAFETY: fork() has no memory-safety preconditions; the child runs only this test's
-    // code on its copy of the address space and leaves by _exit, without returning into
-    // the test harness.
-    let pid = unsafe { libc::fork() };
-    assert!(pid >= 0, "fork failed");
-    if pid == 0 {
-        let code = if child_makes_its_own_set(&key) { 0 } else { 1 };
-        // SAFETY: _exit ends the child at once, running no destructors or atexit hooks
-        // that belong to the parent's state.
-        unsafe { libc::_exit(code) };
-    }
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut status = 0;
-    loop {
-        // SAFETY: waitpid on our own child, with a valid pointer to `status`.
-        let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-        assert!(done >= 0, "waitpid failed");
-        if done == pid {
-            break;
-        }
-        if Instant::now() > deadline {
-            // SAFETY: kill and reap our own child.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, &mut status, 0);
-            }
-            panic!("the child did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(libc::WIFEXITED(status), "the child did not exit normally: {status:#x}");
-    assert_eq!(libc::WEXITSTATUS(status), 0, "the child reused its parent's blinding pairs");
+    let code = fork_common::in_child("its first signature hung", || {
+        if child_makes_its_own_set(&key) { 0 } else { 1 }
+    });
+    assert_eq!(code, 0, "the child reused its parent's blinding pairs");
     // The parent's pool is untouched by the child.
     key.sign_pkcs1v15(HashAlg::Sha256, b"parent after", &mut OsRng).unwrap();
 }

@@ -11,8 +11,9 @@
 //! give each back in `Drop`, which runs on unwinding as on return.
 //!
 //! A worker that dies this way answers the jobs it held with [`Error::ShutDown`] (their
-//! `Reply`s answer from their own `Drop`). If it was the last worker, nobody would ever
-//! run what is queued, so its guard closes the engine and answers the queue the same way:
+//! `Reply`s answer from their own `Drop`). If it was the last CPU worker, nobody would
+//! ever run what is queued (an offload thread takes only a queue deep enough for its
+//! unit), so its guard closes the engine and answers the queue the same way:
 //! every accepted request is still answered exactly once, and later submissions are
 //! refused with `ShutDown` instead of waiting forever.
 
@@ -44,18 +45,19 @@ impl Drop for Permit<'_> {
     }
 }
 
-/// A worker thread's place in `State::live`, given up when the thread leaves its loop,
-/// by returning or by unwinding.
+/// A thread's place in `State::live` (and, for a CPU worker, `State::cpu_live`), given
+/// up when the thread leaves its loop, by returning or by unwinding.
 pub(crate) struct Live<'a> {
     shared: &'a Shared,
+    cpu: bool,
 }
 
 impl<'a> Live<'a> {
-    /// Guards the place the spawner counted for this worker (`Engine::with_config`
-    /// increments `live` before the thread starts, so a shutdown right after the start
-    /// still waits for it).
-    pub(crate) fn counted(shared: &'a Shared) -> Live<'a> {
-        Live { shared }
+    /// Guards the place the spawner counted for this thread, a CPU worker if `cpu`
+    /// (`Engine::with_config` increments the counts before the thread starts, so a
+    /// shutdown right after the start still waits for it).
+    pub(crate) fn counted(shared: &'a Shared, cpu: bool) -> Live<'a> {
+        Live { shared, cpu }
     }
 }
 
@@ -65,8 +67,11 @@ impl Drop for Live<'_> {
         let orphans = {
             let mut st = s.lock();
             st.live -= 1;
-            // The last worker died: close the engine and take what nobody will run.
-            if std::thread::panicking() && st.live == 0 && st.closed != Some(ShutdownMode::Cancel) {
+            st.cpu_live -= usize::from(self.cpu);
+            s.leaving(&mut st);
+            // The last CPU worker died: close the engine and take what nobody will run.
+            let last = self.cpu && st.cpu_live == 0;
+            if std::thread::panicking() && last && st.closed != Some(ShutdownMode::Cancel) {
                 st.closed = Some(ShutdownMode::Cancel);
                 s.room.notify_all();
                 st.queue.take_all()
@@ -108,8 +113,8 @@ mod tests {
 
     use crate::Error;
     use crate::engine::pool::State;
-    use crate::engine::{Engine, EngineConfig};
-    use crate::rng::OsRng;
+    use crate::engine::{Engine, EngineConfig, Offload};
+    use crate::rng::{OsRng, RandomSource};
     use crate::rsa::{KeyGenOptions, PrivateRequest, RsaPrivateKey};
 
     /// Far longer than any step below takes; a hang fails the test instead of blocking it.
@@ -157,14 +162,21 @@ mod tests {
     }
 
     fn engine(workers: usize) -> Arc<Engine> {
-        let config = EngineConfig { workers, ..EngineConfig::default() };
+        engine_with(EngineConfig { workers, ..EngineConfig::default() })
+    }
+
+    fn engine_with(config: EngineConfig) -> Arc<Engine> {
         Arc::new(Engine::with_config(config).unwrap())
     }
 
     /// An engine of `workers` workers, one of which has panicked after running a job
     /// (outside the per-batch catch); the job was answered `ShutDown`.
     fn engine_with_a_dead_worker(workers: usize) -> Arc<Engine> {
-        let e = engine(workers);
+        a_worker_dies(engine(workers))
+    }
+
+    /// `e` after one of its workers has panicked so.
+    fn a_worker_dies(e: Arc<Engine>) -> Arc<Engine> {
         e.shared.hooks.worker.store(true, SeqCst);
         let ticket = e.submit(key(), req());
         assert_eq!(within("the dead worker's ticket", move || ticket.wait()), Err(Error::ShutDown));
@@ -193,6 +205,23 @@ mod tests {
     #[test]
     fn the_last_worker_dying_closes_the_engine() {
         let e = engine_with_a_dead_worker(1);
+        let later =
+            with_engine("a submission after the panic", &e, |e, k| e.submit(k, req()).wait());
+        assert_eq!(later, Err(Error::ShutDown));
+        within("dropping the engine", move || drop(e));
+    }
+
+    /// The same beside an offload unit, whose threads run only queues deep enough for it:
+    /// the last CPU worker's death still closes the engine, so a shallow queue is not
+    /// left waiting for a worker that is gone.
+    #[test]
+    fn the_last_cpu_worker_dying_closes_the_engine_beside_an_offload_unit() {
+        let runner = |pairs: &[(&RsaPrivateKey, &PrivateRequest)], rng: &mut dyn RandomSource| {
+            crate::rsa::private_batch(pairs, rng)
+        };
+        let unit = Offload::with_runner("test", 64, 64, Arc::new(runner));
+        let config = EngineConfig { workers: 1, offload: Some(unit), ..EngineConfig::default() };
+        let e = a_worker_dies(engine_with(config));
         let later =
             with_engine("a submission after the panic", &e, |e, k| e.submit(k, req()).wait());
         assert_eq!(later, Err(Error::ShutDown));

@@ -79,8 +79,15 @@
 //!   [`Error::ShutDown`] and gives back its permit; `shutdown` and `Drop` still return,
 //!   and if no worker is left the engine closes and answers its queue the same way.
 //! * Callbacks run on worker threads and should be short. From a callback (or anything
-//!   else on a worker thread), [`Engine::run`] and [`Engine::sign_batch`] compute inline
-//!   and submissions never wait for room, so a callback cannot deadlock the pool.
+//!   else on a worker or offload thread), [`Engine::run`] and [`Engine::sign_batch`]
+//!   compute inline and submissions never wait for room, so a callback cannot deadlock
+//!   the pool; callbacks may shut the engine down, several at once too.
+//! * `fork()` copies only the calling thread. In a child forked after the engine was
+//!   made, every call runs its request on the calling thread (a callback is called
+//!   before `submit_with` returns), nothing waits for the parent's workers, and dropping
+//!   the engine returns at once. A child that wants batching makes an engine of its own
+//!   (the OpenSSL provider does, `crates/provider`). Blinding pairs are never shared
+//!   across a fork either (`rsa::blinding`).
 //!
 //! # Cost
 //!
@@ -176,14 +183,21 @@ impl Engine {
         };
         for i in 0..workers {
             let s = Arc::clone(&shared);
-            shared.lock().live += 1;
+            {
+                let mut st = shared.lock();
+                st.live += 1;
+                st.cpu_live += 1;
+            }
             let spawned = std::thread::Builder::new()
                 .name(format!("cryptocard-engine-{i}"))
                 .spawn(move || pool::worker_loop(s));
             match spawned {
                 Ok(h) => engine.handles().push(h),
                 Err(_) => {
-                    shared.lock().live -= 1;
+                    let mut st = shared.lock();
+                    st.live -= 1;
+                    st.cpu_live -= 1;
+                    drop(st);
                     // `engine` drops here and stops the workers already started.
                     return Err(Error::Unsupported("engine: cannot start worker threads"));
                 }
@@ -230,10 +244,11 @@ impl Engine {
     /// it is queued like [`Engine::submit`] and this waits for the answer.
     pub fn run(&self, key: Arc<RsaPrivateKey>, req: PrivateRequest) -> Answer {
         let s = &*self.shared;
-        if s.on_worker_thread() {
+        if s.inline_here() {
             // A callback calling back in: compute inline rather than wait for a worker,
             // which could be this very thread. (It runs without a permit; the worker
-            // thread it runs on is one of the `workers` threads anyway.)
+            // thread it runs on is one of the `workers` threads anyway.) Or a forked
+            // child, which has no workers.
             return batch::run_single(&key, &req, &mut OsRng);
         }
         if s.config.direct {
@@ -296,7 +311,7 @@ impl Engine {
     /// The requests enter the queue together (as many at a time as there is room for),
     /// so a free worker sees them as one group and can batch them at once.
     pub fn sign_batch(&self, requests: &[(Arc<RsaPrivateKey>, PrivateRequest)]) -> Vec<Answer> {
-        if self.shared.on_worker_thread() {
+        if self.shared.inline_here() {
             let pairs: Vec<_> = requests.iter().map(|(k, r)| (&**k, r)).collect();
             return batch::run_requests(&pairs, &mut OsRng);
         }
@@ -317,7 +332,8 @@ impl Engine {
         self.shared.config.backpressure == Backpressure::Block
     }
 
-    /// Puts one request in the queue, as `Shared::enqueue_all`.
+    /// Puts one request in the queue, as `Shared::enqueue_all`; in a forked child (no
+    /// workers), answers it on the calling thread instead.
     fn enqueue(
         &self,
         key: Arc<RsaPrivateKey>,
@@ -325,6 +341,12 @@ impl Engine {
         reply: Reply,
         wait: bool,
     ) -> Result<()> {
+        if self.shared.forked() {
+            let answer = batch::run_single(&key, &req, &mut OsRng);
+            self.shared.counters.accepted();
+            self.shared.counters.send_all(vec![(reply, answer)]);
+            return Ok(());
+        }
         let mut r = self.shared.enqueue_all(vec![(key, req, reply)], wait);
         r.pop().unwrap_or(Err(Error::Internal("enqueue lost its result")))
     }
@@ -340,9 +362,18 @@ impl Engine {
     /// callback, it does not wait for the calling worker's own remaining work.
     pub fn shutdown_with(&self, mode: ShutdownMode) {
         let s = &*self.shared;
+        if s.forked() {
+            // The workers and the queue are the parent's (see `Shared::forked`).
+            return;
+        }
         let on_worker = s.on_worker_thread();
         let cancelled = {
             let mut st = s.lock();
+            // A thread of the engine calling here cannot leave its loop before it
+            // returns: the wait below does not count on it (nor on any other so).
+            if on_worker {
+                s.stopping_here(&mut st);
+            }
             if st.closed != Some(ShutdownMode::Cancel) {
                 st.closed = Some(mode);
             }
@@ -356,7 +387,10 @@ impl Engine {
         s.counters
             .send_all(cancelled.into_iter().map(|j| (j.reply, Err(Error::ShutDown))).collect());
         let mut st = s.lock();
-        while st.live > usize::from(on_worker) {
+        if on_worker {
+            s.done.notify_all();
+        }
+        while st.live > st.stopping {
             st = s.wait(&s.done, st);
         }
         drop(st);
@@ -375,6 +409,13 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
+        if self.shared.forked() {
+            // The handles name the parent's threads, which this process does not have:
+            // neither join nor detach them.
+            let handles = self.handles.get_mut().unwrap_or_else(PoisonError::into_inner);
+            std::mem::forget(std::mem::take(handles));
+            return;
+        }
         self.shutdown_with(ShutdownMode::Drain);
     }
 }

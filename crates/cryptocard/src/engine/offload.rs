@@ -134,16 +134,44 @@ fn decide(st: &State, o: &Offload) -> Option<(usize, usize)> {
         .map(|(i, v)| (i, v.len.min(o.max_batch)))
 }
 
-/// Whether the unit itself failed on every request (a lost device, a CUDA error): each
-/// answer then names the GPU backend, as `rsa::batch::private_batch_on_gpu` reports it.
-fn unit_failed(answers: &[Answer]) -> bool {
-    answers.iter().all(|a| matches!(a, Err(Error::Unsupported(m)) if m.starts_with("GPU backend")))
+/// Whether the unit itself failed this answer (a lost device, a CUDA error in the launch
+/// that carried it), not the request: the answer names the GPU backend, as
+/// `rsa::batch::private_batch_on_gpu` reports it.
+fn unit_failed(answer: &Answer) -> bool {
+    matches!(answer, Err(Error::Unsupported(m)) if m.starts_with("GPU backend"))
+}
+
+/// The unit's answers, with every one the unit itself failed (or all, if it panicked or
+/// lost count) answered by the CPU on this thread instead: a unit that failed must not
+/// fail the requests. A batch runs as several launches (chunks), so one launch can fail
+/// while the others answer.
+fn answer_all(
+    pairs: &[(&RsaPrivateKey, &PrivateRequest)],
+    unit: std::thread::Result<Vec<Answer>>,
+    rng: &mut dyn RandomSource,
+) -> Vec<Answer> {
+    let mut answers = match unit {
+        Ok(a) if a.len() == pairs.len() => a,
+        _ => return super::batch::run_requests(pairs, rng),
+    };
+    let failed: Vec<usize> = (0..answers.len()).filter(|&i| unit_failed(&answers[i])).collect();
+    if !failed.is_empty() {
+        let again: Vec<_> = failed.iter().map(|&i| pairs[i]).collect();
+        let cpu = super::batch::run_requests(&again, rng);
+        for (i, a) in failed.into_iter().zip(cpu) {
+            answers[i] = a;
+        }
+    }
+    answers
 }
 
 /// The offload thread's life: wait for a class deep enough, take a batch of it, run it
 /// on the unit, answer; leave when the engine has shut down and nothing is queued.
 pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {
-    let _live = Live::counted(&shared);
+    // One of the engine's threads: a callback answered here that calls back in computes
+    // inline, as on a worker.
+    shared.enter_thread();
+    let _live = Live::counted(&shared, false);
     let mut rng = OsRng;
     let mut st = shared.lock();
     loop {
@@ -166,14 +194,9 @@ pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {
         shared.counters.offloaded(jobs.len());
         let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
             jobs.iter().map(|j| (&*j.key, &j.req)).collect();
-        let answers =
+        let unit =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (o.runner)(&pairs, &mut rng)));
-        let answers = match answers {
-            Ok(a) if a.len() == pairs.len() && !unit_failed(&a) => a,
-            // A unit that failed (or panicked) must not fail the requests: the CPU
-            // answers them, on this thread.
-            _ => super::batch::run_requests(&pairs, &mut rng),
-        };
+        let answers = answer_all(&pairs, unit, &mut rng);
         drop(pairs);
         let answered: Vec<_> = jobs.into_iter().map(|j| j.reply).zip(answers).collect();
         shared.counters.send_all(answered);
@@ -196,19 +219,23 @@ mod tests {
         PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: i.to_be_bytes().to_vec() }
     }
 
-    /// A stand-in for the GPU: the CPU's batch, each batch's size recorded; or, with
-    /// `fail`, a unit that fails every request as a lost device would.
-    fn unit(sizes: Arc<Mutex<Vec<usize>>>, fail: bool, crossover: usize, max: usize) -> Offload {
+    /// Which of a batch's requests the stand-in unit fails.
+    type Fails = fn(usize) -> bool;
+    const NONE: Fails = |_| false;
+    const ALL: Fails = |_| true;
+
+    /// A stand-in for the GPU: the CPU's batch, each batch's size recorded, except that
+    /// the requests `fail` picks (by their place in the batch) fail as the unit's own
+    /// failure (a lost device, a failed launch) would.
+    fn unit(sizes: Arc<Mutex<Vec<usize>>>, fail: Fails, crossover: usize, max: usize) -> Offload {
         let runner = move |pairs: &[(&RsaPrivateKey, &PrivateRequest)],
                            rng: &mut dyn RandomSource| {
             sizes.lock().unwrap().push(pairs.len());
-            if fail {
-                return pairs
-                    .iter()
-                    .map(|_| Err(Error::Unsupported("GPU backend: a CUDA call failed")))
-                    .collect();
+            let mut answers = crate::rsa::private_batch(pairs, rng);
+            for (_, a) in answers.iter_mut().enumerate().filter(|(i, _)| fail(*i)) {
+                *a = Err(Error::Unsupported("GPU backend: a CUDA call failed"));
             }
-            crate::rsa::private_batch(pairs, rng)
+            answers
         };
         Offload::with_runner("test", crossover, max, Arc::new(runner))
     }
@@ -217,7 +244,7 @@ mod tests {
     fn engine(
         workers: usize,
         sizes: &Arc<Mutex<Vec<usize>>>,
-        fail: bool,
+        fail: Fails,
         crossover: usize,
         max: usize,
     ) -> Engine {
@@ -262,7 +289,7 @@ mod tests {
     fn a_deep_queue_goes_to_the_unit_in_large_batches() {
         let key = key();
         let sizes = Arc::new(Mutex::new(Vec::new()));
-        let engine = engine(2, &sizes, false, 16, 64);
+        let engine = engine(2, &sizes, NONE, 16, 64);
         assert_eq!(engine.config().queue_capacity, 128, "room for two of the unit's batches");
         let release = hold_workers(&engine, &key, 2);
         let tickets: Vec<_> = (0..100).map(|i| engine.submit(key.clone(), request(i))).collect();
@@ -287,7 +314,7 @@ mod tests {
     fn a_trickle_never_reaches_the_unit() {
         let key = key();
         let sizes = Arc::new(Mutex::new(Vec::new()));
-        let engine = engine(2, &sizes, false, 16, 64);
+        let engine = engine(2, &sizes, NONE, 16, 64);
         for i in 0..20 {
             let want = request(i).run(&key, &mut OsRng).unwrap();
             assert_eq!(engine.run(key.clone(), request(i)).unwrap(), want);
@@ -297,19 +324,65 @@ mod tests {
         assert_eq!(engine.stats().offloaded, 0);
     }
 
-    /// A unit that fails (a lost device) fails no request: the CPU answers them.
+    /// A unit that fails (a lost device) fails no request: the CPU answers them. So does
+    /// a unit that fails some of a batch (one launch of several failing): the CPU answers
+    /// those, the unit's answers stand, and a bad request keeps its own error.
     #[test]
     fn a_failing_unit_loses_no_request() {
         let key = key();
-        let sizes = Arc::new(Mutex::new(Vec::new()));
-        let engine = engine(1, &sizes, true, 8, 32);
-        let release = hold_workers(&engine, &key, 1);
-        let tickets: Vec<_> = (0..60).map(|i| engine.submit(key.clone(), request(i))).collect();
-        until_taken(&sizes, 1);
-        drop(release);
-        for (i, t) in tickets.into_iter().enumerate() {
-            assert_eq!(t.wait().unwrap(), request(i).run(&key, &mut OsRng).unwrap(), "request {i}");
+        let some: Fails = |i| i % 3 == 1;
+        for fail in [ALL, some] {
+            let sizes = Arc::new(Mutex::new(Vec::new()));
+            let engine = engine(1, &sizes, fail, 8, 32);
+            let release = hold_workers(&engine, &key, 1);
+            // Every seventh request asks to sign more than the key can hold.
+            let bad = |i: usize| i % 7 == 3;
+            let req = |i| match bad(i) {
+                true => PrivateRequest::SignPkcs1v15Raw { data: vec![1; 200] },
+                false => request(i),
+            };
+            let tickets: Vec<_> = (0..60).map(|i| engine.submit(key.clone(), req(i))).collect();
+            until_taken(&sizes, 1);
+            drop(release);
+            for (i, t) in tickets.into_iter().enumerate() {
+                let want = req(i).run(&key, &mut OsRng);
+                assert_eq!(want.is_err(), bad(i), "request {i}");
+                assert_eq!(t.wait(), want, "request {i}");
+            }
+            assert!(engine.stats().offloaded > 0);
         }
+    }
+
+    /// A callback answered on an offload thread may shut the engine down: it is one of
+    /// the engine's threads, which the shutdown does not wait for (it used to wait for
+    /// itself forever).
+    #[test]
+    fn a_callback_on_the_unit_may_shut_the_engine_down() {
+        let key = key();
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let engine = Arc::new(engine(1, &sizes, NONE, 8, 32));
+        let release = hold_workers(&engine, &key, 1);
+        let (done, finished) = mpsc::channel();
+        for i in 0..8 {
+            let (e, done) = (Arc::clone(&engine), done.clone());
+            let call = move |a: Answer| {
+                if i == 0 {
+                    e.shutdown();
+                }
+                let thread = std::thread::current().name().map(String::from);
+                done.send((a, thread)).unwrap();
+            };
+            engine.submit_with(key.clone(), request(i), call).unwrap();
+        }
+        until_taken(&sizes, 8);
+        drop(release);
+        for i in 0..8 {
+            let got = finished.recv_timeout(std::time::Duration::from_secs(60));
+            let Ok((answer, thread)) = got else { panic!("callback {i}: the shutdown hung") };
+            assert!(answer.is_ok());
+            assert!(thread.is_some_and(|t| t.starts_with("cryptocard-engine-offload")));
+        }
+        assert_eq!(engine.submit(key.clone(), request(9)).wait(), Err(Error::ShutDown));
     }
 
     #[test]
@@ -318,7 +391,7 @@ mod tests {
         for (crossover, max, capacity) in [(1, 64, 256), (32, 16, 256), (64, 128, 32)] {
             let b = Engine::builder().workers(1).queue_capacity(capacity).offload(unit(
                 sizes.clone(),
-                false,
+                NONE,
                 crossover,
                 max,
             ));

@@ -36,8 +36,15 @@ pub(crate) struct State {
     pub batches: usize,
     /// Set once shutdown has begun.
     pub closed: Option<ShutdownMode>,
-    /// Worker threads still running their loop.
+    /// Worker and offload threads still running their loop.
     pub live: usize,
+    /// Of those, the CPU workers (the offload threads run only what is deep enough for
+    /// their unit, so a queue whose CPU workers are all gone is answered by nobody).
+    pub cpu_live: usize,
+    /// Of `live`, the engine's own threads that have called `Engine::shutdown_with`
+    /// (from a callback): none can leave its loop before that call returns, so a
+    /// shutdown waits for every thread but those.
+    pub stopping: usize,
     /// Submitters waiting for room.
     pub room_waiters: usize,
     /// Workers waiting on `work`: a notification is sent only when there is one (a
@@ -74,6 +81,8 @@ pub(crate) struct Shared {
     pub counters: Counters,
     /// Tells this engine's worker threads from any other thread.
     pub id: u64,
+    /// The process that made the engine: a child forked from it has none of its threads.
+    pub pid: u32,
     /// Panics on demand where the drop guards matter (tests only).
     #[cfg(test)]
     pub hooks: super::guard::PanicHooks,
@@ -84,6 +93,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 thread_local! {
     /// The id of the engine whose worker this thread is; 0 on other threads.
     static WORKER_OF: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+    /// Whether this thread, one of an engine's, is counted in its `State::stopping`.
+    static STOPPING: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
 impl Shared {
@@ -100,6 +111,8 @@ impl Shared {
                 batches: 0,
                 closed: None,
                 live: 0,
+                cpu_live: 0,
+                stopping: 0,
                 room_waiters: 0,
                 work_waiters: 0,
             }),
@@ -111,6 +124,7 @@ impl Shared {
             offload: Condvar::new(),
             counters: Counters::default(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            pid: std::process::id(),
             #[cfg(test)]
             hooks: Default::default(),
         }
@@ -127,9 +141,44 @@ impl Shared {
         cv.wait(g).unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Whether the calling thread is one of this engine's workers.
+    /// Whether the calling thread is one of this engine's workers (or offload threads).
     pub(crate) fn on_worker_thread(&self) -> bool {
         WORKER_OF.with(|w| w.get()) == self.id
+    }
+
+    /// Marks the calling thread as one of this engine's, for [`Shared::on_worker_thread`].
+    pub(crate) fn enter_thread(&self) {
+        WORKER_OF.with(|w| w.set(self.id));
+    }
+
+    /// Counts the calling thread, one of the engine's, in `State::stopping` (once).
+    pub(crate) fn stopping_here(&self, st: &mut State) {
+        if !STOPPING.replace(true) {
+            st.stopping += 1;
+        }
+    }
+
+    /// Takes the calling thread out of `State::stopping` as it leaves, if it was in.
+    pub(crate) fn leaving(&self, st: &mut State) {
+        if STOPPING.replace(false) {
+            st.stopping -= 1;
+        }
+    }
+
+    /// Whether this is a child forked after the engine was made. `fork()` copies only
+    /// the calling thread: the workers are the parent's, the queue and the counts are a
+    /// snapshot of the parent's, and the mutex may have been held by a parent thread at
+    /// that instant. So a child never touches them: it runs every request on the
+    /// caller's thread (`Engine`'s methods), and never waits for the workers.
+    pub(crate) fn forked(&self) -> bool {
+        std::process::id() != self.pid
+    }
+
+    /// Whether a request must run on the calling thread, not through the queue: from a
+    /// worker (a callback calling back in, which must not wait for a worker that may be
+    /// itself) or in a forked child (which has no workers).
+    pub(crate) fn inline_here(&self) -> bool {
+        self.on_worker_thread() || self.forked()
     }
 
     /// Gives a permit back and wakes a worker if work is waiting.
@@ -276,9 +325,9 @@ impl Shared {
 /// engine has shut down and nothing is queued. The permit and the worker's place in
 /// `live` are drop guards (`guard`), given back on unwinding too.
 pub(crate) fn worker_loop(shared: Arc<Shared>) {
-    WORKER_OF.with(|w| w.set(shared.id));
+    shared.enter_thread();
     // Declared first, so dropped last: after every lock below is released.
-    let _live = Live::counted(&shared);
+    let _live = Live::counted(&shared, true);
     // Randomness for blinding, salts and padding: the OS source, per worker.
     let mut rng = OsRng;
     let mut st = shared.lock();

@@ -187,12 +187,13 @@ impl Reply {
     }
 }
 
+/// Hands the answer over; true if foreign code panicked on the way: a callback, or the
+/// waker of the task awaiting a ticket (`Waker::wake` runs the async runtime's code).
+/// Either is caught, so that it cannot take the worker, and the answers it has still to
+/// send, down with it.
 fn deliver(sink: Sink, answer: Answer) -> bool {
     match sink {
-        Sink::Ticket(slot) => {
-            slot.fill(answer);
-            false
-        }
+        Sink::Ticket(slot) => catch_unwind(AssertUnwindSafe(move || slot.fill(answer))).is_err(),
         Sink::Callback(f) => catch_unwind(AssertUnwindSafe(move || f(answer))).is_err(),
     }
 }
@@ -261,6 +262,24 @@ mod tests {
     fn panicking_callback_is_caught_and_reported() {
         let r = Reply::callback(Box::new(|_| panic!("callback panics")));
         assert!(r.send(Ok(vec![])));
+    }
+
+    /// A waker that panics (a task runtime's bug) is caught like a panicking callback,
+    /// and the answer is still in the ticket.
+    #[test]
+    fn a_panicking_waker_is_caught_and_the_answer_kept() {
+        struct Panics;
+        impl std::task::Wake for Panics {
+            fn wake(self: Arc<Self>) {
+                panic!("waker panics");
+            }
+        }
+        let (mut t, r) = Ticket::new();
+        let waker = Waker::from(Arc::new(Panics));
+        let polled = Pin::new(&mut t).poll(&mut Context::from_waker(&waker));
+        assert!(polled.is_pending());
+        assert!(r.send(Ok(vec![7])), "the waker's panic is reported");
+        assert_eq!(t.wait(), Ok(vec![7]));
     }
 
     #[test]

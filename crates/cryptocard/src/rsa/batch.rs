@@ -391,7 +391,14 @@ fn pipelined(
                 loop {
                     let job = jobs.lock().map(|jobs| jobs.recv());
                     let Ok(Ok((k, inputs, early))) = job else { return };
-                    let finished = private_all(inputs, &mut crate::rng::OsRng);
+                    // A panic below (a bug) fails this chunk's requests and no other: the
+                    // pipeline must go on, since this thread leaving would leave the
+                    // chunk undecoded and the caller waiting for it.
+                    let len = inputs.len();
+                    let finished = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        private_all(inputs, &mut crate::rng::OsRng)
+                    }))
+                    .unwrap_or_else(|_| (0..len).map(|_| Err(PANICKED)).collect());
                     if to_host.send((k, finished, early)).is_err() {
                         return;
                     }
@@ -399,6 +406,9 @@ fn pipelined(
             });
         }
         drop(to_host);
+        // Owned here, so that a panic on this thread drops it as it unwinds and no
+        // worker stays blocked on a full channel while the scope waits for it.
+        let done = done;
         // The chunks done, decoded in order (a later one may finish first).
         let (mut waiting, mut decoded) = (BTreeMap::new(), 0);
         let mut decode_next = || {
@@ -438,6 +448,9 @@ fn pipelined(
 /// A request's own result where it failed before RSADP (the encoding's error).
 type Early = Option<Result<Vec<u8>>>;
 
+/// The result of each request of a chunk whose private operations panicked (a bug).
+const PANICKED: crate::Error = crate::Error::Internal("a batch's private operations panicked");
+
 /// The schemes' encoding for each request (a failure is its result), then phase (a)'s
 /// checks (a failure there is its RSADP result): the private operations' inputs and
 /// the early results, on `threads` threads (the caller's `rng` for the encodings that
@@ -474,6 +487,12 @@ fn decode_all(
     early: Vec<Early>,
     threads: usize,
 ) -> Vec<Result<Vec<u8>>> {
+    // One result a request, whatever `private_all` returned: a short answer must fail
+    // the requests it left out, never shift another request's result onto them.
+    let mut finished = finished;
+    finished.resize_with(early.len(), || {
+        Err(crate::Error::Internal("a batch's private operations lost a result"))
+    });
     let finished: Vec<Encoded> = finished.into_iter().zip(early).collect();
     let jobs: Vec<_> = requests.iter().zip(finished).collect();
     map_chunks(&jobs, threads, |((key, req), (rsadp, done))| match done {
@@ -580,5 +599,49 @@ mod tests {
         assert_eq!(map_chunks(&[1, 2, 3], 8, |x| x * 2), vec![2, 4, 6]);
         assert_eq!(map_chunks(&[7], 4, |x| x + 1), vec![8]);
         assert_eq!(host_threads(crate::rsa::on_cores::PARALLEL_MIN - 1), 1);
+    }
+
+    /// A pipeline whose private operations panic on one chunk and come back one short on
+    /// another (bugs below, as a driver's could be) finishes: the panicked chunk's
+    /// requests fail, the short chunk's last request fails, and every other request gets
+    /// its own signature, none shifted onto another's place. (A panic used to leave the
+    /// chunk undecoded and the caller waiting forever.)
+    #[test]
+    fn a_chunk_that_panics_or_comes_back_short_fails_alone() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let key = test_key_2048();
+        let msg = |i: usize| vec![i as u8; 3];
+        let requests: Vec<PrivateRequest> = (0..48)
+            .map(|i| PrivateRequest::SignPkcs1v15 { hash: HashAlg::Sha256, msg: msg(i) })
+            .collect();
+        let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
+            requests.iter().map(|r| (&key, r)).collect();
+        let calls = AtomicUsize::new(0);
+        let flaky = |ops: Ops<'_, Elem<N, Plain>>, rng: &mut dyn RandomSource| {
+            let call = calls.fetch_add(1, Ordering::SeqCst);
+            assert_ne!(call, 2, "a bug in the private operations");
+            let mut finished = super::super::private::private_all(ops, rng);
+            if call == 5 {
+                finished.pop();
+            }
+            finished
+        };
+        let results = pipelined(&pairs, &mut OsRng, 2, 4, &flaky);
+        assert_eq!(results.len(), pairs.len());
+        let (mut panicked, mut lost) = (0, 0);
+        for (i, r) in results.iter().enumerate() {
+            match r {
+                Ok(sig) => key.public_key().verify_pkcs1v15(HashAlg::Sha256, &msg(i), sig).unwrap(),
+                Err(PANICKED) => panicked += 1,
+                Err(e) => {
+                    assert_eq!(
+                        *e,
+                        crate::Error::Internal("a batch's private operations lost a result")
+                    );
+                    lost += 1;
+                }
+            }
+        }
+        assert_eq!((panicked, lost), (4, 1));
     }
 }

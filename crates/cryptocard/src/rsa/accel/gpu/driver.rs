@@ -256,6 +256,20 @@ fn build(
         |name: &str| module.load_function(name).map_err(|e| format!("{name} {which}: {e:?}"));
     let whole = entry(KERNEL_NAME)?;
     let split = [entry(SPLIT_NAMES[0])?, entry(SPLIT_NAMES[1])?, entry(SPLIT_NAMES[2])?];
+    // A block larger than an entry point can run (its registers times the block's
+    // threads beyond an SM's) would fail every launch: refuse the tuning here, by name.
+    for (name, f) in
+        core::iter::once((KERNEL_NAME, &whole)).chain(SPLIT_NAMES.iter().copied().zip(&split))
+    {
+        match f.max_threads_per_block() {
+            Ok(most) if block > most.max(0) as u32 => {
+                return Err(format!(
+                    "CRYPTOCARD_GPU_BLOCK={block} is more than {name} {which} can run in a block ({most} threads)"
+                ));
+            }
+            _ => {}
+        }
+    }
     let described: Vec<String> = core::iter::once((KERNEL_NAME, &whole))
         .chain(SPLIT_NAMES.iter().copied().zip(&split))
         .map(|(name, f)| describe_kernel(name, f, block))
@@ -412,8 +426,12 @@ impl Device {
         let mut launches = 0;
         let result = layout::by_size(&key_words, op_key, input, |nw, op_key, planes| {
             let kernels = self.kernels(nw / 2);
-            let (out, status) =
-                self.launch_one(stream, &mut scratch, &kernels, keys, op_key, planes)?;
+            let launched = self.launch_one(stream, &mut scratch, &kernels, keys, op_key, planes);
+            if launched.is_err() {
+                // A call failed midway: nothing may stay behind (Scratch's docs).
+                scratch.wipe_after_failure(stream);
+            }
+            let (out, status) = launched?;
             launches += 1;
             Ok((out, status))
         });
@@ -453,7 +471,8 @@ impl Device {
     }
 
     /// One launch of `func` over a batch of one size on `s`, in the device memory of
-    /// `scratch`, its kernels' time on the device's [`KernelClock`].
+    /// `scratch`, its kernels' time on the device's [`KernelClock`]. Returns at the
+    /// first CUDA call that fails (the caller then wipes the lane's memory).
     fn launch_one(
         &self,
         s: &Arc<CudaStream>,
@@ -485,9 +504,11 @@ impl Device {
             0 => None,
             words => Some(room(mid, words, s).map_err(failed)?.slice_mut(..words)),
         };
-        // What an earlier batch that failed midway may have left is cleared first.
+        // What an earlier batch that failed midway may have left is cleared first. Every
+        // status word starts as one no kernel writes, so that an operation the kernels
+        // did not reach fails rather than reads as done.
         s.memset_zeros(&mut d_out).map_err(failed)?;
-        s.memset_zeros(&mut d_status).map_err(failed)?;
+        s.memcpy_htod(&vec![layout::STATUS_UNSET; count], &mut d_status).map_err(failed)?;
         if let Some(mid) = d_mid.as_mut() {
             s.memset_zeros(mid).map_err(failed)?;
         }
@@ -539,9 +560,19 @@ impl Device {
         drop(reads);
         finished?;
         let mut out = self.planes(OUT_PLANES, input.words, count);
-        s.memcpy_dtoh(&d_out, &mut out.buf[..out_words]).map_err(failed)?;
-        let mut status = vec![0u32; count];
-        s.memcpy_dtoh(&d_status, &mut status[..]).map_err(failed)?;
+        let mut status = vec![layout::STATUS_UNSET; count];
+        let copied = s
+            .memcpy_dtoh(&d_out, &mut out.buf[..out_words])
+            .and_then(|()| s.memcpy_dtoh(&d_status, &mut status[..]));
+        // A page-locked `out` is copied to asynchronously, and goes back to the kept
+        // buffers when dropped: the copies end before it can be read or dropped, whether
+        // or not both were queued. If the stream cannot say they ended, the buffer is
+        // never reused.
+        if let Err(e) = s.synchronize() {
+            out.buf.abandon();
+            return Err(failed(e));
+        }
+        copied.map_err(failed)?;
         // The blinded inputs and the pairs' successors are secrets: wipe them there too.
         s.memset_zeros(&mut d_in).map_err(failed)?;
         s.memset_zeros(&mut d_out).map_err(failed)?;

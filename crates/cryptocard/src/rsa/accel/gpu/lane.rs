@@ -79,6 +79,20 @@ pub(super) struct Scratch {
     pub(super) status: Option<CudaSlice<u32>>,
 }
 
+impl Scratch {
+    /// After a batch failed midway: waits for what is still in flight on `s`, then
+    /// zeroes the planes (blinded inputs, results and the pairs' successors may be
+    /// there), best effort, since a failed call may mean a lost context, whose memory
+    /// goes with it.
+    pub(super) fn wipe_after_failure(&mut self, s: &Arc<CudaStream>) {
+        let _ = s.synchronize();
+        for buf in [&mut self.input, &mut self.output, &mut self.mid].into_iter().flatten() {
+            let _ = s.memset_zeros(buf);
+        }
+        let _ = s.synchronize();
+    }
+}
+
 /// `slot`'s buffer with room for `len` elements: the one kept, or a larger one in its
 /// place (the old one freed first).
 pub(super) fn room<'a, T: DeviceRepr + ValidAsZeroBits>(

@@ -45,6 +45,10 @@ pub const STATUS_FAULT: u32 = 1;
 pub const STATUS_BAD_INPUT: u32 = 2;
 /// The key image or its index was unusable (`CC_STATUS_BAD_KEY`).
 pub const STATUS_BAD_KEY: u32 = 3;
+/// What the driver writes in every status word before a launch, and no kernel writes:
+/// an operation the kernels did not reach fails with it instead of reading as
+/// [`STATUS_OK`].
+pub const STATUS_UNSET: u32 = u32::MAX;
 
 /// The input planes: c, A R mod n, Ai R mod n.
 pub const IN_PLANES: usize = 3;
@@ -129,6 +133,19 @@ pub(crate) enum PlaneBuf {
     Heap(Zeroizing<Vec<u32>>),
     #[cfg(feature = "gpu")]
     Pinned(super::staging::Staging),
+}
+
+impl PlaneBuf {
+    /// Gives the memory up without wiping, keeping or freeing it: page-locked planes a
+    /// device copy may still be writing to (the stream could not say that it ended), so
+    /// that nothing else ever gets that memory. Heap planes are copied to synchronously
+    /// (CUDA waits for a copy to pageable memory), so nothing is in flight on them.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn abandon(&mut self) {
+        if let PlaneBuf::Pinned(s) = self {
+            s.abandon();
+        }
+    }
 }
 
 impl core::ops::Deref for PlaneBuf {

@@ -67,7 +67,9 @@ impl ModuleCache {
             replaceable(&meta)
                 .map_err(|why| format!("{CACHE_VAR} {shown}: {} {why}", parent.display()))?;
         }
-        Ok(ModuleCache { dir: dir.to_path_buf() })
+        // The folder is used by the path that was checked, not by one whose links could
+        // lead elsewhere later.
+        Ok(ModuleCache { dir: real })
     }
 
     /// The name of the module NVRTC makes from `source` with `options`: 64 hex digits.
@@ -90,12 +92,20 @@ impl ModuleCache {
     /// The module stored under `key`, or `None` where there is none or it is not whole,
     /// not this format, or not private.
     pub(crate) fn get(&self, key: &str) -> Option<Vec<u8>> {
+        use std::io::Read;
         let path = self.path(key);
-        let meta = fs::symlink_metadata(&path).ok()?;
+        if !fs::symlink_metadata(&path).ok()?.is_file() {
+            return None;
+        }
+        // What is checked is the file opened, and what is read: a name swapped for a
+        // link between a check by name and the read would otherwise be read unchecked.
+        let mut file = fs::File::open(&path).ok()?;
+        let meta = file.metadata().ok()?;
         if !meta.is_file() || private(&meta).is_err() {
             return None;
         }
-        let bytes = fs::read(&path).ok()?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).ok()?;
         let rest = bytes.strip_prefix(MAGIC)?;
         let (digest, body) = rest.split_at_checked(32)?;
         (Sha256::digest(body).as_slice() == digest && !body.is_empty()).then(|| body.to_vec())

@@ -68,6 +68,19 @@ impl Staging {
     }
 }
 
+impl Staging {
+    /// Leaks the page-locked memory, for `PlaneBuf::abandon`: it is neither wiped, kept
+    /// nor freed, since a device copy may still write to it (a wipe could be overwritten,
+    /// and a later batch or the allocator would get memory the device still writes). The
+    /// context is likely lost by then; a copy that does end writes what it was given.
+    pub(super) fn abandon(&mut self) {
+        self.len = 0;
+        if let Some(host) = self.host.take() {
+            core::mem::forget(host);
+        }
+    }
+}
+
 impl core::ops::Deref for Staging {
     type Target = [u32];
 

@@ -246,9 +246,11 @@ fn read_results<K>(
             layout::STATUS_OK => {
                 let m = n.elem_from_limbs(&m[..n.limbs()])?;
                 if pair.renews() {
-                    let own = |mut x: Zeroizing<Vec<Limb>>| {
-                        x.truncate(n.limbs());
-                        Elem::from_boxed(core::mem::take(&mut *x).into_boxed_slice())
+                    // Copied out at its exact length (a shrinking `into_boxed_slice`
+                    // may move the words and free the old block unwiped); `x` wipes
+                    // itself.
+                    let own = |x: Zeroizing<Vec<Limb>>| {
+                        Elem::from_boxed(x[..n.limbs()].to_vec().into_boxed_slice())
                     };
                     got.successors.push((key, pair.renewed(own(a2), own(ai2))));
                 }
@@ -261,7 +263,8 @@ fn read_results<K>(
             layout::STATUS_BAD_INPUT => {
                 Err(Error::InvalidArgument("value is not less than the modulus"))
             }
-            _ => Err(Error::Internal("the GPU kernel rejected a key image")),
+            layout::STATUS_BAD_KEY => Err(Error::Internal("the GPU kernel rejected a key image")),
+            _ => Err(Error::Internal("the GPU kernels did not reach the operation")),
         });
         got.results.push(result);
     }
@@ -490,6 +493,47 @@ mod tests {
             match faulty {
                 Some(_) => assert_eq!(kept(1), 0, "a faulty key's pool is emptied"),
                 None => assert!((on(1)..on(1) + 32).contains(&kept(1)), "key 1 keeps {}", kept(1)),
+            }
+        }
+    }
+
+    /// An operation whose status word no kernel wrote (it keeps the driver's
+    /// `STATUS_UNSET`) fails, whatever its output planes hold, and gives no successor;
+    /// the others stand.
+    #[test]
+    fn an_operation_the_kernels_did_not_reach_fails() {
+        struct Unreached(StandIn);
+        impl Runner for Unreached {
+            type Key = RsaPrivateKey;
+            fn n_words(key: &Self::Key) -> usize {
+                StandIn::n_words(key)
+            }
+            fn run(
+                &self,
+                keys: &[&RsaPrivateKey],
+                op_key: &[u32],
+                input: &Planes,
+            ) -> Result<(Planes, Vec<u32>)> {
+                let (out, mut status) = self.0.run(keys, op_key, input)?;
+                status.iter_mut().step_by(3).for_each(|s| *s = layout::STATUS_UNSET);
+                Ok((out, status))
+            }
+        }
+        let mut rng = crate::rng::OsRng;
+        let key = RsaPrivateKey::generate(1024, &mut rng).unwrap();
+        let inputs: Vec<Vec<u8>> = (1..=9u8)
+            .map(|i| [&[0u8][..], &[i; 127]].concat()) // below n
+            .collect();
+        let ops: Vec<_> = inputs.iter().map(|x| whole(&key, &key, x)).collect();
+        let got =
+            private_whole(&Unreached(StandIn::new(core::time::Duration::ZERO)), &ops, &mut rng);
+        for (i, (x, m)) in inputs.iter().zip(got).enumerate() {
+            match i % 3 {
+                0 => assert_eq!(
+                    m.unwrap_err(),
+                    Error::Internal("the GPU kernels did not reach the operation")
+                ),
+                _ => assert_eq!(key.public.n.to_be_bytes(&m.unwrap()), *x, "op {i}"),
             }
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::buffers::{input, key_ref, output, output_len};
 use crate::cipher_ctx::CipherCtx;
-use crate::errors::{Failure, Outcome, guard};
+use crate::errors::{Failure, Outcome, Reason, guard};
 use crate::ossl::{self, OsslDispatch, OsslParam, Table, describe, entry, names};
 use crate::padding::{Pad, digest_from_param, digest_name};
 use crate::params;
@@ -89,28 +89,33 @@ unsafe extern "C" fn decrypt_init(
     with_ctx(ctx, c"decrypt_init", |c| init(c, provkey, true, params))
 }
 
-/// encrypt and decrypt: with a null `out`, the largest output length; else `op` on the
-/// `inlen` input bytes, written to `out` (room for `outsize`).
+/// encrypt and decrypt: with a null `out`, the output size; else, once `outsize` is found
+/// large enough (before any work: see `cipher_ctx`), `op` on the `inlen` input bytes,
+/// written to `out`.
 ///
 /// # Safety
 /// OpenSSL's arguments: `outlen` writable, `inp` readable for `inlen` bytes, `out` null or
 /// writable for `outsize` bytes.
-unsafe fn transform(
+unsafe fn transform<T: AsRef<[u8]>>(
     ctx: *mut c_void,
     func: &CStr,
     (out, outlen, outsize): (*mut u8, *mut usize, usize),
     (inp, inlen): (*const u8, usize),
-    op: fn(&CipherCtx, &[u8]) -> Outcome<Vec<u8>>,
+    op: fn(&CipherCtx, &[u8]) -> Outcome<T>,
 ) -> c_int {
     with_ctx(ctx, func, |c| {
+        let needed = c.cipher.out_size()?;
         if out.is_null() {
             // SAFETY: OpenSSL's length out pointer.
-            return unsafe { output_len(outlen, c.cipher.max_len()?) };
+            return unsafe { output_len(outlen, needed) };
+        }
+        if outsize < needed {
+            return Err(Failure::new(Reason::BufferTooSmall, format!("{needed} bytes needed")));
         }
         // SAFETY: OpenSSL's input of `inlen` bytes.
         let result = op(&c.cipher, unsafe { input(inp, inlen) })?;
         // SAFETY: `out` holds `outsize` writable bytes.
-        unsafe { output(out, outlen, outsize, &result) }
+        unsafe { output(out, outlen, outsize, result.as_ref()) }
     })
 }
 

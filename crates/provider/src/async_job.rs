@@ -1,34 +1,44 @@
-//! Batching inside OpenSSL async jobs (`ASYNC_start_job`, ASYNC_start_job(3)): HAProxy's
-//! `ssl-mode-async` and `openssl speed -async_jobs N` run each handshake or operation as a
-//! job that may pause. When a private-key operation finds itself in one, it goes to the
-//! engine with a callback, and the job pauses (`ASYNC_pause_job`) until the answer is
-//! there; the application learns that the job can go on from the job's wait file
-//! descriptor (`ASYNC_WAIT_CTX_set_wait_fd`), an eventfd the callback writes to. So one
-//! application thread has many operations in flight, and the engine batches them.
+//! Private-key operations inside OpenSSL async jobs (`ASYNC_start_job`,
+//! ASYNC_start_job(3)): HAProxy's `ssl-mode-async` and `openssl speed -async_jobs N` run
+//! each handshake or operation as a job that may pause. When a private-key operation
+//! finds itself in one, it goes to the engine with a callback, and the job pauses
+//! (`ASYNC_pause_job`) until the answer is there; the application learns that the job can
+//! go on from the job's wait file descriptor (`ASYNC_WAIT_CTX_set_wait_fd`), an eventfd
+//! the callback writes to (`job_wake` says how, safely). So one application thread has
+//! many operations in flight, and the engine batches them.
 //!
 //! Nothing waits on a timer (QAT_Engine's polling interval is the slowness of its issue
 //! 232): the engine takes whatever is queued when a worker is free, and the callback wakes
 //! the job the moment its answer exists.
 //!
+//! **An operation never runs on a job's stack.** OpenSSL gives a job a small stack of its
+//! own (32 KiB, `STACKSIZE` in crypto/async/arch, with no guard page): an RSA operation
+//! there could overrun it into the heap unseen. So inside a job the operation always runs
+//! on another thread: an engine worker (paused or waited for), or, where the engine is
+//! off or refuses the request (its queue full), a thread started for it ([`off_stack`]).
+//!
 //! The `ASYNC_*` functions are libcrypto's public API, not part of the provider
 //! interface: they are looked up in the process (`dlsym(RTLD_DEFAULT, ..)`) once. Where
-//! they are not found (a libcrypto linked statically and not exported), or outside a
-//! job, [`run_in_job`] says so and the caller blocks on the engine as usual.
+//! they are not found (a libcrypto linked statically and not exported), the provider
+//! cannot tell that it runs in a job, and runs the operation as outside one.
 
 #![allow(unsafe_code)]
 
+use crate::job_wake::Waiter;
 use cryptocard::engine::Engine;
 use cryptocard::rsa::{PrivateRequest, RsaPrivateKey};
 use cryptocard::{Error, Result};
 use std::cell::Cell;
 use std::ffi::{CStr, c_int, c_void};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
-use std::time::Duration;
+use std::fs::File;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::{Arc, OnceLock};
 
 type CleanupFn = unsafe extern "C" fn(*mut c_void, *const c_void, c_int, *mut c_void);
 
 /// The libcrypto functions of the async machinery (OpenSSL 1.1.0 and later, unchanged in
 /// 3.x and 4.0).
+#[derive(Debug)]
 struct AsyncApi {
     get_current_job: GetCurrentJob,
     pause_job: PauseJob,
@@ -151,19 +161,17 @@ fn pause_pays() -> bool {
     n >= PROBE_EVERY
 }
 
-/// Runs `req` on `engine` from inside the current async job: pausing the job until the
-/// answer is there (where the key's class runs lane batches, `lane_batched`, and this
-/// thread's pauses pay, [`pause_pays`]), or blocking this thread while an engine worker
-/// computes it.
-/// Either way the operation never runs on the job's own stack, which OpenSSL makes small
-/// (32 KiB). `None` when the thread is not in a job (or the async functions are not
-/// available, or no wait fd could be made): the caller then runs the request as usual.
-pub fn run_in_job(
-    engine: &Engine,
-    key: &Arc<RsaPrivateKey>,
-    req: &PrivateRequest,
-    lane_batched: bool,
-) -> Option<Result<Vec<u8>>> {
+/// The async job this thread is running, with its wait context.
+#[derive(Debug)]
+pub struct Job {
+    api: &'static AsyncApi,
+    /// The job's wait context (null if it has none: then it never pauses).
+    ctx: *mut c_void,
+}
+
+/// The async job this thread is running in, if any (and if the async functions are
+/// there to ask).
+pub fn current() -> Option<Job> {
     let api = api()?;
     // SAFETY: no arguments; returns this thread's current job or NULL.
     let job = unsafe { (api.get_current_job)() };
@@ -172,71 +180,168 @@ pub fn run_in_job(
     }
     // SAFETY: `job` is the live current job.
     let ctx = unsafe { (api.get_wait_ctx)(job) };
-    if ctx.is_null() {
-        return None;
-    }
-    let pause = lane_batched && pause_pays();
-    let fd = if pause { wait_fd(api, ctx)? } else { -1 };
-    let slot: Arc<Slot> = Arc::new((Mutex::new(None), Condvar::new()));
-    let answer = slot.clone();
-    let submitted = engine.submit_with(key.clone(), req.clone(), move |result| {
-        *answer.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
-        answer.1.notify_all();
-        if fd >= 0 {
-            let one: u64 = 1;
-            // SAFETY: writes 8 bytes to the job's eventfd, which stays open while the job
-            // waits for this answer (the job cannot finish before it reads the slot).
-            unsafe { libc::write(fd, (&raw const one).cast(), 8) };
+    Some(Job { api, ctx })
+}
+
+/// A duplicate of the job's wait fd for the engine's callback, which closes it when done
+/// (see `job_wake`); `None` if the process is out of descriptors.
+fn duplicate(fd: c_int) -> Option<File> {
+    // SAFETY: dup(2) of an fd that is open (the job's, registered in its live wait
+    // context); the new descriptor is ours alone.
+    let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+    // SAFETY: a fresh descriptor owned by nothing else, closed by the `File`.
+    (dup >= 0).then(|| File::from(unsafe { OwnedFd::from_raw_fd(dup) }))
+}
+
+/// Empties the eventfd `fd` (non-blocking; an empty one is fine).
+fn drain(fd: c_int) {
+    let mut count: u64 = 0;
+    // SAFETY: reads at most 8 bytes into `count` from the job's eventfd, open while the job
+    // runs (its wait context outlives it).
+    unsafe { libc::read(fd, (&raw mut count).cast(), 8) };
+}
+
+/// Runs `op` on a thread started for it and waits: the work of a job that no engine
+/// worker takes, kept off the job's small stack. An error if no thread can be started
+/// (never the job's stack instead).
+pub fn off_stack<F>(op: F) -> Result<Vec<u8>>
+where
+    F: FnOnce() -> Result<Vec<u8>> + Send,
+{
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().name("cryptocard-job".into());
+        match thread.spawn_scoped(scope, op) {
+            Ok(handle) => handle.join().unwrap_or(Err(Error::Internal("an operation panicked"))),
+            Err(_) => Err(Error::Internal("no thread for an operation inside an async job")),
         }
-    });
-    if submitted.is_err() {
-        return None; // Busy: the caller blocks instead.
-    }
+    })
+}
+
+/// Runs `req` on `engine` from inside the async job `job`: pausing the job until the
+/// answer is there (where the key's class runs lane batches, `lane_batched`, and this
+/// thread's pauses pay, [`pause_pays`]), or blocking this thread while an engine worker
+/// computes it. Either way the operation never runs on the job's own stack; a request
+/// the engine refuses (its queue full) runs through [`Engine::run`] on a thread of its
+/// own ([`off_stack`]).
+pub fn run_in_job(
+    job: &Job,
+    engine: &Engine,
+    key: &Arc<RsaPrivateKey>,
+    req: &PrivateRequest,
+    lane_batched: bool,
+) -> Result<Vec<u8>> {
+    let api = job.api;
     crate::stats::count_in_job();
+    let pause = lane_batched && !job.ctx.is_null() && pause_pays();
+    // The job's wait fd, and the callback's own duplicate of it; without either, no pause.
+    let wake =
+        if pause { wait_fd(api, job.ctx).and_then(|fd| Some((fd, duplicate(fd)?))) } else { None };
+    let (fd, dup) = wake.unzip();
+    let waiter = Waiter::new();
+    if engine.submit_with(key.clone(), req.clone(), waiter.callback(dup)).is_err() {
+        // Busy (or shut down): wait for room, or for the direct path, on a thread of its
+        // own.
+        return off_stack(|| engine.run(key.clone(), req.clone()));
+    }
     let mine = SUBMITTED.get() + 1;
     SUBMITTED.set(mine);
-    if !pause {
-        return Some(wait_here(&slot));
-    }
+    let Some(fd) = fd else {
+        return waiter.wait(|| ());
+    };
     SINCE_PAUSE.set(0);
     // Pause at least once, even when the answer is already there: an application such as
     // HAProxy registers the wait fds it learns of when a job pauses, and later removes
     // every fd of the wait context, so an fd it never saw would be removed unregistered.
     loop {
-        // SAFETY: we are inside a job (checked above); control returns to the
+        // SAFETY: we are inside a job (`job` is the current one); control returns to the
         // application, and here again when it resumes the job.
         if unsafe { (api.pause_job)() } == 0 {
             // Pausing failed: wait for the answer on this thread instead.
-            return Some(wait_here(&slot));
+            return waiter.wait(|| drain(fd));
         }
-        if let Some(result) = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        if let Some(answer) = waiter.take(|| drain(fd)) {
             // Company: another job of this thread submitted while this one was paused.
             PAUSE_HAD_COMPANY.set(SUBMITTED.get() > mine);
-            let mut count: u64 = 0;
-            // SAFETY: drains the eventfd (non-blocking; an empty one is fine).
-            unsafe { libc::read(fd, (&raw mut count).cast(), 8) };
-            return Some(result);
+            return answer;
         }
     }
 }
 
-/// Where the engine's callback leaves the answer, and the signal that it did.
-type Slot = (Mutex<Option<Result<Vec<u8>>>>, Condvar);
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Waits for the callback on this thread, without the async machinery. The engine
-/// answers every request it accepted (a panic in a worker is an error answer), so the
-/// limit only guards against a bug.
-fn wait_here(slot: &Slot) -> Result<Vec<u8>> {
-    let mut answer = slot.0.lock().unwrap_or_else(|e| e.into_inner());
-    let deadline = std::time::Instant::now() + Duration::from_secs(600);
-    loop {
-        if let Some(r) = answer.take() {
-            return r;
+    fn eventfd() -> c_int {
+        // SAFETY: eventfd(2) with valid flags.
+        let fd = unsafe { libc::eventfd(0, libc::EFD_NONBLOCK | libc::EFD_CLOEXEC) };
+        assert!(fd >= 0);
+        fd
+    }
+
+    /// The eventfd's count (0 if none), which reading resets.
+    fn count(fd: c_int) -> u64 {
+        let mut n: u64 = 0;
+        // SAFETY: reads at most 8 bytes into `n`.
+        let read = unsafe { libc::read(fd, (&raw mut n).cast(), 8) };
+        if read == 8 { n } else { 0 }
+    }
+
+    fn close(fd: c_int) {
+        // SAFETY: closes a descriptor this test made and no longer uses.
+        unsafe { libc::close(fd) };
+    }
+
+    /// The job takes the answer the moment it shows, racing the callback on another
+    /// thread: the callback's count must already be there then, and be drained with it,
+    /// so nothing is left to wake the wait context's next operation.
+    #[test]
+    fn no_count_is_left_once_the_answer_is_taken() {
+        for round in 0..300 {
+            let fd = eventfd();
+            let waiter = Waiter::new();
+            let callback = waiter.callback(duplicate(fd));
+            let engine = std::thread::spawn(move || callback(Ok(vec![7])));
+            let answer = loop {
+                if let Some(a) = waiter.take(|| drain(fd)) {
+                    break a;
+                }
+                std::hint::spin_loop();
+            };
+            engine.join().unwrap();
+            assert_eq!(answer.unwrap(), [7]);
+            assert_eq!(count(fd), 0, "round {round}: a stale wake-up was left behind");
+            close(fd);
         }
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
-            return Err(Error::Internal("an async operation never answered"));
+    }
+
+    /// A callback that comes after the job's fd was closed (the job finished, OpenSSL
+    /// freed its wait context) and its number reused writes to its own duplicate, never
+    /// to the new file behind the number.
+    #[test]
+    fn a_late_callback_never_writes_to_a_reused_fd_number() {
+        let mut reused = 0;
+        for _ in 0..50 {
+            let fd = eventfd();
+            let waiter = Waiter::new();
+            let callback = waiter.callback(duplicate(fd));
+            close(fd);
+            let other = eventfd();
+            callback(Ok(vec![1]));
+            assert_eq!(count(other), 0, "the callback wrote to fd {other}, no longer the job's");
+            reused += usize::from(other == fd);
+            assert!(waiter.take(|| ()).is_some());
+            close(other);
         }
-        answer = slot.1.wait_timeout(answer, left).unwrap_or_else(|e| e.into_inner()).0;
+        assert!(reused > 0, "no fd number was reused: the test proved nothing");
+    }
+
+    #[test]
+    fn off_stack_runs_elsewhere() {
+        let here = std::thread::current().id();
+        let there = off_stack(|| {
+            let id = std::thread::current().id();
+            Ok(vec![u8::from(id != here)])
+        });
+        assert_eq!(there.unwrap(), [1]);
     }
 }

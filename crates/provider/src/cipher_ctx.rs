@@ -8,6 +8,13 @@
 //! unless told otherwise, and an optional label (RFC 8017 7.1); no padding on exactly k
 //! bytes; and "pkcs1-tls", the RSA key exchange of TLS 1.2 (`tls_premaster`).
 //! Decryptions go through [`crate::dispatch::run_private`].
+//!
+//! The output buffer is checked before any work, as OpenSSL checks it: at least k bytes,
+//! or 48 for "pkcs1-tls" ([`CipherCtx::out_size`]). Checking after decrypting would tell
+//! a short plaintext from a long one, and with implicit rejection a real message (often
+//! short) from a synthetic one (of any length): a padding oracle. Plaintexts (and the
+//! decrypted block and PreMasterSecret of "pkcs1-tls") are held in buffers wiped when
+//! dropped.
 
 use crate::dispatch::run_private;
 use crate::errors::{Failure, Outcome, Reason};
@@ -20,6 +27,7 @@ use cryptocard::rng::OsRng;
 use cryptocard::rng::RandomSource;
 use cryptocard::rsa::{Oaep, PrivateRequest, RsaPrivateKey};
 use std::sync::Arc;
+use zeroize::Zeroizing;
 
 /// An RSA asymmetric cipher context.
 #[derive(Clone, Debug)]
@@ -95,8 +103,13 @@ impl CipherCtx {
         self.key.as_ref().ok_or_else(|| Failure::new(Reason::InvalidKey, "context not initialised"))
     }
 
-    /// The largest output (k), for the size query with a null buffer.
-    pub fn max_len(&self) -> Outcome<usize> {
+    /// The output size: what the size query with a null buffer answers, and the least
+    /// buffer encrypt and decrypt take, checked before any work (rsa_enc.c, OpenSSL 3.0 to
+    /// 4.0): 48 bytes (the PreMasterSecret) when decrypting with "pkcs1-tls", else k.
+    pub fn out_size(&self) -> Outcome<usize> {
+        if self.decrypting && self.pad == Pad::Tls {
+            return Ok(PREMASTER_LEN);
+        }
         let public =
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         Ok(public.size())
@@ -130,8 +143,9 @@ impl CipherCtx {
         Ok(ct)
     }
 
-    /// decrypt.
-    pub fn decrypt(&self, ct: &[u8]) -> Outcome<Vec<u8>> {
+    /// decrypt: the plaintext, in a buffer wiped when dropped. The caller checks its
+    /// output buffer against [`CipherCtx::out_size`] first.
+    pub fn decrypt(&self, ct: &[u8]) -> Outcome<Zeroizing<Vec<u8>>> {
         if !self.decrypting {
             return Err(Failure::new(
                 Reason::OperationFailed,
@@ -161,25 +175,33 @@ impl CipherCtx {
         stats::count(Op::Decrypt);
         // Any failure is "decryption failed", without detail (no padding oracle).
         run_private(&key, req)
+            .map(Zeroizing::new)
             .map_err(|_| Failure::new(Reason::DecryptionFailed, "decryption failed"))
     }
 
     /// "pkcs1-tls": always 48 bytes, the PreMasterSecret or random ones (see
     /// `tls_premaster`). Only a publicly wrong ciphertext (not k bytes, not below n) or a
     /// fault is an error.
-    fn decrypt_tls(&self, key: &Arc<RsaPrivateKey>, ciphertext: Vec<u8>) -> Outcome<Vec<u8>> {
+    fn decrypt_tls(
+        &self,
+        key: &Arc<RsaPrivateKey>,
+        ciphertext: Vec<u8>,
+    ) -> Outcome<Zeroizing<Vec<u8>>> {
         if self.tls_client_version == 0 {
             return Err(Failure::param("pkcs1-tls needs tls-client-version"));
         }
         if ciphertext.len() != key.size() || key.size() < PREMASTER_LEN + 11 {
             return Err(Failure::new(Reason::DecryptionFailed, "decryption failed"));
         }
-        let mut random = [0u8; PREMASTER_LEN];
-        OsRng.fill_bytes(&mut random)?;
+        let mut random = Zeroizing::new([0u8; PREMASTER_LEN]);
+        OsRng.fill_bytes(&mut *random)?;
         stats::count(Op::Decrypt);
         let em = run_private(key, PrivateRequest::RawPrivate { input: ciphertext })
+            .map(Zeroizing::new)
             .map_err(|_| Failure::new(Reason::DecryptionFailed, "decryption failed"))?;
         let alt = self.tls_negotiated_version;
-        Ok(premaster(&em, self.tls_client_version, alt, &random).to_vec())
+        let mut secret = Zeroizing::new([0u8; PREMASTER_LEN]);
+        premaster(&em, self.tls_client_version, alt, &random, &mut secret);
+        Ok(Zeroizing::new(secret.to_vec()))
     }
 }

@@ -8,7 +8,9 @@
 //! are batched into the IFMA lanes. Inside an OpenSSL async job (HAProxy's
 //! `ssl-mode-async`, `openssl speed -async_jobs`) the request goes to the same engine with
 //! a callback instead, and the job pauses until the callback wakes its wait fd
-//! (`async_job`), so one thread has many requests in flight.
+//! (`async_job`), so one thread has many requests in flight. Inside a job nothing runs on
+//! the caller's thread, whose stack there is the job's small one: with the engine off
+//! the request runs on a thread of its own.
 //!
 //! # fork()
 //!
@@ -19,6 +21,7 @@
 //! that do not exist in the child). Keys carry the same guard for their blinding
 //! factors (`key.rs`).
 
+use crate::async_job;
 use cryptocard::Result;
 use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
@@ -67,23 +70,26 @@ pub fn engine_stats() -> Option<cryptocard::engine::Stats> {
     (*owner == std::process::id()).then(|| engine.stats())
 }
 
-/// Runs one private-key request for `key`: on the engine, or directly without one.
+/// Runs one private-key request for `key`: on the engine, or directly without one;
+/// inside an async job always off the job's stack.
 pub fn run_private(key: &Arc<RsaPrivateKey>, req: PrivateRequest) -> Result<Vec<u8>> {
-    match engine() {
+    match (engine(), async_job::current()) {
+        // Outside jobs: the engine's direct path or a worker, or this thread.
+        (Some(engine), None) => engine.run(key.clone(), req),
+        (None, None) => req.run(key, &mut OsRng),
         // In an async job the job pauses only where a batch may form: the key's class
         // runs lane batches, and this thread's pauses have found other jobs of its
         // application submitting meanwhile (`async_job::run_in_job`). Otherwise (a key
         // size the kernels do not take, a CPU without vector lanes, one handshake at a
         // time) the pause and the wake-up through the application's event loop cost more
-        // than they gain, and the thread waits for an engine worker instead (never
-        // computing on the job's small stack).
-        Some(engine) => {
+        // than they gain, and the thread waits for an engine worker instead.
+        (Some(engine), Some(job)) => {
             let lanes = key.batch_class().is_lane_batched();
-            match crate::async_job::run_in_job(&engine, key, &req, lanes) {
-                Some(answer) => answer,
-                None => engine.run(key.clone(), req),
-            }
+            async_job::run_in_job(&job, &engine, key, &req, lanes)
         }
-        None => req.run(key, &mut OsRng),
+        (None, Some(_)) => {
+            crate::stats::count_in_job();
+            async_job::off_stack(|| req.run(key, &mut OsRng))
+        }
     }
 }

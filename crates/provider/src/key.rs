@@ -7,7 +7,8 @@
 //! PKCS#8) moves to ours, and export gives the same back, so a key made by our
 //! generator can be written by the default provider's encoders. Every value goes through
 //! the library's validation (`RsaPrivateKey::from_crt_components` and siblings): a bad key
-//! is refused at import, not found out at the first signature.
+//! is refused at import, not found out at the first signature. The values cross in
+//! [`KeyBytes`], buffers wiped when dropped (the library's `Nat` wipes its own).
 //!
 //! Fork: the private key's blinding pairs must not be shared by two processes (the same
 //! r would blind both processes' operations). The key remembers the pid that made it; a
@@ -19,40 +20,46 @@ use core::ffi::CStr;
 use cryptocard::bignum::Nat;
 use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
 use std::sync::{Arc, Mutex};
+use zeroize::Zeroizing;
+
+/// A value of a key, big-endian, wiped when dropped (d, the primes and the CRT values
+/// are secrets; n and e share the type).
+pub type KeyBytes = Zeroizing<Vec<u8>>;
 
 /// A key's values as big-endian bytes, as import receives them and export gives them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KeyValues {
     /// The modulus.
-    pub n: Option<Vec<u8>>,
+    pub n: Option<KeyBytes>,
     /// The public exponent.
-    pub e: Option<Vec<u8>>,
+    pub e: Option<KeyBytes>,
     /// The private exponent.
-    pub d: Option<Vec<u8>>,
+    pub d: Option<KeyBytes>,
     /// p, q, r_3, ...
-    pub factors: Vec<Vec<u8>>,
+    pub factors: Vec<KeyBytes>,
     /// dP, dQ, d_3, ...
-    pub exponents: Vec<Vec<u8>>,
+    pub exponents: Vec<KeyBytes>,
     /// qInv, t_3, ...
-    pub coefficients: Vec<Vec<u8>>,
+    pub coefficients: Vec<KeyBytes>,
 }
 
 impl KeyValues {
-    /// The values as (parameter name, big-endian bytes), in OpenSSL's order.
-    pub fn named(&self) -> Vec<(&'static CStr, Vec<u8>)> {
+    /// The values as (parameter name, big-endian bytes), in OpenSSL's order; borrowed, not
+    /// copied.
+    pub fn named(&self) -> Vec<(&'static CStr, &[u8])> {
         let mut out = Vec::new();
         for (name, v) in [(names::N, &self.n), (names::E, &self.e), (names::D, &self.d)] {
             if let Some(v) = v {
-                out.push((name, v.clone()));
+                out.push((name, v.as_slice()));
             }
         }
-        let lists: [(&[&'static CStr], &Vec<Vec<u8>>); 3] = [
+        let lists: [(&[&'static CStr], &Vec<KeyBytes>); 3] = [
             (&names::FACTORS, &self.factors),
             (&names::EXPONENTS, &self.exponents),
             (&names::COEFFICIENTS, &self.coefficients),
         ];
         for (list, values) in lists {
-            out.extend(list.iter().zip(values.iter()).map(|(n, v)| (*n, v.clone())));
+            out.extend(list.iter().zip(values.iter()).map(|(n, v)| (*n, v.as_slice())));
         }
         out
     }
@@ -129,16 +136,16 @@ impl KeyData {
 
     /// Imports `values`; the private half only if `private` and `d` is there.
     pub fn import(&self, values: &KeyValues, private: bool) -> Outcome<()> {
-        let nat = |v: &Option<Vec<u8>>, what: &str| {
+        let nat = |v: &Option<KeyBytes>, what: &str| {
             v.as_deref()
-                .map(Nat::from_be_bytes)
+                .map(|b| Nat::from_be_bytes(b))
                 .ok_or_else(|| Failure::new(Reason::InvalidKey, format!("missing {what}")))
         };
         let n = nat(&values.n, "n")?;
         let e = nat(&values.e, "e")?;
         if private && values.d.is_some() {
             let d = nat(&values.d, "d")?;
-            let list = |l: &[Vec<u8>]| l.iter().map(|v| Nat::from_be_bytes(v)).collect::<Vec<_>>();
+            let list = |l: &[KeyBytes]| l.iter().map(|v| Nat::from_be_bytes(v)).collect::<Vec<_>>();
             let primes = list(&values.factors);
             let key = if primes.is_empty() {
                 RsaPrivateKey::from_n_e_d(n, e, d)
@@ -158,11 +165,12 @@ impl KeyData {
         Ok(())
     }
 
-    /// The values to export: public ones, and the private ones if `private`.
+    /// The values to export: public ones, and the private ones if `private` (each in a
+    /// buffer wiped when dropped).
     pub fn export(&self, private: bool) -> KeyValues {
         let held = self.lock();
         let Some(h) = held.as_ref() else { return KeyValues::default() };
-        let be = |n: &Nat| n.to_be_bytes();
+        let be = |n: &Nat| Zeroizing::new(n.to_be_bytes());
         let mut v = KeyValues {
             n: Some(be(&h.public.n())),
             e: Some(be(h.public.e())),

@@ -1,14 +1,14 @@
 //! The C side of the RSA key management (provider-keymgmt(7)): new/free, has, validate,
 //! match, import/export of the standard RSA parameters and their type lists, the key's
-//! parameters (bits, security bits, maximum output size, default digest, and the
-//! numbers themselves), and key generation on the library's generator (FIPS 186-5
-//! A.1.3). The key object is [`KeyData`] (`key.rs`).
+//! parameters (bits, security bits, maximum output size, default digest, and the numbers
+//! themselves), and key generation on the library's generator (FIPS 186-5 A.1.3). The
+//! key object is [`KeyData`] (`key.rs`).
 
 #![allow(unsafe_code)]
 
 use crate::buffers::{into_keydata, key_ref, release_keydata};
 use crate::errors::{Failure, Outcome, Reason, guard};
-use crate::key::{KeyData, KeyValues, security_bits};
+use crate::key::{KeyBytes, KeyData, KeyValues, security_bits};
 use crate::ossl::{self, OsslDispatch, OsslParam, Table, describe, entry, names};
 use crate::params::{self, Builder};
 use crate::stats::{self, Op};
@@ -76,7 +76,7 @@ fn values_from(params: *const OsslParam) -> Outcome<KeyValues> {
         |name: &str| Failure::new(Reason::InvalidKey, format!("{name}: not an unsigned integer"));
     // SAFETY: OpenSSL passes an END-terminated array.
     let elements = unsafe { params::elements(params) };
-    let get = |name: &core::ffi::CStr| -> Outcome<Option<Vec<u8>>> {
+    let get = |name: &core::ffi::CStr| -> Outcome<Option<KeyBytes>> {
         match elements.iter().find(|p| p.key() == name.to_bytes()) {
             None => Ok(None),
             Some(p) => p.get_biguint_be().map(Some).ok_or_else(|| bad(&name.to_string_lossy())),
@@ -85,7 +85,7 @@ fn values_from(params: *const OsslParam) -> Outcome<KeyValues> {
     v.n = get(names::N)?;
     v.e = get(names::E)?;
     v.d = get(names::D)?;
-    let list = |names: &[&core::ffi::CStr]| -> Outcome<Vec<Vec<u8>>> {
+    let list = |names: &[&core::ffi::CStr]| -> Outcome<Vec<KeyBytes>> {
         let mut out = Vec::new();
         for name in names {
             match get(name)? {
@@ -133,7 +133,7 @@ unsafe extern "C" fn export(
         let mut b = Builder::default();
         if private || public {
             for (name, value) in key.export(private).named() {
-                b.push_biguint_be(name, &value);
+                b.push_biguint_be(name, value);
             }
         }
         let array = b.finish();
@@ -190,12 +190,16 @@ unsafe extern "C" fn key_types(selection: c_int) -> *const OsslParam {
     if private || public { KEY_TYPES.as_ptr() } else { KEY_TYPES.0[32..].as_ptr() }
 }
 
+/// The key's parameters: its size and strength, its default digest, and its values, the
+/// private ones too where asked for by name, as OpenSSL's own RSA keymgmt answers them
+/// (`EVP_PKEY_get_bn_param`). The private values are copied (into buffers wiped when
+/// dropped) only when one is asked for: OpenSSL asks for the size ones at every import.
 unsafe extern "C" fn get_params(keydata: *mut c_void, params: *mut OsslParam) -> c_int {
     guard(0, || {
         // SAFETY: our keydata or null.
         let Some(key) = (unsafe { key_ref(keydata) }) else { return 0 };
         let Some(public) = key.public() else { return 0 };
-        let values = key.export(true).named();
+        let mut private = None;
         // SAFETY: OpenSSL passes an END-terminated array.
         for mut p in unsafe { params::elements(params) } {
             let ok = match p.key() {
@@ -203,10 +207,15 @@ unsafe extern "C" fn get_params(keydata: *mut c_void, params: *mut OsslParam) ->
                 b"security-bits" => p.set_i64(security_bits(public.bits())),
                 b"max-size" => p.set_i64(public.size() as i64),
                 b"default-digest" => p.set_utf8(c"SHA256"),
-                name => match values.iter().find(|(n, _)| n.to_bytes() == name) {
-                    Some((_, v)) => p.set_biguint_be(v),
-                    None => true,
-                },
+                b"n" => p.set_biguint_be(&public.n().to_be_bytes()),
+                b"e" => p.set_biguint_be(&public.e().to_be_bytes()),
+                name => {
+                    let values = private.get_or_insert_with(|| key.export(true));
+                    match values.named().iter().find(|(n, _)| n.to_bytes() == name) {
+                        Some((_, v)) => p.set_biguint_be(v),
+                        None => true,
+                    }
+                }
             };
             if !ok {
                 return 0;
@@ -216,12 +225,13 @@ unsafe extern "C" fn get_params(keydata: *mut c_void, params: *mut OsslParam) ->
     })
 }
 
-static GETTABLE: Table<OsslParam, 6> = Table([
+static GETTABLE: Table<OsslParam, 7> = Table([
     describe(names::BITS, ossl::PARAM_INTEGER),
     describe(names::SECURITY_BITS, ossl::PARAM_INTEGER),
     describe(names::MAX_SIZE, ossl::PARAM_INTEGER),
     describe(names::DEFAULT_DIGEST, ossl::PARAM_UTF8_STRING),
     describe(names::N, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::E, ossl::PARAM_UNSIGNED_INTEGER),
     ossl::PARAM_END,
 ]);
 

@@ -26,7 +26,8 @@
 //! * `params`, `buffers`: `OSSL_PARAM` arrays and C buffers;
 //! * `dispatch`: the per-process engine every private operation goes through (fork
 //!   safety); `async_job`: inside an OpenSSL async job, the engine with a callback and a
-//!   paused job instead of a blocked thread;
+//!   paused job instead of a blocked thread, and never the job's small stack;
+//!   `job_wake`: how the callback's answer and wake-up reach the paused job;
 //! * `stats`: counters proving the provider did the work (`CRYPTOCARD_PROVIDER_STATS=1`).
 //!
 //! `unsafe` is confined to the modules that touch C (`provider`, `params`, `buffers`,
@@ -41,6 +42,7 @@ mod buffers;
 pub mod cipher_ctx;
 pub mod dispatch;
 pub mod errors;
+mod job_wake;
 pub mod key;
 mod keymgmt;
 pub mod ossl;

@@ -122,6 +122,8 @@ pub const PARAM_UTF8_PTR: c_uint = 6;
 pub const PARAM_OCTET_PTR: c_uint = 7;
 
 // Core functions handed to OSSL_provider_init, <openssl/core_dispatch.h>.
+/// `OSSL_FUNC_CORE_GET_PARAMS`: `int (const OSSL_CORE_HANDLE *, OSSL_PARAM params[])`.
+pub const FUNC_CORE_GET_PARAMS: c_int = 2;
 /// `OSSL_FUNC_CORE_NEW_ERROR`: `void (const OSSL_CORE_HANDLE *)`.
 pub const FUNC_CORE_NEW_ERROR: c_int = 5;
 /// `OSSL_FUNC_CORE_SET_ERROR_DEBUG`: `void (handle, const char *file, int line, const char *func)`.
@@ -263,6 +265,8 @@ pub mod names {
     pub const PROV_BUILDINFO: &CStr = c"buildinfo";
     /// `OSSL_PROV_PARAM_STATUS`.
     pub const PROV_STATUS: &CStr = c"status";
+    /// `OSSL_PROV_PARAM_CORE_VERSION`: the core's `OPENSSL_VERSION_STR` (a UTF8 pointer).
+    pub const CORE_VERSION: &CStr = c"openssl-version";
     /// Ours: the operation counters, "signs=.. verifies=.. ...".
     pub const PROV_OPS: &CStr = c"cryptocard-ops";
 

@@ -7,6 +7,10 @@
 //! A [`Param`] is a checked view of one element. Every accessor returns `None` on a type
 //! or size the conversion cannot take, so a malformed parameter is an error, never a
 //! crash.
+//!
+//! Big numbers are key values, private ones among them (d, the primes, the CRT values):
+//! every copy made here, reversed or padded, is a [`Zeroizing`] buffer, wiped when it is
+//! dropped.
 
 #![allow(unsafe_code)]
 
@@ -15,6 +19,7 @@ use crate::ossl::{
     PARAM_UTF8_PTR, PARAM_UTF8_STRING,
 };
 use core::ffi::{CStr, c_char, c_void};
+use zeroize::Zeroizing;
 
 /// One element of a caller's `OSSL_PARAM` array.
 #[derive(Debug)]
@@ -152,12 +157,12 @@ impl Param<'_> {
         }
     }
 
-    /// An unsigned big number (`OSSL_PARAM_get_BN`): big-endian bytes.
-    pub fn get_biguint_be(&self) -> Option<Vec<u8>> {
+    /// An unsigned big number (`OSSL_PARAM_get_BN`): big-endian bytes, wiped when dropped.
+    pub fn get_biguint_be(&self) -> Option<Zeroizing<Vec<u8>>> {
         if self.0.data_type != PARAM_UNSIGNED_INTEGER {
             return None;
         }
-        let mut b = self.bytes()?.to_vec();
+        let mut b = Zeroizing::new(self.bytes()?.to_vec());
         if cfg!(target_endian = "little") {
             b.reverse();
         }
@@ -207,7 +212,7 @@ impl Param<'_> {
         if self.0.data_size < needed {
             return false;
         }
-        let mut out = vec![0u8; self.0.data_size];
+        let mut out = Zeroizing::new(vec![0u8; self.0.data_size]);
         let len = out.len();
         out[len - be.len()..].copy_from_slice(be);
         if cfg!(target_endian = "little") {
@@ -233,23 +238,22 @@ impl Param<'_> {
         self.set_utf8_copy(s.to_bytes())
     }
 
-    /// Sets a UTF-8 string by value only (copied into the caller's buffer).
+    /// Sets a UTF-8 string by value only (copied into the caller's buffer), as
+    /// `OSSL_PARAM_set_utf8_string` does (crypto/params.c, `set_string_internal`, the same
+    /// in 3.0 and 4.0): a buffer of the string's length takes it without a NUL, a larger
+    /// one gets the NUL too; `return_size` is the length without it.
     pub fn set_utf8_copy(&mut self, s: &[u8]) -> bool {
         if self.0.data_type != PARAM_UTF8_STRING {
             return false;
         }
-        self.0.return_size = s.len();
-        if self.0.data.is_null() {
-            return true;
-        }
-        if self.0.data_size < s.len() + 1 {
+        if !self.write(s) {
             return false;
         }
-        let mut out = s.to_vec();
-        out.push(0);
-        let ok = self.write(&out);
-        self.0.return_size = s.len();
-        ok
+        if !self.0.data.is_null() && self.0.data_size > s.len() {
+            // SAFETY: the caller's buffer has `data_size > s.len()` writable bytes.
+            unsafe { self.0.data.cast::<u8>().add(s.len()).write(0) };
+        }
+        true
     }
 
     /// Sets an octet string by value (the caller's buffer).
@@ -274,7 +278,8 @@ impl Param<'_> {
             return false;
         }
         // SAFETY: the caller's buffer has `data_size >= bytes.len()` writable bytes and
-        // does not overlap our freshly made `bytes`.
+        // does not overlap `bytes`, which is our own data (a static string or a buffer
+        // made here).
         unsafe {
             core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.0.data.cast::<u8>(), bytes.len())
         };
@@ -286,7 +291,8 @@ impl Param<'_> {
 /// and values' storage, so the raw array stays valid while the builder lives.
 #[derive(Debug, Default)]
 pub struct Builder {
-    values: Vec<(&'static CStr, Vec<u8>)>,
+    /// Native-endian copies of the values, private ones among them: wiped when dropped.
+    values: Vec<(&'static CStr, Zeroizing<Vec<u8>>)>,
     array: Vec<OsslParam>,
 }
 
@@ -294,7 +300,7 @@ impl Builder {
     /// Adds an unsigned big number, given big-endian.
     pub fn push_biguint_be(&mut self, name: &'static CStr, be: &[u8]) {
         let start = be.iter().position(|&b| b != 0).unwrap_or(be.len().saturating_sub(1));
-        let mut v = be[start.min(be.len())..].to_vec();
+        let mut v = Zeroizing::new(be[start.min(be.len())..].to_vec());
         if v.is_empty() {
             v.push(0);
         }

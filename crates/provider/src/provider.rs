@@ -9,16 +9,22 @@
 //! removed, so the format has no conversion and the `va_list` is never read. On x86-64
 //! (System V) a `va_list` argument is a pointer to a `__va_list_tag`, and a zeroed one is
 //! passed; on other targets the provider reports failures by return code only.
+//!
+//! The core's version (`core_get_params`, "openssl-version") is read once, at init: where
+//! OpenSSL's default provider changed a default between releases, the provider takes the
+//! one of the libcrypto it is loaded into (today one: the PSS salt length, `sig_ctx`).
 
 #![allow(unsafe_code)]
 
 use crate::errors::{Failure, Reason, guard};
 use crate::ossl::{self, OsslAlgorithm, OsslDispatch, OsslItem, OsslParam, Table, names};
+use crate::padding::Salt;
 use crate::params;
 use core::ffi::{CStr, c_char, c_int, c_void};
 use std::ffi::CString;
 
 type NewErrorFn = unsafe extern "C" fn(*const c_void);
+type GetParamsFn = unsafe extern "C" fn(*const c_void, *mut OsslParam) -> c_int;
 type SetErrorDebugFn = unsafe extern "C" fn(*const c_void, *const c_char, c_int, *const c_char);
 #[cfg(target_arch = "x86_64")]
 type VsetErrorFn = unsafe extern "C" fn(*const c_void, u32, *const c_char, *mut VaListTag);
@@ -42,6 +48,8 @@ pub struct ProvCtx {
     set_error_debug: Option<SetErrorDebugFn>,
     #[cfg(target_arch = "x86_64")]
     vset_error: Option<VsetErrorFn>,
+    /// The PSS salt length signatures default to in the core's OpenSSL version.
+    pss_salt: Salt,
 }
 
 impl ProvCtx {
@@ -77,6 +85,50 @@ impl ProvCtx {
     }
 }
 
+/// The default PSS salt length of signatures under the provider context `prov`: that of
+/// the core's OpenSSL (`sig_ctx`), or OpenSSL 3.1's for a null context.
+pub(crate) fn default_pss_salt(prov: *const ProvCtx) -> Salt {
+    // SAFETY: as in `raise`.
+    unsafe { prov.as_ref() }.map_or(Salt::AutoDigestMax, |p| p.pss_salt)
+}
+
+/// The core's OpenSSL version as (major, minor), from `core_get_params`'s
+/// "openssl-version" (`OPENSSL_VERSION_STR`, "3.0.19").
+///
+/// # Safety
+/// `get_params` is the core's `core_get_params`, `handle` the core handle.
+unsafe fn core_version(get_params: GetParamsFn, handle: *const c_void) -> Option<(u32, u32)> {
+    let mut version: *const c_char = core::ptr::null();
+    let mut params = [
+        OsslParam {
+            key: names::CORE_VERSION.as_ptr(),
+            data_type: ossl::PARAM_UTF8_PTR,
+            data: (&raw mut version).cast::<c_void>(),
+            data_size: 0,
+            return_size: usize::MAX,
+        },
+        ossl::PARAM_END,
+    ];
+    // SAFETY: the caller's contract; `params` is an END-terminated array whose one
+    // element points to a `const char *` to fill in (OSSL_PARAM_set_utf8_ptr).
+    if unsafe { get_params(handle, params.as_mut_ptr()) } != 1 || version.is_null() {
+        return None;
+    }
+    // SAFETY: the core set a pointer to its static, NUL-terminated version string.
+    let text = unsafe { CStr::from_ptr(version) }.to_str().ok()?;
+    let mut parts = text.split('.').map(|n| n.parse::<u32>().ok());
+    Some((parts.next()??, parts.next()??))
+}
+
+/// The PSS salt length OpenSSL `version`'s default provider signs with by default:
+/// the maximum in 3.0, at most the digest's length since 3.1 (and when unknown).
+fn pss_salt_of(version: Option<(u32, u32)>) -> Salt {
+    match version {
+        Some((major, minor)) if (major, minor) < (3, 1) => Salt::Auto,
+        _ => Salt::AutoDigestMax,
+    }
+}
+
 /// Raises `failure` through the provider context `prov` (nothing if it is null).
 pub(crate) fn raise(prov: *const ProvCtx, func: &CStr, failure: &Failure) {
     // SAFETY: a non-null `prov` is the context made by `OSSL_provider_init`, alive until
@@ -108,7 +160,9 @@ pub unsafe extern "C" fn OSSL_provider_init(
             set_error_debug: None,
             #[cfg(target_arch = "x86_64")]
             vset_error: None,
+            pss_salt: Salt::AutoDigestMax,
         };
+        let mut get_params: Option<GetParamsFn> = None;
         let mut f = core_in;
         // SAFETY: `core_in` is null or a dispatch table ended by function id 0; the
         // pointers of these numbers have the types core_dispatch.h gives them.
@@ -116,6 +170,9 @@ pub unsafe extern "C" fn OSSL_provider_init(
             while !f.is_null() && (*f).function_id != 0 {
                 let func = (*f).function;
                 match (*f).function_id {
+                    ossl::FUNC_CORE_GET_PARAMS => {
+                        get_params = Some(core::mem::transmute::<*const c_void, GetParamsFn>(func));
+                    }
                     ossl::FUNC_CORE_NEW_ERROR => {
                         ctx.new_error =
                             Some(core::mem::transmute::<*const c_void, NewErrorFn>(func));
@@ -133,6 +190,12 @@ pub unsafe extern "C" fn OSSL_provider_init(
                 }
                 f = f.add(1);
             }
+        }
+        // SAFETY: the core's `core_get_params`, with the handle the core gave us.
+        let version = get_params.and_then(|g| unsafe { core_version(g, handle) });
+        ctx.pss_salt = pss_salt_of(version);
+        // SAFETY: both out pointers are OpenSSL's, checked non-null above.
+        unsafe {
             *out = PROVIDER_DISPATCH.as_ptr();
             *provctx = Box::into_raw(Box::new(ctx)).cast::<c_void>();
         }

@@ -5,10 +5,17 @@
 //! where the caller can see it: PKCS#1 v1.5 by default; with a digest set, the input of
 //! `sign` is a digest and is wrapped in its DigestInfo (RFC 8017 9.2), without one it is
 //! padded as it is (`openssl pkeyutl -sign` without `-digest`); PSS takes SHA-1 when no
-//! digest was set, MGF1 over the signature digest unless told otherwise, and by default
-//! the maximum salt when signing and any salt when verifying (`RSA_PSS_SALTLEN_AUTO`);
-//! no padding takes exactly k bytes. Private operations go through
+//! digest was set, MGF1 over the signature digest unless told otherwise, and any salt
+//! when verifying; no padding takes exactly k bytes. Private operations go through
 //! [`crate::dispatch::run_private`].
+//!
+//! The default PSS salt when signing is the one of the libcrypto the provider is loaded
+//! into, since that is what its callers expect: OpenSSL 3.0 signs with the maximum salt
+//! (`RSA_PSS_SALTLEN_AUTO`), OpenSSL 3.1 and later with at most the digest's length
+//! (`RSA_PSS_SALTLEN_AUTO_DIGEST_MAX`, FIPS 186-4 section 5.5; rsa_sig.c `rsa_newctx`).
+//! The provider reads the core's version when loaded ([`crate::provider`]) and gives
+//! each context that default ([`SigCtx::with_default_salt`]); without one, the later
+//! behaviour.
 
 use crate::dispatch::run_private;
 use crate::errors::{Failure, Outcome, Reason};
@@ -44,25 +51,35 @@ pub struct SigCtx {
     pub mgf1: Option<HashAlg>,
     /// The PSS salt length.
     pub salt: Salt,
+    /// The salt length every init starts from (see the module docs).
+    default_salt: Salt,
     /// The running hash of digest_sign / digest_verify.
     hasher: Option<Hasher>,
 }
 
 impl Default for SigCtx {
+    /// A context with OpenSSL 3.1's default salt, `auto-digestmax`.
     fn default() -> SigCtx {
+        SigCtx::with_default_salt(Salt::AutoDigestMax)
+    }
+}
+
+impl SigCtx {
+    /// A context whose inits start from the PSS salt length `salt` (`Salt::Auto` in
+    /// OpenSSL 3.0, `Salt::AutoDigestMax` since 3.1).
+    pub fn with_default_salt(salt: Salt) -> SigCtx {
         SigCtx {
             key: None,
             purpose: Purpose::None,
             pad: Pad::Pkcs1,
             md: None,
             mgf1: None,
-            salt: Salt::Auto,
+            salt,
+            default_salt: salt,
             hasher: None,
         }
     }
-}
 
-impl SigCtx {
     /// sign_init / verify_init: a fresh context on `key`.
     pub fn init(&mut self, key: Arc<KeyData>, purpose: Purpose) -> Outcome<()> {
         let ok = if purpose == Purpose::Sign { key.has(true, true) } else { key.has(false, true) };
@@ -73,7 +90,13 @@ impl SigCtx {
         // RFC 4055's defaults).
         let pad = if key.pss { Pad::Pss } else { Pad::Pkcs1 };
         let md = key.pss.then_some(HashAlg::Sha1);
-        *self = SigCtx { key: Some(key), purpose, pad, md, ..SigCtx::default() };
+        *self = SigCtx {
+            key: Some(key),
+            purpose,
+            pad,
+            md,
+            ..SigCtx::with_default_salt(self.default_salt)
+        };
         Ok(())
     }
 
@@ -178,17 +201,19 @@ impl SigCtx {
         Pss::new(md).with_mgf1(self.mgf1.unwrap_or(md)).with_salt(salt)
     }
 
-    /// The PSS parameters a signature with a k-byte key uses: OpenSSL 3.1's
-    /// auto-digestmax is the digest length, or less if that does not fit (emLen - hLen - 2).
-    fn signing_pss(&self, k: usize) -> Pss {
+    /// The PSS parameters a signature with a `bits`-bit key uses: OpenSSL 3.1's
+    /// auto-digestmax is the digest length, or less if that does not fit: emLen - hLen - 2,
+    /// where emLen = ceil((bits - 1) / 8) is k, or k - 1 when bits = 8m + 1 (RFC 8017
+    /// 9.1.1; rsa_sig.c `rsa_pss_compute_saltlen`).
+    fn signing_pss(&self, bits: usize) -> Pss {
         let params = self.pss(true);
-        match (self.salt, self.md) {
-            (Salt::AutoDigestMax, Some(md)) => {
-                let max = (k - 1).saturating_sub(md.output_len() + 2);
-                params.with_salt(SaltLength::Exact(md.output_len().min(max)))
-            }
-            _ => params,
+        if self.salt != Salt::AutoDigestMax {
+            return params;
         }
+        let h_len = self.md.unwrap_or(HashAlg::Sha1).output_len();
+        let em_len = bits.saturating_sub(1).div_ceil(8);
+        let max = em_len.saturating_sub(h_len + 2);
+        params.with_salt(SaltLength::Exact(h_len.min(max)))
     }
 
     /// The DER `AlgorithmIdentifier` of the signatures this context makes (OpenSSL's
@@ -200,7 +225,7 @@ impl SigCtx {
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         let scheme = match (self.pad, self.md) {
             (Pad::Pkcs1, Some(md)) => SigScheme::Pkcs1v15(md),
-            (Pad::Pss, _) => SigScheme::Pss(self.signing_pss(public.size())),
+            (Pad::Pss, _) => SigScheme::Pss(self.signing_pss(public.bits())),
             _ => return Err(Failure::new(Reason::Unsupported, "no algorithm id without a digest")),
         };
         let unsupported =
@@ -210,8 +235,10 @@ impl SigCtx {
         der::Encode::to_der(&alg).map_err(|e| Failure::new(Reason::Unsupported, e.to_string()))
     }
 
-    /// The private-key request that signs `tbs` (a digest when a digest is set).
-    fn request(&self, tbs: &[u8], k: usize) -> Outcome<PrivateRequest> {
+    /// The private-key request that signs `tbs` (a digest when a digest is set) with a
+    /// `bits`-bit key.
+    fn request(&self, tbs: &[u8], bits: usize) -> Outcome<PrivateRequest> {
+        let k = bits.div_ceil(8);
         let digest = tbs.to_vec();
         Ok(match (self.pad, self.md) {
             (Pad::Pkcs1, Some(hash)) => {
@@ -221,7 +248,7 @@ impl SigCtx {
             (Pad::Pkcs1, None) => PrivateRequest::SignPkcs1v15Raw { data: digest },
             (Pad::Pss, _) => {
                 check_digest_len(self.md.unwrap_or(HashAlg::Sha1), tbs)?;
-                PrivateRequest::SignPssPrehashed { params: self.signing_pss(k), digest }
+                PrivateRequest::SignPssPrehashed { params: self.signing_pss(bits), digest }
             }
             (Pad::None, _) => {
                 if tbs.len() != k {
@@ -247,7 +274,7 @@ impl SigCtx {
         let key = self.key()?;
         let private =
             key.private().ok_or_else(|| Failure::new(Reason::InvalidKey, "no private key"))?;
-        let req = self.request(tbs, private.size())?;
+        let req = self.request(tbs, private.bits())?;
         let sig = run_private(&private, req)?;
         stats::count(Op::Sign);
         Ok(sig)

@@ -38,8 +38,10 @@ fn with_ctx(ctx: *mut c_void, func: &CStr, f: impl FnOnce(&mut Ctx) -> Outcome<(
 
 unsafe extern "C" fn newctx(provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
     guard(core::ptr::null_mut(), || {
-        let ctx = Ctx { prov: provctx.cast_const().cast::<ProvCtx>(), sig: SigCtx::default() };
-        Box::into_raw(Box::new(ctx)).cast::<c_void>()
+        let prov = provctx.cast_const().cast::<ProvCtx>();
+        // The PSS salt default of the libcrypto we were loaded into (`sig_ctx`).
+        let sig = SigCtx::with_default_salt(crate::provider::default_pss_salt(prov));
+        Box::into_raw(Box::new(Ctx { prov, sig })).cast::<c_void>()
     })
 }
 
@@ -195,17 +197,32 @@ unsafe extern "C" fn digest_verify_final(ctx: *mut c_void, sig: *const u8, sigle
 
 /// Applies OpenSSL's signature parameters to `sig`; unknown names are ignored (as every
 /// provider does), known ones with a bad value fail.
+///
+/// As rsa_sig.c's `rsa_set_ctx_params` (OpenSSL 3.0 to 4.0), whatever their order in the
+/// array: the padding first, then the digest, the salt length and the MGF1 digest, which
+/// are checked against the new padding (so `{saltlen, pad-mode=pss}` works in one call);
+/// and all or nothing, on a copy kept only if every value is good.
 fn set_params(sig: &mut SigCtx, params: *const OsslParam) -> Outcome<()> {
     // SAFETY: OpenSSL passes null or an END-terminated array.
-    for p in unsafe { params::elements(params) } {
-        match p.key() {
-            b"pad-mode" => sig.set_pad(Pad::from_param(&p)?)?,
-            b"digest" => sig.set_md(digest_from_param(&p, "digest")?)?,
-            b"mgf1-digest" => sig.set_mgf1(digest_from_param(&p, "mgf1-digest")?)?,
-            b"saltlen" => sig.set_salt(Salt::from_param(&p)?)?,
-            _ => {}
-        }
+    let elements = unsafe { params::elements(params) };
+    if elements.is_empty() {
+        return Ok(());
     }
+    let find = |name: &[u8]| elements.iter().find(|p| p.key() == name);
+    let mut next = sig.clone();
+    if let Some(p) = find(b"pad-mode") {
+        next.set_pad(Pad::from_param(p)?)?;
+    }
+    if let Some(p) = find(b"digest") {
+        next.set_md(digest_from_param(p, "digest")?)?;
+    }
+    if let Some(p) = find(b"saltlen") {
+        next.set_salt(Salt::from_param(p)?)?;
+    }
+    if let Some(p) = find(b"mgf1-digest") {
+        next.set_mgf1(digest_from_param(p, "mgf1-digest")?)?;
+    }
+    *sig = next;
     Ok(())
 }
 

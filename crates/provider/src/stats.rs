@@ -29,10 +29,11 @@ pub enum Op {
 
 static COUNTS: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
-/// Private-key operations that ran inside an OpenSSL async job (paused, not blocking).
+/// Private-key operations asked for inside an OpenSSL async job, each run off the job's
+/// stack (on an engine worker, the job paused or waiting, or on a thread of its own).
 static IN_JOBS: AtomicU64 = AtomicU64::new(0);
 
-/// Counts one private-key operation run from inside an async job.
+/// Counts one private-key operation asked for inside an async job.
 pub fn count_in_job() {
     IN_JOBS.fetch_add(1, Relaxed);
 }

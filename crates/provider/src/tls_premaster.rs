@@ -15,16 +15,19 @@ fn eq_mask(a: u8, b: u8) -> u8 {
     (x.wrapping_sub(1) >> 8) as u8
 }
 
-/// The PreMasterSecret in `em` (the k-byte RSADP result), or `random` where the padding
-/// or version is wrong. `client_version` is the version the client offered (ClientHello);
-/// `alt_version`, if not 0, is accepted too (the negotiated one, for old clients that put
-/// it there instead). `em` must be longer than 48 + 11 bytes (the caller checks k).
+/// Writes to `out` the PreMasterSecret in `em` (the k-byte RSADP result), or `random`
+/// where the padding or version is wrong. `client_version` is the version the client
+/// offered (ClientHello); `alt_version`, if not 0, is accepted too (the negotiated one,
+/// for old clients that put it there instead). `em` must be longer than 48 + 11 bytes
+/// (the caller checks k). The secret goes to the caller's buffer, not a returned copy,
+/// so the caller decides how it is wiped.
 pub fn premaster(
     em: &[u8],
     client_version: u16,
     alt_version: u16,
     random: &[u8; PREMASTER_LEN],
-) -> [u8; PREMASTER_LEN] {
+    out: &mut [u8; PREMASTER_LEN],
+) {
     let k = em.len();
     let zero_at = k - PREMASTER_LEN - 1;
     // 00 02, then at least 8 non-zero bytes (all of them up to the separator), then 00.
@@ -40,17 +43,13 @@ pub fn premaster(
     let alt_wanted = !eq_mask(alt_hi | alt_lo, 0);
     let alt_good = alt_wanted & eq_mask(secret[0], alt_hi) & eq_mask(secret[1], alt_lo);
     good &= version_good | alt_good;
-    let mut out = [0u8; PREMASTER_LEN];
     for ((o, &s), &r) in out.iter_mut().zip(secret).zip(random) {
         *o = (s & good) | (r & !good);
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn em(k: usize, version: [u8; 2], secret_fill: u8) -> Vec<u8> {
         let mut em = vec![0x55u8; k];
         em[0] = 0;
@@ -59,6 +58,12 @@ mod tests {
         em[k - 48..].fill(secret_fill);
         em[k - 48..k - 46].copy_from_slice(&version);
         em
+    }
+
+    fn premaster(em: &[u8], client: u16, alt: u16, random: &[u8; 48]) -> [u8; 48] {
+        let mut out = [0; 48];
+        super::premaster(em, client, alt, random, &mut out);
+        out
     }
 
     #[test]

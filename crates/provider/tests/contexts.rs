@@ -1,13 +1,14 @@
 //! The provider's plain-Rust parts without OpenSSL: key import and export of the
 //! standard RSA values, the parameter parsers (`pad-mode`, `saltlen` as strings and
-//! integers, as OpenSSL sends them), and the signature and cipher contexts' operations
-//! and refusals.
+//! integers, as OpenSSL sends them) and writers, and the signature and cipher contexts'
+//! operations and refusals.
 
+use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::RsaPrivateKey;
+use cryptocard::rsa::{KeyGenOptions, Pss, RsaPrivateKey, SaltLength};
 use cryptocard_provider::cipher_ctx::CipherCtx;
 use cryptocard_provider::errors::Reason;
-use cryptocard_provider::key::{KeyData, KeyValues};
+use cryptocard_provider::key::{KeyBytes, KeyData, KeyValues};
 use cryptocard_provider::ossl::{self, OsslParam, PARAM_END};
 use cryptocard_provider::padding::{Pad, Salt};
 use cryptocard_provider::params;
@@ -83,11 +84,12 @@ fn keys_import_and_export_the_standard_values() {
     // The same key, its primes perhaps in the other order (recovery finds them in either).
     let again = recovered.export(true);
     assert_eq!((&again.n, &again.e, &again.d), (&full.n, &full.e, &full.d));
-    let sorted = |mut v: Vec<Vec<u8>>| {
+    let sorted = |v: &[KeyBytes]| {
+        let mut v: Vec<Vec<u8>> = v.iter().map(|x| x.to_vec()).collect();
         v.sort();
         v
     };
-    assert_eq!(sorted(again.factors.clone()), sorted(full.factors.clone()));
+    assert_eq!(sorted(&again.factors), sorted(&full.factors));
     assert!(recovered.same_public(&original));
     // Public only.
     let public = KeyData::default();
@@ -145,7 +147,7 @@ fn cipher_contexts_round_trip_and_reject() {
     dec.oaep_md = Some(cryptocard::digest::HashAlg::Sha256);
     assert_eq!(dec.decrypt(&ct).unwrap_err().reason, Reason::DecryptionFailed, "wrong label");
     dec.label = b"label".to_vec();
-    assert_eq!(dec.decrypt(&ct).unwrap(), msg);
+    assert_eq!(dec.decrypt(&ct).unwrap()[..], msg[..]);
     // PKCS#1 v1.5: implicit rejection answers garbage with a message, explicit fails.
     let mut pkcs1 = CipherCtx::default();
     pkcs1.init(Some(key()), true).unwrap();
@@ -154,4 +156,104 @@ fn cipher_contexts_round_trip_and_reject() {
     assert_eq!(pkcs1.decrypt(&ct).unwrap_err().reason, Reason::DecryptionFailed);
     assert!(pkcs1.decrypt(&ct[1..]).is_err());
     assert!(pkcs1.set_pad(Pad::Pss).is_err());
+}
+
+/// The private values leave in buffers wiped when dropped (`KeyBytes` is `Zeroizing`).
+#[test]
+fn exported_private_values_are_wiped_when_dropped() {
+    fn wiped(_: &zeroize::Zeroizing<Vec<u8>>) {}
+    let values = key().export(true);
+    wiped(values.d.as_ref().unwrap());
+    values.factors.iter().chain(&values.exponents).chain(&values.coefficients).for_each(wiped);
+}
+
+/// `OSSL_PARAM_set_utf8_string` (crypto/params.c): a buffer of exactly the string's length
+/// takes it without the NUL; a larger one gets the NUL; a smaller one is refused. The
+/// length returned never counts the NUL.
+#[test]
+fn utf8_strings_fill_a_buffer_of_their_own_length() {
+    for (size, ok, expected) in [
+        (6, true, &b"digest"[..]),
+        (7, true, &b"digest\0"[..]),
+        (8, true, &b"digest\0\xee"[..]),
+        (5, false, &b"\xee\xee\xee\xee\xee"[..]),
+    ] {
+        let mut buf = vec![0xeeu8; size];
+        let mut array = [
+            OsslParam {
+                key: c"saltlen".as_ptr(),
+                data_type: ossl::PARAM_UTF8_STRING,
+                data: buf.as_mut_ptr().cast(),
+                data_size: buf.len(),
+                return_size: usize::MAX,
+            },
+            PARAM_END,
+        ];
+        // SAFETY: an END-terminated array over `buf`, which outlives the view.
+        let mut elements = unsafe { params::elements(array.as_mut_ptr()) };
+        assert_eq!(elements[0].set_utf8_copy(b"digest"), ok, "buffer of {size}");
+        drop(elements);
+        assert_eq!(buf, expected, "buffer of {size}");
+        assert_eq!(array[0].return_size, 6, "buffer of {size}");
+    }
+}
+
+/// Signs a digest of `md` with PSS under `ctx`'s salt settings and returns the salt length
+/// the signature has (the one `Exact` length the library's verification accepts).
+fn pss_salt_of(ctx: &SigCtx, key: &RsaPrivateKey, md: HashAlg) -> usize {
+    let digest = vec![5u8; md.output_len()];
+    let sig = ctx.sign(&digest).unwrap();
+    let public = key.public_key();
+    (0..key.size())
+        .find(|&n| {
+            let params = Pss::new(md).with_salt(SaltLength::Exact(n));
+            public.verify_pss_prehashed(&params, &digest, &sig).is_ok()
+        })
+        .expect("a salt length")
+}
+
+fn pss_signer(key: &RsaPrivateKey, md: HashAlg, default_salt: Salt) -> SigCtx {
+    let mut ctx = SigCtx::with_default_salt(default_salt);
+    ctx.init(Arc::new(KeyData::from_private(key.clone())), Purpose::Sign).unwrap();
+    ctx.set_pad(Pad::Pss).unwrap();
+    ctx.set_md(md).unwrap();
+    ctx
+}
+
+/// auto-digestmax (OpenSSL 3.1's default) is the digest's length, capped at
+/// emLen - hLen - 2 where emLen = ceil((bits - 1) / 8): k, or k - 1 when bits = 8m + 1
+/// (rsa_sig.c `rsa_pss_compute_saltlen`).
+#[test]
+fn auto_digestmax_salt_is_capped_at_the_encoded_messages_room() {
+    for bits in [1024, 1025] {
+        let opts = KeyGenOptions::new(bits);
+        let key = RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap();
+        let k = key.size();
+        let em_len = if bits % 8 == 1 { k - 1 } else { k };
+        // SHA-512 does not fit whole: the cap.
+        let ctx = pss_signer(&key, HashAlg::Sha512, Salt::AutoDigestMax);
+        assert_eq!(pss_salt_of(&ctx, &key, HashAlg::Sha512), em_len - 64 - 2, "{bits} bits");
+        // SHA-256 does: its length.
+        let ctx = pss_signer(&key, HashAlg::Sha256, Salt::AutoDigestMax);
+        assert_eq!(pss_salt_of(&ctx, &key, HashAlg::Sha256), 32, "{bits} bits");
+        // "max" is the room itself.
+        let mut ctx = pss_signer(&key, HashAlg::Sha256, Salt::AutoDigestMax);
+        ctx.set_salt(Salt::Max).unwrap();
+        assert_eq!(pss_salt_of(&ctx, &key, HashAlg::Sha256), em_len - 32 - 2, "{bits} bits");
+    }
+}
+
+/// A context signs with the default salt it was made with (the core's OpenSSL's: the
+/// maximum in 3.0, auto-digestmax since 3.1), again after every init.
+#[test]
+fn the_default_pss_salt_is_the_contexts_own() {
+    static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
+    let key = KEY.get_or_init(|| RsaPrivateKey::generate(2048, &mut OsRng).unwrap());
+    let k = key.size();
+    let openssl_30 = pss_signer(key, HashAlg::Sha256, Salt::Auto);
+    assert_eq!(openssl_30.salt, Salt::Auto);
+    assert_eq!(pss_salt_of(&openssl_30, key, HashAlg::Sha256), k - 32 - 2);
+    let openssl_31 = pss_signer(key, HashAlg::Sha256, Salt::AutoDigestMax);
+    assert_eq!(pss_salt_of(&openssl_31, key, HashAlg::Sha256), 32);
+    assert_eq!(SigCtx::default().salt, Salt::AutoDigestMax);
 }

@@ -252,3 +252,18 @@ fn async_jobs_pause_and_forked_children_sign() {
         assert!(signs > 0 && in_jobs + 10 >= signs, "{backend}: {err}");
     }
 }
+
+#[test]
+fn async_jobs_without_the_engine_run_off_the_job_stack() {
+    if !have_openssl() {
+        return;
+    }
+    let (_, modules) = workdir("provider-speed-no-engine");
+    // The engine off: no worker to hand a job's operation to, so each runs on a thread
+    // of its own, never on the job's 32 KiB stack; every one inside a job is counted.
+    let off = [("CRYPTOCARD_PROVIDER_ENGINE", "0")];
+    let (_, err) = speed(&modules, &["-async_jobs", "4"], &off);
+    let (signs, in_jobs) = (counted(&err, "signs"), counted(&err, "in-jobs"));
+    assert!(signs > 10 && in_jobs + 10 >= signs, "{err}");
+    assert_eq!(counted(&err, "direct"), 0, "{err}");
+}

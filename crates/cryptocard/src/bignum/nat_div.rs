@@ -102,7 +102,8 @@ impl Nat {
             return Err(Error::InvalidArgument("division by zero"));
         }
         let a = self.as_limbs();
-        let mut q = vec![0; a.len()];
+        // The quotient of a secret (a candidate prime, lambda(n)) is as secret: wiped.
+        let mut q = zeroize::Zeroizing::new(vec![0; a.len()]);
         Ok(divrem_1(&mut q, a, d))
     }
 }

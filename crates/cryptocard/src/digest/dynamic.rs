@@ -33,6 +33,12 @@ impl HashOutput {
         self.len
     }
 
+    /// Zeroes the bytes, for a digest that is a secret (implicit rejection's key, an
+    /// OAEP mask): the value is `Copy`, so its holder wipes its own copy when done.
+    pub(crate) fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.bytes);
+    }
+
     /// Always false: every digest has at least 16 bytes.
     pub fn is_empty(&self) -> bool {
         self.len == 0

@@ -20,6 +20,7 @@ use super::kernel::{MontKernel, with_kernel};
 use super::modulus::Modulus;
 use super::mont::{Finish, normalize};
 use crate::bignum::{Limb, Nat};
+use zeroize::Zeroizing;
 
 /// Sliding-window sizes by exponent bit length (thresholds of the form "more than
 /// this many bits"); the classic table (OpenSSL's `BN_window_bits_for_exponent_size`).
@@ -95,7 +96,9 @@ impl Ctx<'_> {
 
 /// out = base^exp, exp > 0, left to right, one bit at a time.
 fn binary_ltr<K: MontKernel>(kern: K, ctx: &Ctx<'_>, base: &[Limb], exp: &Nat, out: &mut [Limb]) {
-    let mut tmp = vec![0; base.len()];
+    // The exponent is public, the base may not be (the fault check's m, a blinding
+    // factor): every buffer that holds a power of it is wiped when dropped.
+    let mut tmp = Zeroizing::new(vec![0; base.len()]);
     out.copy_from_slice(base);
     for i in (0..exp.bits() - 1).rev() {
         ctx.sqr(kern, out, &mut tmp);
@@ -117,9 +120,10 @@ fn sliding<K: MontKernel>(
     let k = base.len();
     let odd = 1usize << (w - 1);
     // table[i] = base^(2i+1); base^2 in `sq`.
-    let mut table = vec![0 as Limb; odd * k];
-    let mut sq = vec![0; k];
-    let mut tmp = vec![0; k];
+    // Wiped when dropped, as in `binary_ltr`.
+    let mut table = Zeroizing::new(vec![0 as Limb; odd * k]);
+    let mut sq = Zeroizing::new(vec![0; k]);
+    let mut tmp = Zeroizing::new(vec![0; k]);
     table[..k].copy_from_slice(base);
     if odd > 1 {
         sq.copy_from_slice(base);

@@ -44,7 +44,7 @@ fn prf(kdk: &[u8], label: &[u8], out: &mut [u8]) {
         m.update(&bits.to_be_bytes());
         let mut t = m.finalize();
         chunk.copy_from_slice(&t.as_ref()[..chunk.len()]);
-        t.as_mut().iter_mut().for_each(|b| *b = 0);
+        zeroize::Zeroize::zeroize(t.as_mut());
     }
 }
 

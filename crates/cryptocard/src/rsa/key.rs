@@ -241,10 +241,11 @@ impl core::fmt::Debug for RsaPrivateKey {
 /// SHA-256(I2OSP(d, k)): the HMAC key of implicit rejection's key-derivation key.
 fn hash_private_exponent(d: &Nat, k: usize) -> Result<Zeroizing<[u8; 32]>> {
     let mut bytes = d.to_be_bytes_padded(k)?;
-    let digest = Hasher::digest(HashAlg::Sha256, &bytes);
+    let mut digest = Hasher::digest(HashAlg::Sha256, &bytes);
     bytes.zeroize();
     let mut out = Zeroizing::new([0u8; 32]);
     out.copy_from_slice(digest.as_bytes());
+    digest.wipe();
     Ok(out)
 }
 

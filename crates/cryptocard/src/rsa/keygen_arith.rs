@@ -93,7 +93,7 @@ pub(crate) fn inverse_small(e: u64, m: &Nat) -> Result<Nat> {
     let mut num: Vec<Limb> = (m * &Nat::from_u64(t) + &Nat::one()).as_limbs().to_vec();
     let mut q = vec![0; num.len()];
     let rem = divrem_1(&mut q, &num, e);
-    num.iter_mut().for_each(|l| *l = 0);
+    zeroize::Zeroize::zeroize(&mut num);
     // Always 0 (the identity above): public.
     if ct::declassify(rem) != 0 {
         return Err(Error::InvalidArgument("internal error: e does not divide 1 + m*t"));

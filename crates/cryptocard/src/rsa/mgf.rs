@@ -39,10 +39,12 @@ pub(crate) fn mgf1_xor(hash: HashAlg, seed: &[u8], out: &mut [u8]) {
     for (counter, chunk) in out.chunks_mut(hash.output_len()).enumerate() {
         let mut h = prefix.clone();
         h.update(&(counter as u32).to_be_bytes());
-        let t = h.finalize();
+        // A block of the mask is as secret as what it masks (OAEP's seed and DB).
+        let mut t = h.finalize();
         for (o, t) in chunk.iter_mut().zip(t.as_bytes()) {
             *o ^= t;
         }
+        t.wipe();
     }
 }
 

@@ -20,7 +20,10 @@
 //! [`Error::FaultDetected`].
 //!
 //! The check is Go's order (`crypto/rsa`, `decrypt`): the final m, after unblinding,
-//! against the input c itself, modulo the public n. Both sides are independent of every
+//! against the input c itself, modulo the public n (on the IFMA unit, as the two
+//! congruences modulo p and q that together are that one, with c reduced afresh for
+//! them: `accel/ifma.rs`'s `check_x2`; on the GPU, by the device, which reports it in
+//! each operation's status). Both sides are independent of every
 //! intermediate value, so the check covers the whole operation: the blinding product,
 //! the reductions of c' (a fault there, checked against residues of the same reduction,
 //! would corrupt both sides of a check modulo the primes), both exponentiations in

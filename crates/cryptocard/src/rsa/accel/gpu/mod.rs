@@ -41,6 +41,15 @@
 //! (taken from the key's pool and their successors put back, as for the other units),
 //! the status of each operation.
 //!
+//! What the host takes on trust from the device: the fault check's verdict (the status
+//! word; the device raises m to e itself) and the pairs' successors (A^2, Ai^2), which go
+//! back to the key's pool. A wrong successor is caught by the fault check of the
+//! operation that next uses it, on whatever unit; one that is wrong but consistent (a
+//! pair whose factors are 1, or known) would not be, and would leave those operations
+//! unblinded. Only a kernel bug could make one: the kernel is held against the host
+//! build and the scalar core word for word, successors included, on every run of the
+//! device check (`tests/gpu_device.rs`).
+//!
 //! Transfers: the device memory is kept from batch to batch and the planes are
 //! page-locked (`CRYPTOCARD_GPU_PINNED`); a large batch runs as a pipeline of chunks
 //! (`CRYPTOCARD_GPU_CHUNK`, `rsa/batch.rs`), one chunk's host work beside another's

@@ -105,16 +105,24 @@ fn wrong_issuer_tamper_and_expiry_are_errors() {
     let (_, leaf) = leaf(&ca, SigScheme::DEFAULT);
     // Another root with the same name but another key: the signature does not verify.
     let other_key = key("leaf.key.pem");
-    let impostor = CertBuilder::new(
-        cert::parse_subject("/C=US/O=cryptocard/CN=Test CA").unwrap(),
-        other_key.public_key(),
-    )
-    .unwrap()
-    .self_signed(&other_key)
-    .unwrap();
-    let e = cert::verify_issued_by(&leaf, &impostor).unwrap_err();
+    let impostor = |profile| {
+        CertBuilder::new(
+            cert::parse_subject("/C=US/O=cryptocard/CN=Test CA").unwrap(),
+            other_key.public_key(),
+        )
+        .unwrap()
+        .profile(profile)
+        .self_signed(&other_key)
+        .unwrap()
+    };
+    let e = cert::verify_issued_by(&leaf, &impostor(Profile::Ca)).unwrap_err();
     assert!(matches!(e, Error::Verify(_)), "{e}");
-    let e = cert::verify_chain(&leaf, &[], &[impostor], now()).unwrap_err();
+    // Its key identifier is not the one the leaf names: no candidate (OpenSSL's
+    // X509_check_akid), so no signature check is made.
+    let e = cert::verify_chain(&leaf, &[], &[impostor(Profile::Ca)], now()).unwrap_err();
+    assert!(e.to_string().contains("unable to get local issuer certificate"), "{e}");
+    // Without key identifiers (v1) it is a candidate, and its signature check fails.
+    let e = cert::verify_chain(&leaf, &[], &[impostor(Profile::V1)], now()).unwrap_err();
     assert!(e.to_string().contains("certificate signature failure"), "{e}");
     // No trusted issuer at all.
     let e = cert::verify_chain(&leaf, &[], &[], now()).unwrap_err();

@@ -3,12 +3,19 @@
 //! or key identifier) chains to a trusted root; the message-digest attribute equals the
 //! content's digest and the content-type attribute its type (section 11.1-11.2); and the
 //! signature verifies over the signed attributes' DER as a SET OF (section 5.4), or over
-//! the content when there are none. A certificate that says it is for something else
-//! (keyUsage, extendedKeyUsage) does not sign (RFC 8550 section 4.4).
+//! the content when there are none, which only id-data content may do (section 5.3). A
+//! certificate that says it is for something else (keyUsage, extendedKeyUsage), or whose
+//! CAs do, does not sign (RFC 8550 section 4.4; `cert::Purpose::SmimeSign`), and an RSA
+//! key under 1024 bits does not sign, even unchained (`-noverify`).
+//!
+//! The signers of one message share one `cert::PathBudget`: however many signers and
+//! decoy certificates a message brings, its chains cost a bounded number of failed
+//! signature checks, and a certificate pair checked for one signer is not checked again.
 
-use super::content::open;
+use super::content::{DATA, open};
 use super::enveloped::cert_public_key;
 use super::ident::CertId;
+use crate::cert::{EE_KEY_TOO_SMALL, MIN_RSA_BITS, PathBudget, Purpose, display_name};
 use crate::sig::SigScheme;
 use crate::sig::hash_from_id as hash_of;
 use crate::{Error, Result};
@@ -17,7 +24,6 @@ use cms::content_info::CmsVersion;
 use cms::revocation::RevocationInfoChoices;
 use cms::signed_data::{CertificateSet, DigestAlgorithmIdentifiers, SignerInfo, SignerInfos};
 use const_oid::ObjectIdentifier;
-use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION};
 use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
 use const_oid::db::rfc5912::RSA_ENCRYPTION;
 use cryptocard::digest::{HashAlg, Hasher};
@@ -25,7 +31,6 @@ use der::asn1::OctetString;
 use der::{Encode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
-use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage};
 
 /// SignedData (RFC 5652 section 5.1) as the `cms` crate defines it, but with the
 /// encapsulated content read as an OCTET STRING: der's `Any` keeps a BER constructed
@@ -116,39 +121,20 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
     }
     let at = opts.at.unwrap_or_else(SystemTime::now);
     let mut signers = Vec::with_capacity(sd.signer_infos.0.len());
+    let mut budget = PathBudget::new();
     for info in sd.signer_infos.0.iter() {
         let cert = pool
             .iter()
             .find(|c| CertId::from(&info.sid).names(c))
             .ok_or_else(|| Error::Verify("signer certificate not found".into()))?;
         if !opts.no_chain {
-            crate::cert::verify_chain(cert, &pool, &opts.trusted, at)?;
-            check_signing_purpose(cert)?;
+            let purpose = Purpose::SmimeSign;
+            crate::cert::verify_chain_for(cert, &pool, &opts.trusted, at, purpose, &mut budget)?;
         }
         verify_signer(info, cert, &content, &encap.econtent_type)?;
         signers.push(cert.clone());
     }
     Ok(Verified { content, signers })
-}
-
-/// A signer's certificate must allow signing S/MIME content where it says what it is for
-/// (RFC 8550 section 4.4.2 and 4.4.4, and OpenSSL's `smimesign` purpose, which `openssl
-/// cms -verify` checks): a keyUsage, if present, with digitalSignature or nonRepudiation;
-/// an extendedKeyUsage, if present, with emailProtection or anyExtendedKeyUsage.
-fn check_signing_purpose(cert: &Certificate) -> Result<()> {
-    let tbs = cert.tbs_certificate();
-    let refuse = || Error::Verify("unsuitable certificate purpose (not for S/MIME signing)".into());
-    let key_usage = tbs.get_extension::<KeyUsage>()?;
-    if key_usage.is_some_and(|(_, ku)| !ku.digital_signature() && !ku.non_repudiation()) {
-        return Err(refuse());
-    }
-    let for_email =
-        |oid: &ObjectIdentifier| *oid == ID_KP_EMAIL_PROTECTION || *oid == ANY_EXTENDED_KEY_USAGE;
-    let extended = tbs.get_extension::<ExtendedKeyUsage>()?;
-    if extended.is_some_and(|(_, eku)| !eku.0.iter().any(for_email)) {
-        return Err(refuse());
-    }
-    Ok(())
 }
 
 /// The scheme of a SignerInfo: `rsaEncryption` (PKCS#1 v1.5 with the digest algorithm),
@@ -191,6 +177,13 @@ fn verify_signer(
     let scheme = signer_scheme(info, hash)?;
     let content_digest = Hasher::digest(hash, content);
     let signed_digest = match &info.signed_attrs {
+        // Without signed attributes nothing binds the content type to the signature, so
+        // RFC 5652 section 5.3 requires them for any content type but id-data.
+        None if *content_type != DATA => {
+            return Err(Error::Verify(
+                "no signed attributes, which a content type other than id-data requires".into(),
+            ));
+        }
         None => content_digest.as_bytes().to_vec(),
         Some(attrs) => {
             let md: OctetString = single_attr(info, ID_MESSAGE_DIGEST, "message digest")?;
@@ -205,6 +198,10 @@ fn verify_signer(
         }
     };
     let key = cert_public_key(cert)?;
+    if key.bits() < MIN_RSA_BITS {
+        let subject = display_name(cert.tbs_certificate().subject());
+        return Err(Error::Verify(format!("{EE_KEY_TOO_SMALL} (depth 0: {subject})")));
+    }
     crate::sig::verify_digest(&key, &scheme, &signed_digest, info.signature.as_bytes())
         .map_err(|_| Error::Verify("signature failure".into()))
 }

@@ -1,0 +1,141 @@
+//! The checks path validation makes on each certificate of a path, apart from its
+//! issuer's signature (RFC 5280 section 6.1.3 and 6.1.4, the subset we implement):
+//!
+//! - validity at the given time (6.1.3 (a)(2));
+//! - an issuer is a CA: basicConstraints cA with its pathLenConstraint (4.2.1.9, 6.1.4
+//!   (k), (m)), a keyUsage, if present, with keyCertSign (4.2.1.3, 6.1.4 (n));
+//! - no critical extension we do not process (4.2, 6.1.4 (o)): which ones we process
+//!   depends on the [`Purpose`] the path is checked for (extendedKeyUsage is processed only
+//!   under a purpose that enforces it);
+//! - RSA keys of at least [`MIN_RSA_BITS`] bits, as OpenSSL refuses smaller ones at its
+//!   default security level 1 (80 bits of security; `X509_V_ERR_EE_KEY_TOO_SMALL` and
+//!   `X509_V_ERR_CA_KEY_TOO_SMALL`, worded as OpenSSL words them).
+//!
+//! Every certificate of the path gets them, the trust anchor included: OpenSSL checks every
+//! certificate of the chain it built, and so do we.
+
+use super::purpose::Purpose;
+use crate::sig::RSA_ENCRYPTION;
+use const_oid::AssociatedOid;
+use der::asn1::UintRef;
+use der::{Decode, Sequence};
+use std::time::SystemTime;
+use x509_cert::Certificate;
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, SubjectAltName,
+    SubjectKeyIdentifier,
+};
+
+/// The smallest RSA modulus accepted in a path or from a CMS signer: 1024 bits, about 80
+/// bits of security (NIST SP 800-57 part 1, table 2), OpenSSL's security level 1.
+pub const MIN_RSA_BITS: usize = 1024;
+
+/// OpenSSL's words for an end-entity key under [`MIN_RSA_BITS`].
+pub const EE_KEY_TOO_SMALL: &str = "EE certificate key too weak";
+
+/// OpenSSL's words for a CA key under [`MIN_RSA_BITS`].
+pub const CA_KEY_TOO_SMALL: &str = "CA certificate key too weak";
+
+/// The checks of the module docs that concern `cert` alone, at `depth` in the path (0 for
+/// the end entity).
+pub(super) fn check_cert(
+    cert: &Certificate,
+    depth: usize,
+    at: SystemTime,
+    purpose: Purpose,
+) -> Result<(), &'static str> {
+    check_time(cert, at)?;
+    check_critical(cert, purpose)?;
+    check_key_size(cert, depth)?;
+    purpose.check(cert, depth)
+}
+
+fn check_time(cert: &Certificate, at: SystemTime) -> Result<(), &'static str> {
+    let v = cert.tbs_certificate().validity();
+    if at < v.not_before.to_system_time() {
+        return Err("certificate is not yet valid");
+    }
+    if at > v.not_after.to_system_time() {
+        return Err("certificate has expired");
+    }
+    Ok(())
+}
+
+/// An issuer must be a CA. `below` is the number of intermediate CAs under it in the
+/// path (all certificates under it but the leaf), which its pathLenConstraint bounds. A v1
+/// trust anchor (no extensions at all) is accepted as a CA, as OpenSSL accepts one.
+pub(super) fn check_ca(
+    issuer: &Certificate,
+    below: usize,
+    anchor: bool,
+) -> Result<(), &'static str> {
+    let tbs = issuer.tbs_certificate();
+    let bc = tbs.get_extension::<BasicConstraints>().map_err(|_| "invalid CA certificate")?;
+    match bc {
+        Some((_, bc)) if bc.ca => {
+            if bc.path_len_constraint.is_some_and(|len| below > usize::from(len)) {
+                return Err("path length constraint exceeded");
+            }
+        }
+        None if anchor && tbs.extensions().is_none() => {}
+        _ => return Err("invalid CA certificate"),
+    }
+    match tbs.get_extension::<KeyUsage>() {
+        Ok(Some((_, ku))) if !ku.key_cert_sign() => {
+            Err("key usage does not include certificate signing")
+        }
+        Ok(_) => Ok(()),
+        Err(_) => Err("invalid CA certificate"),
+    }
+}
+
+/// Fails on a critical extension we do not process (RFC 5280 4.2). The key identifiers
+/// order the issuer candidates, subjectAltName needs no processing without name
+/// constraints, and extendedKeyUsage counts only where `purpose` enforces it (OpenSSL
+/// counts it always, as it checks a purpose always).
+fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), &'static str> {
+    let known = [
+        BasicConstraints::OID,
+        KeyUsage::OID,
+        SubjectAltName::OID,
+        SubjectKeyIdentifier::OID,
+        AuthorityKeyIdentifier::OID,
+    ];
+    let handled =
+        |oid| known.contains(oid) || (*oid == ExtendedKeyUsage::OID && purpose.uses_eku());
+    let exts = cert.tbs_certificate().extensions().map(|e| e.as_slice()).unwrap_or(&[]);
+    if exts.iter().any(|e| e.critical && !handled(&e.extn_id)) {
+        return Err("unhandled critical extension");
+    }
+    Ok(())
+}
+
+/// RFC 8017 appendix A.1.1 `RSAPublicKey`, read only for the modulus's length.
+#[derive(Sequence)]
+struct RsaPublicKeyRef<'a> {
+    modulus: UintRef<'a>,
+    public_exponent: UintRef<'a>,
+}
+
+/// The bit length of the certificate's RSA modulus; `None` for another key type.
+/// Malformed RSA keys are `Some(0)`, so that they fail the size check.
+pub(crate) fn rsa_bits(cert: &Certificate) -> Option<usize> {
+    let spki = cert.tbs_certificate().subject_public_key_info();
+    if spki.algorithm.oid != RSA_ENCRYPTION {
+        return None;
+    }
+    let key = spki.subject_public_key.as_bytes().map(RsaPublicKeyRef::from_der);
+    let Some(Ok(key)) = key else { return Some(0) };
+    let n = key.modulus.as_bytes();
+    Some(n.first().map_or(0, |top| 8 * n.len() - top.leading_zeros() as usize))
+}
+
+/// RSA keys under [`MIN_RSA_BITS`] fail. Keys of other types are not ours to size: they
+/// cannot sign in a path we verify, and a CMS signer must be RSA.
+fn check_key_size(cert: &Certificate, depth: usize) -> Result<(), &'static str> {
+    match rsa_bits(cert) {
+        Some(bits) if bits < MIN_RSA_BITS && depth == 0 => Err(EE_KEY_TOO_SMALL),
+        Some(bits) if bits < MIN_RSA_BITS => Err(CA_KEY_TOO_SMALL),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,80 @@
+//! What a path is checked for: OpenSSL's certificate "purposes" (crypto/x509/v3_purp.c),
+//! of which we have S/MIME signing (`smimesign`, what `openssl cms -verify` checks) and
+//! none at all.
+//!
+//! S/MIME signing, for every certificate of the path, as OpenSSL's
+//! `check_purpose_smime_sign` (`purpose_smime`) checks them:
+//!
+//! - each certificate, the end entity, its CAs and the trust anchor alike (OpenSSL checks
+//!   every certificate that carries no auxiliary trust settings, and we read none): an
+//!   extendedKeyUsage, if present, holds emailProtection (OpenSSL's `xku_reject(x,
+//!   XKU_SMIME)`) or anyExtendedKeyUsage (RFC 8550 section 4.4.4). So a CA restricted to
+//!   TLS servers certifies no S/MIME signer, whatever its leaves say. OpenSSL (3.0 to
+//!   master) does not count anyExtendedKeyUsage: it refuses a certificate whose
+//!   extendedKeyUsage holds it without emailProtection, which we accept, as RFC 8550
+//!   says (and as the README lists among the differences).
+//! - the end entity: a keyUsage, if present, with digitalSignature or nonRepudiation (RFC
+//!   8550 section 4.4.2).
+//! - a CA: what path validation checks anyway (basicConstraints, keyCertSign; OpenSSL's
+//!   `check_ca`). Netscape's certificate type extension, which OpenSSL also reads, is not
+//!   read (a critical one fails the path as unhandled).
+//!
+//! Under no purpose, extendedKeyUsage restricts nothing we check, so a critical one is an
+//! extension we do not process (RFC 5280 4.2) and fails the path.
+
+use const_oid::ObjectIdentifier;
+use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION};
+use x509_cert::Certificate;
+use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage};
+
+/// OpenSSL's words for a certificate that is not for the purpose
+/// (`X509_V_ERR_INVALID_PURPOSE`).
+pub const UNSUITABLE: &str = "unsuitable certificate purpose";
+
+/// What a certificate path is verified for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Purpose {
+    /// Nothing in particular: keyUsage and extendedKeyUsage are not checked beyond a CA's
+    /// keyCertSign.
+    #[default]
+    Any,
+    /// Signing S/MIME and CMS content (OpenSSL's `smimesign`).
+    SmimeSign,
+}
+
+impl Purpose {
+    /// Whether this purpose processes extendedKeyUsage (so that a critical one does not
+    /// fail the path).
+    pub(super) fn uses_eku(self) -> bool {
+        self == Purpose::SmimeSign
+    }
+
+    /// Checks `cert`, at `depth` in its path (0 for the end entity, the CAs above), for
+    /// this purpose.
+    pub(super) fn check(self, cert: &Certificate, depth: usize) -> Result<(), &'static str> {
+        match self {
+            Purpose::Any => Ok(()),
+            Purpose::SmimeSign => smime_sign(cert, depth),
+        }
+    }
+}
+
+fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), &'static str> {
+    let tbs = cert.tbs_certificate();
+    let for_email =
+        |oid: &ObjectIdentifier| *oid == ID_KP_EMAIL_PROTECTION || *oid == ANY_EXTENDED_KEY_USAGE;
+    match tbs.get_extension::<ExtendedKeyUsage>() {
+        Ok(None) => {}
+        Ok(Some((_, eku))) if eku.0.iter().any(for_email) => {}
+        _ => return Err(UNSUITABLE),
+    }
+    if depth > 0 {
+        return Ok(());
+    }
+    match tbs.get_extension::<KeyUsage>() {
+        Ok(None) => Ok(()),
+        Ok(Some((_, ku))) if ku.digital_signature() || ku.non_repudiation() => Ok(()),
+        _ => Err(UNSUITABLE),
+    }
+}

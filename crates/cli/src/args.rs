@@ -139,7 +139,9 @@ pub fn parse_with(
                 parsed.dynamic.push(name.to_string());
                 continue;
             }
-            return Err(ArgError(format!("unknown option '{word}'")));
+            // The name only: a mistyped `-pasin=pass:secret` must not echo the secret.
+            let dashes = &word[..word.len() - body.len()];
+            return Err(ArgError(format!("unknown option '{dashes}{name}'")));
         };
         let value = match (flag.value, inline) {
             (None, None) => None,
@@ -234,6 +236,8 @@ mod tests {
             ("-bogus", "unknown option '-bogus'"),
             ("-seconds", "-seconds needs a value (S)"),
             ("-json=1", "-json takes no value"),
+            ("-pasin=pass:hunter2", "unknown option '-pasin'"),
+            ("--pasin=hunter2", "unknown option '--pasin'"),
         ] {
             assert_eq!(parse(&args(line), FLAGS).unwrap_err().0, want);
         }

@@ -82,6 +82,7 @@ impl<W: Write> Write for Encoder<W> {
 }
 
 /// Decodes base64 read from `inner`, skipping whitespace; stops at the first `=`.
+/// Invalid input is an error, or with [`Decoder::stop_at_garbage`] the end of the data.
 #[derive(Debug)]
 pub struct Decoder<R: Read> {
     inner: R,
@@ -92,6 +93,8 @@ pub struct Decoder<R: Read> {
     acc: u32,
     n: usize,
     done: bool,
+    /// Invalid input ends the data instead of failing.
+    lenient: bool,
 }
 
 fn invalid() -> io::Error {
@@ -101,11 +104,32 @@ fn invalid() -> io::Error {
 impl<R: Read> Decoder<R> {
     /// A decoder over `inner`.
     pub fn new(inner: R) -> Self {
-        Decoder { inner, out: Vec::new(), out_pos: 0, acc: 0, n: 0, done: false }
+        Decoder { inner, out: Vec::new(), out_pos: 0, acc: 0, n: 0, done: false, lenient: false }
+    }
+
+    /// The same decoder, for which invalid input (a character outside the alphabet, a
+    /// lone sextet at the end, data after the padding) ends the data: the whole groups
+    /// before it are the output and the rest is ignored, without an error, as OpenSSL's
+    /// `base64 -d` exits 0 on such input.
+    pub fn stop_at_garbage(self) -> Self {
+        Decoder { lenient: true, ..self }
     }
 
     /// Decodes the next chunk of input into `self.out`; false at the end.
     fn refill(&mut self) -> io::Result<bool> {
+        match self.refill_strict() {
+            Err(e) if self.lenient && e.kind() == io::ErrorKind::InvalidData => {
+                // Keep what was decoded before the garbage; drop the partial group.
+                self.done = true;
+                self.acc = 0;
+                self.n = 0;
+                Ok(!self.out.is_empty())
+            }
+            r => r,
+        }
+    }
+
+    fn refill_strict(&mut self) -> io::Result<bool> {
         let mut chunk = [0u8; 8192];
         self.out.clear();
         self.out_pos = 0;
@@ -233,6 +257,23 @@ mod tests {
     fn garbage_is_an_error() {
         for bad in ["Zm9v*", "Z", "Zm9vY", "Zg==x"] {
             assert_eq!(decode(bad).unwrap_err().kind(), io::ErrorKind::InvalidData, "{bad}");
+        }
+    }
+
+    #[test]
+    fn garbage_ends_the_data_when_lenient() {
+        for (text, want) in [
+            ("Zm9v*", &b"foo"[..]),
+            ("Z", b""),
+            ("Zm9vY", b"foo"),
+            ("Zg==x", b"f"),
+            ("!!!\n", b""),
+            ("Zm9vYmFy\nZm9v!Zm9v", b"foobarfoo"),
+            ("Zm9vY!mFy", b"foo"),
+        ] {
+            let mut out = Vec::new();
+            Decoder::new(text.as_bytes()).stop_at_garbage().read_to_end(&mut out).unwrap();
+            assert_eq!(out, want, "{text}");
         }
     }
 }

@@ -7,9 +7,11 @@
 //! temporary file in the same directory and renames it over the target only when the
 //! command succeeds ([`Output::commit`]), so a failed decryption or signature never leaves
 //! a half-written file in place of a good one: the temporary file is removed and an
-//! existing file is left untouched. Outputs that are not regular files (`/dev/null`, a
-//! FIFO, a terminal) are written in place, since they cannot be renamed over. Through a
-//! symbolic link, the file it points to is replaced.
+//! existing file is left untouched. A replaced file keeps its permission bits (narrowed
+//! to owner-only for private output), and a new one is created as [`Mode`] says. Outputs
+//! that are not regular files (`/dev/null`, a FIFO, a terminal) are written in place,
+//! since they cannot be renamed over. Through a symbolic link, the file it points to is
+//! replaced.
 //!
 //! Error messages name the path and the system's reason, without Rust's "(os error N)".
 
@@ -52,11 +54,18 @@ pub fn open_input(path: Option<&str>) -> CmdResult<Box<dyn Read>> {
     }
 }
 
-/// Reads a whole input with no bound (a message that `pkeyutl -rawin` hashes).
+/// Reads a whole input with no bound (the messages of `cms` and `smime`).
 pub fn read_input(path: Option<&str>) -> CmdResult<Vec<u8>> {
     let mut data = Vec::new();
     open_input(path)?.read_to_end(&mut data).map_err(|e| read_error(path, &e))?;
     Ok(data)
+}
+
+/// The length of a named input that is a regular file (`None` for stdin, a pipe, a
+/// device): for the few computations that must know it before they read.
+pub fn input_len(path: Option<&str>) -> Option<u64> {
+    let p = path.filter(|p| *p != "-")?;
+    fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len())
 }
 
 /// The most bytes [`read_small`] takes, 1 MiB. A key file is small (a 16384-bit key with
@@ -168,15 +177,16 @@ impl Output {
             Ok(m) if m.file_type().is_symlink() => fs::canonicalize(p).map_err(|e| fail(&e))?,
             _ => PathBuf::from(p),
         };
-        match fs::metadata(&target) {
+        let existing = match fs::metadata(&target) {
             Ok(m) if m.is_dir() => return Err(Fail::msg(format!("{p}: Is a directory"))),
             Ok(m) if !m.is_file() => {
                 let f = OpenOptions::new().write(true).open(&target).map_err(|e| fail(&e))?;
                 return Ok(Output { sink: Sink::Direct(BufWriter::new(f)), name: p.into() });
             }
-            _ => {}
-        }
-        let (file, temp) = create_temp(&target, mode).map_err(|e| fail(&e))?;
+            Ok(m) => Some(m.permissions()),
+            Err(_) => None,
+        };
+        let (file, temp) = create_temp(&target, mode, existing).map_err(|e| fail(&e))?;
         Ok(Output { sink: Sink::Temp { file: BufWriter::new(file), temp, target }, name: p.into() })
     }
 
@@ -232,30 +242,89 @@ impl Drop for Output {
     }
 }
 
-/// Creates a new file `.NAME.PID.N.tmp` beside `target`, with owner-only permissions for
-/// [`Mode::Private`] (before any byte is written).
-fn create_temp(target: &Path, mode: Mode) -> io::Result<(File, PathBuf)> {
+/// The longest base name that goes into a temporary file's name: with the dot, the
+/// process id, the counter and `.tmp` (at most 27 bytes) the name stays within NAME_MAX
+/// (255 bytes) for a target whose own name is as long as NAME_MAX allows.
+const TEMP_BASE_MAX: usize = 200;
+
+/// Creates a new file `.NAME.PID.N.tmp` beside `target` (NAME cut to [`TEMP_BASE_MAX`]
+/// bytes), before any byte is written, with the permissions the target will have:
+///
+/// * a new target: owner-only (0600) for [`Mode::Private`], else as the umask allows;
+/// * an existing target: its own permission bits, so that replacing it never widens who
+///   may read it (a 0600 file stays 0600), narrowed to owner-only for
+///   [`Mode::Private`] (private material never becomes readable by others).
+fn create_temp(
+    target: &Path,
+    mode: Mode,
+    existing: Option<fs::Permissions>,
+) -> io::Result<(File, PathBuf)> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let base = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let base = temp_base(target.file_name().unwrap_or_default());
+    // An existing target's bits (never set-id or sticky), narrowed for private output.
+    #[cfg(unix)]
+    let keep = existing.map(|perm| {
+        use std::os::unix::fs::PermissionsExt;
+        let bits = perm.mode() & 0o777;
+        if mode == Mode::Private { bits & 0o600 } else { bits }
+    });
+    #[cfg(not(unix))]
+    let _ = existing;
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = dir.join(format!(".{base}.{}.{n}.tmp", std::process::id()));
+        let mut name = std::ffi::OsString::from(".");
+        name.push(&base);
+        name.push(format!(".{}.{n}.tmp", std::process::id()));
+        let temp = dir.join(name);
         let mut opts = OpenOptions::new();
         opts.write(true).create_new(true);
+        // Created no wider than it will be (the umask may only narrow it)...
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(if mode == Mode::Private { 0o600 } else { 0o666 });
+            let new = if mode == Mode::Private { 0o600 } else { 0o666 };
+            opts.mode(keep.unwrap_or(new));
         }
         match opts.open(&temp) {
-            Ok(f) => return Ok((f, temp)),
+            Ok(f) => {
+                // ... then given the existing file's exact bits, whatever the umask.
+                #[cfg(unix)]
+                if let Some(bits) = keep {
+                    use std::os::unix::fs::PermissionsExt;
+                    if let Err(e) = f.set_permissions(fs::Permissions::from_mode(bits)) {
+                        let _ = fs::remove_file(&temp);
+                        return Err(e);
+                    }
+                }
+                return Ok((f, temp));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < u32::MAX => continue,
             Err(e) => return Err(e),
         }
+    }
+}
+
+/// The target's name as it goes into its temporary file's name: at most
+/// [`TEMP_BASE_MAX`] bytes (a cut may split a multi-byte character: the name is bytes).
+fn temp_base(name: &std::ffi::OsStr) -> std::ffi::OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let b = name.as_bytes();
+        std::ffi::OsStr::from_bytes(&b[..b.len().min(TEMP_BASE_MAX)]).to_os_string()
+    }
+    #[cfg(not(unix))]
+    {
+        let s = name.to_string_lossy();
+        let mut end = s.len().min(TEMP_BASE_MAX);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s[..end].into()
     }
 }
 

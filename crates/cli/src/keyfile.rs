@@ -98,8 +98,10 @@ pub fn load(
     opts: &ReadOptions,
 ) -> CmdResult<RsaKey> {
     let name = io::input_name(path).to_string();
-    let data = secret_read::read_input(path, "a key")?;
+    // The password first, as OpenSSL: `-passin stdin` with the key on stdin too reads
+    // the password line, then the key.
     let password = passin.map(pass::resolve).transpose()?;
+    let data = secret_read::read_input(path, "a key")?;
     let pw = password.as_deref().map(Vec::as_slice);
     let pem = match inform {
         Some(f) => f == Format::Pem,

@@ -11,6 +11,13 @@
 //! terminal: with no password argument, commands that need one say so and fail.
 //! Passwords are wiped from memory when dropped, and a line is read without leaving
 //! copies behind (`secret_read`).
+//!
+//! As in OpenSSL, the password line and the data may come down the same stream: with
+//! `printf 'pw\ndata' | cryptocard enc -pass stdin` the password is `pw` and the data
+//! `data`. So commands resolve their passwords before they open their inputs, and a line
+//! is read without taking anything past its newline: from standard input (`stdin`,
+//! `fd:0`, `file:/dev/stdin`) through the process's one stdin buffer, which the input
+//! then goes on reading; from another descriptor or file a byte at a time.
 
 use crate::fail::{CmdResult, Fail};
 use crate::io::reason;
@@ -36,18 +43,24 @@ pub fn resolve(arg: &str) -> CmdResult<Password> {
         };
     }
     if let Some(path) = arg.strip_prefix("file:") {
+        if STDIN_PATHS.contains(&path) {
+            return stdin_line().map_err(|e| bad(format!("{path}: {e}")));
+        }
         let mut f =
             std::fs::File::open(path).map_err(|e| bad(format!("{path}: {}", reason(&e))))?;
         return first_line(&mut f).map_err(|e| bad(format!("{path}: {e}")));
     }
     if let Some(fd) = arg.strip_prefix("fd:") {
         let n: u32 = fd.parse().map_err(|_| bad("not a descriptor number".into()))?;
+        if n == 0 {
+            return stdin_line().map_err(&bad);
+        }
         let path = format!("/dev/fd/{n}");
         let mut f = std::fs::File::open(&path).map_err(|e| bad(reason(&e)))?;
         return first_line(&mut f).map_err(&bad);
     }
     if arg == "stdin" {
-        return first_line(&mut std::io::stdin().lock()).map_err(&bad);
+        return stdin_line().map_err(&bad);
     }
     Err(bad("expected pass:, env:, file:, fd: or stdin".into()))
 }
@@ -57,9 +70,19 @@ fn shown(arg: &str) -> &str {
     if arg.starts_with("pass:") { "pass:..." } else { arg }
 }
 
-/// The first line of `r`, without its line ending.
+/// Paths of standard input itself: opening one of them anew would start a regular file
+/// redirected to stdin over from its beginning, so they are read through stdin's buffer.
+const STDIN_PATHS: [&str; 3] = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+
+/// The first line of `r`, without its line ending; nothing past it is read.
 fn first_line(r: &mut dyn std::io::Read) -> Result<Password, String> {
     secret_read::first_line(r, MAX_LEN).map_err(|e| reason(&e))
+}
+
+/// The first line of standard input, through the buffer that the command's input, when
+/// it is stdin too, goes on reading from. The lock is released before returning.
+fn stdin_line() -> Result<Password, String> {
+    secret_read::first_line_buffered(&mut std::io::stdin().lock(), MAX_LEN).map_err(|e| reason(&e))
 }
 
 #[cfg(test)]

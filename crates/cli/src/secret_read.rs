@@ -7,16 +7,18 @@
 //! allocation or a core dump can find them, and wrapping the final vector in `Zeroizing`
 //! wipes the last copy only. A `BufReader` keeps its own buffer, never wiped. Here input
 //! is read into `Zeroizing` buffers that are each allocated once at their full size and
-//! never grow (chunks for [`read_all`], one line buffer for [`first_line`]); the result is
-//! copied into one buffer allocated at its exact length. Every allocation that held the
-//! secret is wiped when dropped (`zeroize` wipes a vector's spare capacity too).
+//! never grow (chunks for [`read_all`], one line buffer for [`first_line`] and
+//! [`first_line_buffered`]); the result is copied into one buffer allocated at its exact
+//! length. Every allocation that held the secret is wiped when dropped (`zeroize` wipes a
+//! vector's spare capacity too).
 //!
 //! Out of reach: the kernel's page cache, and the standard library's 8 KiB buffer behind
-//! `io::stdin()` for input read from stdin.
+//! `io::stdin()` for input read from stdin (a password line read from stdin passes
+//! through it too: the data that follows the line is read from that same buffer).
 
 use crate::fail::CmdResult;
 use crate::io;
-use std::io::{ErrorKind, Read};
+use std::io::{BufRead, ErrorKind, Read};
 use zeroize::Zeroizing;
 
 /// The first chunk of an input of unknown length; later chunks double, up to
@@ -25,10 +27,6 @@ const MIN_CHUNK: usize = 16 * 1024;
 
 /// The largest chunk.
 const MAX_CHUNK: usize = 1024 * 1024;
-
-/// How much [`first_line`] asks of its reader at a time (as a `BufReader` would), so
-/// that it reads little past the line on a pipe or terminal.
-const LINE_STEP: usize = 8 * 1024;
 
 /// Reads a whole input that holds a secret (a key file, `what` in the error): the file at
 /// `path`, or stdin for `None` and `-`, as [`io::open_input`] opens it; at most
@@ -74,32 +72,72 @@ pub fn read_all(r: &mut dyn Read, size_hint: usize) -> std::io::Result<Zeroizing
 
 /// The first line of `r` (a password), without its line ending (`\n` or `\r\n`), in a
 /// buffer of exactly its length; a line longer than `max` bytes is cut at `max`.
+///
+/// Reads one byte at a time, straight into a wiped buffer, so that nothing past the
+/// newline is taken from `r`: when `r` is a pipe or a descriptor that also carries the
+/// data (`-pass fd:3 -in /dev/fd/3`), the data starts right after the password line, as
+/// with OpenSSL. A password is short; the system calls cost nothing that matters.
 pub fn first_line(r: &mut dyn Read, max: usize) -> std::io::Result<Zeroizing<Vec<u8>>> {
     let mut buf = Zeroizing::new(vec![0u8; max]);
     let mut filled = 0;
-    let (end, newline) = loop {
-        let want = (filled + LINE_STEP).min(max);
-        if filled == want {
-            break (filled, false);
+    let mut newline = false;
+    while filled < max {
+        match r.read(&mut buf[filled..filled + 1]) {
+            Ok(0) => break,
+            Ok(_) if buf[filled] == b'\n' => {
+                newline = true;
+                break;
+            }
+            Ok(_) => filled += 1,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
-        let k = match r.read(&mut buf[filled..want]) {
-            Ok(k) => k,
+    }
+    Ok(exact_line(&buf[..filled], newline))
+}
+
+/// As [`first_line`], from a buffered reader that the caller goes on reading after the
+/// line (standard input, whose data follows the password line): consumes the line and
+/// its newline, and nothing after them. The reader's own buffer is out of reach (see the
+/// module docs).
+pub fn first_line_buffered(r: &mut dyn BufRead, max: usize) -> std::io::Result<Zeroizing<Vec<u8>>> {
+    let mut buf = Zeroizing::new(vec![0u8; max]);
+    let mut filled = 0;
+    let mut newline = false;
+    while filled < max {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        if k == 0 {
-            break (filled, false);
+        if avail.is_empty() {
+            break;
         }
-        if let Some(i) = buf[filled..filled + k].iter().position(|&b| b == b'\n') {
-            break (filled + i, true);
+        let (len, nl) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (avail.len(), false),
+        };
+        let take = len.min(max - filled);
+        buf[filled..filled + take].copy_from_slice(&avail[..take]);
+        filled += take;
+        // The newline is consumed with the line, unless the line was cut before it.
+        let ends = nl && take == len;
+        r.consume(take + usize::from(ends));
+        if ends {
+            newline = true;
+            break;
         }
-        filled += k;
+    }
+    Ok(exact_line(&buf[..filled], newline))
+}
+
+/// `line` in a buffer of exactly its length, less the `\r` of a `\r\n` ending.
+fn exact_line(line: &[u8], newline: bool) -> Zeroizing<Vec<u8>> {
+    let line = match (newline, line.last()) {
+        (true, Some(b'\r')) => &line[..line.len() - 1],
+        _ => line,
     };
-    let line = match (newline, buf[..end].last()) {
-        (true, Some(b'\r')) => &buf[..end - 1],
-        _ => &buf[..end],
-    };
-    Ok(Zeroizing::new(line.to_vec()))
+    Zeroizing::new(line.to_vec())
 }
 
 #[cfg(test)]
@@ -154,10 +192,42 @@ mod tests {
                 let got = first_line(&mut Dribble { data: input, step }, 64).unwrap();
                 assert_eq!(&got[..], want, "{input:?}, step {step}");
                 assert_eq!(got.capacity(), want.len(), "{input:?}, step {step}");
+                for cap in [1, 4, 8192] {
+                    let mut r =
+                        std::io::BufReader::with_capacity(cap, Dribble { data: input, step });
+                    let got = first_line_buffered(&mut r, 64).unwrap();
+                    assert_eq!(&got[..], want, "{input:?}, step {step}, buffered {cap}");
+                    assert_eq!(got.capacity(), want.len(), "{input:?}, step {step}");
+                }
             }
         }
         let long = [b'x'; 100];
         let got = first_line(&mut Dribble { data: &long, step: 9 }, 40).unwrap();
         assert_eq!(got[..], long[..40]);
+        let got = first_line_buffered(&mut &long[..], 40).unwrap();
+        assert_eq!(got[..], long[..40]);
+    }
+
+    /// The data after the password line is left for whoever reads the input next.
+    #[test]
+    fn first_line_reads_nothing_past_the_newline() {
+        let input = b"pw\r\nthe data\nmore\n";
+        let mut r = Dribble { data: input, step: usize::MAX };
+        assert_eq!(&first_line(&mut r, 64).unwrap()[..], b"pw");
+        assert_eq!(r.data, b"the data\nmore\n");
+        for cap in [1, 3, 8192] {
+            let mut r = std::io::BufReader::with_capacity(cap, &input[..]);
+            assert_eq!(&first_line_buffered(&mut r, 64).unwrap()[..], b"pw");
+            let mut rest = Vec::new();
+            r.read_to_end(&mut rest).unwrap();
+            assert_eq!(rest, b"the data\nmore\n", "buffered {cap}");
+        }
+        // A line cut at `max` leaves its rest unread, in both.
+        let mut r = Dribble { data: b"abcdef\nx", step: usize::MAX };
+        assert_eq!(&first_line(&mut r, 4).unwrap()[..], b"abcd");
+        assert_eq!(r.data, b"ef\nx");
+        let mut r = &b"abcdef\nx"[..];
+        assert_eq!(&first_line_buffered(&mut r, 4).unwrap()[..], b"abcd");
+        assert_eq!(r, b"ef\nx");
     }
 }

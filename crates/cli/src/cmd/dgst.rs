@@ -14,7 +14,8 @@
 //! bytes with `-c`, raw bytes with `-binary` (of `-hex`/`-binary` and of `-r`/`-c`, the last
 //! given wins, as in OpenSSL). Without a digest flag the digest is SHA-256, printed under
 //! OpenSSL's legacy name `SHA256`. A file that cannot be read is reported on stderr and
-//! the others are still processed; the exit status is then 1.
+//! the others are still processed; the exit status is then 1, and an `-out` file is not
+//! written (an existing one is left untouched), as no failing command replaces one.
 //!
 //! Signatures are RSA over the file's digest: PKCS#1 v1.5, or PSS with
 //! `-sigopt rsa_padding_mode:pss` (options as `pkeyutl -pkeyopt`, see `rsaopt`). A
@@ -33,7 +34,7 @@ use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::digest::{DynXof, HashAlg, Hasher, XofAlg};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
-use std::io::Read;
+use std::io::{Read, Write};
 
 /// The longest `-xoflen` (a sanity bound, not a limit of the XOF).
 const MAX_XOF_LEN: usize = 1 << 20;
@@ -122,7 +123,7 @@ pub fn main(argv: &[String]) -> CmdResult {
                 x.finalize_xof().read(&mut out);
                 Ok(out)
             }
-            Job::Mac(p) => mac::compute(p, &mut r, name),
+            Job::Mac(p) => mac::compute(p, &mut r, name, io::input_len(file)),
             Job::Sign(key, alg, o) => {
                 let digest = digest_reader(*alg, &mut r, name)?;
                 sign(key, *alg, o, &digest)
@@ -136,7 +137,9 @@ pub fn main(argv: &[String]) -> CmdResult {
         let value = match result {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("{e}");
+                if let Some(line) = e.line("dgst") {
+                    eprintln!("{line}");
+                }
                 failed = true;
                 continue;
             }
@@ -159,8 +162,12 @@ pub fn main(argv: &[String]) -> CmdResult {
             out.put(line.as_bytes())?;
         }
     }
-    out.commit()?;
-    if failed { Err(Fail::silent(1)) } else { Ok(()) }
+    if failed {
+        // The other files' lines reach stdout; an output file is left as it was.
+        out.flush().map_err(|e| out.error(&e))?;
+        return Err(Fail::silent(1));
+    }
+    out.commit()
 }
 
 /// What to compute, and the name that labels its output lines.

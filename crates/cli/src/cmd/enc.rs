@@ -22,8 +22,12 @@
 //! (read back from there when decrypting) unless `-nosalt`; a salt given with `-S` is used
 //! as OpenSSL 3.0 uses it: without writing the header.
 //!
-//! A ciphertext that does not decrypt (bad padding, a wrong password) prints
-//! `bad decrypt`, exits 1 and leaves no output file (an existing one is untouched).
+//! A ciphertext that does not decrypt (bad padding, a wrong password, not whole blocks)
+//! prints `bad decrypt`, exits 1 and leaves no output file (an existing one is
+//! untouched). Decrypted output is written owner-only. The password (`-pass`, `-kfile`)
+//! is read before the input, so `-pass stdin` takes the first line of stdin and the data
+//! is the rest, as in OpenSSL. Without a cipher, `-d -a` (`base64 -d`) stops at invalid
+//! base64 without an error, as OpenSSL does; with a cipher invalid base64 is an error.
 
 use super::{Spec, digest_by_name, no_positional};
 use crate::args::Flag;
@@ -99,17 +103,27 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     let decrypt = a.last_of(&["e", "d"]) == Some("d");
     let base64 = a.has("a") || a.has("base64");
+    // The password first: its line may come down stdin ahead of the data, as in OpenSSL.
+    let password = match cipher {
+        Some(_) => password(&a)?,
+        None => None,
+    };
     let input = a.value("in");
     let mut reader: Box<dyn Read> = io::open_input(input)?;
     if base64 && decrypt {
-        reader = Box::new(base64::Decoder::new(reader));
+        // Without a cipher, `base64 -d` as OpenSSL's: invalid base64 ends the data and
+        // is no error. Ciphertext must be whole: there it fails.
+        let decoder = base64::Decoder::new(reader);
+        reader = Box::new(if cipher.is_none() { decoder.stop_at_garbage() } else { decoder });
     }
-    let mut out = Output::create(a.value("out"), Mode::Public)?;
+    // Decrypted output is private material (README): owner-only, as keys are.
+    let mode = if decrypt && cipher.is_some() { Mode::Private } else { Mode::Public };
+    let mut out = Output::create(a.value("out"), mode)?;
     let mut header = Vec::new();
     let ctx = match cipher {
         None => None,
         Some(spec) => {
-            let keys = keys(&a, spec, decrypt, &mut reader, input, &mut header)?;
+            let keys = keys(&a, spec, password, decrypt, &mut reader, input, &mut header)?;
             if a.has("p") || a.has("P") {
                 let mut text = String::new();
                 if let Some(salt) = &keys.salt {
@@ -136,11 +150,11 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     let (read, written) = if base64 && !decrypt {
         let mut enc = base64::Encoder::new(&mut out, !a.has("A"));
-        let n = pump(ctx, &header, &mut reader, &mut enc, input)?;
+        let n = pump(ctx, &header, &mut reader, &mut enc, input, decrypt)?;
         enc.finish().map_err(|e| Fail::msg(format!("write error: {}", io::reason(&e))))?;
         n
     } else {
-        pump(ctx, &header, &mut reader, &mut out, input)?
+        pump(ctx, &header, &mut reader, &mut out, input, decrypt)?
     };
     if a.has("v") {
         eprintln!("bytes read   : {read:8}\nbytes written: {written:8}");
@@ -155,19 +169,9 @@ struct Keys {
     salt: Option<Vec<u8>>,
 }
 
-/// Works out the key and IV as `openssl enc` does; reads the salt header when
-/// decrypting, and leaves the header to write in `header` when encrypting.
-fn keys(
-    a: &crate::args::Parsed,
-    spec: CipherSpec,
-    decrypt: bool,
-    reader: &mut Box<dyn Read>,
-    input: Option<&str>,
-    header: &mut Vec<u8>,
-) -> CmdResult<Keys> {
-    let mut k =
-        Keys { key: Zeroizing::new(vec![0; spec.key_len]), iv: vec![0; spec.iv_len], salt: None };
-    let password: Option<Password> = if let Some(arg) = a.value("pass") {
+/// The password of `-pass`, `-k` or `-kfile`, if any.
+fn password(a: &crate::args::Parsed) -> CmdResult<Option<Password>> {
+    Ok(if let Some(arg) = a.value("pass") {
         Some(pass::resolve(arg)?)
     } else if let Some(word) = a.value("k") {
         Some(Zeroizing::new(word.as_bytes().to_vec()))
@@ -175,7 +179,23 @@ fn keys(
         Some(pass::resolve(&format!("file:{file}"))?)
     } else {
         None
-    };
+    })
+}
+
+/// Works out the key and IV as `openssl enc` does, from `password` or `-K`/`-iv`; reads
+/// the salt header when decrypting, and leaves the header to write in `header` when
+/// encrypting.
+fn keys(
+    a: &crate::args::Parsed,
+    spec: CipherSpec,
+    password: Option<Password>,
+    decrypt: bool,
+    reader: &mut Box<dyn Read>,
+    input: Option<&str>,
+    header: &mut Vec<u8>,
+) -> CmdResult<Keys> {
+    let mut k =
+        Keys { key: Zeroizing::new(vec![0; spec.key_len]), iv: vec![0; spec.iv_len], salt: None };
     if password.is_none() && a.value("K").is_none() {
         return Err(Fail::msg(
             "no key: give -K HEX, or a password with -pass (pass:, env:, file:, fd:, stdin)",
@@ -279,6 +299,7 @@ fn pump(
     reader: &mut Box<dyn Read>,
     w: &mut dyn Write,
     input: Option<&str>,
+    decrypt: bool,
 ) -> CmdResult<(u64, u64)> {
     let write_err = |e: std::io::Error| Fail::msg(format!("write error: {}", io::reason(&e)));
     w.write_all(header).map_err(write_err)?;
@@ -305,8 +326,11 @@ fn pump(
         written += n as u64;
     }
     if let Some(c) = ctx {
+        // A ciphertext that is not whole blocks (with -nopad too) is OpenSSL's "bad
+        // decrypt"; plaintext that is not whole blocks with -nopad keeps our words.
         let n = c.finalize(&mut outbuf).map_err(|e| match e {
             cryptocard::Error::Decryption => Fail::bare("bad decrypt"),
+            cryptocard::Error::InvalidArgument(_) if decrypt => Fail::bare("bad decrypt"),
             e => Fail::lib("cipher", e),
         })?;
         w.write_all(&outbuf[..n]).map_err(write_err)?;

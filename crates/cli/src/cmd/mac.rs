@@ -275,18 +275,37 @@ impl State {
     }
 }
 
-/// The tag of everything `input` holds (`name` for read errors). Streams, except with
-/// padding method 3, which must know the length first and so reads the whole input.
-pub fn compute(p: &Params, input: &mut dyn Read, name: &str) -> CmdResult<Vec<u8>> {
+/// The most bytes padding method 3 holds in memory for an input whose length is not
+/// known before it is read (a pipe, stdin), 16 MiB.
+const MAX_UNSIZED_PADDING3: usize = 16 << 20;
+
+/// The tag of everything `input` holds (`name` for read errors); `len` is the input's
+/// length where it is known before reading (a regular file's size, [`io::input_len`]).
+/// Streams, except that padding method 3, which starts with the length, holds an input
+/// of unknown length in memory, up to [`MAX_UNSIZED_PADDING3`]. A file whose length
+/// changes while it is read fails (the library checks the declared length).
+pub fn compute(
+    p: &Params,
+    input: &mut dyn Read,
+    name: &str,
+    len: Option<u64>,
+) -> CmdResult<Vec<u8>> {
     let read_err = |e: std::io::Error| Fail::msg(format!("{name}: {}", io::reason(&e)));
-    if p.pad == Pad::Method3 && p.kind != Kind::Hmac {
+    let needs_len = p.pad == Pad::Method3 && p.kind != Kind::Hmac;
+    if needs_len && len.is_none() {
         let mut all = Vec::new();
-        input.read_to_end(&mut all).map_err(read_err)?;
+        input.take(MAX_UNSIZED_PADDING3 as u64 + 1).read_to_end(&mut all).map_err(read_err)?;
+        if all.len() > MAX_UNSIZED_PADDING3 {
+            return Err(Fail::msg(format!(
+                "{name}: padding:3 needs the length first: input of unknown length (a pipe) \
+                 is read up to 16 MiB; give a file with -in for more"
+            )));
+        }
         let mut s = start(p, Some(all.len() as u64))?;
         s.update(&all);
         return s.finalize(p.kind);
     }
-    let mut s = start(p, None)?;
+    let mut s = start(p, len.filter(|_| needs_len))?;
     io::for_each_chunk(input, name, |chunk| s.update(chunk))?;
     s.finalize(p.kind)
 }
@@ -304,7 +323,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     let params =
         Params::new(name, a.value("digest"), a.value("cipher"), &a.values("macopt"), None)?;
     let input = a.value("in");
-    let tag = compute(&params, &mut io::open_input(input)?, io::input_name(input))?;
+    let mut r = io::open_input(input)?;
+    let tag = compute(&params, &mut r, io::input_name(input), io::input_len(input))?;
     let mut out = Output::create(a.value("out"), Mode::Public)?;
     if a.has("binary") {
         out.put(&tag)?;

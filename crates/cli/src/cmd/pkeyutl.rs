@@ -11,7 +11,8 @@
 //! As in OpenSSL, the input of `-sign`/`-verify` is what is signed: with
 //! `-pkeyopt digest:NAME` a digest of that length (wrapped in a DigestInfo for PKCS#1
 //! v1.5), without it raw data (PKCS#1 v1.5 type 1 padding of the data itself); with
-//! `-rawin -digest NAME` the message, hashed here. `-verify` prints `Signature Verified
+//! `-rawin -digest NAME` the message, hashed here as it is read (any length). Other
+//! inputs are read whole, up to 1 MiB. `-verify` prints `Signature Verified
 //! Successfully` or `Signature Verification Failure` (exit 1). Paddings and their
 //! options: see `rsaopt` (`-pkeyopt rsa_padding_mode:pkcs1|pss|oaep|none`, ...).
 //!
@@ -102,29 +103,37 @@ pub fn main(argv: &[String]) -> CmdResult {
     let keyform = keyfile::format(a.value("keyform"), "keyform")?;
     let read = ReadOptions::from_args(&a)?;
     let key = keyfile::load(Some(keyfile), keyform, a.value("passin"), want, &read)?;
-    // The input is at most a modulus long, or with -rawin a message to hash.
-    let mut input = if a.has("rawin") {
-        io::read_input(a.value("in"))?
-    } else {
-        io::read_small(a.value("in"), "an RSA input")?
-    };
-    if a.has("rev") {
-        input.reverse();
-    }
-    // What is signed: the input as given, or its digest with -rawin -digest.
-    let hash = match (a.has("rawin"), a.value("digest")) {
-        (true, Some(name)) => {
-            let alg = super::digest_by_name(name)?;
-            input = Hasher::digest(alg, &input).as_bytes().to_vec();
-            Some(alg)
-        }
+    // With -rawin -digest the input is a message, hashed here as it is read.
+    let rawin = match (a.has("rawin"), a.value("digest")) {
+        (true, Some(name)) => Some(super::digest_by_name(name)?),
         (true, None) => return Err(Fail::msg("-rawin needs -digest NAME")),
         (false, Some(_)) => return Err(Fail::msg("-digest needs -rawin")),
-        (false, None) => opts.digest,
+        (false, None) => None,
     };
-    if a.has("rawin") && !matches!(op, Op::Sign | Op::Verify) {
+    if rawin.is_some() && !matches!(op, Op::Sign | Op::Verify) {
         return Err(Fail::msg("-rawin is for -sign and -verify"));
     }
+    // What is signed: the input as given (at most a modulus long, read up to 1 MiB), or
+    // the digest of the message with -rawin (streamed; reversed with -rev, the message
+    // is read whole, up to 1 MiB).
+    let input = match rawin {
+        Some(alg) if !a.has("rev") => {
+            let name = io::input_name(a.value("in"));
+            super::dgst::digest_reader(alg, &mut io::open_input(a.value("in"))?, name)?
+        }
+        _ => {
+            let what = if rawin.is_some() { "a message reversed by -rev" } else { "an RSA input" };
+            let mut input = io::read_small(a.value("in"), what)?;
+            if a.has("rev") {
+                input.reverse();
+            }
+            match rawin {
+                Some(alg) => Hasher::digest(alg, &input).as_bytes().to_vec(),
+                None => input,
+            }
+        }
+    };
+    let hash = rawin.or(opts.digest);
     let output = match op {
         Op::Sign => sign(private(&key)?, &input, hash, &opts)?,
         Op::Verify => {

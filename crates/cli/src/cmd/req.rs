@@ -88,7 +88,7 @@ pub fn main(argv: &[String]) -> CmdResult {
             let keyform = keyfile::format(a.value("keyform"), "keyform")?;
             keyfile::load_private(Some(path), keyform, a.value("passin"), &read)?
         }
-        (None, Some(spec)) => new_key(spec, a.value("keyout"))?,
+        (None, Some(spec)) => new_key(spec)?,
         (None, None) => return Err(Fail::msg("a new request needs -key FILE or -newkey rsa:BITS")),
     };
     let subject =
@@ -131,6 +131,11 @@ pub fn main(argv: &[String]) -> CmdResult {
             out.put(&certio::csr_bytes(&csr, outform)?)?;
         }
     }
+    // Everything is checked and made: only now the new key is written, then the output.
+    if a.has("newkey") {
+        let keyout = a.value("keyout").unwrap_or("privkey.pem");
+        super::genpkey::write_key(&key, Some(keyout), Format::Pem, false, None, false)?;
+    }
     out.commit()
 }
 
@@ -166,8 +171,9 @@ pub(super) fn pubkey_pem(
     keyfile::encode_public(&key, Format::Pem, false)
 }
 
-/// `-newkey rsa:BITS` (or `rsa` for 2048): makes the key and writes it to `keyout`.
-fn new_key(spec: &str, keyout: Option<&str>) -> CmdResult<RsaPrivateKey> {
+/// `-newkey rsa:BITS` (or `rsa` for 2048): makes the key, which `main` writes to
+/// `-keyout` once the request or certificate is made.
+fn new_key(spec: &str) -> CmdResult<RsaPrivateKey> {
     let bits = match spec.split_once(':') {
         Some((alg, bits)) if alg.eq_ignore_ascii_case("rsa") => {
             bits.parse().map_err(|_| Fail::msg(format!("-newkey: invalid key size '{bits}'")))?
@@ -175,10 +181,7 @@ fn new_key(spec: &str, keyout: Option<&str>) -> CmdResult<RsaPrivateKey> {
         None if spec.eq_ignore_ascii_case("rsa") => super::genpkey::DEFAULT_BITS,
         _ => return Err(Fail::msg(format!("-newkey {spec}: only rsa:BITS keys are made"))),
     };
-    let key = super::genpkey::generate(KeyGenOptions::new(bits))?;
-    let path = keyout.unwrap_or("privkey.pem");
-    super::genpkey::write_key(&key, Some(path), Format::Pem, false, None, false)?;
-    Ok(key)
+    super::genpkey::generate(KeyGenOptions::new(bits))
 }
 
 /// `-set_serial`: decimal, or hex after `0x`, as OpenSSL reads it; big-endian bytes.

@@ -16,7 +16,8 @@
 //! `-batch N` makes our RSA private-key candidates batched (`rsa::private_batch` with N
 //! requests per call, rows with `batch: N`; the peers stay single-operation, and rows
 //! without a batched path of ours say so in a note). `-multi N` runs every candidate,
-//! peers included, on N threads at once and reports the aggregate rate (`multi: N`).
+//! peers included, on N threads at once and reports the aggregate rate (`multi: N`);
+//! N × `-bytes` is at most 256 MiB ([`MAX_MULTI_BYTES`]).
 //! `--seeds` prints the seed papers' headline figures beside ours ([`seeds`]).
 //! `keygenN` (e.g. `keygen2048`) times `-keys` RSA key generations per implementation,
 //! ours against OpenSSL's, and reports median, mean and spread ([`keygen`]).
@@ -128,6 +129,10 @@ fn names() -> String {
 const DEFAULT_SECONDS: f64 = 1.0;
 /// Buffer size of byte-oriented algorithms unless `-bytes` says otherwise.
 const DEFAULT_BYTES: usize = 8192;
+/// The most `-multi` × `-bytes`, 256 MiB: every measuring thread holds its own buffers of
+/// `-bytes` for each implementation of a row (input, output, the warm-up's result), so
+/// the memory is a small multiple of this. `-bytes` alone goes up to 64 MiB.
+const MAX_MULTI_BYTES: usize = 256 << 20;
 
 /// Everything the command line says; a new mode (`--engine`) adds its switch here and a
 /// branch beside `seeds` in [`main`].
@@ -158,6 +163,17 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     let bytes =
         in_range(p.parsed::<usize>("bytes")?, "bytes", 1, 1 << 26)?.unwrap_or(DEFAULT_BYTES);
     let multi = in_range(p.parsed::<usize>("multi")?, "multi", 1, 1024)?;
+    // Each thread holds buffers of -bytes for every implementation of a row.
+    let buffers = multi.unwrap_or(1).saturating_mul(bytes);
+    if buffers > MAX_MULTI_BYTES {
+        return Err(Fail::msg(format!(
+            "-multi {} with -bytes {bytes}: {} MiB of buffers, more than the {} MiB allowed \
+             (each thread has its own -bytes buffers); lower -multi or -bytes",
+            multi.unwrap_or(1),
+            buffers >> 20,
+            MAX_MULTI_BYTES >> 20
+        )));
+    }
     let batch = in_range(p.parsed::<usize>("batch")?, "batch", 1, 1024)?;
     let keys =
         in_range(p.parsed::<usize>("keys")?, "keys", 1, 10_000)?.unwrap_or(keygen::DEFAULT_KEYS);

@@ -74,25 +74,40 @@ pub fn input_len(path: Option<&str>) -> Option<u64> {
 /// mistaken `-in /dev/zero` or a hostile stream from filling memory.
 pub const MAX_SMALL_INPUT: usize = 1 << 20;
 
+/// The most bytes a file of certificates may hold, 16 MiB: a system's whole CA bundle is
+/// a few hundred KiB, and the certificate reader takes at most 1000 certificates.
+pub const MAX_CERT_INPUT: usize = 16 << 20;
+
 /// Reads a whole key, signature or RSA input (`what`, for the message), refusing more
 /// than [`MAX_SMALL_INPUT`] bytes; it stops reading there.
 pub fn read_small(path: Option<&str>, what: &str) -> CmdResult<Vec<u8>> {
+    read_capped(path, what, MAX_SMALL_INPUT)
+}
+
+/// Reads a whole input (`what`, for the message), refusing more than `cap` bytes; it
+/// stops reading there.
+pub fn read_capped(path: Option<&str>, what: &str, cap: usize) -> CmdResult<Vec<u8>> {
     let mut data = Vec::new();
     open_input(path)?
-        .take(MAX_SMALL_INPUT as u64 + 1)
+        .take(cap as u64 + 1)
         .read_to_end(&mut data)
         .map_err(|e| read_error(path, &e))?;
-    check_small(path, what, data.len())?;
+    check_capped(path, what, data.len(), cap)?;
     Ok(data)
 }
 
 /// The error of an input of `len` bytes read with a cap of [`MAX_SMALL_INPUT`] (one
 /// more byte than the cap is read to tell), if it is over.
 pub fn check_small(path: Option<&str>, what: &str, len: usize) -> CmdResult {
-    if len > MAX_SMALL_INPUT {
+    check_capped(path, what, len, MAX_SMALL_INPUT)
+}
+
+fn check_capped(path: Option<&str>, what: &str, len: usize, cap: usize) -> CmdResult {
+    if len > cap {
         return Err(Fail::msg(format!(
-            "{}: more than 1 MiB, too large for {what}",
-            input_name(path)
+            "{}: more than {} MiB, too large for {what}",
+            input_name(path),
+            cap >> 20
         )));
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! output is owner-only; replacing a file never widens its permissions and works for the
 //! longest names; a failing command leaves its output files as they were (`req -newkey`'s
 //! key, `dgst -out`); inputs are bounded or streamed (`pkeyutl -rawin`, `mac` padding 3,
-//! `speed -multi`); a mistyped flag does not echo a password; and `base64 -d` and
+//! `speed -multi`, `cms`'s certificate files and `-inlist`); a mistyped flag does not echo a password; and `base64 -d` and
 //! `enc -d -nopad` answer as OpenSSL 3.0 does.
 
 #![cfg(unix)]
@@ -280,6 +280,22 @@ fn mac_padding_3_streams_files_and_bounds_pipes() {
     // A pipe is held in memory only up to 16 MiB.
     let r = run(&[&["mac"][..], &key, &["CBC-MAC"]].concat(), &vec![0u8; (16 << 20) + 1]);
     fails(&r, 1, "padding:3");
+}
+
+/// `cms` reads certificate files and `-inlist` whole, up to 16 MiB.
+#[test]
+fn cms_certificate_files_and_lists_are_bounded() {
+    let dir = tempdir();
+    let big = path(dir.path(), "big.pem");
+    sparse(&big, 17 << 20);
+    let msg = path(dir.path(), "m.txt");
+    std::fs::write(&msg, b"hello").unwrap();
+    let too_large = "more than 16 MiB, too large for";
+    fails(&run(&["cms", "-encrypt", "-in", &msg, &big], b""), 2, too_large);
+    let (k, c) = (key("rsa2048.pem"), path(dir.path(), "signer.pem"));
+    ok(&run(&["req", "-new", "-x509", "-key", &k, "-subj", "/CN=signer", "-out", &c], b""));
+    let list = ["cms", "-sign", "-inlist", &big, "-signer", &c, "-inkey", &k, "-outdir", &msg];
+    fails(&run(&list, b""), 2, too_large);
 }
 
 #[test]

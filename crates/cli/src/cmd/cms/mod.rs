@@ -254,9 +254,11 @@ impl Ctx<'_> {
     }
 }
 
-/// The certificates in a PEM or DER file (exit status 2 if it cannot be read).
+/// The certificates in a PEM or DER file (exit status 2 if it cannot be read, or holds
+/// more than [`io::MAX_CERT_INPUT`] bytes).
 fn load_certs(path: &str) -> CmdResult<Vec<Certificate>> {
-    let data = io::read_input(Some(path)).map_err(|f| fail(2, f.to_string()))?;
+    let data = io::read_capped(Some(path), "certificates", io::MAX_CERT_INPUT)
+        .map_err(|f| fail(2, f.to_string()))?;
     let certs = read_certs(&data).map_err(|e| fail(2, format!("{path}: {e}")))?;
     if certs.is_empty() {
         return Err(fail(2, format!("{path}: no certificate in the file")));

@@ -70,7 +70,8 @@ fn signers(ctx: &Ctx<'_>) -> CmdResult<Vec<Signer>> {
 fn inputs(ctx: &Ctx<'_>) -> CmdResult<Vec<String>> {
     let mut all: Vec<String> = ctx.a.values("in").into_iter().map(String::from).collect();
     if let Some(list) = ctx.a.value("inlist") {
-        let text = io::read_input(Some(list)).map_err(|f| fail(2, f.to_string()))?;
+        let text = io::read_capped(Some(list), "a list of files", io::MAX_CERT_INPUT)
+            .map_err(|f| fail(2, f.to_string()))?;
         let text = String::from_utf8(text).map_err(|_| fail(2, format!("{list}: not text")))?;
         all.extend(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from));
     }

@@ -93,6 +93,13 @@ fn bad_input() {
         "'color'",
     );
     fails(&run(&["mac", "-macopt", "nocolon", "HMAC"], b""), 1, "OPT:VALUE");
+    // The key is what the named cipher takes (an 8-byte key under des-ede3-cbc would be
+    // single DES), and the mode is CBC.
+    let k8 = "hexkey:0123456789abcdef";
+    let ede3 = ["mac", "-cipher", "des-ede3-cbc", "-macopt", k8, "CBC-MAC"];
+    fails(&run(&ede3, b""), 1, "des-ede3-cbc takes 24");
+    let ofb = ["mac", "-cipher", "des-ede3-ofb", "-macopt", k8, "CBC-MAC"];
+    fails(&run(&ofb, b""), 1, "unknown cipher 'des-ede3-ofb'");
     fails(
         &run(&["mac", "-macopt", "key:12345678", "-in", "/nonexistent", "CBC-MAC"], b""),
         1,

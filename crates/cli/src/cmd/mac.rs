@@ -27,7 +27,8 @@ use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::hex;
 use crate::io::{self, Mode, Output};
-use cryptocard::cipher::{Algorithm, lookup};
+use cryptocard::cipher::{Algorithm, CipherSpec, lookup};
+use cryptocard::des::Mode as CipherMode;
 use cryptocard::des::mac::{CbcMac, MacPadding, RetailMac};
 use cryptocard::des::{Des, Tdes};
 use cryptocard::digest::{DynHmac, HashAlg};
@@ -106,7 +107,7 @@ pub struct Params {
     /// HMAC's digest.
     pub digest: Option<HashAlg>,
     key: Zeroizing<Vec<u8>>,
-    cipher: Option<Algorithm>,
+    cipher: Option<CipherSpec>,
     size: usize,
     pad: Pad,
 }
@@ -197,11 +198,11 @@ impl Params {
     }
 }
 
-fn cipher_by_name(name: &str) -> CmdResult<Algorithm> {
-    // CBC-MAC here is DES's (FIPS 113); AES names are ciphers of `enc` only.
-    lookup(name).map(|s| s.algorithm).filter(|a| a.block_len() == 8).ok_or_else(|| {
-        Fail::msg(format!("unknown cipher '{name}' (des-cbc, des-ede-cbc, des-ede3-cbc)"))
-    })
+fn cipher_by_name(name: &str) -> CmdResult<CipherSpec> {
+    // CBC-MAC here is DES's (FIPS 113), in CBC mode; AES names are ciphers of `enc` only.
+    lookup(name).filter(|s| s.algorithm.block_len() == 8 && s.mode == CipherMode::Cbc).ok_or_else(
+        || Fail::msg(format!("unknown cipher '{name}' (des-cbc, des-ede-cbc, des-ede3-cbc)")),
+    )
 }
 
 /// A MAC in progress. One lives per input, so the HMAC variant's size does not matter.
@@ -231,7 +232,15 @@ fn start(p: &Params, len: Option<u64>) -> CmdResult<State> {
         }
         Kind::CbcMac => {
             let alg = match (p.cipher, p.key.len()) {
-                (Some(a), _) => a,
+                // The key is what the named cipher takes: des-ede3-cbc with an 8-byte key
+                // would quietly be single DES.
+                (Some(s), n) if n == s.key_len => s.algorithm,
+                (Some(s), n) => {
+                    return Err(Fail::msg(format!(
+                        "CBC-MAC key is {n} bytes: {} takes {}",
+                        s.name, s.key_len
+                    )));
+                }
                 (None, 8) => Algorithm::Des,
                 (None, 16 | 24) => Algorithm::DesEde3,
                 (None, n) => {

@@ -42,11 +42,27 @@ pub enum MacPadding {
     Pkcs7,
 }
 
-/// A finished MAC: `len` leading bytes of the final block (2 to 8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A finished MAC: `len` leading bytes of the final block (2 to 8). Only those are kept
+/// (the rest of the block, which a shortened tag hides, is not), and they compare in
+/// constant time. `Debug` shows the length only: print [`MacTag::as_bytes`] on purpose.
+#[derive(Clone, Copy)]
 pub struct MacTag {
     bytes: [u8; 8],
     len: usize,
+}
+
+impl PartialEq for MacTag {
+    fn eq(&self, other: &MacTag) -> bool {
+        crate::ct::bytes_eq(self.as_bytes(), other.as_bytes()).declassify()
+    }
+}
+
+impl Eq for MacTag {}
+
+impl core::fmt::Debug for MacTag {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "MacTag({} bytes)", self.len)
+    }
 }
 
 impl MacTag {
@@ -150,7 +166,11 @@ impl<C: BlockCipher64> Chain<C> {
     }
 
     fn tag(&self, h: u64) -> MacTag {
-        MacTag { bytes: h.to_be_bytes(), len: self.tag_len }
+        let mut bytes = h.to_be_bytes();
+        // The bytes a shortened tag hides go no further: with the whole final block, an
+        // extension of the message is easy to forge under algorithm 1.
+        bytes[self.tag_len..].fill(0);
+        MacTag { bytes, len: self.tag_len }
     }
 }
 

@@ -12,8 +12,13 @@
 //!
 //! Verification compares in constant time ([`crate::ct::bytes_eq`]). Truncated tags
 //! (RFC 2104 section 5) are checked against the leftmost bytes of the full tag; the RFC
-//! asks for at least half the digest and never fewer than 80 bits, and
-//! [`Hmac::verify_truncated`] refuses tags under 80 bits.
+//! recommends at least half the digest and never fewer than 80 bits;
+//! [`Hmac::verify_truncated`] refuses tags under 80 bits, the floor (protocols truncate
+//! below half: RFC 4231's test case 5 takes 128 bits of HMAC-SHA-512).
+//!
+//! HMAC is constant time only where its hash is: MD2 looks up its S-box by the bytes it
+//! hashes (`md2.rs`), and the first of those are `K0 ^ ipad`, so HMAC-MD2 leaks its key
+//! through the cache to a neighbour who can time it. It is here for old data only.
 //!
 //! HMAC-MD5 and HMAC-SHA1 remain acceptable where a protocol requires them: HMAC needs
 //! the compression function to be a PRF, which the known collision attacks do not break
@@ -112,8 +117,10 @@ impl<H: HashFunction> Hmac<H> {
     }
 
     /// Checks a tag truncated to its leftmost `tag.len()` bytes (RFC 2104 section 5), in
-    /// constant time. Tags shorter than [`MIN_TRUNCATED_TAG_LEN`] or longer than the digest
-    /// are refused with `Error::InvalidArgument` before any comparison.
+    /// constant time. Tags shorter than [`MIN_TRUNCATED_TAG_LEN`] (80 bits) or longer than
+    /// the digest are refused with `Error::InvalidArgument` before any comparison. (RFC
+    /// 2104 also recommends at least half the digest; protocols truncate below that, RFC
+    /// 4231's test case 5 to 128 bits for SHA-512 among them, so the floor is 80 bits.)
     pub fn verify_truncated(self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() < MIN_TRUNCATED_TAG_LEN || tag.len() > H::OUTPUT_LEN {
             return Err(Error::InvalidArgument("HMAC tag length out of range"));

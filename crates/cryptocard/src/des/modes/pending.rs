@@ -32,7 +32,7 @@ impl<const B: usize> Pending<B> {
     /// The exact number of bytes [`Pending::feed`] writes for `input_len` more bytes:
     /// the whole blocks available, less one held back when decrypting with PKCS#7.
     pub(crate) fn update_len(&self, input_len: usize) -> usize {
-        let total = self.len + input_len;
+        let total = self.len.saturating_add(input_len);
         let hold_back = self.dir == Direction::Decrypt && self.padding == Padding::Pkcs7;
         if hold_back { total.saturating_sub(1) / B * B } else { total / B * B }
     }

@@ -249,7 +249,9 @@ fn rounds<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, s: &mut
 
 #[target_feature(enable = "aes,sse2")]
 fn run<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, chunk: &mut [u8]) {
-    // SAFETY: `chunk` is `16 N` bytes (callers: `blocks_ni`), so every 16-byte access at
+    // Checked here, not left to the callers: the function is safe to call.
+    assert_eq!(chunk.len(), 16 * N, "internal error: AES-NI chunk length");
+    // SAFETY: `chunk` is `16 N` bytes (asserted above), so every 16-byte access at
     // `16 j`, `j < N`, is in bounds; `loadu`/`storeu` need no alignment.
     unsafe {
         let mut s: [__m128i; N] =

@@ -36,7 +36,7 @@ const MAX_VECTORS: usize = 8;
 /// `out = table[index]` (all zeros when `index` is past the end), reading every entry of
 /// `table` in full. Entries have `out.len() > 0` limbs; `table.len()` is a multiple of it.
 /// The same contract as [`crate::ct::select_from_table`]; time depends on the lengths only.
-pub fn select_from_table(_avx2: Avx2, out: &mut [Limb], table: &[Limb], index: usize) {
+pub fn select_from_table(avx2: Avx2, out: &mut [Limb], table: &[Limb], index: usize) {
     let w = out.len();
     assert!(w > 0 && table.len().is_multiple_of(w), "internal error: select_from_table shape");
     let entries = table.len() / w;
@@ -45,14 +45,14 @@ pub fn select_from_table(_avx2: Avx2, out: &mut [Limb], table: &[Limb], index: u
     while col < vectors * 4 {
         let l = (vectors - col / 4).min(MAX_VECTORS);
         match l {
-            1 => scan::<1>(out, table, col, entries, index),
-            2 => scan::<2>(out, table, col, entries, index),
-            3 => scan::<3>(out, table, col, entries, index),
-            4 => scan::<4>(out, table, col, entries, index),
-            5 => scan::<5>(out, table, col, entries, index),
-            6 => scan::<6>(out, table, col, entries, index),
-            7 => scan::<7>(out, table, col, entries, index),
-            _ => scan::<8>(out, table, col, entries, index),
+            1 => scan::<1>(avx2, out, table, col, entries, index),
+            2 => scan::<2>(avx2, out, table, col, entries, index),
+            3 => scan::<3>(avx2, out, table, col, entries, index),
+            4 => scan::<4>(avx2, out, table, col, entries, index),
+            5 => scan::<5>(avx2, out, table, col, entries, index),
+            6 => scan::<6>(avx2, out, table, col, entries, index),
+            7 => scan::<7>(avx2, out, table, col, entries, index),
+            _ => scan::<8>(avx2, out, table, col, entries, index),
         }
         col += 4 * l;
     }
@@ -70,6 +70,7 @@ pub fn select_from_table(_avx2: Avx2, out: &mut [Limb], table: &[Limb], index: u
 /// One pass: `out[col..col + 4L] = table[index][col..col + 4L]`.
 #[inline(always)]
 fn scan<const L: usize>(
+    _avx2: Avx2,
     out: &mut [Limb],
     table: &[Limb],
     col: usize,
@@ -83,7 +84,7 @@ fn scan<const L: usize>(
         "internal error: select scan bounds"
     );
     let index = index as u64;
-    // SAFETY: the caller's `Avx2` token proves the CPU has AVX2 (and the OS saves the
+    // SAFETY: the `Avx2` token proves the CPU has AVX2 (and the OS saves the
     // ymm registers). Entry `e` (0..entries) is read at `table + 8(e w + col)` for 32L
     // bytes, within `table` since col + 4L <= w; the result is written to
     // out[col..col + 4L], within `out`. Unaligned `vmovdqu`/folded loads need no

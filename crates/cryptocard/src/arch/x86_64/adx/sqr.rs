@@ -131,6 +131,9 @@ fn split_triangle<const H: usize>(adx: Adx, r: &mut [Limb], a: &[Limb]) {
     // is the triangle of `a`, below 2^(64*4H).
     let carry = crate::limb::add_1(&mut r[H..], s);
     debug_assert_eq!(carry, 0, "internal error: squaring triangle overflow");
+    // lo*hi is a product of the secret operand's halves: wiped, as `with_scratch` wipes.
+    s.fill(0);
+    core::hint::black_box(&mut *s);
 }
 
 /// The body of [`triangle`]: `{s}[1..2K-1)` = the triangle of `{a}[0..K)`, `K = {k} >= 2`;

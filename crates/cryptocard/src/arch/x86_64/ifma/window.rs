@@ -61,7 +61,10 @@ pub(crate) trait Kernels {
     /// `out = amm(a, a)`.
     fn sqr(&mut self, a: &Self::Num, out: &mut Self::Num);
     /// `out = table[idx[l]]` in lane `l`, reading every entry of `table` (sealed, see
-    /// [`Kernels::seal_table`]). `out` serves only as a multiplier of [`Kernels::mul`].
+    /// [`Kernels::seal_table`]). `out` is a kernel operand (the first window's select
+    /// goes straight to the accumulator, which is then squared): a layout whose select
+    /// leaves packed rows (mb4: digit 2k+1 in row 2k's high half) must have kernels that
+    /// read operands only through 32-bit multiplies, as `amm_mb4`/`ams_mb4` do.
     fn select(&self, table: &[Self::Num], idx: &[u64; 8], out: &mut Self::Num);
     /// Called once the power table is complete, before any [`Kernels::select`] from it: a
     /// layout may rewrite the entries into the form its scan reads (by default they stay

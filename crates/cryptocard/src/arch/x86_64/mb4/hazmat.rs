@@ -21,9 +21,9 @@ impl<const D: usize> Mb4<D> {
     }
 }
 
-fn k0_vector(k0: &[u64; 4]) -> __m256i {
-    // SAFETY: unaligned 32-byte load of `k0`; `__m256i` loads need only SSE2/AVX, which
-    // every caller's token implies.
+fn k0_vector(_avx2: Avx2, k0: &[u64; 4]) -> __m256i {
+    // SAFETY: unaligned 32-byte load of `k0`; `__m256i` loads need only AVX, which the
+    // `Avx2` token proves.
     unsafe { core::arch::x86_64::_mm256_loadu_si256(k0.as_ptr().cast()) }
 }
 
@@ -34,7 +34,7 @@ pub fn neg_inv28(n_low: u64) -> u64 {
 
 /// `amm_mb4`: the almost-Montgomery product of four lanes.
 pub fn amm_mb4<const D: usize>(
-    _avx2: Avx2,
+    avx2: Avx2,
     a: &Mb4<D>,
     b: &Mb4<D>,
     n: &Mb4<D>,
@@ -42,12 +42,12 @@ pub fn amm_mb4<const D: usize>(
     out: &mut Mb4<D>,
 ) {
     // SAFETY: the token proves AVX2.
-    unsafe { super::amm::amm_mb4(a, b, n, k0_vector(k0), out) }
+    unsafe { super::amm::amm_mb4(a, b, n, k0_vector(avx2, k0), out) }
 }
 
 /// `ams_mb4`: the almost-Montgomery square of four lanes (`scratch` is overwritten).
 pub fn ams_mb4<const D: usize>(
-    _avx2: Avx2,
+    avx2: Avx2,
     a: &Mb4<D>,
     n: &Mb4<D>,
     k0: &[u64; 4],
@@ -55,7 +55,7 @@ pub fn ams_mb4<const D: usize>(
     scratch: &mut Mb4<D>,
 ) {
     // SAFETY: the token proves AVX2.
-    unsafe { super::amm::ams_mb4(a, n, k0_vector(k0), out, scratch) }
+    unsafe { super::amm::ams_mb4(a, n, k0_vector(avx2, k0), out, scratch) }
 }
 
 /// One lane of [`exp_mb4`]: modulus, `RR = 2^(56 D) mod modulus`, base, exponent, result

@@ -1,5 +1,8 @@
 //! Certificates: parse, build, verify, print, and the ways they must fail.
 
+mod common;
+
+use common::{data, key};
 use cryptocard::digest::HashAlg;
 use cryptocard::rsa::{Pss, RsaPrivateKey, SaltLength};
 use cryptocard_pki::Error;
@@ -7,16 +10,6 @@ use cryptocard_pki::cert::{self, CertBuilder, Certificate, Profile};
 use cryptocard_pki::sig::{self, SigScheme};
 use der::{Decode, Encode};
 use std::time::{Duration, SystemTime};
-
-fn key(name: &str) -> RsaPrivateKey {
-    let pem = std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
-    RsaPrivateKey::from_pem(&pem, None).unwrap()
-}
-
-fn data(name: &str) -> Vec<u8> {
-    std::fs::read(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
 
 fn ca() -> (RsaPrivateKey, Certificate) {
     let k = key("ca.key.pem");

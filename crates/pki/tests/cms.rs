@@ -3,43 +3,21 @@
 //! service must report: tampered content or signature, a wrong root, a wrong recipient,
 //! truncated and malformed input.
 
+mod common;
+
+use common::{cert, data, key, trust};
 use cryptocard::digest::HashAlg;
 use cryptocard::engine::Engine;
-use cryptocard::rsa::{Oaep, Pss, RsaPrivateKey};
+use cryptocard::rsa::{Oaep, Pss};
 use cryptocard_pki::Error;
 use cryptocard_pki::cms::{
     self, ContentCipher, KeyTransport, Recipient, SignOptions, Signer, VerifyOptions,
 };
 use cryptocard_pki::sig::SigScheme;
 use std::sync::Arc;
-use x509_cert::Certificate;
-use x509_cert::der::DecodePem;
-
-fn data(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn cert(name: &str) -> Certificate {
-    Certificate::from_pem(data(&format!("{name}.pem"))).unwrap()
-}
-
-fn key(name: &str) -> RsaPrivateKey {
-    RsaPrivateKey::from_pem(std::str::from_utf8(&data(&format!("{name}.key"))).unwrap(), None)
-        .unwrap()
-}
 
 fn signer(scheme: SigScheme) -> Signer {
-    Signer { key: Arc::new(key("signer")), cert: cert("signer"), scheme, by_key_id: false }
-}
-
-/// Trusts the test root, with the intermediate given as untrusted.
-fn trust() -> VerifyOptions {
-    VerifyOptions {
-        trusted: vec![cert("root")],
-        untrusted: vec![cert("inter")],
-        ..Default::default()
-    }
+    Signer { key: Arc::new(key("signer.key")), cert: cert("signer"), scheme, by_key_id: false }
 }
 
 const MSG: &[u8] = b"The seed paper signs and envelopes this.\n";
@@ -86,7 +64,7 @@ fn without_attributes_the_signature_covers_the_content() {
 #[test]
 fn two_signers_both_verify() {
     let second = Signer {
-        key: Arc::new(key("recipient")),
+        key: Arc::new(key("recipient.key")),
         cert: cert("recipient"),
         scheme: SigScheme::Pss(Pss::new(HashAlg::Sha512)),
         by_key_id: true,
@@ -143,7 +121,8 @@ fn openssl_signatures_verify() {
 fn streamed_ber_messages_open() {
     let v = cms::verify(&data("openssl-signed-ber.der"), None, &trust()).unwrap();
     assert_eq!(v.content, data("message.txt"));
-    let out = cms::decrypt(&data("openssl-enveloped-ber.der"), &key("recipient"), None).unwrap();
+    let out =
+        cms::decrypt(&data("openssl-enveloped-ber.der"), &key("recipient.key"), None).unwrap();
     assert_eq!(&out[..], &data("message.txt")[..]);
 }
 
@@ -180,7 +159,7 @@ fn recipient(transport: KeyTransport) -> Recipient {
 
 #[test]
 fn envelopes_round_trip_for_each_cipher_and_transport() {
-    let rk = key("recipient");
+    let rk = key("recipient.key");
     for name in ["des", "des3", "aes128", "aes192", "aes256"] {
         for transport in [
             KeyTransport::Pkcs1v15,
@@ -204,7 +183,7 @@ fn envelopes_by_key_identifier_and_to_two_recipients() {
     ];
     let der = cms::encrypt(MSG, &two, ContentCipher::aes256()).unwrap();
     for who in ["recipient", "signer"] {
-        assert_eq!(&cms::decrypt(&der, &key(who), Some(&cert(who))).unwrap()[..], MSG);
+        assert_eq!(&cms::decrypt(&der, &key(&format!("{who}.key")), Some(&cert(who))).unwrap()[..], MSG);
     }
 }
 
@@ -212,16 +191,16 @@ fn envelopes_by_key_identifier_and_to_two_recipients() {
 fn the_wrong_recipient_gets_an_error() {
     let der =
         cms::encrypt(MSG, &[recipient(KeyTransport::Pkcs1v15)], ContentCipher::aes256()).unwrap();
-    let e = cms::decrypt(&der, &key("signer"), Some(&cert("signer"))).unwrap_err();
+    let e = cms::decrypt(&der, &key("signer.key"), Some(&cert("signer"))).unwrap_err();
     assert!(matches!(e, Error::NoMatch(_)), "{e}");
     // The wrong key without a certificate: the random key fails the content decryption.
-    let e = cms::decrypt(&der, &key("signer"), None).unwrap_err();
+    let e = cms::decrypt(&der, &key("signer.key"), None).unwrap_err();
     assert!(matches!(e, Error::Crypto(cryptocard::Error::Decryption)), "{e}");
 }
 
 #[test]
 fn openssl_envelopes_open() {
-    let rk = key("recipient");
+    let rk = key("recipient.key");
     for c in ["des", "des3", "aes128", "aes256", "oaep"] {
         let der = data(&format!("openssl-enveloped-{c}.der"));
         let out = cms::decrypt(&der, &rk, Some(&cert("recipient"))).unwrap();
@@ -234,7 +213,7 @@ fn truncated_and_malformed_input_is_an_error() {
     let signed = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &attached()).unwrap();
     let env =
         cms::encrypt(MSG, &[recipient(KeyTransport::Pkcs1v15)], ContentCipher::aes256()).unwrap();
-    let rk = key("recipient");
+    let rk = key("recipient.key");
     for cut in [0, 1, 2, 10, 100, signed.len() / 2, signed.len() - 1] {
         assert!(cms::verify(&signed[..cut], None, &trust()).is_err(), "cut {cut}");
     }
@@ -263,7 +242,7 @@ fn next(x: &mut u64) -> u64 {
 
 #[test]
 fn random_mutations_of_openssl_messages_never_panic() {
-    let rk = key("recipient");
+    let rk = key("recipient.key");
     let signed = data("openssl-signed-ber.der");
     let enveloped = data("openssl-enveloped-oaep.der");
     let smime = cms::smime::write_signed(
@@ -311,12 +290,12 @@ fn a_certificate_for_something_else_does_not_sign() {
         extn_value: OctetString::new(ExtendedKeyUsage(vec![server_auth]).to_der().unwrap())
             .unwrap(),
     };
-    let k = key("signer");
+    let k = key("signer.key");
     let tls_only = CertBuilder::new(cert::parse_subject("/CN=tls only").unwrap(), k.public_key())
         .unwrap()
         .profile(Profile::Leaf)
         .extension(eku)
-        .signed_by(&cert("inter"), &key("inter"))
+        .signed_by(&cert("inter"), &key("inter.key"))
         .unwrap();
     let s =
         Signer { key: Arc::new(k), cert: tls_only, scheme: SigScheme::DEFAULT, by_key_id: false };
@@ -333,11 +312,11 @@ fn hostile_envelopes_buy_a_bounded_number_of_private_key_operations() {
     let many: Vec<Recipient> =
         (0..=cms::MAX_TRIED_RECIPIENTS).map(|_| recipient(KeyTransport::Pkcs1v15)).collect();
     let der = cms::encrypt(MSG, &many, ContentCipher::aes256()).unwrap();
-    let e = cms::decrypt(&der, &key("recipient"), None).unwrap_err();
+    let e = cms::decrypt(&der, &key("recipient.key"), None).unwrap_err();
     assert!(matches!(e, Error::Unsupported(_)), "{e}");
     // As many as the limit still open.
     let der = cms::encrypt(MSG, &many[1..], ContentCipher::aes256()).unwrap();
-    assert_eq!(&cms::decrypt(&der, &key("recipient"), None).unwrap()[..], MSG);
+    assert_eq!(&cms::decrypt(&der, &key("recipient.key"), None).unwrap()[..], MSG);
 }
 
 #[test]

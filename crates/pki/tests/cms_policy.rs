@@ -3,15 +3,17 @@
 //! RSA keys under 1024 bits, unsigned attributes over content other than id-data, and an
 //! envelope opened without `-recip` where another recipient's entry also "opens".
 
+mod common;
+
 use ::cms::content_info::ContentInfo;
 use ::cms::enveloped_data::{EnvelopedData, RecipientIdentifier, RecipientInfo};
-use const_oid::AssociatedOid;
+use common::{cert, ext, key, small_key, trust};
 use const_oid::db::rfc5280::{ID_KP_EMAIL_PROTECTION, ID_KP_SERVER_AUTH};
 use cryptocard::cipher::lookup;
 use cryptocard::des::{Direction, Padding};
 use cryptocard::digest::{HashAlg, Hasher};
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
+use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::Error;
 use cryptocard_pki::cert::{self, CertBuilder, Extension, Profile};
 use cryptocard_pki::cms::{
@@ -19,31 +21,10 @@ use cryptocard_pki::cms::{
 };
 use cryptocard_pki::sig::SigScheme;
 use der::asn1::{ObjectIdentifier, OctetString};
-use der::{Any, Decode, DecodePem, Encode};
+use der::{Any, Decode, Encode};
 use std::sync::Arc;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{ExtendedKeyUsage, SubjectKeyIdentifier};
-
-fn data(name: &str) -> Vec<u8> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn cert(name: &str) -> Certificate {
-    Certificate::from_pem(data(&format!("{name}.pem"))).unwrap()
-}
-
-fn key(name: &str) -> RsaPrivateKey {
-    RsaPrivateKey::from_pem(std::str::from_utf8(&data(name)).unwrap(), None).unwrap()
-}
-
-fn trust() -> VerifyOptions {
-    VerifyOptions {
-        trusted: vec![cert("root")],
-        untrusted: vec![cert("inter")],
-        ..Default::default()
-    }
-}
 
 const MSG: &[u8] = b"Policy is what a verifier refuses.\n";
 
@@ -51,16 +32,8 @@ fn attached() -> SignOptions {
     SignOptions { detached: false, ..Default::default() }
 }
 
-fn ext<T: Encode + AssociatedOid>(value: &T) -> Extension {
-    Extension {
-        extn_id: T::OID,
-        critical: false,
-        extn_value: OctetString::new(value.to_der().unwrap()).unwrap(),
-    }
-}
-
 fn eku(oid: ObjectIdentifier) -> Extension {
-    ext(&ExtendedKeyUsage(vec![oid]))
+    ext(&ExtendedKeyUsage(vec![oid]), false)
 }
 
 fn signer(key: RsaPrivateKey, cert: Certificate) -> Signer {
@@ -94,7 +67,7 @@ fn decoy_certificates_in_a_message_buy_bounded_work() {
                 cryptocard_pki::sig::spki_of(decoy_key.public_key()).unwrap()
             })
             .serial(&i.to_be_bytes())
-            .extension(ext(&SubjectKeyIdentifier(OctetString::new(ski.clone()).unwrap())))
+            .extension(ext(&SubjectKeyIdentifier(OctetString::new(ski.clone()).unwrap()), false))
             .signed_by(&cert("root"), &root_key)
             .unwrap()
         })
@@ -132,14 +105,9 @@ fn a_ca_restricted_to_tls_certifies_no_smime_signer() {
     }
 }
 
-fn small_key() -> RsaPrivateKey {
-    let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(768) };
-    RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap()
-}
-
 #[test]
 fn signer_keys_under_1024_bits_do_not_sign() {
-    let k = small_key();
+    let k = small_key(768);
     let leaf = email_leaf(&k, &cert("inter"), &key("inter.key"));
     let der = cms::sign(MSG, &[signer(k, leaf)], &attached()).unwrap();
     let e = cms::verify(&der, None, &trust()).unwrap_err().to_string();
@@ -149,7 +117,7 @@ fn signer_keys_under_1024_bits_do_not_sign() {
     let e = cms::verify(&der, None, &sig_only).unwrap_err().to_string();
     assert!(e.contains("EE certificate key too weak"), "{e}");
     // A CA key under 1024 bits.
-    let ik = small_key();
+    let ik = small_key(768);
     let inter = CertBuilder::new(cert::parse_subject("/CN=small CA").unwrap(), ik.public_key())
         .unwrap()
         .signed_by(&cert("root"), &key("root.key"))

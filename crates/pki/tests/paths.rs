@@ -2,10 +2,11 @@
 //! checks), purposes (extendedKeyUsage on CAs and the trust anchor), small RSA keys, and
 //! critical extensions on a trust anchor reached as an issuer.
 
-use const_oid::AssociatedOid;
+mod common;
+
+use common::{ext, key, small_key};
 use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION, ID_KP_SERVER_AUTH};
-use cryptocard::rng::OsRng;
-use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
+use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{
     self, CertBuilder, Certificate, Extension, MAX_FAILED_SIGNATURES, PathBudget, Profile, Purpose,
 };
@@ -13,25 +14,6 @@ use der::Encode;
 use der::asn1::{Null, ObjectIdentifier, OctetString};
 use std::time::SystemTime;
 use x509_cert::ext::pkix::{ExtendedKeyUsage, SubjectKeyIdentifier};
-
-fn key(name: &str) -> RsaPrivateKey {
-    let pem = std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
-    RsaPrivateKey::from_pem(&pem, None).unwrap()
-}
-
-fn small_key(bits: usize) -> RsaPrivateKey {
-    let opts = KeyGenOptions { allow_small: true, ..KeyGenOptions::new(bits) };
-    RsaPrivateKey::generate_with(&opts, &mut OsRng).unwrap()
-}
-
-fn ext<T: Encode + AssociatedOid>(value: &T, critical: bool) -> Extension {
-    Extension {
-        extn_id: T::OID,
-        critical,
-        extn_value: OctetString::new(value.to_der().unwrap()).unwrap(),
-    }
-}
 
 fn eku(oids: &[ObjectIdentifier], critical: bool) -> Extension {
     ext(&ExtendedKeyUsage(oids.to_vec()), critical)

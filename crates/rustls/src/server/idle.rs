@@ -73,23 +73,30 @@ impl<S> Idle<S> {
         io::Error::new(io::ErrorKind::TimedOut, "no progress within the connection's idle limit")
     }
 
-    /// What a call that `polled` the stream returns: progress passes through (and is
-    /// noted when `moved`), a wait is bounded by the limit.
-    fn after<T>(
-        &mut self,
+    /// One call on the stream: refused at once once tripped; else `poll`ed (which says
+    /// with its result whether a byte moved, noted as progress), a wait bounded by the
+    /// limit.
+    fn poll_io<T>(
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-        polled: Poll<io::Result<T>>,
-        moved: impl FnOnce(&T) -> bool,
-    ) -> Poll<io::Result<T>> {
-        match polled {
-            Poll::Ready(Ok(t)) => {
-                if moved(&t) {
-                    self.progressed();
+        poll: impl FnOnce(Pin<&mut S>, &mut Context<'_>) -> Poll<io::Result<(T, bool)>>,
+    ) -> Poll<io::Result<T>>
+    where
+        S: Unpin,
+    {
+        let this = self.get_mut();
+        if this.tripped {
+            return Poll::Ready(Err(this.trip()));
+        }
+        match poll(Pin::new(&mut this.io), cx) {
+            Poll::Ready(Ok((t, moved))) => {
+                if moved {
+                    this.progressed();
                 }
                 Poll::Ready(Ok(t))
             }
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => self.wait(cx).map(Err),
+            Poll::Pending => this.wait(cx).map(Err),
         }
     }
 }
@@ -100,14 +107,10 @@ impl<S: AsyncRead + Unpin> AsyncRead for Idle<S> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.tripped {
-            return Poll::Ready(Err(this.trip()));
-        }
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut this.io).poll_read(cx, buf);
-        let after = buf.filled().len();
-        this.after(cx, polled, |_| after > before)
+        self.poll_io(cx, |io, cx| {
+            let before = buf.filled().len();
+            io.poll_read(cx, buf).map_ok(|()| ((), buf.filled().len() > before))
+        })
     }
 }
 
@@ -117,12 +120,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Idle<S> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        if this.tripped {
-            return Poll::Ready(Err(this.trip()));
-        }
-        let polled = Pin::new(&mut this.io).poll_write(cx, buf);
-        this.after(cx, polled, |&n| n > 0)
+        self.poll_io(cx, |io, cx| io.poll_write(cx, buf).map_ok(|n| (n, n > 0)))
     }
 
     fn poll_write_vectored(
@@ -130,12 +128,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Idle<S> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        if this.tripped {
-            return Poll::Ready(Err(this.trip()));
-        }
-        let polled = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
-        this.after(cx, polled, |&n| n > 0)
+        self.poll_io(cx, |io, cx| io.poll_write_vectored(cx, bufs).map_ok(|n| (n, n > 0)))
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -143,20 +136,10 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Idle<S> {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.tripped {
-            return Poll::Ready(Err(this.trip()));
-        }
-        let polled = Pin::new(&mut this.io).poll_flush(cx);
-        this.after(cx, polled, |_| false)
+        self.poll_io(cx, |io, cx| io.poll_flush(cx).map_ok(|()| ((), false)))
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.tripped {
-            return Poll::Ready(Err(this.trip()));
-        }
-        let polled = Pin::new(&mut this.io).poll_shutdown(cx);
-        this.after(cx, polled, |_| false)
+        self.poll_io(cx, |io, cx| io.poll_shutdown(cx).map_ok(|()| ((), false)))
     }
 }

@@ -41,8 +41,8 @@ use super::staging::Staging;
 use super::tuning::Tuning;
 use crate::{Error, Result};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
-    PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut,
+    DriverError, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -508,7 +508,7 @@ impl Device {
         // status word starts as one no kernel writes, so that an operation the kernels
         // did not reach fails rather than reads as done.
         s.memset_zeros(&mut d_out).map_err(failed)?;
-        s.memcpy_htod(&vec![layout::STATUS_UNSET; count], &mut d_status).map_err(failed)?;
+        fill_unset(s, &mut d_status).map_err(failed)?;
         if let Some(mid) = d_mid.as_mut() {
             s.memset_zeros(mid).map_err(failed)?;
         }
@@ -582,6 +582,19 @@ impl Device {
         s.synchronize().map_err(failed)?;
         Ok((out, status))
     }
+}
+
+/// Sets every word of `dst` to [`layout::STATUS_UNSET`] on `s`, on the device (no host
+/// buffer, no copy): cudarc's `memset_zeros` with the byte 0xFF.
+fn fill_unset<D: DevicePtrMut<u32>>(s: &Arc<CudaStream>, dst: &mut D) -> Result<(), DriverError> {
+    const { assert!(layout::STATUS_UNSET == u32::MAX, "a word of 0xFF bytes") };
+    s.context().bind_to_thread()?;
+    let bytes = dst.num_bytes();
+    let (ptr, _record) = dst.device_ptr_mut(s);
+    // SAFETY: `ptr` is the start of `dst`'s live device memory, `bytes` long, its use
+    // ordered on `s` by the record guard (as cudarc's `memset_zeros` does it); every bit
+    // pattern is a valid u32.
+    unsafe { cudarc::driver::result::memset_d8_async(ptr, 0xFF, bytes, s.cu_stream()) }
 }
 
 /// A CUDA call failed: the error is kept for [`status`], the caller gets a fixed one.

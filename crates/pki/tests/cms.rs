@@ -183,7 +183,10 @@ fn envelopes_by_key_identifier_and_to_two_recipients() {
     ];
     let der = cms::encrypt(MSG, &two, ContentCipher::aes256()).unwrap();
     for who in ["recipient", "signer"] {
-        assert_eq!(&cms::decrypt(&der, &key(&format!("{who}.key")), Some(&cert(who))).unwrap()[..], MSG);
+        assert_eq!(
+            &cms::decrypt(&der, &key(&format!("{who}.key")), Some(&cert(who))).unwrap()[..],
+            MSG
+        );
     }
 }
 

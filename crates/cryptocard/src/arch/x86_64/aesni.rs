@@ -132,15 +132,21 @@ fn xor_store<const N: usize>(s: &[__m128i; N], x: &[u8], y: &mut [u8]) {
     }
 }
 
+/// The counter block of `t`: its 16 big-endian bytes as a register, built from the two
+/// byte-swapped halves in general registers (no byte buffer in memory between them).
+#[target_feature(enable = "aes,sse2")]
+fn counter_block(t: u128) -> __m128i {
+    // The register's low lane is the block's first eight bytes: the high half, big-endian.
+    let high = ((t >> 64) as u64).swap_bytes();
+    let low = (t as u64).swap_bytes();
+    _mm_set_epi64x(low as i64, high as i64)
+}
+
 /// `N` blocks of CTR: counters `t .. t + N`, encrypted, XORed into `x`, stored to `y`.
 #[target_feature(enable = "aes,sse2")]
 fn ctr_n<const N: usize>(k: &[__m128i; 15], nr: usize, t: &mut u128, x: &[u8], y: &mut [u8]) {
-    let mut blocks = [0u8; 128];
-    for (j, b) in blocks.chunks_exact_mut(16).take(N).enumerate() {
-        b.copy_from_slice(&t.wrapping_add(j as u128).to_be_bytes());
-    }
+    let mut s: [__m128i; N] = core::array::from_fn(|j| counter_block(t.wrapping_add(j as u128)));
     *t = t.wrapping_add(N as u128);
-    let mut s = load_n::<N>(&blocks);
     rounds::<false, N>(k, nr, &mut s);
     xor_store(&s, x, y);
 }

@@ -117,10 +117,9 @@ impl<H: HashFunction> Hmac<H> {
     }
 
     /// Checks a tag truncated to its leftmost `tag.len()` bytes (RFC 2104 section 5), in
-    /// constant time. Tags shorter than [`MIN_TRUNCATED_TAG_LEN`] (80 bits) or longer than
-    /// the digest are refused with `Error::InvalidArgument` before any comparison. (RFC
-    /// 2104 also recommends at least half the digest; protocols truncate below that, RFC
-    /// 4231's test case 5 to 128 bits for SHA-512 among them, so the floor is 80 bits.)
+    /// constant time. Tags shorter than [`MIN_TRUNCATED_TAG_LEN`] (80 bits, the floor: see
+    /// the module docs) or longer than the digest are refused with
+    /// `Error::InvalidArgument` before any comparison.
     pub fn verify_truncated(self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() < MIN_TRUNCATED_TAG_LEN || tag.len() > H::OUTPUT_LEN {
             return Err(Error::InvalidArgument("HMAC tag length out of range"));

@@ -36,7 +36,7 @@ const LANES: usize = 8;
 /// `dk[i] = InvMixColumns(rk[nr - i])`, `dk[nr] = rk[0]`.
 #[inline]
 pub(crate) fn inverse_keys(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
-    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
     unsafe { inverse_keys_ni(rk, nr, dk) }
 }
 
@@ -52,11 +52,17 @@ pub(crate) fn chain(
     input: &[u8],
     output: &mut [u8],
 ) {
-    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
     unsafe { chain_ni(rk, nr, kind, iv, input, output) }
 }
 
-#[target_feature(enable = "aes,sse2")]
+/// The serial chain with nothing but the rounds on its critical path. The chain's state
+/// is kept whitened, `a = s xor rk[0]` (with CBC's next input block already XORed in):
+/// the value the last round's output is XORed with to make the next `a`, `f`, is folded
+/// into that round's key (`aesenclast` ends with AddRoundKey), and the block itself,
+/// `E = a xor f`, is recovered off the chain. One block costs `nr` AES instructions of
+/// latency where XORing before and after would add two more.
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn chain_ni(
     rk: &[[u8; 16]; 15],
     nr: usize,
@@ -66,17 +72,31 @@ fn chain_ni(
     output: &mut [u8],
 ) {
     let k = load_keys(rk);
+    let n = input.len() / 16;
+    assert_eq!(output.len(), 16 * n, "internal error: AES chain lengths");
+    let block = |i: usize| load_n::<1>(&input[16 * i..])[0];
     // SAFETY: `iv` is 16 bytes; `loadu`/`storeu` need no alignment.
     let mut s = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
-    for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
-        // SAFETY: `x` and `y` are 16-byte chunks.
-        let x = unsafe { _mm_loadu_si128(x.as_ptr().cast()) };
-        let mut t = [if kind == Chain::Cbc { _mm_xor_si128(s, x) } else { s }];
-        rounds::<false, 1>(&k, nr, &mut t);
-        s = if kind == Chain::Cfb { _mm_xor_si128(t[0], x) } else { t[0] };
-        let out = if kind == Chain::Ofb { _mm_xor_si128(s, x) } else { s };
-        // SAFETY: as above.
-        unsafe { _mm_storeu_si128(y.as_mut_ptr().cast(), out) };
+    let mut a = _mm_xor_si128(s, k[0]);
+    if kind == Chain::Cbc && n > 0 {
+        a = _mm_xor_si128(a, block(0));
+    }
+    for i in 0..n {
+        let x = block(i);
+        let f = match kind {
+            Chain::Cbc if i + 1 < n => _mm_xor_si128(block(i + 1), k[0]),
+            Chain::Cfb => _mm_xor_si128(x, k[0]),
+            _ => k[0],
+        };
+        for key in &k[1..nr] {
+            a = _mm_aesenc_si128(a, *key);
+        }
+        a = _mm_aesenclast_si128(a, _mm_xor_si128(k[nr], f));
+        let e = _mm_xor_si128(a, f);
+        s = if kind == Chain::Cfb { _mm_xor_si128(e, x) } else { e };
+        let out = if kind == Chain::Ofb { _mm_xor_si128(e, x) } else { s };
+        // SAFETY: `16 i + 16 <= output.len()` (asserted above); `storeu` needs no alignment.
+        unsafe { _mm_storeu_si128(output.as_mut_ptr().add(16 * i).cast(), out) };
     }
     // SAFETY: as above.
     unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), s) };
@@ -93,7 +113,7 @@ pub(crate) fn ctr(
     input: &[u8],
     output: &mut [u8],
 ) {
-    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
     unsafe { ctr_ni(rk, nr, ctr, input, output) }
 }
 
@@ -108,12 +128,12 @@ pub(crate) fn cbc_decrypt(
     input: &[u8],
     output: &mut [u8],
 ) {
-    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
     unsafe { cbc_decrypt_ni(dk, nr, iv, input, output) }
 }
 
 /// `N` consecutive blocks from `p` (at least `16 N` bytes).
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn load_n<const N: usize>(p: &[u8]) -> [__m128i; N] {
     assert!(p.len() >= 16 * N, "internal error: short AES input");
     // SAFETY: `16 j + 16 <= p.len()` for every `j < N` (checked above); `loadu` needs no
@@ -122,7 +142,7 @@ fn load_n<const N: usize>(p: &[u8]) -> [__m128i; N] {
 }
 
 /// Stores `s[j] xor x_j` to `y_j`, `x` and `y` at least `16 N` bytes.
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn xor_store<const N: usize>(s: &[__m128i; N], x: &[u8], y: &mut [u8]) {
     let x = load_n::<N>(x);
     assert!(y.len() >= 16 * N, "internal error: short AES output");
@@ -134,7 +154,7 @@ fn xor_store<const N: usize>(s: &[__m128i; N], x: &[u8], y: &mut [u8]) {
 
 /// The counter block of `t`: its 16 big-endian bytes as a register, built from the two
 /// byte-swapped halves in general registers (no byte buffer in memory between them).
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn counter_block(t: u128) -> __m128i {
     // The register's low lane is the block's first eight bytes: the high half, big-endian.
     let high = ((t >> 64) as u64).swap_bytes();
@@ -142,16 +162,35 @@ fn counter_block(t: u128) -> __m128i {
     _mm_set_epi64x(low as i64, high as i64)
 }
 
+/// The `N` counter blocks `t .. t + N`. When the low 64 bits do not carry among them (all
+/// but one batch in 2^64 / N), they are one register `(high, low)` in native order, `j`
+/// added to its low lane by `paddq` and each lane byte-swapped by `pshufb`: three vector
+/// instructions a block, where building each from general registers takes about twelve.
+/// The counter is public (it is the IV's), so the branch leaks nothing.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn counter_blocks<const N: usize>(t: u128) -> [__m128i; N] {
+    let low = t as u64;
+    if low.checked_add(N as u64 - 1).is_none() {
+        return core::array::from_fn(|j| counter_block(t.wrapping_add(j as u128)));
+    }
+    let native = _mm_set_epi64x(low as i64, (t >> 64) as i64);
+    // Byte `i` of the result is byte `swap[i]` of the input: each 64-bit lane reversed.
+    let swap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    core::array::from_fn(|j| {
+        _mm_shuffle_epi8(_mm_add_epi64(native, _mm_set_epi64x(j as i64, 0)), swap)
+    })
+}
+
 /// `N` blocks of CTR: counters `t .. t + N`, encrypted, XORed into `x`, stored to `y`.
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn ctr_n<const N: usize>(k: &[__m128i; 15], nr: usize, t: &mut u128, x: &[u8], y: &mut [u8]) {
-    let mut s: [__m128i; N] = core::array::from_fn(|j| counter_block(t.wrapping_add(j as u128)));
+    let mut s = counter_blocks::<N>(*t);
     *t = t.wrapping_add(N as u128);
     rounds::<false, N>(k, nr, &mut s);
     xor_store(&s, x, y);
 }
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
     let k = load_keys(rk);
     let mut t = u128::from_be_bytes(*ctr);
@@ -169,14 +208,14 @@ fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], outp
 
 /// `N` blocks of CBC decryption: `x` holds the `N` ciphertext blocks, `prev` the `N`
 /// blocks before each (`C_{i-1}`).
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn cbc_dec_n<const N: usize>(k: &[__m128i; 15], nr: usize, prev: &[u8], x: &[u8], y: &mut [u8]) {
     let mut s = load_n::<N>(x);
     rounds::<true, N>(k, nr, &mut s);
     xor_store(&s, prev, y);
 }
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn cbc_decrypt_ni(
     dk: &[[u8; 16]; 15],
     nr: usize,
@@ -206,7 +245,7 @@ fn cbc_decrypt_ni(
 /// Encrypts whole blocks of `blocks` in place with round keys `rk`.
 #[inline]
 pub(crate) fn encrypt(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
-    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
     unsafe { blocks_ni::<false>(rk, nr, blocks) }
 }
 
@@ -214,11 +253,11 @@ pub(crate) fn encrypt(_token: AesNi, rk: &[[u8; 16]; 15], nr: usize, blocks: &mu
 /// ([`inverse_keys`]).
 #[inline]
 pub(crate) fn decrypt(_token: AesNi, dk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
-    // SAFETY: the token proves the CPU has AES and SSE2 (`AesNi::detect`).
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
     unsafe { blocks_ni::<true>(dk, nr, blocks) }
 }
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn inverse_keys_ni(rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
     dk[0] = rk[nr];
     dk[nr] = rk[0];
@@ -231,14 +270,14 @@ fn inverse_keys_ni(rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
     }
 }
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn load_keys(k: &[[u8; 16]; 15]) -> [__m128i; 15] {
     // SAFETY: each pointer addresses a 16-byte array; `loadu` needs no alignment.
     core::array::from_fn(|i| unsafe { _mm_loadu_si128(k[i].as_ptr().cast()) })
 }
 
 /// `N` blocks through all rounds, interleaved round by round.
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn rounds<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, s: &mut [__m128i; N]) {
     for x in s.iter_mut() {
         *x = _mm_xor_si128(*x, k[0]);
@@ -253,7 +292,7 @@ fn rounds<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, s: &mut
     }
 }
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn run<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, chunk: &mut [u8]) {
     // Checked here, not left to the callers: the function is safe to call.
     assert_eq!(chunk.len(), 16 * N, "internal error: AES-NI chunk length");
@@ -269,7 +308,7 @@ fn run<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, chunk: &mu
     }
 }
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn blocks_ni<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
     let k = load_keys(k);
     let mut chunks = blocks.chunks_exact_mut(16 * LANES);

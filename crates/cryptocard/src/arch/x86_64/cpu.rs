@@ -73,17 +73,20 @@ impl ShaNi {
     }
 }
 
-/// The AES New Instructions (`aesenc`, `aesdec`, `aesimc`, ...) with SSE2.
+/// The AES New Instructions (`aesenc`, `aesdec`, `aesimc`, ...) with SSE2 and SSSE3
+/// (`pshufb`, which byte-swaps CTR's counters; every AES-NI CPU has it).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AesNi {
     _proof: (),
 }
 
 impl AesNi {
-    /// The token, if this CPU has AES-NI and SSE2.
+    /// The token, if this CPU has AES-NI, SSE2 and SSSE3.
     #[inline]
     pub(crate) fn detect() -> Option<AesNi> {
-        (std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse2"))
-            .then_some(AesNi { _proof: () })
+        (std::is_x86_feature_detected!("aes")
+            && std::is_x86_feature_detected!("sse2")
+            && std::is_x86_feature_detected!("ssse3"))
+        .then_some(AesNi { _proof: () })
     }
 }

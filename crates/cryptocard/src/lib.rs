@@ -60,7 +60,7 @@
 //!   and spread over the cores; it calls [`rsa`] ([`rsa::private_batch`]).
 //! * [`des`], [`digest`]: DES/3DES with their modes and MACs; the message digests, HMAC,
 //!   PBKDF2 and SHAKE.
-//! * [`aes`], [`cipher`]: AES (AES-NI or a portable constant-time core) in the SP 800-38A
+//! * [`aes`], [`cipher`]: AES (VAES, AES-NI or a portable constant-time core) in the SP 800-38A
 //!   modes; every block cipher by its OpenSSL name.
 //! * [`ct`], [`rng`]: constant-time selection and comparison; the random source.
 //! * `arch`: the only module with `unsafe`, `asm!` and `target_feature` code, behind CPU

@@ -3,13 +3,16 @@
 //! * FIPS 197 Appendix C (C.1 AES-128, C.2 AES-192, C.3 AES-256), inline below;
 //! * NIST SP 800-38A Appendix F (ECB, CBC, CFB8, CFB128, OFB, CTR for all three key
 //!   sizes), from `data/aes/sp800-38a-f.txt` (see that directory's README), encrypting and
-//!   decrypting, one-shot and streamed in odd-sized pieces, on both implementations;
-//! * AES-NI against the portable constant-time implementation on random keys and blocks;
+//!   decrypting, one-shot and streamed in odd-sized pieces, on every implementation this
+//!   CPU runs;
+//! * each accelerated implementation (AES-NI, VAES) against the portable constant-time
+//!   one on random keys and blocks, and CTR's counter carrying at every position of the
+//!   kernels' batches;
 //! * streaming in random pieces equals one-shot, for every mode, both directions;
 //! * PKCS#7 and IV edge cases, and that `Debug` shows no key material.
 
 use cryptocard::Error;
-use cryptocard::aes::{Aes, AesCtx, Direction, Mode, Padding, modes};
+use cryptocard::aes::{Aes, AesCtx, Direction, Implementation, Mode, Padding, modes};
 
 fn hex(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap()
@@ -33,9 +36,14 @@ impl Rng {
     }
 }
 
-/// Both implementations of a key: the default (AES-NI where the CPU has it) and portable.
-fn both(key: &[u8]) -> [Aes; 2] {
-    [Aes::new(key).unwrap(), Aes::new_portable(key).unwrap()]
+/// The key on every implementation this CPU runs, fastest first, portable last.
+fn every(key: &[u8]) -> Vec<Aes> {
+    let all: Vec<Aes> = Implementation::available()
+        .into_iter()
+        .map(|i| Aes::with_implementation(key, i).unwrap())
+        .collect();
+    assert_eq!(all.last().unwrap().implementation(), Implementation::Portable);
+    all
 }
 
 #[test]
@@ -50,7 +58,7 @@ fn fips197_appendix_c() {
         ),
     ];
     for (key, ct) in cases {
-        for aes in both(&hex(key)) {
+        for aes in every(&hex(key)) {
             let mut b = pt;
             aes.encrypt_block(&mut b);
             assert_eq!(b.to_vec(), hex(ct), "{key} {aes:?}");
@@ -112,7 +120,7 @@ fn sp800_38a_appendix_f() {
         let iv = if f[4] == "-" { Vec::new() } else { hex(f[4]) };
         let (pt, ct) = (hex(f[5]), hex(f[6]));
         assert_eq!(key.len() * 8, f[1].parse::<usize>().unwrap());
-        for aes in both(&key) {
+        for aes in every(&key) {
             let id = format!("{section} AES-{} {aes:?}", f[1]);
             assert_eq!(modes::encrypt(&aes, mode, &iv, Padding::None, &pt).unwrap(), ct, "{id}");
             assert_eq!(modes::decrypt(&aes, mode, &iv, Padding::None, &ct).unwrap(), pt, "{id}");
@@ -129,33 +137,82 @@ fn sp800_38a_appendix_f() {
 }
 
 #[test]
-fn aes_ni_matches_portable_on_random_keys_and_blocks() {
+fn accelerated_match_portable_on_random_keys_and_blocks() {
+    let available = Implementation::available();
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("aes") {
-        assert!(Aes::new(&[0; 16]).unwrap().is_accelerated());
+    {
+        assert_eq!(
+            available.contains(&Implementation::AesNi),
+            std::is_x86_feature_detected!("aes")
+        );
+        assert_eq!(
+            available.contains(&Implementation::Vaes),
+            std::is_x86_feature_detected!("aes")
+                && std::is_x86_feature_detected!("vaes")
+                && std::is_x86_feature_detected!("avx2")
+        );
     }
+    assert_eq!(Aes::new(&[0; 16]).unwrap().implementation(), available[0]);
+    assert_eq!(Aes::new(&[0; 16]).unwrap().is_accelerated(), available.len() > 1);
     assert!(!Aes::new_portable(&[0; 16]).unwrap().is_accelerated());
+    for i in [Implementation::AesNi, Implementation::Vaes] {
+        if !available.contains(&i) {
+            assert!(matches!(Aes::with_implementation(&[0; 16], i), Err(Error::Unsupported(_))));
+        }
+    }
     let mut rng = Rng(1);
     for i in 0..300 {
         let key = rng.bytes([16, 24, 32][i % 3]);
-        let [fast, slow] = both(&key);
-        let mut a: [u8; 16] = rng.bytes(16).try_into().unwrap();
-        let mut b = a;
-        fast.encrypt_block(&mut a);
-        slow.encrypt_block(&mut b);
-        assert_eq!(a, b, "encrypt, key {key:02x?}");
-        fast.decrypt_block(&mut a);
-        slow.decrypt_block(&mut b);
-        assert_eq!(a, b, "decrypt, key {key:02x?}");
-        // Many blocks at once take AES-NI's eight-lane path.
-        let n = 16 * rng.below(40);
-        let data = rng.bytes(n);
-        let iv = rng.bytes(16);
-        for mode in [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Cfb64, Mode::Cfb8, Mode::Ofb] {
-            let iv = if mode == Mode::Ecb { &[][..] } else { &iv[..] };
-            let x = modes::encrypt(&fast, mode, iv, Padding::None, &data).unwrap();
-            assert_eq!(x, modes::encrypt(&slow, mode, iv, Padding::None, &data).unwrap());
-            assert_eq!(modes::decrypt(&slow, mode, iv, Padding::None, &x).unwrap(), data);
+        let slow = Aes::new_portable(&key).unwrap();
+        for fast in every(&key) {
+            cross_check(&fast, &slow, &mut rng, &key);
+        }
+    }
+}
+
+/// One random block and one random run of up to 60 blocks (the kernels' batches of 8
+/// and 16, their pairs and lone blocks) through `fast` and `slow`, in every mode.
+fn cross_check(fast: &Aes, slow: &Aes, rng: &mut Rng, key: &[u8]) {
+    let mut a: [u8; 16] = rng.bytes(16).try_into().unwrap();
+    let mut b = a;
+    fast.encrypt_block(&mut a);
+    slow.encrypt_block(&mut b);
+    assert_eq!(a, b, "encrypt, key {key:02x?}");
+    fast.decrypt_block(&mut a);
+    slow.decrypt_block(&mut b);
+    assert_eq!(a, b, "decrypt, key {key:02x?}");
+    // Many blocks at once take the kernels' interleaved paths.
+    let n = 16 * rng.below(61);
+    let data = rng.bytes(n);
+    let iv = rng.bytes(16);
+    for mode in [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Cfb64, Mode::Cfb8, Mode::Ofb] {
+        let iv = if mode == Mode::Ecb { &[][..] } else { &iv[..] };
+        let x = modes::encrypt(fast, mode, iv, Padding::None, &data).unwrap();
+        let id = format!("{mode:?} {n} bytes {fast:?}");
+        assert_eq!(x, modes::encrypt(slow, mode, iv, Padding::None, &data).unwrap(), "{id}");
+        assert_eq!(modes::decrypt(fast, mode, iv, Padding::None, &x).unwrap(), data, "{id}");
+        assert_eq!(modes::decrypt(slow, mode, iv, Padding::None, &x).unwrap(), data, "{id}");
+    }
+}
+
+#[test]
+fn ctr_carries_at_every_position_of_a_batch() {
+    // A run of 40 blocks whose counter's low 64 bits carry (or whose whole counter wraps)
+    // after block `at`: inside the kernels' batches of 8 and 16, at their edges, and in the
+    // tail. Each implementation must equal the portable one, which counts in a u128.
+    let key = [7u8; 32];
+    let slow = Aes::new_portable(&key).unwrap();
+    let data: Vec<u8> = (0..40 * 16).map(|i| i as u8).collect();
+    for at in 0..40u64 {
+        for high in [0u64, 0x0123_4567_89ab_cdef, u64::MAX] {
+            let mut iv = [0u8; 16];
+            iv[..8].copy_from_slice(&high.to_be_bytes());
+            iv[8..].copy_from_slice(&(u64::MAX - at).to_be_bytes());
+            let want = modes::encrypt(&slow, Mode::Ctr, &iv, Padding::None, &data).unwrap();
+            for fast in every(&key) {
+                let got = modes::encrypt(&fast, Mode::Ctr, &iv, Padding::None, &data).unwrap();
+                assert_eq!(got, want, "carry at block {at}, high {high:x}, {fast:?}");
+            }
         }
     }
 }

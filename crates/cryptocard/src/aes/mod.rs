@@ -3,8 +3,12 @@
 //!
 //! # How it is built
 //!
-//! * [`Aes`]: the key schedule (FIPS 197 section 5.2) and the block cipher, with two
-//!   implementations behind the one type, chosen when the key is set:
+//! * [`Aes`]: the key schedule (FIPS 197 section 5.2) and the block cipher, with three
+//!   implementations ([`Implementation`]) behind the one type, the fastest the CPU has
+//!   chosen when the key is set:
+//!   - VAES (`arch::x86_64::vaes`): two blocks a round instruction on 256-bit registers,
+//!     for the modes whose blocks are independent (ECB, CTR, CBC decryption), with
+//!     AES-NI for the serial chains; used when the CPU has VAES and AVX2;
 //!   - AES-NI (`arch::x86_64::aesni`), used when the CPU has it (proved by a detected
 //!     `cpu::AesNi` token);
 //!   - `soft` (private): portable and constant-time, the S-box computed by inversion in
@@ -29,8 +33,8 @@
 //!
 //! # Side channels
 //!
-//! Both implementations run in time independent of the key and the data: AES-NI by the
-//! instructions' design, the portable one by construction (fixed sequences of shifts,
+//! Every implementation runs in time independent of the key and the data: AES-NI and
+//! VAES by the instructions' design, the portable one by construction (fixed sequences of shifts,
 //! masks, XORs and constant multiplications). Round keys are zeroized on drop and never
 //! printed by `Debug`.
 
@@ -44,7 +48,11 @@ pub use modes::AesCtx;
 use zeroize::Zeroize;
 
 #[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::{aesni, cpu::AesNi};
+use crate::arch::x86_64::{
+    aesni,
+    cpu::{AesNi, Vaes},
+    vaes,
+};
 
 /// The serial chains of CBC and CFB encryption and of OFB.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -69,12 +77,53 @@ impl Chain {
     }
 }
 
-/// The implementation a key runs on.
+/// The code an [`Aes`] schedule runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Implementation {
+    /// Portable constant-time Rust, on every CPU.
+    Portable,
+    /// AES-NI on 128-bit registers, eight blocks interleaved in the parallel modes.
+    AesNi,
+    /// VAES on 256-bit registers (sixteen blocks interleaved) for ECB, CTR and CBC
+    /// decryption; AES-NI for single blocks and the serial chains.
+    Vaes,
+}
+
+impl Implementation {
+    /// The implementations this CPU runs, fastest first: the first is what [`Aes::new`]
+    /// picks.
+    pub fn available() -> Vec<Implementation> {
+        let mut all = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        if AesNi::detect().is_some() {
+            if Vaes::detect().is_some() {
+                all.push(Implementation::Vaes);
+            }
+            all.push(Implementation::AesNi);
+        }
+        all.push(Implementation::Portable);
+        all
+    }
+
+    /// A short lower-case name: `portable`, `aes-ni` or `vaes`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Implementation::Portable => "portable",
+            Implementation::AesNi => "aes-ni",
+            Implementation::Vaes => "vaes",
+        }
+    }
+}
+
+/// The implementation a key runs on, with the proof that the CPU has it.
 #[derive(Clone, Copy)]
 enum Backend {
     Portable,
     #[cfg(target_arch = "x86_64")]
     Ni(AesNi),
+    #[cfg(target_arch = "x86_64")]
+    Vaes(AesNi, Vaes),
 }
 
 /// An AES key schedule: AES-128, AES-192 or AES-256 by the key's length. Cloning copies
@@ -95,7 +144,7 @@ impl core::fmt::Debug for Aes {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Aes")
             .field("bits", &(32 * (self.nr - 6)))
-            .field("accelerated", &self.is_accelerated())
+            .field("implementation", &self.implementation())
             .finish_non_exhaustive()
     }
 }
@@ -108,17 +157,38 @@ impl Drop for Aes {
 }
 
 impl Aes {
-    /// The key schedule of a 16-, 24- or 32-byte key, on AES-NI when the CPU has it.
+    /// The key schedule of a 16-, 24- or 32-byte key, on the fastest implementation the
+    /// CPU has (the first of [`Implementation::available`]).
     /// Errors: `InvalidKey` for any other length.
     pub fn new(key: &[u8]) -> Result<Aes> {
+        Self::with_implementation(key, Implementation::available()[0])
+    }
+
+    /// The key schedule on a chosen implementation (to compare them, or to test one
+    /// against another). Errors: `InvalidKey` as [`Aes::new`]; `Unsupported` if this CPU
+    /// lacks the instructions `implementation` needs.
+    pub fn with_implementation(key: &[u8], implementation: Implementation) -> Result<Aes> {
         #[allow(unused_mut)]
         let mut aes = Self::new_portable(key)?;
         #[cfg(target_arch = "x86_64")]
-        if let Some(token) = AesNi::detect() {
-            aesni::inverse_keys(token, &aes.rk, aes.nr, &mut aes.dk);
-            aes.backend = Backend::Ni(token);
+        {
+            let ni = AesNi::detect();
+            aes.backend = match (implementation, ni, Vaes::detect()) {
+                (Implementation::Portable, ..) => return Ok(aes),
+                (Implementation::AesNi, Some(ni), _) => Backend::Ni(ni),
+                (Implementation::Vaes, Some(ni), Some(v)) => Backend::Vaes(ni, v),
+                _ => return Err(Error::Unsupported("this CPU lacks that AES implementation")),
+            };
+            if let Some(ni) = ni {
+                aesni::inverse_keys(ni, &aes.rk, aes.nr, &mut aes.dk);
+            }
+            Ok(aes)
         }
-        Ok(aes)
+        #[cfg(not(target_arch = "x86_64"))]
+        match implementation {
+            Implementation::Portable => Ok(aes),
+            _ => Err(Error::Unsupported("this CPU lacks that AES implementation")),
+        }
     }
 
     /// The key schedule on the portable constant-time implementation, whatever the CPU
@@ -133,9 +203,20 @@ impl Aes {
         Ok(aes)
     }
 
-    /// True if this schedule runs on AES-NI.
+    /// True if this schedule runs on AES-NI or VAES.
     pub fn is_accelerated(&self) -> bool {
         !matches!(self.backend, Backend::Portable)
+    }
+
+    /// The implementation this schedule runs on.
+    pub fn implementation(&self) -> Implementation {
+        match self.backend {
+            Backend::Portable => Implementation::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ni(_) => Implementation::AesNi,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes(..) => Implementation::Vaes,
+        }
     }
 
     /// The key length in bytes: 16, 24 or 32.
@@ -154,13 +235,15 @@ impl Aes {
     }
 
     /// Encrypts whole 16-byte blocks in place (the ECB function); AES-NI interleaves
-    /// eight at a time. Panics if `blocks.len()` is not a multiple of 16 (an internal
+    /// eight at a time, VAES sixteen (a single block goes to AES-NI). Panics if `blocks.len()` is not a multiple of 16 (an internal
     /// contract: the modes check lengths first).
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [u8]) {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => aesni::encrypt(t, &self.rk, self.nr, blocks),
+            Backend::Vaes(_, v) if blocks.len() > 16 => vaes::encrypt(v, &self.rk, self.nr, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ni(t) | Backend::Vaes(t, _) => aesni::encrypt(t, &self.rk, self.nr, blocks),
             Backend::Portable => {
                 for b in blocks.chunks_exact_mut(16) {
                     soft::encrypt(&self.rk, self.nr, b.try_into().expect("16 bytes"));
@@ -174,7 +257,9 @@ impl Aes {
     pub(crate) fn chain(&self, kind: Chain, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => aesni::chain(t, &self.rk, self.nr, kind.ni(), iv, input, output),
+            Backend::Ni(t) | Backend::Vaes(t, _) => {
+                aesni::chain(t, &self.rk, self.nr, kind.ni(), iv, input, output)
+            }
             Backend::Portable => {
                 for (x, y) in input.chunks_exact(16).zip(output.chunks_exact_mut(16)) {
                     if kind == Chain::Cbc {
@@ -193,9 +278,9 @@ impl Aes {
         }
     }
 
-    /// CTR over whole blocks (`aes::modes` kernels' contract): fused on AES-NI (counters,
-    /// rounds and XOR in registers, eight blocks at a time), returning true; false (nothing
-    /// done) on the portable path, where the caller lays the counters out and uses [`Aes::encrypt_blocks`].
+    /// CTR over whole blocks (`aes::modes` kernels' contract): fused on AES-NI and VAES
+    /// (counters, rounds and XOR in registers, eight or sixteen blocks at a time),
+    /// returning true; false (nothing done) on the portable path, where the caller lays the counters out and uses [`Aes::encrypt_blocks`].
     pub(crate) fn ctr_fused(&self, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) -> bool {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
@@ -203,11 +288,16 @@ impl Aes {
                 aesni::ctr(t, &self.rk, self.nr, ctr, input, output);
                 true
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes(_, v) => {
+                vaes::ctr(v, &self.rk, self.nr, ctr, input, output);
+                true
+            }
             Backend::Portable => false,
         }
     }
 
-    /// CBC decryption over whole blocks, fused on AES-NI as [`Aes::ctr_fused`]; false
+    /// CBC decryption over whole blocks, fused on AES-NI and VAES as [`Aes::ctr_fused`]; false
     /// (nothing done) on the portable path.
     pub(crate) fn cbc_decrypt_fused(
         &self,
@@ -221,6 +311,11 @@ impl Aes {
                 aesni::cbc_decrypt(t, &self.dk, self.nr, iv, input, output);
                 true
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes(_, v) => {
+                vaes::cbc_decrypt(v, &self.dk, self.nr, iv, input, output);
+                true
+            }
             Backend::Portable => false,
         }
     }
@@ -230,7 +325,9 @@ impl Aes {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => aesni::decrypt(t, &self.dk, self.nr, blocks),
+            Backend::Vaes(_, v) if blocks.len() > 16 => vaes::decrypt(v, &self.dk, self.nr, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ni(t) | Backend::Vaes(t, _) => aesni::decrypt(t, &self.dk, self.nr, blocks),
             Backend::Portable => {
                 for b in blocks.chunks_exact_mut(16) {
                     soft::decrypt(&self.rk, self.nr, b.try_into().expect("16 bytes"));

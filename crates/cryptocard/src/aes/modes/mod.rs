@@ -12,7 +12,7 @@
 //! This is a parallel module to `des::modes` rather than the DES code made generic: the
 //! DES kernels keep their chain on DES's internal expanded halves (between IP and IP^-1),
 //! which has no AES counterpart, while the AES kernels hand whole runs of blocks to
-//! AES-NI. What does not depend on the block's shape is shared: [`Mode`], [`Direction`],
+//! AES-NI or VAES. What does not depend on the block's shape is shared: [`Mode`], [`Direction`],
 //! [`Padding`] and the constant-time PKCS#7 check.
 //!
 //! ```

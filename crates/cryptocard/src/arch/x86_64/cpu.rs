@@ -90,3 +90,22 @@ impl AesNi {
         .then_some(AesNi { _proof: () })
     }
 }
+
+/// The vector AES instructions on 256-bit registers (`vaesenc ymm`, ...) with AES-NI and
+/// AVX2 (the shuffles and XORs around them).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vaes {
+    _proof: (),
+}
+
+impl Vaes {
+    /// The token, if this CPU has VAES, AES-NI and AVX2 (with the OS saving the 256-bit
+    /// registers, which `is_x86_feature_detected!` checks).
+    #[inline]
+    pub(crate) fn detect() -> Option<Vaes> {
+        (std::is_x86_feature_detected!("vaes")
+            && std::is_x86_feature_detected!("aes")
+            && std::is_x86_feature_detected!("avx2"))
+        .then_some(Vaes { _proof: () })
+    }
+}

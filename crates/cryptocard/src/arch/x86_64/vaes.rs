@@ -1,0 +1,273 @@
+//! AES (FIPS 197) on 256-bit registers with the vector AES instructions: `vaesenc`,
+//! `vaesenclast`, `vaesdec` and `vaesdeclast` run one round on each 128-bit lane of a ymm
+//! register, so one instruction advances two blocks where AES-NI's advances one (Drucker,
+//! Gueron and Krasnov, "Making AES great again: the forthcoming vectorized AES
+//! instruction", 2018). Where the CPU issues the 256-bit form as often as the 128-bit one
+//! (VAES came with Ice Lake and Zen 3), the parallel modes run up to twice as fast; the
+//! performance page has the measured rows.
+//!
+//! Only the modes whose blocks are independent live here: ECB, CTR and CBC decryption.
+//! The serial chains (CBC and CFB encryption, OFB) stay on `aesni`, one block at a time
+//! whatever the register width. The round keys are AES-NI's (`aesni::inverse_keys` makes
+//! the decryption ones), each broadcast to both lanes.
+//!
+//! Contracts as `aesni`: round keys `rk[0..=nr]` with `nr` in {10, 12, 14}, whole blocks,
+//! [`LANES`] registers (16 blocks) interleaved, and a lone last block in the low lane of
+//! one register. The instructions run in constant time; the only branches are on lengths
+//! and on the public counter.
+
+use super::cpu::Vaes;
+use core::arch::x86_64::*;
+
+/// Registers interleaved by the kernels: 8, 16 blocks in flight (the rounds' latency is
+/// about four cycles at two instructions a cycle, so eight registers keep both units fed).
+const LANES: usize = 8;
+
+/// Encrypts whole blocks of `blocks` in place with round keys `rk`.
+#[inline]
+pub(crate) fn encrypt(_token: Vaes, rk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
+    // SAFETY: the token proves the CPU has AES, VAES and AVX2 (`Vaes::detect`).
+    unsafe { blocks_vaes::<false>(rk, nr, blocks) }
+}
+
+/// Decrypts whole blocks of `blocks` in place with the decryption round keys `dk`
+/// (`aesni::inverse_keys`).
+#[inline]
+pub(crate) fn decrypt(_token: Vaes, dk: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
+    // SAFETY: as in `encrypt`.
+    unsafe { blocks_vaes::<true>(dk, nr, blocks) }
+}
+
+/// CTR (SP 800-38A 6.5): `output = input xor E(T_i)`, `T_i = ctr + i mod 2^128` as a
+/// big-endian block; `ctr` ends as the next unused counter. `input` and `output` are
+/// whole blocks of the same length.
+#[inline]
+pub(crate) fn ctr(
+    _token: Vaes,
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    ctr: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: as in `encrypt`.
+    unsafe { ctr_vaes(rk, nr, ctr, input, output) }
+}
+
+/// CBC decryption (SP 800-38A 6.2): `P_i = D(C_i) xor C_{i-1}`, `C_0 = iv`, with the
+/// decryption round keys `dk`; `iv` ends as the last ciphertext block. Lengths as `ctr`.
+#[inline]
+pub(crate) fn cbc_decrypt(
+    _token: Vaes,
+    dk: &[[u8; 16]; 15],
+    nr: usize,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: as in `encrypt`.
+    unsafe { cbc_decrypt_vaes(dk, nr, iv, input, output) }
+}
+
+/// The round keys, each in both lanes.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn load_keys(k: &[[u8; 16]; 15]) -> [__m256i; 15] {
+    core::array::from_fn(|i| {
+        // SAFETY: the pointer addresses a 16-byte array; `loadu` needs no alignment.
+        let key = unsafe { _mm_loadu_si128(k[i].as_ptr().cast()) };
+        _mm256_broadcastsi128_si256(key)
+    })
+}
+
+/// `N` registers through all rounds, interleaved round by round.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn rounds<const DEC: bool, const N: usize>(k: &[__m256i; 15], nr: usize, s: &mut [__m256i; N]) {
+    for x in s.iter_mut() {
+        *x = _mm256_xor_si256(*x, k[0]);
+    }
+    for key in &k[1..nr] {
+        for x in s.iter_mut() {
+            *x = if DEC { _mm256_aesdec_epi128(*x, *key) } else { _mm256_aesenc_epi128(*x, *key) };
+        }
+    }
+    for x in s.iter_mut() {
+        *x = if DEC {
+            _mm256_aesdeclast_epi128(*x, k[nr])
+        } else {
+            _mm256_aesenclast_epi128(*x, k[nr])
+        };
+    }
+}
+
+/// `N` registers (`2N` blocks) from the start of `p`, which holds at least `32 N` bytes.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn load_n<const N: usize>(p: &[u8]) -> [__m256i; N] {
+    assert!(p.len() >= 32 * N, "internal error: short AES input");
+    // SAFETY: `32 j + 32 <= p.len()` for every `j < N` (checked above); `loadu` needs no
+    // alignment.
+    core::array::from_fn(|j| unsafe { _mm256_loadu_si256(p.as_ptr().add(32 * j).cast()) })
+}
+
+/// Stores the `N` registers of `s` to the start of `y`, which holds at least `32 N` bytes.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn store_n<const N: usize>(s: &[__m256i; N], y: &mut [u8]) {
+    assert!(y.len() >= 32 * N, "internal error: short AES output");
+    for (j, x) in s.iter().enumerate() {
+        // SAFETY: `32 j + 32 <= y.len()` (checked above); `storeu` needs no alignment.
+        unsafe { _mm256_storeu_si256(y.as_mut_ptr().add(32 * j).cast(), *x) };
+    }
+}
+
+/// The first block of `p` in the low lane (the high lane zero).
+#[target_feature(enable = "aes,vaes,avx2")]
+fn load_one(p: &[u8]) -> __m256i {
+    assert!(p.len() >= 16, "internal error: short AES input");
+    // SAFETY: `p` holds at least 16 bytes (checked above); `loadu` needs no alignment.
+    _mm256_zextsi128_si256(unsafe { _mm_loadu_si128(p.as_ptr().cast()) })
+}
+
+/// Stores the low lane of `s` to the first block of `y`.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn store_one(s: __m256i, y: &mut [u8]) {
+    assert!(y.len() >= 16, "internal error: short AES output");
+    // SAFETY: `y` holds at least 16 bytes (checked above); `storeu` needs no alignment.
+    unsafe { _mm_storeu_si128(y.as_mut_ptr().cast(), _mm256_castsi256_si128(s)) };
+}
+
+#[target_feature(enable = "aes,vaes,avx2")]
+fn blocks_vaes<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
+    let k = load_keys(k);
+    let mut chunks = blocks.chunks_exact_mut(32 * LANES);
+    for c in chunks.by_ref() {
+        let mut s = load_n::<LANES>(c);
+        rounds::<DEC, LANES>(&k, nr, &mut s);
+        store_n(&s, c);
+    }
+    let mut pairs = chunks.into_remainder().chunks_exact_mut(32);
+    for c in pairs.by_ref() {
+        let mut s = load_n::<1>(c);
+        rounds::<DEC, 1>(&k, nr, &mut s);
+        store_n(&s, c);
+    }
+    let last = pairs.into_remainder();
+    if !last.is_empty() {
+        let mut s = [load_one(last)];
+        rounds::<DEC, 1>(&k, nr, &mut s);
+        store_one(s[0], last);
+    }
+}
+
+/// The counter block of `t`, big-endian, as a 128-bit register.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn counter_block(t: u128) -> __m128i {
+    _mm_set_epi64x((t as u64).swap_bytes() as i64, ((t >> 64) as u64).swap_bytes() as i64)
+}
+
+/// The `2N` counter blocks `t .. t + 2N`, two to a register (the lower counter in the low
+/// lane). As `aesni`'s, they are one native-order `(high, low)` pair with `j` added to the
+/// low half and each half byte-swapped, unless the low 64 bits carry among them; the
+/// counter is public, so the branch leaks nothing.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn counter_blocks<const N: usize>(t: u128) -> [__m256i; N] {
+    let low = t as u64;
+    if low.checked_add(2 * N as u64 - 1).is_none() {
+        return core::array::from_fn(|j| {
+            let c = |i: usize| counter_block(t.wrapping_add((2 * j + i) as u128));
+            _mm256_set_m128i(c(1), c(0))
+        });
+    }
+    let native = _mm256_broadcastsi128_si256(_mm_set_epi64x(low as i64, (t >> 64) as i64));
+    // `vpshufb` shuffles within each 128-bit lane: every 64-bit half reversed.
+    let swap = _mm256_broadcastsi128_si256(_mm_set_epi8(
+        8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+    ));
+    core::array::from_fn(|j| {
+        let step = _mm256_set_epi64x(2 * j as i64 + 1, 0, 2 * j as i64, 0);
+        _mm256_shuffle_epi8(_mm256_add_epi64(native, step), swap)
+    })
+}
+
+/// `N` registers of CTR over the first `32 N` bytes of `x` into `y`, from counter `t`.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn ctr_n<const N: usize>(k: &[__m256i; 15], nr: usize, t: &mut u128, x: &[u8], y: &mut [u8]) {
+    let mut s = counter_blocks::<N>(*t);
+    *t = t.wrapping_add(2 * N as u128);
+    rounds::<false, N>(k, nr, &mut s);
+    let x = load_n::<N>(x);
+    for (s, x) in s.iter_mut().zip(x) {
+        *s = _mm256_xor_si256(*s, x);
+    }
+    store_n(&s, y);
+}
+
+#[target_feature(enable = "aes,vaes,avx2")]
+fn ctr_vaes(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+    let k = load_keys(rk);
+    let mut t = u128::from_be_bytes(*ctr);
+    let mut ins = input.chunks_exact(32 * LANES);
+    let mut outs = output.chunks_exact_mut(32 * LANES);
+    for (x, y) in ins.by_ref().zip(outs.by_ref()) {
+        ctr_n::<LANES>(&k, nr, &mut t, x, y);
+    }
+    let (mut ins, mut outs) =
+        (ins.remainder().chunks_exact(32), outs.into_remainder().chunks_exact_mut(32));
+    for (x, y) in ins.by_ref().zip(outs.by_ref()) {
+        ctr_n::<1>(&k, nr, &mut t, x, y);
+    }
+    let (x, y) = (ins.remainder(), outs.into_remainder());
+    if !x.is_empty() {
+        let mut s = [_mm256_zextsi128_si256(counter_block(t))];
+        t = t.wrapping_add(1);
+        rounds::<false, 1>(&k, nr, &mut s);
+        store_one(_mm256_xor_si256(s[0], load_one(x)), y);
+    }
+    *ctr = t.to_be_bytes();
+}
+
+/// `N` registers of CBC decryption: the first `32 N` bytes of `c` are the ciphertext
+/// blocks, those of `prev` the blocks before each.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn cbc_dec_n<const N: usize>(k: &[__m256i; 15], nr: usize, prev: &[u8], c: &[u8], y: &mut [u8]) {
+    let mut s = load_n::<N>(c);
+    rounds::<true, N>(k, nr, &mut s);
+    let p = load_n::<N>(prev);
+    for (s, p) in s.iter_mut().zip(p) {
+        *s = _mm256_xor_si256(*s, p);
+    }
+    store_n(&s, y);
+}
+
+#[target_feature(enable = "aes,vaes,avx2")]
+fn cbc_decrypt_vaes(
+    dk: &[[u8; 16]; 15],
+    nr: usize,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    let n = input.len();
+    if n == 0 {
+        return;
+    }
+    let k = load_keys(dk);
+    // Block 0 chains to the IV; every later block to the ciphertext block before it, so
+    // the `prev` of blocks `i/16, i/16 + 1, ...` is the input from `i - 16` on.
+    let mut s = [load_one(input)];
+    rounds::<true, 1>(&k, nr, &mut s);
+    store_one(_mm256_xor_si256(s[0], load_one(&iv[..])), output);
+    let mut i = 16;
+    while i + 32 * LANES <= n {
+        cbc_dec_n::<LANES>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+        i += 32 * LANES;
+    }
+    while i + 32 <= n {
+        cbc_dec_n::<1>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+        i += 32;
+    }
+    if i < n {
+        let mut s = [load_one(&input[i..])];
+        rounds::<true, 1>(&k, nr, &mut s);
+        store_one(_mm256_xor_si256(s[0], load_one(&input[i - 16..])), &mut output[i..]);
+    }
+    iv.copy_from_slice(&input[n - 16..]);
+}

@@ -57,6 +57,16 @@ fn version_names_the_backends() {
     let text = ok_text(&run(&["version"], b""));
     assert!(text.starts_with(&format!("cryptocard {}\n", env!("CARGO_PKG_VERSION"))), "{text}");
     assert!(text.contains("backends: modular arithmetic "), "{text}");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let vaes = std::is_x86_feature_detected!("vaes") && std::is_x86_feature_detected!("avx2");
+        let ni = std::is_x86_feature_detected!("aes");
+        let cpu = text.lines().find(|l| l.starts_with("cpu: ")).unwrap_or("");
+        assert_eq!(text.contains("AES VAES+AES-NI"), ni && vaes, "{text}");
+        assert_eq!(text.contains("AES AES-NI"), ni && !vaes, "{text}");
+        assert_eq!(cpu.contains("VAES"), std::is_x86_feature_detected!("vaes"), "{text}");
+        assert_eq!(cpu.contains("AES-NI"), ni, "{text}");
+    }
     assert_eq!(
         ok_text(&run(&["version", "-v"], b"")),
         format!("cryptocard {}\n", env!("CARGO_PKG_VERSION"))

@@ -8,13 +8,15 @@
 //! The backends: the modular-arithmetic kernels the library picked for this CPU
 //! (`modular::Modulus::kernels`: `adx` for `mulx/adcx/adox`, else `portable`) and the
 //! digest kernels it uses where the CPU has them (SHA-NI for SHA-1/SHA-256, AVX2 or
-//! AVX-512VL with BMI2 for SHA-384/512; `CRYPTOCARD_DIGEST_PORTABLE=1` turns them off).
+//! AVX-512VL with BMI2 for SHA-384/512; `CRYPTOCARD_DIGEST_PORTABLE=1` turns them off),
+//! and AES's (`aes::Implementation`: VAES with AES-NI, or AES-NI alone).
 //! The `cpu:` line lists the extensions present that matter here, AVX-512 IFMA (the
 //! 52-bit multiply-add the batched RSA kernels are built around) among them.
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
 use crate::fail::CmdResult;
+use cryptocard::aes::Implementation;
 use cryptocard::modular::{Anon, Modulus};
 
 const SPEC: Spec = Spec {
@@ -65,6 +67,11 @@ pub fn backends() -> Vec<String> {
     } else if !portable && has("BMI2") && has("AVX2") {
         v.push("SHA-384/SHA-512 AVX2+BMI2".into());
     }
+    match Implementation::available()[0] {
+        Implementation::Vaes => v.push("AES VAES+AES-NI".into()),
+        Implementation::AesNi => v.push("AES AES-NI".into()),
+        _ => {}
+    }
     v
 }
 
@@ -73,6 +80,12 @@ pub fn backends() -> Vec<String> {
 #[cfg(target_arch = "x86_64")]
 pub fn cpu_features() -> Vec<&'static str> {
     let mut v = Vec::new();
+    if std::is_x86_feature_detected!("aes") {
+        v.push("AES-NI");
+    }
+    if std::is_x86_feature_detected!("vaes") {
+        v.push("VAES");
+    }
     if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx") {
         v.extend(["BMI2", "ADX"]);
     }

@@ -11,7 +11,9 @@
 //! Contracts: round keys `rk[0..=nr]` with `nr` in {10, 12, 14}; `blocks.len()` a multiple
 //! of 16, processed in place, [`LANES`] blocks interleaved (the rounds have a latency of
 //! several cycles and a throughput of one or two a cycle, so independent blocks fill the
-//! pipeline). The portable twins are `aes::soft::{encrypt, decrypt}`.
+//! pipeline); a tail of fewer than [`LANES`] blocks goes in passes of 4, 2 and 1, so
+//! that even a short message interleaves. The portable twins are
+//! `aes::soft::{encrypt, decrypt}`.
 
 use super::cpu::AesNi;
 use core::arch::x86_64::*;
@@ -141,6 +143,16 @@ fn load_n<const N: usize>(p: &[u8]) -> [__m128i; N] {
     core::array::from_fn(|j| unsafe { _mm_loadu_si128(p.as_ptr().add(16 * j).cast()) })
 }
 
+/// Stores the `N` blocks of `s` to the start of `y`, which holds at least `16 N` bytes.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn store_n<const N: usize>(s: &[__m128i; N], y: &mut [u8]) {
+    assert!(y.len() >= 16 * N, "internal error: short AES output");
+    for (j, x) in s.iter().enumerate() {
+        // SAFETY: `16 j + 16 <= y.len()` (checked above); `storeu` needs no alignment.
+        unsafe { _mm_storeu_si128(y.as_mut_ptr().add(16 * j).cast(), *x) };
+    }
+}
+
 /// Stores `s[j] xor x_j` to `y_j`, `x` and `y` at least `16 N` bytes.
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn xor_store<const N: usize>(s: &[__m128i; N], x: &[u8], y: &mut [u8]) {
@@ -194,25 +206,46 @@ fn ctr_n<const N: usize>(k: &[__m128i; 15], nr: usize, t: &mut u128, x: &[u8], y
 fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
     let k = load_keys(rk);
     let mut t = u128::from_be_bytes(*ctr);
-    let mut ins = input.chunks_exact(16 * LANES);
-    let mut outs = output.chunks_exact_mut(16 * LANES);
-    for (x, y) in ins.by_ref().zip(outs.by_ref()) {
-        ctr_n::<LANES>(&k, nr, &mut t, x, y);
+    let n = input.len();
+    let mut i = 0;
+    while i + 16 * LANES <= n {
+        ctr_n::<LANES>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 16 * LANES;
     }
-    let rest = ins.remainder().chunks_exact(16);
-    for (x, y) in rest.zip(outs.into_remainder().chunks_exact_mut(16)) {
-        ctr_n::<1>(&k, nr, &mut t, x, y);
+    // The tail, fewer than LANES blocks, in at most three interleaved passes.
+    let rest = (n - i) / 16;
+    if rest & 4 != 0 {
+        ctr_n::<4>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 64;
+    }
+    if rest & 2 != 0 {
+        ctr_n::<2>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 32;
+    }
+    if rest & 1 != 0 {
+        ctr_n::<1>(&k, nr, &mut t, &input[i..], &mut output[i..]);
     }
     *ctr = t.to_be_bytes();
 }
 
-/// `N` blocks of CBC decryption: `x` holds the `N` ciphertext blocks, `prev` the `N`
-/// blocks before each (`C_{i-1}`).
+/// `N` blocks of CBC decryption: `x` starts with the `N` ciphertext blocks, `before` is
+/// the block before the first (`C_{i-1}`; each later block's is the one before it in
+/// `x`).
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn cbc_dec_n<const N: usize>(k: &[__m128i; 15], nr: usize, prev: &[u8], x: &[u8], y: &mut [u8]) {
+fn cbc_dec_n<const N: usize>(
+    k: &[__m128i; 15],
+    nr: usize,
+    before: __m128i,
+    x: &[u8],
+    y: &mut [u8],
+) {
     let mut s = load_n::<N>(x);
     rounds::<true, N>(k, nr, &mut s);
-    xor_store(&s, prev, y);
+    s[0] = _mm_xor_si128(s[0], before);
+    for j in 1..N {
+        s[j] = _mm_xor_si128(s[j], load_n::<1>(&x[16 * (j - 1)..])[0]);
+    }
+    store_n(&s, y);
 }
 
 #[target_feature(enable = "aes,sse2,ssse3")]
@@ -229,15 +262,24 @@ fn cbc_decrypt_ni(
     }
     let k = load_keys(dk);
     // Block 0 chains to the IV, every later block to the ciphertext block before it.
-    cbc_dec_n::<1>(&k, nr, &iv[..], input, output);
-    let mut i = 16;
+    let before = |i: usize| load_n::<1>(if i == 0 { &iv[..] } else { &input[i - 16..] })[0];
+    let mut i = 0;
     while i + 16 * LANES <= n {
-        cbc_dec_n::<LANES>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+        cbc_dec_n::<LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 16 * LANES;
     }
-    while i < n {
-        cbc_dec_n::<1>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
-        i += 16;
+    // The tail, fewer than LANES blocks, in at most three interleaved passes.
+    let rest = (n - i) / 16;
+    if rest & 4 != 0 {
+        cbc_dec_n::<4>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        i += 64;
+    }
+    if rest & 2 != 0 {
+        cbc_dec_n::<2>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        i += 32;
+    }
+    if rest & 1 != 0 {
+        cbc_dec_n::<1>(&k, nr, before(i), &input[i..], &mut output[i..]);
     }
     iv.copy_from_slice(&input[n - 16..]);
 }
@@ -315,7 +357,19 @@ fn blocks_ni<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) 
     for c in chunks.by_ref() {
         run::<DEC, LANES>(&k, nr, c);
     }
-    for c in chunks.into_remainder().chunks_exact_mut(16) {
-        run::<DEC, 1>(&k, nr, c);
+    // The tail, fewer than LANES blocks, in at most three interleaved passes.
+    let mut rest = chunks.into_remainder();
+    if rest.len() & 64 != 0 {
+        let (c, r) = rest.split_at_mut(64);
+        run::<DEC, 4>(&k, nr, c);
+        rest = r;
+    }
+    if rest.len() & 32 != 0 {
+        let (c, r) = rest.split_at_mut(32);
+        run::<DEC, 2>(&k, nr, c);
+        rest = r;
+    }
+    if !rest.is_empty() {
+        run::<DEC, 1>(&k, nr, rest);
     }
 }

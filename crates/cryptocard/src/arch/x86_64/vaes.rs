@@ -12,8 +12,8 @@
 //! the decryption ones), each broadcast to both lanes.
 //!
 //! Contracts as `aesni`: round keys `rk[0..=nr]` with `nr` in {10, 12, 14}, whole blocks,
-//! [`LANES`] registers (16 blocks) interleaved, and a lone last block in the low lane of
-//! one register. The instructions run in constant time; the only branches are on lengths
+//! [`LANES`] registers (16 blocks) interleaved, a shorter tail in passes of 4, 2 and 1
+//! registers, and a lone last block in the low lane of one register. The instructions run in constant time; the only branches are on lengths
 //! and on the public counter.
 
 use super::cpu::Vaes;
@@ -134,26 +134,41 @@ fn store_one(s: __m256i, y: &mut [u8]) {
     unsafe { _mm_storeu_si128(y.as_mut_ptr().cast(), _mm256_castsi256_si128(s)) };
 }
 
+/// `N` registers of ECB over the start of `c`, in place.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn ecb_n<const DEC: bool, const N: usize>(k: &[__m256i; 15], nr: usize, c: &mut [u8]) {
+    let mut s = load_n::<N>(c);
+    rounds::<DEC, N>(k, nr, &mut s);
+    store_n(&s, c);
+}
+
 #[target_feature(enable = "aes,vaes,avx2")]
 fn blocks_vaes<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
     let k = load_keys(k);
-    let mut chunks = blocks.chunks_exact_mut(32 * LANES);
-    for c in chunks.by_ref() {
-        let mut s = load_n::<LANES>(c);
-        rounds::<DEC, LANES>(&k, nr, &mut s);
-        store_n(&s, c);
+    let n = blocks.len();
+    let mut i = 0;
+    while i + 32 * LANES <= n {
+        ecb_n::<DEC, LANES>(&k, nr, &mut blocks[i..]);
+        i += 32 * LANES;
     }
-    let mut pairs = chunks.into_remainder().chunks_exact_mut(32);
-    for c in pairs.by_ref() {
-        let mut s = load_n::<1>(c);
-        rounds::<DEC, 1>(&k, nr, &mut s);
-        store_n(&s, c);
+    // The tail, fewer than LANES registers, in at most three interleaved passes.
+    let rest = (n - i) / 32;
+    if rest & 4 != 0 {
+        ecb_n::<DEC, 4>(&k, nr, &mut blocks[i..]);
+        i += 128;
     }
-    let last = pairs.into_remainder();
-    if !last.is_empty() {
-        let mut s = [load_one(last)];
+    if rest & 2 != 0 {
+        ecb_n::<DEC, 2>(&k, nr, &mut blocks[i..]);
+        i += 64;
+    }
+    if rest & 1 != 0 {
+        ecb_n::<DEC, 1>(&k, nr, &mut blocks[i..]);
+        i += 32;
+    }
+    if i < n {
+        let mut s = [load_one(&blocks[i..])];
         rounds::<DEC, 1>(&k, nr, &mut s);
-        store_one(s[0], last);
+        store_one(s[0], &mut blocks[i..]);
     }
 }
 
@@ -204,35 +219,52 @@ fn ctr_n<const N: usize>(k: &[__m256i; 15], nr: usize, t: &mut u128, x: &[u8], y
 fn ctr_vaes(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
     let k = load_keys(rk);
     let mut t = u128::from_be_bytes(*ctr);
-    let mut ins = input.chunks_exact(32 * LANES);
-    let mut outs = output.chunks_exact_mut(32 * LANES);
-    for (x, y) in ins.by_ref().zip(outs.by_ref()) {
-        ctr_n::<LANES>(&k, nr, &mut t, x, y);
+    let n = input.len();
+    let mut i = 0;
+    while i + 32 * LANES <= n {
+        ctr_n::<LANES>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 32 * LANES;
     }
-    let (mut ins, mut outs) =
-        (ins.remainder().chunks_exact(32), outs.into_remainder().chunks_exact_mut(32));
-    for (x, y) in ins.by_ref().zip(outs.by_ref()) {
-        ctr_n::<1>(&k, nr, &mut t, x, y);
+    // The tail, fewer than LANES registers, in at most three interleaved passes.
+    let rest = (n - i) / 32;
+    if rest & 4 != 0 {
+        ctr_n::<4>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 128;
     }
-    let (x, y) = (ins.remainder(), outs.into_remainder());
-    if !x.is_empty() {
+    if rest & 2 != 0 {
+        ctr_n::<2>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 64;
+    }
+    if rest & 1 != 0 {
+        ctr_n::<1>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        i += 32;
+    }
+    if i < n {
         let mut s = [_mm256_zextsi128_si256(counter_block(t))];
         t = t.wrapping_add(1);
         rounds::<false, 1>(&k, nr, &mut s);
-        store_one(_mm256_xor_si256(s[0], load_one(x)), y);
+        store_one(_mm256_xor_si256(s[0], load_one(&input[i..])), &mut output[i..]);
     }
     *ctr = t.to_be_bytes();
 }
 
-/// `N` registers of CBC decryption: the first `32 N` bytes of `c` are the ciphertext
-/// blocks, those of `prev` the blocks before each.
+/// `N` registers of CBC decryption: `x` starts with the `2N` ciphertext blocks, `before`
+/// is the block before the first (`C_{i-1}`; each later block's is the one before it in
+/// `x`, so register `j`'s are the 32 bytes from `32 j - 16`).
 #[target_feature(enable = "aes,vaes,avx2")]
-fn cbc_dec_n<const N: usize>(k: &[__m256i; 15], nr: usize, prev: &[u8], c: &[u8], y: &mut [u8]) {
-    let mut s = load_n::<N>(c);
+fn cbc_dec_n<const N: usize>(
+    k: &[__m256i; 15],
+    nr: usize,
+    before: __m128i,
+    x: &[u8],
+    y: &mut [u8],
+) {
+    let mut s = load_n::<N>(x);
     rounds::<true, N>(k, nr, &mut s);
-    let p = load_n::<N>(prev);
-    for (s, p) in s.iter_mut().zip(p) {
-        *s = _mm256_xor_si256(*s, p);
+    let first = _mm256_set_m128i(_mm256_castsi256_si128(load_one(x)), before);
+    s[0] = _mm256_xor_si256(s[0], first);
+    for j in 1..N {
+        s[j] = _mm256_xor_si256(s[j], load_n::<1>(&x[32 * j - 16..])[0]);
     }
     store_n(&s, y);
 }
@@ -250,24 +282,33 @@ fn cbc_decrypt_vaes(
         return;
     }
     let k = load_keys(dk);
-    // Block 0 chains to the IV; every later block to the ciphertext block before it, so
-    // the `prev` of blocks `i/16, i/16 + 1, ...` is the input from `i - 16` on.
-    let mut s = [load_one(input)];
-    rounds::<true, 1>(&k, nr, &mut s);
-    store_one(_mm256_xor_si256(s[0], load_one(&iv[..])), output);
-    let mut i = 16;
+    // Block 0 chains to the IV, every later block to the ciphertext block before it.
+    let before = |i: usize| {
+        _mm256_castsi256_si128(load_one(if i == 0 { &iv[..] } else { &input[i - 16..] }))
+    };
+    let mut i = 0;
     while i + 32 * LANES <= n {
-        cbc_dec_n::<LANES>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+        cbc_dec_n::<LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 32 * LANES;
     }
-    while i + 32 <= n {
-        cbc_dec_n::<1>(&k, nr, &input[i - 16..], &input[i..], &mut output[i..]);
+    // The tail, fewer than LANES registers, in at most three interleaved passes.
+    let rest = (n - i) / 32;
+    if rest & 4 != 0 {
+        cbc_dec_n::<4>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        i += 128;
+    }
+    if rest & 2 != 0 {
+        cbc_dec_n::<2>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        i += 64;
+    }
+    if rest & 1 != 0 {
+        cbc_dec_n::<1>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 32;
     }
     if i < n {
         let mut s = [load_one(&input[i..])];
         rounds::<true, 1>(&k, nr, &mut s);
-        store_one(_mm256_xor_si256(s[0], load_one(&input[i - 16..])), &mut output[i..]);
+        store_one(_mm256_xor_si256(s[0], _mm256_zextsi128_si256(before(i))), &mut output[i..]);
     }
     iv.copy_from_slice(&input[n - 16..]);
 }

@@ -94,16 +94,23 @@ impl Implementation {
     /// The implementations this CPU runs, fastest first: the first is what [`Aes::new`]
     /// picks.
     pub fn available() -> Vec<Implementation> {
-        let mut all = Vec::new();
+        // Each needs what the next needs and more (VAES is used with AES-NI).
+        let all = [Implementation::Vaes, Implementation::AesNi, Implementation::Portable];
+        let first = all.iter().position(|&i| i == Self::fastest()).unwrap_or(all.len() - 1);
+        all[first..].to_vec()
+    }
+
+    /// The fastest implementation this CPU runs (CPUID is cached by the standard
+    /// library, so this is cheap enough for every key setup).
+    fn fastest() -> Implementation {
         #[cfg(target_arch = "x86_64")]
         if AesNi::detect().is_some() {
-            if Vaes::detect().is_some() {
-                all.push(Implementation::Vaes);
-            }
-            all.push(Implementation::AesNi);
+            return match Vaes::detect() {
+                Some(_) => Implementation::Vaes,
+                None => Implementation::AesNi,
+            };
         }
-        all.push(Implementation::Portable);
-        all
+        Implementation::Portable
     }
 
     /// A short lower-case name: `portable`, `aes-ni` or `vaes`.
@@ -161,7 +168,7 @@ impl Aes {
     /// CPU has (the first of [`Implementation::available`]).
     /// Errors: `InvalidKey` for any other length.
     pub fn new(key: &[u8]) -> Result<Aes> {
-        Self::with_implementation(key, Implementation::available()[0])
+        Self::with_implementation(key, Implementation::fastest())
     }
 
     /// The key schedule on a chosen implementation (to compare them, or to test one

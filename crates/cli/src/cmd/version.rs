@@ -67,7 +67,7 @@ pub fn backends() -> Vec<String> {
     } else if !portable && has("BMI2") && has("AVX2") {
         v.push("SHA-384/SHA-512 AVX2+BMI2".into());
     }
-    match Implementation::available()[0] {
+    match Implementation::fastest() {
         Implementation::Vaes => v.push("AES VAES+AES-NI".into()),
         Implementation::AesNi => v.push("AES AES-NI".into()),
         _ => {}

@@ -34,8 +34,8 @@
 //! # Side channels
 //!
 //! Every implementation runs in time independent of the key and the data: AES-NI and
-//! VAES by the instructions' design, the portable one by construction (fixed sequences of shifts,
-//! masks, XORs and constant multiplications). Round keys are zeroized on drop and never
+//! VAES by the instructions' design, the portable one by construction (fixed sequences
+//! of shifts, masks, XORs and constant multiplications). Round keys are zeroized on drop and never
 //! printed by `Debug`.
 
 mod soft;
@@ -100,9 +100,9 @@ impl Implementation {
         all[first..].to_vec()
     }
 
-    /// The fastest implementation this CPU runs (CPUID is cached by the standard
-    /// library, so this is cheap enough for every key setup).
-    fn fastest() -> Implementation {
+    /// The fastest implementation this CPU runs, the one [`Aes::new`] picks (CPUID is
+    /// cached by the standard library, so this is cheap enough for every key setup).
+    pub fn fastest() -> Implementation {
         #[cfg(target_arch = "x86_64")]
         if AesNi::detect().is_some() {
             return match Vaes::detect() {
@@ -242,8 +242,9 @@ impl Aes {
     }
 
     /// Encrypts whole 16-byte blocks in place (the ECB function); AES-NI interleaves
-    /// eight at a time, VAES sixteen (a single block goes to AES-NI). Panics if `blocks.len()` is not a multiple of 16 (an internal
-    /// contract: the modes check lengths first).
+    /// eight at a time, VAES sixteen (a single block goes to AES-NI). Panics if
+    /// `blocks.len()` is not a multiple of 16 (an internal contract: the modes check
+    /// lengths first).
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [u8]) {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");
         match self.backend {
@@ -287,7 +288,8 @@ impl Aes {
 
     /// CTR over whole blocks (`aes::modes` kernels' contract): fused on AES-NI and VAES
     /// (counters, rounds and XOR in registers, eight or sixteen blocks at a time),
-    /// returning true; false (nothing done) on the portable path, where the caller lays the counters out and uses [`Aes::encrypt_blocks`].
+    /// returning true; false (nothing done) on the portable path, where the caller lays
+    /// the counters out and uses [`Aes::encrypt_blocks`].
     pub(crate) fn ctr_fused(&self, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) -> bool {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
@@ -304,8 +306,8 @@ impl Aes {
         }
     }
 
-    /// CBC decryption over whole blocks, fused on AES-NI and VAES as [`Aes::ctr_fused`]; false
-    /// (nothing done) on the portable path.
+    /// CBC decryption over whole blocks, fused on AES-NI and VAES as [`Aes::ctr_fused`];
+    /// false (nothing done) on the portable path.
     pub(crate) fn cbc_decrypt_fused(
         &self,
         iv: &mut [u8; 16],

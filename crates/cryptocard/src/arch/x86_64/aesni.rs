@@ -159,17 +159,13 @@ fn store_n<const N: usize>(s: &[__m128i; N], y: &mut [u8]) {
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn xor_store<const N: usize>(s: &[__m128i; N], x: &[u8], y: &mut [u8]) {
     let x = load_n::<N>(x);
-    assert!(y.len() >= 16 * N, "internal error: short AES output");
-    for j in 0..N {
-        // SAFETY: `16 j + 16 <= y.len()` (checked above); `storeu` needs no alignment.
-        unsafe { _mm_storeu_si128(y.as_mut_ptr().add(16 * j).cast(), _mm_xor_si128(s[j], x[j])) };
-    }
+    store_n::<N>(&core::array::from_fn(|j| _mm_xor_si128(s[j], x[j])), y);
 }
 
 /// The counter block of `t`: its 16 big-endian bytes as a register, built from the two
 /// byte-swapped halves in general registers (no byte buffer in memory between them).
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn counter_block(t: u128) -> __m128i {
+pub(super) fn counter_block(t: u128) -> __m128i {
     // The register's low lane is the block's first eight bytes: the high half, big-endian.
     let high = ((t >> 64) as u64).swap_bytes();
     let low = (t as u64).swap_bytes();
@@ -336,42 +332,34 @@ fn rounds<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, s: &mut
     }
 }
 
+/// `N` blocks of ECB over the start of `c`, in place.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn run<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, chunk: &mut [u8]) {
-    // Checked here, not left to the callers: the function is safe to call.
-    assert_eq!(chunk.len(), 16 * N, "internal error: AES-NI chunk length");
-    // SAFETY: `chunk` is `16 N` bytes (asserted above), so every 16-byte access at
-    // `16 j`, `j < N`, is in bounds; `loadu`/`storeu` need no alignment.
-    unsafe {
-        let mut s: [__m128i; N] =
-            core::array::from_fn(|j| _mm_loadu_si128(chunk.as_ptr().add(16 * j).cast()));
-        rounds::<DEC, N>(k, nr, &mut s);
-        for (j, x) in s.iter().enumerate() {
-            _mm_storeu_si128(chunk.as_mut_ptr().add(16 * j).cast(), *x);
-        }
-    }
+fn ecb_n<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, c: &mut [u8]) {
+    let mut s = load_n::<N>(c);
+    rounds::<DEC, N>(k, nr, &mut s);
+    store_n(&s, c);
 }
 
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn blocks_ni<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
     let k = load_keys(k);
-    let mut chunks = blocks.chunks_exact_mut(16 * LANES);
-    for c in chunks.by_ref() {
-        run::<DEC, LANES>(&k, nr, c);
+    let n = blocks.len();
+    let mut i = 0;
+    while i + 16 * LANES <= n {
+        ecb_n::<DEC, LANES>(&k, nr, &mut blocks[i..]);
+        i += 16 * LANES;
     }
     // The tail, fewer than LANES blocks, in at most three interleaved passes.
-    let mut rest = chunks.into_remainder();
-    if rest.len() & 64 != 0 {
-        let (c, r) = rest.split_at_mut(64);
-        run::<DEC, 4>(&k, nr, c);
-        rest = r;
+    let rest = (n - i) / 16;
+    if rest & 4 != 0 {
+        ecb_n::<DEC, 4>(&k, nr, &mut blocks[i..]);
+        i += 64;
     }
-    if rest.len() & 32 != 0 {
-        let (c, r) = rest.split_at_mut(32);
-        run::<DEC, 2>(&k, nr, c);
-        rest = r;
+    if rest & 2 != 0 {
+        ecb_n::<DEC, 2>(&k, nr, &mut blocks[i..]);
+        i += 32;
     }
-    if !rest.is_empty() {
-        run::<DEC, 1>(&k, nr, rest);
+    if rest & 1 != 0 {
+        ecb_n::<DEC, 1>(&k, nr, &mut blocks[i..]);
     }
 }

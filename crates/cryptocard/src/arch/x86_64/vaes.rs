@@ -18,6 +18,7 @@
 //! registers, and a lone last block in the low lane of one register. The instructions run in constant time; the only branches are on lengths
 //! and on the public counter.
 
+use super::aesni::counter_block;
 use super::cpu::Vaes;
 use core::arch::x86_64::*;
 
@@ -172,12 +173,6 @@ fn blocks_vaes<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]
         rounds::<DEC, 1>(&k, nr, &mut s);
         store_one(s[0], &mut blocks[i..]);
     }
-}
-
-/// The counter block of `t`, big-endian, as a 128-bit register.
-#[target_feature(enable = "aes,vaes,avx2")]
-fn counter_block(t: u128) -> __m128i {
-    _mm_set_epi64x((t as u64).swap_bytes() as i64, ((t >> 64) as u64).swap_bytes() as i64)
 }
 
 /// The `2N` counter blocks `t .. t + 2N`, two to a register (the lower counter in the low

@@ -178,6 +178,14 @@ fn child_reports_backend() {
         Ok(_) => println!("BACKEND={}", key.backend_name().unwrap()),
         Err(e) => println!("BACKEND-ERROR={e:?}"),
     }
+    // Public operations never fail for the backend's sake.
+    let public = key.public_key();
+    let y = public.raw_public(&vec![3u8; key.size()]).unwrap();
+    assert_eq!(
+        key.raw_private(&y, &mut OsRng).ok(),
+        key.backend().ok().map(|_| vec![3u8; key.size()])
+    );
+    println!("PUBLIC={}", public.backend_name());
 }
 
 #[test]
@@ -193,6 +201,9 @@ fn environment_variable_picks_the_default() {
         text
     };
     assert!(run("scalar").contains("BACKEND=scalar"));
+    // Public operations follow the default too; where it is unusable they run on the core.
+    assert!(run("scalar").contains("PUBLIC=scalar"));
+    assert!(run("cuda").contains("PUBLIC=scalar"));
     if Backend::Gpu.is_available() {
         assert!(run("gpu").contains("BACKEND=gpu"));
     } else {
@@ -208,6 +219,8 @@ fn environment_variable_picks_the_default() {
     if Backend::Ifma.is_available() {
         assert!(run("ifma").contains("BACKEND=ifma-x2"));
         assert!(run("auto").contains("BACKEND=ifma-x2"));
+        assert!(run("auto").contains("PUBLIC=ifma-x2"));
+        assert!(run("avx2").contains("PUBLIC=scalar"));
     } else {
         assert!(run("ifma").contains("BACKEND-ERROR=Unsupported"));
         assert!(run("auto").contains("BACKEND=scalar"));

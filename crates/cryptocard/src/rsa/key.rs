@@ -11,7 +11,7 @@
 //! drop: `Nat`, `Modulus` and `Elem` wipe themselves, the padded exponents are
 //! `Zeroizing`.
 
-use super::accel::{AccelKey, Backend, KeyAccel, Unit};
+use super::accel::{AccelKey, Backend, KeyAccel, PublicAccel, Unit};
 use super::blinding::BlindingPool;
 use super::crt::CrtKey;
 use super::tags::N;
@@ -30,6 +30,8 @@ use zeroize::{Zeroize, Zeroizing};
 pub struct RsaPublicKey {
     pub(crate) n: Modulus<N>,
     pub(crate) e: Nat,
+    /// The units' state for the public operation ([`super::accel`]), made on first use.
+    pub(crate) accel: PublicAccel,
 }
 
 impl RsaPublicKey {
@@ -40,7 +42,7 @@ impl RsaPublicKey {
     pub fn new(n: Nat, e: Nat) -> Result<RsaPublicKey> {
         validate::public_key(&n, &e)?;
         let n = Modulus::from_nat(&n).map_err(|_| Error::InvalidKey("bad modulus"))?;
-        Ok(RsaPublicKey { n, e })
+        Ok(RsaPublicKey { n, e, accel: PublicAccel::default() })
     }
 
     /// [`RsaPublicKey::new`] from big-endian byte strings (leading zeros allowed).
@@ -66,6 +68,13 @@ impl RsaPublicKey {
     /// k, the modulus's length in bytes: the length of every signature and ciphertext.
     pub fn size(&self) -> usize {
         self.n.byte_len()
+    }
+
+    /// The name of the kernels this key's public operations (verification, encryption)
+    /// run on here: `"ifma-x2"` with AVX-512 IFMA where the process default backend
+    /// allows it and n has 512 to 4096 bits, else `"scalar"`.
+    pub fn backend_name(&self) -> &'static str {
+        self.accel.kernel_name(&self.n)
     }
 }
 
@@ -119,7 +128,7 @@ impl RsaPrivateKey {
         let PrivateValues { n, e, d, primes, exponents, coefficients } = values;
         let crt = CrtKey::new(&n, &primes, &exponents, &coefficients)?;
         let n_mod = Modulus::from_nat(&n).map_err(|_| Error::InvalidKey("bad modulus"))?;
-        let public = RsaPublicKey { n: n_mod, e };
+        let public = RsaPublicKey { n: n_mod, e, accel: PublicAccel::default() };
         let d_hash = hash_private_exponent(&d, public.size())?;
         Ok(RsaPrivateKey {
             public,

@@ -5,9 +5,10 @@
 //! own, `openssl pkeyutl -pkeyopt rsa_padding_mode:none`): unpadded RSA is malleable and
 //! deterministic, so it is neither a signature nor an encryption scheme by itself.
 //!
-//! The public operation uses the variable-time exponentiation: e is public, and the
-//! base (a signature or a plaintext being encrypted) is processed in constant time by the
-//! Montgomery products; only e's bits decide the sequence of operations.
+//! The public operation runs on the fastest unit the CPU has (`accel/public.rs`: the IFMA
+//! kernels, else the core's variable-time exponentiation). Both are variable-time in e
+//! only: e is public, and the base (a signature, or a plaintext being encrypted) is
+//! processed in constant time; only e's bits decide the sequence of operations.
 
 use super::key::{RsaPrivateKey, RsaPublicKey};
 use super::tags::N;
@@ -29,8 +30,7 @@ impl RsaPublicKey {
 
     /// x^e mod n (RSAEP / RSAVP1 step 2).
     pub(crate) fn public_elem(&self, x: &Elem<N, Plain>) -> Elem<N, Plain> {
-        let n = &self.n;
-        n.from_mont(&n.pow_vartime(&n.to_mont(x), &self.e))
+        self.accel.power(&self.n, &self.e, x)
     }
 
     /// Raw RSA with the public key: `input`^e mod n, as exactly k bytes (I2OSP). `input`

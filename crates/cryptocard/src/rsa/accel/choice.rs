@@ -33,6 +33,10 @@
 //! there is nobody to tell), every private operation then fails with that error, as does
 //! an unknown value, rather than silently run elsewhere.
 //!
+//! Public operations (verification, encryption) follow the process default as well
+//! (`public.rs`): on IFMA where it resolves to a unit other than `scalar` and `avx2` and
+//! the CPU has it, else on the core; they never fail for the choice's sake.
+//!
 //! Every backend gives the same results bit for bit (the tests in `tests/rsa_accel*.rs`
 //! compare them), so the choice is one of speed only.
 

@@ -25,6 +25,10 @@
 //! it (made on first use: the IFMA parameters of p, q and n), and that matches on the
 //! unit. A new unit (a GPU) is a file implementing [`Accelerator`] and one arm there.
 //!
+//! The public operation x^e mod n (verification, encryption) is not the private
+//! operation's, but gains from the same kernels: `public.rs` runs it on IFMA's x2 where
+//! the CPU has it, else on the core, with n's parameters kept by the public key.
+//!
 //! # The contract
 //!
 //! A unit computes exactly what the scalar core computes: c_i^(d_i) mod r_i fully
@@ -46,11 +50,13 @@ mod ifma;
 mod ifma_key;
 #[cfg(target_arch = "x86_64")]
 mod ifma_mb8;
+mod public;
 mod scalar;
 mod unit;
 
 pub(crate) use choice::Unit;
 pub use choice::{BACKEND_VAR, Backend, default_backend, set_default_backend};
+pub(crate) use public::PublicAccel;
 pub(crate) use unit::{AccelKey, CheckOp, KeyAccel, MulOp, SqrOp, check, exponentiate, mul, sqr};
 
 use super::crt::{CrtKey, CrtResidues};

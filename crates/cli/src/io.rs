@@ -7,7 +7,8 @@
 //! temporary file in the same directory and renames it over the target only when the
 //! command succeeds ([`Output::commit`]), so a failed decryption or signature never leaves
 //! a half-written file in place of a good one: the temporary file is removed and an
-//! existing file is left untouched. A replaced file keeps its permission bits (narrowed
+//! existing file is left untouched; a signal that ends the command removes it too
+//! (`interrupt.rs`). A replaced file keeps its permission bits (narrowed
 //! to owner-only for private output), and a new one is created as [`Mode`] says. Outputs
 //! that are not regular files (`/dev/null`, a FIFO, a terminal) are written in place,
 //! since they cannot be renamed over. Through a symbolic link, the file it points to is
@@ -201,7 +202,8 @@ impl Output {
             Ok(m) => Some(m.permissions()),
             Err(_) => None,
         };
-        let (file, temp) = create_temp(&target, mode, existing).map_err(|e| fail(&e))?;
+        let (file, temp) = crate::interrupt::create(|| create_temp(&target, mode, existing))
+            .map_err(|e| fail(&e))?;
         Ok(Output { sink: Sink::Temp { file: BufWriter::new(file), temp, target }, name: p.into() })
     }
 
@@ -222,7 +224,7 @@ impl Output {
             file.get_ref()
                 .sync_all()
                 .map_err(|e| Fail::msg(format!("{}: {}", self.name, reason(&e))))?;
-            fs::rename(&*temp, &*target)
+            crate::interrupt::rename(temp, target)
                 .map_err(|e| Fail::msg(format!("{}: {}", self.name, reason(&e))))?;
             // Renamed: nothing left for Drop to remove.
             temp.clear();
@@ -252,7 +254,7 @@ impl Drop for Output {
         if let Sink::Temp { temp, .. } = &self.sink
             && !temp.as_os_str().is_empty()
         {
-            let _ = fs::remove_file(temp);
+            crate::interrupt::remove(temp);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! found it broken: a password line and the data share one stdin as in OpenSSL; decrypted
 //! output is owner-only; replacing a file never widens its permissions and works for the
 //! longest names; a failing command leaves its output files as they were (`req -newkey`'s
-//! key, `dgst -out`); inputs are bounded or streamed (`pkeyutl -rawin`, `mac` padding 3,
+//! key, `dgst -out`) and a signal removes its temporary file; inputs are bounded or streamed (`pkeyutl -rawin`, `mac` padding 3,
 //! `speed -multi`, `cms`'s certificate files and `-inlist`); a mistyped flag does not echo a password; and `base64 -d` and
 //! `enc -d -nopad` answer as OpenSSL 3.0 does.
 
@@ -340,4 +340,68 @@ fn base64_and_nopad_decryption_answer_as_openssl() {
         assert_eq!(fails(&run(&args, input), 1, "bad decrypt"), "bad decrypt");
         assert!(listing(dir.path()).is_empty());
     }
+}
+
+/// `enc` writing to `out` from a stdin pipe it waits on, `prefix` run before it by
+/// `sh -c` (a `trap`); returns the child, its stdin, and the temporary file once it
+/// exists.
+fn enc_waiting(
+    prefix: &str,
+    dir: &Path,
+    out: &str,
+) -> (std::process::Child, std::process::ChildStdin) {
+    let bin = assert_cmd::cargo::cargo_bin("cryptocard");
+    let script = format!(
+        "{prefix} exec '{}' enc -aes-128-cbc -K 000102030405060708090a0b0c0d0e0f -iv 00 -out '{out}'",
+        bin.display()
+    );
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, &[7; 100]).unwrap();
+    let start = std::time::Instant::now();
+    while !listing(dir).iter().any(|n| n.ends_with(".tmp")) {
+        assert!(start.elapsed() < Duration::from_secs(30), "no temporary file: {:?}", listing(dir));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    (child, stdin)
+}
+
+/// `kill -SIG PID`.
+fn kill(signal: &str, child: &std::process::Child) {
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill").args([signal, &pid]).status().unwrap().success());
+}
+
+#[test]
+fn a_signal_removes_the_temporary_file_and_keeps_the_old_output() {
+    use std::os::unix::process::ExitStatusExt;
+    for (signal, number) in [("-INT", 2), ("-TERM", 15), ("-HUP", 1)] {
+        let dir = tempdir();
+        let out = path(dir.path(), "out.bin");
+        std::fs::write(&out, b"old").unwrap();
+        let (mut child, stdin) = enc_waiting("", dir.path(), &out);
+        kill(signal, &child);
+        let status = child.wait().unwrap();
+        drop(stdin);
+        // Killed by the signal, as without a handler; nothing but the old file left.
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        assert_eq!(listing(dir.path()), ["out.bin"], "{signal}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"old", "{signal}");
+    }
+    // A signal ignored when the command started (as `nohup` ignores SIGHUP) stays ignored:
+    // the command goes on and finishes its output.
+    let dir = tempdir();
+    let out = path(dir.path(), "out.bin");
+    let (mut child, stdin) = enc_waiting("trap '' HUP;", dir.path(), &out);
+    kill("-HUP", &child);
+    std::thread::sleep(Duration::from_millis(200));
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert_eq!(listing(dir.path()), ["out.bin"]);
+    assert_eq!(std::fs::metadata(&out).unwrap().len(), 112);
 }

@@ -12,7 +12,7 @@
 //! core's sliding window ([`crate::modular::Modulus::pow_vartime`]).
 //!
 //! n's parameters in radix 2^52 (its digits, `RR = 2^(104 D) mod n` and `k0`) are made
-//! on the key's first public operation, a few microseconds, and kept with the key
+//! on the key's first public operation, about a microsecond, and kept with the key
 //! (shared by its clones). Both paths give the same result bit for bit; both are
 //! constant time in x (a secret when encrypting) and leak e's bits only.
 //!
@@ -27,7 +27,7 @@ use crate::rsa::tags::N;
 #[cfg(target_arch = "x86_64")]
 use {
     super::choice::{Backend, default_backend},
-    super::ifma_key::{class_for_limbs, rr52},
+    super::ifma_key::class_for_limbs,
     crate::arch::x86_64::{cpu::Ifma, ifma::sized::SecretParams52},
     std::sync::{Arc, OnceLock},
 };
@@ -86,10 +86,22 @@ impl PublicAccel {
     fn ifma_params(&self, n: &Modulus<N>) -> Option<&SecretParams52> {
         let made = self.ifma.get_or_init(|| {
             let d = class_for_limbs(n.limbs())?;
-            SecretParams52::new(n.as_limbs(), rr52(n, d).as_limbs(), d).ok().map(Arc::new)
+            let rr = rr52_public(n, d)?;
+            SecretParams52::new(n.as_limbs(), rr.as_limbs(), d).ok().map(Arc::new)
         });
         made.as_deref()
     }
+}
+
+/// `RR = 2^(104 D) mod n` for n's parameters in `D` digits: the core's `R^2 mod n`
+/// (`R = 2^(64 L)`, L limbs) times `2^t`, `t = 104 D - 128 L` (4 to 96 bits at the
+/// classes' own lengths, more between them), reduced by a division whose quotient has t
+/// bits: a fraction of a microsecond, where `ifma_key::rr52`'s two Montgomery products (constant time, for
+/// secret primes) cost a sixth of a 2048-bit verification. Variable time: n is public.
+#[cfg(target_arch = "x86_64")]
+fn rr52_public(n: &Modulus<N>, d: usize) -> Option<Nat> {
+    let t = (104 * d).checked_sub(128 * n.limbs())?;
+    (Nat::from_slice(&n.rr) << t).rem(&n.to_nat()).ok()
 }
 
 /// The IFMA proof, where the process default lets public operations use it.

@@ -20,7 +20,7 @@
 //! |---|---|---|
 //! | 3.1, 3.2 | public and private keys, multi-prime (r_i, d_i, t_i) | `key.rs`, [`validate`], `components.rs`, `recover.rs` |
 //! | 4.1, 4.2 | I2OSP, OS2IP | `raw.rs` |
-//! | 5.1.1, 5.2.2 | RSAEP / RSAVP1, m^e mod n | `raw.rs` ([`RsaPublicKey::raw_public`]) |
+//! | 5.1.1, 5.2.2 | RSAEP / RSAVP1, m^e mod n | `raw.rs` ([`RsaPublicKey::raw_public`]), `accel/public.rs` |
 //! | 5.1.2, 5.2.1 | RSADP / RSASP1 by CRT (step 2.b) | `private.rs`, `crt.rs`, `blinding.rs`, `accel/` |
 //! | 7.1 | RSAES-OAEP | `oaep.rs` ([`Oaep`]) |
 //! | 7.2 | RSAES-PKCS1-v1_5 (+ implicit rejection) | `pkcs1v15_enc.rs`, `implicit.rs` |
@@ -97,7 +97,8 @@
 //! written by `scripts/readme-speed` with the date and the CPU). `crates/bench`'s `rsa`
 //! benchmark times the backends and batch sizes one against another. The private
 //! operation's speed is that of its exponentiation units: see `accel/` and the kernels
-//! they run on.
+//! they run on. The public operation (verification, encryption) runs on the IFMA x2
+//! kernel where the CPU has it (`accel/public.rs`), else on the core's sliding window.
 //!
 //! # Fuzzing
 //!

@@ -60,8 +60,9 @@ pub(crate) struct Device {
     cache: Option<ModuleCache>,
     /// The module for every size.
     every: Kernels,
-    /// The sized modules by prime length: compiling (from setup on) or loaded.
-    sized: Mutex<Vec<(usize, SizedModule)>>,
+    /// The sized modules by prime length: compiling (from setup on) or loaded. The lock
+    /// is held to find or add one, never while one builds.
+    sized: Mutex<Vec<(usize, Arc<SizedModule>)>>,
     /// Where batches run: one launch at a time on each, with the device memory it
     /// reuses (the tuning's `streams`: one lane on the default stream, or two on
     /// streams of their own, so that one batch's copies overlap another's kernel).
@@ -83,12 +84,14 @@ impl core::fmt::Debug for Device {
     }
 }
 
-/// A sized module: the thread that compiles and loads it, until the first batch of its
-/// size takes what it made (`None`: it failed to compile or load, and its size runs in
-/// the module for every size).
-enum SizedModule {
-    Compiling(std::thread::JoinHandle<core::result::Result<Kernels, String>>),
-    Loaded(Option<Kernels>),
+/// A sized module: the thread that compiles and loads it, taken and waited for by the
+/// first batch of its size (or none, where no thread could be started at setup: that
+/// batch builds it), and what it made (`None`: it failed to compile or load, and its
+/// size runs in the module for every size). Only batches of its own size wait for it.
+#[derive(Default)]
+struct SizedModule {
+    thread: Mutex<Option<std::thread::JoinHandle<core::result::Result<Kernels, String>>>>,
+    loaded: OnceLock<Option<Kernels>>,
 }
 
 /// A module's entry points: the operation whole, and the split form's three passes;
@@ -157,7 +160,7 @@ pub fn counters() -> GpuCounters {
 }
 
 /// What the driver says of each module loaded so far (the one for every size, then the
-/// sized ones in the order of first use): each entry point's registers per thread,
+/// sized ones in the order they were started): each entry point's registers per thread,
 /// local memory per thread and the blocks an SM holds at the tuning's block size, and
 /// whether the module came from the cache or NVRTC (and in how long), one module a
 /// line. Empty where there is no device. The device check prints it beside the rates:
@@ -166,11 +169,8 @@ pub fn kernels() -> String {
     let Some(Ok(d)) = DEVICE.get() else { return String::new() };
     let sized = d.sized.lock().unwrap_or_else(|p| p.into_inner());
     core::iter::once(&d.every.report)
-        .chain(sized.iter().filter_map(|(_, k)| match k {
-            SizedModule::Loaded(Some(k)) => Some(&k.report),
-            _ => None,
-        }))
         .cloned()
+        .chain(sized.iter().filter_map(|(_, m)| Some(m.loaded.get()?.as_ref()?.report.clone())))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -307,7 +307,10 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
                 .name(format!("cryptocard-nvrtc-{l}"))
                 .spawn(move || build(&ctx, &arch, &tuning, cache.as_ref(), Some(l)))
                 .ok()
-                .map(|h| (l, SizedModule::Compiling(h)))
+                .map(|h| {
+                    let module = SizedModule { thread: Mutex::new(Some(h)), ..Default::default() };
+                    (l, Arc::new(module))
+                })
         })
         .collect();
     let every = build(&ctx, &arch, &tuning, cache.as_ref(), None)?;
@@ -384,23 +387,30 @@ impl Device {
     /// where no thread could be started at setup) or the one for every size.
     fn kernels(&self, prime_words: usize) -> Kernels {
         let Some(l) = self.tuning.module_for(prime_words) else { return self.every.clone() };
-        let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, SizedModule::Loaded(k))) = sized.iter().find(|(k, _)| *k == l) {
-            return k.clone().unwrap_or_else(|| self.every.clone());
-        }
-        // The first batch of this size: the thread for it, or the work here where no
-        // thread could be started at setup.
-        let thread = sized.iter().position(|(k, _)| *k == l).map(|i| sized.remove(i).1);
-        let built = match thread {
-            Some(SizedModule::Compiling(h)) => {
-                h.join().unwrap_or_else(|_| Err("the thread building a module panicked".into()))
+        let module = {
+            let mut sized = self.sized.lock().unwrap_or_else(|p| p.into_inner());
+            match sized.iter().find(|(k, _)| *k == l) {
+                Some((_, m)) => m.clone(),
+                None => {
+                    let m = Arc::new(SizedModule::default());
+                    sized.push((l, m.clone()));
+                    m
+                }
             }
-            _ => build(&self.ctx, &self.arch, &self.tuning, self.cache.as_ref(), Some(l)),
         };
-        let kernels =
-            built.map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e)).ok();
-        sized.push((l, SizedModule::Loaded(kernels.clone())));
-        kernels.unwrap_or_else(|| self.every.clone())
+        // The first batch of this size waits for its thread (or builds the module where
+        // no thread could be started at setup); batches of other sizes go on meanwhile.
+        let loaded = module.loaded.get_or_init(|| {
+            let thread = module.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
+            let built = match thread {
+                Some(h) => {
+                    h.join().unwrap_or_else(|_| Err("the thread building a module panicked".into()))
+                }
+                None => build(&self.ctx, &self.arch, &self.tuning, self.cache.as_ref(), Some(l)),
+            };
+            built.map_err(|e| *LAST_ERROR.lock().unwrap_or_else(|p| p.into_inner()) = Some(e)).ok()
+        });
+        loaded.clone().unwrap_or_else(|| self.every.clone())
     }
 
     /// Runs one batch: `op_key[i]` indexes `keys`, `input` holds the planes (c, A R,

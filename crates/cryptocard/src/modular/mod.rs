@@ -51,6 +51,7 @@ pub(crate) mod modulus;
 pub(crate) mod mont;
 pub(crate) mod mont_sqr;
 pub mod prime;
+mod radix;
 mod reduce;
 
 pub use crt::{CrtPrime, garner_multi, garner2};

@@ -18,7 +18,6 @@ pub(crate) const fn digit_mask(bits: u32) -> u64 {
 /// The largest modulus size, in bits, that `digits` digits of `bits` bits hold with
 /// `4 n < R = 2^(bits digits)`: the condition under which almost-Montgomery products stay
 /// below `2 n` (Dusse-Kaliski's Theorem 2 in the unsigned form; see `ifma`).
-#[cfg(any(test, feature = "hazmat"))]
 pub(crate) const fn max_modulus_bits(digits: usize, bits: u32) -> usize {
     bits as usize * digits - 2
 }

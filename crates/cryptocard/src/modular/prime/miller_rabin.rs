@@ -7,12 +7,20 @@
 //! quarter of the bases in [1, w-1] are non-witnesses for an odd composite w (Rabin).
 //!
 //! [`MillerRabin::is_witness`] is constant time: b^m by the fixed-window
-//! [`Modulus::pow`], then all a - 1 squarings with the outcome collected in masks. It
+//! [`Modulus::pow`] (or, on a CPU with AVX-512 IFMA and for w of 512 to 4096 bits, by
+//! the IFMA kernels' fixed window, `exp_x2` with b in both of its slots: faster than
+//! the scalar core even with the second slot's work wasted), then all a - 1 squarings
+//! with the outcome collected in masks. Both give the same result. It
 //! leaks a, the number of trailing zero bits of w - 1 (on average 2 bits of w), and the
 //! final verdict. Key generation uses it, so a candidate that becomes a prime leaks no
 //! more than that through the test. [`MillerRabin::is_witness_vartime`] uses the
 //! sliding-window [`Modulus::pow_vartime`] and stops early: for public numbers.
 
+#[cfg(target_arch = "x86_64")]
+use crate::arch::x86_64::{
+    cpu::Ifma,
+    ifma::sized::{SecretParams52, digits_for_limbs},
+};
 use crate::bignum::{LIMB_BITS, Limb, Nat, lt_n};
 use crate::ct::{self, Choice};
 use crate::modular::{Elem, Modulus, Mont};
@@ -30,6 +38,10 @@ pub struct MillerRabin {
     a: usize,
     one: Elem<crate::modular::Anon, Mont>,
     minus_one: Elem<crate::modular::Anon, Mont>,
+    /// w's parameters for the IFMA kernels, where the CPU has them and w's length has a
+    /// digit count (zeroized on drop, as a secret prime's).
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<(Ifma, SecretParams52)>,
 }
 
 impl core::fmt::Debug for MillerRabin {
@@ -52,7 +64,22 @@ impl MillerRabin {
         let m = Nat::from_limbs(shift_right(&w1, a));
         let one = modulus.one::<Mont>();
         let minus_one = modulus.neg(&one);
-        Ok(MillerRabin { bits: w.bits(), w: modulus, m, a, one, minus_one })
+        #[cfg(target_arch = "x86_64")]
+        let ifma = Ifma::detect().and_then(|token| {
+            let d = digits_for_limbs(modulus.limbs())?;
+            let rr = modulus.radix_square(52 * d);
+            Some((token, SecretParams52::new(modulus.as_limbs(), rr.as_limbs(), d).ok()?))
+        });
+        Ok(MillerRabin {
+            bits: w.bits(),
+            w: modulus,
+            m,
+            a,
+            one,
+            minus_one,
+            #[cfg(target_arch = "x86_64")]
+            ifma,
+        })
     }
 
     /// a, the exponent of 2 in w - 1 = 2^a m.
@@ -64,14 +91,37 @@ impl MillerRabin {
     /// should not be 0 mod w (0 counts as a witness: 0^m = 0 is neither 1 nor -1); +-1
     /// are never witnesses. Constant time except for a (see the module docs).
     pub fn is_witness(&self, b: &Nat) -> bool {
-        let base = self.w.to_mont(&self.w.elem_reduce(b));
-        let mut z = self.w.pow(&base, &self.m);
+        let b = self.w.elem_reduce(b);
+        let mut z = self.pow_m(&b);
         let mut passes = z.ct_eq(&self.one) | z.ct_eq(&self.minus_one);
         for _ in 1..self.a {
             z = self.w.sqr(&z);
             passes = passes | z.ct_eq(&self.minus_one);
         }
         !passes.declassify()
+    }
+
+    /// b^m in Montgomery form, in constant time: on the IFMA kernels where w has
+    /// parameters there, else on the core.
+    fn pow_m(
+        &self,
+        b: &Elem<crate::modular::Anon, crate::modular::Plain>,
+    ) -> Elem<crate::modular::Anon, Mont> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((ifma, params)) = &self.ifma {
+            let k = self.w.limbs();
+            // m padded to w's length: the kernel's window count follows the slice's.
+            let mut m = Zeroizing::new(self.m.as_limbs().to_vec());
+            m.resize(k, 0);
+            let mut out = Zeroizing::new(vec![0; 2 * k]);
+            let (z, spare) = out.split_at_mut(k);
+            let b = b.as_limbs();
+            let params = [params, params];
+            if SecretParams52::exp_x2(*ifma, [z, spare], [b, b], [&m, &m], params).is_ok() {
+                return self.w.to_mont(&Elem::from_boxed(z.into()));
+            }
+        }
+        self.w.pow(&self.w.to_mont(b), &self.m)
     }
 
     /// True when `b` is a witness that w is composite, by variable-time exponentiation;
@@ -179,6 +229,47 @@ fn shift_right(x: &[Limb], s: usize) -> Vec<Limb> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// b^m on the IFMA kernels is the core's, for w of every digit count and lengths
+    /// between them, primes and composites, at b = 0, 1, w - 1 and random b; and the
+    /// verdicts are right on a prime and on a product of two primes.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn ifma_power_matches_the_core() {
+        if Ifma::detect().is_none() {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU");
+            return;
+        }
+        let mut rng = crate::rng::OsRng;
+        for bits in [512, 700, 1024, 1536, 2048, 2560, 3072, 4096] {
+            let mut w = Nat::random_bits(bits, &mut rng).unwrap();
+            w.set_bit(0, true);
+            w.set_bit(bits - 1, true);
+            let mr = MillerRabin::new(&w).unwrap();
+            assert!(mr.ifma.is_some(), "{bits} bits have a digit count");
+            let w1 = w.sub(&Nat::one()).unwrap();
+            let mut bases = vec![Nat::zero(), Nat::one(), w1];
+            bases.extend((0..3).map(|_| Nat::random_below(&w, &mut rng).unwrap()));
+            for b in &bases {
+                let b = mr.w.elem_reduce(b);
+                let want = mr.w.pow(&mr.w.to_mont(&b), &mr.m);
+                assert_eq!(mr.pow_m(&b).as_limbs(), want.as_limbs(), "{bits} bits");
+            }
+        }
+        let p = crate::modular::prime::generate_prime(1024, &Default::default(), &mut rng).unwrap();
+        let q = crate::modular::prime::generate_prime(1024, &Default::default(), &mut rng).unwrap();
+        let (prime, composite) =
+            (MillerRabin::new(&p).unwrap(), MillerRabin::new(&(&p * &q)).unwrap());
+        for _ in 0..4 {
+            let b = Nat::random_below(&p, &mut rng).unwrap();
+            assert!(!prime.is_witness(&b));
+            assert!(composite.is_witness(&b));
+        }
+        // Past 4096 bits the core runs it.
+        let mut w = Nat::random_bits(4160, &mut rng).unwrap();
+        w.set_bit(0, true);
+        assert!(MillerRabin::new(&w).unwrap().ifma.is_none());
+    }
 
     #[test]
     fn small_numbers_by_every_base() {

@@ -15,7 +15,6 @@
 //! kernel refuse an operation (it cannot, for residues below their primes), it is
 //! recomputed on the core; a wrong result would be caught by the fault check.
 
-use super::ifma_key::radix_rr;
 use super::ifma_mb8::{Run, lane_outputs, schedule, take_results};
 use super::{Accelerator, Key, Lanes};
 use crate::arch::x86_64::cpu::Avx2;
@@ -66,7 +65,7 @@ impl Avx2Key {
 
 /// A prime's parameters in `d` digits.
 fn params<T>(m: &Modulus<T>, d: usize) -> Option<SecretParams28> {
-    let rr = radix_rr(m, DIGIT_BITS as usize * d);
+    let rr = m.radix_square(DIGIT_BITS as usize * d);
     SecretParams28::new(m.as_limbs(), rr.as_limbs(), d).ok()
 }
 

@@ -35,7 +35,9 @@
 //!
 //! Public operations (verification, encryption) follow the process default as well
 //! (`public.rs`): on IFMA where it resolves to a unit other than `scalar` and `avx2` and
-//! the CPU has it, else on the core; they never fail for the choice's sake.
+//! the CPU has it, else on the core; they never fail for the choice's sake. Key
+//! generation is not a unit's work: its Miller-Rabin rounds run on the fastest kernels
+//! the CPU has (`modular::prime::miller_rabin`), whatever the choice.
 //!
 //! Every backend gives the same results bit for bit (the tests in `tests/rsa_accel*.rs`
 //! compare them), so the choice is one of speed only.

@@ -5,7 +5,7 @@
 //!
 //! The kernels are compiled for a few digit counts (`arch::x86_64::ifma::sized::DIGITS`);
 //! a count of `D` digits holds a modulus of at most `52 D - 2` bits. A prime runs in the
-//! fewest digits that hold every prime of its limb length ([`CLASSES`]):
+//! fewest digits that hold every prime of its limb length ([`class_for_limbs`]):
 //!
 //! | key bits | prime limbs | digits |
 //! |---------:|------------:|-------:|
@@ -40,24 +40,22 @@
 //! [`rr52`] computes it in constant time with the modular core (no division by p), once
 //! per key, on its first operation. The parameters are zeroized on drop.
 
-use crate::arch::x86_64::ifma::sized::SecretParams52;
-use crate::bignum::{LIMB_BITS, Limb, Nat};
-use crate::modular::{Elem, Modulus, Mont, Plain};
+use crate::arch::x86_64::ifma::sized::{SecretParams52, digits_for_limbs};
+use crate::bignum::Limb;
+use crate::modular::{Elem, Modulus, Mont};
 use crate::rsa::crt::CrtKey;
 use crate::rsa::tags::N;
 
-/// The prime limb lengths of the common key sizes and their digit counts (see the module
-/// docs).
+/// The prime limb lengths of the common key sizes and their digit counts (the module
+/// docs' table, which the tests check [`class_for_limbs`] against).
+#[cfg(test)]
 pub(crate) const CLASSES: [(usize, usize); 6] =
     [(8, 10), (16, 20), (24, 30), (32, 40), (48, 60), (64, 79)];
 
-/// The digit count that runs primes of `limbs` limbs: the smallest class that holds them,
-/// for 8 to 64 limbs.
+/// The digit count that runs primes of `limbs` limbs: the smallest compiled count that
+/// holds them, for 8 to 64 limbs (`sized::digits_for_limbs`).
 pub(crate) fn class_for_limbs(limbs: usize) -> Option<usize> {
-    if limbs < CLASSES[0].0 {
-        return None;
-    }
-    CLASSES.iter().find(|&&(l, _)| l >= limbs).map(|&(_, d)| d)
+    digits_for_limbs(limbs)
 }
 
 /// Operations in one mb8 call: two lanes each.
@@ -80,26 +78,10 @@ pub(crate) fn mb8_min_ops(digits: usize) -> usize {
 /// even, and three gain.
 pub(crate) const MIN_PRODUCT_LANES: usize = 3;
 
-/// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits ([`radix_rr`] with
-/// `R = 2^(52 D)`).
+/// `RR = 2^(104 D) mod p` for the IFMA kernels with `D` digits
+/// ([`Modulus::radix_square`] with `R = 2^(52 D)`: constant time, no division by p).
 pub(crate) fn rr52<T>(m: &Modulus<T>, digits: usize) -> Elem<T, Mont> {
-    radix_rr(m, 52 * digits)
-}
-
-/// `RR = 2^(2 r) mod p` for vector kernels whose Montgomery radix is `R' = 2^r`, in
-/// constant time: with `R = 2^(64 L)` the modular core's radix (L limbs) and
-/// `t = 2 r - 128 L >= 0` (`r >= 64 L`), two entries into Montgomery form give
-/// `2^t R^2 = 2^(2 r)`. No division by the secret p (the reduction of `2^t`, a public
-/// number of fewer than `2L` limbs for every class a prime can run in, is by Montgomery
-/// products). The result's limbs are RR (its `Mont` tag says only that it came out of
-/// `to_mont`).
-pub(crate) fn radix_rr<T>(m: &Modulus<T>, r: usize) -> Elem<T, Mont> {
-    let t = 2 * r - 2 * LIMB_BITS * m.limbs();
-    let mut two_t = Nat::zero();
-    two_t.set_bit(t, true);
-    let x = m.to_mont(&m.elem_reduce(&two_t));
-    // x's limbs are 2^t R mod p; as a plain value into Montgomery form once more.
-    m.to_mont(&Elem::<T, Plain>::from_boxed(x.as_limbs().into()))
+    m.radix_square(52 * digits)
 }
 
 /// A key's IFMA parameters, each `None` where the key has no class.
@@ -154,6 +136,7 @@ mod tests {
     use super::*;
     use crate::arch::x86_64::ifma::radix52::max_modulus_bits;
     use crate::arch::x86_64::ifma::sized::DIGITS;
+    use crate::bignum::Nat;
 
     /// Every prime length from 8 to 64 limbs gets the smallest compiled digit count that
     /// holds it; none outside.

@@ -32,7 +32,6 @@ pub(crate) const fn digits_for_bits(bits: usize) -> usize {
 }
 
 /// The largest modulus size, in bits, that `D` digits can hold with `4 n < 2^(52 D)`.
-#[cfg(any(test, feature = "hazmat"))]
 pub const fn max_modulus_bits(digits: usize) -> usize {
     radix::max_modulus_bits(digits, DIGIT_BITS)
 }

@@ -35,8 +35,16 @@ use crate::arch::x86_64::cpu::Ifma;
 
 /// The digit counts the kernels are compiled for, in increasing order (the arms of
 /// [`SecretParams52`]; the tests check the RSA layer's classes against them).
-#[cfg(test)]
 pub(crate) const DIGITS: [usize; 6] = [10, 20, 30, 40, 60, 79];
+
+/// The smallest compiled digit count that holds every odd modulus of `limbs` 64-bit
+/// limbs, for 8 to 64 limbs (512- to 4096-bit moduli); `None` outside that range.
+pub(crate) fn digits_for_limbs(limbs: usize) -> Option<usize> {
+    if limbs < 8 {
+        return None;
+    }
+    DIGITS.into_iter().find(|&d| super::radix52::max_modulus_bits(d) >= 64 * limbs)
+}
 
 /// The Montgomery parameters of a (possibly secret) modulus in one of `DIGITS`.
 pub(crate) enum SecretParams52 {

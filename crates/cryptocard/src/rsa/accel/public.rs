@@ -4,9 +4,9 @@
 //! With AVX-512 IFMA, x^e mod n runs on the x2 kernel that the private operation's
 //! fault check uses (`exp_public_x2`, binary left to right over e's bits), with x in
 //! both of its slots: the second slot's work is wasted, and still the kernel beats the
-//! scalar core's `mulx/adcx/adox` products, from 512-bit moduli up (on the Intel Xeon
-//! of `docs/performance.md`, 1.3x to 1.9x for e = 65537 at 512 to 4096 bits, the
-//! conversions into and out of radix 2^52 included). n runs in the digit count of the
+//! scalar core's `mulx/adcx/adox` products from 512-bit moduli up, the conversions into
+//! and out of radix 2^52 included (`docs/performance.md`'s verify and encrypt rows, where
+//! `CRYPTOCARD_BACKEND=avx2` shows the core beside them). n runs in the digit count of the
 //! primes of its limb length (`ifma_key::class_for_limbs`: 8 to 64 limbs, so 512- to
 //! 4096-bit moduli); longer ones, and every modulus on a CPU without IFMA, run on the
 //! core's sliding window ([`crate::modular::Modulus::pow_vartime`]).
@@ -96,8 +96,9 @@ impl PublicAccel {
 /// `RR = 2^(104 D) mod n` for n's parameters in `D` digits: the core's `R^2 mod n`
 /// (`R = 2^(64 L)`, L limbs) times `2^t`, `t = 104 D - 128 L` (4 to 96 bits at the
 /// classes' own lengths, more between them), reduced by a division whose quotient has t
-/// bits: a fraction of a microsecond, where `ifma_key::rr52`'s two Montgomery products (constant time, for
-/// secret primes) cost a sixth of a 2048-bit verification. Variable time: n is public.
+/// bits. That is cheaper than `ifma_key::rr52`'s two Montgomery products (constant time,
+/// for secret primes), which a key used once (a certificate's) would pay in full.
+/// Variable time: n is public.
 #[cfg(target_arch = "x86_64")]
 fn rr52_public(n: &Modulus<N>, d: usize) -> Option<Nat> {
     let t = (104 * d).checked_sub(128 * n.limbs())?;

@@ -377,16 +377,44 @@ fn kill(signal: &str, child: &std::process::Child) {
     assert!(std::process::Command::new("kill").args([signal, &pid]).status().unwrap().success());
 }
 
+/// The child's exit status, or a failed test (the child killed) after 30 s.
+fn wait_within_30s(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the command did not end within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether this test process ignores `signal` (its children then start ignoring it too,
+/// and a shell cannot undo that): from /proc/self/status's SigIgn mask.
+fn ignored_here(signal: i32) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find_map(|l| l.strip_prefix("SigIgn:")).unwrap();
+    u64::from_str_radix(line.trim(), 16).unwrap() & (1 << (signal - 1)) != 0
+}
+
 #[test]
 fn a_signal_removes_the_temporary_file_and_keeps_the_old_output() {
     use std::os::unix::process::ExitStatusExt;
     for (signal, number) in [("-INT", 2), ("-TERM", 15), ("-HUP", 1)] {
+        if ignored_here(number) {
+            // As under `nohup`: the command inherits the signal ignored and keeps it so.
+            println!("note: {signal} is ignored by this test process; its case is skipped");
+            continue;
+        }
         let dir = tempdir();
         let out = path(dir.path(), "out.bin");
         std::fs::write(&out, b"old").unwrap();
         let (mut child, stdin) = enc_waiting("", dir.path(), &out);
         kill(signal, &child);
-        let status = child.wait().unwrap();
+        let status = wait_within_30s(&mut child);
         drop(stdin);
         // Killed by the signal, as without a handler; nothing but the old file left.
         assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
@@ -401,7 +429,7 @@ fn a_signal_removes_the_temporary_file_and_keeps_the_old_output() {
     kill("-HUP", &child);
     std::thread::sleep(Duration::from_millis(200));
     drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(wait_within_30s(&mut child).success());
     assert_eq!(listing(dir.path()), ["out.bin"]);
     assert_eq!(std::fs::metadata(&out).unwrap().len(), 112);
 }

@@ -16,6 +16,8 @@
 //! there could overrun it into the heap unseen. So inside a job the operation always runs
 //! on another thread: an engine worker (paused or waited for), or, where the engine is
 //! off or refuses the request (its queue full), a thread started for it ([`off_stack`]).
+//! Public-key operations (verification, encryption) run on a thread of their own too
+//! ([`public_op`]): they use the same IFMA kernels.
 //!
 //! The `ASYNC_*` functions are libcrypto's public API, not part of the provider
 //! interface: they are looked up in the process (`dlsym(RTLD_DEFAULT, ..)`) once. Where
@@ -204,9 +206,10 @@ fn drain(fd: c_int) {
 /// Runs `op` on a thread started for it and waits: the work of a job that no engine
 /// worker takes, kept off the job's small stack. An error if no thread can be started
 /// (never the job's stack instead).
-pub fn off_stack<F>(op: F) -> Result<Vec<u8>>
+pub fn off_stack<T, F>(op: F) -> Result<T>
 where
-    F: FnOnce() -> Result<Vec<u8>> + Send,
+    T: Send,
+    F: FnOnce() -> Result<T> + Send,
 {
     std::thread::scope(|scope| {
         let thread = std::thread::Builder::new().name("cryptocard-job".into());
@@ -215,6 +218,18 @@ where
             Err(_) => Err(Error::Internal("no thread for an operation inside an async job")),
         }
     })
+}
+
+/// Runs a public-key operation (verification, encryption): inside an async job on a
+/// thread of its own ([`off_stack`]), as private ones, because the kernels it runs on
+/// (AVX-512 IFMA's, whose frames hold whole numbers in registers spilled to the stack)
+/// could overrun the job's small stack; outside a job, here.
+pub fn public_op<T, F>(op: F) -> Result<T>
+where
+    T: Send,
+    F: FnOnce() -> Result<T> + Send,
+{
+    if current().is_some() { off_stack(op) } else { op() }
 }
 
 /// Runs `req` on `engine` from inside the async job `job`: pausing the job until the

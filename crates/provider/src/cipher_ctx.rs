@@ -125,20 +125,25 @@ impl CipherCtx {
         }
         let public =
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
-        let ct = match self.pad {
-            Pad::Pkcs1 => public.encrypt_pkcs1v15(msg, &mut OsRng)?,
-            Pad::Oaep => public.encrypt_oaep(&self.oaep(), msg, &mut OsRng)?,
+        let pad = self.pad;
+        match pad {
+            Pad::Pkcs1 | Pad::Oaep => {}
+            Pad::None if msg.len() == public.size() => {}
             Pad::None => {
-                if msg.len() != public.size() {
-                    return Err(Failure::new(
-                        Reason::InvalidLength,
-                        "no padding: input must be k bytes",
-                    ));
-                }
-                public.raw_public(msg)?
+                return Err(Failure::new(
+                    Reason::InvalidLength,
+                    "no padding: input must be k bytes",
+                ));
             }
             _ => return Err(Failure::new(Reason::Unsupported, "padding")),
-        };
+        }
+        let oaep = (pad == Pad::Oaep).then(|| self.oaep());
+        // Inside an async job, off the job's small stack (`async_job::public_op`).
+        let ct = crate::async_job::public_op(|| match &oaep {
+            Some(oaep) => public.encrypt_oaep(oaep, msg, &mut OsRng),
+            None if pad == Pad::Pkcs1 => public.encrypt_pkcs1v15(msg, &mut OsRng),
+            None => public.raw_public(msg),
+        })?;
         stats::count(Op::Encrypt);
         Ok(ct)
     }

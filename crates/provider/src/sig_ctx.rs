@@ -291,17 +291,22 @@ impl SigCtx {
         let public =
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         stats::count(Op::Verify);
-        let r = match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(hash)) => public.verify_pkcs1v15_prehashed(hash, tbs, sig),
-            (Pad::Pkcs1, None) => public.verify_pkcs1v15_raw(tbs, sig),
-            (Pad::Pss, _) => public.verify_pss_prehashed(&self.pss(false), tbs, sig),
-            (Pad::None, _) => {
+        let (pad, md) = (self.pad, self.md);
+        if !matches!((pad, md), (Pad::Pkcs1 | Pad::Pss | Pad::None, _)) {
+            return Err(Failure::new(Reason::Unsupported, "padding"));
+        }
+        let pss = (pad == Pad::Pss).then(|| self.pss(false));
+        // Inside an async job, off the job's small stack (`async_job::public_op`).
+        let r = crate::async_job::public_op(|| match (pad, md, &pss) {
+            (Pad::Pkcs1, Some(hash), _) => public.verify_pkcs1v15_prehashed(hash, tbs, sig),
+            (Pad::Pkcs1, None, _) => public.verify_pkcs1v15_raw(tbs, sig),
+            (Pad::Pss, _, Some(pss)) => public.verify_pss_prehashed(pss, tbs, sig),
+            _ => {
                 let ok =
                     sig.len() == public.size() && public.raw_public(sig).is_ok_and(|m| m == tbs);
                 if ok { Ok(()) } else { Err(cryptocard::Error::Verification) }
             }
-            _ => return Err(Failure::new(Reason::Unsupported, "padding")),
-        };
+        });
         r.map_err(|_| Failure::new(Reason::VerificationFailed, "signature does not verify"))
     }
 

@@ -322,7 +322,10 @@ unsafe extern "C" fn generate(
         let Some(g) = (unsafe { genctx.cast::<GenCtx>().as_ref() }) else {
             return core::ptr::null_mut();
         };
-        match RsaPrivateKey::generate_with(&g.opts, &mut OsRng) {
+        // Inside an async job, off the job's small stack: Miller-Rabin runs on the IFMA
+        // kernels (`async_job::public_op`).
+        let opts = g.opts.clone();
+        match crate::async_job::public_op(move || RsaPrivateKey::generate_with(&opts, &mut OsRng)) {
             Ok(key) => {
                 stats::count(Op::Keygen);
                 let mut data = KeyData::from_private(key);

@@ -17,7 +17,7 @@
 //! on another thread: an engine worker (paused or waited for), or, where the engine is
 //! off or refuses the request (its queue full), a thread started for it ([`off_stack`]).
 //! Public-key operations (verification, encryption) and key generation run on a thread
-//! of their own too ([`public_op`]): they use the same IFMA kernels.
+//! of their own too ([`off_job_stack`]): they use the same IFMA kernels.
 //!
 //! The `ASYNC_*` functions are libcrypto's public API, not part of the provider
 //! interface: they are looked up in the process (`dlsym(RTLD_DEFAULT, ..)`) once. Where
@@ -220,11 +220,11 @@ where
     })
 }
 
-/// Runs a public-key operation (verification, encryption) or a key generation: inside an async job on a
-/// thread of its own ([`off_stack`]), as private ones, because the kernels it runs on
-/// (AVX-512 IFMA's, whose frames hold whole numbers in registers spilled to the stack)
-/// could overrun the job's small stack; outside a job, here.
-pub fn public_op<T, F>(op: F) -> Result<T>
+/// Runs a public-key operation (verification, encryption) or a key generation: inside
+/// an async job on a thread of its own ([`off_stack`]), as private ones, because the
+/// kernels it runs on (AVX-512 IFMA's, whose frames hold whole numbers in registers
+/// spilled to the stack) could overrun the job's small stack; outside a job, here.
+pub fn off_job_stack<T, F>(op: F) -> Result<T>
 where
     T: Send,
     F: FnOnce() -> Result<T> + Send,

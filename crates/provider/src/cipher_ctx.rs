@@ -138,8 +138,8 @@ impl CipherCtx {
             _ => return Err(Failure::new(Reason::Unsupported, "padding")),
         }
         let oaep = (pad == Pad::Oaep).then(|| self.oaep());
-        // Inside an async job, off the job's small stack (`async_job::public_op`).
-        let ct = crate::async_job::public_op(|| match &oaep {
+        // Inside an async job, off the job's small stack (`async_job::off_job_stack`).
+        let ct = crate::async_job::off_job_stack(|| match &oaep {
             Some(oaep) => public.encrypt_oaep(oaep, msg, &mut OsRng),
             None if pad == Pad::Pkcs1 => public.encrypt_pkcs1v15(msg, &mut OsRng),
             None => public.raw_public(msg),

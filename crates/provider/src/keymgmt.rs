@@ -323,9 +323,11 @@ unsafe extern "C" fn generate(
             return core::ptr::null_mut();
         };
         // Inside an async job, off the job's small stack: Miller-Rabin runs on the IFMA
-        // kernels (`async_job::public_op`).
+        // kernels (`async_job::off_job_stack`).
         let opts = g.opts.clone();
-        match crate::async_job::public_op(move || RsaPrivateKey::generate_with(&opts, &mut OsRng)) {
+        match crate::async_job::off_job_stack(move || {
+            RsaPrivateKey::generate_with(&opts, &mut OsRng)
+        }) {
             Ok(key) => {
                 stats::count(Op::Keygen);
                 let mut data = KeyData::from_private(key);

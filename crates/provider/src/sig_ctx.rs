@@ -296,8 +296,8 @@ impl SigCtx {
             return Err(Failure::new(Reason::Unsupported, "padding"));
         }
         let pss = (pad == Pad::Pss).then(|| self.pss(false));
-        // Inside an async job, off the job's small stack (`async_job::public_op`).
-        let r = crate::async_job::public_op(|| match (pad, md, &pss) {
+        // Inside an async job, off the job's small stack (`async_job::off_job_stack`).
+        let r = crate::async_job::off_job_stack(|| match (pad, md, &pss) {
             (Pad::Pkcs1, Some(hash), _) => public.verify_pkcs1v15_prehashed(hash, tbs, sig),
             (Pad::Pkcs1, None, _) => public.verify_pkcs1v15_raw(tbs, sig),
             (Pad::Pss, _, Some(pss)) => public.verify_pss_prehashed(pss, tbs, sig),

@@ -8,8 +8,8 @@
 //!
 //! [`MillerRabin::is_witness`] is constant time: b^m by the fixed-window
 //! [`Modulus::pow`] (or, on a CPU with AVX-512 IFMA and for w of 512 to 4096 bits, by
-//! the IFMA kernels' fixed window, `exp_x2` with b in both of its slots: faster than
-//! the scalar core even with the second slot's work wasted), then all a - 1 squarings
+//! the IFMA kernels' fixed window, `exp_one`: one slot of x2, faster than the scalar
+//! core even with the other slot's work wasted), then all a - 1 squarings
 //! with the outcome collected in masks. Both give the same result. It
 //! leaks a, the number of trailing zero bits of w - 1 (on average 2 bits of w), and the
 //! final verdict. Key generation uses it, so a candidate that becomes a prime leaks no
@@ -38,10 +38,11 @@ pub struct MillerRabin {
     a: usize,
     one: Elem<crate::modular::Anon, Mont>,
     minus_one: Elem<crate::modular::Anon, Mont>,
-    /// w's parameters for the IFMA kernels, where the CPU has them and w's length has a
-    /// digit count (zeroized on drop, as a secret prime's).
+    /// w's parameters for the IFMA kernels (zeroized on drop, as a secret prime's) and m
+    /// padded to w's length (the kernel's window count follows the slice's, so it shows
+    /// no more than w's length), where the CPU has them and w's length has a digit count.
     #[cfg(target_arch = "x86_64")]
-    ifma: Option<(Ifma, SecretParams52)>,
+    ifma: Option<(Ifma, SecretParams52, Zeroizing<Vec<Limb>>)>,
 }
 
 impl core::fmt::Debug for MillerRabin {
@@ -68,7 +69,10 @@ impl MillerRabin {
         let ifma = Ifma::detect().and_then(|token| {
             let d = digits_for_limbs(modulus.limbs())?;
             let rr = modulus.radix_square(52 * d);
-            Some((token, SecretParams52::new(modulus.as_limbs(), rr.as_limbs(), d).ok()?))
+            let params = SecretParams52::new(modulus.as_limbs(), rr.as_limbs(), d).ok()?;
+            let mut m = Zeroizing::new(m.as_limbs().to_vec());
+            m.resize(modulus.limbs(), 0);
+            Some((token, params, m))
         });
         Ok(MillerRabin {
             bits: w.bits(),
@@ -108,17 +112,11 @@ impl MillerRabin {
         b: &Elem<crate::modular::Anon, crate::modular::Plain>,
     ) -> Elem<crate::modular::Anon, Mont> {
         #[cfg(target_arch = "x86_64")]
-        if let Some((ifma, params)) = &self.ifma {
-            let k = self.w.limbs();
-            // m padded to w's length: the kernel's window count follows the slice's.
-            let mut m = Zeroizing::new(self.m.as_limbs().to_vec());
-            m.resize(k, 0);
-            let mut out = Zeroizing::new(vec![0; 2 * k]);
-            let (z, spare) = out.split_at_mut(k);
-            let b = b.as_limbs();
-            let params = [params, params];
-            if SecretParams52::exp_x2(*ifma, [z, spare], [b, b], [&m, &m], params).is_ok() {
-                return self.w.to_mont(&Elem::from_boxed(z.into()));
+        if let Some((ifma, params, m)) = &self.ifma {
+            let mut z = vec![0; self.w.limbs()].into_boxed_slice();
+            if params.exp_one(*ifma, &mut z, b.as_limbs(), m).is_ok() {
+                // An `Elem` wipes its limbs when dropped.
+                return self.w.to_mont(&Elem::from_boxed(z));
             }
         }
         self.w.pow(&self.w.to_mont(b), &self.m)

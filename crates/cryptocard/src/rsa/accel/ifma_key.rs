@@ -5,7 +5,7 @@
 //!
 //! The kernels are compiled for a few digit counts (`arch::x86_64::ifma::sized::DIGITS`);
 //! a count of `D` digits holds a modulus of at most `52 D - 2` bits. A prime runs in the
-//! fewest digits that hold every prime of its limb length ([`class_for_limbs`]):
+//! fewest digits that hold every prime of its limb length ([`digits_for_limbs`]):
 //!
 //! | key bits | prime limbs | digits |
 //! |---------:|------------:|-------:|
@@ -17,7 +17,7 @@
 //! | 8192     | 64          | 79     |
 //!
 //! A prime of another length between 8 and 64 limbs runs in the next class up
-//! ([`class_for_limbs`]: the primes of a 2560-bit key, 20 limbs, in 30 digits), which
+//! ([`digits_for_limbs`]: the primes of a 2560-bit key, 20 limbs, in 30 digits), which
 //! costs what that class costs and is still faster than the scalar core. Two-prime keys
 //! whose primes have a class run here; keys with more primes, or shorter or longer
 //! primes, run on the scalar core. The products modulo n of blinding and the fault
@@ -47,16 +47,10 @@ use crate::rsa::crt::CrtKey;
 use crate::rsa::tags::N;
 
 /// The prime limb lengths of the common key sizes and their digit counts (the module
-/// docs' table, which the tests check [`class_for_limbs`] against).
+/// docs' table, which the tests check [`digits_for_limbs`] against).
 #[cfg(test)]
 pub(crate) const CLASSES: [(usize, usize); 6] =
     [(8, 10), (16, 20), (24, 30), (32, 40), (48, 60), (64, 79)];
-
-/// The digit count that runs primes of `limbs` limbs: the smallest compiled count that
-/// holds them, for 8 to 64 limbs (`sized::digits_for_limbs`).
-pub(crate) fn class_for_limbs(limbs: usize) -> Option<usize> {
-    digits_for_limbs(limbs)
-}
 
 /// Operations in one mb8 call: two lanes each.
 pub(crate) const MB8_OPS: usize = 4;
@@ -101,13 +95,13 @@ impl IfmaKey {
                 return None;
             }
             let (p, q) = (&crt.p.modulus, &crt.q.modulus);
-            let d = class_for_limbs(p.limbs().max(q.limbs()))?;
+            let d = digits_for_limbs(p.limbs().max(q.limbs()))?;
             let params = |m: &[Limb], rr: &[Limb]| SecretParams52::new(m, rr, d).ok();
             let p = params(p.as_limbs(), rr52(p, d).as_limbs())?;
             Some([p, params(q.as_limbs(), rr52(q, d).as_limbs())?])
         };
         let n_lanes = || {
-            let d = class_for_limbs(n.limbs())?;
+            let d = digits_for_limbs(n.limbs())?;
             let rr = rr52(n, d);
             SecretParams52::new(n.as_limbs(), rr.as_limbs(), d).ok().filter(SecretParams52::has_mb8)
         };
@@ -143,7 +137,7 @@ mod tests {
     #[test]
     fn classes_cover_8_to_64_limbs() {
         for limbs in 0..80 {
-            let got = class_for_limbs(limbs);
+            let got = digits_for_limbs(limbs);
             if !(8..=64).contains(&limbs) {
                 assert_eq!(got, None, "{limbs} limbs");
                 continue;
@@ -154,7 +148,7 @@ mod tests {
             assert!(DIGITS.iter().all(|&c| c >= d || 64 * limbs > max_modulus_bits(c)));
         }
         for (limbs, digits) in CLASSES {
-            assert_eq!(class_for_limbs(limbs), Some(digits));
+            assert_eq!(digits_for_limbs(limbs), Some(digits));
         }
     }
 
@@ -166,7 +160,7 @@ mod tests {
         let mut rng = crate::rng::OsRng;
         let lengths = CLASSES.iter().map(|&(l, _)| l).chain([9, 12, 17, 20, 28, 33, 49]);
         for limbs in lengths {
-            let digits = class_for_limbs(limbs).unwrap();
+            let digits = digits_for_limbs(limbs).unwrap();
             for top_bits in [64 * limbs, 64 * limbs - 1, 64 * limbs - 13] {
                 let mut n = Nat::random_bits(top_bits, &mut rng).unwrap();
                 n.set_bit(0, true);

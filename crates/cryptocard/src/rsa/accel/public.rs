@@ -2,12 +2,12 @@
 //! 5.2.2) on the fastest unit this CPU has: signature verification and encryption.
 //!
 //! With AVX-512 IFMA, x^e mod n runs on the x2 kernel that the private operation's
-//! fault check uses (`exp_public_x2`, binary left to right over e's bits), with x in
+//! fault check uses (`exp_public_one`, binary left to right over e's bits), with x in
 //! both of its slots: the second slot's work is wasted, and still the kernel beats the
 //! scalar core's `mulx/adcx/adox` products from 512-bit moduli up, the conversions into
 //! and out of radix 2^52 included (`docs/performance.md`'s verify and encrypt rows, where
 //! `CRYPTOCARD_BACKEND=avx2` shows the core beside them). n runs in the digit count of the
-//! primes of its limb length (`ifma_key::class_for_limbs`: 8 to 64 limbs, so 512- to
+//! primes of its limb length (`sized::digits_for_limbs`: 8 to 64 limbs, so 512- to
 //! 4096-bit moduli); longer ones, and every modulus on a CPU without IFMA, run on the
 //! core's sliding window ([`crate::modular::Modulus::pow_vartime`]).
 //!
@@ -27,8 +27,10 @@ use crate::rsa::tags::N;
 #[cfg(target_arch = "x86_64")]
 use {
     super::choice::{Backend, default_backend},
-    super::ifma_key::class_for_limbs,
-    crate::arch::x86_64::{cpu::Ifma, ifma::sized::SecretParams52},
+    crate::arch::x86_64::{
+        cpu::Ifma,
+        ifma::sized::{SecretParams52, digits_for_limbs},
+    },
     std::sync::{Arc, OnceLock},
 };
 
@@ -72,11 +74,8 @@ impl PublicAccel {
     ) -> Option<Elem<N, Plain>> {
         let (ifma, params) = (ifma?, self.ifma_params(n)?);
         let mut out = vec![0; n.limbs()].into_boxed_slice();
-        let mut spare = vec![0; n.limbs()];
-        let (x, e) = (x.as_limbs(), e.as_limbs());
         // x < n, so the kernel takes it; were it refused, the core would compute it.
-        SecretParams52::exp_public_x2(ifma, [&mut out, &mut spare], [x, x], e, [params, params])
-            .ok()?;
+        params.exp_public_one(ifma, &mut out, x.as_limbs(), e.as_limbs()).ok()?;
         Some(Elem::from_boxed(out))
     }
 
@@ -85,7 +84,7 @@ impl PublicAccel {
     #[cfg(target_arch = "x86_64")]
     fn ifma_params(&self, n: &Modulus<N>) -> Option<&SecretParams52> {
         let made = self.ifma.get_or_init(|| {
-            let d = class_for_limbs(n.limbs())?;
+            let d = digits_for_limbs(n.limbs())?;
             let rr = rr52_public(n, d)?;
             SecretParams52::new(n.as_limbs(), rr.as_limbs(), d).ok().map(Arc::new)
         });

@@ -161,6 +161,33 @@ impl SecretParams52 {
         with_pair!(params, pair, D => exp_public_x2::<D>(ifma, out, base, e, pair))
     }
 
+    /// `out = base^exp mod p` for one number, in one slot of x2 (the other slot repeats
+    /// it, its work wasted: still faster than the scalar core). Contract as
+    /// [`SecretParams52::exp_x2`]; constant time in `base`, `exp` and `p`.
+    pub(crate) fn exp_one(
+        &self,
+        ifma: Ifma,
+        out: &mut [u64],
+        base: &[u64],
+        exp: &[u64],
+    ) -> Result<(), Error> {
+        let mut spare = zeroize::Zeroizing::new(vec![0; out.len()]);
+        Self::exp_x2(ifma, [out, &mut spare], [base, base], [exp, exp], [self, self])
+    }
+
+    /// `out = base^e mod p` for one number and a public `e`, in one slot of x2 as
+    /// [`SecretParams52::exp_one`]; time depends on `e`.
+    pub(crate) fn exp_public_one(
+        &self,
+        ifma: Ifma,
+        out: &mut [u64],
+        base: &[u64],
+        e: &[u64],
+    ) -> Result<(), Error> {
+        let mut spare = zeroize::Zeroizing::new(vec![0; out.len()]);
+        Self::exp_public_x2(ifma, [out, &mut spare], [base, base], e, [self, self])
+    }
+
     /// The parameters as those of class `D`, if that is this class.
     fn class<const D: usize>(&self) -> Option<&Params52<D>> {
         with_class!(self, p, _E => (&**p as &dyn core::any::Any).downcast_ref::<Params52<D>>())

@@ -15,9 +15,10 @@
 //! own (32 KiB, `STACKSIZE` in crypto/async/arch, with no guard page): an RSA operation
 //! there could overrun it into the heap unseen. So inside a job the operation always runs
 //! on another thread: an engine worker (paused or waited for), or, where the engine is
-//! off or refuses the request (its queue full), a thread started for it ([`off_stack`]).
-//! Public-key operations (verification, encryption) and key generation run on a thread
-//! of their own too ([`off_job_stack`]): they use the same IFMA kernels.
+//! off or refuses the request (its queue full), the thread this application thread keeps
+//! for such work ([`off_stack`], `job_thread`). Public-key operations (verification,
+//! encryption) and key generation run there too ([`off_job_stack`]): they use the same
+//! IFMA kernels.
 //!
 //! The `ASYNC_*` functions are libcrypto's public API, not part of the provider
 //! interface: they are looked up in the process (`dlsym(RTLD_DEFAULT, ..)`) once. Where
@@ -203,25 +204,23 @@ fn drain(fd: c_int) {
     unsafe { libc::read(fd, (&raw mut count).cast(), 8) };
 }
 
-/// Runs `op` on a thread started for it and waits: the work of a job that no engine
-/// worker takes, kept off the job's small stack. An error if no thread can be started
-/// (never the job's stack instead).
+/// Runs `op` on this thread's helper (`job_thread`) and waits: the work of a job that no
+/// engine worker takes, kept off the job's small stack. An error if no helper can be
+/// started (never the job's stack instead).
 pub fn off_stack<T, F>(op: F) -> Result<T>
 where
     T: Send,
     F: FnOnce() -> Result<T> + Send,
 {
-    std::thread::scope(|scope| {
-        let thread = std::thread::Builder::new().name("cryptocard-job".into());
-        match thread.spawn_scoped(scope, op) {
-            Ok(handle) => handle.join().unwrap_or(Err(Error::Internal("an operation panicked"))),
-            Err(_) => Err(Error::Internal("no thread for an operation inside an async job")),
-        }
-    })
+    match crate::job_thread::run(op) {
+        Some(Ok(answer)) => answer,
+        Some(Err(_)) => Err(Error::Internal("an operation panicked")),
+        None => Err(Error::Internal("no thread for an operation inside an async job")),
+    }
 }
 
 /// Runs a public-key operation (verification, encryption) or a key generation: inside
-/// an async job on a thread of its own ([`off_stack`]), as private ones, because the
+/// an async job on this thread's helper ([`off_stack`]), as private ones, because the
 /// kernels it runs on (AVX-512 IFMA's, whose frames hold whole numbers in registers
 /// spilled to the stack) could overrun the job's small stack; outside a job, here.
 pub fn off_job_stack<T, F>(op: F) -> Result<T>
@@ -236,8 +235,8 @@ where
 /// answer is there (where the key's class runs lane batches, `lane_batched`, and this
 /// thread's pauses pay, [`pause_pays`]), or blocking this thread while an engine worker
 /// computes it. Either way the operation never runs on the job's own stack; a request
-/// the engine refuses (its queue full) runs through [`Engine::run`] on a thread of its
-/// own ([`off_stack`]).
+/// the engine refuses (its queue full) runs through [`Engine::run`] on this thread's
+/// helper ([`off_stack`]).
 pub fn run_in_job(
     job: &Job,
     engine: &Engine,
@@ -254,8 +253,8 @@ pub fn run_in_job(
     let (fd, dup) = wake.unzip();
     let waiter = Waiter::new();
     if engine.submit_with(key.clone(), req.clone(), waiter.callback(dup)).is_err() {
-        // Busy (or shut down): wait for room, or for the direct path, on a thread of its
-        // own.
+        // Busy (or shut down): wait for room, or for the direct path, on this thread's
+        // helper.
         return off_stack(|| engine.run(key.clone(), req.clone()));
     }
     let mine = SUBMITTED.get() + 1;

@@ -10,7 +10,7 @@
 //! a callback instead, and the job pauses until the callback wakes its wait fd
 //! (`async_job`), so one thread has many requests in flight. Inside a job nothing runs on
 //! the caller's thread, whose stack there is the job's small one: with the engine off
-//! the request runs on a thread of its own.
+//! the request runs on the helper thread the caller's thread keeps (`job_thread`).
 //!
 //! # fork()
 //!

@@ -42,6 +42,7 @@ mod buffers;
 pub mod cipher_ctx;
 pub mod dispatch;
 pub mod errors;
+pub mod job_thread;
 mod job_wake;
 pub mod key;
 mod keymgmt;

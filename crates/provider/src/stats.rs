@@ -30,7 +30,7 @@ pub enum Op {
 static COUNTS: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
 /// Private-key operations asked for inside an OpenSSL async job, each run off the job's
-/// stack (on an engine worker, the job paused or waiting, or on a thread of its own).
+/// stack (on an engine worker, the job paused or waiting, or on the thread's helper).
 static IN_JOBS: AtomicU64 = AtomicU64::new(0);
 
 /// Counts one private-key operation asked for inside an async job.

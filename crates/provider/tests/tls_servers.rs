@@ -236,6 +236,8 @@ fn async_jobs_pause_and_forked_children_sign() {
     // worker, or in a batch.
     let ran = ["direct", "singles", "batched"].map(|n| counted(&err, n));
     assert_eq!(ran.iter().sum::<u64>(), signs, "{err}");
+    // Verifications inside the jobs, on the thread's helper (`job_thread`), all good.
+    assert!(counted(&err, "verifies") > 100 && !err.contains("verify failure"), "{err}");
     // -multi 2: two children forked after the provider was loaded, each signing.
     let (out, err) = speed(&modules, &["-multi", "2"], &[]);
     assert!(out.contains("rsa 2048 bits"), "{out}");

@@ -10,12 +10,14 @@
 //!
 //! They reach the library's kernels through its `hazmat` feature, and the peers (OpenSSL,
 //! GMP) through the `compare` crate or the `openssl` crate. This library is what they
-//! share: [`timing`], the one timing kit, and [`workload`], seeded operands.
+//! share: [`timing`], the one timing kit, [`workload`], seeded operands, and [`ciphers`],
+//! the contexts of the cipher benches.
 //! Nothing here asserts a time; the figures are printed for people to read.
 
 #![deny(unsafe_code)]
 
 pub mod adx_powm;
+pub mod ciphers;
 pub mod timing;
 pub mod workload;
 

@@ -57,8 +57,10 @@ impl<const B: usize> Pending<B> {
         let bulk = output.len() - out_pos;
         run(&input[..bulk], &mut output[out_pos..]);
         let rest = &input[bulk..];
-        self.buf[self.len..self.len + rest.len()].copy_from_slice(rest);
-        self.len += rest.len();
+        if !rest.is_empty() {
+            self.buf[self.len..self.len + rest.len()].copy_from_slice(rest);
+            self.len += rest.len();
+        }
     }
 
     /// Finishes: with PKCS#7, encryption writes the padded last block (`B` bytes) and

@@ -58,12 +58,14 @@ pub(crate) fn chain(
     unsafe { chain_ni(rk, nr, kind, iv, input, output) }
 }
 
-/// The serial chain with nothing but the rounds on its critical path. The chain's state
-/// is kept whitened, `a = s xor rk[0]` (with CBC's next input block already XORed in):
-/// the value the last round's output is XORed with to make the next `a`, `f`, is folded
-/// into that round's key (`aesenclast` ends with AddRoundKey), and the block itself,
-/// `E = a xor f`, is recovered off the chain. One block costs `nr` AES instructions of
-/// latency where XORing before and after would add two more.
+/// The chain kinds as const parameters of [`chain_k`].
+const CBC: u8 = 0;
+const CFB: u8 = 1;
+const OFB: u8 = 2;
+
+/// Picks the [`chain_k`] of `kind` and `nr` rounds: one loop per pair, its rounds
+/// unrolled and its choices made at compile time, so a short message (a 16-byte CBC
+/// update is one block) pays for nothing but the rounds and its loads.
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn chain_ni(
     rk: &[[u8; 16]; 15],
@@ -73,34 +75,63 @@ fn chain_ni(
     input: &[u8],
     output: &mut [u8],
 ) {
+    assert_eq!(output.len(), input.len() / 16 * 16, "internal error: AES chain lengths");
+    match (kind, nr) {
+        (Chain::Cbc, 10) => chain_k::<CBC, 10>(rk, iv, input, output),
+        (Chain::Cbc, 12) => chain_k::<CBC, 12>(rk, iv, input, output),
+        (Chain::Cbc, 14) => chain_k::<CBC, 14>(rk, iv, input, output),
+        (Chain::Cfb, 10) => chain_k::<CFB, 10>(rk, iv, input, output),
+        (Chain::Cfb, 12) => chain_k::<CFB, 12>(rk, iv, input, output),
+        (Chain::Cfb, 14) => chain_k::<CFB, 14>(rk, iv, input, output),
+        (Chain::Ofb, 10) => chain_k::<OFB, 10>(rk, iv, input, output),
+        (Chain::Ofb, 12) => chain_k::<OFB, 12>(rk, iv, input, output),
+        (Chain::Ofb, 14) => chain_k::<OFB, 14>(rk, iv, input, output),
+        _ => unreachable!("internal error: AES has 10, 12 or 14 rounds"),
+    }
+}
+
+/// The serial chain with nothing but the rounds on its critical path. The chain's state
+/// is kept whitened, `a = s xor rk[0]` (with CBC's next input block already XORed in):
+/// the value the last round's output is XORed with to make the next `a`, `f`, is folded
+/// into that round's key (`aesenclast` ends with AddRoundKey), and the block itself,
+/// `E = a xor f`, is recovered off the chain. One block costs `NR` AES instructions of
+/// latency where XORing before and after would add two more.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn chain_k<const KIND: u8, const NR: usize>(
+    rk: &[[u8; 16]; 15],
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
     // Each round key is read where it is used (a memory operand of `aesenc`, off the
     // chain): loading all fifteen up front costs a short message more than it saves.
     let key = |r: usize| load_n::<1>(&rk[r][..])[0];
-    let n = input.len() / 16;
-    assert_eq!(output.len(), 16 * n, "internal error: AES chain lengths");
-    let block = |i: usize| load_n::<1>(&input[16 * i..])[0];
+    let (k0, last) = (key(0), key(NR));
+    let mut blocks = input.chunks_exact(16).map(|x| load_n::<1>(x)[0]);
     // SAFETY: `iv` is 16 bytes; `loadu`/`storeu` need no alignment.
     let mut s = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
-    let mut a = _mm_xor_si128(s, key(0));
-    if kind == Chain::Cbc && n > 0 {
-        a = _mm_xor_si128(a, block(0));
+    let mut a = _mm_xor_si128(s, k0);
+    let mut next = blocks.next();
+    if let (CBC, Some(x)) = (KIND, next) {
+        a = _mm_xor_si128(a, x);
     }
-    for i in 0..n {
-        let x = block(i);
-        let f = match kind {
-            Chain::Cbc if i + 1 < n => _mm_xor_si128(block(i + 1), key(0)),
-            Chain::Cfb => _mm_xor_si128(x, key(0)),
-            _ => key(0),
+    for y in output.chunks_exact_mut(16) {
+        let Some(x) = next else { break };
+        next = blocks.next();
+        let f = match (KIND, next) {
+            (CBC, Some(x1)) => _mm_xor_si128(x1, k0),
+            (CFB, _) => _mm_xor_si128(x, k0),
+            _ => k0,
         };
-        for r in 1..nr {
+        for r in 1..NR {
             a = _mm_aesenc_si128(a, key(r));
         }
-        a = _mm_aesenclast_si128(a, _mm_xor_si128(key(nr), f));
+        a = _mm_aesenclast_si128(a, _mm_xor_si128(last, f));
         let e = _mm_xor_si128(a, f);
-        s = if kind == Chain::Cfb { _mm_xor_si128(e, x) } else { e };
-        let out = if kind == Chain::Ofb { _mm_xor_si128(e, x) } else { s };
-        // SAFETY: `16 i + 16 <= output.len()` (asserted above); `storeu` needs no alignment.
-        unsafe { _mm_storeu_si128(output.as_mut_ptr().add(16 * i).cast(), out) };
+        s = if KIND == CFB { _mm_xor_si128(e, x) } else { e };
+        let out = if KIND == OFB { _mm_xor_si128(e, x) } else { s };
+        // SAFETY: `y` is 16 bytes (`chunks_exact_mut`); `storeu` needs no alignment.
+        unsafe { _mm_storeu_si128(y.as_mut_ptr().cast(), out) };
     }
     // SAFETY: as above.
     unsafe { _mm_storeu_si128(iv.as_mut_ptr().cast(), s) };

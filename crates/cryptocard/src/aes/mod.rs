@@ -329,6 +329,26 @@ impl Aes {
         }
     }
 
+    /// CFB-128 decryption over whole blocks, fused on VAES (the previous ciphertext
+    /// blocks through the rounds and the XOR in registers, sixteen blocks at a time),
+    /// returning true; false (nothing done) elsewhere, where the caller lays the previous
+    /// blocks out and uses [`Aes::encrypt_blocks`].
+    pub(crate) fn cfb_decrypt_fused(
+        &self,
+        iv: &mut [u8; 16],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> bool {
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes(_, v) => {
+                vaes::cfb_decrypt(v, &self.rk, self.nr, iv, input, output);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Decrypts whole 16-byte blocks in place; as [`Aes::encrypt_blocks`].
     pub(crate) fn decrypt_blocks(&self, blocks: &mut [u8]) {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");

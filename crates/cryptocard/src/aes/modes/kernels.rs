@@ -7,7 +7,7 @@
 //! their cipher inputs out in `output` and run them through [`Aes::encrypt_blocks`] in
 //! one call, which AES-NI interleaves eight blocks at a time and VAES sixteen (CTR and
 //! CBC decryption go to fused kernels instead, counters or chaining XOR kept in
-//! registers); the serial chains (CBC and CFB encryption, OFB) go block by block through
+//! registers, as CFB decryption does on VAES); the serial chains (CBC and CFB encryption, OFB) go block by block through
 //! `Aes::chain`, which on AES-NI keeps the round keys in registers across blocks and
 //! nothing but the rounds on the chain.
 
@@ -67,6 +67,9 @@ pub(super) fn cfb_encrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut
 
 /// CFB-128 decryption: `P_i = C_i xor E(C_{i-1})`, all blocks through the cipher at once.
 pub(super) fn cfb_decrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+    if c.cfb_decrypt_fused(iv, input, output) {
+        return;
+    }
     previous_blocks(iv, input, output);
     c.encrypt_blocks(output);
     xor_into(output, input);

@@ -8,7 +8,8 @@
 //! Xeon we measured (family 6, model 207) issues the 512-bit form half as often as the
 //! 256-bit one, for the same blocks a cycle (Zen 5's full-width AES units are untried).
 //!
-//! Only the modes whose blocks are independent live here: ECB, CTR and CBC decryption.
+//! Only the modes whose blocks are independent live here: ECB, CTR, and CBC and CFB
+//! decryption.
 //! The serial chains (CBC and CFB encryption, OFB) stay on `aesni`, one block at a time
 //! whatever the register width. The round keys are AES-NI's (`aesni::inverse_keys` makes
 //! the decryption ones), each broadcast to both lanes.
@@ -69,7 +70,24 @@ pub(crate) fn cbc_decrypt(
     output: &mut [u8],
 ) {
     // SAFETY: as in `encrypt`.
-    unsafe { cbc_decrypt_vaes(dk, nr, iv, input, output) }
+    unsafe { chained_decrypt_vaes::<false>(dk, nr, iv, input, output) }
+}
+
+/// CFB-128 decryption (SP 800-38A 6.3): `P_i = C_i xor E(C_{i-1})`, `C_0 = iv`, with the
+/// encryption round keys `rk`: CBC decryption's blocks the other way round (the previous
+/// ciphertext blocks go through the cipher, the current ones are XORed in). `iv` ends as
+/// the last ciphertext block. Lengths as `ctr`.
+#[inline]
+pub(crate) fn cfb_decrypt(
+    _token: Vaes,
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: as in `encrypt`.
+    unsafe { chained_decrypt_vaes::<true>(rk, nr, iv, input, output) }
 }
 
 /// The round keys, each in both lanes.
@@ -245,30 +263,44 @@ fn ctr_vaes(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], ou
     *ctr = t.to_be_bytes();
 }
 
-/// `N` registers of CBC decryption: `x` starts with the `2N` ciphertext blocks, `before`
-/// is the block before the first (`C_{i-1}`; each later block's is the one before it in
-/// `x`, so register `j`'s are the 32 bytes from `32 j - 16`).
+/// `N` registers of CBC decryption (`CFB` false: `D(C_i) xor C_{i-1}`) or of CFB
+/// decryption (`CFB` true: `E(C_{i-1}) xor C_i`): `x` starts with the `2N` ciphertext
+/// blocks, `before` is the block before the first (`C_{i-1}`; each later block's is the
+/// one before it in `x`, so register `j`'s are the 32 bytes from `32 j - 16`).
 #[target_feature(enable = "aes,vaes,avx2")]
-fn cbc_dec_n<const N: usize>(
+fn chained_dec_n<const CFB: bool, const N: usize>(
     k: &[__m256i; 15],
     nr: usize,
     before: __m128i,
     x: &[u8],
     y: &mut [u8],
 ) {
-    let mut s = load_n::<N>(x);
-    rounds::<true, N>(k, nr, &mut s);
-    let first = _mm256_set_m128i(_mm256_castsi256_si128(load_one(x)), before);
-    s[0] = _mm256_xor_si256(s[0], first);
-    for j in 1..N {
-        s[j] = _mm256_xor_si256(s[j], load_n::<1>(&x[32 * j - 16..])[0]);
+    // The blocks XORed in are loaded after the rounds, not held across them: the 16 ymm
+    // registers hold the states and the keys in use, not a second set of blocks.
+    let previous = || -> [__m256i; N] {
+        core::array::from_fn(|j| match j {
+            0 => _mm256_set_m128i(_mm256_castsi256_si128(load_one(x)), before),
+            _ => load_n::<1>(&x[32 * j - 16..])[0],
+        })
+    };
+    let mut s = if CFB { previous() } else { load_n::<N>(x) };
+    if CFB {
+        rounds::<false, N>(k, nr, &mut s)
+    } else {
+        rounds::<true, N>(k, nr, &mut s)
+    }
+    let other = if CFB { load_n::<N>(x) } else { previous() };
+    for (s, o) in s.iter_mut().zip(other) {
+        *s = _mm256_xor_si256(*s, o);
     }
     store_n(&s, y);
 }
 
+/// CBC (`CFB` false, decryption keys) or CFB-128 (`CFB` true, encryption keys)
+/// decryption of whole blocks: [`LANES`] registers at a time, then the tail.
 #[target_feature(enable = "aes,vaes,avx2")]
-fn cbc_decrypt_vaes(
-    dk: &[[u8; 16]; 15],
+fn chained_decrypt_vaes<const CFB: bool>(
+    keys: &[[u8; 16]; 15],
     nr: usize,
     iv: &mut [u8; 16],
     input: &[u8],
@@ -278,34 +310,39 @@ fn cbc_decrypt_vaes(
     if n == 0 {
         return;
     }
-    let k = load_keys(dk);
+    let k = load_keys(keys);
     // Block 0 chains to the IV, every later block to the ciphertext block before it.
     let before = |i: usize| {
         _mm256_castsi256_si128(load_one(if i == 0 { &iv[..] } else { &input[i - 16..] }))
     };
     let mut i = 0;
     while i + 32 * LANES <= n {
-        cbc_dec_n::<LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 32 * LANES;
     }
     // The tail, fewer than LANES registers, in at most three interleaved passes.
     let rest = (n - i) / 32;
     if rest & 4 != 0 {
-        cbc_dec_n::<4>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 4>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 128;
     }
     if rest & 2 != 0 {
-        cbc_dec_n::<2>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 2>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 64;
     }
     if rest & 1 != 0 {
-        cbc_dec_n::<1>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 1>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 32;
     }
     if i < n {
-        let mut s = [load_one(&input[i..])];
-        rounds::<true, 1>(&k, nr, &mut s);
-        store_one(_mm256_xor_si256(s[0], _mm256_zextsi128_si256(before(i))), &mut output[i..]);
+        let (current, previous) = (load_one(&input[i..]), _mm256_zextsi128_si256(before(i)));
+        let (mut s, other) = if CFB { ([previous], current) } else { ([current], previous) };
+        if CFB {
+            rounds::<false, 1>(&k, nr, &mut s)
+        } else {
+            rounds::<true, 1>(&k, nr, &mut s)
+        }
+        store_one(_mm256_xor_si256(s[0], other), &mut output[i..]);
     }
     iv.copy_from_slice(&input[n - 16..]);
 }

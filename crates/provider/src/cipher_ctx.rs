@@ -139,10 +139,10 @@ impl CipherCtx {
         }
         let oaep = (pad == Pad::Oaep).then(|| self.oaep());
         // Inside an async job, off the job's small stack (`async_job::off_job_stack`).
-        let ct = crate::async_job::off_job_stack(|| match &oaep {
-            Some(oaep) => public.encrypt_oaep(oaep, msg, &mut OsRng),
-            None if pad == Pad::Pkcs1 => public.encrypt_pkcs1v15(msg, &mut OsRng),
-            None => public.raw_public(msg),
+        let ct = crate::async_job::off_job_stack(|| match (pad, &oaep) {
+            (Pad::Oaep, Some(oaep)) => public.encrypt_oaep(oaep, msg, &mut OsRng),
+            (Pad::Pkcs1, _) => public.encrypt_pkcs1v15(msg, &mut OsRng),
+            _ => public.raw_public(msg),
         })?;
         stats::count(Op::Encrypt);
         Ok(ct)

@@ -324,10 +324,8 @@ unsafe extern "C" fn generate(
         };
         // Inside an async job, off the job's small stack: Miller-Rabin runs on the IFMA
         // kernels (`async_job::off_job_stack`).
-        let opts = g.opts.clone();
-        match crate::async_job::off_job_stack(move || {
-            RsaPrivateKey::generate_with(&opts, &mut OsRng)
-        }) {
+        match crate::async_job::off_job_stack(|| RsaPrivateKey::generate_with(&g.opts, &mut OsRng))
+        {
             Ok(key) => {
                 stats::count(Op::Keygen);
                 let mut data = KeyData::from_private(key);

@@ -7,9 +7,9 @@
 //! their cipher inputs out in `output` and run them through [`Aes::encrypt_blocks`] in
 //! one call, which AES-NI interleaves eight blocks at a time and VAES sixteen (CTR and
 //! CBC decryption go to fused kernels instead, counters or chaining XOR kept in
-//! registers, as CFB decryption does on VAES); the serial chains (CBC and CFB encryption, OFB) go block by block through
-//! `Aes::chain`, which on AES-NI keeps the round keys in registers across blocks and
-//! nothing but the rounds on the chain.
+//! registers, as CFB decryption does on VAES); the serial chains (CBC and CFB
+//! encryption, OFB) go block by block through `Aes::chain`, which on AES-NI keeps the
+//! round keys in registers across blocks and nothing but the rounds on the chain.
 
 use crate::aes::{Aes, Chain};
 use zeroize::Zeroize;

@@ -263,6 +263,17 @@ fn ctr_vaes(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], ou
     *ctr = t.to_be_bytes();
 }
 
+/// The rounds of CBC decryption (`CFB` false: the inverse cipher) or of CFB decryption
+/// (`CFB` true: the cipher) on `N` registers.
+#[target_feature(enable = "aes,vaes,avx2")]
+fn chained_rounds<const CFB: bool, const N: usize>(
+    k: &[__m256i; 15],
+    nr: usize,
+    s: &mut [__m256i; N],
+) {
+    if CFB { rounds::<false, N>(k, nr, s) } else { rounds::<true, N>(k, nr, s) }
+}
+
 /// `N` registers of CBC decryption (`CFB` false: `D(C_i) xor C_{i-1}`) or of CFB
 /// decryption (`CFB` true: `E(C_{i-1}) xor C_i`): `x` starts with the `2N` ciphertext
 /// blocks, `before` is the block before the first (`C_{i-1}`; each later block's is the
@@ -284,11 +295,7 @@ fn chained_dec_n<const CFB: bool, const N: usize>(
         })
     };
     let mut s = if CFB { previous() } else { load_n::<N>(x) };
-    if CFB {
-        rounds::<false, N>(k, nr, &mut s)
-    } else {
-        rounds::<true, N>(k, nr, &mut s)
-    }
+    chained_rounds::<CFB, N>(k, nr, &mut s);
     let other = if CFB { load_n::<N>(x) } else { previous() };
     for (s, o) in s.iter_mut().zip(other) {
         *s = _mm256_xor_si256(*s, o);
@@ -337,11 +344,7 @@ fn chained_decrypt_vaes<const CFB: bool>(
     if i < n {
         let (current, previous) = (load_one(&input[i..]), _mm256_zextsi128_si256(before(i)));
         let (mut s, other) = if CFB { ([previous], current) } else { ([current], previous) };
-        if CFB {
-            rounds::<false, 1>(&k, nr, &mut s)
-        } else {
-            rounds::<true, 1>(&k, nr, &mut s)
-        }
+        chained_rounds::<CFB, 1>(&k, nr, &mut s);
         store_one(_mm256_xor_si256(s[0], other), &mut output[i..]);
     }
     iv.copy_from_slice(&input[n - 16..]);

@@ -9,15 +9,22 @@
 //!   finish and OpenSSL close its wait context's fd, and the number may be reused by an
 //!   unrelated file (a socket) before a late write. A duplicate keeps the eventfd itself
 //!   alive, so a late write lands there, harmlessly.
-//! * **The wake-up is written before the answer shows, under the slot's lock**, and the
-//!   job drains the fd under the same lock when it takes the answer. So when the job sees
-//!   the answer the count is already there and it removes it: no stale count is left to
-//!   wake the next operation of that wait context at once (an application resuming a
-//!   job that finds nothing and pauses again, in a loop, until its own answer). And no
-//!   wake-up is lost: a job that found the slot empty and pauses gets the write later
-//!   (or has it already); the job never drains before it has the answer.
+//! * **The answer shows before the wake-up is written**, and the wake-up is written
+//!   after the slot's lock is released. So a job woken by the fd always finds its answer,
+//!   and the write never holds the lock: on a machine whose application thread shares a
+//!   core with the engine's worker, the write wakes the application, which takes the core
+//!   at once; had the worker kept the lock through the write, the resumed job would block
+//!   on it, the worker would run again only to release it and wake the job a second time
+//!   (four switches an answer instead of two, `openssl speed -async_jobs 8` measured).
+//! * **The job drains the fd after it takes the answer, and before it pauses again
+//!   after a wake-up that found nothing**, then looks once more ([`Waiter::take`] and
+//!   [`Waiter::take_or_drain`]). A count written after its answer was taken (the job
+//!   resumed for another reason before the write) is stale: it wakes the next operation
+//!   of that wait context once, which finds nothing, drains it and pauses. No wake-up is
+//!   lost: a job that drained and then found the slot empty pauses before the callback
+//!   has set the answer, so its write is still to come.
 //!
-//! The job side never blocks on the lock for longer than the callback's write.
+//! The lock is held only to move the answer in or out.
 
 use cryptocard::Error;
 use cryptocard::engine::Answer;
@@ -43,33 +50,39 @@ impl Waiter {
         self.answer.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The engine's callback: wakes the job through `wake` (the callback's own duplicate
-    /// of the job's eventfd, if the job pauses), then leaves the answer, both under the
-    /// lock; closes `wake` last. A callback dropped uncalled (the request was refused)
-    /// closes it too.
+    /// The engine's callback: leaves the answer under the lock, then (the lock released)
+    /// wakes the job through `wake` (the callback's own duplicate of the job's eventfd,
+    /// if the job pauses) and closes it. A callback dropped uncalled (the request was
+    /// refused) closes it too.
     pub fn callback(self: &Arc<Self>, wake: Option<File>) -> impl FnOnce(Answer) + Send + 'static {
         let waiter = Arc::clone(self);
         move |answer| {
-            let mut slot = waiter.lock();
-            if let Some(mut fd) = wake.as_ref() {
+            *waiter.lock() = Some(answer);
+            waiter.ready.notify_all();
+            if let Some(mut fd) = wake {
                 // An eventfd takes any 8-byte count; it fails only if the counter would
                 // overflow, which one write per operation never reaches.
                 let _ = fd.write(&1u64.to_ne_bytes());
             }
-            *slot = Some(answer);
-            waiter.ready.notify_all();
-            drop(slot);
-            drop(wake);
         }
     }
 
-    /// The answer, if it is there, after `drain` (which empties the job's eventfd) has
-    /// run under the lock.
+    /// The answer, if it is there; `drain` (which empties the job's eventfd) runs after
+    /// it is taken.
     pub fn take(&self, drain: impl FnOnce()) -> Option<Answer> {
-        let mut slot = self.lock();
-        let answer = slot.take()?;
+        let answer = self.lock().take()?;
         drain();
         Some(answer)
+    }
+
+    /// After a wake-up: the answer if it is there; else `drain`, and the answer if it
+    /// came meanwhile. `None` means the callback has not yet left the answer, so its
+    /// wake-up is still to be written and the job may pause.
+    pub fn take_or_drain(&self, drain: impl Fn()) -> Option<Answer> {
+        self.take(&drain).or_else(|| {
+            drain();
+            self.take(|| ())
+        })
     }
 
     /// Waits for the answer on this thread (without the async machinery), then `drain`s

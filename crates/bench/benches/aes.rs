@@ -7,6 +7,7 @@
 //! ```text
 //! cargo bench -p cryptocard-bench --bench aes
 //! AES_SPEED="aes-128-cbc" AES_BYTES="16 64" cargo bench -p cryptocard-bench --bench aes
+//! AES_IMPL=aes-ni cargo bench -p cryptocard-bench --bench aes   # ours without VAES
 //! ```
 
 use cryptocard::des::Direction;

@@ -2,7 +2,8 @@
 //! and OpenSSL's EVP context for one OpenSSL cipher name, with the same fixed key and IV
 //! and padding off, so that every update of either is whole blocks through the mode.
 
-use cryptocard::cipher::{AnyCipherCtx, CipherSpec, lookup};
+use cryptocard::aes::{Aes, AesCtx, Implementation};
+use cryptocard::cipher::{Algorithm, AnyCipherCtx, CipherSpec, lookup};
 use cryptocard::des::{Direction, Padding};
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
@@ -18,10 +19,26 @@ fn cipher(name: &str) -> (CipherSpec, Vec<u8>, Vec<u8>) {
     (spec, key, iv)
 }
 
-/// Our context for `name` in direction `dir`.
+/// Our context for `name` in direction `dir`: AES on the implementation `AES_IMPL` names
+/// (`portable`, `aes-ni` or `vaes`, to time one a CPU would not choose), else on the
+/// fastest.
 pub fn ours(name: &str, dir: Direction) -> AnyCipherCtx {
     let (spec, key, iv) = cipher(name);
-    spec.new_ctx(&key, &iv, dir, Padding::None).expect("a context")
+    let aes = matches!(spec.algorithm, Algorithm::Aes128 | Algorithm::Aes192 | Algorithm::Aes256);
+    match std::env::var("AES_IMPL") {
+        Ok(want) if aes => {
+            let implementation =
+                [Implementation::Portable, Implementation::AesNi, Implementation::Vaes]
+                    .into_iter()
+                    .find(|i| i.name() == want)
+                    .expect("AES_IMPL: portable, aes-ni or vaes");
+            let cipher = Aes::with_implementation(&key, implementation).expect("this CPU runs it");
+            AnyCipherCtx::Aes(
+                AesCtx::new(cipher, spec.mode, dir, &iv, Padding::None).expect("a context"),
+            )
+        }
+        _ => spec.new_ctx(&key, &iv, dir, Padding::None).expect("a context"),
+    }
 }
 
 /// OpenSSL's context for `name` in direction `dir` (single DES needs the legacy provider

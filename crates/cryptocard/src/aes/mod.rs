@@ -330,10 +330,10 @@ impl Aes {
         }
     }
 
-    /// CFB-128 decryption over whole blocks, fused on VAES (the previous ciphertext
-    /// blocks through the rounds and the XOR in registers, sixteen blocks at a time),
-    /// returning true; false (nothing done) elsewhere, where the caller lays the previous
-    /// blocks out and uses [`Aes::encrypt_blocks`].
+    /// CFB-128 decryption over whole blocks, fused on AES-NI and VAES (the previous
+    /// ciphertext blocks through the rounds and the XOR in registers, eight or sixteen
+    /// blocks at a time), returning true; false (nothing done) on the portable path, where
+    /// the caller lays the previous blocks out and uses [`Aes::encrypt_blocks`].
     pub(crate) fn cfb_decrypt_fused(
         &self,
         iv: &mut [u8; 16],
@@ -342,11 +342,16 @@ impl Aes {
     ) -> bool {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
+            Backend::Ni(t) => {
+                aesni::cfb_decrypt(t, &self.rk, self.nr, iv, input, output);
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
             Backend::Vaes(_, v) => {
                 vaes::cfb_decrypt(v, &self.rk, self.nr, iv, input, output);
                 true
             }
-            _ => false,
+            Backend::Portable => false,
         }
     }
 

@@ -5,9 +5,9 @@
 //! the caller, `super::ctx`); the chaining value `iv` is updated in place so that a later
 //! call continues the stream. The parallel modes (ECB, CTR, CBC and CFB decryption) lay
 //! their cipher inputs out in `output` and run them through [`Aes::encrypt_blocks`] in
-//! one call, which AES-NI interleaves eight blocks at a time and VAES sixteen (CTR and
-//! CBC decryption go to fused kernels instead, counters or chaining XOR kept in
-//! registers, as CFB decryption does on VAES); the serial chains (CBC and CFB
+//! one call, which AES-NI interleaves eight blocks at a time and VAES sixteen (CTR, CBC
+//! and CFB decryption go to fused kernels instead on both, counters or chaining XOR kept
+//! in registers; the layout is the portable path's); the serial chains (CBC and CFB
 //! encryption, OFB) go block by block through `Aes::chain`, which on AES-NI keeps the
 //! round keys in registers across blocks and nothing but the rounds on the chain.
 

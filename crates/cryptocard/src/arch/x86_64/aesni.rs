@@ -164,7 +164,24 @@ pub(crate) fn cbc_decrypt(
     output: &mut [u8],
 ) {
     // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
-    unsafe { cbc_decrypt_ni(dk, nr, iv, input, output) }
+    unsafe { chained_decrypt_ni::<false>(dk, nr, iv, input, output) }
+}
+
+/// CFB-128 decryption (SP 800-38A 6.3): `P_i = C_i xor E(C_{i-1})`, `C_0 = iv`, with the
+/// encryption round keys `rk`: CBC decryption's blocks the other way round (the previous
+/// ciphertext blocks go through the cipher, the current ones are XORed in). `iv` ends as
+/// the last ciphertext block.
+#[inline]
+pub(crate) fn cfb_decrypt(
+    _token: AesNi,
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
+    unsafe { chained_decrypt_ni::<true>(rk, nr, iv, input, output) }
 }
 
 /// `N` consecutive blocks from `p` (at least `16 N` bytes).
@@ -257,29 +274,41 @@ fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], outp
     *ctr = t.to_be_bytes();
 }
 
-/// `N` blocks of CBC decryption: `x` starts with the `N` ciphertext blocks, `before` is
-/// the block before the first (`C_{i-1}`; each later block's is the one before it in
-/// `x`).
+/// `N` blocks of CBC decryption (`CFB` false: `D(C_i) xor C_{i-1}`, decryption keys) or
+/// of CFB decryption (`CFB` true: `E(C_{i-1}) xor C_i`, encryption keys): `x` starts with
+/// the `N` ciphertext blocks, `before` is the block before the first (`C_{i-1}`; each
+/// later block's is the one before it in `x`).
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn cbc_dec_n<const N: usize>(
+fn chained_dec_n<const CFB: bool, const N: usize>(
     k: &[__m128i; 15],
     nr: usize,
     before: __m128i,
     x: &[u8],
     y: &mut [u8],
 ) {
-    let mut s = load_n::<N>(x);
-    rounds::<true, N>(k, nr, &mut s);
-    s[0] = _mm_xor_si128(s[0], before);
-    for j in 1..N {
-        s[j] = _mm_xor_si128(s[j], load_n::<1>(&x[16 * (j - 1)..])[0]);
+    // The blocks XORed in are loaded after the rounds, not held across them: the 16 XMM
+    // registers hold the states and the key in use, not a second set of blocks.
+    let previous = || -> [__m128i; N] {
+        core::array::from_fn(|j| if j == 0 { before } else { load_n::<1>(&x[16 * (j - 1)..])[0] })
+    };
+    let mut s = if CFB { previous() } else { load_n::<N>(x) };
+    if CFB {
+        rounds::<false, N>(k, nr, &mut s);
+    } else {
+        rounds::<true, N>(k, nr, &mut s);
+    }
+    let other = if CFB { load_n::<N>(x) } else { previous() };
+    for (s, o) in s.iter_mut().zip(other) {
+        *s = _mm_xor_si128(*s, o);
     }
     store_n(&s, y);
 }
 
+/// CBC (`CFB` false, decryption keys) or CFB-128 (`CFB` true, encryption keys)
+/// decryption of whole blocks: [`LANES`] blocks at a time, then the tail.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn cbc_decrypt_ni(
-    dk: &[[u8; 16]; 15],
+fn chained_decrypt_ni<const CFB: bool>(
+    keys: &[[u8; 16]; 15],
     nr: usize,
     iv: &mut [u8; 16],
     input: &[u8],
@@ -289,26 +318,26 @@ fn cbc_decrypt_ni(
     if n == 0 {
         return;
     }
-    let k = load_keys(dk);
+    let k = load_keys(keys);
     // Block 0 chains to the IV, every later block to the ciphertext block before it.
     let before = |i: usize| load_n::<1>(if i == 0 { &iv[..] } else { &input[i - 16..] })[0];
     let mut i = 0;
     while i + 16 * LANES <= n {
-        cbc_dec_n::<LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 16 * LANES;
     }
     // The tail, fewer than LANES blocks, in at most three interleaved passes.
     let rest = (n - i) / 16;
     if rest & 4 != 0 {
-        cbc_dec_n::<4>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 4>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 64;
     }
     if rest & 2 != 0 {
-        cbc_dec_n::<2>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 2>(&k, nr, before(i), &input[i..], &mut output[i..]);
         i += 32;
     }
     if rest & 1 != 0 {
-        cbc_dec_n::<1>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 1>(&k, nr, before(i), &input[i..], &mut output[i..]);
     }
     iv.copy_from_slice(&input[n - 16..]);
 }

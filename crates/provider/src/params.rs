@@ -218,7 +218,10 @@ impl Param<'_> {
         if cfg!(target_endian = "little") {
             out.reverse();
         }
-        self.write(&out)
+        let written = self.write(&out);
+        // The number's own length, not the padded buffer's, as `OSSL_PARAM_set_BN` answers.
+        self.0.return_size = needed;
+        written
     }
 
     /// Sets a UTF-8 string: by value (the caller's buffer, NUL added) or, for a

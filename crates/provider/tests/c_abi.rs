@@ -394,11 +394,13 @@ fn key_parameters_answer_size_and_values() {
     let key = Key::import(&prov, private_key());
     let get: ParamsFn = prov.rsa(ossl::OP_KEYMGMT).get(ossl::FUNC_KEYMGMT_GET_PARAMS);
     let (mut bits, mut n, mut d, mut p) = ([0u8; 4], [0u8; 256], [0u8; 256], [0u8; 128]);
+    let mut e = [0xffu8; 8];
     let mut params = [
         out(c"bits", ossl::PARAM_INTEGER, &mut bits),
         out(c"n", ossl::PARAM_UNSIGNED_INTEGER, &mut n),
         out(c"d", ossl::PARAM_UNSIGNED_INTEGER, &mut d),
         out(c"rsa-factor1", ossl::PARAM_UNSIGNED_INTEGER, &mut p),
+        out(c"e", ossl::PARAM_UNSIGNED_INTEGER, &mut e),
         PARAM_END,
     ];
     // SAFETY: our key object; an END-terminated array over the buffers above.
@@ -414,4 +416,8 @@ fn key_parameters_answer_size_and_values() {
     let key_p = private_key().primes()[0].to_be_bytes();
     assert_eq!(params[3].return_size, key_p.len());
     assert_eq!(le(&p[..key_p.len()]), key_p);
+    // A number shorter than its buffer (d is, now and then, by a byte): its own length,
+    // the buffer zero-padded, as OSSL_PARAM_set_BN answers.
+    assert_eq!(params[4].return_size, 3);
+    assert_eq!(u64::from_ne_bytes(e), 65537);
 }

@@ -223,29 +223,27 @@ fn streaming_in_odd_pieces_equals_one_shot() {
     let all = [Mode::Ecb, Mode::Cbc, Mode::Cfb64, Mode::Cfb8, Mode::Ofb, Mode::Ctr];
     for round in 0..60 {
         let key = rng.bytes([16, 24, 32][round % 3]);
-        let aes = Aes::new(&key).unwrap();
         let mode = all[round % all.len()];
         let iv = if mode == Mode::Ecb { Vec::new() } else { rng.bytes(16) };
         let pad = if mode.is_block_mode() { Padding::Pkcs7 } else { Padding::None };
         let n = rng.below(300);
         let data = rng.bytes(n);
         let pieces: Vec<usize> = (0..4).map(|_| 1 + rng.below(37)).collect();
-        let ct = modes::encrypt(&aes, mode, &iv, pad, &data).unwrap();
-        if mode.is_block_mode() {
-            assert_eq!(ct.len(), data.len() / 16 * 16 + 16);
-        } else {
-            assert_eq!(ct.len(), data.len());
+        // Every implementation the CPU has: each mode's context feeds the kernels whole
+        // blocks between the pieces' partial ones.
+        for aes in every(&key) {
+            let ct = modes::encrypt(&aes, mode, &iv, pad, &data).unwrap();
+            if mode.is_block_mode() {
+                assert_eq!(ct.len(), data.len() / 16 * 16 + 16);
+            } else {
+                assert_eq!(ct.len(), data.len());
+            }
+            let id = format!("{mode:?} {aes:?}");
+            let encrypted = streamed(&aes, mode, Direction::Encrypt, &iv, pad, &data, &pieces);
+            assert_eq!(encrypted, ct, "{id}");
+            let decrypted = streamed(&aes, mode, Direction::Decrypt, &iv, pad, &ct, &pieces);
+            assert_eq!(decrypted, data, "{id}");
         }
-        assert_eq!(
-            streamed(&aes, mode, Direction::Encrypt, &iv, pad, &data, &pieces),
-            ct,
-            "{mode:?}"
-        );
-        assert_eq!(
-            streamed(&aes, mode, Direction::Decrypt, &iv, pad, &ct, &pieces),
-            data,
-            "{mode:?}"
-        );
     }
 }
 

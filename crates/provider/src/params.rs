@@ -193,7 +193,7 @@ impl Param<'_> {
             }
             _ => return false,
         };
-        self.write(&bytes)
+        self.answer(&bytes, bytes.len())
     }
 
     /// Sets an unsigned big number from big-endian bytes (`OSSL_PARAM_set_BN`): a null
@@ -205,12 +205,10 @@ impl Param<'_> {
         let start = be.iter().position(|&b| b != 0).unwrap_or(be.len());
         let be = &be[start..];
         let needed = be.len().max(1);
-        self.0.return_size = needed;
-        if self.0.data.is_null() {
-            return true;
-        }
-        if self.0.data_size < needed {
-            return false;
+        if self.0.data.is_null() || self.0.data_size < needed {
+            // The size asked for, or the buffer is too small for the number.
+            self.0.return_size = needed;
+            return self.0.data.is_null();
         }
         let mut out = Zeroizing::new(vec![0u8; self.0.data_size]);
         let len = out.len();
@@ -218,10 +216,8 @@ impl Param<'_> {
         if cfg!(target_endian = "little") {
             out.reverse();
         }
-        let written = self.write(&out);
         // The number's own length, not the padded buffer's, as `OSSL_PARAM_set_BN` answers.
-        self.0.return_size = needed;
-        written
+        self.answer(&out, needed)
     }
 
     /// Sets a UTF-8 string: by value (the caller's buffer, NUL added) or, for a
@@ -249,7 +245,7 @@ impl Param<'_> {
         if self.0.data_type != PARAM_UTF8_STRING {
             return false;
         }
-        if !self.write(s) {
+        if !self.answer(s, s.len()) {
             return false;
         }
         if !self.0.data.is_null() && self.0.data_size > s.len() {
@@ -264,16 +260,14 @@ impl Param<'_> {
         if self.0.data_type != PARAM_OCTET_STRING {
             return false;
         }
-        self.0.return_size = b.len();
-        if self.0.data.is_null() {
-            return true;
-        }
-        self.write(b)
+        self.answer(b, b.len())
     }
 
-    /// Copies `bytes` into the caller's buffer if it is large enough.
-    fn write(&mut self, bytes: &[u8]) -> bool {
-        self.0.return_size = bytes.len();
+    /// Answers `size` as the value's length (`return_size`) and copies `bytes`, the
+    /// value as the caller's buffer holds it, there if it is large enough; a null buffer
+    /// asks for the size only.
+    fn answer(&mut self, bytes: &[u8], size: usize) -> bool {
+        self.0.return_size = size;
         if self.0.data.is_null() {
             return true;
         }

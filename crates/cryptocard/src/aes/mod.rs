@@ -307,48 +307,27 @@ impl Aes {
         }
     }
 
-    /// CBC decryption over whole blocks, fused on AES-NI and VAES as [`Aes::ctr_fused`];
-    /// false (nothing done) on the portable path.
-    pub(crate) fn cbc_decrypt_fused(
+    /// CBC (`CFB` false) or CFB-128 (`CFB` true) decryption over whole blocks, fused on
+    /// AES-NI and VAES as [`Aes::ctr_fused`] (the chaining blocks through the rounds or
+    /// XORed in, in registers); false (nothing done) on the portable path, where the
+    /// caller lays the previous blocks out and runs the block functions.
+    pub(crate) fn chained_decrypt_fused<const CFB: bool>(
         &self,
         iv: &mut [u8; 16],
         input: &[u8],
         output: &mut [u8],
     ) -> bool {
+        // CBC runs the inverse cipher on the ciphertext, CFB the cipher on the one before.
+        let keys = if CFB { &self.rk } else { &self.dk };
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Ni(t) => {
-                aesni::cbc_decrypt(t, &self.dk, self.nr, iv, input, output);
+                aesni::chained_decrypt::<CFB>(t, keys, self.nr, iv, input, output);
                 true
             }
             #[cfg(target_arch = "x86_64")]
             Backend::Vaes(_, v) => {
-                vaes::cbc_decrypt(v, &self.dk, self.nr, iv, input, output);
-                true
-            }
-            Backend::Portable => false,
-        }
-    }
-
-    /// CFB-128 decryption over whole blocks, fused on AES-NI and VAES (the previous
-    /// ciphertext blocks through the rounds and the XOR in registers, eight or sixteen
-    /// blocks at a time), returning true; false (nothing done) on the portable path, where
-    /// the caller lays the previous blocks out and uses [`Aes::encrypt_blocks`].
-    pub(crate) fn cfb_decrypt_fused(
-        &self,
-        iv: &mut [u8; 16],
-        input: &[u8],
-        output: &mut [u8],
-    ) -> bool {
-        match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => {
-                aesni::cfb_decrypt(t, &self.rk, self.nr, iv, input, output);
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::Vaes(_, v) => {
-                vaes::cfb_decrypt(v, &self.rk, self.nr, iv, input, output);
+                vaes::chained_decrypt::<CFB>(v, keys, self.nr, iv, input, output);
                 true
             }
             Backend::Portable => false,

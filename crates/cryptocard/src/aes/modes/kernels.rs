@@ -46,7 +46,7 @@ fn previous_blocks(iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
 
 /// CBC decryption: `P_i = D(C_i) xor C_{i-1}`, all blocks through the cipher at once.
 pub(super) fn cbc_decrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
-    if c.cbc_decrypt_fused(iv, input, output) {
+    if c.chained_decrypt_fused::<false>(iv, input, output) {
         return;
     }
     let n = input.len();
@@ -67,7 +67,7 @@ pub(super) fn cfb_encrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut
 
 /// CFB-128 decryption: `P_i = C_i xor E(C_{i-1})`, all blocks through the cipher at once.
 pub(super) fn cfb_decrypt(c: &Aes, iv: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
-    if c.cfb_decrypt_fused(iv, input, output) {
+    if c.chained_decrypt_fused::<true>(iv, input, output) {
         return;
     }
     previous_blocks(iv, input, output);

@@ -152,36 +152,22 @@ pub(crate) fn ctr(
     unsafe { ctr_ni(rk, nr, ctr, input, output) }
 }
 
-/// CBC decryption (SP 800-38A 6.2): `P_i = D(C_i) xor C_{i-1}`, `C_0 = iv`, with the
-/// decryption round keys `dk`; `iv` ends as the last ciphertext block.
+/// CBC decryption (`CFB` false; SP 800-38A 6.2, `P_i = D(C_i) xor C_{i-1}`, with the
+/// decryption round keys) or CFB-128 decryption (`CFB` true; 6.3, `P_i = C_i xor
+/// E(C_{i-1})`, with the encryption round keys: the same blocks the other way round, the
+/// previous ciphertext blocks through the cipher and the current ones XORed in); `C_0 =
+/// iv`, and `iv` ends as the last ciphertext block.
 #[inline]
-pub(crate) fn cbc_decrypt(
+pub(crate) fn chained_decrypt<const CFB: bool>(
     _token: AesNi,
-    dk: &[[u8; 16]; 15],
+    keys: &[[u8; 16]; 15],
     nr: usize,
     iv: &mut [u8; 16],
     input: &[u8],
     output: &mut [u8],
 ) {
     // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
-    unsafe { chained_decrypt_ni::<false>(dk, nr, iv, input, output) }
-}
-
-/// CFB-128 decryption (SP 800-38A 6.3): `P_i = C_i xor E(C_{i-1})`, `C_0 = iv`, with the
-/// encryption round keys `rk`: CBC decryption's blocks the other way round (the previous
-/// ciphertext blocks go through the cipher, the current ones are XORed in). `iv` ends as
-/// the last ciphertext block.
-#[inline]
-pub(crate) fn cfb_decrypt(
-    _token: AesNi,
-    rk: &[[u8; 16]; 15],
-    nr: usize,
-    iv: &mut [u8; 16],
-    input: &[u8],
-    output: &mut [u8],
-) {
-    // SAFETY: the token proves the CPU has AES, SSE2 and SSSE3 (`AesNi::detect`).
-    unsafe { chained_decrypt_ni::<true>(rk, nr, iv, input, output) }
+    unsafe { chained_decrypt_ni::<CFB>(keys, nr, iv, input, output) }
 }
 
 /// `N` consecutive blocks from `p` (at least `16 N` bytes).

@@ -58,36 +58,22 @@ pub(crate) fn ctr(
     unsafe { ctr_vaes(rk, nr, ctr, input, output) }
 }
 
-/// CBC decryption (SP 800-38A 6.2): `P_i = D(C_i) xor C_{i-1}`, `C_0 = iv`, with the
-/// decryption round keys `dk`; `iv` ends as the last ciphertext block. Lengths as `ctr`.
+/// CBC decryption (`CFB` false; SP 800-38A 6.2, `P_i = D(C_i) xor C_{i-1}`, with the
+/// decryption round keys) or CFB-128 decryption (`CFB` true; 6.3, `P_i = C_i xor
+/// E(C_{i-1})`, with the encryption round keys: the same blocks the other way round, the
+/// previous ciphertext blocks through the cipher and the current ones XORed in); `C_0 =
+/// iv`, and `iv` ends as the last ciphertext block. Lengths as `ctr`.
 #[inline]
-pub(crate) fn cbc_decrypt(
+pub(crate) fn chained_decrypt<const CFB: bool>(
     _token: Vaes,
-    dk: &[[u8; 16]; 15],
+    keys: &[[u8; 16]; 15],
     nr: usize,
     iv: &mut [u8; 16],
     input: &[u8],
     output: &mut [u8],
 ) {
     // SAFETY: as in `encrypt`.
-    unsafe { chained_decrypt_vaes::<false>(dk, nr, iv, input, output) }
-}
-
-/// CFB-128 decryption (SP 800-38A 6.3): `P_i = C_i xor E(C_{i-1})`, `C_0 = iv`, with the
-/// encryption round keys `rk`: CBC decryption's blocks the other way round (the previous
-/// ciphertext blocks go through the cipher, the current ones are XORed in). `iv` ends as
-/// the last ciphertext block. Lengths as `ctr`.
-#[inline]
-pub(crate) fn cfb_decrypt(
-    _token: Vaes,
-    rk: &[[u8; 16]; 15],
-    nr: usize,
-    iv: &mut [u8; 16],
-    input: &[u8],
-    output: &mut [u8],
-) {
-    // SAFETY: as in `encrypt`.
-    unsafe { chained_decrypt_vaes::<true>(rk, nr, iv, input, output) }
+    unsafe { chained_decrypt_vaes::<CFB>(keys, nr, iv, input, output) }
 }
 
 /// The round keys, each in both lanes.

@@ -9,9 +9,9 @@
 //! step count depend on; and it is odd, or it is refused. What is secret is every other
 //! bit of the value, which nothing here reads into a branch.
 //!
-//! Under the constant-time validation (`tests/ct_valgrind.rs`) the marked secrets pass
-//! through [`public`] here and nowhere else on their way to a length: memcheck then
-//! reports a size computed any other way from secret limbs.
+//! Under the constant-time validation (`crates/ct-valgrind/tests/ct_valgrind.rs`) the
+//! marked secrets pass through [`public`] here and nowhere else on their way to a length:
+//! memcheck then reports a size computed any other way from secret limbs.
 
 use crate::ct::{self, Choice};
 use crate::limb::{LIMB_BITS, Limb};

@@ -36,7 +36,7 @@
 //! only a little more than the sliding one (`crates/bench`'s `modexp -- primes` times a
 //! Miller-Rabin round on a 1024-bit prime both ways), so key generation pays it;
 //! [`is_probable_prime_vartime`] keeps the sliding window for public numbers.
-//! `tests/ct_valgrind.rs` checks all of this under memcheck.
+//! `crates/ct-valgrind/tests/ct_valgrind.rs` checks all of this under memcheck.
 
 pub mod miller_rabin;
 pub mod rounds;

@@ -1,5 +1,5 @@
 //! The secret parts of a private key, marked for the constant-time validation under
-//! valgrind (feature `ct-validation`, `tests/ct_valgrind.rs`): after
+//! valgrind (feature `ct-validation`, `crates/ct-valgrind/tests/ct_valgrind.rs`): after
 //! [`RsaPrivateKey::mark_secret_for_validation`], memcheck reports every branch and
 //! memory index of the key's operations that depends on d, the primes, the CRT values or
 //! their Montgomery constants.

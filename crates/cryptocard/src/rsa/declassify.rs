@@ -1,8 +1,8 @@
 //! The places where a value computed from the key becomes public by design, each in one
 //! named function. They change nothing at run time; under the constant-time validation
-//! (feature `ct-validation`, `tests/ct_valgrind.rs`) they tell memcheck that the value
-//! may be branched on from here, so that every other branch or index on a secret is
-//! reported. A new declassification is a new function here, with its argument.
+//! (feature `ct-validation`, `crates/ct-valgrind/tests/ct_valgrind.rs`) they tell
+//! memcheck that the value may be branched on from here, so that every other branch or
+//! index on a secret is reported. A new declassification is a new function here, with its argument.
 
 use super::tags::N;
 use crate::Result;

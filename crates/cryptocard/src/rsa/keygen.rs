@@ -34,7 +34,8 @@
 //! constant-time inverse after a Montgomery reduction, the comparisons of steps 3 and 4
 //! by masks. What remains visible is how many candidates were tried, which verdict
 //! discarded each (a discarded value was drawn from fresh randomness: see
-//! `discarded`), and v2(r_i - 1). `tests/ct_valgrind.rs` checks it under memcheck.
+//! `discarded`), and v2(r_i - 1). `crates/ct-valgrind/tests/ct_valgrind.rs` checks it
+//! under memcheck.
 
 use super::key::RsaPrivateKey;
 use super::keygen_arith::{above_pow2, inverse_small, lcm};

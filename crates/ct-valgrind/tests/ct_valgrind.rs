@@ -57,9 +57,10 @@ impl RandomSource for SecretRng {
 /// Set in the child that runs under valgrind.
 const CHILD: &str = "CRYPTOCARD_CT_VALGRIND_CHILD";
 
-/// The RSA-2048 key of BoringSSL's `rsa_tests.txt` (see `tests/data/rsa/README.md`).
+/// The RSA-2048 key of BoringSSL's `rsa_tests.txt` (see `crates/cryptocard/tests/data/rsa/README.md`).
 fn key2048() -> RsaPrivateKey {
-    let der = hex::decode(include_str!("data/rsa/rsa2048_pkcs1.hex").trim()).unwrap();
+    let der = hex::decode(include_str!("../../cryptocard/tests/data/rsa/rsa2048_pkcs1.hex").trim())
+        .unwrap();
     RsaPrivateKey::from_pkcs1_der(&der).unwrap()
 }
 

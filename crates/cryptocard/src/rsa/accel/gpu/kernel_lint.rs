@@ -22,6 +22,10 @@ use super::module_cache::tests::TempDir;
 use super::nvrtc::{nvrtc_compile_log, nvrtc_present, precompile_module};
 use super::source::KERNEL_SOURCE;
 use super::tuning::{SIZED_PRIME_WORDS, Tuning};
+use std::cmp::Reverse;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// Hopper, the device check's GPUs (H100, H200).
 const ARCH: &str = "sm_90";
@@ -116,20 +120,33 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
     let f64_sqr = tuning(&[("CRYPTOCARD_GPU_ARITH", "f64"), ("CRYPTOCARD_GPU_SQR", "dedicated")]);
     builds.push(("f64+sqr".into(), f64_sqr, Some(32)));
 
-    // NVRTC compiles one program per thread: as many at once as there are cores.
+    // NVRTC compiles one program per thread: as many threads as there are cores, each
+    // taking the next build, the largest modules first (their compile takes up to four
+    // times a small one's), so no thread waits long for the last.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut logs = Vec::new();
-    for chunk in builds.chunks(cores) {
-        std::thread::scope(|s| {
-            let running: Vec<_> = chunk
-                .iter()
-                .map(|(_, t, module)| {
-                    s.spawn(|| nvrtc_compile_log(&t.nvrtc_options(ARCH, *module)))
-                })
-                .collect();
-            logs.extend(running.into_iter().map(|h| h.join().expect("an NVRTC thread")));
-        });
-    }
+    let mut order: Vec<usize> = (0..builds.len()).collect();
+    order.sort_by_key(|&i| Reverse(builds[i].2.unwrap_or(0)));
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..cores.min(builds.len()) {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = order.get(k) else { break };
+                    let (_, t, module) = &builds[i];
+                    let start = Instant::now();
+                    let log = nvrtc_compile_log(&t.nvrtc_options(ARCH, *module));
+                    let seconds = start.elapsed().as_secs_f64();
+                    done.lock().expect("no NVRTC thread panics").push((i, log, seconds));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("no NVRTC thread panicked");
+    done.sort_by_key(|&(i, ..)| i);
+    assert_eq!(done.len(), builds.len(), "every build compiled once");
+    let logs = done.into_iter().map(|(_, log, seconds)| (log, seconds));
     eprintln!("ptxas for {ARCH}: registers; stack frame / spill stores / spill loads in bytes");
     eprintln!("(the exponentiation's own frame and spills are those of cc_mont_exp_ct)");
     eprintln!(
@@ -137,8 +154,9 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
         "build", "module", "entry", "regs", "frame/spills", "exponentiation"
     );
     let mut failures = Vec::new();
-    for ((name, _, module), compiled) in builds.iter().zip(logs) {
+    for ((name, _, module), (compiled, seconds)) in builds.iter().zip(logs) {
         let which = module.map_or("every".to_string(), |l| format!("L={l}"));
+        eprintln!("{name} {which}: {seconds:.1} s of NVRTC");
         let log = match compiled {
             Ok(log) => log,
             Err(e) => {

@@ -57,7 +57,8 @@ impl RandomSource for SecretRng {
 /// Set in the child that runs under valgrind.
 const CHILD: &str = "CRYPTOCARD_CT_VALGRIND_CHILD";
 
-/// The RSA-2048 key of BoringSSL's `rsa_tests.txt` (see `crates/cryptocard/tests/data/rsa/README.md`).
+/// The RSA-2048 key of BoringSSL's `rsa_tests.txt` (see
+/// `crates/cryptocard/tests/data/rsa/README.md`).
 fn key2048() -> RsaPrivateKey {
     let der = hex::decode(include_str!("../../cryptocard/tests/data/rsa/rsa2048_pkcs1.hex").trim())
         .unwrap();

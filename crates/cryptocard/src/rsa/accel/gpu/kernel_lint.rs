@@ -23,7 +23,6 @@ use super::nvrtc::{nvrtc_compile_log, nvrtc_present, precompile_module};
 use super::source::KERNEL_SOURCE;
 use super::tuning::{SIZED_PRIME_WORDS, Tuning};
 use std::cmp::Reverse;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -123,30 +122,29 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
     // NVRTC compiles one program per thread: as many threads as there are cores, each
     // taking the next build, the largest modules first (their compile takes up to four
     // times a small one's), so no thread waits long for the last.
+    builds.sort_by_key(|(_, _, module)| Reverse(module.unwrap_or(0)));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut order: Vec<usize> = (0..builds.len()).collect();
-    order.sort_by_key(|&i| Reverse(builds[i].2.unwrap_or(0)));
     let next = AtomicUsize::new(0);
-    let done = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..cores.min(builds.len()) {
-            s.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = order.get(k) else { break };
-                    let (_, t, module) = &builds[i];
-                    let start = Instant::now();
-                    let log = nvrtc_compile_log(&t.nvrtc_options(ARCH, *module));
-                    let seconds = start.elapsed().as_secs_f64();
-                    done.lock().expect("no NVRTC thread panics").push((i, log, seconds));
-                }
-            });
-        }
+    let mut logs: Vec<_> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..cores.min(builds.len()))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut compiled = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((_, t, module)) = builds.get(i) else { break compiled };
+                        let start = Instant::now();
+                        let log = nvrtc_compile_log(&t.nvrtc_options(ARCH, *module));
+                        compiled.push((i, log, start.elapsed().as_secs_f64()));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("an NVRTC thread")).collect()
     });
-    let mut done = done.into_inner().expect("no NVRTC thread panicked");
-    done.sort_by_key(|&(i, ..)| i);
-    assert_eq!(done.len(), builds.len(), "every build compiled once");
-    let logs = done.into_iter().map(|(_, log, seconds)| (log, seconds));
+    logs.sort_by_key(|&(i, ..)| i);
+    assert_eq!(logs.len(), builds.len(), "every build compiled once");
+    let logs = logs.into_iter().map(|(_, log, seconds)| (log, seconds));
     eprintln!("ptxas for {ARCH}: registers; stack frame / spill stores / spill loads in bytes");
     eprintln!("(the exponentiation's own frame and spills are those of cc_mont_exp_ct)");
     eprintln!(

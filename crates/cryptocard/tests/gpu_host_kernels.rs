@@ -15,6 +15,7 @@ use cryptocard::hazmat::gpu as layout;
 use cryptocard_gpu_host as host;
 use gpu_common::{Op, TestKey, big, keys, pack, random_below, random_op, unpack, words};
 use num_bigint::BigUint;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Odd moduli of `l` limbs: random ones, 2^(32 l) - 1, and one with a top limb of 1.
 fn moduli(rng: &mut XorShift64, l: usize) -> Vec<Vec<u32>> {
@@ -297,6 +298,9 @@ fn sized_variants_match_scalar_and_refuse_other_sizes() {
 /// the fault check, over a scratch) compute exactly what the whole kernel does, in every
 /// compile-time variant: the same words and statuses for a batch of every key with a
 /// bad input, a key index past the table, every window, and a fault in each phase.
+///
+/// The variants are independent, so they run on every core: one at a time they take
+/// most of this file's run.
 #[test]
 fn split_kernels_compute_what_the_whole_one_does() {
     let keys = keys();
@@ -306,6 +310,25 @@ fn split_kernels_compute_what_the_whole_one_does() {
     ops[1].c = keys[ops[1].key].n.clone(); // c = n: STATUS_BAD_INPUT
     let mut b = pack(keys, &ops);
     b.op_key[2] = keys.len() as u32; // STATUS_BAD_KEY
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(host::VARIANTS.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(v) = host::VARIANTS.get(i) else { break };
+                    split_matches_whole(keys, &b, v, 0x5b11_7000_0000_0100 + i as u64);
+                }
+            });
+        }
+    });
+}
+
+/// One variant of [`split_kernels_compute_what_the_whole_one_does`]: the batch `b` with
+/// a fault in each phase and every window, then random operations (drawn from `seed`)
+/// against the scalar backend.
+fn split_matches_whole(keys: &[TestKey], b: &gpu_common::Batch, v: &host::Variant, seed: u64) {
     let faults = [
         None,
         Some((1, layout::FAULT_MP, 5)),
@@ -313,38 +336,37 @@ fn split_kernels_compute_what_the_whole_one_does() {
         Some((1, layout::FAULT_GARNER, 1000)),
         Some((1, layout::FAULT_UNBLIND, 9)),
     ];
-    for v in host::VARIANTS {
-        for (f, fault) in faults.iter().enumerate() {
-            let images = gpu_common::images(keys, *fault);
-            let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
-            let windows: &[u32] = if f == 0 { &[1, 4, layout::WINDOW] } else { &[layout::WINDOW] };
-            for &w in windows {
-                let whole = host::rsa_private_variant(v, &refs, &b.op_key, &b.input, b.words, w);
-                let split = host::rsa_private_split(v, &refs, &b.op_key, &b.input, b.words, w);
-                assert_eq!(split.status, whole.status, "{v:?}, fault {fault:?}, w = {w}");
-                assert!(split.out == whole.out, "{v:?}, fault {fault:?}, w = {w}: outputs differ");
-                let want = |s: u32| whole.status.contains(&s);
-                assert!(want(layout::STATUS_BAD_KEY), "{v:?}: the index past the keys");
-                if v.fixed_l.is_none_or(|l| keys[1].nl == 2 * l) {
-                    assert!(want(layout::STATUS_BAD_INPUT), "{v:?}: c = n");
-                    let fault_seen = want(layout::STATUS_FAULT);
-                    assert_eq!(fault_seen, fault.is_some(), "{v:?}, fault {fault:?}");
-                    assert!(want(layout::STATUS_OK), "{v:?}: no operation succeeded");
-                }
+    for (f, fault) in faults.iter().enumerate() {
+        let images = gpu_common::images(keys, *fault);
+        let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+        let windows: &[u32] = if f == 0 { &[1, 4, layout::WINDOW] } else { &[layout::WINDOW] };
+        for &w in windows {
+            let whole = host::rsa_private_variant(v, &refs, &b.op_key, &b.input, b.words, w);
+            let split = host::rsa_private_split(v, &refs, &b.op_key, &b.input, b.words, w);
+            assert_eq!(split.status, whole.status, "{v:?}, fault {fault:?}, w = {w}");
+            assert!(split.out == whole.out, "{v:?}, fault {fault:?}, w = {w}: outputs differ");
+            let want = |s: u32| whole.status.contains(&s);
+            assert!(want(layout::STATUS_BAD_KEY), "{v:?}: the index past the keys");
+            if v.fixed_l.is_none_or(|l| keys[1].nl == 2 * l) {
+                assert!(want(layout::STATUS_BAD_INPUT), "{v:?}: c = n");
+                let fault_seen = want(layout::STATUS_FAULT);
+                assert_eq!(fault_seen, fault.is_some(), "{v:?}, fault {fault:?}");
+                assert!(want(layout::STATUS_OK), "{v:?}: no operation succeeded");
             }
         }
-        // And against the scalar backend, the operations the variant takes.
-        let images = gpu_common::images(keys, None);
-        let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
-        let ops: Vec<Op> = (0..keys.len()).map(|i| random_op(&mut rng, keys, i)).collect();
-        let b = pack(keys, &ops);
-        let out = host::rsa_private_split(v, &refs, &b.op_key, &b.input, b.words, layout::WINDOW);
-        for (i, op) in ops.iter().enumerate() {
-            if v.fixed_l.is_none_or(|l| keys[op.key].nl == 2 * l) {
-                gpu_common::check_output(keys, op, &b, &out.out, &out.status, i);
-            } else {
-                assert_eq!(out.status[i], layout::STATUS_BAD_KEY, "{v:?}");
-            }
+    }
+    // And against the scalar backend, the operations the variant takes.
+    let mut rng = XorShift64(seed);
+    let images = gpu_common::images(keys, None);
+    let refs: Vec<&[u32]> = images.iter().map(|i| i.as_slice()).collect();
+    let ops: Vec<Op> = (0..keys.len()).map(|i| random_op(&mut rng, keys, i)).collect();
+    let b = pack(keys, &ops);
+    let out = host::rsa_private_split(v, &refs, &b.op_key, &b.input, b.words, layout::WINDOW);
+    for (i, op) in ops.iter().enumerate() {
+        if v.fixed_l.is_none_or(|l| keys[op.key].nl == 2 * l) {
+            gpu_common::check_output(keys, op, &b, &out.out, &out.status, i);
+        } else {
+            assert_eq!(out.status[i], layout::STATUS_BAD_KEY, "{v:?}");
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The IFMA backend of the private operation against the scalar backend (and OpenSSL's
-//! libcrypto as an independent reference) on random keys made by OpenSSL: raw RSADP,
+//! libcrypto as an independent reference) on keys made by OpenSSL, random ones but at
+//! 8192 bits (a fixed key, `data/rsa/rsa8192.pem`: OpenSSL takes 10 to 40 s to make
+//! one, longer than the rest of this file's run): raw RSADP,
 //! PKCS#1 v1.5 and PSS signatures, OAEP and PKCS#1 v1.5 decryption must give the same
 //! bytes on both backends. Without AVX-512 IFMA the IFMA half prints a note and passes;
 //! the forced scalar path and the backend selection are tested everywhere.
@@ -9,10 +11,14 @@ use cryptocard::rng::OsRng;
 use cryptocard::rsa::{Backend, Oaep, Pss, RsaPrivateKey};
 use openssl::rsa::{Padding, Rsa};
 
-/// A random key of `bits` bits, made by OpenSSL, with both backends (`None` for IFMA when
-/// the CPU lacks it).
+/// A key of `bits` bits made by OpenSSL (a random one, or the fixed one at 8192 bits),
+/// with both backends (`None` for IFMA when the CPU lacks it).
 fn keys(bits: u32) -> (Rsa<openssl::pkey::Private>, RsaPrivateKey, Option<RsaPrivateKey>) {
-    let rsa = Rsa::generate(bits).unwrap();
+    let rsa = match bits {
+        8192 => Rsa::private_key_from_pem(include_bytes!("data/rsa/rsa8192.pem")).unwrap(),
+        _ => Rsa::generate(bits).unwrap(),
+    };
+    assert_eq!(rsa.size() * 8, bits);
     let key = RsaPrivateKey::from_pkcs1_der(&rsa.private_key_to_der().unwrap()).unwrap();
     let scalar = key.clone().with_backend(Backend::Scalar).unwrap();
     assert_eq!(scalar.backend_name().unwrap(), "scalar");

@@ -96,8 +96,9 @@ fn write_file(prefix: &str) {
 }
 
 /// "signs=1 verifies=0 encrypts=0 decrypts=0 keygens=0 in-jobs=0", and once the engine
-/// exists how it ran the private-key operations: "direct=0 singles=1 batched=0
-/// mean-batch=0.0" (on the caller's thread, alone on a worker, in lane batches).
+/// exists how it ran the private-key operations: "direct=0 singles=1 batched=7
+/// mean-batch=3.5 batches=3:1,4:1" (on the caller's thread, alone on a worker, in lane
+/// batches, and how many batches of each size: how full the kernel calls were).
 pub fn summary() -> String {
     let c = |op: Op| COUNTS[op as usize].load(Relaxed);
     let mut line = format!(
@@ -117,6 +118,11 @@ pub fn summary() -> String {
             s.batched(),
             s.mean_batch()
         );
+        let sizes: Vec<String> = (s.batches.iter().enumerate())
+            .filter(|&(_, &count)| count > 0)
+            .map(|(n, count)| format!("{n}:{count}"))
+            .collect();
+        line += &format!(" batches={}", sizes.join(","));
     }
     line
 }

@@ -236,6 +236,18 @@ fn async_jobs_pause_and_forked_children_sign() {
     // worker, or in a batch.
     let ran = ["direct", "singles", "batched"].map(|n| counted(&err, n));
     assert_eq!(ran.iter().sum::<u64>(), signs, "{err}");
+    // The batches by size ("batches=3:1,4:2") add up to the batched operations.
+    let in_batches: u64 = (err.lines())
+        .filter(|l| l.starts_with("cryptocard provider:"))
+        .flat_map(|l| l.split_whitespace())
+        .filter_map(|w| w.strip_prefix("batches="))
+        .flat_map(|sizes| sizes.split(',').filter(|s| !s.is_empty()))
+        .map(|s| {
+            s.split_once(':').map(|(n, c)| n.parse::<u64>().unwrap() * c.parse::<u64>().unwrap())
+        })
+        .map(|product| product.expect("a batch size and its count"))
+        .sum();
+    assert_eq!(in_batches, ran[2], "{err}");
     // Verifications inside the jobs, on the thread's helper (`job_thread`), all good.
     assert!(counted(&err, "verifies") > 100 && !err.contains("verify failure"), "{err}");
     // -multi 2: two children forked after the provider was loaded, each signing.

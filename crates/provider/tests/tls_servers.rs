@@ -227,8 +227,10 @@ fn async_jobs_pause_and_forked_children_sign() {
         return;
     }
     let (_, modules) = workdir("provider-speed");
-    // -async_jobs: every signature runs inside a job that pauses for the engine.
-    let (_, err) = speed(&modules, &["-async_jobs", "4"], &[]);
+    // -async_jobs: every signature runs inside a job that pauses for the engine. Eight
+    // jobs, so that batches form where two workers share the queue (with four, each
+    // worker's share of two runs as single operations).
+    let (_, err) = speed(&modules, &["-async_jobs", "8"], &[]);
     // (speed's first, checking signature runs outside the jobs.)
     let (signs, in_jobs) = (counted(&err, "signs"), counted(&err, "in-jobs"));
     assert!(signs > 100 && in_jobs + 10 >= signs, "{err}");
@@ -243,9 +245,9 @@ fn async_jobs_pause_and_forked_children_sign() {
         .filter_map(|w| w.strip_prefix("batches="))
         .flat_map(|sizes| sizes.split(',').filter(|s| !s.is_empty()))
         .map(|s| {
-            s.split_once(':').map(|(n, c)| n.parse::<u64>().unwrap() * c.parse::<u64>().unwrap())
+            let (n, count) = s.split_once(':').expect("a batch size and its count");
+            n.parse::<u64>().unwrap() * count.parse::<u64>().unwrap()
         })
-        .map(|product| product.expect("a batch size and its count"))
         .sum();
     assert_eq!(in_batches, ran[2], "{err}");
     // Verifications inside the jobs, on the thread's helper (`job_thread`), all good.

@@ -149,7 +149,7 @@ fn exp_mb8_lanes<const D: usize, L: LaneInput<D>>(
     lanes: [Option<L>; 8],
     public: Option<&[u64]>,
 ) -> [LaneStatus; 8] {
-    if transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS {
+    if const { transposed_fits::<D>() && D < FUSED_SELECT_MIN_DIGITS } {
         exp_mb8_with::<D, MB8_WINDOW, L>(ifma, lanes, public)
     } else {
         exp_mb8_with::<D, 5, L>(ifma, lanes, public)
@@ -213,8 +213,8 @@ fn exp_mb8_with<const D: usize, const W: usize, L: LaneInput<D>>(
         None => Exponents::Secret(exps),
     };
     let mut result = [[0u64; D]; 8];
-    if transposed_fits::<D>() {
-        match mb8_columns::group_width(D) {
+    if const { transposed_fits::<D>() } {
+        match const { mb8_columns::group_width(D) } {
             4 => transposed::<D, W, 4>(ifma, &lane_digits, exps, &mut result),
             6 => transposed::<D, W, 6>(ifma, &lane_digits, exps, &mut result),
             10 => transposed::<D, W, 10>(ifma, &lane_digits, exps, &mut result),
@@ -336,7 +336,7 @@ pub(super) fn amm_mb8_once<const D: usize>(
     let mut y = Mb8::ZERO;
     let mut ks = [Mb8::ZERO, Mb8::ZERO, Mb8::ZERO];
     let scratch = (&mut y, &mut ks);
-    match mb8_columns::group_width(D) {
+    match const { mb8_columns::group_width(D) } {
         4 => mul_groups::<D, 4>(ifma, (n, k0), scratch, a, b, out),
         6 => mul_groups::<D, 6>(ifma, (n, k0), scratch, a, b, out),
         10 => mul_groups::<D, 10>(ifma, (n, k0), scratch, a, b, out),
@@ -366,7 +366,7 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
     }
 
     fn sqr(&mut self, a: &Mb8<D>, out: &mut Mb8<D>) {
-        if G == 0 {
+        if const { G == 0 } {
             // SAFETY: as in `mul`.
             unsafe { ams_mb8(a, self.n, &self.k0, out, &mut self.a2) }
         } else {
@@ -394,7 +394,7 @@ impl<const D: usize, const G: usize> Kernels for Mb8Kernels<'_, D, G> {
         part: usize,
         parts: usize,
     ) {
-        if G == 0 || D < FUSED_SELECT_MIN_DIGITS {
+        if const { G == 0 || D < FUSED_SELECT_MIN_DIGITS } {
             self.sqr(a, out);
             if part + 1 == parts {
                 self.select(table, idx, t);
@@ -442,10 +442,10 @@ fn mul_groups<const D: usize, const G: usize>(
     out: &mut Mb8<D>,
 ) {
     let _ = ifma;
-    if G == 0 {
+    if const { G == 0 } {
         // SAFETY: `ifma` proves the CPU has the features `amm_mb8` enables.
         unsafe { amm_mb8(a, b, n, k0, out) }
-    } else if ks_fits::<D, G>() {
+    } else if const { ks_fits::<D, G>() } {
         // SAFETY: as above, for `amm_mb8_ks`.
         unsafe { amm_mb8_ks::<D, G>(a, b, n, k0, out, y, ks) }
     } else {
@@ -467,7 +467,7 @@ fn sqr_groups<const D: usize, const G: usize>(
     side: impl FnMut(),
 ) {
     let _ = ifma;
-    if ks_fits::<D, G>() {
+    if const { ks_fits::<D, G>() } {
         // SAFETY: `ifma` proves the CPU has the features `ams_mb8_ks` enables.
         unsafe { ams_mb8_ks::<D, G>(a, n, k0, out, y, ks, side) }
     } else {

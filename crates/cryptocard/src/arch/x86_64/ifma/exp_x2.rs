@@ -26,6 +26,11 @@ use zeroize::Zeroize;
 /// 20 digits the strided layout squares with its own kernel, `ams_x2s`.
 pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 30..=79;
 
+/// Whether `d` is in [`AMS_X2_DIGITS`], at compile time (`contains` is not `const`).
+const fn ams_x2_digits(d: usize) -> bool {
+    *AMS_X2_DIGITS.start() <= d && d <= *AMS_X2_DIGITS.end()
+}
+
 /// `out[s] = base[s]^exp[s] mod n_s` for `s = 0, 1`, where `params[s]` holds `n_s`.
 ///
 /// `base[s]` and `out[s]` have `params[s].limbs()` limbs and `base[s] < n_s`; the
@@ -133,7 +138,7 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     exp: Exponents<'_, 2>,
     out: &mut X2<D>,
 ) {
-    if strided_fits(D) && !AMS_X2_DIGITS.contains(&D) {
+    if const { strided_fits(D) && !ams_x2_digits(D) } {
         let (n, mut base) = (to_strided(&inp.n), to_strided(&inp.base));
         let rr = to_strided(&inp.rr);
         let mut k = X2Kernels::<D, true> { _ifma: ifma, n: &n, k0: inp.k0 };
@@ -190,10 +195,10 @@ impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> 
     }
 
     fn sqr(&mut self, a: &X2<D>, out: &mut X2<D>) {
-        if STRIDED && ams_x2s_fits(D) {
+        if const { STRIDED && ams_x2s_fits(D) } {
             // SAFETY: as in `mul`, for `ams_x2s`.
             unsafe { ams_x2s::<D>(a, self.n, &self.k0, out) }
-        } else if AMS_X2_DIGITS.contains(&D) && !STRIDED {
+        } else if const { ams_x2_digits(D) && !STRIDED } {
             // SAFETY: as in `mul`.
             unsafe { ams_x2(a, self.n, &self.k0, out) }
         } else {

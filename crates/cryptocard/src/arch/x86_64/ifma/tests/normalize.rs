@@ -100,10 +100,12 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
             normalize_inline(&input, &mut inline);
             vec52::normalize_x2(&blocks(&input)[..X2::<D>::BLOCKS], &mut call);
         }
-        let strided = strided_fits(D).then(|| {
+        let strided = if const { strided_fits(D) } {
             // SAFETY: as above.
-            unsafe { normalize_strided(&input) }
-        });
+            Some(unsafe { normalize_strided(&input) })
+        } else {
+            None
+        };
         for (k, want) in want.iter().enumerate() {
             if let Some(strided) = &strided {
                 assert_eq!(&strided.d[k], want, "strided, D = {D}, digit {k}");

@@ -100,7 +100,7 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
                 let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
                 check_amm(&xs[l], &ys[l], &ns[l], D, &o);
             }
-            if strided_fits(D) {
+            if const { strided_fits(D) } {
                 let (sa, sb, sn) = (to_strided(&a), to_strided(&b), to_strided(&n));
                 let mut so = X2::<D>::ZERO;
                 // SAFETY: IFMA was detected above.
@@ -119,7 +119,7 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
                     let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
                     check_amm(&xs[l], &ys[l], &ns[l], D, &o);
                 }
-                if square && ams_x2s_fits(D) {
+                if const { ams_x2s_fits(D) } && square {
                     // SAFETY: IFMA was detected above.
                     unsafe { ams_x2s(&sa, &sn, &[k0[2 * p], k0[2 * p + 1]], &mut so) };
                     let out = from_strided(&so);
@@ -147,7 +147,7 @@ fn ps_matches<const D: usize, const W: usize>(
     ys: &[BigUint],
     ns: &[BigUint],
 ) {
-    if !width_ok::<D, W>() {
+    if const { !width_ok::<D, W>() } {
         return;
     }
     let (mut out, mut y) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO);
@@ -163,7 +163,7 @@ fn ps_matches<const D: usize, const W: usize>(
         let o: Vec<u64> = (0..D).map(|k| out.0[k][l]).collect();
         check_amm(&xs[l], &ys[l], &ns[l], D, &o);
     }
-    if ks_fits::<D, W>() {
+    if const { ks_fits::<D, W>() } {
         let mut scratch = [Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO];
         // SAFETY: the caller detected IFMA.
         unsafe {

@@ -85,13 +85,14 @@ macro_rules! md_hasher {
 }
 pub(crate) use md_hasher;
 
+// The three writers below store whole words: written byte by byte, the digest's stores
+// could not forward to the caller's wide reads of it, which stalled for about a quarter
+// of a 16-byte message's SHA-256.
+
 /// The first `N` bytes of `words` written little-endian (MD4, MD5).
 #[inline]
 pub(crate) fn words_le<const N: usize>(words: &[u32]) -> [u8; N] {
     let mut out = [0u8; N];
-    // Whole words at a time, here and below: written byte by byte, the digest's stores
-    // could not forward to the caller's wide reads of it, which stalled for about a
-    // quarter of a 16-byte message's SHA-256.
     for (o, w) in out.chunks_mut(4).zip(words) {
         o.copy_from_slice(&w.to_le_bytes()[..o.len()]);
     }

@@ -124,6 +124,14 @@ impl Implementation {
     }
 }
 
+/// The shortest input a VAES key sends to the VAES kernels: below it, AES-NI's kernels
+/// (one block a register, unrolled for the key's round count, each round key read where
+/// it is used) finish before VAES's set-up (fifteen round keys broadcast to both lanes,
+/// a loop over the rounds) has paid for itself. Nine blocks, from `crates/bench`'s `aes`
+/// benchmark on AMD Zen 4, VAES (the default) against `AES_IMPL=aes-ni`.
+#[cfg(target_arch = "x86_64")]
+const VAES_MIN_BYTES: usize = 9 * 16;
+
 /// The implementation a key runs on, with the proof that the CPU has it.
 #[derive(Clone, Copy)]
 enum Backend {
@@ -250,7 +258,9 @@ impl Aes {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes(_, v) if blocks.len() > 16 => vaes::encrypt(v, &self.rk, self.nr, blocks),
+            Backend::Vaes(_, v) if blocks.len() >= VAES_MIN_BYTES => {
+                vaes::encrypt(v, &self.rk, self.nr, blocks)
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::Ni(t) | Backend::Vaes(t, _) => aesni::encrypt(t, &self.rk, self.nr, blocks),
             Backend::Portable => {
@@ -294,13 +304,13 @@ impl Aes {
     pub(crate) fn ctr_fused(&self, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) -> bool {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => {
-                aesni::ctr(t, &self.rk, self.nr, ctr, input, output);
+            Backend::Vaes(_, v) if input.len() >= VAES_MIN_BYTES => {
+                vaes::ctr(v, &self.rk, self.nr, ctr, input, output);
                 true
             }
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes(_, v) => {
-                vaes::ctr(v, &self.rk, self.nr, ctr, input, output);
+            Backend::Ni(t) | Backend::Vaes(t, _) => {
+                aesni::ctr(t, &self.rk, self.nr, ctr, input, output);
                 true
             }
             Backend::Portable => false,
@@ -321,13 +331,13 @@ impl Aes {
         let keys = if CFB { &self.rk } else { &self.dk };
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Ni(t) => {
-                aesni::chained_decrypt::<CFB>(t, keys, self.nr, iv, input, output);
+            Backend::Vaes(_, v) if input.len() >= VAES_MIN_BYTES => {
+                vaes::chained_decrypt::<CFB>(v, keys, self.nr, iv, input, output);
                 true
             }
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes(_, v) => {
-                vaes::chained_decrypt::<CFB>(v, keys, self.nr, iv, input, output);
+            Backend::Ni(t) | Backend::Vaes(t, _) => {
+                aesni::chained_decrypt::<CFB>(t, keys, self.nr, iv, input, output);
                 true
             }
             Backend::Portable => false,
@@ -339,7 +349,9 @@ impl Aes {
         assert!(blocks.len().is_multiple_of(16), "internal error: AES input is not whole blocks");
         match self.backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes(_, v) if blocks.len() > 16 => vaes::decrypt(v, &self.dk, self.nr, blocks),
+            Backend::Vaes(_, v) if blocks.len() >= VAES_MIN_BYTES => {
+                vaes::decrypt(v, &self.dk, self.nr, blocks)
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::Ni(t) | Backend::Vaes(t, _) => aesni::decrypt(t, &self.dk, self.nr, blocks),
             Backend::Portable => {

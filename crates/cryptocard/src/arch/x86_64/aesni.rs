@@ -34,6 +34,34 @@ pub(crate) enum Chain {
 /// its CTR loop (the 16 XMM registers hold 8 states and the round key in use).
 const LANES: usize = 8;
 
+/// Round keys `rk[0..=nr]` (or the inverse cipher's).
+type Keys = [[u8; 16]; 15];
+
+/// `$body` with `$nr` (10, 12 or 14) as the constant `$NR`: the kernels below are
+/// compiled once per round count, their rounds unrolled (but for a full set of [`LANES`]
+/// blocks: [`rounds`]) and each round key read where it is used (a memory operand off
+/// the chain, loaded once a round for all the blocks in flight), so that a message of a
+/// few blocks pays for no loop over the rounds and no copying of the fifteen keys.
+macro_rules! with_rounds {
+    ($nr:expr, $NR:ident => $body:expr) => {
+        match $nr {
+            10 => {
+                const $NR: usize = 10;
+                $body
+            }
+            12 => {
+                const $NR: usize = 12;
+                $body
+            }
+            14 => {
+                const $NR: usize = 14;
+                $body
+            }
+            _ => unreachable!("internal error: AES has 10, 12 or 14 rounds"),
+        }
+    };
+}
+
 /// The decryption round keys of the equivalent inverse cipher: `dk[0] = rk[nr]`,
 /// `dk[i] = InvMixColumns(rk[nr - i])`, `dk[nr] = rk[0]`.
 #[inline]
@@ -227,35 +255,40 @@ fn counter_blocks<const N: usize>(t: u128) -> [__m128i; N] {
 
 /// `N` blocks of CTR: counters `t .. t + N`, encrypted, XORed into `x`, stored to `y`.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn ctr_n<const N: usize>(k: &[__m128i; 15], nr: usize, t: &mut u128, x: &[u8], y: &mut [u8]) {
+fn ctr_n<const N: usize, const NR: usize>(k: &Keys, t: &mut u128, x: &[u8], y: &mut [u8]) {
     let mut s = counter_blocks::<N>(*t);
     *t = t.wrapping_add(N as u128);
-    rounds::<false, N>(k, nr, &mut s);
+    rounds::<false, N, NR>(k, &mut s);
     xor_store(&s, x, y);
 }
 
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
-    let k = load_keys(rk);
+fn ctr_ni(rk: &Keys, nr: usize, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
+    with_rounds!(nr, NR => ctr_k::<NR>(rk, ctr, input, output))
+}
+
+/// [`ctr_ni`] with `NR` rounds.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn ctr_k<const NR: usize>(k: &Keys, ctr: &mut [u8; 16], input: &[u8], output: &mut [u8]) {
     let mut t = u128::from_be_bytes(*ctr);
     let n = input.len();
     let mut i = 0;
     while i + 16 * LANES <= n {
-        ctr_n::<LANES>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        ctr_n::<LANES, NR>(k, &mut t, &input[i..], &mut output[i..]);
         i += 16 * LANES;
     }
     // The tail, fewer than LANES blocks, in at most three interleaved passes.
     let rest = (n - i) / 16;
     if rest & 4 != 0 {
-        ctr_n::<4>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        ctr_n::<4, NR>(k, &mut t, &input[i..], &mut output[i..]);
         i += 64;
     }
     if rest & 2 != 0 {
-        ctr_n::<2>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        ctr_n::<2, NR>(k, &mut t, &input[i..], &mut output[i..]);
         i += 32;
     }
     if rest & 1 != 0 {
-        ctr_n::<1>(&k, nr, &mut t, &input[i..], &mut output[i..]);
+        ctr_n::<1, NR>(k, &mut t, &input[i..], &mut output[i..]);
     }
     *ctr = t.to_be_bytes();
 }
@@ -265,9 +298,8 @@ fn ctr_ni(rk: &[[u8; 16]; 15], nr: usize, ctr: &mut [u8; 16], input: &[u8], outp
 /// the `N` ciphertext blocks, `before` is the block before the first (`C_{i-1}`; each
 /// later block's is the one before it in `x`).
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn chained_dec_n<const CFB: bool, const N: usize>(
-    k: &[__m128i; 15],
-    nr: usize,
+fn chained_dec_n<const CFB: bool, const N: usize, const NR: usize>(
+    k: &Keys,
     before: __m128i,
     x: &[u8],
     y: &mut [u8],
@@ -279,9 +311,9 @@ fn chained_dec_n<const CFB: bool, const N: usize>(
     };
     let mut s = if CFB { previous() } else { load_n::<N>(x) };
     if CFB {
-        rounds::<false, N>(k, nr, &mut s);
+        rounds::<false, N, NR>(k, &mut s);
     } else {
-        rounds::<true, N>(k, nr, &mut s);
+        rounds::<true, N, NR>(k, &mut s);
     }
     let other = if CFB { load_n::<N>(x) } else { previous() };
     for (s, o) in s.iter_mut().zip(other) {
@@ -304,26 +336,37 @@ fn chained_decrypt_ni<const CFB: bool>(
     if n == 0 {
         return;
     }
-    let k = load_keys(keys);
+    with_rounds!(nr, NR => chained_decrypt_k::<CFB, NR>(keys, iv, input, output))
+}
+
+/// [`chained_decrypt_ni`] with `NR` rounds, over at least one block.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn chained_decrypt_k<const CFB: bool, const NR: usize>(
+    k: &Keys,
+    iv: &mut [u8; 16],
+    input: &[u8],
+    output: &mut [u8],
+) {
+    let n = input.len();
     // Block 0 chains to the IV, every later block to the ciphertext block before it.
     let before = |i: usize| load_n::<1>(if i == 0 { &iv[..] } else { &input[i - 16..] })[0];
     let mut i = 0;
     while i + 16 * LANES <= n {
-        chained_dec_n::<CFB, LANES>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, LANES, NR>(k, before(i), &input[i..], &mut output[i..]);
         i += 16 * LANES;
     }
     // The tail, fewer than LANES blocks, in at most three interleaved passes.
     let rest = (n - i) / 16;
     if rest & 4 != 0 {
-        chained_dec_n::<CFB, 4>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 4, NR>(k, before(i), &input[i..], &mut output[i..]);
         i += 64;
     }
     if rest & 2 != 0 {
-        chained_dec_n::<CFB, 2>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 2, NR>(k, before(i), &input[i..], &mut output[i..]);
         i += 32;
     }
     if rest & 1 != 0 {
-        chained_dec_n::<CFB, 1>(&k, nr, before(i), &input[i..], &mut output[i..]);
+        chained_dec_n::<CFB, 1, NR>(k, before(i), &input[i..], &mut output[i..]);
     }
     iv.copy_from_slice(&input[n - 16..]);
 }
@@ -356,56 +399,68 @@ fn inverse_keys_ni(rk: &[[u8; 16]; 15], nr: usize, dk: &mut [[u8; 16]; 15]) {
     }
 }
 
+/// Round key `r` of `k` as a register.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn load_keys(k: &[[u8; 16]; 15]) -> [__m128i; 15] {
-    // SAFETY: each pointer addresses a 16-byte array; `loadu` needs no alignment.
-    core::array::from_fn(|i| unsafe { _mm_loadu_si128(k[i].as_ptr().cast()) })
+fn key(k: &Keys, r: usize) -> __m128i {
+    load_n::<1>(&k[r][..])[0]
 }
 
-/// `N` blocks through all rounds, interleaved round by round.
+/// `N` blocks through all `NR` rounds, interleaved round by round.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn rounds<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, s: &mut [__m128i; N]) {
+fn rounds<const DEC: bool, const N: usize, const NR: usize>(k: &Keys, s: &mut [__m128i; N]) {
+    let k0 = key(k, 0);
     for x in s.iter_mut() {
-        *x = _mm_xor_si128(*x, k[0]);
+        *x = _mm_xor_si128(*x, k0);
     }
-    for key in &k[1..nr] {
+    // A full set of LANES blocks keeps its loop over the rounds: unrolled, the round keys
+    // and the eight states outgrow the sixteen registers, and the spills cost more than
+    // the loop.
+    let nr = if N >= LANES { core::hint::black_box(NR) } else { NR };
+    for r in 1..nr {
+        let kr = key(k, r);
         for x in s.iter_mut() {
-            *x = if DEC { _mm_aesdec_si128(*x, *key) } else { _mm_aesenc_si128(*x, *key) };
+            *x = if DEC { _mm_aesdec_si128(*x, kr) } else { _mm_aesenc_si128(*x, kr) };
         }
     }
+    let last = key(k, NR);
     for x in s.iter_mut() {
-        *x = if DEC { _mm_aesdeclast_si128(*x, k[nr]) } else { _mm_aesenclast_si128(*x, k[nr]) };
+        *x = if DEC { _mm_aesdeclast_si128(*x, last) } else { _mm_aesenclast_si128(*x, last) };
     }
 }
 
 /// `N` blocks of ECB over the start of `c`, in place.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn ecb_n<const DEC: bool, const N: usize>(k: &[__m128i; 15], nr: usize, c: &mut [u8]) {
+fn ecb_n<const DEC: bool, const N: usize, const NR: usize>(k: &Keys, c: &mut [u8]) {
     let mut s = load_n::<N>(c);
-    rounds::<DEC, N>(k, nr, &mut s);
+    rounds::<DEC, N, NR>(k, &mut s);
     store_n(&s, c);
 }
 
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn blocks_ni<const DEC: bool>(k: &[[u8; 16]; 15], nr: usize, blocks: &mut [u8]) {
-    let k = load_keys(k);
+fn blocks_ni<const DEC: bool>(k: &Keys, nr: usize, blocks: &mut [u8]) {
+    with_rounds!(nr, NR => blocks_k::<DEC, NR>(k, blocks))
+}
+
+/// ECB over whole blocks with `NR` rounds: [`LANES`] blocks at a time, then the tail.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn blocks_k<const DEC: bool, const NR: usize>(k: &Keys, blocks: &mut [u8]) {
     let n = blocks.len();
     let mut i = 0;
     while i + 16 * LANES <= n {
-        ecb_n::<DEC, LANES>(&k, nr, &mut blocks[i..]);
+        ecb_n::<DEC, LANES, NR>(k, &mut blocks[i..]);
         i += 16 * LANES;
     }
     // The tail, fewer than LANES blocks, in at most three interleaved passes.
     let rest = (n - i) / 16;
     if rest & 4 != 0 {
-        ecb_n::<DEC, 4>(&k, nr, &mut blocks[i..]);
+        ecb_n::<DEC, 4, NR>(k, &mut blocks[i..]);
         i += 64;
     }
     if rest & 2 != 0 {
-        ecb_n::<DEC, 2>(&k, nr, &mut blocks[i..]);
+        ecb_n::<DEC, 2, NR>(k, &mut blocks[i..]);
         i += 32;
     }
     if rest & 1 != 0 {
-        ecb_n::<DEC, 1>(&k, nr, &mut blocks[i..]);
+        ecb_n::<DEC, 1, NR>(k, &mut blocks[i..]);
     }
 }

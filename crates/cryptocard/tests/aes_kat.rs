@@ -196,6 +196,33 @@ fn cross_check(fast: &Aes, slow: &Aes, rng: &mut Rng, key: &[u8]) {
 }
 
 #[test]
+fn every_length_up_to_twenty_blocks_on_every_implementation() {
+    // Each length from none to twenty blocks with each key size: the AES-NI kernels'
+    // passes of 8, 4, 2 and 1 blocks for every round count, and a VAES key's switch from
+    // AES-NI to VAES at nine blocks (`VAES_MIN_BYTES`), must all equal the portable cipher.
+    let mut rng = Rng(3);
+    for key_len in [16, 24, 32] {
+        let key = rng.bytes(key_len);
+        let slow = Aes::new_portable(&key).unwrap();
+        for blocks in 0..=20 {
+            let data = rng.bytes(16 * blocks);
+            let iv = rng.bytes(16);
+            for mode in [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Cfb64, Mode::Ofb] {
+                let iv = if mode == Mode::Ecb { &[][..] } else { &iv[..] };
+                let want = modes::encrypt(&slow, mode, iv, Padding::None, &data).unwrap();
+                for fast in every(&key) {
+                    let id = format!("{mode:?}, {blocks} blocks, {fast:?}");
+                    let got = modes::encrypt(&fast, mode, iv, Padding::None, &data).unwrap();
+                    assert_eq!(got, want, "encrypt: {id}");
+                    let back = modes::decrypt(&fast, mode, iv, Padding::None, &want).unwrap();
+                    assert_eq!(back, data, "decrypt: {id}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn ctr_carries_at_every_position_of_a_batch() {
     // A run of 40 blocks whose counter's low 64 bits carry (or whose whole counter wraps)
     // after block `at`: inside the kernels' batches of 8 and 16, at their edges, and in the

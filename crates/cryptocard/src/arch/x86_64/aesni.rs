@@ -104,18 +104,11 @@ fn chain_ni(
     output: &mut [u8],
 ) {
     assert_eq!(output.len(), input.len() / 16 * 16, "internal error: AES chain lengths");
-    match (kind, nr) {
-        (Chain::Cbc, 10) => chain_k::<CBC, 10>(rk, iv, input, output),
-        (Chain::Cbc, 12) => chain_k::<CBC, 12>(rk, iv, input, output),
-        (Chain::Cbc, 14) => chain_k::<CBC, 14>(rk, iv, input, output),
-        (Chain::Cfb, 10) => chain_k::<CFB, 10>(rk, iv, input, output),
-        (Chain::Cfb, 12) => chain_k::<CFB, 12>(rk, iv, input, output),
-        (Chain::Cfb, 14) => chain_k::<CFB, 14>(rk, iv, input, output),
-        (Chain::Ofb, 10) => chain_k::<OFB, 10>(rk, iv, input, output),
-        (Chain::Ofb, 12) => chain_k::<OFB, 12>(rk, iv, input, output),
-        (Chain::Ofb, 14) => chain_k::<OFB, 14>(rk, iv, input, output),
-        _ => unreachable!("internal error: AES has 10, 12 or 14 rounds"),
-    }
+    with_rounds!(nr, NR => match kind {
+        Chain::Cbc => chain_k::<CBC, NR>(rk, iv, input, output),
+        Chain::Cfb => chain_k::<CFB, NR>(rk, iv, input, output),
+        Chain::Ofb => chain_k::<OFB, NR>(rk, iv, input, output),
+    })
 }
 
 /// The serial chain with nothing but the rounds on its critical path. The chain's state
@@ -133,8 +126,7 @@ fn chain_k<const KIND: u8, const NR: usize>(
 ) {
     // Each round key is read where it is used (a memory operand of `aesenc`, off the
     // chain): loading all fifteen up front costs a short message more than it saves.
-    let key = |r: usize| load_n::<1>(&rk[r][..])[0];
-    let (k0, last) = (key(0), key(NR));
+    let (k0, last) = (key(rk, 0), key(rk, NR));
     let mut blocks = input.chunks_exact(16).map(|x| load_n::<1>(x)[0]);
     // SAFETY: `iv` is 16 bytes; `loadu`/`storeu` need no alignment.
     let mut s = unsafe { _mm_loadu_si128(iv.as_ptr().cast()) };
@@ -152,7 +144,7 @@ fn chain_k<const KIND: u8, const NR: usize>(
             _ => k0,
         };
         for r in 1..NR {
-            a = _mm_aesenc_si128(a, key(r));
+            a = _mm_aesenc_si128(a, key(rk, r));
         }
         a = _mm_aesenclast_si128(a, _mm_xor_si128(last, f));
         let e = _mm_xor_si128(a, f);

@@ -290,6 +290,7 @@ fn init_device(tuning: Tuning) -> core::result::Result<Device, String> {
     let sms = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).unwrap_or(0);
     let clock = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE).unwrap_or(0);
     let arch = format!("sm_{major}{minor}");
+    let tuning = tuning.for_arch(&arch);
     let (cache, cache_refused) = match ModuleCache::from_env() {
         Some(Ok(c)) => (Some(c), None),
         Some(Err(why)) => (None, Some(why)),

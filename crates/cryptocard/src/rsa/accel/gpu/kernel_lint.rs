@@ -103,21 +103,24 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
              target/nvrtc; scripts/test uses it)"
         );
     }
-    // The default build at every size, and a register cap at the RSA-2048 prime length
+    // The integer build at every size, and a register cap at the RSA-2048 prime length
     // (each build is seconds of NVRTC: the device check's other choices compile there).
     let mut builds: Vec<(String, Tuning, Option<usize>)> = Vec::new();
-    let default = tuning(&[]);
-    builds.push(("default".into(), default.clone(), None));
+    // The integer kernel's defaults (what a device without full-rate FP64 runs), then
+    // the FP64 kernel's at RSA-2048 and 4096 (Hopper's defaults: the dedicated square
+    // at 2048, the product at 4096) and with the other squaring at 2048.
+    let int = tuning(&[("CRYPTOCARD_GPU_ARITH", "int")]);
+    builds.push(("int".into(), int.clone(), None));
     for l in SIZED_PRIME_WORDS {
-        builds.push(("default".into(), default.clone(), Some(l)));
+        builds.push(("int".into(), int.clone(), Some(l)));
     }
     builds.push(("MAXREG=168".into(), tuning(&[("CRYPTOCARD_GPU_MAXREG", "168")]), Some(32)));
     let f64 = tuning(&[("CRYPTOCARD_GPU_ARITH", "f64")]);
     for l in [32, 64] {
         builds.push(("ARITH=f64".into(), f64.clone(), Some(l)));
     }
-    let f64_sqr = tuning(&[("CRYPTOCARD_GPU_ARITH", "f64"), ("CRYPTOCARD_GPU_SQR", "dedicated")]);
-    builds.push(("f64+sqr".into(), f64_sqr, Some(32)));
+    let f64_mul = tuning(&[("CRYPTOCARD_GPU_ARITH", "f64"), ("CRYPTOCARD_GPU_SQR", "mul")]);
+    builds.push(("f64+sqr=mul".into(), f64_mul, Some(32)));
 
     // NVRTC compiles one program per thread: as many threads as there are cores, each
     // taking the next build, the largest modules first (their compile takes up to four
@@ -195,7 +198,7 @@ fn kernel_compiles_with_nvrtc_for_hopper() {
             let exp = report.function(entry, "cc_mont_exp_ct");
             assert!(exp.is_none(), "{name} {which}: {entry} holds an exponentiation");
         }
-        if name == "default" && matches!(module, Some(16 | 32)) {
+        if name == "int" && matches!(module, Some(16 | 32)) {
             for entry in ["cc_rsa_private", "cc_rsa_exp"] {
                 let exp = report.function(entry, "cc_mont_exp_ct").expect("the exponentiation");
                 assert_eq!(

@@ -27,15 +27,16 @@ pub const KEY_HDR: usize = 16;
 pub const PRIME_MAX: usize = 64;
 /// The widest fixed window the kernel takes (`CC_WINDOW_MAX`).
 pub const WINDOW_MAX: u32 = 5;
-/// The fixed window the backend runs (4 or 5: a 1024- to 2048-bit exponent is cheapest
-/// in products at 5, and every table entry is read each time, so the table's size costs
-/// time too). Not yet chosen by measurement: see the module docs of `gpu`.
-pub const WINDOW: u32 = 5;
+/// The fixed window the backend runs: 4 bits. At 5 an RSA-2048 exponent takes fewer
+/// products, but every table entry is read at every window, so the table's size costs
+/// time too; on an H200 the 4-bit window was as fast or faster at every size, by a third
+/// at RSA-1024 on the FP64 units (docs/gpu.md).
+pub const WINDOW: u32 = 4;
 /// The requests a large batch hands the device at a time, unless `CRYPTOCARD_GPU_CHUNK`
-/// says otherwise (`rsa/batch.rs` runs a batch of two chunks or more as a pipeline): the
-/// batch at which the kernel's rate levels off (65,536 at RSA-2048 on an H200,
-/// docs/gpu.md).
-pub const CHUNK: usize = 65536;
+/// says otherwise (`rsa/batch.rs` runs a batch of two chunks or more as a pipeline):
+/// 32,768, the fastest end to end on an H200 at batches of 65,536 and 262,144 against
+/// 65,536 and 16,384 (docs/gpu.md).
+pub const CHUNK: usize = 32768;
 
 /// The operation's result left the device (`CC_STATUS_OK`).
 pub const STATUS_OK: u32 = 0;

@@ -84,7 +84,7 @@ pub fn precompile(arch: &str) -> core::result::Result<String, String> {
     if digits.len() < 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("{arch:?} is not a GPU architecture of the form sm_90"));
     }
-    let tuning = Tuning::from_env()?;
+    let tuning = Tuning::from_env()?.for_arch(arch);
     let cache = ModuleCache::from_env()
         .ok_or_else(|| format!("{CACHE_VAR} is not set: there is nowhere to keep the modules"))??;
     if !nvrtc_present() {

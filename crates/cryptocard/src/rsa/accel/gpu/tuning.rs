@@ -8,24 +8,35 @@
 //! | `CRYPTOCARD_GPU_PTX` | 0, 1 | 1 | PTX carry chains (`mad.lo.cc`/`madc.hi`) or 64-bit products |
 //! | `CRYPTOCARD_GPU_SIZED` | 0, 1 | 1 | one module per prime length (`CC_FIXED_L`: unrolled, arrays in registers) or one for every size |
 //! | `CRYPTOCARD_GPU_UNROLL` | inner, full | inner | unroll the products' inner loops, or both loops (sized modules) |
-//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | by size | the dedicated squaring and REDC (as carry chains, unrolled whole, in a sized chained module), or squaring by the general product |
+//! | `CRYPTOCARD_GPU_SQR` | dedicated, mul | by size | the dedicated squaring and REDC (as carry chains, unrolled whole, in a sized chained module; on the FP64 units, product scanning then REDC), or squaring by the general product |
 //! | `CRYPTOCARD_GPU_MUL` | chain, cios | chain | the product's rows as PTX carry chains (two instructions a word product), or CIOS with a four-instruction multiply-add |
-//! | `CRYPTOCARD_GPU_ARITH` | int, f64 | int | the secret exponentiations' products on the integer units (32-bit words, the choices above), or in radix 2^52 on the FP64 units (`kernel/fp64.cuh`, Emmart et al. 2018; not yet measured on a device) |
+//! | `CRYPTOCARD_GPU_ARITH` | int, f64 | by device | the secret exponentiations' products on the integer units (32-bit words, the choices above), or in radix 2^52 on the FP64 units (`kernel/fp64.cuh`, Emmart et al. 2018) |
 //! | `CRYPTOCARD_GPU_WINDOW` | 1 to 5 | `layout::WINDOW` | the fixed window's bits |
 //! | `CRYPTOCARD_GPU_BLOCK` | 32 to 1024, a multiple of 32 | 128 | threads per block |
 //! | `CRYPTOCARD_GPU_MAXREG` | 0, or 32 to 255 | 0 | registers per thread at most (`--maxrregcount`); 0 leaves it to the compiler |
 //! | `CRYPTOCARD_GPU_PINNED` | 0, 1 | 1 | a batch's planes on the host in page-locked memory, kept between batches, or on the heap (the driver then copies through bounce buffers) |
 //! | `CRYPTOCARD_GPU_SPLIT` | 0, 1 | by size | each operation whole in one kernel, or split in three (blinding and reductions; the two exponentiations, a thread each; Garner to the fault check) |
 //! | `CRYPTOCARD_GPU_STREAMS` | 1, 2 | 1 | batches on the device one at a time (the default stream), or two at once on streams of their own, so that one batch's copies and host work overlap another's kernel and two smaller launches fill the device together (with `CRYPTOCARD_GPU_CHUNK` below 65536) |
-//! | `CRYPTOCARD_GPU_CHUNK` | 1024 to 1048576 | `layout::CHUNK` (65536) | the requests a large batch hands the device at a time (`rsa/batch.rs`): a batch of two chunks or more runs as a pipeline, one chunk's host work beside another's launch; smaller chunks overlap more of a batch, larger ones fill the device better |
+//! | `CRYPTOCARD_GPU_CHUNK` | 1024 to 1048576 | `layout::CHUNK` (32768) | the requests a large batch hands the device at a time (`rsa/batch.rs`): a batch of two chunks or more runs as a pipeline, one chunk's host work beside another's launch; smaller chunks overlap more of a batch, larger ones fill the device better |
 //!
-//! "By size" is what the device runs measured best at each prime length (two H200s,
-//! docs/gpu.md "What the device measured"): the split form at every sized length (at
-//! RSA-2048 with squaring by the product, 759k operations a second against 541k for
-//! the whole kernel), and squaring by the product except at RSA-3072, where the
-//! dedicated squaring is faster (222k against 142k). The module for every size, a
-//! fallback for other lengths, keeps the dedicated squaring and the whole kernel. A
-//! variable that is set applies to every size.
+//! "By size" and "by device" are what the device runs measured best (three H200
+//! leases, docs/gpu.md "What the device measured"):
+//!
+//! * The exponentiations run on the FP64 units where the device runs FP64 at half its
+//!   FP32 rate ([`full_rate_fp64`]: the data-centre parts, compute capability 6.0, 7.0,
+//!   8.0, 9.0 and 10.0; measured on 9.0 only), and on the integer units elsewhere,
+//!   where FP64 runs at 1/32 of FP32 or less. On an H200 the FP64 kernel took RSA-2048
+//!   from 758k to 1.08M operations a second, RSA-4096 from 92k to 139k.
+//! * The split form at every sized length (at RSA-2048 with squaring by the product,
+//!   759k operations a second against 541k for the whole kernel).
+//! * On the integer units, squaring by the product except at RSA-3072, where the
+//!   dedicated squaring is faster (224k against 141k). On the FP64 units, the dedicated
+//!   square except at RSA-4096, where its 820 unrolled products lose (108k against
+//!   139k; at RSA-2048 it wins, 1.21M against 1.08M).
+//!
+//! The module for every size, a fallback for other lengths, keeps the dedicated
+//! squaring and the whole kernel. A variable that is set applies to every size and
+//! every device.
 //!
 //! The register cap trades occupancy against spills: a kernel's register count is the
 //! most any of its paths needs, and in the sized modules that is the cold code at `n`'s
@@ -44,6 +55,13 @@ use super::layout::{CHUNK, WINDOW, WINDOW_MAX};
 /// takes run in the module for every size.
 pub(crate) const SIZED_PRIME_WORDS: [usize; 4] = [16, 32, 48, 64];
 
+/// Whether a device of architecture `arch` ("sm_90") runs FP64 at half its FP32 rate:
+/// the data-centre parts (P100, V100, A100, H100 and H200, B200). The others run it at
+/// 1/32 to 1/64 of FP32, where the integer kernel is the faster by far.
+pub(crate) fn full_rate_fp64(arch: &str) -> bool {
+    matches!(arch, "sm_60" | "sm_70" | "sm_80" | "sm_90" | "sm_90a" | "sm_100" | "sm_100a")
+}
+
 /// The choices, as [`Tuning::from_env`] reads them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Tuning {
@@ -57,8 +75,9 @@ pub(crate) struct Tuning {
     pub(crate) sqr_by_mul: Option<bool>,
     /// The product's rows as carry chains.
     pub(crate) mul_chain: bool,
-    /// The secret exponentiations on the FP64 units (`CC_EXP_F64`).
-    pub(crate) exp_f64: bool,
+    /// The secret exponentiations on the FP64 units (`CC_EXP_F64`); `None` for the
+    /// choice by device, which [`Tuning::for_arch`] makes.
+    pub(crate) exp_f64: Option<bool>,
     /// The fixed window's bits.
     pub(crate) window: u32,
     /// Threads per block.
@@ -84,7 +103,7 @@ impl Default for Tuning {
             full_unroll: false,
             sqr_by_mul: None,
             mul_chain: true,
-            exp_f64: false,
+            exp_f64: None,
             window: WINDOW,
             block: 128,
             max_registers: 0,
@@ -136,7 +155,7 @@ impl Tuning {
                 &[("cios", false), ("chain", true)],
                 d.mul_chain,
             )?,
-            exp_f64: pick("CRYPTOCARD_GPU_ARITH", &[("int", false), ("f64", true)], d.exp_f64)?,
+            exp_f64: set("CRYPTOCARD_GPU_ARITH", &[("int", false), ("f64", true)])?,
             window: number(
                 "CRYPTOCARD_GPU_WINDOW",
                 &|w| (1..=WINDOW_MAX).contains(&w),
@@ -179,7 +198,7 @@ impl Tuning {
             format!("-DCC_USE_PTX={}", u8::from(self.ptx)),
             format!("-DCC_SQR_BY_MUL={}", u8::from(self.sqr_by_mul_for(prime_words))),
             format!("-DCC_MUL_CHAIN={}", u8::from(self.mul_chain)),
-            format!("-DCC_EXP_F64={}", u8::from(self.exp_f64)),
+            format!("-DCC_EXP_F64={}", u8::from(self.f64())),
         ];
         if let Some(l) = prime_words {
             o.push(format!("-DCC_FIXED_L={l}"));
@@ -191,6 +210,19 @@ impl Tuning {
         o
     }
 
+    /// The choices for a device of architecture `arch` ("sm_90"): the exponentiations'
+    /// units by device where no variable chose them.
+    pub(crate) fn for_arch(mut self, arch: &str) -> Tuning {
+        self.exp_f64 = Some(self.exp_f64.unwrap_or_else(|| full_rate_fp64(arch)));
+        self
+    }
+
+    /// Whether the exponentiations run on the FP64 units (the integer units until
+    /// [`Tuning::for_arch`] has chosen).
+    pub(crate) fn f64(&self) -> bool {
+        self.exp_f64 == Some(true)
+    }
+
     /// The module to use for keys of `prime_words` limbs: `Some(l)` for a module of its
     /// own, `None` for the one of every size.
     pub(crate) fn module_for(&self, prime_words: usize) -> Option<usize> {
@@ -200,7 +232,8 @@ impl Tuning {
     /// Whether the module for `prime_words` (`None`: the one for every size) squares by
     /// the general product.
     pub(crate) fn sqr_by_mul_for(&self, prime_words: Option<usize>) -> bool {
-        self.sqr_by_mul.unwrap_or(matches!(prime_words, Some(16 | 32 | 64)))
+        let by_mul: &[usize] = if self.f64() { &[64] } else { &[16, 32, 64] };
+        self.sqr_by_mul.unwrap_or(prime_words.is_some_and(|l| by_mul.contains(&l)))
     }
 
     /// Whether the module for `prime_words` (`None`: the one for every size) runs an
@@ -235,7 +268,7 @@ impl Tuning {
     pub(crate) fn describe(&self) -> String {
         format!(
             "{}, {} carry chains, {}, {}, squaring by the product at {}, window {}, {} threads a block, {}, split in three kernels at {}, {} planes, chunks of {}, {}",
-            if self.exp_f64 {
+            if self.f64() {
                 "exponentiations on the FP64 units"
             } else {
                 "exponentiations on the integer units"
@@ -308,7 +341,7 @@ mod tests {
             full_unroll: true,
             sqr_by_mul: Some(true),
             mul_chain: false,
-            exp_f64: true,
+            exp_f64: Some(true),
             window: 4,
             block: 256,
             max_registers: 168,
@@ -325,7 +358,7 @@ mod tests {
         assert!(t.describe().contains("squaring by the product at every size"));
         let two = "heap planes, chunks of 16384, 2 batches at once on streams of their own";
         assert!(t.describe().ends_with(two), "{}", t.describe());
-        let one = "page-locked planes, chunks of 65536, one batch at a time";
+        let one = "page-locked planes, chunks of 32768, one batch at a time";
         assert!(Tuning::default().describe().ends_with(one));
         assert!(t.nvrtc_options("sm_90", None).contains(&"--maxrregcount=168".to_string()));
         assert!(t.nvrtc_options("sm_90", Some(32)).contains(&"-DCC_EXP_F64=1".to_string()));
@@ -381,6 +414,32 @@ mod tests {
         assert!(set.describe().contains("squaring by the product at no size"));
         let every = Tuning::from_pairs(&[("CRYPTOCARD_GPU_SIZED", "0")]).unwrap();
         assert!(every.describe().contains("split in three kernels at no size"));
+    }
+
+    /// The FP64 kernel on the devices that run FP64 at full rate, unless a variable
+    /// chose; its squaring by size differs from the integer kernel's.
+    #[test]
+    fn units_by_device_unless_a_variable_sets_them() {
+        let sqr = |t: &Tuning, l| t.nvrtc_options("sm_90", l).contains(&"-DCC_SQR_BY_MUL=1".into());
+        let f64_flag =
+            |t: &Tuning| t.nvrtc_options("sm_90", Some(32)).contains(&"-DCC_EXP_F64=1".into());
+        let hopper = Tuning::default().for_arch("sm_90");
+        assert!(hopper.f64() && f64_flag(&hopper));
+        assert!(hopper.describe().starts_with("exponentiations on the FP64 units"));
+        assert!(!sqr(&hopper, Some(16)) && !sqr(&hopper, Some(32)) && !sqr(&hopper, Some(48)));
+        assert!(sqr(&hopper, Some(64)) && !sqr(&hopper, None));
+        assert!(hopper.describe().contains("squaring by the product at RSA-4096,"));
+        for consumer in ["sm_86", "sm_89", "sm_120", "sm_75", "sm_61"] {
+            let t = Tuning::default().for_arch(consumer);
+            assert!(!t.f64() && !f64_flag(&t), "{consumer}");
+            assert!(sqr(&t, Some(32)), "{consumer}: the integer kernel's squaring");
+        }
+        for (value, on) in [("int", false), ("f64", true)] {
+            let chosen = Tuning::from_pairs(&[("CRYPTOCARD_GPU_ARITH", value)]).unwrap();
+            assert_eq!(chosen.clone().for_arch("sm_90").f64(), on, "{value} on sm_90");
+            assert_eq!(chosen.for_arch("sm_89").f64(), on, "{value} on sm_89");
+        }
+        assert!(!Tuning::default().f64(), "the integer units until a device is known");
     }
 
     #[test]

@@ -173,9 +173,24 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
     let mut series: Vec<Series> =
         whos.iter().map(|w| Series { label: label(w), points: vec![] }).collect();
     series[0].label.push_str(" engine");
+    let mut offload_lines = Vec::new();
     for &c in &o.levels {
+        let before = engine.stats();
         let points = level(&job, &engine, peers, c, o.seconds)?;
         report.level(c, &points);
+        let s = engine.stats().since(&before);
+        if o.gpu && s.offload_batches > 0 {
+            offload_lines.push(format!(
+                "offload at {c} callers: {} of {} requests in {} batches (mean {}), the GPU's \
+                 batches {:.2} s end to end together, the longest so far {:.1} ms",
+                s.offloaded,
+                s.answered,
+                s.offload_batches,
+                s.offloaded / s.offload_batches,
+                s.offload_micros as f64 / 1e6,
+                s.offload_longest_micros as f64 / 1e3,
+            ));
+        }
         for (s, p) in series.iter_mut().zip(points) {
             s.points.push((c, p.ops_per_s, p.p50_us, p.p99_us));
         }
@@ -187,6 +202,7 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
             "offloaded to the GPU: {} of {} requests, in {} batches",
             s.offloaded, s.answered, s.offload_batches
         ));
+        offload_lines.into_iter().for_each(|l| report.emit(l));
     }
     engine.shutdown();
     let title = format!(

@@ -192,6 +192,7 @@ pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {
         }
         drop(st);
         shared.counters.offloaded(jobs.len());
+        let started = Instant::now();
         let pairs: Vec<(&RsaPrivateKey, &PrivateRequest)> =
             jobs.iter().map(|j| (&*j.key, &j.req)).collect();
         let unit =
@@ -200,6 +201,7 @@ pub(crate) fn offload_loop(shared: Arc<Shared>, o: Offload) {
         drop(pairs);
         let answered: Vec<_> = jobs.into_iter().map(|j| j.reply).zip(answers).collect();
         shared.counters.send_all(answered);
+        shared.counters.offload_time(started.elapsed());
         st = shared.lock();
     }
 }
@@ -304,6 +306,9 @@ mod tests {
         assert!(sizes.iter().all(|&n| (16..=64).contains(&n)), "{sizes:?}");
         assert_eq!(stats.offloaded, sizes.iter().sum::<usize>() as u64);
         assert_eq!(stats.offload_batches, sizes.len() as u64);
+        // Each batch is RSA operations on the CPU: tens of microseconds at the least.
+        let (busy, longest) = (stats.offload_micros, stats.offload_longest_micros);
+        assert!(longest > 0 && longest <= busy, "busy {busy} us, longest {longest} us");
         engine.shutdown();
         assert_eq!(engine.stats().answered, 102);
     }

@@ -29,6 +29,12 @@ pub struct Stats {
     pub offloaded: u64,
     /// Batches it ran them in.
     pub offload_batches: u64,
+    /// Microseconds the unit took over those batches (each from its start to its last
+    /// answer, summed over the offload threads).
+    pub offload_micros: u64,
+    /// The longest of them, in microseconds (since the engine started, as
+    /// `queue_high_water`).
+    pub offload_longest_micros: u64,
 }
 
 impl Stats {
@@ -62,6 +68,8 @@ impl Stats {
             callback_panics: self.callback_panics.saturating_sub(earlier.callback_panics),
             offloaded: self.offloaded.saturating_sub(earlier.offloaded),
             offload_batches: self.offload_batches.saturating_sub(earlier.offload_batches),
+            offload_micros: self.offload_micros.saturating_sub(earlier.offload_micros),
+            offload_longest_micros: self.offload_longest_micros,
         }
     }
 }
@@ -78,6 +86,8 @@ pub(crate) struct Counters {
     callback_panics: AtomicU64,
     offloaded: AtomicU64,
     offload_batches: AtomicU64,
+    offload_micros: AtomicU64,
+    offload_longest_micros: AtomicU64,
 }
 
 impl Counters {
@@ -121,6 +131,13 @@ impl Counters {
         self.offload_batches.fetch_add(1, Relaxed);
     }
 
+    /// The unit took `took` over one batch.
+    pub(crate) fn offload_time(&self, took: core::time::Duration) {
+        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.offload_micros.fetch_add(us, Relaxed);
+        self.offload_longest_micros.fetch_max(us, Relaxed);
+    }
+
     pub(crate) fn busy(&self) {
         self.busy.fetch_add(1, Relaxed);
     }
@@ -145,6 +162,8 @@ impl Counters {
             callback_panics: self.callback_panics.load(Relaxed),
             offloaded: self.offloaded.load(Relaxed),
             offload_batches: self.offload_batches.load(Relaxed),
+            offload_micros: self.offload_micros.load(Relaxed),
+            offload_longest_micros: self.offload_longest_micros.load(Relaxed),
         }
     }
 }

@@ -2,11 +2,15 @@
 //! [`cryptocard::engine::Engine`], against OpenSSL called directly from the same number of
 //! threads.
 //!
-//! For each concurrency c (1, 2, 4, ..., 64 by default) c caller threads sign in a loop
-//! for `-seconds`, each request a PKCS#1 v1.5 SHA-256 signature with the `rsaN` speed key,
+//! For each concurrency c (1, 2, 4, ..., 64 by default) c callers sign in a loop for
+//! `-seconds`, each request a PKCS#1 v1.5 SHA-256 signature with the `rsaN` speed key,
 //! and every call is timed on its own: throughput is all calls over the elapsed time, and
 //! p50/p99 are over every call's latency. Ours: one shared engine (one worker per core,
-//! its defaults) and [`Engine::run`], the blocking interface a server thread would use.
+//! its defaults). Below [`IN_FLIGHT_FROM`] callers each is a thread calling
+//! [`Engine::run`], the blocking interface a server thread would use; from there on they
+//! are requests in flight, [`Engine::submit`]'s tickets polled as futures by one driver
+//! thread a core ([`in_flight`]), as an async server or OpenSSL's async jobs hold
+//! thousands of them.
 //! OpenSSL: each caller thread signs with its own prepared `EVP_PKEY_CTX`, which is how a
 //! threaded OpenSSL server uses it (OpenSSL has no batching).
 //!
@@ -26,6 +30,7 @@
 //! with how many requests the GPU took. Without a GPU it stops at once.
 
 use super::algs::rsa::speed_key;
+use super::in_flight;
 use super::peers::PeerSet;
 use super::plot::{self, Series};
 use super::report::{Format, format_rate, identify, identity, label};
@@ -46,6 +51,9 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_LEVELS: &[usize] = &[1, 2, 4, 8, 16, 32, 64];
 /// With `-backend gpu`: up to thousands of callers, where the GPU's batches fill.
 pub const GPU_LEVELS: &[usize] = &[1, 16, 256, 1024, 4096, 16384];
+/// Callers from which ours are requests in flight on one driver thread a core
+/// ([`in_flight`]), as an async server holds them, rather than a blocked thread each.
+pub const IN_FLIGHT_FROM: usize = 256;
 /// A caller's stack: callers only wait on the engine or sign through a peer, and
 /// [`GPU_LEVELS`] starts thousands of them.
 const CALLER_STACK: usize = 1 << 20;
@@ -127,6 +135,12 @@ where
             .collect()
     });
     let t0 = start.get().copied().flatten().ok_or("internal error: no start")?;
+    point(t0, results)
+}
+
+/// A point from every caller's (or driver's) latencies and when its last call ended,
+/// measured from `t0`.
+fn point(t0: Instant, results: Vec<Result<in_flight::Calls, String>>) -> Result<Point, String> {
     let (mut all, mut last) = (Vec::new(), t0);
     for r in results {
         let (lat, end) = r?;
@@ -318,10 +332,21 @@ fn level(
     secs: f64,
 ) -> Result<Vec<Point>, String> {
     let mut points = Vec::new();
-    points.push(measure(callers, secs, || {
-        let (key, req) = (job.key.clone(), job.request.clone());
-        Ok(move || job.check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
-    })?);
+    if callers >= IN_FLIGHT_FROM {
+        let (t0, calls) = in_flight::measure(
+            callers,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Duration::from_secs_f64(secs),
+            || engine.submit(job.key.clone(), job.request.clone()),
+            |answer| job.check(&answer.map_err(|e| e.to_string())?),
+        );
+        points.push(point(t0, calls)?);
+    } else {
+        points.push(measure(callers, secs, || {
+            let (key, req) = (job.key.clone(), job.request.clone());
+            Ok(move || job.check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
+        })?);
+    }
     #[cfg(feature = "peers")]
     for &lib in &peers.openssl {
         points.push(measure(callers, secs, || {
@@ -364,7 +389,7 @@ impl<'a> Reporter<'a> {
         match self.format {
             Format::Table => {
                 self.emit(format!(
-                    "{alg} sign (PKCS#1 v1.5, SHA-256): {} s per point; cryptocard through Engine::run ({workers} workers), OpenSSL called from each thread",
+                    "{alg} sign (PKCS#1 v1.5, SHA-256): {} s per point; cryptocard through the engine ({workers} workers; a thread a caller in Engine::run, from {IN_FLIGHT_FROM} callers requests in flight on {workers} driver threads), OpenSSL called from each thread",
                     self.seconds
                 ));
                 self.emit(format!(

@@ -46,6 +46,7 @@
 pub mod algs;
 pub mod engine;
 pub mod gpu;
+mod in_flight;
 pub mod keygen;
 pub mod measure;
 pub mod peers;

@@ -19,20 +19,24 @@
 //! | `CRYPTOCARD_GPU_STREAMS` | 1, 2 | 1 | batches on the device one at a time (the default stream), or two at once on streams of their own, so that one batch's copies and host work overlap another's kernel and two smaller launches fill the device together (with `CRYPTOCARD_GPU_CHUNK` below 65536) |
 //! | `CRYPTOCARD_GPU_CHUNK` | 1024 to 1048576 | `layout::CHUNK` (32768) | the requests a large batch hands the device at a time (`rsa/batch.rs`): a batch of two chunks or more runs as a pipeline, one chunk's host work beside another's launch; smaller chunks overlap more of a batch, larger ones fill the device better |
 //!
-//! "By size" and "by device" are what the device runs measured best (three H200
-//! leases, docs/gpu.md "What the device measured"):
+//! "By size" and "by device" are what the device runs measured best (H200 leases,
+//! docs/gpu.md "What the device measured"):
 //!
 //! * The exponentiations run on the FP64 units where the device runs FP64 at half its
 //!   FP32 rate ([`full_rate_fp64`]: the data-centre parts, compute capability 6.0, 7.0,
 //!   8.0, 9.0 and 10.0; measured on 9.0 only), and on the integer units elsewhere,
-//!   where FP64 runs at 1/32 of FP32 or less. On an H200 the FP64 kernel took RSA-2048
-//!   from 758k to 1.08M operations a second, RSA-4096 from 92k to 139k.
+//!   where FP64 runs at 1/32 of FP32 or less. On an H200 the FP64 kernel (4-bit window,
+//!   the squaring below) ran RSA-2048 at 1.35M operations a second in the kernel
+//!   against the integer kernel's 772k, RSA-4096 at 142k against 93k.
+//! * A 4-bit window (`layout::WINDOW`): as fast as 5 bits or faster at every size on
+//!   both units, by a third at RSA-1024 on the FP64 units (the table's scans).
 //! * The split form at every sized length (at RSA-2048 with squaring by the product,
 //!   759k operations a second against 541k for the whole kernel).
 //! * On the integer units, squaring by the product except at RSA-3072, where the
-//!   dedicated squaring is faster (224k against 141k). On the FP64 units, the dedicated
-//!   square except at RSA-4096, where its 820 unrolled products lose (108k against
-//!   139k; at RSA-2048 it wins, 1.21M against 1.08M).
+//!   dedicated squaring is faster (238k against 141k). On the FP64 units, the dedicated
+//!   square at RSA-1024 and 2048 (at 2048 1.35M against 1.21M), the product at 3072 and
+//!   4096, where the square's unrolled products lose (388k against 355k at 3072, 142k
+//!   against 111k at 4096).
 //!
 //! The module for every size, a fallback for other lengths, keeps the dedicated
 //! squaring and the whole kernel. A variable that is set applies to every size and
@@ -232,7 +236,7 @@ impl Tuning {
     /// Whether the module for `prime_words` (`None`: the one for every size) squares by
     /// the general product.
     pub(crate) fn sqr_by_mul_for(&self, prime_words: Option<usize>) -> bool {
-        let by_mul: &[usize] = if self.f64() { &[64] } else { &[16, 32, 64] };
+        let by_mul: &[usize] = if self.f64() { &[48, 64] } else { &[16, 32, 64] };
         self.sqr_by_mul.unwrap_or(prime_words.is_some_and(|l| by_mul.contains(&l)))
     }
 
@@ -426,9 +430,9 @@ mod tests {
         let hopper = Tuning::default().for_arch("sm_90");
         assert!(hopper.f64() && f64_flag(&hopper));
         assert!(hopper.describe().starts_with("exponentiations on the FP64 units"));
-        assert!(!sqr(&hopper, Some(16)) && !sqr(&hopper, Some(32)) && !sqr(&hopper, Some(48)));
-        assert!(sqr(&hopper, Some(64)) && !sqr(&hopper, None));
-        assert!(hopper.describe().contains("squaring by the product at RSA-4096,"));
+        assert!(!sqr(&hopper, Some(16)) && !sqr(&hopper, Some(32)) && !sqr(&hopper, None));
+        assert!(sqr(&hopper, Some(48)) && sqr(&hopper, Some(64)));
+        assert!(hopper.describe().contains("squaring by the product at RSA-3072 and 4096,"));
         for consumer in ["sm_86", "sm_89", "sm_120", "sm_75", "sm_61"] {
             let t = Tuning::default().for_arch(consumer);
             assert!(!t.f64() && !f64_flag(&t), "{consumer}");

@@ -25,9 +25,10 @@
 //! ([`cryptocard::engine::Offload::gpu`]). Its crossover and batch size are measured
 //! first, not guessed: the GPU's end-to-end rate at batches of 256 to 65,536 against the
 //! batched reference on every core; the crossover is the smallest batch at which the GPU
-//! is faster, the batch the fastest size. The levels then go up to 16,384 callers (the
-//! crossover an H200 measured: fewer callers never queue that deep), and the sweep ends
-//! with how many requests the GPU took. Without a GPU it stops at once.
+//! is faster, the batch the fastest size. The levels then go up to 16,384 callers (fewer
+//! rarely queue past the crossover an H200 measured, 1,024 to 16,384 by the kernel), and
+//! the sweep ends with how many requests the GPU took, in how many batches and how long,
+//! at each level. Without a GPU it stops at once.
 
 use super::algs::rsa::speed_key;
 use super::in_flight;

@@ -58,12 +58,14 @@
 //!
 //! # Layouts tried and what each measured
 //!
-//! Measured on an H200 (`scripts/gpu-check --sweep`; the table and the end-to-end rows
-//! are in `docs/gpu.md`), in kernel-only RSA-2048 operations a second: the whole kernel
-//! with the dedicated squaring 269k; squaring by the product 541k; the split form 216k,
-//! and with squaring by the product 759k, the default at RSA-1024, 2048 and 4096
-//! (RSA-3072 keeps the dedicated squaring in the split form: 222k against 142k). A
-//! 4-bit window, a register cap, 64 or 256 threads a block: within a few percent.
+//! Measured on an H200 (`scripts/gpu-check --sweep`; the tables and the end-to-end rows
+//! are in `docs/gpu.md`), in kernel-only RSA-2048 operations a second: on the integer
+//! units the whole kernel with the dedicated squaring 269k, squaring by the product
+//! 541k, the split form with squaring by the product 759k (772k with a 4-bit window);
+//! on the FP64 units 1.08M with the same choices and 1.35M with a 4-bit window and the
+//! dedicated square, the default where the device runs FP64 at full rate (`tuning.rs`
+//! says what is chosen by size and by device). A register cap, 64 or 256 threads a
+//! block: within a few percent, or slower.
 //! One thread per operation throughout, 32-bit limbs but for the FP64 choice; every
 //! choice is built and tested on the host (`tests/gpu_host_kernels.rs`) and compiled for
 //! the device by clang's CUDA mode there too, where clang has the NVPTX target, and by
@@ -96,14 +98,15 @@
 //!   blinding and the reductions, the two exponentiations a thread each, then Garner to
 //!   the fault check, so that the exponentiations have registers of their own (156 at
 //!   RSA-2048) and a batch has twice the threads;
-//! * the secret exponentiations on the FP64 units (`CRYPTOCARD_GPU_ARITH=f64`,
-//!   `fp64.cuh`, not yet run on a device): 52-bit limbs as doubles, each product split
+//! * the secret exponentiations on the FP64 units (`CRYPTOCARD_GPU_ARITH=f64`, the
+//!   default on Hopper, `fp64.cuh`): 52-bit limbs as doubles, each product split
 //!   exactly by two fused multiply-adds rounding toward zero and summed as 64-bit
 //!   integers, CIOS in radix 2^52, with squaring by the product or a dedicated square
 //!   (product scanning, then REDC). In ptxas's machine code for RSA-2048 a product's
 //!   iteration is 2 DFMA, 1 DADD and 2.1 IADD3 a 52-bit word product, 20 iterations of
 //!   221 instructions against the integer product's 32 of 267, so the FP64 pipe's
-//!   bound is about 1.8 times the integer kernel's.
+//!   bound is about 1.8 times the integer kernel's; measured, 1.4 times with the same
+//!   choices (1.08M against 758k).
 //!
 //! One lesson from clang's PTX: a bare `#pragma unroll` there unrolls a loop of unknown
 //! length in a function optimised before it is inlined, and then forbids the full
@@ -111,9 +114,9 @@
 //! memory; `prelude.cuh` gives each compiler the pragma that means "fully, when the
 //! length is known".
 //!
-//! To try after that: several threads per number (CGBN's TPI), for small batches and so
-//! that the window tables, which at one thread an exponentiation outgrow L2 and stream
-//! from HBM on every scan (docs/gpu.md), fit in shared memory.
+//! To try next: several threads per number (CGBN's TPI), for small batches and so that
+//! the window tables, which at one thread an exponentiation outgrow L2 and stream from
+//! HBM on every scan (docs/gpu.md), fit in shared memory.
 
 // The driver uses the images and the planes, the tests (through `hazmat`) the images
 // and the constants: each alone leaves some of it unused.

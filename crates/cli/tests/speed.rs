@@ -413,7 +413,7 @@ fn engine_sweep_reports_every_level_for_every_implementation_and_writes_the_plot
         "-seconds",
         "0.05",
         "-concurrency",
-        "1,4",
+        "1,4,1100",
         "-plot",
         plot.to_str().unwrap(),
         "--compare",
@@ -441,6 +441,9 @@ fn engine_sweep_reports_every_level_for_every_implementation_and_writes_the_plot
             want("openssl", "engine", Some(1)),
             want("cryptocard", "engine", Some(4)),
             want("openssl", "engine", Some(4)),
+            // Requests in flight (from 256 callers); OpenSSL, a thread a caller, stops
+            // at 1,024.
+            want("cryptocard", "engine", Some(1100)),
         ]
     );
     for r in &rows {
@@ -460,6 +463,7 @@ fn engine_options_are_checked() {
         &["--engine", "sha256"],
         &["--engine", "-concurrency", "0"],
         &["--engine", "-concurrency", "1,x"],
+        &["--engine", "-concurrency", "65537"],
         &["--engine", "rsa2048", "rsa4096"],
         &["--engine", "-batch", "8"],
         &["rsa2048", "-plot", "x.svg"],

@@ -12,7 +12,8 @@
 //! thread a core ([`in_flight`]), as an async server or OpenSSL's async jobs hold
 //! thousands of them.
 //! OpenSSL: each caller thread signs with its own prepared `EVP_PKEY_CTX`, which is how a
-//! threaded OpenSSL server uses it (OpenSSL has no batching).
+//! threaded OpenSSL server uses it (OpenSSL has no batching), up to
+//! [`PEER_CALLERS_MAX`] callers; `-concurrency` takes up to 65,536 for ours.
 //!
 //! Two references of ours come first, for the engine's targets: the plain single
 //! operation on one thread (the engine at concurrency 1 should be within 1.1x of its
@@ -55,6 +56,8 @@ pub const GPU_LEVELS: &[usize] = &[1, 16, 256, 1024, 4096, 16384];
 /// Callers from which ours are requests in flight on one driver thread a core
 /// ([`in_flight`]), as an async server holds them, rather than a blocked thread each.
 pub const IN_FLIGHT_FROM: usize = 256;
+/// The most callers the peers are measured at (a thread each).
+pub const PEER_CALLERS_MAX: usize = 1024;
 /// A caller's stack: callers only wait on the engine or sign through a peer, and
 /// [`GPU_LEVELS`] starts thousands of them.
 const CALLER_STACK: usize = 1 << 20;
@@ -348,8 +351,10 @@ fn level(
             Ok(move || job.check(&engine.run(key.clone(), req.clone()).map_err(|e| e.to_string())?))
         })?);
     }
+    // OpenSSL's callers are threads, each with its own context: past a thousand of them
+    // the level measures the scheduler, and ours alone are measured.
     #[cfg(feature = "peers")]
-    for &lib in &peers.openssl {
+    for &lib in peers.openssl.iter().filter(|_| callers <= PEER_CALLERS_MAX) {
         points.push(measure(callers, secs, || {
             let mut ctx = lib
                 .rsa_private_key_der(job.private_der)

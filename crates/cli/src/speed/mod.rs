@@ -278,7 +278,7 @@ fn tls_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<tls::Optio
     tls::options(
         &algs,
         seconds,
-        p.value("concurrency").map(levels).transpose()?,
+        p.value("concurrency").map(|l| levels(l, MAX_CONNECTIONS)).transpose()?,
         p.value("servers"),
         &p.values("server"),
         p.value("connect"),
@@ -292,12 +292,19 @@ fn tls_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<tls::Optio
     .map_err(Fail::msg)
 }
 
-/// A `-concurrency` list: numbers from 1 to 1024.
-fn levels(list: &str) -> CmdResult<Vec<usize>> {
+/// The most connections `--tls` opens at once.
+const MAX_CONNECTIONS: usize = 1024;
+
+/// The most callers `--engine` runs at once: from `engine::IN_FLIGHT_FROM` they are
+/// requests in flight, not threads, and a GPU's batches fill from thousands.
+const MAX_CALLERS: usize = 65536;
+
+/// A `-concurrency` list: numbers from 1 to `max`.
+fn levels(list: &str, max: usize) -> CmdResult<Vec<usize>> {
     list.split(',')
         .map(|w| match w.trim().parse::<usize>() {
-            Ok(n) if (1..=1024).contains(&n) => Ok(n),
-            _ => Err(Fail::msg(format!("-concurrency: '{w}' is not a number from 1 to 1024"))),
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(Fail::msg(format!("-concurrency: '{w}' is not a number from 1 to {max}"))),
         })
         .collect()
 }
@@ -317,7 +324,7 @@ fn engine_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<engine:
         .ok_or_else(|| Fail::msg(format!("--engine: '{alg}' is not one of the rsaN algorithms")))?;
     let levels = match p.value("concurrency") {
         None => engine::DEFAULT_LEVELS.to_vec(),
-        Some(list) => levels(list)?,
+        Some(list) => levels(list, MAX_CALLERS)?,
     };
     let plot = p.value("plot").unwrap_or(engine::DEFAULT_PLOT).to_string();
     let gpu = backend_choice(p)? == Some(cryptocard::rsa::Backend::Gpu);

@@ -224,8 +224,10 @@ fn sweep(o: &Options, peers: &PeerSet) -> Result<(), String> {
     }
     engine.shutdown();
     let title = format!(
-        "{} sign under concurrency: cryptocard engine ({workers} workers) and OpenSSL",
-        report.alg
+        "{} sign under concurrency: cryptocard engine ({workers} workers{}){}",
+        report.alg,
+        if o.gpu { ", the GPU as its offload unit" } else { "" },
+        if whos.len() > 1 { " and OpenSSL" } else { "" }
     );
     plot::write(&o.plot, &title, "concurrent callers", &series)
 }

@@ -7,7 +7,7 @@
 //! `GPU_HOST_DEVICE_NS`, the stand-in takes that many nanoseconds an operation, as a
 //! device of that rate would: how much of the host's work overlaps the device's (a
 //! batch of two chunks or more runs as a pipeline, `rsa/batch.rs`). `GPU_HOST_CHUNKS`
-//! lists the chunk sizes to try (`CRYPTOCARD_GPU_CHUNK` on a device; 65,536 by default).
+//! lists the chunk sizes to try (`CRYPTOCARD_GPU_CHUNK` on a device; 32,768 by default).
 //!
 //! ```text
 //! cargo bench -p cryptocard-bench --bench gpu_host     # RSA-2048, 8,192 to 262,144

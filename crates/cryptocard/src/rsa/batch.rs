@@ -31,7 +31,7 @@
 //! A large batch whose keys run on the GPU has its host work (hashing, padding,
 //! decoding) split over every core, so that the host keeps up with the device; PSS's
 //! salts are still drawn on the caller's thread from its source. One of two device
-//! chunks (65,536 requests unless `CRYPTOCARD_GPU_CHUNK` says otherwise) or more runs as
+//! chunks (32,768 requests unless `CRYPTOCARD_GPU_CHUNK` says otherwise) or more runs as
 //! a pipeline: two chunks' private operations at once on threads of their own (one on
 //! the device while the other's planes are made or read) while the caller's thread
 //! encodes the next and decodes the finished ones, and each chunk takes the blinding pairs that an earlier one renewed (a key's

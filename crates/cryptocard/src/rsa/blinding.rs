@@ -59,7 +59,8 @@ const MAX_POOLED: usize = 64;
 /// back one successor per operation, which a pool of 64 would mostly drop, so that every
 /// batch would make its pairs afresh (an inversion and 32 powers by e per 32 pairs, on
 /// the host, against about a microsecond of the device's time per operation). A large
-/// GPU batch runs two chunks of 65,536 at once (`batch.rs`): 131,072 pairs of an
+/// GPU batch runs two chunks at once (`batch.rs`; 32,768 requests each unless
+/// `CRYPTOCARD_GPU_CHUNK` says otherwise): at 65,536 a chunk, 131,072 pairs of an
 /// RSA-4096 key hold 128 MiB.
 #[cfg_attr(not(any(feature = "gpu", feature = "hazmat")), allow(dead_code))]
 const MAX_RESERVED: usize = 1 << 17;

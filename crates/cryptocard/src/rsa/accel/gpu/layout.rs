@@ -34,8 +34,8 @@ pub const WINDOW_MAX: u32 = 5;
 pub const WINDOW: u32 = 4;
 /// The requests a large batch hands the device at a time, unless `CRYPTOCARD_GPU_CHUNK`
 /// says otherwise (`rsa/batch.rs` runs a batch of two chunks or more as a pipeline):
-/// 32,768, the fastest end to end on an H200 at batches of 65,536 and 262,144 against
-/// 65,536 and 16,384 (docs/gpu.md).
+/// 32,768, on an H200 the fastest end to end at batches of 262,144 (against 65,536 and
+/// 16,384) and within a tenth of the fastest, 16,384, at 65,536 (docs/gpu.md).
 pub const CHUNK: usize = 32768;
 
 /// The operation's result left the device (`CC_STATUS_OK`).

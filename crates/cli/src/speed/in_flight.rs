@@ -13,8 +13,8 @@
 use cryptocard::engine::{Answer, Ticket};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::mpsc::{Sender, channel};
-use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::{Duration, Instant};
 
@@ -56,13 +56,13 @@ where
 /// Wakes a driver for one of its callers: sends the caller's index to the driver.
 struct CallerWaker {
     caller: usize,
-    driver: Mutex<Sender<usize>>,
+    driver: Sender<usize>,
 }
 
 impl Wake for CallerWaker {
     fn wake(self: Arc<Self>) {
         // A driver that has left needs no more wake-ups.
-        let _ = self.driver.lock().map(|d| d.send(self.caller));
+        let _ = self.driver.send(self.caller);
     }
 }
 
@@ -76,9 +76,7 @@ fn drive(
 ) -> Result<Calls, String> {
     let (to_driver, woken) = channel::<usize>();
     let wakers: Vec<Waker> = (0..share)
-        .map(|caller| {
-            Waker::from(Arc::new(CallerWaker { caller, driver: Mutex::new(to_driver.clone()) }))
-        })
+        .map(|caller| Waker::from(Arc::new(CallerWaker { caller, driver: to_driver.clone() })))
         .collect();
     let mut in_flight: Vec<Option<(Ticket, Instant)>> = Vec::with_capacity(share);
     for caller in 0..share {

@@ -9,7 +9,7 @@
 //! its defaults). Below [`IN_FLIGHT_FROM`] callers each is a thread calling
 //! [`Engine::run`], the blocking interface a server thread would use; from there on they
 //! are requests in flight, [`Engine::submit`]'s tickets polled as futures by one driver
-//! thread a core ([`in_flight`]), as an async server or OpenSSL's async jobs hold
+//! thread a worker ([`in_flight`]), as an async server or OpenSSL's async jobs hold
 //! thousands of them.
 //! OpenSSL: each caller thread signs with its own prepared `EVP_PKEY_CTX`, which is how a
 //! threaded OpenSSL server uses it (OpenSSL has no batching), up to
@@ -53,7 +53,7 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_LEVELS: &[usize] = &[1, 2, 4, 8, 16, 32, 64];
 /// With `-backend gpu`: up to thousands of callers, where the GPU's batches fill.
 pub const GPU_LEVELS: &[usize] = &[1, 16, 256, 1024, 4096, 16384];
-/// Callers from which ours are requests in flight on one driver thread a core
+/// Callers from which ours are requests in flight on one driver thread a worker
 /// ([`in_flight`]), as an async server holds them, rather than a blocked thread each.
 pub const IN_FLIGHT_FROM: usize = 256;
 /// The most callers the peers are measured at (a thread each).
@@ -341,7 +341,7 @@ fn level(
     if callers >= IN_FLIGHT_FROM {
         let (t0, calls) = in_flight::measure(
             callers,
-            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            engine.config().workers,
             Duration::from_secs_f64(secs),
             || engine.submit(job.key.clone(), job.request.clone()),
             |answer| job.check(&answer.map_err(|e| e.to_string())?),

@@ -59,11 +59,12 @@ use super::layout::{CHUNK, WINDOW, WINDOW_MAX};
 /// takes run in the module for every size.
 pub(crate) const SIZED_PRIME_WORDS: [usize; 4] = [16, 32, 48, 64];
 
-/// Whether a device of architecture `arch` ("sm_90") runs FP64 at half its FP32 rate:
-/// the data-centre parts (P100, V100, A100, H100 and H200, B200). The others run it at
-/// 1/32 to 1/64 of FP32, where the integer kernel is the faster by far.
+/// Whether a device of architecture `arch` (`sm_` and its compute capability's digits,
+/// as the driver and `rsa::gpu_precompile` name it) runs FP64 at half its FP32 rate: the
+/// data-centre parts (P100, V100, A100, H100 and H200, B200). The others run it at 1/32
+/// to 1/64 of FP32, where the integer kernel is the faster by far.
 pub(crate) fn full_rate_fp64(arch: &str) -> bool {
-    matches!(arch, "sm_60" | "sm_70" | "sm_80" | "sm_90" | "sm_90a" | "sm_100" | "sm_100a")
+    matches!(arch, "sm_60" | "sm_70" | "sm_80" | "sm_90" | "sm_100")
 }
 
 /// The choices, as [`Tuning::from_env`] reads them.

@@ -1,6 +1,7 @@
 //! RSA (RFC 8017, PKCS #1 v2.2): keys, key generation, the CRT private operation with
 //! blinding and a fault check, PKCS#1 v1.5 signatures and encryption (with implicit
-//! rejection), OAEP, PSS, and the PKCS#1 / PKCS#8 / SPKI key formats.
+//! rejection), OAEP, PSS, ANSI X9.31 signatures ([`x931`]), and the PKCS#1 / PKCS#8 /
+//! SPKI key formats.
 //!
 //! ```
 //! use cryptocard::digest::HashAlg;
@@ -158,6 +159,7 @@ mod recover;
 pub(crate) mod signing;
 mod tags;
 pub mod validate;
+pub mod x931;
 
 /// The RustCrypto `signature` crate, as `rsa::signature`.
 #[cfg(feature = "rustcrypto-traits")]

@@ -263,6 +263,25 @@ impl Param<'_> {
         self.answer(b, b.len())
     }
 
+    /// Sets an octet string: by value (the caller's buffer) or, for an `OCTET_PTR`, as a
+    /// pointer to `b` itself (null when empty), as `OSSL_PARAM_set_octet_ptr` does for
+    /// OpenSSL's `get0` getters (`EVP_PKEY_CTX_get0_rsa_oaep_label`, which CMS calls):
+    /// `b` must then be the context's own data, which the caller reads only while the
+    /// context lives unchanged (OpenSSL's contract for `get0`).
+    pub fn set_octets_or_ptr(&mut self, b: &[u8]) -> bool {
+        if self.0.data_type != PARAM_OCTET_PTR {
+            return self.set_octets(b);
+        }
+        if self.0.data.is_null() {
+            return false;
+        }
+        let ptr = if b.is_empty() { core::ptr::null() } else { b.as_ptr() };
+        // SAFETY: an OCTET_PTR's data points to a `const void *` to fill in.
+        unsafe { self.0.data.cast::<*const u8>().write_unaligned(ptr) };
+        self.0.return_size = b.len();
+        true
+    }
+
     /// Answers `size` as the value's length (`return_size`) and copies `bytes`, the
     /// value as the caller's buffer holds it, there if it is large enough; a null buffer
     /// asks for the size only.

@@ -13,72 +13,40 @@
 
 mod common;
 
+use common::cli::Cli;
 use common::have_openssl;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// The test's work directory, with `ossl-modules/cryptocard.so` and the keys.
-struct Setup {
-    dir: PathBuf,
-    modules: PathBuf,
-}
-
-fn openssl(args: &[&str], dir: &Path) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .env("CRYPTOCARD_PROVIDER_STATS", "1")
-        .output()
-        .expect("run openssl")
-}
-
-fn ok(args: &[&str], dir: &Path) -> Output {
-    let out = openssl(args, dir);
-    assert!(
-        out.status.success(),
-        "openssl {} failed: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn setup() -> &'static Setup {
-    static SETUP: OnceLock<Setup> = OnceLock::new();
+fn setup() -> &'static Cli {
+    static SETUP: OnceLock<Cli> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let (dir, modules) = common::workdir("provider-cli");
-        std::fs::write(dir.join("msg"), b"the message to sign, any length").unwrap();
-        std::fs::write(dir.join("pt"), b"a secret of 32 bytes, say a key.").unwrap();
+        let cli = Cli::new("provider-cli");
+        std::fs::write(cli.dir.join("msg"), b"the message to sign, any length").unwrap();
+        std::fs::write(cli.dir.join("pt"), b"a secret of 32 bytes, say a key.").unwrap();
         for bits in [2048, 3072, 4096] {
             let (key, public) = (format!("k{bits}.pem"), format!("p{bits}.pem"));
             let b = format!("rsa_keygen_bits:{bits}");
-            ok(&["genpkey", "-algorithm", "RSA", "-pkeyopt", &b, "-out", &key], &dir);
-            ok(&["pkey", "-in", &key, "-pubout", "-out", &public], &dir);
+            cli.ok(&["genpkey", "-algorithm", "RSA", "-pkeyopt", &b, "-out", &key]);
+            cli.ok(&["pkey", "-in", &key, "-pubout", "-out", &public]);
         }
-        Setup { dir, modules }
+        cli
     })
 }
 
-/// Runs `openssl <cmd> <our provider args> <args>`, which must succeed, and checks that
-/// our provider counted `counter` (e.g. "signs=1").
+/// `openssl <cmd>` with our provider, which must succeed and count `counter`.
 fn with_ours(cmd: &str, args: &[&str], counter: &str) -> Output {
-    let s = setup();
-    let mut all: Vec<String> = vec![cmd.to_string()];
-    all.extend(common::ours(&s.modules));
-    all.extend(args.iter().map(|a| a.to_string()));
-    let all: Vec<&str> = all.iter().map(String::as_str).collect();
-    let out = ok(&all, &s.dir);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(counter), "our provider did not do it ({counter}): {err}");
-    out
+    setup().ours(cmd, args, counter)
 }
 
+/// `openssl <cmd>` with the default provider alone, which must succeed.
 fn theirs(cmd: &str, args: &[&str]) -> Output {
-    let s = setup();
-    let mut all = vec![cmd];
-    all.extend_from_slice(args);
-    ok(&all, &s.dir)
+    setup().theirs(cmd, args)
+}
+
+/// `openssl <cmd>` with our provider, which must fail cleanly with `expect` said.
+fn fails_cleanly(cmd: &str, args: &[&str], expect: &str) {
+    setup().fails_cleanly(cmd, args, expect)
 }
 
 #[test]
@@ -88,10 +56,8 @@ fn list_shows_the_provider() {
     }
     let s = setup();
     let m = s.modules.to_string_lossy().into_owned();
-    let out = ok(
-        &["list", "-providers", "-verbose", "-provider-path", &m, "-provider", "cryptocard"],
-        &s.dir,
-    );
+    let out =
+        s.ok(&["list", "-providers", "-verbose", "-provider-path", &m, "-provider", "cryptocard"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("cryptocard RSA provider"), "{text}");
     assert!(text.contains("status: active"), "{text}");
@@ -283,20 +249,6 @@ fn keys_generated_by_our_provider() {
     theirs("dgst", &["-sha256", "-verify", "ours.pub", "-signature", "ours.sig", "msg"]);
 }
 
-/// Runs a command with our provider that must fail cleanly: an exit status (not a
-/// signal), and an error message.
-fn fails_cleanly(cmd: &str, args: &[&str], expect: &str) {
-    let s = setup();
-    let mut all: Vec<String> = vec![cmd.to_string()];
-    all.extend(common::ours(&s.modules));
-    all.extend(args.iter().map(|a| a.to_string()));
-    let all: Vec<&str> = all.iter().map(String::as_str).collect();
-    let out = openssl(&all, &s.dir);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.code().is_some_and(|c| c != 0), "{all:?}: {:?} {err}", out.status);
-    assert!(err.contains(expect), "{all:?}: expected {expect:?} in {err}");
-}
-
 #[test]
 fn malformed_parameters_are_errors() {
     if !have_openssl() {
@@ -424,5 +376,32 @@ fn rsa_pss_keys_sign_with_pss_only() {
         fails_cleanly("dgst", &pkcs1, "pss only");
         let enc = ["-encrypt", "-pubin", "-inkey", &public, "-in", "msg"];
         fails_cleanly("pkeyutl", &enc, "does not encrypt");
+    }
+}
+
+#[test]
+fn cms_envelopes_both_ways() {
+    if !have_openssl() {
+        return;
+    }
+    // `openssl cms -encrypt` with OAEP reads the label back from the cipher
+    // (`EVP_PKEY_CTX_get0_rsa_oaep_label`, an octet pointer) to write the
+    // RecipientInfo's parameters.
+    let cert = ["-x509", "-key", "k2048.pem", "-subj", "/CN=recipient", "-days", "1"];
+    theirs("req", &[&cert[..], &["-out", "recip.pem"]].concat());
+    let plain = std::fs::read(setup().dir.join("pt")).unwrap();
+    let modes: [(&str, &[&str]); 3] = [
+        ("v15", &[]),
+        ("oaep", &["-keyopt", "rsa_padding_mode:oaep"]),
+        ("oaep256", &["-keyopt", "rsa_padding_mode:oaep", "-keyopt", "rsa_oaep_md:sha256"]),
+    ];
+    for (tag, opts) in modes {
+        let (o, t) = (format!("env-o-{tag}.p7m"), format!("env-t-{tag}.p7m"));
+        let enc = ["-encrypt", "-in", "pt", "-recip", "recip.pem", "-out"];
+        with_ours("cms", &[&enc[..], &[o.as_str()], opts].concat(), "encrypts=1");
+        theirs("cms", &[&enc[..], &[t.as_str()], opts].concat());
+        let dec = |input| ["-decrypt", "-in", input, "-recip", "recip.pem", "-inkey", "k2048.pem"];
+        assert_eq!(theirs("cms", &dec(&o)).stdout, plain, "{tag}");
+        assert_eq!(with_ours("cms", &dec(&t), "decrypts=1").stdout, plain, "{tag}");
     }
 }

@@ -6,7 +6,10 @@
 //! `sign` is a digest and is wrapped in its DigestInfo (RFC 8017 9.2), without one it is
 //! padded as it is (`openssl pkeyutl -sign` without `-digest`); PSS takes SHA-1 when no
 //! digest was set, MGF1 over the signature digest unless told otherwise, and any salt
-//! when verifying; no padding takes exactly k bytes. Private operations go through
+//! when verifying; no padding takes exactly k bytes; ANSI X9.31 (`x931`) signs a SHA-1
+//! or SHA-2 digest, or without a digest the caller's bytes, id byte included.
+//! Verify-recover (`openssl pkeyutl -verifyrecover`) gives back the digest, or without one
+//! the data inside the padding. Private operations go through
 //! [`crate::dispatch::run_private`].
 //!
 //! The default PSS salt when signing is the one of the libcrypto the provider is loaded
@@ -36,6 +39,8 @@ pub enum Purpose {
     Sign,
     /// verify / digest_verify.
     Verify,
+    /// verify_recover.
+    VerifyRecover,
 }
 
 /// An RSA signature context.
@@ -131,10 +136,14 @@ impl SigCtx {
                     self.md = Some(HashAlg::Sha1);
                 }
             }
-            Pad::X931 => return Err(Failure::new(Reason::Unsupported, "X9.31 padding")),
+            // Checked with the digest once all parameters are set (`check_x931`).
+            Pad::X931 => {}
             Pad::Oaep | Pad::Tls => {
                 return Err(Failure::param("pad-mode: not a signature padding"));
             }
+        }
+        if pad == Pad::Pss && self.purpose == Purpose::VerifyRecover {
+            return Err(Failure::param("pad-mode pss cannot recover the message"));
         }
         if pad == Pad::None && self.hasher.is_some() {
             return Err(Failure::param("pad-mode none with a digest"));
@@ -152,6 +161,17 @@ impl SigCtx {
         }
         self.md = Some(alg);
         Ok(())
+    }
+
+    /// X9.31 names its digest in the signature, so OpenSSL refuses pad-mode x931 unless
+    /// a digest with an X9.31 id is set once the parameters of a call are applied
+    /// (rsa_sig.c `rsa_check_padding`, "invalid x931 digest"); so does this.
+    pub fn check_x931(&self) -> Outcome<()> {
+        if self.pad != Pad::X931 {
+            return Ok(());
+        }
+        let md = self.md.ok_or_else(|| Failure::param("pad-mode x931 needs a digest"))?;
+        x931_digest(md).map(|_| ())
     }
 
     /// Sets the PSS salt length (PSS padding only, as OpenSSL).
@@ -246,6 +266,10 @@ impl SigCtx {
                 PrivateRequest::SignPkcs1v15Prehashed { hash, digest }
             }
             (Pad::Pkcs1, None) => PrivateRequest::SignPkcs1v15Raw { data: digest },
+            (Pad::X931, Some(hash)) => {
+                check_digest_len(hash, tbs)?;
+                PrivateRequest::SignX931Prehashed { hash, digest }
+            }
             (Pad::Pss, _) => {
                 check_digest_len(self.md.unwrap_or(HashAlg::Sha1), tbs)?;
                 PrivateRequest::SignPssPrehashed { params: self.signing_pss(bits), digest }
@@ -292,7 +316,7 @@ impl SigCtx {
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         stats::count(Op::Verify);
         let (pad, md) = (self.pad, self.md);
-        if !matches!((pad, md), (Pad::Pkcs1 | Pad::Pss | Pad::None, _)) {
+        if !matches!(pad, Pad::Pkcs1 | Pad::Pss | Pad::None | Pad::X931) {
             return Err(Failure::new(Reason::Unsupported, "padding"));
         }
         let pss = (pad == Pad::Pss).then(|| self.pss(false));
@@ -301,6 +325,7 @@ impl SigCtx {
             (Pad::Pkcs1, Some(hash), _) => public.verify_pkcs1v15_prehashed(hash, tbs, sig),
             (Pad::Pkcs1, None, _) => public.verify_pkcs1v15_raw(tbs, sig),
             (Pad::Pss, _, Some(pss)) => public.verify_pss_prehashed(pss, tbs, sig),
+            (Pad::X931, Some(hash), _) => public.verify_x931_prehashed(hash, tbs, sig),
             _ => {
                 let ok =
                     sig.len() == public.size() && public.raw_public(sig).is_ok_and(|m| m == tbs);
@@ -308,6 +333,49 @@ impl SigCtx {
             }
         });
         r.map_err(|_| Failure::new(Reason::VerificationFailed, "signature does not verify"))
+    }
+
+    /// verify_recover: what `sig` signs, as OpenSSL's RSA signature recovers it. With a
+    /// digest set, the digest: out of its DigestInfo (PKCS#1 v1.5, which must name that
+    /// digest) or before its id byte (X9.31, which must be that digest's id). Without
+    /// one, the bytes inside the padding (the DigestInfo or the id byte included), or for
+    /// no padding the whole k bytes.
+    pub fn verify_recover(&self, sig: &[u8]) -> Outcome<Vec<u8>> {
+        if self.purpose != Purpose::VerifyRecover {
+            return Err(Failure::new(
+                Reason::OperationFailed,
+                "context not initialised for verify-recover",
+            ));
+        }
+        let public =
+            self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
+        stats::count(Op::Verify);
+        let (pad, md) = (self.pad, self.md);
+        let bad = || Failure::new(Reason::VerificationFailed, "signature does not verify");
+        if pad == Pad::None && md.is_some() {
+            return Err(Failure::param("pad-mode none with a digest"));
+        }
+        if !matches!(pad, Pad::Pkcs1 | Pad::X931 | Pad::None) {
+            return Err(Failure::param("only pkcs1, x931 and none recover the message"));
+        }
+        let recovered = crate::async_job::off_job_stack(|| match pad {
+            Pad::Pkcs1 => public.recover_pkcs1v15_raw(sig),
+            Pad::X931 => public.recover_x931(sig),
+            _ => public.raw_public(sig),
+        });
+        let data = recovered.map_err(|_| bad())?;
+        let Some(md) = md else { return Ok(data) };
+        let digest = match pad {
+            Pad::Pkcs1 => data.strip_prefix(md.digest_info_prefix()),
+            _ => data
+                .split_last()
+                .filter(|&(&id, _)| x931_digest(md).is_ok_and(|want| want == id))
+                .map(|(_, d)| d),
+        };
+        match digest {
+            Some(d) if d.len() == md.output_len() => Ok(d.to_vec()),
+            _ => Err(bad()),
+        }
     }
 
     /// digest_sign_update / digest_verify_update.
@@ -341,6 +409,13 @@ impl SigCtx {
         let digest = self.finish_digest()?;
         self.verify(sig, &digest)
     }
+}
+
+/// The X9.31 id byte of `md`, or the parameter error for a digest without one (OpenSSL's
+/// "invalid x931 digest").
+fn x931_digest(md: HashAlg) -> Outcome<u8> {
+    cryptocard::rsa::x931::hash_id(md)
+        .ok_or_else(|| Failure::param("pad-mode x931 signs SHA-1 and SHA-2 digests only"))
 }
 
 fn check_digest_len(hash: HashAlg, tbs: &[u8]) -> Outcome<()> {

@@ -146,6 +146,36 @@ unsafe extern "C" fn verify(
     })
 }
 
+unsafe extern "C" fn verify_recover_init(
+    ctx: *mut c_void,
+    provkey: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    with_ctx(ctx, c"verify_recover_init", |c| {
+        init(c, provkey, Purpose::VerifyRecover, None, params)
+    })
+}
+
+unsafe extern "C" fn verify_recover(
+    ctx: *mut c_void,
+    rout: *mut u8,
+    routlen: *mut usize,
+    routsize: usize,
+    sig: *const u8,
+    siglen: usize,
+) -> c_int {
+    with_ctx(ctx, c"verify_recover", |c| {
+        if rout.is_null() {
+            // SAFETY: OpenSSL's length out pointer.
+            return unsafe { output_len(routlen, c.sig.sig_len()?) };
+        }
+        // SAFETY: OpenSSL's buffer of `siglen` bytes.
+        let data = c.sig.verify_recover(unsafe { input(sig, siglen) })?;
+        // SAFETY: `rout` holds `routsize` writable bytes.
+        unsafe { output(rout, routlen, routsize, &data) }
+    })
+}
+
 unsafe extern "C" fn digest_sign_init(
     ctx: *mut c_void,
     mdname: *const c_char,
@@ -222,6 +252,7 @@ fn set_params(sig: &mut SigCtx, params: *const OsslParam) -> Outcome<()> {
     if let Some(p) = find(b"mgf1-digest") {
         next.set_mgf1(digest_from_param(p, "mgf1-digest")?)?;
     }
+    next.check_x931()?;
     *sig = next;
     Ok(())
 }
@@ -284,7 +315,7 @@ unsafe extern "C" fn gettable_ctx_params(
 }
 
 /// The RSA signature's dispatch table.
-pub static DISPATCH: Table<OsslDispatch, 18> = Table([
+pub static DISPATCH: Table<OsslDispatch, 20> = Table([
     entry(ossl::FUNC_SIGNATURE_NEWCTX, newctx as *const c_void),
     entry(ossl::FUNC_SIGNATURE_FREECTX, freectx as *const c_void),
     entry(ossl::FUNC_SIGNATURE_DUPCTX, dupctx as *const c_void),
@@ -292,6 +323,8 @@ pub static DISPATCH: Table<OsslDispatch, 18> = Table([
     entry(ossl::FUNC_SIGNATURE_SIGN, sign as *const c_void),
     entry(ossl::FUNC_SIGNATURE_VERIFY_INIT, verify_init as *const c_void),
     entry(ossl::FUNC_SIGNATURE_VERIFY, verify as *const c_void),
+    entry(ossl::FUNC_SIGNATURE_VERIFY_RECOVER_INIT, verify_recover_init as *const c_void),
+    entry(ossl::FUNC_SIGNATURE_VERIFY_RECOVER, verify_recover as *const c_void),
     entry(ossl::FUNC_SIGNATURE_DIGEST_SIGN_INIT, digest_sign_init as *const c_void),
     entry(ossl::FUNC_SIGNATURE_DIGEST_SIGN_UPDATE, digest_update as *const c_void),
     entry(ossl::FUNC_SIGNATURE_DIGEST_SIGN_FINAL, digest_sign_final as *const c_void),

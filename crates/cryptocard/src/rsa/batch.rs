@@ -86,12 +86,6 @@ pub enum PrivateRequest {
         /// The digest.
         digest: Vec<u8>,
     },
-    /// [`RsaPrivateKey::sign_x931_raw`]: an ANSI X9.31 signature of bytes the caller
-    /// framed (the digest and its id byte).
-    SignX931Raw {
-        /// The framed bytes.
-        data: Vec<u8>,
-    },
     /// [`RsaPrivateKey::sign_pss`]: hash `msg` and sign it (RSASSA-PSS).
     SignPss {
         /// The PSS parameters.
@@ -143,7 +137,6 @@ impl PrivateRequest {
             PrivateRequest::SignX931Prehashed { hash, digest } => {
                 key.sign_x931_prehashed(*hash, digest, rng)
             }
-            PrivateRequest::SignX931Raw { data } => key.sign_x931_raw(data, rng),
             PrivateRequest::SignPss { params, msg } => key.sign_pss(params, msg, rng),
             PrivateRequest::SignPssPrehashed { params, digest } => {
                 key.sign_pss_prehashed(params, digest, rng)
@@ -224,7 +217,6 @@ impl PrivateRequest {
             R::SignPkcs1v15Prehashed { hash, digest } => key.pkcs1v15_sign_input(*hash, digest),
             R::SignPkcs1v15Raw { data } => key.pkcs1v15_raw_sign_input(data),
             R::SignX931Prehashed { hash, digest } => key.x931_sign_input_prehashed(*hash, digest),
-            R::SignX931Raw { data } => key.x931_sign_input(data),
             R::SignPss { params, msg } => {
                 key.pss_sign_input(params, &pss_msg_digest(params, msg), rng)
             }
@@ -249,7 +241,7 @@ impl PrivateRequest {
             }
             R::DecryptPkcs1v15Explicit { .. } => explicit_finish(&open_result(rsadp)?),
             R::RawPrivate { .. } => rsadp,
-            R::SignX931Prehashed { .. } | R::SignX931Raw { .. } => {
+            R::SignX931Prehashed { .. } => {
                 key.public.x931_signature(super::declassify::signature(rsadp)?)
             }
             _ => super::declassify::signature(rsadp),

@@ -132,13 +132,8 @@ impl RsaPrivateKey {
     /// The X9.31 signature of `data` framed by the caller (the digest and its id byte):
     /// IR of `data`, RSASP1, then the smaller of the result and n minus it.
     pub fn sign_x931_raw(&self, data: &[u8], rng: &mut dyn RandomSource) -> Result<Vec<u8>> {
-        let s = super::declassify::signature(self.raw_private(&self.x931_sign_input(data)?, rng))?;
+        let s = super::declassify::signature(self.raw_private(&encode(data, self.size())?, rng))?;
         self.public.x931_signature(s)
-    }
-
-    /// IR of `data` framed by the caller: RSASP1's k-byte input (shared with `batch.rs`).
-    pub(super) fn x931_sign_input(&self, data: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-        encode(data, self.size())
     }
 
     /// IR of a digest computed with `hash`: RSASP1's k-byte input (for `batch.rs`).

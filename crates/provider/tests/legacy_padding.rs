@@ -1,0 +1,136 @@
+//! The legacy operations OpenSSL's default provider still offers, through ours in the
+//! system's `openssl` command and against the default provider both ways: ANSI X9.31
+//! signatures (deterministic, so ours must be the same bytes) with every digest X9.31
+//! names, and verify-recover (`openssl pkeyutl -verifyrecover`) of PKCS#1 v1.5, X9.31 and
+//! unpadded signatures, with and without a digest. A program that prefers our provider
+//! (`?provider=cryptocard`) gets ours for these, with no fallback, so each must work or
+//! fail as the default provider does. Without an `openssl` command the tests print why
+//! and pass.
+
+mod common;
+
+use common::cli::Cli;
+use common::have_openssl;
+use std::sync::OnceLock;
+
+fn setup() -> &'static Cli {
+    static SETUP: OnceLock<Cli> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let cli = Cli::new("provider-legacy");
+        std::fs::write(cli.dir.join("msg"), b"a payment instruction of 1998").unwrap();
+        for bits in [2048, 3072] {
+            let (key, public) = (format!("k{bits}.pem"), format!("p{bits}.pem"));
+            let b = format!("rsa_keygen_bits:{bits}");
+            cli.ok(&["genpkey", "-algorithm", "RSA", "-pkeyopt", &b, "-out", &key]);
+            cli.ok(&["pkey", "-in", &key, "-pubout", "-out", &public]);
+        }
+        cli
+    })
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(setup().dir.join(name)).unwrap()
+}
+
+#[test]
+fn x931_signatures_are_the_default_providers_bytes() {
+    if !have_openssl() {
+        return;
+    }
+    let s = setup();
+    let x931 = "rsa_padding_mode:x931";
+    for bits in [2048, 3072] {
+        let (key, public) = (format!("k{bits}.pem"), format!("p{bits}.pem"));
+        for md in ["sha1", "sha256", "sha384", "sha512"] {
+            let (o, t) = (format!("x931-o-{bits}-{md}"), format!("x931-t-{bits}-{md}"));
+            let dash_md = format!("-{md}");
+            let sign =
+                |out| vec![dash_md.as_str(), "-sign", &key, "-out", out, "-sigopt", x931, "msg"];
+            s.ours("dgst", &sign(o.as_str()), "signs=1");
+            s.theirs("dgst", &sign(t.as_str()));
+            assert_eq!(read(&o), read(&t), "{bits} {md}: X9.31 is deterministic");
+            let verify = |sig, msg| {
+                vec![dash_md.as_str(), "-verify", &public, "-signature", sig, "-sigopt", x931, msg]
+            };
+            s.ours("dgst", &verify(t.as_str(), "msg"), "verifies=1");
+            s.theirs("dgst", &verify(o.as_str(), "msg"));
+            // Another message does not verify.
+            s.fails_cleanly("dgst", &verify(o.as_str(), "p2048.pem"), "does not verify");
+        }
+    }
+    // X9.31 names SHA-1 and SHA-2 only, and needs a digest: refused as OpenSSL refuses.
+    let sha224 = ["-sha224", "-sign", "k2048.pem", "-sigopt", x931, "msg"];
+    s.fails_cleanly("dgst", &sha224, "x931");
+    let no_md = ["-sign", "-inkey", "k2048.pem", "-in", "msg", "-pkeyopt", x931];
+    s.fails_cleanly("pkeyutl", &no_md, "x931");
+}
+
+#[test]
+fn verify_recover_gives_what_the_default_provider_gives() {
+    if !have_openssl() {
+        return;
+    }
+    let s = setup();
+    s.theirs("dgst", &["-sha256", "-binary", "-out", "msg.sha256", "msg"]);
+    let digest = read("msg.sha256");
+    // Signatures by the default provider: PKCS#1 v1.5 and X9.31 of the digest. Without
+    // padding any k bytes below n are a signature (of their e-th power): the digest,
+    // zero-extended, whose recovery is its raw encryption.
+    let md = ["-pkeyopt", "digest:sha256"];
+    let x931 = ["-pkeyopt", "digest:sha256", "-pkeyopt", "rsa_padding_mode:x931"];
+    let none = ["-pkeyopt", "rsa_padding_mode:none"];
+    let mut raw = vec![0u8; 256 - digest.len()];
+    raw.extend(&digest);
+    std::fs::write(s.dir.join("rec-none"), &raw).unwrap();
+    let sign = |out: &str, opts: &[&str]| {
+        let base = ["-sign", "-inkey", "k2048.pem", "-in", "msg.sha256", "-out", out];
+        s.theirs("pkeyutl", &[&base[..], opts].concat());
+    };
+    sign("rec-pkcs1", &md);
+    sign("rec-x931", &x931);
+    let enc =
+        ["-encrypt", "-pubin", "-inkey", "p2048.pem", "-in", "rec-none", "-out", "rec-none.e"];
+    s.theirs("pkeyutl", &[&enc[..], &none].concat());
+    let cases: [(&str, &[&str]); 5] = [
+        ("rec-pkcs1", &md),  // the digest
+        ("rec-pkcs1", &[]),  // the DigestInfo
+        ("rec-x931", &x931), // the digest
+        ("rec-none", &none), // all k bytes
+        ("rec-x931", &["-pkeyopt", "digest:sha1", "-pkeyopt", "rsa_padding_mode:x931"]),
+    ];
+    for (i, (sig, opts)) in cases.iter().enumerate() {
+        let args =
+            [&["-verifyrecover", "-pubin", "-inkey", "p2048.pem", "-in", sig][..], opts].concat();
+        if i == 4 {
+            // A SHA-256 X9.31 signature recovered as SHA-1: the id byte differs.
+            s.fails_cleanly("pkeyutl", &args, "does not verify");
+            continue;
+        }
+        let ours = s.ours("pkeyutl", &args, "verifies=1").stdout;
+        let theirs = s.theirs("pkeyutl", &args).stdout;
+        assert_eq!(ours, theirs, "{sig} {opts:?}");
+        match i {
+            0 | 2 => assert_eq!(ours, digest, "{sig} {opts:?}"),
+            3 => assert_eq!(ours, read("rec-none.e")),
+            _ => assert!(ours.ends_with(&digest) && ours.len() == 19 + 32),
+        }
+    }
+    // PSS hides the message: no recovery, as OpenSSL refuses it.
+    let pss = [
+        "-verifyrecover",
+        "-pubin",
+        "-inkey",
+        "p2048.pem",
+        "-in",
+        "rec-pkcs1",
+        "-pkeyopt",
+        "rsa_padding_mode:pss",
+    ];
+    s.fails_cleanly("pkeyutl", &pss, "pss");
+    // A corrupted signature does not recover.
+    let mut bad = read("rec-pkcs1");
+    bad[10] ^= 0x40;
+    std::fs::write(s.dir.join("rec-bad"), bad).unwrap();
+    let args = ["-verifyrecover", "-pubin", "-inkey", "p2048.pem", "-in", "rec-bad"];
+    s.fails_cleanly("pkeyutl", &args, "does not verify");
+}

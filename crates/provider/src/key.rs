@@ -16,6 +16,7 @@
 
 use crate::errors::{Failure, Outcome, Reason};
 use crate::ossl::names;
+use crate::pss_key::PssRestriction;
 use core::ffi::CStr;
 use cryptocard::bignum::Nat;
 use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
@@ -72,6 +73,8 @@ struct Held {
     private: Option<Arc<RsaPrivateKey>>,
     /// The process that made `private` (its blinding pool).
     pid: u32,
+    /// An RSA-PSS key's restrictions, if it has any.
+    restriction: Option<PssRestriction>,
 }
 
 /// OpenSSL's `keydata`: empty until imported or generated.
@@ -89,10 +92,20 @@ impl KeyData {
         KeyData { pss: true, ..KeyData::default() }
     }
 
-    /// A key object holding `key`.
+    /// An RSA key object holding `key`.
     pub fn from_private(key: RsaPrivateKey) -> KeyData {
-        let data = KeyData::default();
-        data.set_private(key);
+        KeyData::generated(key, false, None)
+    }
+
+    /// A key object holding `key`: an RSA key, or an RSA-PSS key (`pss`) with
+    /// `restriction` if it has any.
+    pub fn generated(
+        key: RsaPrivateKey,
+        pss: bool,
+        restriction: Option<PssRestriction>,
+    ) -> KeyData {
+        let data = KeyData { pss, ..KeyData::default() };
+        data.set_private(key, restriction.filter(|_| pss));
         data
     }
 
@@ -100,10 +113,28 @@ impl KeyData {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn set_private(&self, key: RsaPrivateKey) {
+    fn set_private(&self, key: RsaPrivateKey, restriction: Option<PssRestriction>) {
         let public = Arc::new(key.public_key().clone());
-        let held = Held { public, private: Some(Arc::new(key)), pid: std::process::id() };
-        *self.lock() = Some(held);
+        let private = Some(Arc::new(key));
+        *self.lock() = Some(Held { public, private, pid: std::process::id(), restriction });
+    }
+
+    /// An RSA-PSS key's restrictions (none for an RSA key).
+    pub fn restriction(&self) -> Option<PssRestriction> {
+        self.lock().as_ref().and_then(|h| h.restriction)
+    }
+
+    /// Sets an RSA-PSS key's restrictions on the key held (an import of its "other
+    /// parameters" alone); nothing to do without any or for an RSA key.
+    pub fn set_restriction(&self, restriction: Option<PssRestriction>) -> Outcome<()> {
+        let Some(r) = restriction.filter(|_| self.pss) else { return Ok(()) };
+        match self.lock().as_mut() {
+            Some(h) => {
+                h.restriction = Some(r);
+                Ok(())
+            }
+            None => Err(Failure::new(Reason::InvalidKey, "restrictions without a key")),
+        }
     }
 
     /// The public key, if any.
@@ -136,6 +167,18 @@ impl KeyData {
 
     /// Imports `values`; the private half only if `private` and `d` is there.
     pub fn import(&self, values: &KeyValues, private: bool) -> Outcome<()> {
+        self.import_restricted(values, private, None)
+    }
+
+    /// [`KeyData::import`], and for an RSA-PSS key its `restriction` (an RSA key has
+    /// none).
+    pub fn import_restricted(
+        &self,
+        values: &KeyValues,
+        private: bool,
+        restriction: Option<PssRestriction>,
+    ) -> Outcome<()> {
+        let restriction = restriction.filter(|_| self.pss);
         let nat = |v: &Option<KeyBytes>, what: &str| {
             v.as_deref()
                 .map(|b| Nat::from_be_bytes(b))
@@ -157,10 +200,11 @@ impl KeyData {
             } else {
                 RsaPrivateKey::from_components(n, e, d, primes)
             }?;
-            self.set_private(key);
+            self.set_private(key, restriction);
         } else {
             let public = Arc::new(RsaPublicKey::new(n, e)?);
-            *self.lock() = Some(Held { public, private: None, pid: std::process::id() });
+            let pid = std::process::id();
+            *self.lock() = Some(Held { public, private: None, pid, restriction });
         }
         Ok(())
     }

@@ -11,6 +11,7 @@ use crate::errors::{Failure, Outcome, Reason, guard};
 use crate::key::{KeyBytes, KeyData, KeyValues, security_bits};
 use crate::ossl::{self, OsslDispatch, OsslParam, Table, describe, entry, names};
 use crate::params::{self, Builder};
+use crate::pss_key::PssRestriction;
 use crate::stats::{self, Op};
 use core::ffi::{c_int, c_void};
 use cryptocard::rng::OsRng;
@@ -110,10 +111,20 @@ unsafe extern "C" fn import(
         // SAFETY: our keydata or null.
         let Some(key) = (unsafe { key_ref(keydata) }) else { return 0 };
         let (private, public) = wants(selection);
-        if !private && !public {
-            return 1; // RSA has no domain parameters.
-        }
-        let ok = values_from(params).and_then(|v| key.import(&v, private));
+        // SAFETY: OpenSSL passes an END-terminated array.
+        let elements = unsafe { params::elements(params) };
+        // An RSA-PSS key's restrictions come as its "other parameters".
+        let restriction = match selection & ossl::SELECT_OTHER_PARAMETERS {
+            0 => Ok(None),
+            _ => PssRestriction::from_params(&elements, None),
+        };
+        let ok = restriction.and_then(|restriction| {
+            if !private && !public {
+                // RSA has no domain parameters; the restrictions alone, on the key held.
+                return key.set_restriction(restriction);
+            }
+            key.import_restricted(&values_from(params)?, private, restriction)
+        });
         c_int::from(ok.is_ok())
     })
 }
@@ -135,6 +146,11 @@ unsafe extern "C" fn export(
             for (name, value) in key.export(private).named() {
                 b.push_biguint_be(name, value);
             }
+        }
+        if selection & ossl::SELECT_OTHER_PARAMETERS != 0
+            && let Some(r) = key.restriction()
+        {
+            r.push_params(&mut b);
         }
         let array = b.finish();
         // SAFETY: OpenSSL's callback with its argument; `array` lives in `b` until after
@@ -200,8 +216,17 @@ unsafe extern "C" fn get_params(keydata: *mut c_void, params: *mut OsslParam) ->
         let Some(key) = (unsafe { key_ref(keydata) }) else { return 0 };
         let Some(public) = key.public() else { return 0 };
         let mut private = None;
+        let restriction = key.restriction();
         // SAFETY: OpenSSL passes an END-terminated array.
         for mut p in unsafe { params::elements(params) } {
+            // A restricted RSA-PSS key names its digest (its default and mandatory one),
+            // MGF1 digest and least salt length.
+            if let Some(ok) = restriction.and_then(|r| r.answer(&mut p)) {
+                if !ok {
+                    return 0;
+                }
+                continue;
+            }
             let ok = match p.key() {
                 b"bits" => p.set_i64(public.bits() as i64),
                 b"security-bits" => p.set_i64(security_bits(public.bits())),
@@ -225,11 +250,15 @@ unsafe extern "C" fn get_params(keydata: *mut c_void, params: *mut OsslParam) ->
     })
 }
 
-static GETTABLE: Table<OsslParam, 7> = Table([
+static GETTABLE: Table<OsslParam, 11> = Table([
     describe(names::BITS, ossl::PARAM_INTEGER),
     describe(names::SECURITY_BITS, ossl::PARAM_INTEGER),
     describe(names::MAX_SIZE, ossl::PARAM_INTEGER),
     describe(names::DEFAULT_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::MANDATORY_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::MGF1_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::SALTLEN, ossl::PARAM_INTEGER),
     describe(names::N, ossl::PARAM_UNSIGNED_INTEGER),
     describe(names::E, ossl::PARAM_UNSIGNED_INTEGER),
     ossl::PARAM_END,
@@ -239,17 +268,24 @@ unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const OsslParam 
     GETTABLE.as_ptr()
 }
 
-/// Key generation settings: bits, primes and e, as OpenSSL's RSA keymgmt takes them.
+/// Key generation settings: bits, primes and e, as OpenSSL's RSA keymgmt takes them,
+/// and an RSA-PSS key's restrictions.
 #[derive(Debug)]
 struct GenCtx {
     opts: KeyGenOptions,
     /// Make an RSA-PSS key.
     pss: bool,
+    /// Its restrictions, once a setting names one.
+    restriction: Option<PssRestriction>,
 }
 
 fn gen_params(g: &mut GenCtx, params: *const OsslParam) -> Outcome<()> {
     // SAFETY: OpenSSL passes null or an END-terminated array.
-    for p in unsafe { params::elements(params) } {
+    let elements = unsafe { params::elements(params) };
+    if g.pss {
+        g.restriction = PssRestriction::from_params(&elements, g.restriction)?;
+    }
+    for p in elements {
         let int = || p.get_i64().ok_or_else(|| Failure::param("not an integer"));
         match p.key() {
             b"bits" => g.opts.bits = usize::try_from(int()?).map_err(|_| Failure::param("bits"))?,
@@ -273,21 +309,26 @@ fn gen_params(g: &mut GenCtx, params: *const OsslParam) -> Outcome<()> {
     Ok(())
 }
 
-unsafe extern "C" fn gen_init(
-    _provctx: *mut c_void,
-    selection: c_int,
-    params: *const OsslParam,
-) -> *mut c_void {
+/// gen_init of both key types: an RSA-PSS key's when `pss`.
+fn gen_init_of(selection: c_int, params: *const OsslParam, pss: bool) -> *mut c_void {
     guard(core::ptr::null_mut(), || {
         if selection & (ossl::SELECT_PRIVATE_KEY | ossl::SELECT_PUBLIC_KEY) == 0 {
             return core::ptr::null_mut();
         }
-        let mut g = GenCtx { opts: KeyGenOptions::new(2048), pss: false };
+        let mut g = GenCtx { opts: KeyGenOptions::new(2048), pss, restriction: None };
         if gen_params(&mut g, params).is_err() {
             return core::ptr::null_mut();
         }
         Box::into_raw(Box::new(g)).cast::<c_void>()
     })
+}
+
+unsafe extern "C" fn gen_init(
+    _provctx: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> *mut c_void {
+    gen_init_of(selection, params, false)
 }
 
 unsafe extern "C" fn gen_set_params(genctx: *mut c_void, params: *const OsslParam) -> c_int {
@@ -304,6 +345,25 @@ static GEN_SETTABLE: Table<OsslParam, 4> = Table([
     describe(names::E, ossl::PARAM_UNSIGNED_INTEGER),
     ossl::PARAM_END,
 ]);
+
+/// The RSA-PSS key generation's settings: RSA's and the restrictions.
+static GEN_SETTABLE_PSS: Table<OsslParam, 8> = Table([
+    describe(names::BITS, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::PRIMES, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::E, ossl::PARAM_UNSIGNED_INTEGER),
+    describe(names::DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::MASKGENFUNC, ossl::PARAM_UTF8_STRING),
+    describe(names::MGF1_DIGEST, ossl::PARAM_UTF8_STRING),
+    describe(names::SALTLEN, ossl::PARAM_INTEGER),
+    ossl::PARAM_END,
+]);
+
+unsafe extern "C" fn gen_settable_params_pss(
+    _genctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const OsslParam {
+    GEN_SETTABLE_PSS.as_ptr()
+}
 
 unsafe extern "C" fn gen_settable_params(
     _genctx: *mut c_void,
@@ -328,9 +388,7 @@ unsafe extern "C" fn generate(
         {
             Ok(key) => {
                 stats::count(Op::Keygen);
-                let mut data = KeyData::from_private(key);
-                data.pss = g.pss;
-                into_keydata(data)
+                into_keydata(KeyData::generated(key, g.pss, g.restriction))
             }
             Err(_) => core::ptr::null_mut(),
         }
@@ -338,17 +396,11 @@ unsafe extern "C" fn generate(
 }
 
 unsafe extern "C" fn gen_init_pss(
-    provctx: *mut c_void,
+    _provctx: *mut c_void,
     selection: c_int,
     params: *const OsslParam,
 ) -> *mut c_void {
-    // SAFETY: forwarded with OpenSSL's arguments.
-    let genctx = unsafe { gen_init(provctx, selection, params) };
-    // SAFETY: null or the `Box<GenCtx>` just made, not shared yet.
-    if let Some(g) = unsafe { genctx.cast::<GenCtx>().as_mut() } {
-        g.pss = true;
-    }
-    genctx
+    gen_init_of(selection, params, true)
 }
 
 unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {
@@ -360,9 +412,13 @@ unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {
     })
 }
 
-/// A key management dispatch table: RSA's functions with the constructor and the
-/// generator's init that make RSA or RSA-PSS objects.
-const fn table(new: *const c_void, gen_init: *const c_void) -> Table<OsslDispatch, 18> {
+/// A key management dispatch table: RSA's functions with the constructor, the
+/// generator's init and its settings list that make RSA or RSA-PSS objects.
+const fn table(
+    new: *const c_void,
+    gen_init: *const c_void,
+    gen_settable: *const c_void,
+) -> Table<OsslDispatch, 18> {
     Table([
         entry(ossl::FUNC_KEYMGMT_NEW, new),
         entry(ossl::FUNC_KEYMGMT_FREE, free as *const c_void),
@@ -377,7 +433,7 @@ const fn table(new: *const c_void, gen_init: *const c_void) -> Table<OsslDispatc
         entry(ossl::FUNC_KEYMGMT_GETTABLE_PARAMS, gettable_params as *const c_void),
         entry(ossl::FUNC_KEYMGMT_GEN_INIT, gen_init),
         entry(ossl::FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params as *const c_void),
-        entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params as *const c_void),
+        entry(ossl::FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable),
         entry(ossl::FUNC_KEYMGMT_GEN, generate as *const c_void),
         entry(ossl::FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup as *const c_void),
         entry(ossl::FUNC_KEYMGMT_QUERY_OPERATION_NAME, query_operation_name as *const c_void),
@@ -387,10 +443,12 @@ const fn table(new: *const c_void, gen_init: *const c_void) -> Table<OsslDispatc
 
 /// The RSA key management's dispatch table.
 pub static DISPATCH: Table<OsslDispatch, 18> =
-    table(new as *const c_void, gen_init as *const c_void);
+    table(new as *const c_void, gen_init as *const c_void, gen_settable_params as *const c_void);
 
-/// The RSA-PSS key management's dispatch table: RSA's, with RSA-PSS objects. Restrictions
-/// a key carries (its digest, MGF1 digest and salt length; RFC 4055 section 3.3) are not
-/// kept: the signer's parameters rule.
-pub static PSS_DISPATCH: Table<OsslDispatch, 18> =
-    table(new_pss as *const c_void, gen_init_pss as *const c_void);
+/// The RSA-PSS key management's dispatch table: RSA's, with RSA-PSS objects, which keep
+/// the restrictions a key carries (`pss_key.rs`).
+pub static PSS_DISPATCH: Table<OsslDispatch, 18> = table(
+    new_pss as *const c_void,
+    gen_init_pss as *const c_void,
+    gen_settable_params_pss as *const c_void,
+);

@@ -4,8 +4,9 @@
 //!
 //! It offers three algorithms, all named "RSA:rsaEncryption:1.2.840.113549.1.1.1" with
 //! the property "provider=cryptocard" (and the key management of RSA-PSS keys,
-//! "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", whose signatures are RSA's): key management, signature (PKCS#1 v1.5, PSS, no
-//! padding; sign, verify, digest-sign, digest-verify) and asymmetric cipher (PKCS#1 v1.5
+//! "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10", whose signatures are RSA's, under the
+//! key's restrictions): key management, signature (PKCS#1 v1.5, PSS, ANSI X9.31, no
+//! padding; sign, verify, verify-recover, digest-sign, digest-verify) and asymmetric cipher (PKCS#1 v1.5
 //! with implicit rejection, OAEP, no padding). Everything else (digests, ciphers, key
 //! exchange, encoders and decoders) stays with the default provider: keys decoded there
 //! move to ours by export and import of the standard RSA parameters.
@@ -22,7 +23,8 @@
 //! * `provider`: `OSSL_provider_init`, the provider's own functions, error reporting;
 //! * `keymgmt`, `signature`, `asym_cipher`: the C side of each algorithm, thin wrappers
 //!   inside `catch_unwind`;
-//! * `key`, `sig_ctx`, `cipher_ctx`, `padding`: the same in plain Rust (no `unsafe`);
+//! * `key`, `pss_key`, `sig_ctx`, `cipher_ctx`, `padding`: the same in plain Rust (no
+//!   `unsafe`);
 //! * `params`, `buffers`: `OSSL_PARAM` arrays and C buffers;
 //! * `dispatch`: the per-process engine every private operation goes through (fork
 //!   safety); `async_job`: inside an OpenSSL async job, the engine with a callback and a
@@ -50,6 +52,7 @@ pub mod ossl;
 pub mod padding;
 pub mod params;
 pub mod provider;
+pub mod pss_key;
 pub mod sig_ctx;
 mod signature;
 pub mod stats;

@@ -192,6 +192,8 @@ pub const FUNC_KEYMGMT_EXPORT_TYPES: c_int = 43;
 pub const SELECT_PRIVATE_KEY: c_int = 0x01;
 /// `OSSL_KEYMGMT_SELECT_PUBLIC_KEY`.
 pub const SELECT_PUBLIC_KEY: c_int = 0x02;
+/// `OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS` (an RSA-PSS key's restrictions).
+pub const SELECT_OTHER_PARAMETERS: c_int = 0x80;
 
 // Signature.
 /// `OSSL_FUNC_SIGNATURE_NEWCTX`.
@@ -282,6 +284,10 @@ pub mod names {
     pub const MAX_SIZE: &CStr = c"max-size";
     /// `OSSL_PKEY_PARAM_DEFAULT_DIGEST`.
     pub const DEFAULT_DIGEST: &CStr = c"default-digest";
+    /// `OSSL_PKEY_PARAM_MANDATORY_DIGEST`.
+    pub const MANDATORY_DIGEST: &CStr = c"mandatory-digest";
+    /// `OSSL_PKEY_PARAM_RSA_MASKGENFUNC` (an RSA-PSS key's mask generation function).
+    pub const MASKGENFUNC: &CStr = c"mgf";
     /// `OSSL_PKEY_PARAM_RSA_PRIMES`.
     pub const PRIMES: &CStr = c"primes";
     /// `OSSL_PKEY_PARAM_RSA_N`.

@@ -18,7 +18,7 @@ use crate::ossl::{
     OsslParam, PARAM_INTEGER, PARAM_OCTET_PTR, PARAM_OCTET_STRING, PARAM_UNSIGNED_INTEGER,
     PARAM_UTF8_PTR, PARAM_UTF8_STRING,
 };
-use core::ffi::{CStr, c_char, c_void};
+use core::ffi::{CStr, c_char, c_uint, c_void};
 use zeroize::Zeroizing;
 
 /// One element of a caller's `OSSL_PARAM` array.
@@ -307,8 +307,9 @@ impl Param<'_> {
 /// and values' storage, so the raw array stays valid while the builder lives.
 #[derive(Debug, Default)]
 pub struct Builder {
-    /// Native-endian copies of the values, private ones among them: wiped when dropped.
-    values: Vec<(&'static CStr, Zeroizing<Vec<u8>>)>,
+    /// The values as `OSSL_PARAM` data (native-endian numbers, strings with their NUL),
+    /// private ones among them: wiped when dropped.
+    values: Vec<(&'static CStr, c_uint, Zeroizing<Vec<u8>>)>,
     array: Vec<OsslParam>,
 }
 
@@ -323,7 +324,17 @@ impl Builder {
         if cfg!(target_endian = "little") {
             v.reverse();
         }
-        self.values.push((name, v));
+        self.values.push((name, PARAM_UNSIGNED_INTEGER, v));
+    }
+
+    /// Adds a signed integer (a C `int`, as `OSSL_PARAM_construct_int`).
+    pub fn push_int(&mut self, name: &'static CStr, v: i32) {
+        self.values.push((name, PARAM_INTEGER, Zeroizing::new(v.to_ne_bytes().to_vec())));
+    }
+
+    /// Adds a UTF-8 string (its size without the NUL, which is stored after it).
+    pub fn push_utf8(&mut self, name: &'static CStr, s: &CStr) {
+        self.values.push((name, PARAM_UTF8_STRING, Zeroizing::new(s.to_bytes_with_nul().to_vec())));
     }
 
     /// The END-terminated array; valid until the builder is dropped or changed.
@@ -331,11 +342,12 @@ impl Builder {
         self.array = self
             .values
             .iter_mut()
-            .map(|(name, v)| OsslParam {
+            .map(|(name, data_type, v)| OsslParam {
                 key: name.as_ptr(),
-                data_type: PARAM_UNSIGNED_INTEGER,
+                data_type: *data_type,
                 data: v.as_mut_ptr().cast::<c_void>(),
-                data_size: v.len(),
+                // A string's size leaves its NUL out.
+                data_size: v.len() - usize::from(*data_type == PARAM_UTF8_STRING),
                 return_size: usize::MAX,
             })
             .collect();

@@ -24,6 +24,7 @@ use crate::dispatch::run_private;
 use crate::errors::{Failure, Outcome, Reason};
 use crate::key::KeyData;
 use crate::padding::{Pad, Salt};
+use crate::pss_key::PssRestriction;
 use crate::stats::{self, Op};
 use cryptocard::digest::{HashAlg, Hasher};
 use cryptocard::rsa::{PrivateRequest, Pss, SaltLength};
@@ -60,6 +61,9 @@ pub struct SigCtx {
     default_salt: Salt,
     /// The running hash of digest_sign / digest_verify.
     hasher: Option<Hasher>,
+    /// The restrictions of the RSA-PSS key, if it has any: its digests are the only
+    /// ones, its salt length the least (and the default).
+    restriction: Option<PssRestriction>,
 }
 
 impl Default for SigCtx {
@@ -82,6 +86,7 @@ impl SigCtx {
             salt,
             default_salt: salt,
             hasher: None,
+            restriction: None,
         }
     }
 
@@ -95,6 +100,7 @@ impl SigCtx {
         // RFC 4055's defaults).
         let pad = if key.pss { Pad::Pss } else { Pad::Pkcs1 };
         let md = key.pss.then_some(HashAlg::Sha1);
+        let restriction = key.restriction();
         *self = SigCtx {
             key: Some(key),
             purpose,
@@ -102,6 +108,21 @@ impl SigCtx {
             md,
             ..SigCtx::with_default_salt(self.default_salt)
         };
+        // A restricted key signs with its digests and, unless told a longer one, its
+        // least salt length (rsa_sig.c `rsa_signverify_init`), which must fit the key.
+        if let Some(r) = restriction {
+            let bits = self.key()?.public().map_or(0, |p| p.bits());
+            if r.min_salt > max_salt(bits, r.md) {
+                return Err(Failure::new(
+                    Reason::InvalidKey,
+                    "the key's salt length does not fit it",
+                ));
+            }
+            self.md = Some(r.md);
+            self.mgf1 = Some(r.mgf1);
+            self.salt = Salt::Exact(r.min_salt);
+            self.restriction = Some(r);
+        }
         Ok(())
     }
 
@@ -117,9 +138,10 @@ impl SigCtx {
         let alg = match md.filter(|m| !m.is_empty()) {
             Some(name) => HashAlg::from_name(name)
                 .map_err(|_| Failure::param(format!("unknown digest {name:?}")))?,
-            None => HashAlg::Sha256,
+            // A restricted key's mandatory digest, else the default.
+            None => self.restriction.map_or(HashAlg::Sha256, |r| r.md),
         };
-        self.md = Some(alg);
+        self.set_md(alg)?;
         self.hasher = Some(Hasher::new(alg));
         Ok(())
     }
@@ -159,6 +181,10 @@ impl SigCtx {
         {
             return Err(Failure::param("digest cannot change after digest_sign_init"));
         }
+        if let Some(r) = self.restriction.filter(|r| r.md != alg) {
+            let only = crate::padding::digest_name(r.md).to_string_lossy();
+            return Err(Failure::param(format!("digest not allowed: the key signs {only} only")));
+        }
         self.md = Some(alg);
         Ok(())
     }
@@ -179,6 +205,21 @@ impl SigCtx {
         if self.pad != Pad::Pss {
             return Err(Failure::param("saltlen needs pad-mode pss"));
         }
+        // A restricted key's least salt length (rsa_sig.c `rsa_set_ctx_params`).
+        if let Some(r) = self.restriction {
+            let too_small = match salt {
+                Salt::Auto | Salt::AutoDigestMax => self.purpose == Purpose::Sign,
+                Salt::Digest => r.min_salt > r.md.output_len(),
+                Salt::Exact(n) => n < r.min_salt,
+                Salt::Max => false,
+            };
+            if too_small {
+                return Err(Failure::param(format!(
+                    "saltlen: the key wants at least {} bytes of salt",
+                    r.min_salt
+                )));
+            }
+        }
         self.salt = salt;
         Ok(())
     }
@@ -187,6 +228,10 @@ impl SigCtx {
     pub fn set_mgf1(&mut self, alg: HashAlg) -> Outcome<()> {
         if self.pad != Pad::Pss {
             return Err(Failure::param("mgf1-digest needs pad-mode pss"));
+        }
+        if let Some(r) = self.restriction.filter(|r| r.mgf1 != alg) {
+            let only = crate::padding::digest_name(r.mgf1).to_string_lossy();
+            return Err(Failure::param(format!("mgf1-digest not allowed: the key's is {only}")));
         }
         self.mgf1 = Some(alg);
         Ok(())
@@ -230,10 +275,8 @@ impl SigCtx {
         if self.salt != Salt::AutoDigestMax {
             return params;
         }
-        let h_len = self.md.unwrap_or(HashAlg::Sha1).output_len();
-        let em_len = bits.saturating_sub(1).div_ceil(8);
-        let max = em_len.saturating_sub(h_len + 2);
-        params.with_salt(SaltLength::Exact(h_len.min(max)))
+        let md = self.md.unwrap_or(HashAlg::Sha1);
+        params.with_salt(SaltLength::Exact(md.output_len().min(max_salt(bits, md))))
     }
 
     /// The DER `AlgorithmIdentifier` of the signatures this context makes (OpenSSL's
@@ -416,6 +459,12 @@ impl SigCtx {
 fn x931_digest(md: HashAlg) -> Outcome<u8> {
     cryptocard::rsa::x931::hash_id(md)
         .ok_or_else(|| Failure::param("pad-mode x931 signs SHA-1 and SHA-2 digests only"))
+}
+
+/// The longest PSS salt a `bits`-bit key holds with digest `md`: emLen - hLen - 2, where
+/// emLen = ceil((bits - 1) / 8) (RFC 8017 9.1.1 step 3).
+fn max_salt(bits: usize, md: HashAlg) -> usize {
+    bits.saturating_sub(1).div_ceil(8).saturating_sub(md.output_len() + 2)
 }
 
 fn check_digest_len(hash: HashAlg, tbs: &[u8]) -> Outcome<()> {

@@ -352,34 +352,6 @@ fn openssl_cnf_default_properties_prefer_ours() {
 }
 
 #[test]
-fn rsa_pss_keys_sign_with_pss_only() {
-    if !have_openssl() {
-        return;
-    }
-    // An RSA-PSS key (id-RSASSA-PSS) made by ours and one made by the default provider:
-    // each signs with ours (PSS, whatever pad-mode the caller leaves) and verifies with
-    // theirs; PKCS#1 v1.5 and encryption are refused, as OpenSSL refuses them.
-    let gen_args =
-        ["-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "pss-ours.pem"];
-    with_ours("genpkey", &gen_args, "keygens=1");
-    let gen_args =
-        ["-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "pss-theirs.pem"];
-    theirs("genpkey", &gen_args);
-    for k in ["pss-ours", "pss-theirs"] {
-        let (key, public, sig) = (format!("{k}.pem"), format!("{k}.pub"), format!("{k}.sig"));
-        let der = theirs("asn1parse", &["-in", &key]);
-        assert!(String::from_utf8_lossy(&der.stdout).contains("rsassaPss"), "{k}: not RSA-PSS");
-        theirs("pkey", &["-in", &key, "-pubout", "-out", &public]);
-        with_ours("dgst", &["-sha256", "-sign", &key, "-out", &sig, "msg"], "signs=1");
-        theirs("dgst", &["-sha256", "-verify", &public, "-signature", &sig, "msg"]);
-        let pkcs1 = ["-sha256", "-sigopt", "rsa_padding_mode:pkcs1", "-sign", &key, "msg"];
-        fails_cleanly("dgst", &pkcs1, "pss only");
-        let enc = ["-encrypt", "-pubin", "-inkey", &public, "-in", "msg"];
-        fails_cleanly("pkeyutl", &enc, "does not encrypt");
-    }
-}
-
-#[test]
 fn cms_envelopes_both_ways() {
     if !have_openssl() {
         return;

@@ -23,7 +23,7 @@
 //! * `provider`: `OSSL_provider_init`, the provider's own functions, error reporting;
 //! * `keymgmt`, `signature`, `asym_cipher`: the C side of each algorithm, thin wrappers
 //!   inside `catch_unwind`;
-//! * `key`, `pss_key`, `sig_ctx`, `cipher_ctx`, `padding`: the same in plain Rust (no
+//! * `key`, `pss_key`, `sig_ctx`, `sig_digest`, `cipher_ctx`, `padding`: the same in plain Rust (no
 //!   `unsafe`);
 //! * `params`, `buffers`: `OSSL_PARAM` arrays and C buffers;
 //! * `dispatch`: the per-process engine every private operation goes through (fork
@@ -54,6 +54,7 @@ pub mod params;
 pub mod provider;
 pub mod pss_key;
 pub mod sig_ctx;
+pub mod sig_digest;
 mod signature;
 pub mod stats;
 mod tls_premaster;

@@ -25,8 +25,9 @@ use crate::errors::{Failure, Outcome, Reason};
 use crate::key::KeyData;
 use crate::padding::{Pad, Salt};
 use crate::pss_key::PssRestriction;
+use crate::sig_digest::{SigHasher, SigMd};
 use crate::stats::{self, Op};
-use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::digest::HashAlg;
 use cryptocard::rsa::{PrivateRequest, Pss, SaltLength};
 use cryptocard_pki::sig::SigScheme;
 use std::sync::Arc;
@@ -52,7 +53,7 @@ pub struct SigCtx {
     /// The padding mode.
     pub pad: Pad,
     /// The signature digest, if set.
-    pub md: Option<HashAlg>,
+    pub md: Option<SigMd>,
     /// The MGF1 digest for PSS, if set (else `md`).
     pub mgf1: Option<HashAlg>,
     /// The PSS salt length.
@@ -60,7 +61,7 @@ pub struct SigCtx {
     /// The salt length every init starts from (see the module docs).
     default_salt: Salt,
     /// The running hash of digest_sign / digest_verify.
-    hasher: Option<Hasher>,
+    hasher: Option<SigHasher>,
     /// The restrictions of the RSA-PSS key, if it has any: its digests are the only
     /// ones, its salt length the least (and the default).
     restriction: Option<PssRestriction>,
@@ -99,7 +100,7 @@ impl SigCtx {
         // An RSA-PSS key signs with PSS only (and its hash is SHA-1 until set, as
         // RFC 4055's defaults).
         let pad = if key.pss { Pad::Pss } else { Pad::Pkcs1 };
-        let md = key.pss.then_some(HashAlg::Sha1);
+        let md = key.pss.then_some(SigMd::Hash(HashAlg::Sha1));
         let restriction = key.restriction();
         *self = SigCtx {
             key: Some(key),
@@ -118,7 +119,7 @@ impl SigCtx {
                     "the key's salt length does not fit it",
                 ));
             }
-            self.md = Some(r.md);
+            self.md = Some(SigMd::Hash(r.md));
             self.mgf1 = Some(r.mgf1);
             self.salt = Salt::Exact(r.min_salt);
             self.restriction = Some(r);
@@ -135,14 +136,14 @@ impl SigCtx {
         md: Option<&str>,
     ) -> Outcome<()> {
         self.init(key, purpose)?;
-        let alg = match md.filter(|m| !m.is_empty()) {
-            Some(name) => HashAlg::from_name(name)
-                .map_err(|_| Failure::param(format!("unknown digest {name:?}")))?,
+        let md = match md.filter(|m| !m.is_empty()) {
+            Some(name) => SigMd::from_name(name)?,
             // A restricted key's mandatory digest, else the default.
-            None => self.restriction.map_or(HashAlg::Sha256, |r| r.md),
+            None => SigMd::Hash(self.restriction.map_or(HashAlg::Sha256, |r| r.md)),
         };
-        self.set_md(alg)?;
-        self.hasher = Some(Hasher::new(alg));
+        self.set_md(md)?;
+        self.check_digest()?;
+        self.hasher = Some(SigHasher::new(md));
         Ok(())
     }
 
@@ -155,10 +156,10 @@ impl SigCtx {
             Pad::Pkcs1 | Pad::None => {}
             Pad::Pss => {
                 if self.md.is_none() {
-                    self.md = Some(HashAlg::Sha1);
+                    self.md = Some(SigMd::Hash(HashAlg::Sha1));
                 }
             }
-            // Checked with the digest once all parameters are set (`check_x931`).
+            // Checked with the digest once all parameters are set (`check_digest`).
             Pad::X931 => {}
             Pad::Oaep | Pad::Tls => {
                 return Err(Failure::param("pad-mode: not a signature padding"));
@@ -175,29 +176,40 @@ impl SigCtx {
     }
 
     /// Sets the signature digest (not in the middle of a digest_sign with another).
-    pub fn set_md(&mut self, alg: HashAlg) -> Outcome<()> {
+    pub fn set_md(&mut self, md: SigMd) -> Outcome<()> {
         if let Some(h) = &self.hasher
-            && h.alg() != alg
+            && h.md() != md
         {
             return Err(Failure::param("digest cannot change after digest_sign_init"));
         }
-        if let Some(r) = self.restriction.filter(|r| r.md != alg) {
+        if let Some(r) = self.restriction.filter(|r| SigMd::Hash(r.md) != md) {
             let only = crate::padding::digest_name(r.md).to_string_lossy();
             return Err(Failure::param(format!("digest not allowed: the key signs {only} only")));
         }
-        self.md = Some(alg);
+        self.md = Some(md);
         Ok(())
     }
 
-    /// X9.31 names its digest in the signature, so OpenSSL refuses pad-mode x931 unless
-    /// a digest with an X9.31 id is set once the parameters of a call are applied
-    /// (rsa_sig.c `rsa_check_padding`, "invalid x931 digest"); so does this.
-    pub fn check_x931(&self) -> Outcome<()> {
-        if self.pad != Pad::X931 {
-            return Ok(());
+    /// The digest and the padding together, once the parameters of a call are applied
+    /// (rsa_sig.c `rsa_check_padding`): X9.31 names its digest in the signature, so it
+    /// needs one with an X9.31 id ("invalid x931 digest"); MD5-SHA1 has no OID for PSS
+    /// to name, and signs with PKCS#1 v1.5 only.
+    pub fn check_digest(&self) -> Outcome<()> {
+        match (self.pad, self.md) {
+            (Pad::X931, None) => Err(Failure::param("pad-mode x931 needs a digest")),
+            (Pad::X931, Some(md)) => x931_digest(md).map(|_| ()),
+            (Pad::Pss, Some(SigMd::Md5Sha1)) => {
+                Err(Failure::param("MD5-SHA1 signs with pad-mode pkcs1 only"))
+            }
+            (Pad::None, Some(_)) => Err(Failure::param("pad-mode none with a digest")),
+            _ => Ok(()),
         }
-        let md = self.md.ok_or_else(|| Failure::param("pad-mode x931 needs a digest"))?;
-        x931_digest(md).map(|_| ())
+    }
+
+    /// The library's digest of PSS: the one set, SHA-1 until then (`check_digest` keeps
+    /// MD5-SHA1 out).
+    fn pss_md(&self) -> HashAlg {
+        self.md.and_then(SigMd::hash).unwrap_or(HashAlg::Sha1)
     }
 
     /// Sets the PSS salt length (PSS padding only, as OpenSSL).
@@ -255,7 +267,7 @@ impl SigCtx {
 
     /// The PSS parameters for signing or verifying.
     fn pss(&self, signing: bool) -> Pss {
-        let md = self.md.unwrap_or(HashAlg::Sha1);
+        let md = self.pss_md();
         let salt = match (self.salt, signing) {
             (Salt::Digest, _) => SaltLength::DigestLength,
             (Salt::Max, _) | (Salt::Auto, true) => SaltLength::Maximum,
@@ -275,7 +287,7 @@ impl SigCtx {
         if self.salt != Salt::AutoDigestMax {
             return params;
         }
-        let md = self.md.unwrap_or(HashAlg::Sha1);
+        let md = self.pss_md();
         params.with_salt(SaltLength::Exact(md.output_len().min(max_salt(bits, md))))
     }
 
@@ -287,7 +299,7 @@ impl SigCtx {
         let public =
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         let scheme = match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(md)) => SigScheme::Pkcs1v15(md),
+            (Pad::Pkcs1, Some(SigMd::Hash(md))) => SigScheme::Pkcs1v15(md),
             (Pad::Pss, _) => SigScheme::Pss(self.signing_pss(public.bits())),
             _ => return Err(Failure::new(Reason::Unsupported, "no algorithm id without a digest")),
         };
@@ -303,18 +315,20 @@ impl SigCtx {
     fn request(&self, tbs: &[u8], bits: usize) -> Outcome<PrivateRequest> {
         let k = bits.div_ceil(8);
         let digest = tbs.to_vec();
+        if let Some(md) = self.md {
+            check_digest_len(md, tbs)?;
+        }
         Ok(match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(hash)) => {
-                check_digest_len(hash, tbs)?;
+            (Pad::Pkcs1, Some(SigMd::Hash(hash))) => {
                 PrivateRequest::SignPkcs1v15Prehashed { hash, digest }
             }
-            (Pad::Pkcs1, None) => PrivateRequest::SignPkcs1v15Raw { data: digest },
-            (Pad::X931, Some(hash)) => {
-                check_digest_len(hash, tbs)?;
+            // MD5-SHA1 and no digest: PKCS#1 v1.5 padding of the input itself.
+            (Pad::Pkcs1, _) => PrivateRequest::SignPkcs1v15Raw { data: digest },
+            (Pad::X931, Some(SigMd::Hash(hash))) => {
                 PrivateRequest::SignX931Prehashed { hash, digest }
             }
             (Pad::Pss, _) => {
-                check_digest_len(self.md.unwrap_or(HashAlg::Sha1), tbs)?;
+                check_digest_len(SigMd::Hash(self.pss_md()), tbs)?;
                 PrivateRequest::SignPssPrehashed { params: self.signing_pss(bits), digest }
             }
             (Pad::None, _) => {
@@ -364,11 +378,16 @@ impl SigCtx {
         }
         let pss = (pad == Pad::Pss).then(|| self.pss(false));
         // Inside an async job, off the job's small stack (`async_job::off_job_stack`).
+        if md.is_some_and(|md| md.output_len() != tbs.len()) {
+            return Err(Failure::new(Reason::VerificationFailed, "signature does not verify"));
+        }
         let r = crate::async_job::off_job_stack(|| match (pad, md, &pss) {
-            (Pad::Pkcs1, Some(hash), _) => public.verify_pkcs1v15_prehashed(hash, tbs, sig),
-            (Pad::Pkcs1, None, _) => public.verify_pkcs1v15_raw(tbs, sig),
+            (Pad::Pkcs1, Some(SigMd::Hash(hash)), _) => {
+                public.verify_pkcs1v15_prehashed(hash, tbs, sig)
+            }
+            (Pad::Pkcs1, _, _) => public.verify_pkcs1v15_raw(tbs, sig),
             (Pad::Pss, _, Some(pss)) => public.verify_pss_prehashed(pss, tbs, sig),
-            (Pad::X931, Some(hash), _) => public.verify_x931_prehashed(hash, tbs, sig),
+            (Pad::X931, Some(SigMd::Hash(hash)), _) => public.verify_x931_prehashed(hash, tbs, sig),
             _ => {
                 let ok =
                     sig.len() == public.size() && public.raw_public(sig).is_ok_and(|m| m == tbs);
@@ -408,8 +427,9 @@ impl SigCtx {
         });
         let data = recovered.map_err(|_| bad())?;
         let Some(md) = md else { return Ok(data) };
-        let digest = match pad {
-            Pad::Pkcs1 => data.strip_prefix(md.digest_info_prefix()),
+        let digest = match (pad, md) {
+            (Pad::Pkcs1, SigMd::Hash(hash)) => data.strip_prefix(hash.digest_info_prefix()),
+            (Pad::Pkcs1, SigMd::Md5Sha1) => Some(&data[..]),
             _ => data
                 .split_last()
                 .filter(|&(&id, _)| x931_digest(md).is_ok_and(|want| want == id))
@@ -438,7 +458,7 @@ impl SigCtx {
             .hasher
             .take()
             .ok_or_else(|| Failure::new(Reason::OperationFailed, "no digest_sign_init"))?;
-        Ok(h.finalize().as_bytes().to_vec())
+        Ok(h.finalize())
     }
 
     /// digest_sign_final.
@@ -456,8 +476,9 @@ impl SigCtx {
 
 /// The X9.31 id byte of `md`, or the parameter error for a digest without one (OpenSSL's
 /// "invalid x931 digest").
-fn x931_digest(md: HashAlg) -> Outcome<u8> {
-    cryptocard::rsa::x931::hash_id(md)
+fn x931_digest(md: SigMd) -> Outcome<u8> {
+    md.hash()
+        .and_then(cryptocard::rsa::x931::hash_id)
         .ok_or_else(|| Failure::param("pad-mode x931 signs SHA-1 and SHA-2 digests only"))
 }
 
@@ -467,8 +488,8 @@ fn max_salt(bits: usize, md: HashAlg) -> usize {
     bits.saturating_sub(1).div_ceil(8).saturating_sub(md.output_len() + 2)
 }
 
-fn check_digest_len(hash: HashAlg, tbs: &[u8]) -> Outcome<()> {
-    if tbs.len() != hash.output_len() {
+fn check_digest_len(md: SigMd, tbs: &[u8]) -> Outcome<()> {
+    if tbs.len() != md.output_len() {
         return Err(Failure::new(
             Reason::InvalidLength,
             "input is not a digest of the set digest's length",

@@ -11,6 +11,7 @@ use crate::padding::{Pad, Salt, digest_from_param, digest_name};
 use crate::params;
 use crate::provider::{ProvCtx, raise};
 use crate::sig_ctx::{Purpose, SigCtx};
+use crate::sig_digest::SigMd;
 use core::ffi::{CStr, c_char, c_int, c_void};
 
 /// The context OpenSSL holds: ours and the provider context for errors.
@@ -244,7 +245,7 @@ fn set_params(sig: &mut SigCtx, params: *const OsslParam) -> Outcome<()> {
         next.set_pad(Pad::from_param(p)?)?;
     }
     if let Some(p) = find(b"digest") {
-        next.set_md(digest_from_param(p, "digest")?)?;
+        next.set_md(SigMd::from_param(p)?)?;
     }
     if let Some(p) = find(b"saltlen") {
         next.set_salt(Salt::from_param(p)?)?;
@@ -252,7 +253,7 @@ fn set_params(sig: &mut SigCtx, params: *const OsslParam) -> Outcome<()> {
     if let Some(p) = find(b"mgf1-digest") {
         next.set_mgf1(digest_from_param(p, "mgf1-digest")?)?;
     }
-    next.check_x931()?;
+    next.check_digest()?;
     *sig = next;
     Ok(())
 }
@@ -267,8 +268,11 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) ->
         for mut p in unsafe { params::elements(params) } {
             let ok = match p.key() {
                 b"pad-mode" => c.sig.pad.to_param(&mut p),
-                b"digest" => p.set_utf8(c.sig.md.map_or(c"", digest_name)),
-                b"mgf1-digest" => p.set_utf8(c.sig.mgf1.or(c.sig.md).map_or(c"", digest_name)),
+                b"digest" => p.set_utf8(c.sig.md.map_or(c"", SigMd::name)),
+                b"mgf1-digest" => p.set_utf8(match c.sig.mgf1 {
+                    Some(mgf1) => digest_name(mgf1),
+                    None => c.sig.md.map_or(c"", SigMd::name),
+                }),
                 b"saltlen" => c.sig.salt.to_param(&mut p),
                 b"algorithm-id" => p.set_octets(&c.sig.algorithm_id()?),
                 _ => true,

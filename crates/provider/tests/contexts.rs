@@ -13,6 +13,7 @@ use cryptocard_provider::ossl::{self, OsslParam, PARAM_END};
 use cryptocard_provider::padding::{Pad, Salt};
 use cryptocard_provider::params;
 use cryptocard_provider::sig_ctx::{Purpose, SigCtx};
+use cryptocard_provider::sig_digest::SigMd;
 use std::sync::{Arc, OnceLock};
 
 fn key() -> Arc<KeyData> {
@@ -109,12 +110,12 @@ fn signature_contexts_sign_verify_and_refuse() {
         let mut signer = SigCtx::default();
         signer.init(key(), Purpose::Sign).unwrap();
         signer.set_pad(pad).unwrap();
-        signer.set_md(cryptocard::digest::HashAlg::Sha256).unwrap();
+        signer.set_md(SigMd::Hash(HashAlg::Sha256)).unwrap();
         let sig = signer.sign(&digest).unwrap();
         let mut verifier = SigCtx::default();
         verifier.init(key(), Purpose::Verify).unwrap();
         verifier.set_pad(pad).unwrap();
-        verifier.set_md(cryptocard::digest::HashAlg::Sha256).unwrap();
+        verifier.set_md(SigMd::Hash(HashAlg::Sha256)).unwrap();
         verifier.verify(&sig, &digest).unwrap();
         let reason = verifier.verify(&sig, &[8u8; 32]).unwrap_err().reason;
         assert_eq!(reason, Reason::VerificationFailed);
@@ -216,7 +217,7 @@ fn pss_signer(key: &RsaPrivateKey, md: HashAlg, default_salt: Salt) -> SigCtx {
     let mut ctx = SigCtx::with_default_salt(default_salt);
     ctx.init(Arc::new(KeyData::from_private(key.clone())), Purpose::Sign).unwrap();
     ctx.set_pad(Pad::Pss).unwrap();
-    ctx.set_md(md).unwrap();
+    ctx.set_md(SigMd::Hash(md)).unwrap();
     ctx
 }
 

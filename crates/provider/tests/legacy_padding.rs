@@ -1,7 +1,8 @@
 //! The legacy operations OpenSSL's default provider still offers, through ours in the
 //! system's `openssl` command and against the default provider both ways: ANSI X9.31
 //! signatures (deterministic, so ours must be the same bytes) with every digest X9.31
-//! names, and verify-recover (`openssl pkeyutl -verifyrecover`) of PKCS#1 v1.5, X9.31 and
+//! names, TLS 1.0 and 1.1's MD5-SHA1 signatures (PKCS#1 v1.5 without a DigestInfo), and
+//! verify-recover (`openssl pkeyutl -verifyrecover`) of PKCS#1 v1.5, X9.31 and
 //! unpadded signatures, with and without a digest. A program that prefers our provider
 //! (`?provider=cryptocard`) gets ours for these, with no fallback, so each must work or
 //! fail as the default provider does. Without an `openssl` command the tests print why
@@ -133,4 +134,30 @@ fn verify_recover_gives_what_the_default_provider_gives() {
     std::fs::write(s.dir.join("rec-bad"), bad).unwrap();
     let args = ["-verifyrecover", "-pubin", "-inkey", "p2048.pem", "-in", "rec-bad"];
     s.fails_cleanly("pkeyutl", &args, "does not verify");
+}
+
+#[test]
+fn md5_sha1_signatures_are_the_default_providers_bytes() {
+    if !have_openssl() {
+        return;
+    }
+    let s = setup();
+    // `openssl dgst -md5-sha1` hashes with both and signs the 36 bytes (PKCS#1 v1.5 is
+    // deterministic: the same bytes from either provider).
+    s.ours("dgst", &["-md5-sha1", "-sign", "k2048.pem", "-out", "ms-o.sig", "msg"], "signs=1");
+    s.theirs("dgst", &["-md5-sha1", "-sign", "k2048.pem", "-out", "ms-t.sig", "msg"]);
+    assert_eq!(read("ms-o.sig"), read("ms-t.sig"));
+    let verify = ["-md5-sha1", "-verify", "p2048.pem", "-signature", "ms-t.sig", "msg"];
+    s.ours("dgst", &verify, "verifies=1");
+    // What is signed is MD5 || SHA-1 of the message, recovered as it is.
+    let md5 = s.theirs("dgst", &["-md5", "-binary", "msg"]).stdout;
+    let sha1 = s.theirs("dgst", &["-sha1", "-binary", "msg"]).stdout;
+    let recover = ["-verifyrecover", "-pubin", "-inkey", "p2048.pem", "-in", "ms-o.sig"];
+    let recovered = s
+        .ours("pkeyutl", &[&recover[..], &["-pkeyopt", "digest:md5-sha1"]].concat(), "verifies=1")
+        .stdout;
+    assert_eq!(recovered, [md5, sha1].concat());
+    // MD5-SHA1 has no OID for PSS to name: refused, as OpenSSL refuses it.
+    let pss = ["-md5-sha1", "-sign", "k2048.pem", "-sigopt", "rsa_padding_mode:pss", "msg"];
+    s.fails_cleanly("dgst", &pss, "pkcs1 only");
 }

@@ -1,6 +1,7 @@
 //! The provider where it is meant to work: inside TLS servers. `openssl s_server` with
-//! our provider against `openssl s_client` (TLS 1.3, TLS 1.2 with ECDHE-RSA, and TLS 1.2
-//! with RSA key exchange, which decrypts with "pkcs1-tls" padding); Debian 12's HAProxy
+//! our provider against `openssl s_client` (TLS 1.3, TLS 1.2 with ECDHE-RSA, TLS 1.2 with
+//! RSA key exchange, which decrypts with "pkcs1-tls" padding, and TLS 1.1 with ECDHE-RSA,
+//! which signs with MD5-SHA1); Debian 12's HAProxy
 //! 2.6 (ssl-provider, ssl-propquery, ssl-mode-async) and nginx 1.22 (OPENSSL_CONF, a
 //! master that forks its workers after loading the provider), started by
 //! scripts/serve-haproxy and scripts/serve-nginx; `openssl speed -async_jobs` (operations
@@ -117,17 +118,22 @@ fn s_server_with_our_provider_serves_tls13_and_tls12() {
     }
     let (dir, modules) = workdir("provider-s-server");
     let (key, cert) = key_and_cert(&dir);
-    let cases: [(&[&str], &str); 3] = [
-        (&["-tls1_3"], "signs"),
-        (&["-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"], "signs"),
+    // TLS 1.0 and 1.1 need security level 0 on both sides in OpenSSL 3.
+    let legacy = ["-tls1_1", "-cipher", "ECDHE-RSA-AES128-SHA:@SECLEVEL=0"];
+    let cases: [(&[&str], &[&str], &str); 4] = [
+        (&["-tls1_3"], &[], "signs"),
+        (&["-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"], &[], "signs"),
         // RSA key exchange: the premaster secret is decrypted with "pkcs1-tls" padding.
-        (&["-tls1_2", "-cipher", "AES128-GCM-SHA256"], "decrypts"),
+        (&["-tls1_2", "-cipher", "AES128-GCM-SHA256"], &[], "decrypts"),
+        // TLS 1.1 signs its ServerKeyExchange with MD5-SHA1.
+        (&legacy, &legacy, "signs"),
     ];
-    for (client, counter) in cases {
+    for (client, server_args, counter) in cases {
         let port = free_port();
         let mut server = Command::new("openssl")
             .args(["s_server", "-accept", &port.to_string(), "-cert", &cert, "-key", &key])
             .args(["-naccept", "1"])
+            .args(server_args)
             .args(ours(&modules))
             .env("CRYPTOCARD_PROVIDER_STATS", "1")
             // Open until the end: s_server ends a connection when its stdin closes.

@@ -64,6 +64,7 @@ crate::ffi_table! {
         static nettle_sha256: NettleHashMeta;
         static nettle_sha384: NettleHashMeta;
         static nettle_sha512: NettleHashMeta;
+        static nettle_ripemd160: NettleHashMeta;
     }
 }
 
@@ -110,7 +111,7 @@ impl Nettle {
     }
 
     /// The digest `name`: "md2", "md4", "md5", "sha1", "sha224", "sha256", "sha384",
-    /// "sha512" (case-insensitive, dashes ignored).
+    /// "sha512", "ripemd160" (case-insensitive, dashes ignored).
     pub fn hash(&'static self, name: &str) -> Result<NettleHash> {
         let f = &self.fns;
         let meta = match name.to_ascii_lowercase().replace('-', "").as_str() {
@@ -122,6 +123,7 @@ impl Nettle {
             "sha256" => f.nettle_sha256,
             "sha384" => f.nettle_sha384,
             "sha512" => f.nettle_sha512,
+            "ripemd160" => f.nettle_ripemd160,
             _ => return Err(PeerError::Unavailable(format!("digest {name} in {}", self.info))),
         };
         // SAFETY: the table entry is the address of nettle's static, immutable descriptor.

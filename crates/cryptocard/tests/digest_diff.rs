@@ -1,5 +1,5 @@
-//! Differential tests: our digests, HMAC and PBKDF2 against OpenSSL's libcrypto (MD4
-//! through the legacy provider), MD2 against the RustCrypto `md2` crate, the SHA
+//! Differential tests: our digests (RIPEMD-160 among them), HMAC and PBKDF2 against
+//! OpenSSL's libcrypto (MD4 through the legacy provider), MD2 against the RustCrypto `md2` crate, the SHA
 //! extension and AVX2 kernels against the portable code, and streaming against one-shot
 //! hashing at random split points.
 
@@ -44,6 +44,7 @@ fn openssl_md(alg: HashAlg) -> Option<MessageDigest> {
         HashAlg::Sha3_256 => "SHA3-256",
         HashAlg::Sha3_384 => "SHA3-384",
         HashAlg::Sha3_512 => "SHA3-512",
+        HashAlg::Ripemd160 => "RIPEMD160",
     };
     Some(MessageDigest::from_name(name).unwrap_or_else(|| panic!("OpenSSL lacks {name}")))
 }
@@ -268,6 +269,7 @@ fn names_print_as_openssl_dgst_and_parse_as_users_type_them() {
         (HashAlg::Sha512, "SHA2-512"),
         (HashAlg::Sha512_224, "SHA2-512/224"),
         (HashAlg::Sha512_256, "SHA2-512/256"),
+        (HashAlg::Ripemd160, "RIPEMD-160"),
         (HashAlg::Sha3_224, "SHA3-224"),
         (HashAlg::Sha3_256, "SHA3-256"),
         (HashAlg::Sha3_384, "SHA3-384"),
@@ -296,6 +298,10 @@ fn names_print_as_openssl_dgst_and_parse_as_users_type_them() {
         ("sha3-224", HashAlg::Sha3_224),
         ("SHA3-384", HashAlg::Sha3_384),
         ("sha3_512", HashAlg::Sha3_512),
+        ("ripemd160", HashAlg::Ripemd160),
+        ("RIPEMD-160", HashAlg::Ripemd160),
+        ("rmd160", HashAlg::Ripemd160),
+        ("ripemd", HashAlg::Ripemd160),
     ] {
         assert_eq!(typed.parse::<HashAlg>(), Ok(alg), "{typed}");
     }

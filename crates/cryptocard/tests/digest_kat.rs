@@ -1,5 +1,6 @@
-//! Known-answer tests for MD2, MD4, MD5, SHA-1 and SHA-2: the RFC 1319/1320/1321 appendix
-//! suites, NIST SHAVS short and long messages, and the FIPS 180-4 examples. SHA-1 and
+//! Known-answer tests for MD2, MD4, MD5, SHA-1, SHA-2 and RIPEMD-160: the RFC
+//! 1319/1320/1321 appendix suites, NIST SHAVS short and long messages, the FIPS 180-4
+//! examples, and the RIPEMD-160 paper's test values. SHA-1 and
 //! SHA-256 run every vector on both the portable code and the SHA extensions (where the
 //! CPU has them), one-shot and streamed in odd pieces.
 
@@ -7,7 +8,8 @@ mod common;
 mod digest_support;
 
 use cryptocard::digest::{
-    HashAlg, Kernels, Md2, Md4, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
+    HashAlg, Kernels, Md2, Md4, Md5, Ripemd160, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224,
+    Sha512_256,
 };
 use digest_support::{check_dyn, msg_bytes, parse_records};
 
@@ -132,4 +134,22 @@ fn sizes_match_the_standards() {
     assert_eq!((Sha256::BLOCK_LEN, Sha256::OUTPUT_LEN), (64, 32));
     assert_eq!((Sha512_224::BLOCK_LEN, Sha512_224::OUTPUT_LEN), (128, 28));
     assert_eq!((Md2::BLOCK_LEN, Md2::OUTPUT_LEN), (16, 16));
+}
+
+#[test]
+fn ripemd160_test_values() {
+    let text = std::fs::read_to_string(digest_support::data_path("ripemd160.txt")).unwrap();
+    let mut count = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let (name, want) = line.split_once('\t').unwrap();
+        let msg = match name {
+            "million a" => vec![b'a'; 1_000_000],
+            "8x1234567890" => b"1234567890".repeat(8),
+            text => text.as_bytes().to_vec(),
+        };
+        assert_eq!(hex::encode(Ripemd160::digest(&msg)), want, "{name:?}");
+        check_dyn(HashAlg::Ripemd160, &msg, want);
+        count += 1;
+    }
+    assert_eq!(count, 9);
 }

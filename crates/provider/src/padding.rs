@@ -110,6 +110,7 @@ pub fn digest_name(alg: HashAlg) -> &'static core::ffi::CStr {
         HashAlg::Sha3_256 => c"SHA3-256",
         HashAlg::Sha3_384 => c"SHA3-384",
         HashAlg::Sha3_512 => c"SHA3-512",
+        HashAlg::Ripemd160 => c"RIPEMD-160",
     }
 }
 

@@ -38,6 +38,7 @@ pub const NAMES: &[&str] = &[
     "sha512",
     "sha3-256",
     "sha3-512",
+    "ripemd160",
     "hmac",
     "cms-sign",
 ];

@@ -2,16 +2,17 @@
 //! prefixes.
 //!
 //! Names: [`HashAlg::name`] spells each algorithm as OpenSSL 3's `openssl dgst` prints it
-//! ("MD5", "SHA1", "SHA2-256", "SHA2-512/256", "SHA3-256"); [`HashAlg::from_name`] accepts
+//! ("MD5", "SHA1", "SHA2-256", "SHA2-512/256", "SHA3-256", "RIPEMD-160"); [`HashAlg::from_name`] accepts
 //! what users type: any case, with or without `-`, `_` or `/` ("sha256", "SHA-256",
 //! "SHA2-256", "sha512-256", "SHA512/256", "sha512_256", "sha3-256", "SHA3_256").
 //!
 //! DigestInfo (RFC 8017 section 9.2, EMSA-PKCS1-v1_5 step 2): the DER encoding of
 //! `SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING digest }` up to the digest bytes; the
 //! prefixes are those of the RFC's note 1, plus MD4 (OID 1.2.840.113549.2.4, RFC 1320
-//! appendix / PKCS#1 v1.5 `md4WithRSAEncryption`) and SHA-3 (NIST's hashAlgs arc
+//! appendix / PKCS#1 v1.5 `md4WithRSAEncryption`), SHA-3 (NIST's hashAlgs arc
 //! 2.16.840.1.101.3.4.2.7 to .10, as in `id-rsassa-pkcs1-v1_5-with-sha3-*` of the NIST
-//! Computer Security Objects Register) built the same way.
+//! Computer Security Objects Register) and RIPEMD-160 (TeleTrusT's 1.3.36.3.2.1, as
+//! OpenSSL writes it) built the same way.
 
 use crate::Error;
 
@@ -46,6 +47,8 @@ pub enum HashAlg {
     Sha3_384,
     /// SHA3-512 (FIPS 202).
     Sha3_512,
+    /// RIPEMD-160 (Dobbertin, Bosselaers and Preneel, 1996). Legacy.
+    Ripemd160,
 }
 
 /// Everything known about one algorithm, in one row.
@@ -85,7 +88,7 @@ macro_rules! nist_prefix {
 
 impl HashAlg {
     /// Every algorithm, in the order of the enum.
-    pub const ALL: [HashAlg; 14] = [
+    pub const ALL: [HashAlg; 15] = [
         HashAlg::Md2,
         HashAlg::Md4,
         HashAlg::Md5,
@@ -100,6 +103,7 @@ impl HashAlg {
         HashAlg::Sha3_256,
         HashAlg::Sha3_384,
         HashAlg::Sha3_512,
+        HashAlg::Ripemd160,
     ];
 
     fn info(self) -> &'static Info {
@@ -114,7 +118,7 @@ impl HashAlg {
         ) -> Info {
             Info { name, key, output_len, block_len, oid, digest_info_prefix, legacy }
         }
-        const TABLE: [Info; 14] = [
+        const TABLE: [Info; 15] = [
             row("MD2", "md2", 16, 16, "1.2.840.113549.2.2", rsadsi_prefix!(0x02), true),
             row("MD4", "md4", 16, 64, "1.2.840.113549.2.4", rsadsi_prefix!(0x04), true),
             row("MD5", "md5", 16, 64, "1.2.840.113549.2.5", rsadsi_prefix!(0x05), true),
@@ -222,6 +226,19 @@ impl HashAlg {
                 nist_prefix!(0x51, 0x0a, 0x40),
                 false,
             ),
+            row(
+                "RIPEMD-160",
+                "ripemd160",
+                20,
+                64,
+                "1.3.36.3.2.1",
+                // 30 21 30 09 06 05 <1.3.36.3.2.1> 05 00 04 14 (TeleTrusT's arc)
+                &[
+                    0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x24, 0x03, 0x02, 0x01, 0x05, 0x00,
+                    0x04, 0x14,
+                ],
+                true,
+            ),
         ];
         &TABLE[self as usize]
     }
@@ -254,8 +271,8 @@ impl HashAlg {
         &p[6..6 + p[5] as usize]
     }
 
-    /// Whether the algorithm is legacy (broken for collision resistance): MD2, MD4, MD5,
-    /// SHA-1.
+    /// Whether the algorithm is legacy (broken for collision resistance, or short of what
+    /// new designs want): MD2, MD4, MD5, SHA-1, RIPEMD-160.
     pub fn is_legacy(self) -> bool {
         self.info().legacy
     }
@@ -268,7 +285,8 @@ impl HashAlg {
 
     /// Parses a user-typed name: any case, `-`, `_` and `/` ignored, and an optional
     /// "SHA2" family prefix on the SHA-2 members: "sha256", "SHA-256", "SHA2-256",
-    /// "sha512-256", "SHA512/256", "SHA2-512/256" all parse. OpenSSL's "RSA-SHA256" style
+    /// "sha512-256", "SHA512/256", "SHA2-512/256" all parse; so do OpenSSL's "rmd160" and
+    /// "ripemd" for RIPEMD-160. OpenSSL's "RSA-SHA256" style
     /// names are refused: they name signature schemes, not digests.
     pub fn from_name(name: &str) -> Result<HashAlg, Error> {
         const UNKNOWN: Error = Error::Unsupported("unknown digest name");
@@ -283,6 +301,10 @@ impl HashAlg {
         let find = |k: &str| HashAlg::ALL.into_iter().find(|a| a.info().key == k);
         if let Some(alg) = find(&key) {
             return Ok(alg);
+        }
+        // OpenSSL's other names for RIPEMD-160.
+        if key == "rmd160" || key == "ripemd" {
+            return Ok(HashAlg::Ripemd160);
         }
         // "SHA2-256" -> "sha2256" -> "sha256"; only for the SHA-2 members.
         key.strip_prefix("sha2")

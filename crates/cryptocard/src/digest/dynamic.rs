@@ -3,8 +3,8 @@
 //! digest of any length.
 
 use super::{
-    HashAlg, HashFunction, Hmac, MAX_OUTPUT_LEN, Md2, Md4, Md5, Sha1, Sha3_224, Sha3_256, Sha3_384,
-    Sha3_512, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
+    HashAlg, HashFunction, Hmac, MAX_OUTPUT_LEN, Md2, Md4, Md5, Ripemd160, Sha1, Sha3_224,
+    Sha3_256, Sha3_384, Sha3_512, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
 };
 use crate::Error;
 
@@ -78,6 +78,7 @@ macro_rules! each {
             Hasher::Sha3_256($h) => $body,
             Hasher::Sha3_384($h) => $body,
             Hasher::Sha3_512($h) => $body,
+            Hasher::Ripemd160($h) => $body,
         }
     };
 }
@@ -100,6 +101,7 @@ pub enum Hasher {
     Sha3_256(Sha3_256),
     Sha3_384(Sha3_384),
     Sha3_512(Sha3_512),
+    Ripemd160(Ripemd160),
 }
 
 impl Hasher {
@@ -120,6 +122,7 @@ impl Hasher {
             HashAlg::Sha3_256 => Hasher::Sha3_256(Sha3_256::new()),
             HashAlg::Sha3_384 => Hasher::Sha3_384(Sha3_384::new()),
             HashAlg::Sha3_512 => Hasher::Sha3_512(Sha3_512::new()),
+            HashAlg::Ripemd160 => Hasher::Ripemd160(Ripemd160::new()),
         }
     }
 
@@ -184,6 +187,7 @@ macro_rules! each_mac {
             DynHmac::Sha3_256($m) => $body,
             DynHmac::Sha3_384($m) => $body,
             DynHmac::Sha3_512($m) => $body,
+            DynHmac::Ripemd160($m) => $body,
         }
     };
 }
@@ -206,6 +210,7 @@ pub enum DynHmac {
     Sha3_256(Hmac<Sha3_256>),
     Sha3_384(Hmac<Sha3_384>),
     Sha3_512(Hmac<Sha3_512>),
+    Ripemd160(Hmac<Ripemd160>),
 }
 
 impl DynHmac {
@@ -226,6 +231,7 @@ impl DynHmac {
             HashAlg::Sha3_256 => DynHmac::Sha3_256(Hmac::new(key)),
             HashAlg::Sha3_384 => DynHmac::Sha3_384(Hmac::new(key)),
             HashAlg::Sha3_512 => DynHmac::Sha3_512(Hmac::new(key)),
+            HashAlg::Ripemd160 => DynHmac::Ripemd160(Hmac::new(key)),
         }
     }
 

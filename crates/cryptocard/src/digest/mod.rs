@@ -1,5 +1,5 @@
-//! Message digests: MD2, MD4, MD5, SHA-1, SHA-2, SHA-3, HMAC over each of them, PBKDF2,
-//! and the extendable-output functions SHAKE128 and SHAKE256.
+//! Message digests: MD2, MD4, MD5, SHA-1, SHA-2, SHA-3, RIPEMD-160, HMAC over each of
+//! them, PBKDF2, and the extendable-output functions SHAKE128 and SHAKE256.
 //!
 //! | type | standard | block | output | status |
 //! |---|---|---|---|---|
@@ -13,6 +13,7 @@
 //! | [`Sha3_224`], [`Sha3_256`] | FIPS 202 6.1 | 144, 136 (rate) | 28, 32 | current |
 //! | [`Sha3_384`], [`Sha3_512`] | FIPS 202 6.1 | 104, 72 (rate) | 48, 64 | current |
 //! | [`Shake128`], [`Shake256`] | FIPS 202 6.2 | 168, 136 (rate) | any (XOF) | current |
+//! | [`Ripemd160`] | Dobbertin, Bosselaers, Preneel 1996; ISO/IEC 10118-3 | 64 | 20 | legacy (short): old banking and OpenPGP signatures |
 //!
 //! "Legacy" means broken for collision resistance and not for new designs; each type's
 //! documentation says what use remains acceptable.
@@ -75,6 +76,7 @@ mod md2;
 mod md4;
 mod md5;
 mod pbkdf2;
+mod ripemd160;
 mod sha1;
 mod sha256;
 mod sha3;
@@ -93,6 +95,7 @@ pub use md2::{MD2_BLOCK_LEN, MD2_OUTPUT_LEN, Md2};
 pub use md4::{MD4_BLOCK_LEN, MD4_OUTPUT_LEN, Md4};
 pub use md5::{MD5_BLOCK_LEN, MD5_OUTPUT_LEN, Md5};
 pub use pbkdf2::{pbkdf2_hmac, pbkdf2_hmac_alg};
+pub use ripemd160::{RIPEMD160_BLOCK_LEN, RIPEMD160_OUTPUT_LEN, Ripemd160};
 pub use sha1::{SHA1_BLOCK_LEN, SHA1_OUTPUT_LEN, Sha1};
 pub use sha3::{
     SHA3_224_BLOCK_LEN, SHA3_224_OUTPUT_LEN, SHA3_256_BLOCK_LEN, SHA3_256_OUTPUT_LEN,
@@ -218,6 +221,10 @@ macro_rules! dispatch {
             }
             A::Sha3_512 => {
                 type $h = $crate::digest::Sha3_512;
+                $body
+            }
+            A::Ripemd160 => {
+                type $h = $crate::digest::Ripemd160;
                 $body
             }
         }

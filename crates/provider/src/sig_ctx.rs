@@ -299,7 +299,11 @@ impl SigCtx {
         let public =
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         let scheme = match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(SigMd::Hash(md))) => SigScheme::Pkcs1v15(md),
+            (Pad::Pkcs1, Some(md)) => {
+                return md.pkcs1_algorithm_id().ok_or_else(|| {
+                    Failure::new(Reason::Unsupported, "no algorithm id for MD5-SHA1")
+                });
+            }
             (Pad::Pss, _) => SigScheme::Pss(self.signing_pss(public.bits())),
             _ => return Err(Failure::new(Reason::Unsupported, "no algorithm id without a digest")),
         };

@@ -62,6 +62,43 @@ impl SigMd {
     pub fn output_len(self) -> usize {
         self.hash().map_or(Self::MD5_SHA1_LEN, HashAlg::output_len)
     }
+
+    /// The DER `AlgorithmIdentifier` of PKCS#1 v1.5 signatures with this digest: the
+    /// `<digest>WithRSAEncryption` OID and NULL parameters, for every digest OpenSSL's
+    /// default provider names (providers/implementations/signature/rsa_sig.c, through
+    /// `ossl_rsa_algorithmidentifier_encoding`); `None` for MD5-SHA1, which has none.
+    ///
+    /// The OIDs: RFC 8017 appendix A.2.4 (MD2, MD5, SHA-1, SHA-2), RFC 3279 section
+    /// 2.2.1 (MD4's `md4WithRSAEncryption`), the NIST Computer Security Objects Register
+    /// (`id-rsassa-pkcs1-v1_5-with-sha3-*`) and TeleTrusT's `rsaSignatureWithripemd160`.
+    /// `cryptocard-pki` names fewer, since it also verifies with its list: this is what a
+    /// program asks the provider to write, under its own policy.
+    pub fn pkcs1_algorithm_id(self) -> Option<Vec<u8>> {
+        let oid = match self.hash()? {
+            HashAlg::Md2 => "1.2.840.113549.1.1.2",
+            HashAlg::Md4 => "1.2.840.113549.1.1.3",
+            HashAlg::Md5 => "1.2.840.113549.1.1.4",
+            HashAlg::Sha1 => "1.2.840.113549.1.1.5",
+            HashAlg::Sha224 => "1.2.840.113549.1.1.14",
+            HashAlg::Sha256 => "1.2.840.113549.1.1.11",
+            HashAlg::Sha384 => "1.2.840.113549.1.1.12",
+            HashAlg::Sha512 => "1.2.840.113549.1.1.13",
+            HashAlg::Sha512_224 => "1.2.840.113549.1.1.15",
+            HashAlg::Sha512_256 => "1.2.840.113549.1.1.16",
+            HashAlg::Sha3_224 => "2.16.840.1.101.3.4.3.13",
+            HashAlg::Sha3_256 => "2.16.840.1.101.3.4.3.14",
+            HashAlg::Sha3_384 => "2.16.840.1.101.3.4.3.15",
+            HashAlg::Sha3_512 => "2.16.840.1.101.3.4.3.16",
+            HashAlg::Ripemd160 => "1.3.36.3.3.1.2",
+        };
+        let oid = der::asn1::ObjectIdentifier::new(oid).ok()?;
+        let body = oid.as_bytes();
+        // SEQUENCE { OBJECT IDENTIFIER, NULL }: every length here is below 128.
+        let mut der = vec![0x30, (2 + body.len() + 2) as u8, 0x06, body.len() as u8];
+        der.extend_from_slice(body);
+        der.extend_from_slice(&[0x05, 0x00]);
+        Some(der)
+    }
 }
 
 /// The running hash of a digest-sign or digest-verify.

@@ -3,7 +3,8 @@
 //! system's OpenSSL 3.0 command (tests/openssl_cli.rs): the cdylib cargo built, copied
 //! into a modules directory as `cryptocard.so`, is loaded there beside the default
 //! provider, and the two check each other both ways: we sign a SHA-256 digest (PKCS#1
-//! v1.5, PSS), the default provider verifies, and the reverse; the default provider
+//! v1.5, PSS, ANSI X9.31), the default provider verifies, and the reverse; each recovers
+//! the digest from the other's PKCS#1 v1.5 and X9.31 signatures; the default provider
 //! encrypts (PKCS#1 v1.5, OAEP), we decrypt, and the reverse.
 //!
 //! Every operation meant for ours is prepared with the strict query
@@ -82,6 +83,7 @@ fn provider_in_vendored_openssl_4() {
     let pkcs1 = RsaPadding::Pkcs1 { digest: Some("SHA256") };
     let pss = RsaPadding::Pss { digest: "SHA256", salt_len: 32 };
     let oaep = RsaPadding::Oaep { digest: "SHA256" };
+    let x931 = RsaPadding::X931 { digest: "SHA256" };
 
     // Before ours is loaded, nothing satisfies the strict query.
     assert!(!lib.provider_available("cryptocard").unwrap());
@@ -113,11 +115,21 @@ fn provider_in_vendored_openssl_4() {
 
     // Ours signs, the default provider verifies (with the private key and with the
     // public-only one), and the reverse.
-    for padding in [pkcs1, pss] {
+    for padding in [pkcs1, pss, x931] {
         sign_verify((&key, OURS), (&key, DEFAULT), padding, &digest);
         sign_verify((&key, OURS), (&public, DEFAULT), padding, &digest);
         sign_verify((&key, DEFAULT), (&key, OURS), padding, &digest);
         sign_verify((&key, DEFAULT), (&public, OURS), padding, &digest);
+    }
+    // PKCS#1 v1.5 and X9.31 are deterministic: the same signature from either provider,
+    // and each recovers the digest from it.
+    for padding in [pkcs1, x931] {
+        let sig = ctx(&key, RsaOp::Sign, padding, OURS).run(&digest).expect("sign");
+        assert_eq!(ctx(&key, RsaOp::Sign, padding, DEFAULT).run(&digest).unwrap(), sig);
+        for recoverer in [OURS, DEFAULT] {
+            let got = ctx(&public, RsaOp::VerifyRecover, padding, recoverer).run(&sig);
+            assert_eq!(got.expect("verify-recover"), digest, "{padding:?} with {recoverer}");
+        }
     }
     // The default provider encrypts, ours decrypts, and the reverse.
     for padding in [RsaPadding::Pkcs1 { digest: None }, oaep] {
@@ -125,12 +137,14 @@ fn provider_in_vendored_openssl_4() {
         encrypt_decrypt((&public, OURS), (&key, DEFAULT), padding);
     }
 
-    // Per padding (2): two signatures of ours; two verifications of ours, each of a good
-    // and a damaged signature. Per padding (2): one encryption and one decryption of ours.
+    // Per signature padding (3): two signatures of ours; two verifications of ours, each of
+    // a good and a damaged signature. Per deterministic padding (2): one signature and one
+    // recovery of ours (recoveries count as verifications). Per encryption padding (2):
+    // one encryption and one decryption of ours.
     let now = ours.param("cryptocard-ops").unwrap();
     let after = |n| ops(&ours, n);
-    assert_eq!(after("signs") - signs, 4, "{now}");
-    assert_eq!(after("verifies") - verifies, 8, "{now}");
+    assert_eq!(after("signs") - signs, 3 * 2 + 2, "{now}");
+    assert_eq!(after("verifies") - verifies, 3 * 4 + 2, "{now}");
     assert_eq!(after("encrypts") - encrypts, 2, "{now}");
     assert_eq!(after("decrypts") - decrypts, 2, "{now}");
     eprintln!(

@@ -144,6 +144,8 @@ crate::ffi_table! {
         fn EVP_PKEY_verify_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
         fn EVP_PKEY_encrypt_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
         fn EVP_PKEY_decrypt_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_verify_recover_init(ctx: *mut EVP_PKEY_CTX) -> c_int;
+        fn EVP_PKEY_verify_recover(ctx: *mut EVP_PKEY_CTX, out: *mut u8, outlen: *mut usize, sig: *const u8, siglen: usize) -> c_int;
         fn EVP_PKEY_sign(ctx: *mut EVP_PKEY_CTX, out: *mut u8, outlen: *mut usize, inp: *const u8, inlen: usize) -> c_int;
         fn EVP_PKEY_verify(ctx: *mut EVP_PKEY_CTX, sig: *const u8, siglen: usize, tbs: *const u8, tbslen: usize) -> c_int;
         fn EVP_PKEY_encrypt(ctx: *mut EVP_PKEY_CTX, out: *mut u8, outlen: *mut usize, inp: *const u8, inlen: usize) -> c_int;

@@ -36,6 +36,9 @@ pub enum RsaOp {
     Encrypt,
     /// Decryption (private key).
     Decrypt,
+    /// Recovery of what a signature signs (public key): the digest, or without one the
+    /// data inside the padding.
+    VerifyRecover,
 }
 
 /// RSA padding and its parameters; digests by OpenSSL name ("SHA256"...).
@@ -60,6 +63,12 @@ pub enum RsaPadding<'a> {
         /// Hash and MGF1 digest.
         digest: &'a str,
     },
+    /// ANSI X9.31 signatures of a `digest` (SHA-1 or SHA-2), whose id byte the padding
+    /// carries.
+    X931 {
+        /// The digest signed.
+        digest: &'a str,
+    },
     /// Raw RSA: the input is a full-width integer below the modulus.
     None,
 }
@@ -67,6 +76,7 @@ pub enum RsaPadding<'a> {
 const RSA_PKCS1_PADDING: c_int = 1;
 const RSA_NO_PADDING: c_int = 3;
 const RSA_PKCS1_OAEP_PADDING: c_int = 4;
+const RSA_X931_PADDING: c_int = 5;
 const RSA_PKCS1_PSS_PADDING: c_int = 6;
 
 impl Openssl {
@@ -233,10 +243,25 @@ impl RsaKey {
             RsaOp::Verify => (f.EVP_PKEY_verify_init, "EVP_PKEY_verify_init"),
             RsaOp::Encrypt => (f.EVP_PKEY_encrypt_init, "EVP_PKEY_encrypt_init"),
             RsaOp::Decrypt => (f.EVP_PKEY_decrypt_init, "EVP_PKEY_decrypt_init"),
+            RsaOp::VerifyRecover => {
+                (f.EVP_PKEY_verify_recover_init, "EVP_PKEY_verify_recover_init")
+            }
         };
         // SAFETY: `ctx` is a fresh context for this key.
         lib.check(unsafe { init(ctx) }, name)?;
-        let signing = matches!(op, RsaOp::Sign | RsaOp::Verify);
+        let signing = matches!(op, RsaOp::Sign | RsaOp::Verify | RsaOp::VerifyRecover);
+        if let RsaPadding::X931 { digest } = padding {
+            // X9.31 wants its digest before the padding (OpenSSL checks the pair when
+            // the padding is set).
+            let md = rsa.fetch_md(digest)?;
+            // SAFETY: the context was initialised for `op` above; `md` lives in `rsa.mds`.
+            let rc = unsafe { (f.EVP_PKEY_CTX_set_signature_md)(ctx, md) };
+            lib.check(rc, "EVP_PKEY_CTX_set_signature_md")?;
+            // SAFETY: as above.
+            let rc = unsafe { (f.EVP_PKEY_CTX_set_rsa_padding)(ctx, RSA_X931_PADDING) };
+            lib.check(rc, "EVP_PKEY_CTX_set_rsa_padding")?;
+            return Ok(rsa);
+        }
         let (pad, digest) = match padding {
             RsaPadding::Pkcs1 { digest } => (RSA_PKCS1_PADDING, digest),
             RsaPadding::Pss { digest, .. } if signing => (RSA_PKCS1_PSS_PADDING, Some(digest)),
@@ -330,6 +355,7 @@ impl RsaCtx {
             RsaOp::Sign => (lib.fns.EVP_PKEY_sign, "EVP_PKEY_sign"),
             RsaOp::Encrypt => (lib.fns.EVP_PKEY_encrypt, "EVP_PKEY_encrypt"),
             RsaOp::Decrypt => (lib.fns.EVP_PKEY_decrypt, "EVP_PKEY_decrypt"),
+            RsaOp::VerifyRecover => (lib.fns.EVP_PKEY_verify_recover, "EVP_PKEY_verify_recover"),
             RsaOp::Verify => {
                 return Err(PeerError::InvalidInput("use verify() for a verification context"));
             }

@@ -40,6 +40,8 @@ pub enum Padding {
     Oaep,
     /// No padding: raw RSA on k-byte blocks.
     None,
+    /// ANSI X9.31 signatures of a SHA-1 or SHA-2 digest (`rsa::x931`).
+    X931,
 }
 
 /// `rsa_pss_saltlen` as given.
@@ -86,6 +88,7 @@ impl RsaOpts {
                         "pss" => Padding::Pss,
                         "oaep" | "oeap" => Padding::Oaep,
                         "none" => Padding::None,
+                        "x931" => Padding::X931,
                         _ => return Err(bad()),
                     })
                 }
@@ -154,7 +157,7 @@ impl RsaOpts {
         let bad = match padding {
             Padding::Pss => oaep_only,
             Padding::Oaep => pss_only,
-            Padding::Pkcs1 | Padding::None => pss_only || oaep_only || mgf,
+            Padding::Pkcs1 | Padding::None | Padding::X931 => pss_only || oaep_only || mgf,
         };
         if bad {
             return Err(Fail::msg(format!(
@@ -164,6 +167,7 @@ impl RsaOpts {
                     Padding::Pss => "pss",
                     Padding::Oaep => "oaep",
                     Padding::None => "none",
+                    Padding::X931 => "x931",
                 }
             )));
         }
@@ -211,7 +215,7 @@ mod tests {
     #[test]
     fn bad_options_are_one_line() {
         for (opt, want) in [
-            ("rsa_padding_mode:x931", "invalid value 'x931'"),
+            ("rsa_padding_mode:x962", "invalid value 'x962'"),
             ("rsa_pss_saltlen:lots", "invalid value 'lots'"),
             ("rsa_oaep_md:nope", "unknown digest 'nope'"),
             ("rsa_oaep_label:zz", "rsa_oaep_label"),

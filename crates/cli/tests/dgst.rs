@@ -262,7 +262,7 @@ fn signature_errors_leave_outputs_alone() {
         (vec!["-sign", enc.as_str(), "-passin", "pass:nope"], "wrong password"),
         (vec!["-sign", p.as_str()], "holds a public key"),
         (vec!["-sign", "/nonexistent/key.pem"], "No such file"),
-        (vec!["-sign", k.as_str(), "-sigopt", "rsa_padding_mode:oaep"], "pkcs1 or pss"),
+        (vec!["-sign", k.as_str(), "-sigopt", "rsa_padding_mode:oaep"], "pkcs1, pss or x931"),
         (vec!["-sign", k.as_str(), "-sigopt", "rsa_pss_saltlen:5"], "not valid"),
         (vec!["-sign", k.as_str(), file.as_str()], "can only sign or verify one file"),
         (vec!["-verify", p.as_str()], "-signature"),
@@ -310,6 +310,7 @@ fn signatures_interoperate_with_openssl_dgst() {
                 "-sigopt",
                 "rsa_mgf1_md:sha1",
             ],
+            &["-sha384", "-sigopt", "rsa_padding_mode:x931"],
         ] {
             let mut s = vec!["dgst", "-sign", k.as_str(), "-out", sig.as_str()];
             s.extend_from_slice(opts);

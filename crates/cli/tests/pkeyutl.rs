@@ -31,6 +31,8 @@ fn sign_cases() -> Vec<(Vec<&'static str>, Vec<u8>)> {
         (pkeyopts(&[pss, "digest:sha256", "rsa_pss_saltlen:digest", "rsa_mgf1_md:sha1"]), digest()),
         (pkeyopts(&[pss, "digest:sha256", "rsa_pss_saltlen:7"]), digest()),
         (pkeyopts(&[pss]), digest()[..20].to_vec()),
+        // X9.31 wants its digest before its padding in OpenSSL.
+        (pkeyopts(&["digest:sha256", "rsa_padding_mode:x931"]), digest()),
     ]
 }
 
@@ -86,6 +88,13 @@ fn signatures_round_trip_and_fail_when_altered() {
     assert_eq!(&rec[19..], digest());
     let rec = ok(&pkeyutl("-verifyrecover", &p, &["-pubin", "-pkeyopt", "digest:sha256"], &sig));
     assert_eq!(rec, digest());
+    // X9.31 too: the digest back, and a digest of another kind refused (its id differs).
+    let x931 = ["-pkeyopt", "digest:sha256", "-pkeyopt", "rsa_padding_mode:x931"];
+    let sig = ok(&pkeyutl("-sign", &k, &x931, &digest()));
+    let rec = ok(&pkeyutl("-verifyrecover", &p, &[&["-pubin"][..], &x931].concat(), &sig));
+    assert_eq!(rec, digest());
+    let sha512 = ["-pubin", "-pkeyopt", "digest:sha512", "-pkeyopt", "rsa_padding_mode:x931"];
+    assert_eq!(pkeyutl("-verifyrecover", &p, &sha512, &sig).status.code(), Some(1));
     // Raw RSA: sign then verifyrecover with padding none gives the block back.
     let mut block = bytes(7, 256);
     block[0] = 0;

@@ -243,8 +243,11 @@ fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, String)>> {
         return Err(Fail::msg("a MAC and a signature exclude each other"));
     }
     let padding = opts.padding();
-    if !matches!(padding, Padding::Pkcs1 | Padding::Pss) {
-        return Err(Fail::msg("-sigopt rsa_padding_mode: pkcs1 or pss for signatures"));
+    if !matches!(padding, Padding::Pkcs1 | Padding::Pss | Padding::X931) {
+        return Err(Fail::msg("-sigopt rsa_padding_mode: pkcs1, pss or x931 for signatures"));
+    }
+    if padding == Padding::X931 && cryptocard::rsa::x931::hash_id(alg).is_none() {
+        return Err(Fail::msg("rsa_padding_mode:x931 signs SHA-1 and SHA-2 digests only"));
     }
     opts.check_for(padding, "sigopt")?;
     if opts.digest.is_some_and(|d| d != alg) {
@@ -270,6 +273,7 @@ fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, String)>> {
 fn sign(key: &RsaPrivateKey, alg: HashAlg, o: &RsaOpts, digest: &[u8]) -> CmdResult<Vec<u8>> {
     let r = match o.padding() {
         Padding::Pss => key.sign_pss_prehashed(&o.pss(alg, true), digest, &mut OsRng),
+        Padding::X931 => key.sign_x931_prehashed(alg, digest, &mut OsRng),
         _ => key.sign_pkcs1v15_prehashed(alg, digest, &mut OsRng),
     };
     r.map_err(|e| match e {
@@ -289,6 +293,7 @@ fn verify(
 ) -> CmdResult<bool> {
     let r = match o.padding() {
         Padding::Pss => key.verify_pss_prehashed(&o.pss(alg, false), digest, sig),
+        Padding::X931 => key.verify_x931_prehashed(alg, digest, sig),
         _ => key.verify_pkcs1v15_prehashed(alg, digest, sig),
     };
     match r {

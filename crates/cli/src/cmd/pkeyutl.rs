@@ -14,7 +14,7 @@
 //! `-rawin -digest NAME` the message, hashed here as it is read (any length). Other
 //! inputs are read whole, up to 1 MiB. `-verify` prints `Signature Verified
 //! Successfully` or `Signature Verification Failure` (exit 1). Paddings and their
-//! options: see `rsaopt` (`-pkeyopt rsa_padding_mode:pkcs1|pss|oaep|none`, ...).
+//! options: see `rsaopt` (`-pkeyopt rsa_padding_mode:pkcs1|pss|oaep|none|x931`, ...).
 //!
 //! PKCS#1 v1.5 decryption uses implicit rejection unless
 //! `-pkeyopt rsa_pkcs1_implicit_rejection:0` asks for the explicit error (see `rsaopt`:
@@ -30,7 +30,7 @@ use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::Error;
 use cryptocard::digest::{HashAlg, Hasher};
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey};
+use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey, x931};
 use std::fmt::Write as _;
 
 const SPEC: Spec = Spec {
@@ -57,13 +57,13 @@ const SPEC: Spec = Spec {
         keyfile::RECOVER_PRIMES_FLAG,
     ],
     notes: "RSA options (-pkeyopt):\n \
-rsa_padding_mode:pkcs1|pss|oaep|none   default pkcs1\n \
-digest:NAME                            the input is a NAME digest (signatures)\n \
-rsa_pss_saltlen:digest|max|auto|N      default max (sign), auto (verify)\n \
-rsa_mgf1_md:NAME                       default: the signature or OAEP digest\n \
-rsa_oaep_md:NAME                       default sha1\n \
-rsa_oaep_label:HEX                     default empty\n \
-rsa_pkcs1_implicit_rejection:0|1       default 1 (OpenSSL 3.2+); 0: bad PKCS#1 v1.5 padding is an error\n",
+rsa_padding_mode:pkcs1|pss|oaep|none|x931   default pkcs1; x931: SHA-1/SHA-2 digests only\n \
+digest:NAME                                 the input is a NAME digest (signatures)\n \
+rsa_pss_saltlen:digest|max|auto|N           default max (sign), auto (verify)\n \
+rsa_mgf1_md:NAME                            default: the signature or OAEP digest\n \
+rsa_oaep_md:NAME                            default sha1\n \
+rsa_oaep_label:HEX                          default empty\n \
+rsa_pkcs1_implicit_rejection:0|1            default 1 (OpenSSL 3.2+); 0: bad PKCS#1 v1.5 padding is an error\n",
     more: None,
 };
 
@@ -216,6 +216,7 @@ fn sign(
             exactly_k(data, key.size())?;
             key.raw_private(data, &mut OsRng).map_err(err)
         }
+        Padding::X931 => key.sign_x931_prehashed(x931_digest(hash)?, data, &mut OsRng).map_err(err),
         Padding::Oaep => Err(Fail::msg("rsa_padding_mode:oaep is for encryption, not signatures")),
     }
 }
@@ -236,6 +237,7 @@ fn verify(
         Padding::Pss => {
             key.verify_pss_prehashed(&o.pss(hash.unwrap_or(HashAlg::Sha1), false), data, sig)
         }
+        Padding::X931 => key.verify_x931_prehashed(x931_digest(hash)?, data, sig),
         Padding::None => {
             exactly_k(data, key.size())?;
             key.raw_public(sig)
@@ -274,10 +276,31 @@ fn recover(
             }
         }
         Padding::None => key.raw_public(sig).map_err(err),
+        Padding::X931 => {
+            let h = x931_digest(hash)?;
+            // The digest, then its id byte (which must be that digest's).
+            let data = key.recover_x931(sig).map_err(err)?;
+            match data.split_last() {
+                Some((&id, d)) if Some(id) == x931::hash_id(h) && d.len() == h.output_len() => {
+                    Ok(d.to_vec())
+                }
+                _ => Err(Fail::msg(
+                    "verifyrecover: the signature does not hold a digest of that kind",
+                )),
+            }
+        }
         Padding::Pss | Padding::Oaep => {
-            Err(Fail::msg("-verifyrecover works with rsa_padding_mode:pkcs1 or none"))
+            Err(Fail::msg("-verifyrecover works with rsa_padding_mode:pkcs1, x931 or none"))
         }
     }
+}
+
+/// X9.31's digest: one must be given (`-digest` or `-pkeyopt digest:`), and be SHA-1 or
+/// SHA-2, as OpenSSL wants (X9.31 names it in the signature).
+fn x931_digest(hash: Option<HashAlg>) -> CmdResult<HashAlg> {
+    hash.filter(|&h| x931::hash_id(h).is_some()).ok_or_else(|| {
+        Fail::msg("rsa_padding_mode:x931 needs a SHA-1 or SHA-2 digest (digest:sha256)")
+    })
 }
 
 fn encrypt(key: &RsaPublicKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> {
@@ -289,7 +312,9 @@ fn encrypt(key: &RsaPublicKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> {
             exactly_k(data, key.size())?;
             key.raw_public(data).map_err(err)
         }
-        Padding::Pss => Err(Fail::msg("rsa_padding_mode:pss is for signatures, not encryption")),
+        Padding::Pss | Padding::X931 => {
+            Err(Fail::msg("rsa_padding_mode:pss and x931 are for signatures, not encryption"))
+        }
     }
 }
 
@@ -305,7 +330,9 @@ fn decrypt(key: &RsaPrivateKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> 
             exactly_k(data, key.size())?;
             key.raw_private(data, &mut OsRng).map_err(err)
         }
-        Padding::Pss => Err(Fail::msg("rsa_padding_mode:pss is for signatures, not encryption")),
+        Padding::Pss | Padding::X931 => {
+            Err(Fail::msg("rsa_padding_mode:pss and x931 are for signatures, not encryption"))
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! cryptocard: the 1989-2003 "crypto-accelerator" papers rebuilt for today's machines:
-//! RSA (PKCS#1 v1.5, OAEP, PSS; PKCS#1 / PKCS#8 / SPKI keys), DES and 3DES, the MD, SHA
-//! and SHA-3 digests, on a Montgomery core with AVX-512 IFMA kernels and a batching
-//! engine.
+//! RSA (PKCS#1 v1.5, OAEP, PSS, ANSI X9.31; PKCS#1 / PKCS#8 / SPKI keys), DES and 3DES,
+//! the MD, SHA, SHA-3 and RIPEMD-160 digests, on a Montgomery core with AVX-512 IFMA
+//! kernels and a batching engine.
 //!
 //! # Quick start
 //!

@@ -7,9 +7,10 @@
 //! padded as it is (`openssl pkeyutl -sign` without `-digest`); PSS takes SHA-1 when no
 //! digest was set, MGF1 over the signature digest unless told otherwise, and any salt
 //! when verifying; no padding takes exactly k bytes; ANSI X9.31 (`x931`) signs a SHA-1
-//! or SHA-2 digest, or without a digest the caller's bytes, id byte included.
-//! Verify-recover (`openssl pkeyutl -verifyrecover`) gives back the digest, or without one
-//! the data inside the padding. Private operations go through
+//! or SHA-2 digest, which must be set, since the signature names it; TLS 1.0/1.1's
+//! MD5-SHA1 (`sig_digest`) signs with PKCS#1 v1.5 and no DigestInfo. Verify-recover
+//! (`openssl pkeyutl -verifyrecover`) gives back the digest, or without one the data
+//! inside the padding. Private operations go through
 //! [`crate::dispatch::run_private`].
 //!
 //! The default PSS salt when signing is the one of the libcrypto the provider is loaded
@@ -380,11 +381,11 @@ impl SigCtx {
         if !matches!(pad, Pad::Pkcs1 | Pad::Pss | Pad::None | Pad::X931) {
             return Err(Failure::new(Reason::Unsupported, "padding"));
         }
-        let pss = (pad == Pad::Pss).then(|| self.pss(false));
-        // Inside an async job, off the job's small stack (`async_job::off_job_stack`).
         if md.is_some_and(|md| md.output_len() != tbs.len()) {
             return Err(Failure::new(Reason::VerificationFailed, "signature does not verify"));
         }
+        let pss = (pad == Pad::Pss).then(|| self.pss(false));
+        // Inside an async job, off the job's small stack (`async_job::off_job_stack`).
         let r = crate::async_job::off_job_stack(|| match (pad, md, &pss) {
             (Pad::Pkcs1, Some(SigMd::Hash(hash)), _) => {
                 public.verify_pkcs1v15_prehashed(hash, tbs, sig)
@@ -392,11 +393,13 @@ impl SigCtx {
             (Pad::Pkcs1, _, _) => public.verify_pkcs1v15_raw(tbs, sig),
             (Pad::Pss, _, Some(pss)) => public.verify_pss_prehashed(pss, tbs, sig),
             (Pad::X931, Some(SigMd::Hash(hash)), _) => public.verify_x931_prehashed(hash, tbs, sig),
-            _ => {
+            (Pad::None, _, _) => {
                 let ok =
                     sig.len() == public.size() && public.raw_public(sig).is_ok_and(|m| m == tbs);
                 if ok { Ok(()) } else { Err(cryptocard::Error::Verification) }
             }
+            // X9.31 without a digest with an id, which `check_digest` keeps out.
+            _ => Err(cryptocard::Error::Verification),
         });
         r.map_err(|_| Failure::new(Reason::VerificationFailed, "signature does not verify"))
     }
@@ -404,8 +407,8 @@ impl SigCtx {
     /// verify_recover: what `sig` signs, as OpenSSL's RSA signature recovers it. With a
     /// digest set, the digest: out of its DigestInfo (PKCS#1 v1.5, which must name that
     /// digest) or before its id byte (X9.31, which must be that digest's id). Without
-    /// one, the bytes inside the padding (the DigestInfo or the id byte included), or for
-    /// no padding the whole k bytes.
+    /// one, the bytes inside the PKCS#1 v1.5 padding (the DigestInfo included), or for no
+    /// padding the whole k bytes.
     pub fn verify_recover(&self, sig: &[u8]) -> Outcome<Vec<u8>> {
         if self.purpose != Purpose::VerifyRecover {
             return Err(Failure::new(

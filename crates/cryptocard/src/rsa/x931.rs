@@ -19,8 +19,9 @@
 //!
 //! As for PKCS#1 v1.5 there are two ways to say what is signed: a digest with its
 //! algorithm ([`RsaPrivateKey::sign_x931_prehashed`], which appends the id), or the
-//! caller's framed bytes, id included ([`RsaPrivateKey::sign_x931_raw`], what `openssl
-//! pkeyutl -sign -pkeyopt rsa_padding_mode:x931` does without `-digest`).
+//! caller's framed bytes, id included ([`RsaPrivateKey::sign_x931_raw`], what OpenSSL's
+//! `RSA_private_encrypt` with `RSA_X931_PADDING` takes; OpenSSL 3's providers insist on
+//! a digest).
 
 use super::key::{RsaPrivateKey, RsaPublicKey};
 use crate::digest::{HashAlg, Hasher};

@@ -1,4 +1,4 @@
-//! PKCS#1 v1.5, PSS and raw verification on arbitrary signatures and messages, with every
+//! PKCS#1 v1.5, PSS, X9.31 and raw verification on arbitrary signatures and messages, with every
 //! distinct public key of BoringSSL's RSA test file (512 to 2048 bits, odd sizes too).
 #![no_main]
 

@@ -72,6 +72,20 @@ pub fn verify(key: &RsaPublicKey, data: &[u8]) {
     if let Ok(data) = key.recover_pkcs1v15_raw(sig) {
         assert_eq!(key.verify_pkcs1v15_raw(&data, sig), Ok(()), "recovered data verifies");
     }
+    let _ = key.verify_x931(h, msg, sig);
+    // What X9.31 recovers, when it is a digest and its id, verifies as that digest.
+    if let Ok(framed) = key.recover_x931(sig)
+        && let Some((&id, digest)) = framed.split_last()
+        && let Some(alg) = [HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512]
+            .into_iter()
+            .find(|&a| super::x931::hash_id(a) == Some(id) && a.output_len() == digest.len())
+    {
+        assert_eq!(
+            key.verify_x931_prehashed(alg, digest, sig),
+            Ok(()),
+            "recovered digest verifies"
+        );
+    }
     if let Ok(m) = key.raw_public(sig) {
         assert_eq!(m.len(), key.size());
     }

@@ -153,6 +153,7 @@ fn agrees_with_openssl_dgst() {
         "-sha512",
         "-sha512-224",
         "-sha512-256",
+        "-ripemd160",
     ] {
         for extra in [&[][..], &["-r"], &["-c"], &["-hmac", "k3y"]] {
             let mut args = vec!["dgst", flag];
@@ -311,6 +312,7 @@ fn signatures_interoperate_with_openssl_dgst() {
                 "rsa_mgf1_md:sha1",
             ],
             &["-sha384", "-sigopt", "rsa_padding_mode:x931"],
+            &["-ripemd160"],
         ] {
             let mut s = vec!["dgst", "-sign", k.as_str(), "-out", sig.as_str()];
             s.extend_from_slice(opts);

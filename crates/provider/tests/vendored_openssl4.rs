@@ -3,9 +3,10 @@
 //! system's OpenSSL 3.0 command (tests/openssl_cli.rs): the cdylib cargo built, copied
 //! into a modules directory as `cryptocard.so`, is loaded there beside the default
 //! provider, and the two check each other both ways: we sign a SHA-256 digest (PKCS#1
-//! v1.5, PSS, ANSI X9.31), the default provider verifies, and the reverse; each recovers
-//! the digest from the other's PKCS#1 v1.5 and X9.31 signatures; the default provider
-//! encrypts (PKCS#1 v1.5, OAEP), we decrypt, and the reverse.
+//! v1.5, PSS, ANSI X9.31), the default provider verifies, and the reverse; the same for
+//! PKCS#1 v1.5 over RIPEMD-160 and TLS 1.0's MD5-SHA1; each recovers the digest from the
+//! other's PKCS#1 v1.5 and X9.31 signatures; the default provider encrypts (PKCS#1 v1.5,
+//! OAEP), we decrypt, and the reverse.
 //!
 //! Every operation meant for ours is prepared with the strict query
 //! "provider=cryptocard", which no other provider satisfies (the same query fails before
@@ -121,6 +122,15 @@ fn provider_in_vendored_openssl_4() {
         sign_verify((&key, DEFAULT), (&key, OURS), padding, &digest);
         sign_verify((&key, DEFAULT), (&public, OURS), padding, &digest);
     }
+    // PKCS#1 v1.5 over the legacy digests OpenSSL still signs: RIPEMD-160, and TLS 1.0's
+    // MD5-SHA1 (36 bytes, no DigestInfo).
+    let message = b"the message to sign";
+    for name in ["RIPEMD160", "MD5-SHA1"] {
+        let d = lib.digest(name).unwrap().digest(message).unwrap();
+        let padding = RsaPadding::Pkcs1 { digest: Some(name) };
+        sign_verify((&key, OURS), (&public, DEFAULT), padding, &d);
+        sign_verify((&key, DEFAULT), (&public, OURS), padding, &d);
+    }
     // PKCS#1 v1.5 and X9.31 are deterministic: the same signature from either provider,
     // and each recovers the digest from it.
     for padding in [pkcs1, x931] {
@@ -143,8 +153,9 @@ fn provider_in_vendored_openssl_4() {
     // one encryption and one decryption of ours.
     let now = ours.param("cryptocard-ops").unwrap();
     let after = |n| ops(&ours, n);
-    assert_eq!(after("signs") - signs, 3 * 2 + 2, "{now}");
-    assert_eq!(after("verifies") - verifies, 3 * 4 + 2, "{now}");
+    // Per legacy digest (2): one signature and one verification (good and damaged).
+    assert_eq!(after("signs") - signs, 3 * 2 + 2 + 2, "{now}");
+    assert_eq!(after("verifies") - verifies, 3 * 4 + 2 + 2 * 2, "{now}");
     assert_eq!(after("encrypts") - encrypts, 2, "{now}");
     assert_eq!(after("decrypts") - decrypts, 2, "{now}");
     eprintln!(

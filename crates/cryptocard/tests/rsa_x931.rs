@@ -73,6 +73,9 @@ fn signatures_are_openssls_bytes_and_verify() {
         let mut framed = digest.as_bytes().to_vec();
         framed.push(x931::hash_id(c.hash).unwrap());
         assert_eq!(public.recover_x931(&c.sig).unwrap(), framed);
+        assert_eq!(public.recover_x931_digest(c.hash, &c.sig).unwrap(), digest.as_bytes());
+        let wrong = if c.hash == HashAlg::Sha1 { HashAlg::Sha256 } else { HashAlg::Sha1 };
+        assert!(public.recover_x931_digest(wrong, &c.sig).is_err());
         // The raw form signs the framed bytes to the same signature.
         assert_eq!(k.sign_x931_raw(&framed, &mut OsRng).unwrap(), c.sig);
         // Changes that must not verify.

@@ -70,13 +70,11 @@ unsafe extern "C" fn matches(k1: *const c_void, k2: *const c_void, _selection: c
     })
 }
 
-/// The key values of an import's parameter array.
-fn values_from(params: *const OsslParam) -> Outcome<KeyValues> {
+/// The key values among an import's parameters.
+fn values_from(elements: &[params::Param<'_>]) -> Outcome<KeyValues> {
     let mut v = KeyValues::default();
     let bad =
         |name: &str| Failure::new(Reason::InvalidKey, format!("{name}: not an unsigned integer"));
-    // SAFETY: OpenSSL passes an END-terminated array.
-    let elements = unsafe { params::elements(params) };
     let get = |name: &core::ffi::CStr| -> Outcome<Option<KeyBytes>> {
         match elements.iter().find(|p| p.key() == name.to_bytes()) {
             None => Ok(None),
@@ -123,7 +121,7 @@ unsafe extern "C" fn import(
                 // RSA has no domain parameters; the restrictions alone, on the key held.
                 return key.set_restriction(restriction);
             }
-            key.import_restricted(&values_from(params)?, private, restriction)
+            key.import_restricted(&values_from(&elements)?, private, restriction)
         });
         c_int::from(ok.is_ok())
     })

@@ -420,32 +420,29 @@ impl SigCtx {
             self.key()?.public().ok_or_else(|| Failure::new(Reason::InvalidKey, "no key"))?;
         stats::count(Op::Verify);
         let (pad, md) = (self.pad, self.md);
-        let bad = || Failure::new(Reason::VerificationFailed, "signature does not verify");
         if pad == Pad::None && md.is_some() {
             return Err(Failure::param("pad-mode none with a digest"));
         }
         if !matches!(pad, Pad::Pkcs1 | Pad::X931 | Pad::None) {
             return Err(Failure::param("only pkcs1, x931 and none recover the message"));
         }
-        let recovered = crate::async_job::off_job_stack(|| match pad {
-            Pad::Pkcs1 => public.recover_pkcs1v15_raw(sig),
-            Pad::X931 => public.recover_x931(sig),
-            _ => public.raw_public(sig),
+        let recovered = crate::async_job::off_job_stack(|| match (pad, md) {
+            (Pad::Pkcs1, Some(SigMd::Hash(hash))) => public.recover_pkcs1v15_digest(hash, sig),
+            // MD5-SHA1 has no DigestInfo: its 36 bytes are the data itself.
+            (Pad::Pkcs1, Some(SigMd::Md5Sha1)) => public.recover_pkcs1v15_raw(sig).and_then(|d| {
+                if d.len() == SigMd::Md5Sha1.output_len() {
+                    Ok(d)
+                } else {
+                    Err(cryptocard::Error::Verification)
+                }
+            }),
+            (Pad::Pkcs1, None) => public.recover_pkcs1v15_raw(sig),
+            (Pad::X931, Some(SigMd::Hash(hash))) => public.recover_x931_digest(hash, sig),
+            (Pad::None, None) => public.raw_public(sig),
+            // X9.31 without a digest with an id, which `check_digest` keeps out.
+            _ => Err(cryptocard::Error::Verification),
         });
-        let data = recovered.map_err(|_| bad())?;
-        let Some(md) = md else { return Ok(data) };
-        let digest = match (pad, md) {
-            (Pad::Pkcs1, SigMd::Hash(hash)) => data.strip_prefix(hash.digest_info_prefix()),
-            (Pad::Pkcs1, SigMd::Md5Sha1) => Some(&data[..]),
-            _ => data
-                .split_last()
-                .filter(|&(&id, _)| x931_digest(md).is_ok_and(|want| want == id))
-                .map(|(_, d)| d),
-        };
-        match digest {
-            Some(d) if d.len() == md.output_len() => Ok(d.to_vec()),
-            _ => Err(bad()),
-        }
+        recovered.map_err(|_| Failure::new(Reason::VerificationFailed, "signature does not verify"))
     }
 
     /// digest_sign_update / digest_verify_update.

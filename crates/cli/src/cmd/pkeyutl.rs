@@ -263,32 +263,18 @@ fn recover(
 ) -> CmdResult<Vec<u8>> {
     let err = |e| op_error("verifyrecover", e);
     match padding {
-        Padding::Pkcs1 => {
-            let data = key.recover_pkcs1v15_raw(sig).map_err(err)?;
-            let Some(h) = hash else { return Ok(data) };
-            // With a digest, OpenSSL checks the DigestInfo and outputs the digest.
-            let prefix = h.digest_info_prefix();
-            match data.strip_prefix(prefix) {
-                Some(d) if d.len() == h.output_len() => Ok(d.to_vec()),
-                _ => Err(Fail::msg(
-                    "verifyrecover: the signature does not hold a DigestInfo of that digest",
-                )),
-            }
-        }
+        // Without a digest the data inside the padding; with one, as OpenSSL, the digest,
+        // once the DigestInfo (or X9.31's id byte) shows it is one of that kind.
+        Padding::Pkcs1 => match hash {
+            None => key.recover_pkcs1v15_raw(sig).map_err(err),
+            Some(h) => key.recover_pkcs1v15_digest(h, sig).map_err(|_| {
+                Fail::msg("verifyrecover: the signature does not hold a DigestInfo of that digest")
+            }),
+        },
         Padding::None => key.raw_public(sig).map_err(err),
-        Padding::X931 => {
-            let h = x931_digest(hash)?;
-            // The digest, then its id byte (which must be that digest's).
-            let data = key.recover_x931(sig).map_err(err)?;
-            match data.split_last() {
-                Some((&id, d)) if Some(id) == x931::hash_id(h) && d.len() == h.output_len() => {
-                    Ok(d.to_vec())
-                }
-                _ => Err(Fail::msg(
-                    "verifyrecover: the signature does not hold a digest of that kind",
-                )),
-            }
-        }
+        Padding::X931 => key.recover_x931_digest(x931_digest(hash)?, sig).map_err(|_| {
+            Fail::msg("verifyrecover: the signature does not hold a digest of that kind")
+        }),
         Padding::Pss | Padding::Oaep => {
             Err(Fail::msg("-verifyrecover works with rsa_padding_mode:pkcs1, x931 or none"))
         }

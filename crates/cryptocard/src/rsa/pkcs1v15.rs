@@ -164,6 +164,17 @@ impl RsaPublicKey {
         }
         Ok(em[sep + 1..].to_vec())
     }
+
+    /// The digest a signature by `hash` carries (`openssl pkeyutl -verifyrecover` with
+    /// `-pkeyopt digest:`): [`RsaPublicKey::recover_pkcs1v15_raw`]'s data, which must be
+    /// `hash`'s DigestInfo; [`Error::Verification`] otherwise.
+    pub fn recover_pkcs1v15_digest(&self, hash: HashAlg, sig: &[u8]) -> Result<Vec<u8>> {
+        let data = self.recover_pkcs1v15_raw(sig)?;
+        match data.strip_prefix(hash.digest_info_prefix()) {
+            Some(d) if d.len() == hash.output_len() => Ok(d.to_vec()),
+            _ => Err(Error::Verification),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -178,8 +178,25 @@ impl RsaPublicKey {
 
     /// Verifies an X9.31 signature of a digest the caller computed with `hash`.
     pub fn verify_x931_prehashed(&self, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
-        let expected = framed(hash, digest).map_err(|_| Error::Verification)?;
-        if self.recover_x931(sig)? == expected { Ok(()) } else { Err(Error::Verification) }
+        if self.recover_x931_digest(hash, sig)? == digest {
+            Ok(())
+        } else {
+            Err(Error::Verification)
+        }
+    }
+
+    /// The digest an X9.31 signature by `hash` carries (`openssl pkeyutl -verifyrecover
+    /// -pkeyopt digest:... -pkeyopt rsa_padding_mode:x931`): [`RsaPublicKey::recover_x931`]'s
+    /// data, which must be a digest of `hash`'s length and then `hash`'s id;
+    /// [`Error::Verification`] otherwise (also for a hash without an id).
+    pub fn recover_x931_digest(&self, hash: HashAlg, sig: &[u8]) -> Result<Vec<u8>> {
+        let data = self.recover_x931(sig)?;
+        match data.split_last() {
+            Some((&id, d)) if Some(id) == hash_id(hash) && d.len() == hash.output_len() => {
+                Ok(d.to_vec())
+            }
+            _ => Err(Error::Verification),
+        }
     }
 
     /// The framed data of an X9.31 signature, the digest and its id byte (`openssl

@@ -26,7 +26,7 @@ pub enum Reason {
     DecryptionFailed = 5,
     /// The signature did not verify.
     VerificationFailed = 6,
-    /// Not supported by this provider (X9.31 padding, ...).
+    /// Not supported by this provider (a padding the operation does not have, ...).
     Unsupported = 7,
     /// The operation failed for another reason (the detail says which).
     OperationFailed = 8,

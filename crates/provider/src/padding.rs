@@ -18,11 +18,12 @@ pub enum Pad {
     Pkcs1,
     /// `RSA_PKCS1_OAEP_PADDING`, "oaep".
     Oaep,
-    /// `RSA_X931_PADDING`, "x931" (refused: not implemented).
+    /// `RSA_X931_PADDING`, "x931" (signatures only).
     X931,
     /// `RSA_PKCS1_PSS_PADDING`, "pss".
     Pss,
-    /// `RSA_PKCS1_WITH_TLS_PADDING` (refused for now: TLS 1.2 RSA key exchange).
+    /// `RSA_PKCS1_WITH_TLS_PADDING`, "pkcs1-tls": the PreMasterSecret of TLS 1.2's RSA key
+    /// exchange (decryption only).
     Tls,
 }
 

@@ -37,8 +37,9 @@ fn with_ctx(ctx: *mut c_void, func: &CStr, f: impl FnOnce(&mut Ctx) -> Outcome<(
 
 unsafe extern "C" fn newctx(provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
     guard(core::ptr::null_mut(), || {
-        let ctx =
-            Ctx { prov: provctx.cast_const().cast::<ProvCtx>(), cipher: CipherCtx::default() };
+        let prov = provctx.cast_const().cast::<ProvCtx>();
+        let cipher = CipherCtx::with_digest_policy(crate::provider::digest_policy(prov));
+        let ctx = Ctx { prov, cipher };
         Box::into_raw(Box::new(ctx)).cast::<c_void>()
     })
 }
@@ -149,8 +150,8 @@ fn set_params(cipher: &mut CipherCtx, params: *const OsslParam) -> Outcome<()> {
     for p in unsafe { params::elements(params) } {
         match p.key() {
             b"pad-mode" => cipher.set_pad(Pad::from_param(&p)?)?,
-            b"digest" => cipher.oaep_md = Some(digest_from_param(&p, "digest")?),
-            b"mgf1-digest" => cipher.mgf1 = Some(digest_from_param(&p, "mgf1-digest")?),
+            b"digest" => cipher.set_oaep_md(digest_from_param(&p, "digest")?)?,
+            b"mgf1-digest" => cipher.set_mgf1(digest_from_param(&p, "mgf1-digest")?)?,
             b"oaep-label" => {
                 let label =
                     p.get_octets().ok_or_else(|| Failure::param("oaep-label: not octets"))?;

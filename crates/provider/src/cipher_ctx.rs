@@ -16,6 +16,7 @@
 //! decrypted block and PreMasterSecret of "pkcs1-tls") are held in buffers wiped when
 //! dropped.
 
+use crate::digest_policy::DigestPolicy;
 use crate::dispatch::run_private;
 use crate::errors::{Failure, Outcome, Reason};
 use crate::key::KeyData;
@@ -48,6 +49,8 @@ pub struct CipherCtx {
     pub tls_client_version: u16,
     /// "pkcs1-tls": an alternative version accepted too (`tls-negotiated-version`).
     pub tls_negotiated_version: u16,
+    /// The digests OAEP may name (the provider's configuration).
+    digests: DigestPolicy,
 }
 
 impl Default for CipherCtx {
@@ -62,11 +65,17 @@ impl Default for CipherCtx {
             implicit_rejection: true,
             tls_client_version: 0,
             tls_negotiated_version: 0,
+            digests: DigestPolicy::default(),
         }
     }
 }
 
 impl CipherCtx {
+    /// A context whose OAEP digests follow `digests` (the default takes no legacy ones).
+    pub fn with_digest_policy(digests: DigestPolicy) -> CipherCtx {
+        CipherCtx { digests, ..CipherCtx::default() }
+    }
+
     /// encrypt_init / decrypt_init: a fresh context on `key` (the old one if `None`).
     pub fn init(&mut self, key: Option<Arc<KeyData>>, decrypting: bool) -> Outcome<()> {
         let key = key
@@ -78,7 +87,20 @@ impl CipherCtx {
         if key.pss {
             return Err(Failure::new(Reason::InvalidKey, "an RSA-PSS key does not encrypt"));
         }
-        *self = CipherCtx { key: Some(key), decrypting, ..CipherCtx::default() };
+        *self =
+            CipherCtx { key: Some(key), decrypting, ..CipherCtx::with_digest_policy(self.digests) };
+        Ok(())
+    }
+
+    /// Sets the OAEP digest, if the policy takes it.
+    pub fn set_oaep_md(&mut self, alg: HashAlg) -> Outcome<()> {
+        self.oaep_md = Some(self.digests.check(alg, "digest")?);
+        Ok(())
+    }
+
+    /// Sets OAEP's MGF1 digest, if the policy takes it.
+    pub fn set_mgf1(&mut self, alg: HashAlg) -> Outcome<()> {
+        self.mgf1 = Some(self.digests.check(alg, "mgf1-digest")?);
         Ok(())
     }
 

@@ -42,6 +42,7 @@ mod asym_cipher;
 mod async_job;
 mod buffers;
 pub mod cipher_ctx;
+pub mod digest_policy;
 pub mod dispatch;
 pub mod errors;
 pub mod job_thread;

@@ -13,9 +13,12 @@
 //! The core's version (`core_get_params`, "openssl-version") is read once, at init: where
 //! OpenSSL's default provider changed a default between releases, the provider takes the
 //! one of the libcrypto it is loaded into (today one: the PSS salt length, `sig_ctx`).
+//! So is the provider's one configuration parameter, `legacy-digests` in its section of
+//! `openssl.cnf` ([`crate::digest_policy`]), which the core hands over the same way.
 
 #![allow(unsafe_code)]
 
+use crate::digest_policy::{DigestPolicy, LEGACY_DIGESTS_KEY};
 use crate::errors::{Failure, Reason, guard};
 use crate::ossl::{self, OsslAlgorithm, OsslDispatch, OsslItem, OsslParam, Table, names};
 use crate::padding::Salt;
@@ -50,6 +53,8 @@ pub struct ProvCtx {
     vset_error: Option<VsetErrorFn>,
     /// The PSS salt length signatures default to in the core's OpenSSL version.
     pss_salt: Salt,
+    /// The digests operations take (`legacy-digests`).
+    digests: DigestPolicy,
 }
 
 impl ProvCtx {
@@ -92,18 +97,29 @@ pub(crate) fn default_pss_salt(prov: *const ProvCtx) -> Salt {
     unsafe { prov.as_ref() }.map_or(Salt::AutoDigestMax, |p| p.pss_salt)
 }
 
-/// The core's OpenSSL version as (major, minor), from `core_get_params`'s
-/// "openssl-version" (`OPENSSL_VERSION_STR`, "3.0.19").
+/// The digest policy of signatures and encryption under the provider context `prov`;
+/// the default (no legacy digests) for a null context.
+pub(crate) fn digest_policy(prov: *const ProvCtx) -> DigestPolicy {
+    // SAFETY: as in `raise`.
+    unsafe { prov.as_ref() }.map_or_else(DigestPolicy::default, |p| p.digests)
+}
+
+/// The core's string parameter `key` (its version, or a parameter of the provider's
+/// configuration section), if it has one.
 ///
 /// # Safety
 /// `get_params` is the core's `core_get_params`, `handle` the core handle.
-unsafe fn core_version(get_params: GetParamsFn, handle: *const c_void) -> Option<(u32, u32)> {
-    let mut version: *const c_char = core::ptr::null();
+unsafe fn core_string(
+    get_params: GetParamsFn,
+    handle: *const c_void,
+    key: &CStr,
+) -> Option<String> {
+    let mut value: *const c_char = core::ptr::null();
     let mut params = [
         OsslParam {
-            key: names::CORE_VERSION.as_ptr(),
+            key: key.as_ptr(),
             data_type: ossl::PARAM_UTF8_PTR,
-            data: (&raw mut version).cast::<c_void>(),
+            data: (&raw mut value).cast::<c_void>(),
             data_size: 0,
             return_size: usize::MAX,
         },
@@ -111,11 +127,17 @@ unsafe fn core_version(get_params: GetParamsFn, handle: *const c_void) -> Option
     ];
     // SAFETY: the caller's contract; `params` is an END-terminated array whose one
     // element points to a `const char *` to fill in (OSSL_PARAM_set_utf8_ptr).
-    if unsafe { get_params(handle, params.as_mut_ptr()) } != 1 || version.is_null() {
+    if unsafe { get_params(handle, params.as_mut_ptr()) } != 1 || value.is_null() {
         return None;
     }
-    // SAFETY: the core set a pointer to its static, NUL-terminated version string.
-    let text = unsafe { CStr::from_ptr(version) }.to_str().ok()?;
+    // SAFETY: the core set a pointer to a NUL-terminated string it keeps for the
+    // provider's lifetime (its version, or its copy of the configuration's value).
+    Some(unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned())
+}
+
+/// The core's OpenSSL version as (major, minor), from its "openssl-version"
+/// (`OPENSSL_VERSION_STR`, "3.0.19").
+fn parse_version(text: &str) -> Option<(u32, u32)> {
     let mut parts = text.split('.').map(|n| n.parse::<u32>().ok());
     Some((parts.next()??, parts.next()??))
 }
@@ -161,6 +183,7 @@ pub unsafe extern "C" fn OSSL_provider_init(
             #[cfg(target_arch = "x86_64")]
             vset_error: None,
             pss_salt: Salt::AutoDigestMax,
+            digests: DigestPolicy::default(),
         };
         let mut get_params: Option<GetParamsFn> = None;
         let mut f = core_in;
@@ -192,8 +215,9 @@ pub unsafe extern "C" fn OSSL_provider_init(
             }
         }
         // SAFETY: the core's `core_get_params`, with the handle the core gave us.
-        let version = get_params.and_then(|g| unsafe { core_version(g, handle) });
-        ctx.pss_salt = pss_salt_of(version);
+        let core = |key| get_params.and_then(|g| unsafe { core_string(g, handle, key) });
+        ctx.pss_salt = pss_salt_of(core(names::CORE_VERSION).as_deref().and_then(parse_version));
+        ctx.digests = DigestPolicy::from_config(core(LEGACY_DIGESTS_KEY).as_deref());
         // SAFETY: both out pointers are OpenSSL's, checked non-null above.
         unsafe {
             *out = PROVIDER_DISPATCH.as_ptr();

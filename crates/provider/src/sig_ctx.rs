@@ -21,6 +21,7 @@
 //! each context that default ([`SigCtx::with_default_salt`]); without one, the later
 //! behaviour.
 
+use crate::digest_policy::DigestPolicy;
 use crate::dispatch::run_private;
 use crate::errors::{Failure, Outcome, Reason};
 use crate::key::KeyData;
@@ -66,6 +67,8 @@ pub struct SigCtx {
     /// The restrictions of the RSA-PSS key, if it has any: its digests are the only
     /// ones, its salt length the least (and the default).
     restriction: Option<PssRestriction>,
+    /// The digests the provider's configuration takes (`digest_policy`).
+    digests: DigestPolicy,
 }
 
 impl Default for SigCtx {
@@ -89,7 +92,14 @@ impl SigCtx {
             default_salt: salt,
             hasher: None,
             restriction: None,
+            digests: DigestPolicy::default(),
         }
+    }
+
+    /// The same context with the digest policy `digests` (the default takes no legacy
+    /// digests), kept through every init.
+    pub fn with_digest_policy(self, digests: DigestPolicy) -> SigCtx {
+        SigCtx { digests, ..self }
     }
 
     /// sign_init / verify_init: a fresh context on `key`.
@@ -108,7 +118,7 @@ impl SigCtx {
             purpose,
             pad,
             md,
-            ..SigCtx::with_default_salt(self.default_salt)
+            ..SigCtx::with_default_salt(self.default_salt).with_digest_policy(self.digests)
         };
         // A restricted key signs with its digests and, unless told a longer one, its
         // least salt length (rsa_sig.c `rsa_signverify_init`), which must fit the key.
@@ -120,8 +130,8 @@ impl SigCtx {
                     "the key's salt length does not fit it",
                 ));
             }
-            self.md = Some(SigMd::Hash(r.md));
-            self.mgf1 = Some(r.mgf1);
+            self.md = Some(SigMd::Hash(self.digests.check(r.md, "the key's digest")?));
+            self.mgf1 = Some(self.digests.check(r.mgf1, "the key's mgf1-digest")?);
             self.salt = Salt::Exact(r.min_salt);
             self.restriction = Some(r);
         }
@@ -176,8 +186,12 @@ impl SigCtx {
         Ok(())
     }
 
-    /// Sets the signature digest (not in the middle of a digest_sign with another).
+    /// Sets the signature digest (not in the middle of a digest_sign with another), if
+    /// the digest policy takes it.
     pub fn set_md(&mut self, md: SigMd) -> Outcome<()> {
+        if let SigMd::Hash(alg) = md {
+            self.digests.check(alg, "digest")?;
+        }
         if let Some(h) = &self.hasher
             && h.md() != md
         {
@@ -237,11 +251,13 @@ impl SigCtx {
         Ok(())
     }
 
-    /// Sets the MGF1 digest (PSS padding only, as OpenSSL).
+    /// Sets the MGF1 digest (PSS padding only, as OpenSSL), if the digest policy takes
+    /// it.
     pub fn set_mgf1(&mut self, alg: HashAlg) -> Outcome<()> {
         if self.pad != Pad::Pss {
             return Err(Failure::param("mgf1-digest needs pad-mode pss"));
         }
+        self.digests.check(alg, "mgf1-digest")?;
         if let Some(r) = self.restriction.filter(|r| r.mgf1 != alg) {
             let only = crate::padding::digest_name(r.mgf1).to_string_lossy();
             return Err(Failure::param(format!("mgf1-digest not allowed: the key's is {only}")));

@@ -41,7 +41,8 @@ unsafe extern "C" fn newctx(provctx: *mut c_void, _propq: *const c_char) -> *mut
     guard(core::ptr::null_mut(), || {
         let prov = provctx.cast_const().cast::<ProvCtx>();
         // The PSS salt default of the libcrypto we were loaded into (`sig_ctx`).
-        let sig = SigCtx::with_default_salt(crate::provider::default_pss_salt(prov));
+        let sig = SigCtx::with_default_salt(crate::provider::default_pss_salt(prov))
+            .with_digest_policy(crate::provider::digest_policy(prov));
         Box::into_raw(Box::new(Ctx { prov, sig })).cast::<c_void>()
     })
 }

@@ -7,6 +7,7 @@ use cryptocard::digest::HashAlg;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{KeyGenOptions, Pss, RsaPrivateKey, SaltLength};
 use cryptocard_provider::cipher_ctx::CipherCtx;
+use cryptocard_provider::digest_policy::DigestPolicy;
 use cryptocard_provider::errors::Reason;
 use cryptocard_provider::key::{KeyBytes, KeyData, KeyValues};
 use cryptocard_provider::ossl::{self, OsslParam, PARAM_END};
@@ -139,13 +140,13 @@ fn cipher_contexts_round_trip_and_reject() {
     let mut enc = CipherCtx::default();
     enc.init(Some(key()), false).unwrap();
     enc.set_pad(Pad::Oaep).unwrap();
-    enc.oaep_md = Some(cryptocard::digest::HashAlg::Sha256);
+    enc.set_oaep_md(cryptocard::digest::HashAlg::Sha256).unwrap();
     enc.label = b"label".to_vec();
     let ct = enc.encrypt(msg).unwrap();
     let mut dec = CipherCtx::default();
     dec.init(Some(key()), true).unwrap();
     dec.set_pad(Pad::Oaep).unwrap();
-    dec.oaep_md = Some(cryptocard::digest::HashAlg::Sha256);
+    dec.set_oaep_md(cryptocard::digest::HashAlg::Sha256).unwrap();
     assert_eq!(dec.decrypt(&ct).unwrap_err().reason, Reason::DecryptionFailed, "wrong label");
     dec.label = b"label".to_vec();
     assert_eq!(dec.decrypt(&ct).unwrap()[..], msg[..]);
@@ -165,6 +166,41 @@ fn cipher_contexts_round_trip_and_reject() {
     assert_eq!(pkcs1.decrypt(&garbage).unwrap_err().reason, Reason::DecryptionFailed);
     assert!(pkcs1.decrypt(&garbage[1..]).is_err());
     assert!(pkcs1.set_pad(Pad::Pss).is_err());
+}
+
+/// MD2 and MD4 (OpenSSL's legacy provider) only under a policy that takes them, in
+/// every place a digest is named, and the policy lasts through every init.
+#[test]
+fn legacy_digests_follow_the_contexts_policy() {
+    let mut strict = SigCtx::default();
+    assert!(strict.init_digest(key(), Purpose::Sign, Some("MD4")).is_err());
+    strict.init(key(), Purpose::Verify).unwrap();
+    assert!(strict.set_md(SigMd::Hash(HashAlg::Md2)).is_err());
+    strict.set_pad(Pad::Pss).unwrap();
+    assert!(strict.set_mgf1(HashAlg::Md4).is_err());
+    strict.set_mgf1(HashAlg::Sha256).unwrap();
+    let legacy = DigestPolicy { legacy: true };
+    let mut open = SigCtx::default().with_digest_policy(legacy);
+    for md in ["MD4", "MD2"] {
+        open.init_digest(key(), Purpose::Sign, Some(md)).unwrap();
+        open.update(b"a 1990 settlement file").unwrap();
+        let sig = open.digest_sign_final().unwrap();
+        open.init_digest(key(), Purpose::Verify, Some(md)).unwrap();
+        open.update(b"a 1990 settlement file").unwrap();
+        assert!(open.digest_verify_final(&sig).is_ok(), "{md}");
+    }
+    let mut enc = CipherCtx::default();
+    enc.init(Some(key()), false).unwrap();
+    enc.set_pad(Pad::Oaep).unwrap();
+    assert!(enc.set_oaep_md(HashAlg::Md4).is_err());
+    assert!(enc.set_mgf1(HashAlg::Md2).is_err());
+    let mut enc = CipherCtx::with_digest_policy(legacy);
+    enc.init(Some(key()), false).unwrap();
+    enc.init(None, false).unwrap();
+    enc.set_pad(Pad::Oaep).unwrap();
+    enc.set_oaep_md(HashAlg::Md4).unwrap();
+    enc.set_mgf1(HashAlg::Md2).unwrap();
+    assert!(enc.encrypt(b"a DES key").is_ok());
 }
 
 /// The private values leave in buffers wiped when dropped (`KeyBytes` is `Zeroizing`).

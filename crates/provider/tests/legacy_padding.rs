@@ -6,8 +6,10 @@
 //! `algorithm-id` ours writes), and verify-recover (`openssl pkeyutl -verifyrecover`) of PKCS#1 v1.5, X9.31 and
 //! unpadded signatures, with and without a digest. A program that prefers our provider
 //! (`?provider=cryptocard`) gets ours for these, with no fallback, so each must work or
-//! fail as the default provider does. Without an `openssl` command the tests print why
-//! and pass.
+//! fail as the default provider does. That includes refusing what the default provider
+//! refuses: MD2 and MD4, which OpenSSL keeps in its legacy provider, only with
+//! `legacy-digests = yes` in our provider's configuration. Without an `openssl` command
+//! the tests print why and pass.
 
 mod common;
 
@@ -187,4 +189,79 @@ fn certificates_name_every_digest_as_the_default_provider_does() {
         assert_eq!(algorithm(&o), algorithm(&t), "{md}");
         s.theirs("verify", &["-CAfile", &o, &o]);
     }
+}
+
+#[test]
+fn legacy_digests_only_where_the_configuration_takes_them() {
+    if !have_openssl() {
+        return;
+    }
+    let s = setup();
+    // The configuration that prefers ours (scripts/provider-conf), and the same with the
+    // legacy digests allowed.
+    let prefer = s.conf("prefer.cnf", "");
+    let legacy = s.conf("legacy.cnf", "legacy-digests = yes");
+    let succeeds = |conf, args: &[&str], counter: &str| {
+        let out = s.under(conf, args);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success() && err.contains(counter), "{args:?} {counter}: {err}");
+    };
+    let refused = |args: &[&str]| {
+        let out = s.under(&prefer, args);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.code().is_some_and(|c| c != 0), "{args:?}: {err}");
+        assert!(err.contains("`legacy-digests = yes`"), "{args:?}: {err}");
+    };
+    // Without the setting ours refuses MD4 wherever an operation names it, as the
+    // default provider does without its legacy provider, and says how to allow it.
+    let md4_sign = ["dgst", "-md4", "-sign", "k2048.pem", "-out", "md4.sig", "msg"];
+    refused(&md4_sign);
+    let pss = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_mgf1_md:md4"];
+    refused(&[&["dgst", "-sha256", "-sign", "k2048.pem"][..], &pss, &["msg"]].concat());
+    let oaep = ["-pkeyopt", "rsa_padding_mode:oaep", "-pkeyopt", "rsa_oaep_md:md4"];
+    refused(
+        &[&["pkeyutl", "-encrypt", "-pubin", "-inkey", "p2048.pem", "-in", "msg"][..], &oaep]
+            .concat(),
+    );
+    // With it, ours signs with MD4: here a certificate, signed md4WithRSAEncryption.
+    succeeds(&legacy, &md4_sign, "signs=1");
+    let ca = ["req", "-x509", "-key", "k2048.pem", "-subj", "/CN=legacy CA", "-days", "1"];
+    s.ok(&[&ca[..], &["-out", "ca.pem"]].concat());
+    s.ok(&["req", "-new", "-key", "k2048.pem", "-subj", "/CN=md4 leaf", "-out", "leaf.csr"]);
+    let issue = ["x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "k2048.pem"];
+    let md4_leaf = [&issue[..], &["-set_serial", "7", "-md4", "-out", "leaf-md4.pem"]].concat();
+    succeeds(&legacy, &md4_leaf, "signs=1");
+    // Such a certificate verifies only where MD4 was asked for: not under the
+    // configuration that prefers ours for speed, not with the default provider alone,
+    // and under the setting.
+    let verify = ["verify", "-CAfile", "ca.pem", "leaf-md4.pem"];
+    refused(&verify);
+    assert!(!s.run(&verify).status.success(), "the default provider verified MD4");
+    succeeds(&legacy, &verify, "verifies=1");
+    // OpenSSL 3 (3.0 to 4.0.3) writes MD4's DigestInfo with the OID 1.2.840.113549.2.3
+    // (rsa_sign.c, `ENCODE_DIGESTINFO_MD(md4, 0x03, ..)`) where RFC 1320 and OpenSSL 1.x
+    // have 1.2.840.113549.2.4, as ours does: the two do not verify each other's MD4
+    // signatures. Where the system has OpenSSL's legacy provider, this pins exactly that
+    // difference: the same MD4 digest, the same DigestInfo but for that one byte.
+    let with_legacy = ["-provider", "legacy", "-provider", "default"];
+    if !s.run(&[&["list", "-providers"][..], &with_legacy].concat()).status.success() {
+        eprintln!("legacy digests: no OpenSSL legacy provider here, its cross-check skipped");
+        return;
+    }
+    let theirs_sign = ["dgst", "-md4", "-sign", "k2048.pem", "-out", "md4-theirs.sig", "msg"];
+    s.ok(&[&theirs_sign[..2], &with_legacy, &theirs_sign[2..]].concat());
+    let md4 = s.ok(&[&["dgst", "-md4", "-binary"][..], &with_legacy, &["msg"]].concat()).stdout;
+    let recover = |sig: &str| {
+        let args = ["pkeyutl", "-verifyrecover", "-pubin", "-inkey", "p2048.pem", "-in", sig];
+        s.ok(&args).stdout
+    };
+    let (ours, theirs) = (recover("md4.sig"), recover("md4-theirs.sig"));
+    let oid = |last: u8| {
+        [
+            0x30, 0x20, 0x30, 0x0c, 0x06, 0x08, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x02, last,
+            0x05, 0x00, 0x04, 0x10,
+        ]
+    };
+    assert_eq!(ours, [&oid(4)[..], &md4].concat(), "ours: RFC 1320's OID");
+    assert_eq!(theirs, [&oid(3)[..], &md4].concat(), "OpenSSL 3's OID");
 }

@@ -29,6 +29,34 @@ impl Cli {
             .expect("run openssl")
     }
 
+    /// `openssl <args>` under the configuration file `conf` (`OPENSSL_CONF`), whatever
+    /// its outcome.
+    pub fn under(&self, conf: &std::path::Path, args: &[&str]) -> Output {
+        Command::new("openssl")
+            .args(args)
+            .current_dir(&self.dir)
+            .env("OPENSSL_CONF", conf)
+            .env("CRYPTOCARD_PROVIDER_STATS", "1")
+            .output()
+            .expect("run openssl")
+    }
+
+    /// The configuration of `scripts/provider-conf` (ours loaded beside the default
+    /// provider and preferred), with `extra` lines in our provider's section, written as
+    /// `name` in the work directory.
+    pub fn conf(&self, name: &str, extra: &str) -> PathBuf {
+        let script = super::repo().join("scripts/provider-conf");
+        let out = Command::new(script).arg(&self.modules).output().expect("scripts/provider-conf");
+        assert!(out.status.success(), "scripts/provider-conf failed");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let with_extra =
+            text.replace("[cryptocard_sect]\n", &format!("[cryptocard_sect]\n{extra}\n"));
+        assert_ne!(with_extra, text, "no [cryptocard_sect] in scripts/provider-conf's output");
+        let path = self.dir.join(name);
+        std::fs::write(&path, with_extra).unwrap();
+        path
+    }
+
     /// `openssl <args>`, which must succeed.
     pub fn ok(&self, args: &[&str]) -> Output {
         let out = self.run(args);

@@ -11,6 +11,7 @@ use crate::errors::{Failure, Outcome, Reason, guard};
 use crate::key::{KeyBytes, KeyData, KeyValues, security_bits};
 use crate::ossl::{self, OsslDispatch, OsslParam, Table, describe, entry, names};
 use crate::params::{self, Builder};
+use crate::provider::{ProvCtx, raise};
 use crate::pss_key::PssRestriction;
 use crate::stats::{self, Op};
 use core::ffi::{c_int, c_void};
@@ -270,6 +271,8 @@ unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const OsslParam 
 /// and an RSA-PSS key's restrictions.
 #[derive(Debug)]
 struct GenCtx {
+    /// The provider context, for errors.
+    prov: *const ProvCtx,
     opts: KeyGenOptions,
     /// Make an RSA-PSS key.
     pss: bool,
@@ -308,13 +311,20 @@ fn gen_params(g: &mut GenCtx, params: *const OsslParam) -> Outcome<()> {
 }
 
 /// gen_init of both key types: an RSA-PSS key's when `pss`.
-fn gen_init_of(selection: c_int, params: *const OsslParam, pss: bool) -> *mut c_void {
+fn gen_init_of(
+    provctx: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+    pss: bool,
+) -> *mut c_void {
     guard(core::ptr::null_mut(), || {
         if selection & (ossl::SELECT_PRIVATE_KEY | ossl::SELECT_PUBLIC_KEY) == 0 {
             return core::ptr::null_mut();
         }
-        let mut g = GenCtx { opts: KeyGenOptions::new(2048), pss, restriction: None };
-        if gen_params(&mut g, params).is_err() {
+        let prov = provctx.cast_const().cast::<ProvCtx>();
+        let mut g = GenCtx { prov, opts: KeyGenOptions::new(2048), pss, restriction: None };
+        if let Err(failure) = gen_params(&mut g, params) {
+            raise(prov, c"gen_init", &failure);
             return core::ptr::null_mut();
         }
         Box::into_raw(Box::new(g)).cast::<c_void>()
@@ -322,18 +332,24 @@ fn gen_init_of(selection: c_int, params: *const OsslParam, pss: bool) -> *mut c_
 }
 
 unsafe extern "C" fn gen_init(
-    _provctx: *mut c_void,
+    provctx: *mut c_void,
     selection: c_int,
     params: *const OsslParam,
 ) -> *mut c_void {
-    gen_init_of(selection, params, false)
+    gen_init_of(provctx, selection, params, false)
 }
 
 unsafe extern "C" fn gen_set_params(genctx: *mut c_void, params: *const OsslParam) -> c_int {
     guard(0, || {
         // SAFETY: a `Box<GenCtx>` from `gen_init`, not yet cleaned up.
         let Some(g) = (unsafe { genctx.cast::<GenCtx>().as_mut() }) else { return 0 };
-        c_int::from(gen_params(g, params).is_ok())
+        match gen_params(g, params) {
+            Ok(()) => 1,
+            Err(failure) => {
+                raise(g.prov, c"gen_set_params", &failure);
+                0
+            }
+        }
     })
 }
 
@@ -382,23 +398,26 @@ unsafe extern "C" fn generate(
         };
         // Inside an async job, off the job's small stack: Miller-Rabin runs on the IFMA
         // kernels (`async_job::off_job_stack`).
-        match crate::async_job::off_job_stack(|| RsaPrivateKey::generate_with(&g.opts, &mut OsRng))
-        {
+        let opts = &g.opts;
+        match crate::async_job::off_job_stack(|| RsaPrivateKey::generate_with(opts, &mut OsRng)) {
             Ok(key) => {
                 stats::count(Op::Keygen);
                 into_keydata(KeyData::generated(key, g.pss, g.restriction))
             }
-            Err(_) => core::ptr::null_mut(),
+            Err(e) => {
+                raise(g.prov, c"gen", &Failure::from(e));
+                core::ptr::null_mut()
+            }
         }
     })
 }
 
 unsafe extern "C" fn gen_init_pss(
-    _provctx: *mut c_void,
+    provctx: *mut c_void,
     selection: c_int,
     params: *const OsslParam,
 ) -> *mut c_void {
-    gen_init_of(selection, params, true)
+    gen_init_of(provctx, selection, params, true)
 }
 
 unsafe extern "C" fn gen_cleanup(genctx: *mut c_void) {

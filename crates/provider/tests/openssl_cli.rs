@@ -247,6 +247,18 @@ fn keys_generated_by_our_provider() {
     theirs("pkey", &["-in", "ours.pem", "-pubout", "-out", "ours.pub"]);
     with_ours("dgst", &["-sha256", "-sign", "ours.pem", "-out", "ours.sig", "msg"], "signs=1");
     theirs("dgst", &["-sha256", "-verify", "ours.pub", "-signature", "ours.sig", "msg"]);
+    // Settings ours cannot make are errors that say why, at the setting or at the
+    // generation (a public exponent above 2^64 the default provider would take).
+    let refused = [
+        ("rsa_keygen_bits:100", "key size"),
+        ("rsa_keygen_primes:9", "too many primes"),
+        ("rsa_keygen_pubexp:18446744073709551617", "more than 64 bits"),
+        ("rsa_keygen_pubexp:65536", "odd"),
+    ];
+    for (setting, why) in refused {
+        let args = ["-algorithm", "RSA", "-pkeyopt", setting, "-out", "refused.pem"];
+        fails_cleanly("genpkey", &args, why);
+    }
 }
 
 #[test]

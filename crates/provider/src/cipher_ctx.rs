@@ -5,7 +5,8 @@
 //! default, decrypted with implicit rejection (OpenSSL 3.2's default: a bad padding
 //! gives a synthetic message, not an error; `implicit-rejection` = 0 switches to the
 //! explicit error); OAEP with SHA-1 unless a digest is set, MGF1 over the OAEP digest
-//! unless told otherwise, and an optional label (RFC 8017 7.1); no padding on exactly k
+//! unless told otherwise (MD2 and MD4 only under the provider's `legacy-digests`,
+//! [`crate::digest_policy`]), and an optional label (RFC 8017 7.1); no padding on exactly k
 //! bytes; and "pkcs1-tls", the RSA key exchange of TLS 1.2 (`tls_premaster`).
 //! Decryptions go through [`crate::dispatch::run_private`].
 //!

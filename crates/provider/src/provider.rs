@@ -130,8 +130,9 @@ unsafe fn core_string(
     if unsafe { get_params(handle, params.as_mut_ptr()) } != 1 || value.is_null() {
         return None;
     }
-    // SAFETY: the core set a pointer to a NUL-terminated string it keeps for the
-    // provider's lifetime (its version, or its copy of the configuration's value).
+    // SAFETY: the core set a pointer to a NUL-terminated string of its own (its version,
+    // or its copy of the configuration's value), valid at least for this call; it is
+    // copied at once.
     Some(unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned())
 }
 

@@ -11,7 +11,9 @@
 //! MD5-SHA1 (`sig_digest`) signs with PKCS#1 v1.5 and no DigestInfo. Verify-recover
 //! (`openssl pkeyutl -verifyrecover`) gives back the digest, or without one the data
 //! inside the padding. Private operations go through
-//! [`crate::dispatch::run_private`].
+//! [`crate::dispatch::run_private`]. MD2 and MD4, which OpenSSL keeps in its legacy
+//! provider, are refused as digests of any kind unless the provider's configuration
+//! allows them ([`crate::digest_policy`]).
 //!
 //! The default PSS salt when signing is the one of the libcrypto the provider is loaded
 //! into, since that is what its callers expect: OpenSSL 3.0 signs with the maximum salt

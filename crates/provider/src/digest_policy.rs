@@ -13,8 +13,9 @@
 //!
 //! So ours takes them only with `legacy-digests = yes` in its section of `openssl.cnf`
 //! (read once, when the provider loads; any other value keeps them off), for the legacy
-//! data and payment systems that still need them. The policy covers every digest an operation names: the signature's,
-//! PSS's MGF1 digest, and OAEP's digest and MGF1 digest.
+//! data and payment systems that still need them. The policy covers every digest an
+//! operation names: the signature's, PSS's MGF1 digest, and OAEP's digest and MGF1
+//! digest.
 
 use crate::errors::{Failure, Outcome};
 use crate::padding::digest_name;
@@ -40,8 +41,10 @@ impl DigestPolicy {
         DigestPolicy { legacy }
     }
 
-    /// Whether OpenSSL keeps `alg` in its legacy provider.
-    pub fn is_legacy(alg: HashAlg) -> bool {
+    /// Whether OpenSSL keeps `alg` in its legacy provider. Not the library's
+    /// [`HashAlg::is_legacy`], a judgement of strength that counts MD5, SHA-1 and
+    /// RIPEMD-160 too: those are in OpenSSL's default provider, so they stay.
+    fn is_legacy(alg: HashAlg) -> bool {
         matches!(alg, HashAlg::Md2 | HashAlg::Md4)
     }
 

@@ -3,8 +3,8 @@
 //! signatures (deterministic, so ours must be the same bytes) with every digest X9.31
 //! names, TLS 1.0 and 1.1's MD5-SHA1 signatures (PKCS#1 v1.5 without a DigestInfo),
 //! certificates signed with every digest OpenSSL names (MD5 and RIPEMD-160 to SHA-3: the
-//! `algorithm-id` ours writes), and verify-recover (`openssl pkeyutl -verifyrecover`) of PKCS#1 v1.5, X9.31 and
-//! unpadded signatures, with and without a digest. A program that prefers our provider
+//! `algorithm-id` ours writes), and verify-recover (`openssl pkeyutl -verifyrecover`) of
+//! PKCS#1 v1.5, X9.31 and unpadded signatures, with and without a digest. A program that prefers our provider
 //! (`?provider=cryptocard`) gets ours for these, with no fallback, so each must work or
 //! fail as the default provider does. That includes refusing what the default provider
 //! refuses: MD2 and MD4, which OpenSSL keeps in its legacy provider, only with

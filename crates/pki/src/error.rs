@@ -12,8 +12,10 @@ use core::fmt;
 pub enum Error {
     /// The input does not parse as the structure named (DER, PEM, S/MIME).
     Malformed(String),
-    /// A signature, digest or chain did not verify; the text says which.
+    /// A signature or digest did not verify; the text says which.
     Verify(String),
+    /// A certificate path did not verify: why, and at which certificate.
+    Path(crate::cert::PathError),
     /// No recipient or signer matches the given certificate or key.
     NoMatch(String),
     /// An algorithm or option this crate does not implement.
@@ -30,6 +32,7 @@ impl fmt::Display for Error {
         match self {
             Error::Malformed(what) => write!(f, "malformed input: {what}"),
             Error::Verify(what) => write!(f, "verification failure: {what}"),
+            Error::Path(e) => write!(f, "verification failure: {e}"),
             Error::NoMatch(what) => write!(f, "{what}"),
             Error::Unsupported(what) => write!(f, "unsupported: {what}"),
             Error::Crypto(e) => write!(f, "{e}"),

@@ -192,3 +192,57 @@ fn a_trust_anchor_reached_as_issuer_is_checked_for_critical_extensions() {
     let e = cert::verify_chain(&p.leaf, &[], anchor, SystemTime::now()).unwrap_err();
     assert!(e.to_string().contains("unhandled critical extension (depth 1"), "{e}");
 }
+
+#[test]
+fn failures_say_what_and_where_in_openssls_numbers() {
+    use cert::{PathFailure, TrustStore};
+    use cryptocard_pki::Error;
+    let p = plain();
+    let (inter, root) = (std::slice::from_ref(&p.inter), std::slice::from_ref(&p.root));
+    // A year on, all three have expired: the first failure is the anchor's (OpenSSL checks
+    // validity from the top down), and a report that goes on past expiry has all three.
+    let later = SystemTime::now() + std::time::Duration::from_secs(365 * 86_400);
+    let mut budget = PathBudget::new();
+    match cert::verify_chain_for(&p.leaf, inter, root, later, Purpose::Any, &mut budget) {
+        Err(Error::Path(e)) => {
+            assert_eq!((e.failure, e.depth, e.failure.code()), (PathFailure::Expired, 2, 10));
+            assert_eq!(e.subject(), "CN = paths root");
+            assert_eq!(e.to_string(), "certificate has expired (depth 2: CN = paths root)");
+        }
+        other => panic!("{other:?}"),
+    }
+    let go_on = |f| f == PathFailure::Expired;
+    let mut budget = PathBudget::new();
+    let report =
+        cert::verify_chain_report(&p.leaf, inter, root, later, Purpose::Any, &mut budget, &go_on)
+            .unwrap();
+    assert_eq!(report.path.len(), 3);
+    let depths: Vec<usize> = report.failures.iter().map(|e| e.depth).collect();
+    assert_eq!(depths, [2, 1, 0]);
+    assert!(report.failures.iter().all(|e| e.failure == PathFailure::Expired));
+
+    // A store read as OpenSSL reads one: the intermediate alone is no anchor, and its
+    // missing issuer is worded apart; with partial chains it is one.
+    let now = SystemTime::now();
+    let verify_in =
+        |store: &TrustStore| store.verify(&p.leaf, &[], now, Purpose::Any, &mut PathBudget::new());
+    match verify_in(&TrustStore::new(vec![p.inter.clone()], false)) {
+        Err(Error::Path(e)) => {
+            assert_eq!(
+                (e.failure, e.depth, e.failure.code()),
+                (PathFailure::NoIssuerOfTrusted, 1, 2)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(verify_in(&TrustStore::new(vec![p.inter.clone()], true)).unwrap().len(), 2);
+    let both = TrustStore::new(vec![p.inter.clone(), p.root.clone()], false);
+    assert_eq!(verify_in(&both).unwrap().len(), 3);
+    assert!(both.contains(&p.inter) && !both.contains(&p.leaf) && both.len() == 2);
+    // Without the store's intermediate, the leaf's issuer is missing as OpenSSL words it
+    // for a certificate not from the store.
+    match verify_in(&TrustStore::new(vec![p.root.clone()], false)) {
+        Err(Error::Path(e)) => assert_eq!((e.failure, e.depth), (PathFailure::NoIssuer, 0)),
+        other => panic!("{other:?}"),
+    }
+}

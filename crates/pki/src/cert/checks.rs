@@ -12,8 +12,13 @@
 //!   `X509_V_ERR_CA_KEY_TOO_SMALL`, worded as OpenSSL words them).
 //!
 //! Every certificate of the path gets them, the trust anchor included: OpenSSL checks every
-//! certificate of the chain it built, and so do we.
+//! certificate of the chain it built, and so do we, in the order of its `verify_chain`
+//! (`crypto/x509/x509_vfy.c`, 3.0), so that a path with several faults reports the one
+//! OpenSSL reports: the path is built first (issuers found, signatures checked), then each
+//! certificate's extensions and each issuer's CA status from the end entity up, then key
+//! sizes, then validity from the trust anchor down.
 
+use super::failure::PathFailure;
 use super::purpose::Purpose;
 use crate::sig::RSA_ENCRYPTION;
 use const_oid::AssociatedOid;
@@ -30,70 +35,11 @@ use x509_cert::ext::pkix::{
 /// bits of security (NIST SP 800-57 part 1, table 2), OpenSSL's security level 1.
 pub const MIN_RSA_BITS: usize = 1024;
 
-/// OpenSSL's words for an end-entity key under [`MIN_RSA_BITS`].
-pub const EE_KEY_TOO_SMALL: &str = "EE certificate key too weak";
-
-/// OpenSSL's words for a CA key under [`MIN_RSA_BITS`].
-pub const CA_KEY_TOO_SMALL: &str = "CA certificate key too weak";
-
-/// The checks of the module docs that concern `cert` alone, at `depth` in the path (0 for
-/// the end entity).
-pub(super) fn check_cert(
-    cert: &Certificate,
-    depth: usize,
-    at: SystemTime,
-    purpose: Purpose,
-) -> Result<(), &'static str> {
-    check_time(cert, at)?;
-    check_critical(cert, purpose)?;
-    check_key_size(cert, depth)?;
-    purpose.check(cert, depth)
-}
-
-fn check_time(cert: &Certificate, at: SystemTime) -> Result<(), &'static str> {
-    let v = cert.tbs_certificate().validity();
-    if at < v.not_before.to_system_time() {
-        return Err("certificate is not yet valid");
-    }
-    if at > v.not_after.to_system_time() {
-        return Err("certificate has expired");
-    }
-    Ok(())
-}
-
-/// An issuer must be a CA. `below` is the number of intermediate CAs under it in the
-/// path (all certificates under it but the leaf), which its pathLenConstraint bounds. A v1
-/// trust anchor (no extensions at all) is accepted as a CA, as OpenSSL accepts one.
-pub(super) fn check_ca(
-    issuer: &Certificate,
-    below: usize,
-    anchor: bool,
-) -> Result<(), &'static str> {
-    let tbs = issuer.tbs_certificate();
-    let bc = tbs.get_extension::<BasicConstraints>().map_err(|_| "invalid CA certificate")?;
-    match bc {
-        Some((_, bc)) if bc.ca => {
-            if bc.path_len_constraint.is_some_and(|len| below > usize::from(len)) {
-                return Err("path length constraint exceeded");
-            }
-        }
-        None if anchor && tbs.extensions().is_none() => {}
-        _ => return Err("invalid CA certificate"),
-    }
-    match tbs.get_extension::<KeyUsage>() {
-        Ok(Some((_, ku))) if !ku.key_cert_sign() => {
-            Err("key usage does not include certificate signing")
-        }
-        Ok(_) => Ok(()),
-        Err(_) => Err("invalid CA certificate"),
-    }
-}
-
-/// Fails on a critical extension we do not process (RFC 5280 4.2). The key identifiers
-/// order the issuer candidates, subjectAltName needs no processing without name
-/// constraints, and extendedKeyUsage counts only where `purpose` enforces it (OpenSSL
-/// counts it always, as it checks a purpose always).
-fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), &'static str> {
+/// No critical extension of `cert` is one we do not process (RFC 5280 4.2). The key
+/// identifiers order the issuer candidates, subjectAltName needs no processing without
+/// name constraints, and extendedKeyUsage counts only where `purpose` enforces it
+/// (OpenSSL counts it always, as it checks a purpose always).
+pub(super) fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), PathFailure> {
     let known = [
         BasicConstraints::OID,
         KeyUsage::OID,
@@ -105,9 +51,52 @@ fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), &'static s
         |oid| known.contains(oid) || (*oid == ExtendedKeyUsage::OID && purpose.uses_eku());
     let exts = cert.tbs_certificate().extensions().map(|e| e.as_slice()).unwrap_or(&[]);
     if exts.iter().any(|e| e.critical && !handled(&e.extn_id)) {
-        return Err("unhandled critical extension");
+        return Err(PathFailure::CriticalExtension);
     }
     Ok(())
+}
+
+/// `at` falls in the certificate's validity period.
+pub(super) fn check_time(cert: &Certificate, at: SystemTime) -> Result<(), PathFailure> {
+    let v = cert.tbs_certificate().validity();
+    if at < v.not_before.to_system_time() {
+        return Err(PathFailure::NotYetValid);
+    }
+    if at > v.not_after.to_system_time() {
+        return Err(PathFailure::Expired);
+    }
+    Ok(())
+}
+
+/// An issuer must be a CA: basicConstraints cA. A v1 trust anchor (`anchor`, no
+/// extensions at all) is accepted as a CA, as OpenSSL accepts one.
+pub(super) fn check_is_ca(issuer: &Certificate, anchor: bool) -> Result<(), PathFailure> {
+    let tbs = issuer.tbs_certificate();
+    match tbs.get_extension::<BasicConstraints>() {
+        Ok(Some((_, bc))) if bc.ca => Ok(()),
+        Ok(None) if anchor && tbs.extensions().is_none() => Ok(()),
+        _ => Err(PathFailure::InvalidCa),
+    }
+}
+
+/// An issuer's pathLenConstraint bounds `below`, the intermediate CAs under it in the
+/// path (all certificates under it but the leaf).
+pub(super) fn check_path_len(issuer: &Certificate, below: usize) -> Result<(), PathFailure> {
+    match issuer.tbs_certificate().get_extension::<BasicConstraints>() {
+        Ok(Some((_, bc))) if bc.path_len_constraint.is_some_and(|n| below > usize::from(n)) => {
+            Err(PathFailure::PathLength)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An issuer's keyUsage, if present, has keyCertSign.
+pub(super) fn check_cert_sign(issuer: &Certificate) -> Result<(), PathFailure> {
+    match issuer.tbs_certificate().get_extension::<KeyUsage>() {
+        Ok(Some((_, ku))) if !ku.key_cert_sign() => Err(PathFailure::NoCertSign),
+        Ok(_) => Ok(()),
+        Err(_) => Err(PathFailure::InvalidCa),
+    }
 }
 
 /// RFC 8017 appendix A.1.1 `RSAPublicKey`, read only for the modulus's length.
@@ -132,10 +121,10 @@ pub(crate) fn rsa_bits(cert: &Certificate) -> Option<usize> {
 
 /// RSA keys under [`MIN_RSA_BITS`] fail. Keys of other types are not ours to size: they
 /// cannot sign in a path we verify, and a CMS signer must be RSA.
-fn check_key_size(cert: &Certificate, depth: usize) -> Result<(), &'static str> {
+pub(super) fn check_key_size(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
     match rsa_bits(cert) {
-        Some(bits) if bits < MIN_RSA_BITS && depth == 0 => Err(EE_KEY_TOO_SMALL),
-        Some(bits) if bits < MIN_RSA_BITS => Err(CA_KEY_TOO_SMALL),
+        Some(bits) if bits < MIN_RSA_BITS && depth == 0 => Err(PathFailure::EeKeyTooSmall),
+        Some(bits) if bits < MIN_RSA_BITS => Err(PathFailure::CaKeyTooSmall),
         _ => Ok(()),
     }
 }

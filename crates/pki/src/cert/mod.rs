@@ -8,7 +8,8 @@
 //! - `csr`: requests: make one, check its self-signature.
 //! - `verify`: an issuer's signature over a certificate, and a path to a trusted root,
 //!   with bounded work; `checks` the checks on each certificate of the path; `purpose`
-//!   what the path is for (S/MIME signing).
+//!   what the path is for (S/MIME signing); `failure` why a path failed, in OpenSSL's
+//!   numbers and words; `store` a trust store read as `openssl verify` reads one.
 //! - `text`: the `openssl x509 -text` and `openssl req -text` dumps.
 //!
 //! The structures and their DER are `x509-cert`'s. Its fields are private to it, so a
@@ -19,25 +20,30 @@ mod alt_name;
 mod build;
 mod checks;
 mod csr;
+mod failure;
 mod name;
 mod parse;
 mod purpose;
+mod store;
 mod text;
 mod verify;
 
 pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
 pub use build::{CertBuilder, Profile};
-pub use checks::{CA_KEY_TOO_SMALL, EE_KEY_TOO_SMALL, MIN_RSA_BITS};
+pub use checks::MIN_RSA_BITS;
 pub use csr::{make_csr, make_csr_with, verify_csr};
+pub use failure::{PathError, PathFailure};
 pub use name::{display_name, parse_subject};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
     csr_to_pem, read_certs, read_csr, to_der, to_pem,
 };
-pub use purpose::{Purpose, UNSUITABLE};
+pub use purpose::Purpose;
+pub use store::TrustStore;
 pub use text::{cert_text, csr_text, serial_hex, time_text};
 pub use verify::{
-    MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, verify_chain, verify_chain_for, verify_issued_by,
+    MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathReport, verify_chain, verify_chain_for,
+    verify_chain_report, verify_issued_by,
 };
 pub use x509_cert::Certificate;
 pub use x509_cert::ext::Extension;

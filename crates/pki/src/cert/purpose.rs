@@ -22,14 +22,11 @@
 //! Under no purpose, extendedKeyUsage restricts nothing we check, so a critical one is an
 //! extension we do not process (RFC 5280 4.2) and fails the path.
 
+use super::failure::PathFailure;
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION};
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage};
-
-/// OpenSSL's words for a certificate that is not for the purpose
-/// (`X509_V_ERR_INVALID_PURPOSE`).
-pub const UNSUITABLE: &str = "unsuitable certificate purpose";
 
 /// What a certificate path is verified for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,7 +49,7 @@ impl Purpose {
 
     /// Checks `cert`, at `depth` in its path (0 for the end entity, the CAs above), for
     /// this purpose.
-    pub(super) fn check(self, cert: &Certificate, depth: usize) -> Result<(), &'static str> {
+    pub(super) fn check(self, cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
         match self {
             Purpose::Any => Ok(()),
             Purpose::SmimeSign => smime_sign(cert, depth),
@@ -60,14 +57,14 @@ impl Purpose {
     }
 }
 
-fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), &'static str> {
+fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
     let tbs = cert.tbs_certificate();
     let for_email =
         |oid: &ObjectIdentifier| *oid == ID_KP_EMAIL_PROTECTION || *oid == ANY_EXTENDED_KEY_USAGE;
     match tbs.get_extension::<ExtendedKeyUsage>() {
         Ok(None) => {}
         Ok(Some((_, eku))) if eku.0.iter().any(for_email) => {}
-        _ => return Err(UNSUITABLE),
+        _ => return Err(PathFailure::Purpose),
     }
     if depth > 0 {
         return Ok(());
@@ -75,6 +72,6 @@ fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), &'static str> {
     match tbs.get_extension::<KeyUsage>() {
         Ok(None) => Ok(()),
         Ok(Some((_, ku))) if ku.digital_signature() || ku.non_repudiation() => Ok(()),
-        _ => Err(UNSUITABLE),
+        _ => Err(PathFailure::Purpose),
     }
 }

@@ -21,8 +21,10 @@
 //!   which the signers of one CMS message share; and a (certificate, issuer) pair checked
 //!   once is not checked again under the same budget.
 
-use super::checks::{check_ca, check_cert};
-use super::name::display_name;
+use super::checks::{
+    check_cert_sign, check_critical, check_is_ca, check_key_size, check_path_len, check_time,
+};
+use super::failure::{PathError, PathFailure};
 use super::purpose::Purpose;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
@@ -101,7 +103,8 @@ pub fn verify_chain(
     verify_chain_for(leaf, intermediates, trusted, at, Purpose::Any, &mut PathBudget::new())
 }
 
-/// [`verify_chain`] for `purpose`, its signature checks drawn from `budget`.
+/// [`verify_chain`] for `purpose`, its signature checks drawn from `budget`. A failure
+/// of the path itself is [`Error::Path`], which says why and where.
 pub fn verify_chain_for(
     leaf: &Certificate,
     intermediates: &[Certificate],
@@ -110,48 +113,154 @@ pub fn verify_chain_for(
     purpose: Purpose,
     budget: &mut PathBudget,
 ) -> Result<Vec<Certificate>> {
-    let mut path = vec![leaf.clone()];
-    loop {
-        let depth = path.len() - 1;
-        let current = &path[depth];
-        let fail = |why: &str| fail_at(why, depth, current);
-        check_cert(current, depth, at, purpose).map_err(fail)?;
-        if trusted.contains(current) {
-            return Ok(path);
-        }
-        if path.len() >= MAX_DEPTH {
-            return Err(fail("certificate chain too long"));
-        }
-        let (issuer, anchor) =
-            find_issuer(current, &path, intermediates, trusted, budget).map_err(|e| fail(&e))?;
-        let issuer_depth = depth + 1;
-        check_ca(&issuer, depth, anchor).map_err(|why| fail_at(why, issuer_depth, &issuer))?;
-        path.push(issuer);
-        if anchor {
-            let top = &path[issuer_depth];
-            check_cert(top, issuer_depth, at, purpose)
-                .map_err(|why| fail_at(why, issuer_depth, top))?;
-            return Ok(path);
+    verify_chain_report(leaf, intermediates, trusted, at, purpose, budget, &|_| false)?
+        .into_result()
+}
+
+/// What [`verify_chain_report`] found: the path as far as it was built (leaf first; a
+/// trust anchor last if the path was found) and its failures in the order found.
+#[derive(Clone, Debug)]
+pub struct PathReport {
+    /// The path, leaf first.
+    pub path: Vec<Certificate>,
+    /// The failures, none if the path verified.
+    pub failures: Vec<PathError>,
+}
+
+impl PathReport {
+    /// The path if it verified, else its first failure.
+    pub fn into_result(self) -> Result<Vec<Certificate>> {
+        match self.failures.into_iter().next() {
+            None => Ok(self.path),
+            Some(first) => Err(Error::Path(first)),
         }
     }
 }
 
-fn fail_at(why: &str, depth: usize, cert: &Certificate) -> Error {
-    Error::Verify(format!(
-        "{why} (depth {depth}: {})",
-        display_name(cert.tbs_certificate().subject())
-    ))
+/// [`verify_chain_for`], going on past each failure for which `go_on` holds, as
+/// `openssl verify`'s callback goes on past some (an expired certificate, a CA flag, an
+/// unhandled critical extension...), so that every failure up to the first that stops
+/// is reported. Errors other than the path's own (a certificate that cannot be encoded)
+/// are `Err`.
+pub fn verify_chain_report(
+    leaf: &Certificate,
+    intermediates: &[Certificate],
+    trusted: &[Certificate],
+    at: SystemTime,
+    purpose: Purpose,
+    budget: &mut PathBudget,
+    go_on: &dyn Fn(PathFailure) -> bool,
+) -> Result<PathReport> {
+    let mut failures = Vec::new();
+    let path = match build_path(leaf, intermediates, trusted, budget)? {
+        Ok(path) => path,
+        Err((path, e)) => {
+            let stop = !go_on(e.failure);
+            failures.push(e);
+            if stop {
+                return Ok(PathReport { path, failures });
+            }
+            path
+        }
+    };
+    let mut report = Reporter { failures, go_on };
+    // Stopped or not, what was found is the report.
+    let _ = check_path(&path, at, purpose, &mut report);
+    Ok(PathReport { path, failures: report.failures })
 }
 
-/// The issuer of `current` among `trusted` and `intermediates` (not already in `path`),
-/// and whether it is a trust anchor; or why there is none.
+/// Collects a path's failures; `Err` once one does not go on.
+struct Reporter<'a> {
+    failures: Vec<PathError>,
+    go_on: &'a dyn Fn(PathFailure) -> bool,
+}
+
+impl Reporter<'_> {
+    fn check(
+        &mut self,
+        path: &[Certificate],
+        depth: usize,
+        result: core::result::Result<(), PathFailure>,
+    ) -> core::result::Result<(), ()> {
+        match result {
+            Ok(()) => Ok(()),
+            Err(failure) => {
+                self.failures.push(PathError::new(failure, depth, &path[depth]));
+                if (self.go_on)(failure) { Ok(()) } else { Err(()) }
+            }
+        }
+    }
+}
+
+/// A built path, or the path as far as it got and why it stopped.
+type Built = core::result::Result<Vec<Certificate>, (Vec<Certificate>, PathError)>;
+
+/// The path from `leaf` up to the first trusted certificate: each issuer found by name
+/// and key identifier, its signature over the certificate below it checked.
+fn build_path(
+    leaf: &Certificate,
+    intermediates: &[Certificate],
+    trusted: &[Certificate],
+    budget: &mut PathBudget,
+) -> Result<Built> {
+    let mut path = vec![leaf.clone()];
+    loop {
+        let current = &path[path.len() - 1];
+        if trusted.contains(current) {
+            return Ok(Ok(path));
+        }
+        if path.len() >= MAX_DEPTH {
+            let e = PathError::new(PathFailure::TooLong, path.len() - 1, current);
+            return Ok(Err((path, e)));
+        }
+        match find_issuer(current, &path, intermediates, trusted, budget) {
+            Ok(issuer) => path.push(issuer),
+            Err(Error::Path(e)) => return Ok(Err((path, e))),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The checks of `checks.rs` over a built path (leaf first, trust anchor last if found),
+/// in the order of OpenSSL's `check_extensions` and `internal_verify` (see there).
+fn check_path(
+    path: &[Certificate],
+    at: SystemTime,
+    purpose: Purpose,
+    r: &mut Reporter<'_>,
+) -> core::result::Result<(), ()> {
+    let top = path.len() - 1;
+    for (depth, cert) in path.iter().enumerate() {
+        r.check(path, depth, check_critical(cert, purpose))?;
+        if depth > 0 {
+            r.check(path, depth, check_is_ca(cert, depth == top))?;
+        }
+        r.check(path, depth, purpose.check(cert, depth))?;
+        if depth > 1 {
+            r.check(path, depth, check_path_len(cert, depth - 1))?;
+        }
+    }
+    for (depth, cert) in path.iter().enumerate() {
+        r.check(path, depth, check_key_size(cert, depth))?;
+    }
+    for (depth, cert) in path.iter().enumerate().rev() {
+        if depth < top {
+            r.check(path, depth + 1, check_cert_sign(&path[depth + 1]))?;
+        }
+        r.check(path, depth, check_time(cert, at))?;
+    }
+    Ok(())
+}
+
+/// The issuer of `current` (at the top of `path`) among `trusted` and `intermediates`
+/// (not already in `path`); or why there is none.
 fn find_issuer(
     current: &Certificate,
     path: &[Certificate],
     intermediates: &[Certificate],
     trusted: &[Certificate],
     budget: &mut PathBudget,
-) -> Result<(Certificate, bool), String> {
+) -> Result<Certificate> {
     let tbs = current.tbs_certificate();
     let aki = tbs
         .get_extension::<AuthorityKeyIdentifier>()
@@ -160,37 +269,39 @@ fn find_issuer(
         .and_then(|(_, aki)| aki.key_identifier);
     // Rank 0: the key identifiers match; rank 1: one of them is absent. A candidate whose
     // identifier differs from the one the child names is no candidate.
-    let mut candidates: Vec<(u8, &Certificate, bool)> = trusted
+    // Trust anchors first, then the intermediates.
+    let mut candidates: Vec<(u8, &Certificate)> = trusted
         .iter()
-        .map(|c| (c, true))
-        .chain(intermediates.iter().map(|c| (c, false)))
-        .filter(|(c, _)| c.tbs_certificate().subject() == tbs.issuer() && !path.contains(c))
-        .filter_map(|(c, anchor)| {
+        .chain(intermediates)
+        .filter(|c| c.tbs_certificate().subject() == tbs.issuer() && !path.contains(c))
+        .filter_map(|c| {
             let ski = c.tbs_certificate().get_extension::<SubjectKeyIdentifier>().ok().flatten();
             match (&aki, ski) {
                 (Some(a), Some((_, s))) if *a != s.0 => None,
-                (Some(_), Some(_)) => Some((0, c, anchor)),
-                _ => Some((1, c, anchor)),
+                (Some(_), Some(_)) => Some((0, c)),
+                _ => Some((1, c)),
             }
         })
         .collect();
     candidates.sort_by_key(|&(rank, ..)| rank);
     let depth = path.len() - 1;
+    let fail = |failure| Error::Path(PathError::new(failure, depth, current));
     let self_issued = tbs.issuer() == tbs.subject();
     if candidates.is_empty() {
-        return Err(no_issuer(self_issued, false, depth).into());
+        return Err(fail(no_issuer(self_issued, depth)));
     }
-    let signed = Signed::new(current).map_err(|_| no_issuer(self_issued, true, depth))?;
-    for &(_, candidate, anchor) in &candidates {
+    let signed = Signed::new(current).map_err(|_| fail(PathFailure::SignatureFailure))?;
+    for &(_, candidate) in &candidates {
         let issuer_fp = fingerprint(candidate)?;
         let ok = match budget.known(&signed.fingerprint, &issuer_fp) {
             Some(ok) => ok,
             None => {
                 if budget.failures_left == 0 {
-                    return Err(format!(
-                        "certificate signature failure: gave up after {MAX_FAILED_SIGNATURES} \
-                         failed signature checks"
+                    let mut e = PathError::new(PathFailure::SignatureFailure, depth, current);
+                    e.detail = Some(format!(
+                        "gave up after {MAX_FAILED_SIGNATURES} failed signature checks"
                     ));
+                    return Err(Error::Path(e));
                 }
                 budget.checks += 1;
                 let ok = signed.verified_by(candidate).is_ok();
@@ -200,24 +311,23 @@ fn find_issuer(
             }
         };
         if ok {
-            return Ok((candidate.clone(), anchor));
+            return Ok(candidate.clone());
         }
     }
-    Err(no_issuer(self_issued, true, depth).into())
+    Err(fail(PathFailure::SignatureFailure))
 }
 
-/// Why no issuer was found, in OpenSSL's words.
-fn no_issuer(self_issued: bool, sig_failure: bool, depth: usize) -> &'static str {
-    match (self_issued, sig_failure, depth) {
-        (_, true, _) => "certificate signature failure",
-        (true, _, 0) => "self-signed certificate",
-        (true, _, _) => "self-signed certificate in certificate chain",
-        (false, _, _) => "unable to get local issuer certificate",
+/// Why no issuer candidate was found for the certificate at `depth`.
+fn no_issuer(self_issued: bool, depth: usize) -> PathFailure {
+    match (self_issued, depth) {
+        (true, 0) => PathFailure::SelfSignedLeaf,
+        (true, _) => PathFailure::SelfSignedInChain,
+        (false, _) => PathFailure::NoIssuer,
     }
 }
 
-fn fingerprint(cert: &Certificate) -> Result<[u8; 32], String> {
-    let der = cert.to_der().map_err(|e| e.to_string())?;
+fn fingerprint(cert: &Certificate) -> Result<[u8; 32]> {
+    let der = cert.to_der()?;
     let mut fp = [0u8; 32];
     fp.copy_from_slice(Hasher::digest(HashAlg::Sha256, &der).as_bytes());
     Ok(fp)
@@ -246,7 +356,7 @@ impl<'a> Signed<'a> {
             .as_bytes()
             .ok_or_else(|| Error::Malformed("signature is not a whole number of bytes".into()))?;
         let digest = Hasher::digest(scheme.hash(), &tbs.to_der()?).as_bytes().to_vec();
-        let fingerprint = fingerprint(cert).map_err(Error::Malformed)?;
+        let fingerprint = fingerprint(cert)?;
         Ok(Signed { scheme, digest, signature, fingerprint })
     }
 

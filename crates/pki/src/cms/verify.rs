@@ -15,7 +15,7 @@
 use super::content::{DATA, open};
 use super::enveloped::cert_public_key;
 use super::ident::CertId;
-use crate::cert::{EE_KEY_TOO_SMALL, MIN_RSA_BITS, PathBudget, Purpose, display_name};
+use crate::cert::{MIN_RSA_BITS, PathBudget, PathError, PathFailure, Purpose};
 use crate::sig::SigScheme;
 use crate::sig::hash_from_id as hash_of;
 use crate::{Error, Result};
@@ -199,8 +199,7 @@ fn verify_signer(
     };
     let key = cert_public_key(cert)?;
     if key.bits() < MIN_RSA_BITS {
-        let subject = display_name(cert.tbs_certificate().subject());
-        return Err(Error::Verify(format!("{EE_KEY_TOO_SMALL} (depth 0: {subject})")));
+        return Err(Error::Path(PathError::new(PathFailure::EeKeyTooSmall, 0, cert)));
     }
     crate::sig::verify_digest(&key, &scheme, &signed_digest, info.signature.as_bytes())
         .map_err(|_| Error::Verify("signature failure".into()))

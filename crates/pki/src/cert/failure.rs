@@ -1,0 +1,139 @@
+//! Why a certificate path failed, and where: the failures of RFC 5280 section 6 path
+//! validation that `verify` and `checks` report, each with OpenSSL's number
+//! (`X509_V_ERR_*` in `x509_vfy.h`) and words (`X509_verify_cert_error_string`), so that
+//! `cryptocard verify` prints what `openssl verify` prints and scripts that read either
+//! read both.
+
+use super::name::display_name;
+use core::fmt;
+use x509_cert::Certificate;
+
+/// One reason a path fails, as OpenSSL numbers and words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathFailure {
+    /// An issuer's signature over the certificate does not verify
+    /// (`X509_V_ERR_CERT_SIGNATURE_FAILURE`).
+    SignatureFailure,
+    /// Before notBefore (`X509_V_ERR_CERT_NOT_YET_VALID`).
+    NotYetValid,
+    /// After notAfter (`X509_V_ERR_CERT_HAS_EXPIRED`).
+    Expired,
+    /// The end entity is self-signed and not trusted
+    /// (`X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT`).
+    SelfSignedLeaf,
+    /// The path ends at a self-signed certificate that is not trusted
+    /// (`X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN`).
+    SelfSignedInChain,
+    /// No issuer among the certificates given (`X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT`
+    /// where the certificate came from the trust store, which OpenSSL words apart).
+    NoIssuerOfTrusted,
+    /// No issuer among the certificates given
+    /// (`X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY`).
+    NoIssuer,
+    /// Longer than [`MAX_DEPTH`](super::MAX_DEPTH) (`X509_V_ERR_CERT_CHAIN_TOO_LONG`).
+    TooLong,
+    /// An issuer that is not a CA (`X509_V_ERR_INVALID_CA`).
+    InvalidCa,
+    /// More CAs below a CA than its pathLenConstraint allows
+    /// (`X509_V_ERR_PATH_LENGTH_EXCEEDED`).
+    PathLength,
+    /// Not for the purpose the path is checked for (`X509_V_ERR_INVALID_PURPOSE`).
+    Purpose,
+    /// An issuer whose keyUsage lacks keyCertSign (`X509_V_ERR_KEYUSAGE_NO_CERTSIGN`).
+    NoCertSign,
+    /// A critical extension that is not processed
+    /// (`X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION`).
+    CriticalExtension,
+    /// An end-entity RSA key under [`MIN_RSA_BITS`](super::MIN_RSA_BITS)
+    /// (`X509_V_ERR_EE_KEY_TOO_SMALL`).
+    EeKeyTooSmall,
+    /// A CA's RSA key under [`MIN_RSA_BITS`](super::MIN_RSA_BITS)
+    /// (`X509_V_ERR_CA_KEY_TOO_SMALL`).
+    CaKeyTooSmall,
+}
+
+impl PathFailure {
+    /// OpenSSL's `X509_V_ERR_*` number.
+    pub fn code(self) -> u32 {
+        match self {
+            PathFailure::NoIssuerOfTrusted => 2,
+            PathFailure::SignatureFailure => 7,
+            PathFailure::NotYetValid => 9,
+            PathFailure::Expired => 10,
+            PathFailure::SelfSignedLeaf => 18,
+            PathFailure::SelfSignedInChain => 19,
+            PathFailure::NoIssuer => 20,
+            PathFailure::TooLong => 22,
+            PathFailure::PathLength => 25,
+            PathFailure::Purpose => 26,
+            PathFailure::NoCertSign => 32,
+            PathFailure::CriticalExtension => 34,
+            PathFailure::EeKeyTooSmall => 66,
+            PathFailure::CaKeyTooSmall => 67,
+            PathFailure::InvalidCa => 79,
+        }
+    }
+
+    /// OpenSSL's words (3.0 and later).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PathFailure::NoIssuerOfTrusted => "unable to get issuer certificate",
+            PathFailure::SignatureFailure => "certificate signature failure",
+            PathFailure::NotYetValid => "certificate is not yet valid",
+            PathFailure::Expired => "certificate has expired",
+            PathFailure::SelfSignedLeaf => "self-signed certificate",
+            PathFailure::SelfSignedInChain => "self-signed certificate in certificate chain",
+            PathFailure::NoIssuer => "unable to get local issuer certificate",
+            PathFailure::TooLong => "certificate chain too long",
+            PathFailure::PathLength => "path length constraint exceeded",
+            PathFailure::Purpose => "unsuitable certificate purpose",
+            PathFailure::NoCertSign => "key usage does not include certificate signing",
+            PathFailure::CriticalExtension => "unhandled critical extension",
+            PathFailure::EeKeyTooSmall => "EE certificate key too weak",
+            PathFailure::CaKeyTooSmall => "CA certificate key too weak",
+            PathFailure::InvalidCa => "invalid CA certificate",
+        }
+    }
+}
+
+impl fmt::Display for PathFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A path that failed: why, at which depth (0 for the end entity, counting up to the
+/// trust anchor), the certificate there, and any detail beyond OpenSSL's words.
+#[derive(Clone, Debug)]
+pub struct PathError {
+    /// Why.
+    pub failure: PathFailure,
+    /// Where in the path.
+    pub depth: usize,
+    /// The certificate at `depth`.
+    pub cert: Box<Certificate>,
+    /// More than the failure's words say (which bound of the work was reached).
+    pub detail: Option<String>,
+}
+
+impl PathError {
+    pub(crate) fn new(failure: PathFailure, depth: usize, cert: &Certificate) -> PathError {
+        PathError { failure, depth, cert: Box::new(cert.clone()), detail: None }
+    }
+
+    /// The subject of the certificate at fault, as OpenSSL prints names.
+    pub fn subject(&self) -> String {
+        display_name(self.cert.tbs_certificate().subject())
+    }
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.failure)?;
+        if let Some(detail) = &self.detail {
+            write!(f, ": {detail}")?;
+        }
+        write!(f, " (depth {}: {})", self.depth, self.subject())
+    }
+}

@@ -261,9 +261,22 @@ fn failures_have_openssl_exit_statuses_and_write_nothing() {
     let tampered = path(dir.path(), "tampered.eml");
     let text = String::from_utf8(good.clone()).unwrap().replace("Digital", "Digitul");
     std::fs::write(&tampered, text).unwrap();
-    fails_with(&verify(&tampered, &root), 4, "Verification failure");
+    fails_with(&verify(&tampered, &root), 4, "CMS Verification failure");
     // A root that did not issue the chain.
-    fails_with(&verify(&msg, &pki("other-root.pem")), 4, "Verification failure");
+    fails_with(&verify(&msg, &pki("other-root.pem")), 4, "CMS Verification failure");
+    // The intermediate alone in -CAfile: not an anchor, as for OpenSSL, but with
+    // -partial_chain.
+    fails_with(&verify(&msg, &inter), 4, "unable to get local issuer certificate (depth 1");
+    let partial = ["cms", "-verify", "-partial_chain", "-in", &msg, "-CAfile", &inter];
+    ok(&run(&partial, b""));
+    if have_openssl("cms -CAfile") {
+        let theirs = |extra: &[&str]| {
+            let mut args = vec!["cms", "-verify", "-in", &msg, "-CAfile", &inter];
+            args.extend(extra);
+            openssl_raw(&args, b"").status.code()
+        };
+        assert_eq!((theirs(&[]), theirs(&["-partial_chain"])), (Some(4), Some(0)));
+    }
     // Truncated and malformed messages.
     let cut = path(dir.path(), "cut.eml");
     std::fs::write(&cut, &good[..good.len() / 2]).unwrap();

@@ -28,6 +28,19 @@ pub fn load_cert(path: Option<&str>, inform: Option<Format>) -> CmdResult<Certif
     certs.into_iter().next().ok_or_else(|| Fail::msg(format!("{name}: no certificate")))
 }
 
+/// The certificates in a PEM or DER file (stdin for `None`), at most
+/// [`io::MAX_CERT_INPUT`] bytes; or why they cannot be read, naming the file.
+pub fn read_cert_file(path: Option<&str>) -> Result<Vec<Certificate>, String> {
+    let name = io::input_name(path);
+    let data =
+        io::read_capped(path, "certificates", io::MAX_CERT_INPUT).map_err(|f| f.to_string())?;
+    let certs = cert::read_certs(&data).map_err(|e| format!("{name}: {e}"))?;
+    if certs.is_empty() {
+        return Err(format!("{name}: no certificate in the file"));
+    }
+    Ok(certs)
+}
+
 /// Reads a certificate request.
 pub fn load_csr(path: Option<&str>, inform: Option<Format>) -> CmdResult<CertReq> {
     let name = io::input_name(path).to_string();

@@ -18,6 +18,7 @@ pub mod req;
 pub mod rsa;
 #[cfg(feature = "tls")]
 pub mod s_server;
+pub mod verify;
 pub mod version;
 pub mod x509;
 
@@ -101,6 +102,11 @@ pub const COMMANDS: &[Command] = &[
         name: "speed",
         summary: "Measure cryptocard beside OpenSSL, GMP and others",
         run: crate::speed::main,
+    },
+    Command {
+        name: "verify",
+        summary: "Check certificate paths to trusted roots, verify style",
+        run: verify::main,
     },
     Command {
         name: "x509",

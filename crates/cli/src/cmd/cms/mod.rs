@@ -6,7 +6,7 @@
 //!                [-inkey KEY] [-md NAME] [-keyopt rsa_padding_mode:pss] [-nodetach]
 //!                [-certfile F] [-nocerts] [-noattr] [-nosmimecap] [-keyid]
 //! cryptocard cms -verify -in F [-content F] [-CAfile F] [-certfile F] [-noverify]
-//!                [-signer OUT]
+//!                [-partial_chain] [-signer OUT]
 //! cryptocard cms -encrypt -in F [-des|-des3|-aes128|-aes192|-aes256] [-recip] CERT...
 //!                [-keyopt rsa_padding_mode:oaep] [-keyid]
 //! cryptocard cms -decrypt -in F -inkey KEY [-recip CERT]
@@ -38,7 +38,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{self, Mode, Output};
 use crate::keyfile::{self, ReadOptions};
 use cryptocard::rsa::RsaPrivateKey;
-use cryptocard_pki::cert::{Certificate, read_certs};
+use cryptocard_pki::cert::Certificate;
 use cryptocard_pki::cms::smime::Style;
 use cryptocard_pki::cms::{ContentCipher, Format};
 
@@ -70,6 +70,13 @@ impl Flavor {
             Flavor::Smime => "Verification successful",
         }
     }
+
+    fn failed_line(self) -> &'static str {
+        match self {
+            Flavor::Cms => "CMS Verification failure",
+            Flavor::Smime => "Verification failure",
+        }
+    }
 }
 
 const FLAGS: &[Flag] = &[
@@ -99,6 +106,7 @@ const FLAGS: &[Flag] = &[
     Flag::value("certfile", "FILE").about("More certificates (sign: include; verify: search)"),
     Flag::value("CAfile", "FILE").about("Trusted root certificates"),
     Flag::switch("noverify").about("Do not verify the signers' certificate chains"),
+    Flag::switch("partial_chain").about("Any -CAfile certificate may end a chain"),
     Flag::switch("nocerts").about("Do not include the signer's certificate"),
     Flag::switch("noattr").about("No signed attributes"),
     Flag::switch("nosmimecap").about("No S/MIME capabilities attribute"),
@@ -257,13 +265,7 @@ impl Ctx<'_> {
 /// The certificates in a PEM or DER file (exit status 2 if it cannot be read, or holds
 /// more than [`io::MAX_CERT_INPUT`] bytes).
 fn load_certs(path: &str) -> CmdResult<Vec<Certificate>> {
-    let data = io::read_capped(Some(path), "certificates", io::MAX_CERT_INPUT)
-        .map_err(|f| fail(2, f.to_string()))?;
-    let certs = read_certs(&data).map_err(|e| fail(2, format!("{path}: {e}")))?;
-    if certs.is_empty() {
-        return Err(fail(2, format!("{path}: no certificate in the file")));
-    }
-    Ok(certs)
+    super::certio::read_cert_file(Some(path)).map_err(|e| fail(2, e))
 }
 
 /// `-cmsout`: read in `-inform`, write in `-outform` (PEM or DER).

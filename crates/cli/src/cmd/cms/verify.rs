@@ -1,8 +1,12 @@
 //! `-verify`: the signatures, the signers' chains to `-CAfile`, the content out.
+//!
+//! `-CAfile` is read as `openssl cms` reads it (`cert::TrustStore`'s reading): a chain
+//! ends at one of its self-signed certificates, or at any of them with `-partial_chain`.
 
 use super::{Ctx, fail};
 use crate::fail::CmdResult;
 use crate::io::{self, Mode, Output};
+use cryptocard_pki::cert::TrustStore;
 use cryptocard_pki::cms::{self, VerifyOptions};
 
 pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
@@ -14,14 +18,12 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     };
     // Detached content is verified in canonical text form unless -binary, as OpenSSL does.
     let detached = detached.map(|c| if a.has("binary") { c } else { cms::canonical_text(&c) });
-    let opts = VerifyOptions {
-        trusted: ctx.certs("CAfile")?,
-        untrusted: ctx.certs("certfile")?,
-        no_chain: a.has("noverify"),
-        at: None,
-    };
+    let store = TrustStore::new(ctx.certs("CAfile")?, a.has("partial_chain"));
+    let (trusted, mut untrusted) = store.into_parts();
+    untrusted.extend(ctx.certs("certfile")?);
+    let opts = VerifyOptions { trusted, untrusted, no_chain: a.has("noverify"), at: None };
     let verified = cms::verify(&der, detached.as_deref(), &opts)
-        .map_err(|e| super::failed("Verification failure", &e))?;
+        .map_err(|e| super::failed(ctx.flavor.failed_line(), &e))?;
     let content = ctx.output_content(&verified.content)?;
     ctx.write(content, Mode::Public)?;
     eprintln!("{}", ctx.flavor.verified_line());

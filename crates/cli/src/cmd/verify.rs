@@ -1,0 +1,178 @@
+//! `cryptocard verify`: certificate paths checked as `openssl verify` checks them.
+//!
+//! ```text
+//! cryptocard verify [-CAfile F ...] [-no-CAfile] [-untrusted F ...] [-partial_chain]
+//!                   [-purpose any|smimesign] [-attime SECONDS] [-show_chain] [CERT ...]
+//! ```
+//!
+//! Each file's first certificate (stdin without files) is checked for a path through the
+//! `-untrusted` certificates to a trust anchor of `-CAfile` (`cert::TrustStore`: its
+//! self-signed certificates, or any of them with `-partial_chain`), at `-attime` (Unix
+//! seconds) or now, by `cryptocard-pki`'s RFC 5280 subset (`cert::verify_chain_for`).
+//! Without `-CAfile` the system's roots are the store, as OpenSSL's default verify
+//! locations are: `$SSL_CERT_FILE`, else the distribution's bundle.
+//!
+//! Output as OpenSSL's: `FILE: OK` on stdout (and the path with `-show_chain`); on failure
+//! the certificate's subject and `error N at D depth lookup: WORDS` with OpenSSL's
+//! `X509_V_ERR_*` number (`cert::PathFailure`) for each failure found, up to the first
+//! that stops OpenSSL's checks (those before it, an expired certificate, a CA flag, do
+//! not), then `error FILE: verification failed`, on stderr. Exit status 0 when every certificate verified, 2 when one failed or could not
+//! be read, 1 for bad options or an unreadable `-CAfile` or `-untrusted`.
+
+use super::Spec;
+use super::certio::read_cert_file;
+use crate::args::Flag;
+use crate::fail::{CmdResult, Fail};
+use crate::io;
+use cryptocard_pki::cert::{
+    Certificate, PathBudget, PathFailure, Purpose, TrustStore, display_name,
+};
+use std::time::{Duration, SystemTime};
+
+const SPEC: Spec = Spec {
+    usage: "verify [options] [certificates...]",
+    flags: &[
+        Flag::value("CAfile", "FILE").about("Trusted certificates (repeat; default: the system's)"),
+        Flag::switch("no-CAfile").about("Do not load the system's trusted certificates"),
+        Flag::value("untrusted", "FILE").about("Intermediate certificates (repeat)"),
+        Flag::switch("partial_chain").about("Any trusted certificate may end a path"),
+        Flag::value("purpose", "NAME").about("Check for a purpose: any (default), smimesign"),
+        Flag::value("attime", "SECONDS").about("Check at this time (seconds since 1970)"),
+        Flag::switch("show_chain").about("Print the path of each verified certificate"),
+        Flag::switch("verbose").about("Accepted for OpenSSL compatibility"),
+    ],
+    notes: "Without certificates, one is read from stdin.\n",
+    more: None,
+};
+
+/// Where distributions keep the roots, tried in order when `$SSL_CERT_FILE` is unset:
+/// Debian and Ubuntu, Fedora and RHEL, Alpine, then OpenSSL's own default.
+const SYSTEM_ROOTS: &[&str] = &[
+    "/etc/ssl/certs/ca-certificates.crt",
+    "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/ssl/cert.pem",
+    "/usr/lib/ssl/cert.pem",
+];
+
+/// Runs `verify`.
+pub fn main(argv: &[String]) -> CmdResult {
+    let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
+    let purpose = match a.value("purpose") {
+        None | Some("any") => Purpose::Any,
+        Some("smimesign") => Purpose::SmimeSign,
+        Some(p) => {
+            return Err(Fail::msg(format!("-purpose: {p} is not supported (any, smimesign)")));
+        }
+    };
+    let at = match a.parsed::<u64>("attime")? {
+        Some(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
+        None => SystemTime::now(),
+    };
+    let mut trusted = Vec::new();
+    for path in a.values("CAfile") {
+        trusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
+    }
+    if a.values("CAfile").is_empty()
+        && !a.has("no-CAfile")
+        && let Some(path) = system_roots()
+    {
+        trusted.extend(read_cert_file(Some(&path)).map_err(Fail::msg)?);
+    }
+    let store = TrustStore::new(trusted, a.has("partial_chain"));
+    let mut untrusted = Vec::new();
+    for path in a.values("untrusted") {
+        untrusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
+    }
+    let inputs: Vec<Option<&str>> = if a.positional.is_empty() {
+        vec![None]
+    } else {
+        a.positional.iter().map(|p| Some(p.as_str())).collect()
+    };
+    let mut all_ok = true;
+    for path in inputs {
+        let ok = verify_one(path, &store, &untrusted, at, purpose, a.has("show_chain"));
+        all_ok &= ok;
+    }
+    if all_ok { Ok(()) } else { Err(Fail::silent(2)) }
+}
+
+/// The system's roots: `$SSL_CERT_FILE`, else the first bundle of [`SYSTEM_ROOTS`] that
+/// exists.
+fn system_roots() -> Option<String> {
+    if let Some(path) = std::env::var_os("SSL_CERT_FILE") {
+        return Some(path.to_string_lossy().into_owned());
+    }
+    SYSTEM_ROOTS.iter().find(|p| std::path::Path::new(p).is_file()).map(|p| p.to_string())
+}
+
+/// Verifies the first certificate of `path` and reports it; whether it verified.
+fn verify_one(
+    path: Option<&str>,
+    store: &TrustStore,
+    untrusted: &[Certificate],
+    at: SystemTime,
+    purpose: Purpose,
+    show_chain: bool,
+) -> bool {
+    let name = io::input_name(path);
+    let first = read_cert_file(path)
+        .and_then(|certs| certs.into_iter().next().ok_or_else(|| format!("{name}: empty")));
+    let leaf = match first {
+        Ok(leaf) => leaf,
+        Err(e) => {
+            // `e` starts with the file's name.
+            eprintln!("Could not read certificate from {e}\nUnable to load certificate file");
+            return false;
+        }
+    };
+    let report =
+        store.verify_report(&leaf, untrusted, at, purpose, &mut PathBudget::new(), &goes_on);
+    match report {
+        Ok(report) if report.failures.is_empty() => {
+            let mut text = format!("{name}: OK\n");
+            if show_chain {
+                text.push_str("Chain:\n");
+                for (depth, cert) in report.path.iter().enumerate() {
+                    let subject = display_name(cert.tbs_certificate().subject());
+                    let label = if store.contains(cert) { "" } else { " (untrusted)" };
+                    text.push_str(&format!("depth={depth}: {subject}{label}\n"));
+                }
+            }
+            super::print_text(&text);
+            true
+        }
+        Ok(report) => {
+            let mut text = String::new();
+            for e in &report.failures {
+                let detail = e.detail.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+                text.push_str(&format!(
+                    "{}\nerror {} at {} depth lookup: {}{detail}\n",
+                    e.subject(),
+                    e.failure.code(),
+                    e.depth,
+                    e.failure,
+                ));
+            }
+            eprintln!("{text}error {name}: verification failed");
+            false
+        }
+        Err(e) => {
+            eprintln!("{name}: {e}\nerror {name}: verification failed");
+            false
+        }
+    }
+}
+
+/// The failures after which `openssl verify` goes on checking the path (its callback
+/// `cb` in `apps/verify.c` passes them), reporting each: the rest stop it.
+fn goes_on(failure: PathFailure) -> bool {
+    matches!(
+        failure,
+        PathFailure::Expired
+            | PathFailure::SelfSignedLeaf
+            | PathFailure::InvalidCa
+            | PathFailure::PathLength
+            | PathFailure::CriticalExtension
+            | PathFailure::Purpose
+    )
+}

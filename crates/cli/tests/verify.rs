@@ -1,0 +1,403 @@
+//! `cryptocard verify` beside `openssl verify`: the same arguments, the same stdout,
+//! stderr and exit status, on paths that verify and on one path for each failure
+//! `cert::PathFailure` names (but the chain length and the key sizes, which OpenSSL checks
+//! otherwise). Where OpenSSL is not installed, the expected error line alone is checked.
+//!
+//! The root, intermediate and signer are crates/pki/tests/data's (made by OpenSSL, see
+//! its make.sh); the faulty certificates are made here with cryptocard-pki, on the keys
+//! of that directory.
+
+mod common;
+
+use common::*;
+use cryptocard::rsa::RsaPrivateKey;
+use cryptocard::rsa::spki::der::Encode;
+use cryptocard::rsa::spki::der::asn1::{ObjectIdentifier as Oid, OctetString};
+use cryptocard_pki::cert::{self, CertBuilder, Certificate, Extension, Profile};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, UNIX_EPOCH};
+
+fn pki(name: &str) -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "..", "pki", "tests", "data", name].iter().collect()
+}
+
+fn pki_path(name: &str) -> String {
+    pki(name).to_str().unwrap().to_string()
+}
+
+fn key(name: &str) -> RsaPrivateKey {
+    RsaPrivateKey::from_pem(&std::fs::read_to_string(pki(name)).unwrap(), None).unwrap()
+}
+
+fn load(name: &str) -> Certificate {
+    cert::cert_from_pem(&std::fs::read(pki(name)).unwrap()).unwrap()
+}
+
+/// An extension `id` holding the DER `value`.
+fn ext(id: &str, critical: bool, value: Vec<u8>) -> Extension {
+    Extension {
+        extn_id: Oid::new_unwrap(id),
+        critical,
+        extn_value: OctetString::new(value).unwrap(),
+    }
+}
+
+/// A certificate for `subject` on `key`'s public key, shaped by `build`, issued by
+/// `issuer` (self-signed if `None`).
+fn make(
+    subject: &str,
+    key: &RsaPrivateKey,
+    build: impl FnOnce(CertBuilder) -> CertBuilder,
+    issuer: Option<(&Certificate, &RsaPrivateKey)>,
+) -> Certificate {
+    let b = CertBuilder::new(cert::parse_subject(subject).unwrap(), key.public_key()).unwrap();
+    let b = build(b);
+    match issuer {
+        Some((cert, issuer_key)) => b.signed_by(cert, issuer_key).unwrap(),
+        None => b.self_signed(key).unwrap(),
+    }
+}
+
+fn write(dir: &Path, name: &str, certs: &[&Certificate]) -> String {
+    let pem: String = certs.iter().map(|c| cert::to_pem(c).unwrap()).collect();
+    let p = path(dir, name);
+    std::fs::write(&p, pem).unwrap();
+    p
+}
+
+/// Runs `verify ARGS` here and, where installed, `openssl verify ARGS` (both with
+/// `SSL_CERT_FILE` pointing nowhere, so no system roots creep in), and asserts that they
+/// agree on stdout, stderr and exit status; returns ours.
+fn both(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    both_but(args, stdin, true)
+}
+
+/// [`both`], comparing stderr only if `stderr` (OpenSSL words read errors its own way).
+fn both_but(args: &[&str], stdin: &[u8], stderr: bool) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let run = |mut cmd: Command| {
+        let mut child = cmd
+            .args(args)
+            .env("SSL_CERT_FILE", "/nonexistent")
+            .env("SSL_CERT_DIR", "/nonexistent")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cryptocard"));
+    cmd.arg("verify");
+    let ours = run(cmd);
+    if have_openssl("verify") {
+        let mut cmd = Command::new("openssl");
+        cmd.arg("verify");
+        let theirs = run(cmd);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        assert_eq!(text(&ours.stdout), text(&theirs.stdout), "stdout of verify {args:?}");
+        if stderr {
+            // Less OpenSSL's error queue (`HEX:error:...` lines), which is its own.
+            let queue = |l: &&str| l.split_once(":error:").is_some_and(|(t, _)| is_hex(t));
+            let theirs: String = text(&theirs.stderr)
+                .lines()
+                .filter(|l| !queue(l))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(text(&ours.stderr), theirs, "stderr of verify {args:?}");
+        }
+        assert_eq!(ours.status.code(), theirs.status.code(), "status of verify {args:?}");
+    }
+    ours
+}
+
+/// Asserts that `verify ARGS` fails (status 2) with `error CODE at DEPTH` for `subject`.
+fn fails_with(args: &[&str], subject: &str, code: u32, depth: usize, words: &str) {
+    let out = both(args, b"");
+    assert_eq!(out.status.code(), Some(2), "verify {args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = format!("{subject}\nerror {code} at {depth} depth lookup: {words}\n");
+    assert!(err.starts_with(&want), "verify {args:?}: {err}");
+    assert!(err.trim_end().ends_with("verification failed"), "verify {args:?}: {err}");
+    assert!(out.stdout.is_empty(), "verify {args:?}");
+}
+
+#[test]
+fn paths_that_verify_print_ok_and_their_chain() {
+    let (root, inter, signer) =
+        (pki_path("root.pem"), pki_path("inter.pem"), pki_path("signer.pem"));
+    let out = both(&["-CAfile", &root, "-untrusted", &inter, &signer], b"");
+    assert_eq!(ok_text(&out), format!("{signer}: OK\n"));
+    let out = both(&["-CAfile", &root, "-untrusted", &inter, "-show_chain", &signer], b"");
+    assert_eq!(
+        ok_text(&out),
+        format!(
+            "{signer}: OK\nChain:\ndepth=0: CN = cryptocard-test-signer (untrusted)\n\
+             depth=1: CN = cryptocard-test-intermediate (untrusted)\n\
+             depth=2: CN = cryptocard-test-root\n"
+        )
+    );
+    // The intermediate from the store: trusted, and the path still goes to the root.
+    let dir = tempdir();
+    let store = write(dir.path(), "store.pem", &[&load("inter.pem"), &load("root.pem")]);
+    let out = both(&["-CAfile", &store, "-show_chain", &signer], b"");
+    assert!(ok_text(&out).ends_with(
+        "depth=1: CN = cryptocard-test-intermediate\ndepth=2: CN = cryptocard-test-root\n"
+    ));
+    // A trust anchor verifies itself; stdin; several files.
+    let out = both(&["-CAfile", &root, &root], b"");
+    assert_eq!(ok_text(&out), format!("{root}: OK\n"));
+    let out =
+        both(&["-CAfile", &root, "-untrusted", &inter], &std::fs::read(pki("signer.pem")).unwrap());
+    assert_eq!(ok_text(&out), "stdin: OK\n");
+    let out = both(&["-CAfile", &root, &root, &inter], b"");
+    assert_eq!(ok_text(&out), format!("{root}: OK\n{inter}: OK\n"));
+    // Only the first certificate of a bundle is checked.
+    let bundle = write(dir.path(), "bundle.pem", &[&load("inter.pem"), &load("other-root.pem")]);
+    let out = both(&["-CAfile", &root, &bundle], b"");
+    assert_eq!(ok_text(&out), format!("{bundle}: OK\n"));
+}
+
+#[test]
+fn the_store_ends_paths_at_self_signed_anchors() {
+    let (root, inter, signer) =
+        (pki_path("root.pem"), pki_path("inter.pem"), pki_path("signer.pem"));
+    let signer_name = "CN = cryptocard-test-signer";
+    let inter_name = "CN = cryptocard-test-intermediate";
+    fails_with(
+        &["-CAfile", &root, &signer],
+        signer_name,
+        20,
+        0,
+        "unable to get local issuer certificate",
+    );
+    // A trusted intermediate is not an anchor without -partial_chain; OpenSSL words its
+    // missing issuer apart.
+    fails_with(&["-CAfile", &inter, &signer], inter_name, 2, 1, "unable to get issuer certificate");
+    let out = both(&["-CAfile", &inter, "-partial_chain", &signer], b"");
+    assert_eq!(ok_text(&out), format!("{signer}: OK\n"));
+    // The leaf in the store is still the caller's.
+    fails_with(
+        &["-CAfile", &signer, &signer],
+        signer_name,
+        20,
+        0,
+        "unable to get local issuer certificate",
+    );
+    // Self-signed, untrusted: alone, and at the top of a path.
+    let other = pki_path("other-root.pem");
+    fails_with(
+        &["-CAfile", &other, &root],
+        "CN = cryptocard-test-root",
+        18,
+        0,
+        "self-signed certificate",
+    );
+    let dir = tempdir();
+    let pool = write(dir.path(), "pool.pem", &[&load("inter.pem"), &load("root.pem")]);
+    fails_with(
+        &["-CAfile", &other, "-untrusted", &pool, &signer],
+        "CN = cryptocard-test-root",
+        19,
+        2,
+        "self-signed certificate in certificate chain",
+    );
+    // No store at all.
+    fails_with(
+        &["-no-CAfile", &root],
+        "CN = cryptocard-test-root",
+        18,
+        0,
+        "self-signed certificate",
+    );
+}
+
+#[test]
+fn each_fault_is_reported_as_openssl_reports_it() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (root, root_key) = (load("root.pem"), key("root.key"));
+    let (inter, inter_key) = (load("inter.pem"), key("inter.key"));
+    let (signer, signer_key) = (load("signer.pem"), key("signer.key"));
+    let leaf_key = key("recipient.key");
+    let root_p = pki_path("root.pem");
+    let leaf = |build: &dyn Fn(CertBuilder) -> CertBuilder| {
+        make(
+            "/CN=faulty leaf",
+            &leaf_key,
+            |b| build(b.profile(Profile::Leaf)),
+            Some((&inter, &inter_key)),
+        )
+    };
+    let inter_p = pki_path("inter.pem");
+    let with_inter = |name: &str, c: &Certificate| {
+        let p = write(d, name, &[c]);
+        vec!["-CAfile".to_string(), root_p.clone(), "-untrusted".into(), inter_p.clone(), p]
+    };
+
+    // Validity: a leaf that expired in 2000, and -attime before the root was made.
+    let old = UNIX_EPOCH + Duration::from_secs(946_684_800 - 10 * 86_400);
+    let expired = leaf(&|b| b.not_before(old).days(5));
+    let args = with_inter("expired.pem", &expired);
+    fails_with(&strs(&args), "CN = faulty leaf", 10, 0, "certificate has expired");
+    // (OpenSSL's options end at the first file.)
+    let fine = with_inter("fine.pem", &leaf(&|b| b));
+    let mut args = vec!["-attime", "86400"];
+    args.extend(strs(&fine));
+    fails_with(&args, "CN = cryptocard-test-root", 9, 2, "certificate is not yet valid");
+
+    // OpenSSL goes on past an expired certificate: every one of the path is reported, the
+    // anchor first; and past an untrusted self-signed leaf.
+    let mut args = vec!["-attime", "7258118400"];
+    args.extend(strs(&fine));
+    let out = both(&args, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("certificate has expired").count(), 3, "{err}");
+    assert!(err.starts_with("CN = cryptocard-test-root\nerror 10 at 2 depth lookup"), "{err}");
+    let lone = make("/CN=old self-signed", &leaf_key, |b| b.not_before(old).days(5), None);
+    let p = write(d, "lone.pem", &[&lone]);
+    let out = both(&["-CAfile", &root_p, &p], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error 18 at 0 depth lookup: self-signed certificate\n"), "{err}");
+    assert!(err.contains("error 10 at 0 depth lookup: certificate has expired\n"), "{err}");
+
+    // An unknown critical extension, and a purpose the leaf is not for.
+    let critical = leaf(&|b| b.extension(ext("1.2.3.4.5", true, vec![0x05, 0x00])));
+    let args = with_inter("critical.pem", &critical);
+    fails_with(&strs(&args), "CN = faulty leaf", 34, 0, "unhandled critical extension");
+    // extendedKeyUsage serverAuth (RFC 5280 4.2.1.12).
+    let server = Oid::new_unwrap("1.3.6.1.5.5.7.3.1");
+    let tls = leaf(&|b| b.extension(ext("2.5.29.37", false, vec![server].to_der().unwrap())));
+    let tls = with_inter("tls.pem", &tls);
+    let out = both(&strs(&tls), b"");
+    assert!(ok_text(&out).ends_with(": OK\n"));
+    let mut args = vec!["-purpose", "smimesign"];
+    args.extend(strs(&tls));
+    fails_with(&args, "CN = faulty leaf", 26, 0, "unsuitable certificate purpose");
+
+    // An issuer that is no CA (the signer, basicConstraints CA:FALSE).
+    let under_signer = make(
+        "/CN=faulty leaf",
+        &leaf_key,
+        |b| b.profile(Profile::Leaf),
+        Some((&signer, &signer_key)),
+    );
+    let pool = write(d, "pool.pem", &[&inter, &signer]);
+    let p = write(d, "under-signer.pem", &[&under_signer]);
+    fails_with(
+        &["-CAfile", &root_p, "-untrusted", &pool, &p],
+        "CN = cryptocard-test-signer",
+        79,
+        1,
+        "invalid CA certificate",
+    );
+
+    // A CA with pathLenConstraint 0 above another CA: basicConstraints cA TRUE,
+    // pathLenConstraint 0 (RFC 5280 4.2.1.9).
+    let bc0 = ext("2.5.29.19", true, vec![0x30, 0x06, 0x01, 0x01, 0xff, 0x02, 0x01, 0x00]);
+    let ca0 = make(
+        "/CN=pathlen0 CA",
+        &key("ca.key.pem"),
+        |b| b.profile(Profile::Ca).extension(bc0),
+        Some((&root, &root_key)),
+    );
+    let sub = make(
+        "/CN=sub CA",
+        &inter_key,
+        |b| b.profile(Profile::Ca),
+        Some((&ca0, &key("ca.key.pem"))),
+    );
+    let deep =
+        make("/CN=faulty leaf", &leaf_key, |b| b.profile(Profile::Leaf), Some((&sub, &inter_key)));
+    let pool = write(d, "pool0.pem", &[&ca0, &sub]);
+    let p = write(d, "deep.pem", &[&deep]);
+    fails_with(
+        &["-CAfile", &root_p, "-untrusted", &pool, &p],
+        "CN = pathlen0 CA",
+        25,
+        2,
+        "path length constraint exceeded",
+    );
+
+    // A signature by another key under the root's name: v1 certificates name no key
+    // identifiers, so the root is the candidate and its signature check fails.
+    let impostor = make("/CN=cryptocard-test-root", &leaf_key, |b| b.profile(Profile::V1), None);
+    let forged = make(
+        "/CN=forged leaf",
+        &signer_key,
+        |b| b.profile(Profile::V1),
+        Some((&impostor, &leaf_key)),
+    );
+    let p = write(d, "forged.pem", &[&forged]);
+    fails_with(
+        &["-CAfile", &root_p, &p],
+        "CN = forged leaf",
+        7,
+        0,
+        "certificate signature failure",
+    );
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn bad_input_and_options_fail_cleanly() {
+    let dir = tempdir();
+    let root = pki_path("root.pem");
+    let garbage = path(dir.path(), "garbage.pem");
+    std::fs::write(&garbage, b"not a certificate\n").unwrap();
+    let missing = path(dir.path(), "missing.pem");
+    // A certificate that cannot be read fails that file, not the others: status 2.
+    let out = both_but(&["-CAfile", &root, &root, &missing], b"", false);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{root}: OK\n"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with(&format!("Could not read certificate from {missing}: ")), "{err}");
+    let out = cc().args(["verify", "-CAfile", &root, &garbage]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with(&format!("Could not read certificate from {garbage}: ")), "{err}");
+    assert!(err.ends_with("\nUnable to load certificate file\n"), "{err}");
+    // A store or option that cannot be used: status 1, nothing verified.
+    for args in [
+        vec!["-CAfile", missing.as_str(), root.as_str()],
+        vec!["-CAfile", garbage.as_str(), root.as_str()],
+        vec!["-CAfile", &root, "-untrusted", &missing, &root],
+        vec!["-CAfile", &root, "-purpose", "sslserver", &root],
+        vec!["-CAfile", &root, "-attime", "soon", &root],
+        vec!["-bogus"],
+    ] {
+        let mut full = vec!["verify"];
+        full.extend(&args);
+        let out = cc().args(&full).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn without_cafile_the_system_roots_are_the_store() {
+    let (root, inter, signer) =
+        (pki_path("root.pem"), pki_path("inter.pem"), pki_path("signer.pem"));
+    let run = |extra: &[&str]| {
+        cc().args(["verify", "-untrusted", &inter])
+            .args(extra)
+            .arg(&signer)
+            .env("SSL_CERT_FILE", &root)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(ok_text(&run(&[])), format!("{signer}: OK\n"));
+    let out = run(&["-no-CAfile"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error 20 at 1 depth lookup"), "{err}");
+}
+
+fn is_hex(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
+}

@@ -151,3 +151,36 @@ fn tampered_and_malformed_input_fail_with_one_line() {
         "key values mismatch",
     );
 }
+
+#[test]
+fn modulus_and_checkend_answer_as_openssl_does() {
+    let dir = tempdir();
+    let ca = our_ca(dir.path(), &[]);
+    // The certificate's modulus is the key's, as `rsa -modulus` prints it.
+    let cert_mod = ok_text(&run(&["x509", "-in", &ca, "-noout", "-modulus"], b""));
+    let key_mod = ok_text(&run(&["rsa", "-in", key(), "-noout", "-modulus"], b""));
+    assert!(cert_mod.starts_with("Modulus=") && cert_mod.len() == "Modulus=".len() + 512 + 1);
+    assert_eq!(cert_mod, key_mod);
+    // Valid for ten days: not within a day, within a year. No certificate is written,
+    // and the printers given before still print.
+    let day = run(&["x509", "-in", &ca, "-subject", "-checkend", "86400"], b"");
+    assert_eq!(ok_text(&day), "subject=C = US, O = cc, CN = cc CA\nCertificate will not expire\n");
+    let year = run(&["x509", "-in", &ca, "-checkend", "31536000"], b"");
+    assert_eq!(year.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&year.stdout), "Certificate will expire\n");
+    fails(&run(&["x509", "-in", &ca, "-checkend", "soon"], b""), 1, "-checkend");
+    if have_openssl("modulus_and_checkend_answer_as_openssl_does") {
+        for args in [
+            &["-noout", "-modulus", "-subject"][..],
+            &["-subject", "-checkend", "86400", "-modulus"][..],
+            &["-checkend", "31536000"][..],
+        ] {
+            let mut full = vec!["x509", "-in", &ca];
+            full.extend_from_slice(args);
+            let ours = run(&full, b"");
+            let theirs = openssl_raw(&full, b"");
+            assert_eq!(ours.stdout, theirs.stdout, "{args:?}");
+            assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
+        }
+    }
+}

@@ -101,7 +101,7 @@ pub fn main(argv: &[String]) -> CmdResult {
 }
 
 /// `Modulus=` and n in upper-case hex without leading zeros, as OpenSSL's `BN_print`.
-fn modulus_line(k: &RsaPublicKey) -> String {
+pub(crate) fn modulus_line(k: &RsaPublicKey) -> String {
     let digits = hex::upper(&k.n().to_be_bytes());
     format!("Modulus={}\n", digits.trim_start_matches('0'))
 }

@@ -3,7 +3,7 @@
 //! ```text
 //! cryptocard x509 [-in F] [-inform PEM|DER] [-out F] [-outform PEM|DER] [-noout]
 //!                 [-text] [-pubkey] [-fingerprint [-sha256 ...]] [-subject] [-issuer]
-//!                 [-serial] [-dates] [-startdate] [-enddate]
+//!                 [-serial] [-dates] [-startdate] [-enddate] [-modulus] [-checkend N]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
 //!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
 //! ```
@@ -11,8 +11,10 @@
 //! The printing options print in the order given, as OpenSSL's do: `subject=C = US, ...`,
 //! `issuer=...`, `serial=0A1B...`, `notBefore=Nov 27 10:53:54 2026 GMT` and `notAfter=`,
 //! `SHA1 Fingerprint=AB:CD:...` (labelled with the digest flag as typed when one is
-//! given), the public key (PEM), the `-text` dump; then the certificate, unless
-//! `-noout`.
+//! given), `Modulus=C3A1...`, the public key (PEM), the `-text` dump; then the
+//! certificate, unless `-noout`. `-checkend N` instead ends with `Certificate will
+//! expire` (exit status 1) if notAfter is at most N seconds away, else `Certificate will
+//! not expire`, and writes no certificate, as OpenSSL does.
 //!
 //! `-req` issues a certificate from a request whose self-signature verifies, with the
 //! request's subject and key and an end-entity profile (key identifiers, basicConstraints
@@ -48,6 +50,8 @@ const SPEC: Spec = Spec {
         Flag::switch("dates").about("Print the validity period"),
         Flag::switch("startdate").about("Print notBefore"),
         Flag::switch("enddate").about("Print notAfter"),
+        Flag::switch("modulus").about("Print the RSA modulus"),
+        Flag::value("checkend", "N").about("Whether the certificate expires within N seconds"),
         Flag::switch("req").about("The input is a request: issue a certificate"),
         Flag::value("CA", "FILE").about("Issuer certificate (with -req)"),
         Flag::value("CAkey", "FILE").about("Issuer private key (default: -CA's file)"),
@@ -76,6 +80,7 @@ const PRINTERS: &[&str] = &[
     "startdate",
     "enddate",
     "fingerprint",
+    "modulus",
     "pubkey",
     "text",
 ];
@@ -99,10 +104,27 @@ pub fn main(argv: &[String]) -> CmdResult {
             out.put(print(&cert, word, digest, a.dynamic.last())?.as_bytes())?;
         }
     }
+    if let Some(secs) = a.parsed::<i64>("checkend")? {
+        let expires = will_expire(&cert, secs);
+        let verdict = if expires { "will expire" } else { "will not expire" };
+        out.put(format!("Certificate {verdict}\n").as_bytes())?;
+        out.commit()?;
+        return if expires { Err(Fail::silent(1)) } else { Ok(()) };
+    }
     if !a.has("noout") {
         out.put(&certio::cert_bytes(&cert, outform)?)?;
     }
     out.commit()
+}
+
+/// Whether notAfter is at most `secs` seconds from now (OpenSSL's `X509_cmp_time` of
+/// notAfter against now + `secs` at or below 0).
+fn will_expire(c: &Certificate, secs: i64) -> bool {
+    let now = std::time::SystemTime::now();
+    let offset = std::time::Duration::from_secs(secs.unsigned_abs());
+    let at = if secs >= 0 { now.checked_add(offset) } else { now.checked_sub(offset) };
+    // Past what the clock can hold, every certificate has expired.
+    at.is_none_or(|at| c.tbs_certificate().validity().not_after.to_system_time() <= at)
 }
 
 fn print(
@@ -130,6 +152,11 @@ fn print(
                 .map_err(|e| pki_fail("fingerprint", e))?;
             format!("{line}\n")
         }
+        "modulus" => match cryptocard_pki::sig::public_key_from_spki(tbs.subject_public_key_info())
+        {
+            Ok(key) => super::rsa::modulus_line(&key),
+            Err(_) => "Modulus=No modulus for this public key type\n".to_string(),
+        },
         "pubkey" => {
             String::from_utf8_lossy(&super::req::pubkey_pem(tbs.subject_public_key_info())?)
                 .into_owned()

@@ -277,6 +277,46 @@ fn each_fault_is_reported_as_openssl_reports_it() {
     args.extend(strs(&tls));
     fails_with(&args, "CN = faulty leaf", 26, 0, "unsuitable certificate purpose");
 
+    // TLS purposes: the serverAuth leaf is a server's, not a client's; a leaf whose
+    // keyUsage allows no TLS key exchange; a CA restricted to email certifies no server.
+    let mut args = vec!["-purpose", "sslserver"];
+    args.extend(strs(&tls));
+    assert!(ok_text(&both(&args, b"")).ends_with(": OK\n"));
+    let mut args = vec!["-purpose", "sslclient"];
+    args.extend(strs(&tls));
+    fails_with(&args, "CN = faulty leaf", 26, 0, "unsuitable certificate purpose");
+    let cert_sign_only = ext("2.5.29.15", true, vec![0x03, 0x02, 0x02, 0x04]);
+    let signing = leaf(&|b| b.extension(cert_sign_only.clone()));
+    let signing = with_inter("signing.pem", &signing);
+    let mut args = vec!["-purpose", "sslserver"];
+    args.extend(strs(&signing));
+    fails_with(&args, "CN = faulty leaf", 26, 0, "unsuitable certificate purpose");
+    let email = Oid::new_unwrap("1.3.6.1.5.5.7.3.4");
+    let email_ca = make(
+        "/CN=email CA",
+        &key("ca.key.pem"),
+        |b| {
+            b.profile(Profile::Ca).extension(ext("2.5.29.37", false, vec![email].to_der().unwrap()))
+        },
+        Some((&root, &root_key)),
+    );
+    let server_leaf = make(
+        "/CN=server leaf",
+        &leaf_key,
+        |b| {
+            b.profile(Profile::Leaf).extension(ext(
+                "2.5.29.37",
+                false,
+                vec![server].to_der().unwrap(),
+            ))
+        },
+        Some((&email_ca, &key("ca.key.pem"))),
+    );
+    let pool = write(d, "email-ca.pem", &[&email_ca]);
+    let p = write(d, "server-leaf.pem", &[&server_leaf]);
+    let args = ["-purpose", "sslserver", "-CAfile", &root_p, "-untrusted", &pool, &p];
+    fails_with(&args, "CN = email CA", 26, 1, "unsuitable certificate purpose");
+
     // An issuer that is no CA (the signer, basicConstraints CA:FALSE).
     let under_signer = make(
         "/CN=faulty leaf",
@@ -367,7 +407,7 @@ fn bad_input_and_options_fail_cleanly() {
         vec!["-CAfile", missing.as_str(), root.as_str()],
         vec!["-CAfile", garbage.as_str(), root.as_str()],
         vec!["-CAfile", &root, "-untrusted", &missing, &root],
-        vec!["-CAfile", &root, "-purpose", "sslserver", &root],
+        vec!["-CAfile", &root, "-purpose", "codesign", &root],
         vec!["-CAfile", &root, "-attime", "soon", &root],
         vec!["-bogus"],
     ] {
@@ -400,4 +440,70 @@ fn without_cafile_the_system_roots_are_the_store() {
 
 fn is_hex(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+#[test]
+fn host_names_are_checked_as_openssl_checks_them() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (inter, inter_key) = (load("inter.pem"), key("inter.key"));
+    let leaf_key = key("recipient.key");
+    let (root_p, inter_p) = (pki_path("root.pem"), pki_path("inter.pem"));
+    let issue = |name: &str, subject: &str, san: Option<&str>, old: bool| {
+        let c = make(
+            subject,
+            &leaf_key,
+            |b| {
+                let b = b.profile(Profile::Leaf);
+                let b = match san {
+                    Some(spec) => b.extension(cert::subject_alt_name(spec).unwrap()),
+                    None => b,
+                };
+                if old {
+                    b.not_before(UNIX_EPOCH + Duration::from_secs(946_684_800)).days(5)
+                } else {
+                    b
+                }
+            },
+            Some((&inter, &inter_key)),
+        );
+        write(d, name, &[&c])
+    };
+    // The names are the subjectAltName's; the commonName counts only without them.
+    let san = issue(
+        "san.pem",
+        "/CN=cn.example.net",
+        Some("DNS:*.example.com,DNS:www.example.org"),
+        false,
+    );
+    let cn = issue("cn.pem", "/CN=cn.example.net", None, false);
+    let check = |host: &str, file: &str| {
+        let args = ["-CAfile", &root_p, "-untrusted", &inter_p, "-verify_hostname", host, file];
+        both(&args, b"")
+    };
+    for (host, file) in [
+        ("a.example.com", &san),
+        ("A.EXAMPLE.com", &san),
+        ("www.example.org", &san),
+        ("cn.example.net", &cn),
+        ("CN.example.NET", &cn),
+    ] {
+        assert_eq!(ok_text(&check(host, file)), format!("{file}: OK\n"), "{host}");
+    }
+    for (host, file, subject) in [
+        ("b.a.example.com", &san, "CN = cn.example.net"),
+        ("example.com", &san, "CN = cn.example.net"),
+        ("cn.example.net", &san, "CN = cn.example.net"),
+        ("www.example.net", &cn, "CN = cn.example.net"),
+    ] {
+        let args = ["-CAfile", &root_p, "-untrusted", &inter_p, "-verify_hostname", host, file];
+        fails_with(&args, subject, 62, 0, "hostname mismatch");
+    }
+    // The name is checked before validity, and stops the checks.
+    let old = issue("old.pem", "/CN=old.example.net", None, true);
+    let args =
+        ["-CAfile", &root_p, "-untrusted", &inter_p, "-verify_hostname", "x.example.net", &old];
+    let out = both(&args, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error 62 at 0") && !err.contains("expired"), "{err}");
 }

@@ -212,10 +212,9 @@ fn failures_say_what_and_where_in_openssls_numbers() {
         other => panic!("{other:?}"),
     }
     let go_on = |f| f == PathFailure::Expired;
-    let mut budget = PathBudget::new();
+    let checks = cert::PathChecks { at: later, purpose: Purpose::Any, host: None, go_on: &go_on };
     let report =
-        cert::verify_chain_report(&p.leaf, inter, root, later, Purpose::Any, &mut budget, &go_on)
-            .unwrap();
+        cert::verify_chain_report(&p.leaf, inter, root, &checks, &mut PathBudget::new()).unwrap();
     assert_eq!(report.path.len(), 3);
     let depths: Vec<usize> = report.failures.iter().map(|e| e.depth).collect();
     assert_eq!(depths, [2, 1, 0]);

@@ -2,13 +2,15 @@
 //!
 //! ```text
 //! cryptocard verify [-CAfile F ...] [-no-CAfile] [-untrusted F ...] [-partial_chain]
-//!                   [-purpose any|smimesign] [-attime SECONDS] [-show_chain] [CERT ...]
+//!                   [-purpose any|sslserver|sslclient|smimesign] [-attime SECONDS]
+//!                   [-verify_hostname NAME] [-show_chain] [CERT ...]
 //! ```
 //!
 //! Each file's first certificate (stdin without files) is checked for a path through the
 //! `-untrusted` certificates to a trust anchor of `-CAfile` (`cert::TrustStore`: its
 //! self-signed certificates, or any of them with `-partial_chain`), at `-attime` (Unix
-//! seconds) or now, by `cryptocard-pki`'s RFC 5280 subset (`cert::verify_chain_for`).
+//! seconds) or now, by `cryptocard-pki`'s RFC 5280 subset (`cert::verify_chain_report`),
+//! for `-verify_hostname`'s DNS name if given (`cert::host_matches`, RFC 6125).
 //! Without `-CAfile` the system's roots are the store, as OpenSSL's default verify
 //! locations are: `$SSL_CERT_FILE`, else the distribution's bundle.
 //!
@@ -25,7 +27,7 @@ use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use cryptocard_pki::cert::{
-    Certificate, PathBudget, PathFailure, Purpose, TrustStore, display_name,
+    Certificate, PathBudget, PathChecks, PathFailure, Purpose, TrustStore, display_name,
 };
 use std::time::{Duration, SystemTime};
 
@@ -36,8 +38,9 @@ const SPEC: Spec = Spec {
         Flag::switch("no-CAfile").about("Do not load the system's trusted certificates"),
         Flag::value("untrusted", "FILE").about("Intermediate certificates (repeat)"),
         Flag::switch("partial_chain").about("Any trusted certificate may end a path"),
-        Flag::value("purpose", "NAME").about("Check for a purpose: any (default), smimesign"),
+        Flag::value("purpose", "NAME").about("any (default), sslserver, sslclient or smimesign"),
         Flag::value("attime", "SECONDS").about("Check at this time (seconds since 1970)"),
+        Flag::value("verify_hostname", "NAME").about("The end entity must be for this DNS name"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::switch("verbose").about("Accepted for OpenSSL compatibility"),
     ],
@@ -58,11 +61,12 @@ const SYSTEM_ROOTS: &[&str] = &[
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
     let purpose = match a.value("purpose") {
-        None | Some("any") => Purpose::Any,
-        Some("smimesign") => Purpose::SmimeSign,
-        Some(p) => {
-            return Err(Fail::msg(format!("-purpose: {p} is not supported (any, smimesign)")));
-        }
+        None => Purpose::Any,
+        Some(name) => Purpose::from_name(name).ok_or_else(|| {
+            Fail::msg(format!(
+                "-purpose: {name} is not supported (any, sslserver, sslclient, smimesign)"
+            ))
+        })?,
     };
     let at = match a.parsed::<u64>("attime")? {
         Some(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
@@ -90,7 +94,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     let mut all_ok = true;
     for path in inputs {
-        let ok = verify_one(path, &store, &untrusted, at, purpose, a.has("show_chain"));
+        let checks = PathChecks { at, purpose, host: a.value("verify_hostname"), go_on: &goes_on };
+        let ok = verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));
         all_ok &= ok;
     }
     if all_ok { Ok(()) } else { Err(Fail::silent(2)) }
@@ -110,8 +115,7 @@ fn verify_one(
     path: Option<&str>,
     store: &TrustStore,
     untrusted: &[Certificate],
-    at: SystemTime,
-    purpose: Purpose,
+    checks: &PathChecks<'_>,
     show_chain: bool,
 ) -> bool {
     let name = io::input_name(path);
@@ -125,8 +129,7 @@ fn verify_one(
             return false;
         }
     };
-    let report =
-        store.verify_report(&leaf, untrusted, at, purpose, &mut PathBudget::new(), &goes_on);
+    let report = store.verify_report(&leaf, untrusted, checks, &mut PathBudget::new());
     match report {
         Ok(report) if report.failures.is_empty() => {
             let mut text = format!("{name}: OK\n");

@@ -51,6 +51,9 @@ pub enum PathFailure {
     /// A CA's RSA key under [`MIN_RSA_BITS`](super::MIN_RSA_BITS)
     /// (`X509_V_ERR_CA_KEY_TOO_SMALL`).
     CaKeyTooSmall,
+    /// The end entity is not for the host name asked for
+    /// (`X509_V_ERR_HOSTNAME_MISMATCH`).
+    HostnameMismatch,
 }
 
 impl PathFailure {
@@ -69,6 +72,7 @@ impl PathFailure {
             PathFailure::Purpose => 26,
             PathFailure::NoCertSign => 32,
             PathFailure::CriticalExtension => 34,
+            PathFailure::HostnameMismatch => 62,
             PathFailure::EeKeyTooSmall => 66,
             PathFailure::CaKeyTooSmall => 67,
             PathFailure::InvalidCa => 79,
@@ -90,6 +94,7 @@ impl PathFailure {
             PathFailure::Purpose => "unsuitable certificate purpose",
             PathFailure::NoCertSign => "key usage does not include certificate signing",
             PathFailure::CriticalExtension => "unhandled critical extension",
+            PathFailure::HostnameMismatch => "hostname mismatch",
             PathFailure::EeKeyTooSmall => "EE certificate key too weak",
             PathFailure::CaKeyTooSmall => "CA certificate key too weak",
             PathFailure::InvalidCa => "invalid CA certificate",

@@ -21,6 +21,7 @@ mod build;
 mod checks;
 mod csr;
 mod failure;
+mod host;
 mod name;
 mod parse;
 mod purpose;
@@ -33,6 +34,7 @@ pub use build::{CertBuilder, Profile};
 pub use checks::MIN_RSA_BITS;
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use failure::{PathError, PathFailure};
+pub use host::host_matches;
 pub use name::{display_name, parse_subject};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
@@ -42,8 +44,8 @@ pub use purpose::Purpose;
 pub use store::TrustStore;
 pub use text::{cert_text, csr_text, serial_hex, time_text};
 pub use verify::{
-    MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathReport, verify_chain, verify_chain_for,
-    verify_chain_report, verify_issued_by,
+    MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
+    verify_chain_for, verify_chain_report, verify_issued_by,
 };
 pub use x509_cert::Certificate;
 pub use x509_cert::ext::Extension;

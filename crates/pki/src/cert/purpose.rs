@@ -1,6 +1,6 @@
 //! What a path is checked for: OpenSSL's certificate "purposes" (crypto/x509/v3_purp.c),
-//! of which we have S/MIME signing (`smimesign`, what `openssl cms -verify` checks) and
-//! none at all.
+//! of which we have S/MIME signing (`smimesign`, what `openssl cms -verify` checks), TLS
+//! servers and clients (`sslserver`, `sslclient`) and none at all.
 //!
 //! S/MIME signing, for every certificate of the path, as OpenSSL's
 //! `check_purpose_smime_sign` (`purpose_smime`) checks them:
@@ -19,12 +19,27 @@
 //!   `check_ca`). Netscape's certificate type extension, which OpenSSL also reads, is not
 //!   read (a critical one fails the path as unhandled).
 //!
+//! TLS servers and clients, as OpenSSL's `check_purpose_ssl_server` and
+//! `check_purpose_ssl_client`:
+//!
+//! - each certificate of the path: an extendedKeyUsage, if present, holds id-kp-serverAuth
+//!   (or one of the two "server gated crypto" purposes of old browsers, which OpenSSL
+//!   still counts) for a server, id-kp-clientAuth for a client (RFC 5280 4.2.1.12).
+//!   anyExtendedKeyUsage does not count here, as in OpenSSL and as RFC 5280 lets an
+//!   application that wants one purpose decide.
+//! - the end entity: a keyUsage, if present, with digitalSignature, keyEncipherment or
+//!   keyAgreement for a server (any TLS key exchange), digitalSignature or keyAgreement
+//!   for a client.
+//! - a CA: as for S/MIME.
+//!
 //! Under no purpose, extendedKeyUsage restricts nothing we check, so a critical one is an
 //! extension we do not process (RFC 5280 4.2) and fails the path.
 
 use super::failure::PathFailure;
 use const_oid::ObjectIdentifier;
-use const_oid::db::rfc5280::{ANY_EXTENDED_KEY_USAGE, ID_KP_EMAIL_PROTECTION};
+use const_oid::db::rfc5280::{
+    ANY_EXTENDED_KEY_USAGE, ID_KP_CLIENT_AUTH, ID_KP_EMAIL_PROTECTION, ID_KP_SERVER_AUTH,
+};
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage};
 
@@ -38,13 +53,28 @@ pub enum Purpose {
     Any,
     /// Signing S/MIME and CMS content (OpenSSL's `smimesign`).
     SmimeSign,
+    /// A TLS server (OpenSSL's `sslserver`).
+    SslServer,
+    /// A TLS client (OpenSSL's `sslclient`).
+    SslClient,
 }
 
 impl Purpose {
     /// Whether this purpose processes extendedKeyUsage (so that a critical one does not
     /// fail the path).
     pub(super) fn uses_eku(self) -> bool {
-        self == Purpose::SmimeSign
+        self != Purpose::Any
+    }
+
+    /// The purpose OpenSSL names `name` (`-purpose`), of those we have.
+    pub fn from_name(name: &str) -> Option<Purpose> {
+        match name {
+            "any" => Some(Purpose::Any),
+            "smimesign" => Some(Purpose::SmimeSign),
+            "sslserver" => Some(Purpose::SslServer),
+            "sslclient" => Some(Purpose::SslClient),
+            _ => None,
+        }
     }
 
     /// Checks `cert`, at `depth` in its path (0 for the end entity, the CAs above), for
@@ -53,6 +83,15 @@ impl Purpose {
         match self {
             Purpose::Any => Ok(()),
             Purpose::SmimeSign => smime_sign(cert, depth),
+            Purpose::SslServer => {
+                let ku = |k: &KeyUsage| {
+                    k.digital_signature() || k.key_encipherment() || k.key_agreement()
+                };
+                tls(cert, depth, &[ID_KP_SERVER_AUTH, MS_SGC, NS_SGC], ku)
+            }
+            Purpose::SslClient => tls(cert, depth, &[ID_KP_CLIENT_AUTH], |k| {
+                k.digital_signature() || k.key_agreement()
+            }),
         }
     }
 }
@@ -72,6 +111,35 @@ fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
     match tbs.get_extension::<KeyUsage>() {
         Ok(None) => Ok(()),
         Ok(Some((_, ku))) if ku.digital_signature() || ku.non_repudiation() => Ok(()),
+        _ => Err(PathFailure::Purpose),
+    }
+}
+
+/// Microsoft's and Netscape's "server gated crypto" purposes, which OpenSSL's `XKU_SGC`
+/// still counts for a TLS server.
+const MS_SGC: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.311.10.3.3");
+const NS_SGC: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.113730.4.1");
+
+/// A TLS purpose: an extendedKeyUsage, if present, with one of `ekus`; an end entity's
+/// keyUsage, if present, as `ku` wants.
+fn tls(
+    cert: &Certificate,
+    depth: usize,
+    ekus: &[ObjectIdentifier],
+    ku: impl Fn(&KeyUsage) -> bool,
+) -> Result<(), PathFailure> {
+    let tbs = cert.tbs_certificate();
+    match tbs.get_extension::<ExtendedKeyUsage>() {
+        Ok(None) => {}
+        Ok(Some((_, eku))) if eku.0.iter().any(|oid| ekus.contains(oid)) => {}
+        _ => return Err(PathFailure::Purpose),
+    }
+    if depth > 0 {
+        return Ok(());
+    }
+    match tbs.get_extension::<KeyUsage>() {
+        Ok(None) => Ok(()),
+        Ok(Some((_, k))) if ku(&k) => Ok(()),
         _ => Err(PathFailure::Purpose),
     }
 }

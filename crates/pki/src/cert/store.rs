@@ -10,7 +10,7 @@
 
 use super::failure::PathFailure;
 use super::purpose::Purpose;
-use super::verify::{PathBudget, PathReport, verify_chain_report};
+use super::verify::{PathBudget, PathChecks, PathReport, verify_chain_report};
 use crate::Result;
 use std::time::SystemTime;
 use x509_cert::Certificate;
@@ -67,24 +67,21 @@ impl TrustStore {
         purpose: Purpose,
         budget: &mut PathBudget,
     ) -> Result<Vec<Certificate>> {
-        self.verify_report(leaf, untrusted, at, purpose, budget, &|_| false)?.into_result()
+        let checks = PathChecks { at, purpose, host: None, go_on: &|_| false };
+        self.verify_report(leaf, untrusted, &checks, budget)?.into_result()
     }
 
-    /// [`TrustStore::verify`] as [`verify_chain_report`]: every failure up to the first
-    /// for which `go_on` does not hold.
+    /// [`TrustStore::verify`] as [`verify_chain_report`], with `checks`.
     pub fn verify_report(
         &self,
         leaf: &Certificate,
         untrusted: &[Certificate],
-        at: SystemTime,
-        purpose: Purpose,
+        checks: &PathChecks<'_>,
         budget: &mut PathBudget,
-        go_on: &dyn Fn(PathFailure) -> bool,
     ) -> Result<PathReport> {
         let mut pool = self.issuers.clone();
         pool.extend(untrusted.iter().cloned());
-        let mut report =
-            verify_chain_report(leaf, &pool, &self.anchors, at, purpose, budget, go_on)?;
+        let mut report = verify_chain_report(leaf, &pool, &self.anchors, checks, budget)?;
         for e in &mut report.failures {
             if e.failure == PathFailure::NoIssuer && e.depth > 0 && self.issuers.contains(&e.cert) {
                 e.failure = PathFailure::NoIssuerOfTrusted;

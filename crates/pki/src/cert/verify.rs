@@ -25,6 +25,7 @@ use super::checks::{
     check_cert_sign, check_critical, check_is_ca, check_key_size, check_path_len, check_time,
 };
 use super::failure::{PathError, PathFailure};
+use super::host::host_matches;
 use super::purpose::Purpose;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
@@ -113,8 +114,31 @@ pub fn verify_chain_for(
     purpose: Purpose,
     budget: &mut PathBudget,
 ) -> Result<Vec<Certificate>> {
-    verify_chain_report(leaf, intermediates, trusted, at, purpose, budget, &|_| false)?
-        .into_result()
+    let checks = PathChecks { at, purpose, host: None, go_on: &|_| false };
+    verify_chain_report(leaf, intermediates, trusted, &checks, budget)?.into_result()
+}
+
+/// What a path is checked for, beyond its issuers' signatures, and how far.
+#[derive(Clone, Copy)]
+pub struct PathChecks<'a> {
+    /// The time at which every certificate must be valid.
+    pub at: SystemTime,
+    /// What the path is for.
+    pub purpose: Purpose,
+    /// The DNS name the end entity must be for, if any ([`host_matches`]).
+    pub host: Option<&'a str>,
+    /// The failures after which the checks go on (none for [`verify_chain_for`]).
+    pub go_on: &'a dyn Fn(PathFailure) -> bool,
+}
+
+impl core::fmt::Debug for PathChecks<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PathChecks")
+            .field("at", &self.at)
+            .field("purpose", &self.purpose)
+            .field("host", &self.host)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What [`verify_chain_report`] found: the path as far as it was built (leaf first; a
@@ -137,20 +161,19 @@ impl PathReport {
     }
 }
 
-/// [`verify_chain_for`], going on past each failure for which `go_on` holds, as
-/// `openssl verify`'s callback goes on past some (an expired certificate, a CA flag, an
-/// unhandled critical extension...), so that every failure up to the first that stops
-/// is reported. Errors other than the path's own (a certificate that cannot be encoded)
-/// are `Err`.
+/// [`verify_chain_for`] with `checks`, going on past each failure for which
+/// `checks.go_on` holds, as `openssl verify`'s callback goes on past some (an expired
+/// certificate, a CA flag, an unhandled critical extension...), so that every failure up
+/// to the first that stops is reported. Errors other than the path's own (a certificate
+/// that cannot be encoded) are `Err`.
 pub fn verify_chain_report(
     leaf: &Certificate,
     intermediates: &[Certificate],
     trusted: &[Certificate],
-    at: SystemTime,
-    purpose: Purpose,
+    checks: &PathChecks<'_>,
     budget: &mut PathBudget,
-    go_on: &dyn Fn(PathFailure) -> bool,
 ) -> Result<PathReport> {
+    let go_on = checks.go_on;
     let mut failures = Vec::new();
     let path = match build_path(leaf, intermediates, trusted, budget)? {
         Ok(path) => path,
@@ -165,7 +188,7 @@ pub fn verify_chain_report(
     };
     let mut report = Reporter { failures, go_on };
     // Stopped or not, what was found is the report.
-    let _ = check_path(&path, at, purpose, &mut report);
+    let _ = check_path(&path, checks, &mut report);
     Ok(PathReport { path, failures: report.failures })
 }
 
@@ -222,13 +245,14 @@ fn build_path(
 }
 
 /// The checks of `checks.rs` over a built path (leaf first, trust anchor last if found),
-/// in the order of OpenSSL's `check_extensions` and `internal_verify` (see there).
+/// and the host name, in the order of OpenSSL's `check_extensions`, `check_id` and
+/// `internal_verify` (see there).
 fn check_path(
     path: &[Certificate],
-    at: SystemTime,
-    purpose: Purpose,
+    checks: &PathChecks<'_>,
     r: &mut Reporter<'_>,
 ) -> core::result::Result<(), ()> {
+    let (at, purpose) = (checks.at, checks.purpose);
     let top = path.len() - 1;
     for (depth, cert) in path.iter().enumerate() {
         r.check(path, depth, check_critical(cert, purpose))?;
@@ -242,6 +266,10 @@ fn check_path(
     }
     for (depth, cert) in path.iter().enumerate() {
         r.check(path, depth, check_key_size(cert, depth))?;
+    }
+    if let Some(host) = checks.host {
+        let ok = host_matches(&path[0], host);
+        r.check(path, 0, if ok { Ok(()) } else { Err(PathFailure::HostnameMismatch) })?;
     }
     for (depth, cert) in path.iter().enumerate().rev() {
         if depth < top {

@@ -184,3 +184,25 @@ fn modulus_and_checkend_answer_as_openssl_does() {
         }
     }
 }
+
+#[test]
+fn name_hashes_are_openssls() {
+    // As `openssl x509 -noout -subject_hash -issuer_hash -subject_hash_old` (OpenSSL
+    // 3.0.19) prints them for crates/pki/tests/data's certificates: the second has spaces
+    // and capitals in its name, which the canonical form folds.
+    let pki = |name: &str| {
+        let p: std::path::PathBuf =
+            [env!("CARGO_MANIFEST_DIR"), "..", "pki", "tests", "data", name].iter().collect();
+        p.to_str().unwrap().to_string()
+    };
+    for (file, want) in [
+        ("inter.pem", "3e18eac5\n997c7fbe\n4acac735\n"),
+        ("openssl-pss.pem", "40d9b084\n40d9b084\n32ae9de2\n"),
+    ] {
+        let args = ["-noout", "-subject_hash", "-issuer_hash", "-subject_hash_old"];
+        let out = run(&[&["x509", "-in", &pki(file)][..], &args].concat(), b"");
+        assert_eq!(ok_text(&out), want, "{file}");
+        let out = run(&["x509", "-in", &pki(file), "-noout", "-hash"], b"");
+        assert_eq!(ok_text(&out), want[..9], "{file}");
+    }
+}

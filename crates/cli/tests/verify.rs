@@ -507,3 +507,42 @@ fn host_names_are_checked_as_openssl_checks_them() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("error 62 at 0") && !err.contains("expired"), "{err}");
 }
+
+#[test]
+fn a_hashed_directory_is_a_store() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (inter, signer) = (pki_path("inter.pem"), pki_path("signer.pem"));
+    let hash = |file: &str| {
+        ok_text(&cc().args(["x509", "-in", file, "-noout", "-hash"]).output().unwrap())
+            .trim()
+            .to_string()
+    };
+    let root_hash = hash(&pki_path("root.pem"));
+    let store = d.join("store");
+    std::fs::create_dir(&store).unwrap();
+    std::fs::copy(pki("root.pem"), store.join(format!("{root_hash}.0"))).unwrap();
+    // Passed over: a file that is no certificate, one named for another hash, one not
+    // named for a hash at all.
+    std::fs::write(store.join(format!("{root_hash}.1")), b"junk").unwrap();
+    std::fs::copy(pki("other-root.pem"), store.join("00000000.0")).unwrap();
+    std::fs::copy(pki("other-root.pem"), store.join("other.pem")).unwrap();
+    let store = store.to_str().unwrap().to_string();
+    let out = both(&["-CApath", &store, "-untrusted", &inter, "-show_chain", &signer], b"");
+    assert!(ok_text(&out).ends_with("depth=2: CN = cryptocard-test-root\n"));
+    // The root under a name that is not its hash is not found.
+    std::fs::rename(
+        format!("{store}/{root_hash}.0"),
+        format!("{store}/{}.0", if root_hash == "deadbeef" { "feedface" } else { "deadbeef" }),
+    )
+    .unwrap();
+    fails_with(
+        &["-CApath", &store, "-untrusted", &inter, &signer],
+        "CN = cryptocard-test-intermediate",
+        20,
+        1,
+        "unable to get local issuer certificate",
+    );
+    let out = cc().args(["verify", "-CApath", "/nonexistent", &signer]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,25 +1,27 @@
 //! `cryptocard verify`: certificate paths checked as `openssl verify` checks them.
 //!
 //! ```text
-//! cryptocard verify [-CAfile F ...] [-no-CAfile] [-untrusted F ...] [-partial_chain]
-//!                   [-purpose any|sslserver|sslclient|smimesign] [-attime SECONDS]
-//!                   [-verify_hostname NAME] [-show_chain] [CERT ...]
+//! cryptocard verify [-CAfile F ...] [-CApath DIR ...] [-no-CAfile] [-untrusted F ...]
+//!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
+//!                   [-attime SECONDS] [-verify_hostname NAME] [-show_chain] [CERT ...]
 //! ```
 //!
 //! Each file's first certificate (stdin without files) is checked for a path through the
-//! `-untrusted` certificates to a trust anchor of `-CAfile` (`cert::TrustStore`: its
-//! self-signed certificates, or any of them with `-partial_chain`), at `-attime` (Unix
-//! seconds) or now, by `cryptocard-pki`'s RFC 5280 subset (`cert::verify_chain_report`),
-//! for `-verify_hostname`'s DNS name if given (`cert::host_matches`, RFC 6125).
-//! Without `-CAfile` the system's roots are the store, as OpenSSL's default verify
-//! locations are: `$SSL_CERT_FILE`, else the distribution's bundle.
+//! `-untrusted` certificates to a trust anchor of `-CAfile` and of the hashed directories
+//! of `-CApath` (`cert::TrustStore`: their self-signed certificates, or any of them with
+//! `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
+//! subset (`cert::verify_chain_report`), for `-verify_hostname`'s DNS name if given
+//! (`cert::host_matches`, RFC 6125). Without `-CAfile` or `-CApath` the system's roots
+//! are the store, as OpenSSL's default verify locations are: `$SSL_CERT_FILE`, else the
+//! distribution's bundle.
 //!
 //! Output as OpenSSL's: `FILE: OK` on stdout (and the path with `-show_chain`); on failure
 //! the certificate's subject and `error N at D depth lookup: WORDS` with OpenSSL's
 //! `X509_V_ERR_*` number (`cert::PathFailure`) for each failure found, up to the first
 //! that stops OpenSSL's checks (those before it, an expired certificate, a CA flag, do
-//! not), then `error FILE: verification failed`, on stderr. Exit status 0 when every certificate verified, 2 when one failed or could not
-//! be read, 1 for bad options or an unreadable `-CAfile` or `-untrusted`.
+//! not), then `error FILE: verification failed`, on stderr. Exit status 0 when every
+//! certificate verified, 2 when one failed or could not be read, 1 for bad options or an
+//! unreadable `-CAfile`, `-CApath` or `-untrusted`.
 
 use super::Spec;
 use super::certio::read_cert_file;
@@ -27,7 +29,7 @@ use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use cryptocard_pki::cert::{
-    Certificate, PathBudget, PathChecks, PathFailure, Purpose, TrustStore, display_name,
+    self, Certificate, PathBudget, PathChecks, PathFailure, Purpose, TrustStore, display_name,
 };
 use std::time::{Duration, SystemTime};
 
@@ -36,6 +38,9 @@ const SPEC: Spec = Spec {
     flags: &[
         Flag::value("CAfile", "FILE").about("Trusted certificates (repeat; default: the system's)"),
         Flag::switch("no-CAfile").about("Do not load the system's trusted certificates"),
+        Flag::value("CApath", "DIR").about("A hashed directory of trusted certificates"),
+        Flag::switch("no-CApath").about("Accepted for OpenSSL compatibility"),
+        Flag::switch("no-CAstore").about("Accepted for OpenSSL compatibility"),
         Flag::value("untrusted", "FILE").about("Intermediate certificates (repeat)"),
         Flag::switch("partial_chain").about("Any trusted certificate may end a path"),
         Flag::value("purpose", "NAME").about("any (default), sslserver, sslclient or smimesign"),
@@ -76,7 +81,11 @@ pub fn main(argv: &[String]) -> CmdResult {
     for path in a.values("CAfile") {
         trusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
     }
+    for dir in a.values("CApath") {
+        trusted.extend(hashed_dir(dir)?);
+    }
     if a.values("CAfile").is_empty()
+        && a.values("CApath").is_empty()
         && !a.has("no-CAfile")
         && let Some(path) = system_roots()
     {
@@ -99,6 +108,40 @@ pub fn main(argv: &[String]) -> CmdResult {
         all_ok &= ok;
     }
     if all_ok { Ok(()) } else { Err(Fail::silent(2)) }
+}
+
+/// The most files of a `-CApath` directory read: far more than any system's roots.
+const MAX_HASHED_FILES: usize = 10_000;
+
+/// The certificates of a hashed directory (`openssl rehash`, `c_rehash`): each file named
+/// `HASH.N` (eight hex digits, a number) gives the certificates in it whose subject hashes
+/// to `HASH` (`cert::name_hash`), those OpenSSL's lookup by name would find there. Files
+/// that do not parse are passed over, as OpenSSL's lookup passes them over.
+fn hashed_dir(dir: &str) -> CmdResult<Vec<Certificate>> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Fail::msg(format!("-CApath {dir}: {}", io::reason(&e))))?;
+    let mut certs = Vec::new();
+    for (count, entry) in entries.enumerate() {
+        if count >= MAX_HASHED_FILES {
+            return Err(Fail::msg(format!("-CApath {dir}: more than {MAX_HASHED_FILES} files")));
+        }
+        let Ok(entry) = entry else { continue };
+        let name = entry.file_name();
+        let Some(hash) = name.to_str().and_then(hash_of_file_name) else { continue };
+        let path = entry.path();
+        let Ok(found) = read_cert_file(path.to_str()) else { continue };
+        let subject_hash = |c: &Certificate| cert::name_hash(c.tbs_certificate().subject()).ok();
+        certs.extend(found.into_iter().filter(|c| subject_hash(c) == Some(hash)));
+    }
+    Ok(certs)
+}
+
+/// `HASH` of a file named `HASH.N` (eight lower-case hex digits, a decimal number).
+fn hash_of_file_name(name: &str) -> Option<u32> {
+    let (hash, n) = name.split_once('.')?;
+    let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    let ok = hash.len() == 8 && hash.chars().all(hex) && !n.is_empty();
+    (ok && n.chars().all(|c| c.is_ascii_digit())).then(|| u32::from_str_radix(hash, 16).ok())?
 }
 
 /// The system's roots: `$SSL_CERT_FILE`, else the first bundle of [`SYSTEM_ROOTS`] that

@@ -4,6 +4,7 @@
 //! cryptocard x509 [-in F] [-inform PEM|DER] [-out F] [-outform PEM|DER] [-noout]
 //!                 [-text] [-pubkey] [-fingerprint [-sha256 ...]] [-subject] [-issuer]
 //!                 [-serial] [-dates] [-startdate] [-enddate] [-modulus] [-checkend N]
+//!                 [-hash] [-subject_hash] [-issuer_hash] [-subject_hash_old] [-issuer_hash_old]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
 //!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
 //! ```
@@ -11,7 +12,8 @@
 //! The printing options print in the order given, as OpenSSL's do: `subject=C = US, ...`,
 //! `issuer=...`, `serial=0A1B...`, `notBefore=Nov 27 10:53:54 2026 GMT` and `notAfter=`,
 //! `SHA1 Fingerprint=AB:CD:...` (labelled with the digest flag as typed when one is
-//! given), `Modulus=C3A1...`, the public key (PEM), the `-text` dump; then the
+//! given), `Modulus=C3A1...`, the name hashes (`cert::name_hash`, `9d66eef0`), the
+//! public key (PEM), the `-text` dump; then the
 //! certificate, unless `-noout`. `-checkend N` instead ends with `Certificate will
 //! expire` (exit status 1) if notAfter is at most N seconds away, else `Certificate will
 //! not expire`, and writes no certificate, as OpenSSL does.
@@ -51,6 +53,11 @@ const SPEC: Spec = Spec {
         Flag::switch("startdate").about("Print notBefore"),
         Flag::switch("enddate").about("Print notAfter"),
         Flag::switch("modulus").about("Print the RSA modulus"),
+        Flag::switch("hash").about("As -subject_hash"),
+        Flag::switch("subject_hash").about("Print the subject name's hash (OpenSSL 1.0+)"),
+        Flag::switch("issuer_hash").about("Print the issuer name's hash"),
+        Flag::switch("subject_hash_old").about("Print the subject name's hash before 1.0"),
+        Flag::switch("issuer_hash_old").about("Print the issuer name's hash before 1.0"),
         Flag::value("checkend", "N").about("Whether the certificate expires within N seconds"),
         Flag::switch("req").about("The input is a request: issue a certificate"),
         Flag::value("CA", "FILE").about("Issuer certificate (with -req)"),
@@ -81,6 +88,11 @@ const PRINTERS: &[&str] = &[
     "enddate",
     "fingerprint",
     "modulus",
+    "hash",
+    "subject_hash",
+    "issuer_hash",
+    "subject_hash_old",
+    "issuer_hash_old",
     "pubkey",
     "text",
 ];
@@ -151,6 +163,15 @@ fn print(
             let line = cert::fingerprint_line(c, digest.unwrap_or(HashAlg::Sha1), label)
                 .map_err(|e| pki_fail("fingerprint", e))?;
             format!("{line}\n")
+        }
+        "hash" | "subject_hash" | "issuer_hash" | "subject_hash_old" | "issuer_hash_old" => {
+            let name = if what.starts_with("issuer") { tbs.issuer() } else { tbs.subject() };
+            let hash = if what.ends_with("_old") {
+                cert::name_hash_old(name)
+            } else {
+                cert::name_hash(name)
+            };
+            format!("{:08x}\n", hash.map_err(|e| pki_fail("hashing the name", e))?)
         }
         "modulus" => match cryptocard_pki::sig::public_key_from_spki(tbs.subject_public_key_info())
         {

@@ -23,6 +23,7 @@ mod csr;
 mod failure;
 mod host;
 mod name;
+mod name_hash;
 mod parse;
 mod purpose;
 mod store;
@@ -36,6 +37,7 @@ pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
 pub use name::{display_name, parse_subject};
+pub use name_hash::{name_hash, name_hash_old};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
     csr_to_pem, read_certs, read_csr, to_der, to_pem,

@@ -101,11 +101,10 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         a.positional.iter().map(|p| Some(p.as_str())).collect()
     };
+    let checks = PathChecks { at, purpose, host: a.value("verify_hostname"), go_on: &goes_on };
     let mut all_ok = true;
     for path in inputs {
-        let checks = PathChecks { at, purpose, host: a.value("verify_hostname"), go_on: &goes_on };
-        let ok = verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));
-        all_ok &= ok;
+        all_ok &= verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));
     }
     if all_ok { Ok(()) } else { Err(Fail::silent(2)) }
 }
@@ -140,8 +139,13 @@ fn hashed_dir(dir: &str) -> CmdResult<Vec<Certificate>> {
 fn hash_of_file_name(name: &str) -> Option<u32> {
     let (hash, n) = name.split_once('.')?;
     let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
-    let ok = hash.len() == 8 && hash.chars().all(hex) && !n.is_empty();
-    (ok && n.chars().all(|c| c.is_ascii_digit())).then(|| u32::from_str_radix(hash, 16).ok())?
+    if hash.len() != 8 || !hash.chars().all(hex) {
+        return None;
+    }
+    if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    u32::from_str_radix(hash, 16).ok()
 }
 
 /// The system's roots: `$SSL_CERT_FILE`, else the first bundle of [`SYSTEM_ROOTS`] that
@@ -221,4 +225,19 @@ fn goes_on(failure: PathFailure) -> bool {
             | PathFailure::CriticalExtension
             | PathFailure::Purpose
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hash_of_file_name;
+
+    #[test]
+    fn hashed_file_names() {
+        assert_eq!(hash_of_file_name("997c7fbe.0"), Some(0x997c_7fbe));
+        assert_eq!(hash_of_file_name("997c7fbe.12"), Some(0x997c_7fbe));
+        for name in ["997C7FBE.0", "997c7fb.0", "997c7fbe.", "997c7fbe.r0", "997c7fbe", "root.pem"]
+        {
+            assert_eq!(hash_of_file_name(name), None, "{name}");
+        }
+    }
 }

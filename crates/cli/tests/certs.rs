@@ -206,3 +206,41 @@ fn name_hashes_are_openssls() {
         assert_eq!(ok_text(&out), want[..9], "{file}");
     }
 }
+
+#[test]
+fn ext_prints_the_named_extensions_as_openssl_does() {
+    // As `openssl x509 -noout -ext ...` (OpenSSL 3.0.19) prints them: an authority key
+    // identifier that names its issuer and serial, and a directory name in the one-line
+    // form, from two public roots (tests/data/README.md).
+    let certigna = data("root-certigna.pem").to_str().unwrap().to_string();
+    let izenpe = data("root-izenpe.pem").to_str().unwrap().to_string();
+    let out = run(&["x509", "-in", &certigna, "-noout", "-ext", "authorityKeyIdentifier"], b"");
+    assert_eq!(
+        ok_text(&out),
+        "X509v3 Authority Key Identifier: \n    \
+         keyid:1A:ED:FE:41:39:90:B4:24:59:BE:01:F2:52:D5:45:F6:5A:39:DC:11\n    \
+         DirName:/C=FR/O=Dhimyotis/CN=Certigna\n    serial:FE:DC:E3:01:0F:C9:48:FF\n"
+    );
+    let out = run(&["x509", "-in", &izenpe, "-noout", "-ext", "subjectAltName"], b"");
+    assert_eq!(
+        ok_text(&out),
+        "X509v3 Subject Alternative Name: \n    email:info@izenpe.com, \
+         DirName:/O=IZENPE S.A. - CIF A01337260-RMerc.Vitoria-Gasteiz T1055 F62 S8\
+         /street=Avda del Mediterraneo Etorbidea 14 - 01010 Vitoria-Gasteiz\n"
+    );
+    // The certificate's order, not the list's; none of them: a line on stderr, status 0.
+    let out = run(&["x509", "-in", &certigna, "-noout", "-ext", "keyUsage,basicConstraints"], b"");
+    let text = ok_text(&out);
+    assert!(text.find("Basic Constraints") < text.find("Key Usage"), "{text}");
+    let out = run(&["x509", "-in", &certigna, "-noout", "-ext", "subjectAltName,bogus"], b"");
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "No extensions in certificate\n");
+    if have_openssl("ext_prints_the_named_extensions_as_openssl_does") {
+        let names = "basicConstraints,keyUsage,subjectKeyIdentifier,authorityKeyIdentifier,\
+                     extendedKeyUsage,subjectAltName";
+        for file in [&certigna, &izenpe] {
+            let args = ["x509", "-in", file.as_str(), "-noout", "-ext", names];
+            assert_eq!(run(&args, b"").stdout, openssl(&args, b""), "{file}");
+        }
+    }
+}

@@ -5,6 +5,7 @@
 //!                 [-text] [-pubkey] [-fingerprint [-sha256 ...]] [-subject] [-issuer]
 //!                 [-serial] [-dates] [-startdate] [-enddate] [-modulus] [-checkend N]
 //!                 [-hash] [-subject_hash] [-issuer_hash] [-subject_hash_old] [-issuer_hash_old]
+//!                 [-ext NAMES]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
 //!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
 //! ```
@@ -12,7 +13,8 @@
 //! The printing options print in the order given, as OpenSSL's do: `subject=C = US, ...`,
 //! `issuer=...`, `serial=0A1B...`, `notBefore=Nov 27 10:53:54 2026 GMT` and `notAfter=`,
 //! `SHA1 Fingerprint=AB:CD:...` (labelled with the digest flag as typed when one is
-//! given), `Modulus=C3A1...`, the name hashes (`cert::name_hash`, `9d66eef0`), the
+//! given), `Modulus=C3A1...`, the extensions `-ext` names (as in `-text`, less its indent;
+//! `No extensions in certificate` on stderr if it has none of them), the name hashes (`cert::name_hash`, `9d66eef0`), the
 //! public key (PEM), the `-text` dump; then the
 //! certificate, unless `-noout`. `-checkend N` instead ends with `Certificate will
 //! expire` (exit status 1) if notAfter is at most N seconds away, else `Certificate will
@@ -53,6 +55,7 @@ const SPEC: Spec = Spec {
         Flag::switch("startdate").about("Print notBefore"),
         Flag::switch("enddate").about("Print notAfter"),
         Flag::switch("modulus").about("Print the RSA modulus"),
+        Flag::value("ext", "NAMES").about("Print these extensions (basicConstraints,...)"),
         Flag::switch("hash").about("As -subject_hash"),
         Flag::switch("subject_hash").about("Print the subject name's hash (OpenSSL 1.0+)"),
         Flag::switch("issuer_hash").about("Print the issuer name's hash"),
@@ -112,7 +115,13 @@ pub fn main(argv: &[String]) -> CmdResult {
     let mut out = Output::create(a.value("out"), Mode::Public)?;
     for word in argv.iter().filter_map(|w| w.strip_prefix('-')) {
         let word = word.strip_prefix('-').unwrap_or(word);
-        if PRINTERS.contains(&word) {
+        if word == "ext" {
+            let names: Vec<&str> = a.values("ext").iter().flat_map(|v| v.split(',')).collect();
+            match cert::extensions_text(&cert, &names) {
+                Some(text) => out.put(text.as_bytes())?,
+                None => eprintln!("No extensions in certificate"),
+            }
+        } else if PRINTERS.contains(&word) {
             out.put(print(&cert, word, digest, a.dynamic.last())?.as_bytes())?;
         }
     }

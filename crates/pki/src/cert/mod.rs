@@ -44,7 +44,7 @@ pub use parse::{
 };
 pub use purpose::Purpose;
 pub use store::TrustStore;
-pub use text::{cert_text, csr_text, serial_hex, time_text};
+pub use text::{cert_text, csr_text, extensions_text, serial_hex, time_text};
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
     verify_chain_for, verify_chain_report, verify_issued_by,

@@ -153,6 +153,28 @@ pub fn display_name(name: &Name) -> String {
     out
 }
 
+/// The name in OpenSSL's one-line form (`X509_NAME_oneline`), as it prints a directory
+/// name inside an extension: `/C=US/O=Org/CN=name`, bytes outside printable ASCII as
+/// `\xHH`, and no entry that would take the line past `max` characters.
+pub(crate) fn oneline_name(name: &Name, max: usize) -> String {
+    let mut out = String::new();
+    for atv in name.iter_rdn().flat_map(|rdn| rdn.iter()) {
+        let mut entry = format!("/{}=", attr_name(&atv.oid));
+        for &b in atv.value.value() {
+            if (b' '..=b'~').contains(&b) {
+                entry.push(char::from(b));
+            } else {
+                entry.push_str(&format!("\\x{b:02X}"));
+            }
+        }
+        if out.len() + entry.len() > max {
+            break;
+        }
+        out.push_str(&entry);
+    }
+    out
+}
+
 fn attr_name(oid: &Oid) -> String {
     if let Some((n, _, _)) = ATTRS.iter().find(|(_, o, _)| Oid::new_unwrap(o) == *oid) {
         return (*n).to_string();

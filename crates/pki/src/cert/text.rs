@@ -6,7 +6,7 @@
 //! usage, extended key usage, subject alternative names; others as hex), and the
 //! signature in lines of 18 hex bytes.
 
-use super::name::display_name;
+use super::name::{display_name, oneline_name};
 use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
 use cryptocard::digest::HashAlg;
@@ -55,6 +55,45 @@ pub fn cert_text(cert: &Certificate) -> Result<String> {
     signature_lines(&mut s, cert.signature_algorithm(), cert.signature());
     Ok(s)
 }
+
+/// The extensions of OpenSSL's short names (`basicConstraints`, `keyUsage`, ...) that the
+/// certificate has, in its order, as `openssl x509 -ext NAMES` prints them; `None` if it
+/// has none of them. Names OpenSSL would not know are passed over, as it passes them.
+pub fn extensions_text(cert: &Certificate, names: &[&str]) -> Option<String> {
+    let wanted: Vec<Oid> = names
+        .iter()
+        .filter_map(|n| EXTENSION_NAMES.iter().find(|(sn, _)| sn == n))
+        .map(|(_, oid)| Oid::new_unwrap(oid))
+        .collect();
+    let mut s = String::new();
+    for e in cert.tbs_certificate().extensions().map(|e| e.as_slice()).unwrap_or(&[]) {
+        if wanted.contains(&e.extn_id) {
+            extension_lines(&mut s, "", e);
+        }
+    }
+    (!s.is_empty()).then_some(s)
+}
+
+/// OpenSSL's short names of the certificate extensions of RFC 5280 section 4.2.
+const EXTENSION_NAMES: &[(&str, &str)] = &[
+    ("authorityKeyIdentifier", "2.5.29.35"),
+    ("subjectKeyIdentifier", "2.5.29.14"),
+    ("keyUsage", "2.5.29.15"),
+    ("certificatePolicies", "2.5.29.32"),
+    ("policyMappings", "2.5.29.33"),
+    ("subjectAltName", "2.5.29.17"),
+    ("issuerAltName", "2.5.29.18"),
+    ("subjectDirectoryAttributes", "2.5.29.9"),
+    ("basicConstraints", "2.5.29.19"),
+    ("nameConstraints", "2.5.29.30"),
+    ("policyConstraints", "2.5.29.36"),
+    ("extendedKeyUsage", "2.5.29.37"),
+    ("crlDistributionPoints", "2.5.29.31"),
+    ("inhibitAnyPolicy", "2.5.29.54"),
+    ("freshestCRL", "2.5.29.46"),
+    ("authorityInfoAccess", "1.3.6.1.5.5.7.1.1"),
+    ("subjectInfoAccess", "1.3.6.1.5.5.7.1.11"),
+];
 
 /// `openssl req -text -noout`.
 pub fn csr_text(csr: &CertReq) -> Result<String> {
@@ -245,13 +284,23 @@ fn extension_text(e: &Extension) -> (String, String) {
         ),
         AuthorityKeyIdentifier::OID => named(
             "X509v3 Authority Key Identifier",
+            // OpenSSL's `i2v_AUTHORITY_KEYID`: the key identifier bare when it is alone,
+            // else a `keyid:` line, the issuer's names and the serial's magnitude.
             AuthorityKeyIdentifier::from_der(v).ok().map(|a| {
                 let mut t = String::new();
+                let more =
+                    a.authority_cert_issuer.is_some() || a.authority_cert_serial_number.is_some();
                 if let Some(k) = &a.key_identifier {
-                    let _ = writeln!(t, "{}", colon_hex(k.as_bytes()));
+                    let label = if more { "keyid:" } else { "" };
+                    let _ = writeln!(t, "{label}{}", colon_hex(k.as_bytes()));
+                }
+                for name in a.authority_cert_issuer.iter().flatten() {
+                    let _ = writeln!(t, "{}", general_name(name));
                 }
                 if let Some(sn) = &a.authority_cert_serial_number {
-                    let _ = writeln!(t, "serial:{}", colon_hex(sn.as_bytes()));
+                    let bytes = sn.as_bytes();
+                    let zeros = bytes.iter().take_while(|&&b| b == 0).count().min(bytes.len() - 1);
+                    let _ = writeln!(t, "serial:{}", colon_hex(&bytes[zeros..]));
                 }
                 t
             }),
@@ -328,7 +377,8 @@ fn general_name(n: &GeneralName) -> String {
             [a, b, c, d] => format!("IP Address:{a}.{b}.{c}.{d}"),
             other => format!("IP Address:{}", colon_hex(other)),
         },
-        GeneralName::DirectoryName(name) => format!("DirName:{}", display_name(name)),
+        // OpenSSL's `i2v_GENERAL_NAME`: the one-line form, in a 256-byte buffer.
+        GeneralName::DirectoryName(name) => format!("DirName:{}", oneline_name(name, 255)),
         _ => "othername:<unsupported>".into(),
     }
 }

@@ -33,6 +33,12 @@ const ATTRS: &[(&str, &str, Tag)] = &[
     ("emailAddress", "1.2.840.113549.1.9.1", Tag::Ia5String),
     ("DC", "0.9.2342.19200300.100.1.25", Tag::Ia5String),
     ("UID", "0.9.2342.19200300.100.1.1", Tag::Utf8String),
+    ("organizationIdentifier", "2.5.4.97", Tag::Utf8String),
+    ("businessCategory", "2.5.4.15", Tag::Utf8String),
+    ("postalCode", "2.5.4.17", Tag::Utf8String),
+    ("jurisdictionC", "1.3.6.1.4.1.311.60.2.1.3", Tag::PrintableString),
+    ("jurisdictionST", "1.3.6.1.4.1.311.60.2.1.2", Tag::Utf8String),
+    ("jurisdictionL", "1.3.6.1.4.1.311.60.2.1.1", Tag::Utf8String),
 ];
 
 /// OpenSSL's long names, accepted in `-subj` too.

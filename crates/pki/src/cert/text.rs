@@ -17,10 +17,10 @@ use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 use std::fmt::Write as _;
 use x509_cert::Certificate;
 use x509_cert::ext::Extension;
-use x509_cert::ext::pkix::name::GeneralName;
+use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
-    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, KeyUsages,
-    SubjectAltName, SubjectKeyIdentifier,
+    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CrlDistributionPoints,
+    ExtendedKeyUsage, KeyUsage, KeyUsages, SubjectAltName, SubjectKeyIdentifier,
 };
 use x509_cert::request::CertReq;
 use x509_cert::serial_number::SerialNumber;
@@ -157,8 +157,9 @@ fn serial_lines(s: &mut String, serial: &SerialNumber) {
     let raw = serial.as_bytes();
     let negative = raw.first().is_some_and(|b| b & 0x80 != 0);
     let magnitude = raw.iter().skip_while(|&&b| b == 0).copied().collect::<Vec<u8>>();
-    if !negative && magnitude.len() <= 8 {
-        let v = magnitude.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+    // In decimal where OpenSSL's `ASN1_INTEGER_get` reads it into a (signed) long.
+    let v = magnitude.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+    if !negative && magnitude.len() <= 8 && v <= i64::MAX as u64 {
         let _ = writeln!(s, "        Serial Number: {v} (0x{v:x})");
         return;
     }
@@ -201,6 +202,16 @@ fn spki_lines(s: &mut String, spki: &SubjectPublicKeyInfoOwned) -> Result<()> {
     s.push_str("        Subject Public Key Info:\n");
     let _ =
         writeln!(s, "            Public Key Algorithm: {}", alg_short_name(&spki.algorithm.oid));
+    if let Some((bits, curve, nist)) = named_curve(spki) {
+        let _ = writeln!(s, "                Public-Key: ({bits} bit)");
+        s.push_str("                pub:\n");
+        hex_block(s, "                    ", spki.subject_public_key.raw_bytes(), 15);
+        let _ = writeln!(s, "                ASN1 OID: {curve}");
+        if let Some(nist) = nist {
+            let _ = writeln!(s, "                NIST CURVE: {nist}");
+        }
+        return Ok(());
+    }
     let key = match sig::public_key_from_spki(spki) {
         Ok(k) => k,
         Err(_) => {
@@ -223,6 +234,27 @@ fn spki_lines(s: &mut String, spki: &SubjectPublicKeyInfoOwned) -> Result<()> {
         hex_block(s, "                    ", &e, 15);
     }
     Ok(())
+}
+
+/// An elliptic-curve key on a named curve (RFC 5480 section 2.1.1): its size, OpenSSL's
+/// name for the curve and the NIST name, for the curves OpenSSL names so. cryptocard
+/// does not use such keys; it prints them, as certificates carry them.
+fn named_curve(spki: &SubjectPublicKeyInfoOwned) -> Option<(u32, &'static str, Option<&str>)> {
+    const EC_PUBLIC_KEY: Oid = Oid::new_unwrap("1.2.840.10045.2.1");
+    const CURVES: &[(&str, u32, &str, Option<&str>)] = &[
+        ("1.2.840.10045.3.1.7", 256, "prime256v1", Some("P-256")),
+        ("1.3.132.0.34", 384, "secp384r1", Some("P-384")),
+        ("1.3.132.0.35", 521, "secp521r1", Some("P-521")),
+        ("1.3.132.0.10", 256, "secp256k1", None),
+    ];
+    if spki.algorithm.oid != EC_PUBLIC_KEY {
+        return None;
+    }
+    let curve: Oid = spki.algorithm.parameters.as_ref()?.decode_as().ok()?;
+    CURVES
+        .iter()
+        .find(|(oid, ..)| Oid::new_unwrap(oid) == curve)
+        .map(|&(_, bits, name, nist)| (bits, name, nist))
 }
 
 fn alg_short_name(oid: &Oid) -> String {
@@ -349,9 +381,66 @@ fn extension_text(e: &Extension) -> (String, String) {
                 .ok()
                 .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
         ),
+        AuthorityInfoAccessSyntax::OID => named(
+            "Authority Information Access",
+            AuthorityInfoAccessSyntax::from_der(v).ok().map(|aia| {
+                let mut t = String::new();
+                for d in &aia.0 {
+                    let method = match d.access_method.to_string().as_str() {
+                        "1.3.6.1.5.5.7.48.1" => "OCSP".to_string(),
+                        "1.3.6.1.5.5.7.48.2" => "CA Issuers".to_string(),
+                        _ => oid_name(&d.access_method),
+                    };
+                    let _ = writeln!(t, "{method} - {}", general_name(&d.access_location));
+                }
+                t
+            }),
+        ),
+        // OpenSSL's `print_distpoint`; points with more than a full name keep the hex.
+        CrlDistributionPoints::OID => match CrlDistributionPoints::from_der(v) {
+            Ok(dps) if dps.0.iter().all(|d| d.reasons.is_none() && d.crl_issuer.is_none()) => {
+                let mut t = String::new();
+                let mut plain = true;
+                for d in &dps.0 {
+                    match &d.distribution_point {
+                        Some(DistributionPointName::FullName(names)) => {
+                            t.push_str("Full Name:\n");
+                            for n in names {
+                                let _ = writeln!(t, "  {}", general_name(n));
+                            }
+                        }
+                        _ => plain = false,
+                    }
+                }
+                let text = if plain { t } else { colon_hex(v) };
+                ("X509v3 CRL Distribution Points".to_string(), text)
+            }
+            _ => ("X509v3 CRL Distribution Points".to_string(), colon_hex(v)),
+        },
+        NETSCAPE_CERT_TYPE => named(
+            "Netscape Cert Type",
+            BitString::from_der(v).ok().map(|b| {
+                let names = [
+                    "SSL Client",
+                    "SSL Server",
+                    "S/MIME",
+                    "Object Signing",
+                    "Unused",
+                    "SSL CA",
+                    "S/MIME CA",
+                    "Object Signing CA",
+                ];
+                let bits = b.raw_bytes().first().copied().unwrap_or(0);
+                let on = names.iter().enumerate().filter(|(i, _)| bits & (0x80 >> i) != 0);
+                on.map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+            }),
+        ),
         other => (oid_name(&other), colon_hex(v)),
     }
 }
+
+/// Netscape's certificate type extension (2.16.840.1.113730.1.1).
+const NETSCAPE_CERT_TYPE: Oid = Oid::new_unwrap("2.16.840.1.113730.1.1");
 
 fn eku_name(oid: &Oid) -> String {
     let names = [

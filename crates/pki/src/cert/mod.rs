@@ -25,6 +25,7 @@ mod host;
 mod name;
 mod name_hash;
 mod parse;
+mod policy_text;
 mod purpose;
 mod store;
 mod text;

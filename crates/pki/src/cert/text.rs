@@ -19,8 +19,9 @@ use x509_cert::Certificate;
 use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
-    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CrlDistributionPoints,
-    ExtendedKeyUsage, KeyUsage, KeyUsages, SubjectAltName, SubjectKeyIdentifier,
+    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies,
+    CrlDistributionPoints, ExtendedKeyUsage, KeyUsage, KeyUsages, SubjectAltName,
+    SubjectKeyIdentifier,
 };
 use x509_cert::request::CertReq;
 use x509_cert::serial_number::SerialNumber;
@@ -417,6 +418,9 @@ fn extension_text(e: &Extension) -> (String, String) {
             }
             _ => ("X509v3 CRL Distribution Points".to_string(), colon_hex(v)),
         },
+        CertificatePolicies::OID => {
+            named("X509v3 Certificate Policies", super::policy_text::policies_text(v))
+        }
         NETSCAPE_CERT_TYPE => named(
             "Netscape Cert Type",
             BitString::from_der(v).ok().map(|b| {
@@ -435,8 +439,14 @@ fn extension_text(e: &Extension) -> (String, String) {
                 on.map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
             }),
         ),
-        other => (oid_name(&other), colon_hex(v)),
+        // OpenSSL's fallback for an extension it does not decode, `ASN1_STRING_print`:
+        // the bytes, printable ASCII as it is and the rest as dots.
+        other => (oid_name(&other), v.iter().map(|&b| printable_or_dot(b)).collect()),
     }
+}
+
+fn printable_or_dot(b: u8) -> char {
+    if (b' '..=b'~').contains(&b) { char::from(b) } else { '.' }
 }
 
 /// Netscape's certificate type extension (2.16.840.1.113730.1.1).

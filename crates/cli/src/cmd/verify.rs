@@ -119,6 +119,7 @@ const MAX_HASHED_FILES: usize = 10_000;
 fn hashed_dir(dir: &str) -> CmdResult<Vec<Certificate>> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Fail::msg(format!("-CApath {dir}: {}", io::reason(&e))))?;
+    let subject_hash = |c: &Certificate| cert::name_hash(c.tbs_certificate().subject()).ok();
     let mut certs = Vec::new();
     for (count, entry) in entries.enumerate() {
         if count >= MAX_HASHED_FILES {
@@ -129,7 +130,6 @@ fn hashed_dir(dir: &str) -> CmdResult<Vec<Certificate>> {
         let Some(hash) = name.to_str().and_then(hash_of_file_name) else { continue };
         let path = entry.path();
         let Ok(found) = read_cert_file(path.to_str()) else { continue };
-        let subject_hash = |c: &Certificate| cert::name_hash(c.tbs_certificate().subject()).ok();
         certs.extend(found.into_iter().filter(|c| subject_hash(c) == Some(hash)));
     }
     Ok(certs)

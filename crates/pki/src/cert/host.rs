@@ -8,11 +8,13 @@
 //! - A name may hold one wildcard `*`, in its first label, at the start or the end of
 //!   that label (`*.example.com`, `www*.example.com`, not `w*w.example.com`), with at
 //!   least two dots after it, and not in an internationalised (`xn--`) label. It stands
-//!   for one or more letters, digits or hyphens of one label: never a dot. A partial
-//!   wildcard does not match an `xn--` label of the host.
+//!   for letters, digits or hyphens of one label, never a dot: one or more where it is
+//!   the whole label, any number where it is part of one. A partial wildcard does not
+//!   match an `xn--` label of the host.
 //! - A host that starts with a dot, `.example.com`, stands for any name under it: a name
 //!   matches if it ends so (`*.example.com`, `www.example.com`).
 
+use der::{Tag, Tagged};
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::SubjectAltName;
 use x509_cert::ext::pkix::name::GeneralName;
@@ -23,41 +25,30 @@ const COMMON_NAME: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::ne
 /// Whether `cert` is for the DNS name `host`.
 pub fn host_matches(cert: &Certificate, host: &str) -> bool {
     let tbs = cert.tbs_certificate();
-    let dns: Vec<String> = match tbs.get_extension::<SubjectAltName>() {
-        Ok(Some((_, san))) => san
+    let host = host.as_bytes();
+    if let Ok(Some((_, san))) = tbs.get_extension::<SubjectAltName>() {
+        let mut dns = san
             .0
             .iter()
             .filter_map(|g| match g {
-                GeneralName::DnsName(name) => Some(name.as_str().to_string()),
+                GeneralName::DnsName(name) => Some(name.as_bytes()),
                 _ => None,
             })
-            .collect(),
-        _ => Vec::new(),
-    };
-    if !dns.is_empty() {
-        return dns.iter().any(|pattern| name_matches(pattern.as_bytes(), host.as_bytes()));
+            .peekable();
+        if dns.peek().is_some() {
+            return dns.any(|pattern| name_matches(pattern, host));
+        }
     }
     tbs.subject()
         .iter_rdn()
         .flat_map(|rdn| rdn.iter())
-        .filter(|atv| atv.oid == COMMON_NAME)
-        .filter_map(|atv| cn_text(&atv.value))
-        .any(|cn| name_matches(cn.as_bytes(), host.as_bytes()))
+        .filter(|atv| atv.oid == COMMON_NAME && is_string(atv.value.tag()))
+        .any(|atv| name_matches(atv.value.value(), host))
 }
 
-/// A commonName's text, from the string types a name holds it in.
-fn cn_text(value: &der::Any) -> Option<String> {
-    use der::asn1::{Ia5StringRef, PrintableStringRef, TeletexStringRef, Utf8StringRef};
-    if let Ok(s) = value.decode_as::<Utf8StringRef<'_>>() {
-        return Some(s.as_str().to_string());
-    }
-    if let Ok(s) = value.decode_as::<PrintableStringRef<'_>>() {
-        return Some(s.as_str().to_string());
-    }
-    if let Ok(s) = value.decode_as::<Ia5StringRef<'_>>() {
-        return Some(s.as_str().to_string());
-    }
-    value.decode_as::<TeletexStringRef<'_>>().ok().map(|s| s.as_str().to_string())
+/// The string types a commonName is held in, whose bytes compare as they are.
+fn is_string(tag: Tag) -> bool {
+    matches!(tag, Tag::Utf8String | Tag::PrintableString | Tag::Ia5String | Tag::TeletexString)
 }
 
 /// OpenSSL's `equal_wildcard`: `pattern` (from the certificate) against `subject` (the
@@ -124,8 +115,8 @@ fn valid_star(p: &[u8]) -> Option<usize> {
     star
 }
 
-/// OpenSSL's `wildcard_match`: `subject` is `prefix`, one or more label characters, then
-/// `suffix`.
+/// OpenSSL's `wildcard_match`: `subject` is `prefix`, label characters (one at least
+/// where the wildcard is the whole first label), then `suffix`.
 fn wildcard_match(prefix: &[u8], suffix: &[u8], subject: &[u8]) -> bool {
     if subject.len() < prefix.len() + suffix.len() {
         return false;

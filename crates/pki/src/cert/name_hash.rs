@@ -8,10 +8,9 @@
 //!
 //! - each attribute value of a string type (UTF8String, PrintableString, IA5String,
 //!   VisibleString, T61String read as Latin-1, BMPString; UniversalString names do not
-//!   parse here) becomes a
-//!   UTF8String with leading and trailing white space dropped, each inner run of white
-//!   space one space, and ASCII letters in lower case; values of other types stay as
-//!   they are;
+//!   parse here) becomes a UTF8String with leading and trailing white space dropped, each
+//!   inner run of white space one space, and ASCII letters in lower case; values of other
+//!   types stay as they are;
 //! - each relative distinguished name is DER-encoded as a SET OF its attributes (sorted),
 //!   and the encodings are concatenated without the outer SEQUENCE.
 //!
@@ -20,29 +19,25 @@
 
 use crate::Result;
 use cryptocard::digest::{HashAlg, Hasher};
+use der::asn1::{Any, SetOfVec};
 use der::{Encode, Tag, Tagged};
+use x509_cert::attr::AttributeTypeAndValue;
 use x509_cert::name::Name;
 
 /// OpenSSL's `X509_NAME_hash_ex` of `name` (see the module docs).
 pub fn name_hash(name: &Name) -> Result<u32> {
     let mut canon = Vec::new();
     for rdn in name.iter_rdn() {
-        let mut entries: Vec<Vec<u8>> = Vec::new();
-        for atv in rdn.iter() {
-            let mut body = atv.oid.to_der()?;
-            let value = &atv.value;
-            let (tag, content) = match canonical_text(value.tag(), value.value()) {
-                Some(text) => (Tag::Utf8String, text),
-                None => (value.tag(), value.value().to_vec()),
+        let entries = rdn.iter().map(|atv| {
+            let value = match canonical_text(atv.value.tag(), atv.value.value()) {
+                Some(text) => Any::new(Tag::Utf8String, text)?,
+                None => atv.value.clone(),
             };
-            tlv(&mut body, &tag.to_der()?, &content);
-            let mut entry = Vec::new();
-            tlv(&mut entry, &[0x30], &body);
-            entries.push(entry);
-        }
-        // DER orders a SET OF by its elements' encodings.
-        entries.sort();
-        tlv(&mut canon, &[0x31], &entries.concat());
+            Ok(AttributeTypeAndValue { oid: atv.oid, value })
+        });
+        // A SET OF, which DER (and `SetOfVec`) orders by its elements' encodings.
+        let set = SetOfVec::try_from(entries.collect::<Result<Vec<_>>>()?)?;
+        set.encode_to_vec(&mut canon)?;
     }
     Ok(first_four_le(Hasher::digest(HashAlg::Sha1, &canon).as_bytes()))
 }
@@ -90,19 +85,4 @@ fn canonical_text(tag: Tag, content: &[u8]) -> Option<Vec<u8>> {
         }
     }
     Some(out)
-}
-
-/// Appends the DER TLV of `tag` (encoded) and `content` to `out`.
-fn tlv(out: &mut Vec<u8>, tag: &[u8], content: &[u8]) {
-    out.extend_from_slice(tag);
-    let len = content.len();
-    if len < 0x80 {
-        out.push(len as u8);
-    } else {
-        let bytes = len.to_be_bytes();
-        let skip = bytes.iter().take_while(|&&b| b == 0).count();
-        out.push(0x80 | (bytes.len() - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
-    out.extend_from_slice(content);
 }

@@ -87,9 +87,9 @@ impl Purpose {
                 let ku = |k: &KeyUsage| {
                     k.digital_signature() || k.key_encipherment() || k.key_agreement()
                 };
-                tls(cert, depth, &[ID_KP_SERVER_AUTH, MS_SGC, NS_SGC], ku)
+                usages(cert, depth, &[ID_KP_SERVER_AUTH, MS_SGC, NS_SGC], ku)
             }
-            Purpose::SslClient => tls(cert, depth, &[ID_KP_CLIENT_AUTH], |k| {
+            Purpose::SslClient => usages(cert, depth, &[ID_KP_CLIENT_AUTH], |k| {
                 k.digital_signature() || k.key_agreement()
             }),
         }
@@ -97,22 +97,8 @@ impl Purpose {
 }
 
 fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
-    let tbs = cert.tbs_certificate();
-    let for_email =
-        |oid: &ObjectIdentifier| *oid == ID_KP_EMAIL_PROTECTION || *oid == ANY_EXTENDED_KEY_USAGE;
-    match tbs.get_extension::<ExtendedKeyUsage>() {
-        Ok(None) => {}
-        Ok(Some((_, eku))) if eku.0.iter().any(for_email) => {}
-        _ => return Err(PathFailure::Purpose),
-    }
-    if depth > 0 {
-        return Ok(());
-    }
-    match tbs.get_extension::<KeyUsage>() {
-        Ok(None) => Ok(()),
-        Ok(Some((_, ku))) if ku.digital_signature() || ku.non_repudiation() => Ok(()),
-        _ => Err(PathFailure::Purpose),
-    }
+    let ku = |k: &KeyUsage| k.digital_signature() || k.non_repudiation();
+    usages(cert, depth, &[ID_KP_EMAIL_PROTECTION, ANY_EXTENDED_KEY_USAGE], ku)
 }
 
 /// Microsoft's and Netscape's "server gated crypto" purposes, which OpenSSL's `XKU_SGC`
@@ -120,9 +106,9 @@ fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
 const MS_SGC: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.311.10.3.3");
 const NS_SGC: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.113730.4.1");
 
-/// A TLS purpose: an extendedKeyUsage, if present, with one of `ekus`; an end entity's
-/// keyUsage, if present, as `ku` wants.
-fn tls(
+/// What every purpose checks: an extendedKeyUsage, if present, with one of `ekus`; an
+/// end entity's keyUsage, if present, as `ku` wants.
+fn usages(
     cert: &Certificate,
     depth: usize,
     ekus: &[ObjectIdentifier],

@@ -55,10 +55,11 @@ impl TrustStore {
         self.len() == 0
     }
 
-    /// [`verify_chain_for`](super::verify_chain_for) from `leaf` through `untrusted` and the store's issuers to one
-    /// of its anchors. A path that stops above the leaf at a certificate of the store with
-    /// no issuer fails as OpenSSL words that ([`PathFailure::NoIssuerOfTrusted`]); the
-    /// leaf is the caller's, even where the store holds it too.
+    /// [`verify_chain_for`](super::verify_chain_for) from `leaf` through `untrusted` and
+    /// the store's issuers to one of its anchors. A path that stops above the leaf at a
+    /// certificate of the store with no issuer fails as OpenSSL words that
+    /// ([`PathFailure::NoIssuerOfTrusted`]); the leaf is the caller's, even where the store
+    /// holds it too.
     pub fn verify(
         &self,
         leaf: &Certificate,

@@ -9,6 +9,7 @@
 use super::name::{display_name, oneline_name};
 use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
+use const_oid::db::rfc5280::{ID_AD_CA_ISSUERS, ID_AD_OCSP};
 use cryptocard::digest::HashAlg;
 use cryptocard::rsa::{Mgf, PssHash, SaltLength};
 use der::Decode;
@@ -157,7 +158,7 @@ pub fn serial_hex(serial: &SerialNumber) -> String {
 fn serial_lines(s: &mut String, serial: &SerialNumber) {
     let raw = serial.as_bytes();
     let negative = raw.first().is_some_and(|b| b & 0x80 != 0);
-    let magnitude = raw.iter().skip_while(|&&b| b == 0).copied().collect::<Vec<u8>>();
+    let magnitude = magnitude(raw);
     // In decimal where OpenSSL's `ASN1_INTEGER_get` reads it into a (signed) long.
     let v = magnitude.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
     if !negative && magnitude.len() <= 8 && v <= i64::MAX as u64 {
@@ -167,6 +168,13 @@ fn serial_lines(s: &mut String, serial: &SerialNumber) {
     let neg = if negative { " (Negative)" } else { "" };
     let hex: Vec<String> = magnitude.iter().map(|b| format!("{b:02x}")).collect();
     let _ = writeln!(s, "        Serial Number:{neg}\n            {}", hex.join(":"));
+}
+
+/// An INTEGER's content without its leading zero bytes (the last byte kept): the
+/// magnitude OpenSSL's `ASN1_INTEGER` holds and prints.
+fn magnitude(content: &[u8]) -> &[u8] {
+    let zeros = content.iter().take_while(|&&b| b == 0).count();
+    &content[zeros.min(content.len().saturating_sub(1))..]
 }
 
 /// `Signature Algorithm: NAME` in the signed part; for RSASSA-PSS OpenSSL pads the name
@@ -331,9 +339,7 @@ fn extension_text(e: &Extension) -> (String, String) {
                     let _ = writeln!(t, "{}", general_name(name));
                 }
                 if let Some(sn) = &a.authority_cert_serial_number {
-                    let bytes = sn.as_bytes();
-                    let zeros = bytes.iter().take_while(|&&b| b == 0).count().min(bytes.len() - 1);
-                    let _ = writeln!(t, "serial:{}", colon_hex(&bytes[zeros..]));
+                    let _ = writeln!(t, "serial:{}", colon_hex(magnitude(sn.as_bytes())));
                 }
                 t
             }),
@@ -387,37 +393,20 @@ fn extension_text(e: &Extension) -> (String, String) {
             AuthorityInfoAccessSyntax::from_der(v).ok().map(|aia| {
                 let mut t = String::new();
                 for d in &aia.0 {
-                    let method = match d.access_method.to_string().as_str() {
-                        "1.3.6.1.5.5.7.48.1" => "OCSP".to_string(),
-                        "1.3.6.1.5.5.7.48.2" => "CA Issuers".to_string(),
-                        _ => oid_name(&d.access_method),
+                    let method = match d.access_method {
+                        ID_AD_OCSP => "OCSP".to_string(),
+                        ID_AD_CA_ISSUERS => "CA Issuers".to_string(),
+                        other => oid_name(&other),
                     };
                     let _ = writeln!(t, "{method} - {}", general_name(&d.access_location));
                 }
                 t
             }),
         ),
-        // OpenSSL's `print_distpoint`; points with more than a full name keep the hex.
-        CrlDistributionPoints::OID => match CrlDistributionPoints::from_der(v) {
-            Ok(dps) if dps.0.iter().all(|d| d.reasons.is_none() && d.crl_issuer.is_none()) => {
-                let mut t = String::new();
-                let mut plain = true;
-                for d in &dps.0 {
-                    match &d.distribution_point {
-                        Some(DistributionPointName::FullName(names)) => {
-                            t.push_str("Full Name:\n");
-                            for n in names {
-                                let _ = writeln!(t, "  {}", general_name(n));
-                            }
-                        }
-                        _ => plain = false,
-                    }
-                }
-                let text = if plain { t } else { colon_hex(v) };
-                ("X509v3 CRL Distribution Points".to_string(), text)
-            }
-            _ => ("X509v3 CRL Distribution Points".to_string(), colon_hex(v)),
-        },
+        CrlDistributionPoints::OID => {
+            let text = full_name_points(v).unwrap_or_else(|| colon_hex(v));
+            ("X509v3 CRL Distribution Points".to_string(), text)
+        }
         CertificatePolicies::OID => {
             named("X509v3 Certificate Policies", super::policy_text::policies_text(v))
         }
@@ -443,6 +432,24 @@ fn extension_text(e: &Extension) -> (String, String) {
         // the bytes, printable ASCII as it is and the rest as dots.
         other => (oid_name(&other), v.iter().map(|&b| printable_or_dot(b)).collect()),
     }
+}
+
+/// CRL distribution points as OpenSSL's `print_distpoint` prints them, where each holds
+/// a full name alone; `None` for others (which keep the hex).
+fn full_name_points(v: &[u8]) -> Option<String> {
+    let mut t = String::new();
+    for d in CrlDistributionPoints::from_der(v).ok()?.0 {
+        let (Some(DistributionPointName::FullName(names)), None, None) =
+            (d.distribution_point, d.reasons, d.crl_issuer)
+        else {
+            return None;
+        };
+        t.push_str("Full Name:\n");
+        for n in &names {
+            let _ = writeln!(t, "  {}", general_name(n));
+        }
+    }
+    Some(t)
 }
 
 fn printable_or_dot(b: u8) -> char {

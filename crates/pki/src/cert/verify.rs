@@ -173,23 +173,16 @@ pub fn verify_chain_report(
     checks: &PathChecks<'_>,
     budget: &mut PathBudget,
 ) -> Result<PathReport> {
-    let go_on = checks.go_on;
-    let mut failures = Vec::new();
-    let path = match build_path(leaf, intermediates, trusted, budget)? {
-        Ok(path) => path,
-        Err((path, e)) => {
-            let stop = !go_on(e.failure);
-            failures.push(e);
-            if stop {
-                return Ok(PathReport { path, failures });
-            }
-            path
-        }
-    };
-    let mut report = Reporter { failures, go_on };
+    let mut r = Reporter { failures: Vec::new(), go_on: checks.go_on };
+    let (path, stopped) = build_path(leaf, intermediates, trusted, budget)?;
+    let anchored = stopped.is_none();
     // Stopped or not, what was found is the report.
-    let _ = check_path(&path, checks, &mut report);
-    Ok(PathReport { path, failures: report.failures })
+    let _ = match stopped {
+        Some(e) => r.record(e),
+        None => Ok(()),
+    }
+    .and_then(|()| check_path(&path, anchored, checks, &mut r));
+    Ok(PathReport { path, failures: r.failures })
 }
 
 /// Collects a path's failures; `Err` once one does not go on.
@@ -199,56 +192,55 @@ struct Reporter<'a> {
 }
 
 impl Reporter<'_> {
+    fn record(&mut self, e: PathError) -> core::result::Result<(), ()> {
+        let go_on = (self.go_on)(e.failure);
+        self.failures.push(e);
+        if go_on { Ok(()) } else { Err(()) }
+    }
+
     fn check(
         &mut self,
         path: &[Certificate],
         depth: usize,
         result: core::result::Result<(), PathFailure>,
     ) -> core::result::Result<(), ()> {
-        match result {
-            Ok(()) => Ok(()),
-            Err(failure) => {
-                self.failures.push(PathError::new(failure, depth, &path[depth]));
-                if (self.go_on)(failure) { Ok(()) } else { Err(()) }
-            }
-        }
+        result.or_else(|failure| self.record(PathError::new(failure, depth, &path[depth])))
     }
 }
 
-/// A built path, or the path as far as it got and why it stopped.
-type Built = core::result::Result<Vec<Certificate>, (Vec<Certificate>, PathError)>;
-
 /// The path from `leaf` up to the first trusted certificate: each issuer found by name
-/// and key identifier, its signature over the certificate below it checked.
+/// and key identifier, its signature over the certificate below it checked. Where no
+/// trusted certificate is reached, the path as far as it got and why it stopped.
 fn build_path(
     leaf: &Certificate,
     intermediates: &[Certificate],
     trusted: &[Certificate],
     budget: &mut PathBudget,
-) -> Result<Built> {
+) -> Result<(Vec<Certificate>, Option<PathError>)> {
     let mut path = vec![leaf.clone()];
     loop {
         let current = &path[path.len() - 1];
         if trusted.contains(current) {
-            return Ok(Ok(path));
+            return Ok((path, None));
         }
         if path.len() >= MAX_DEPTH {
             let e = PathError::new(PathFailure::TooLong, path.len() - 1, current);
-            return Ok(Err((path, e)));
+            return Ok((path, Some(e)));
         }
         match find_issuer(current, &path, intermediates, trusted, budget) {
             Ok(issuer) => path.push(issuer),
-            Err(Error::Path(e)) => return Ok(Err((path, e))),
+            Err(Error::Path(e)) => return Ok((path, Some(e))),
             Err(e) => return Err(e),
         }
     }
 }
 
-/// The checks of `checks.rs` over a built path (leaf first, trust anchor last if found),
-/// and the host name, in the order of OpenSSL's `check_extensions`, `check_id` and
-/// `internal_verify` (see there).
+/// The checks of `checks.rs` over a built path (leaf first; a trust anchor last if
+/// `anchored`), and the host name, in the order of OpenSSL's `check_extensions`,
+/// `check_id` and `internal_verify` (see there).
 fn check_path(
     path: &[Certificate],
+    anchored: bool,
     checks: &PathChecks<'_>,
     r: &mut Reporter<'_>,
 ) -> core::result::Result<(), ()> {
@@ -257,7 +249,7 @@ fn check_path(
     for (depth, cert) in path.iter().enumerate() {
         r.check(path, depth, check_critical(cert, purpose))?;
         if depth > 0 {
-            r.check(path, depth, check_is_ca(cert, depth == top))?;
+            r.check(path, depth, check_is_ca(cert, anchored && depth == top))?;
         }
         r.check(path, depth, purpose.check(cert, depth))?;
         if depth > 1 {

@@ -40,9 +40,11 @@
 //! engine               queue → batcher → worker pool, over rsa's batch API
 //! rsa                  keys, the CRT private operation and its backends, padding, formats
 //! modular              Modulus, Montgomery arithmetic, exponentiation, CRT, primes
+//! pbe                  password-based encryption (PBES2, PKCS#12's schemes, PBES1)
 //! cipher               OpenSSL cipher names over DES, 3DES and AES
 //! aes                  AES and its modes, on the modes' shared pieces in des
-//! bignum  digest  des  Nat and the limb-slice algorithms; hash functions; DES and 3DES
+//! bignum  digest  des  Nat and the limb-slice algorithms; hash functions; DES and 3DES;
+//!   rc2                RC2 (legacy, for PKCS#12 files)
 //! arch                 CPU kernels: the only unsafe, asm! and target_feature code
 //! ct  rng              constant-time masks and selection; randomness sources
 //! limb                 the limb, its carries, the plain carry chains over limb slices
@@ -62,6 +64,9 @@
 //!   PBKDF2 and SHAKE.
 //! * [`aes`], [`cipher`]: AES (VAES, AES-NI or a portable constant-time core) in the SP 800-38A
 //!   modes; every block cipher by its OpenSSL name.
+//! * [`pbe`], [`rc2`]: password-based encryption of keys and PKCS#12 files (PBES2 with
+//!   PBKDF2, RFC 7292's derivation and schemes, PBES1); RC2 (RFC 2268), which only the
+//!   old PKCS#12 schemes need.
 //! * [`ct`], [`rng`]: constant-time selection and comparison; the random source.
 //! * `arch`: the only module with `unsafe`, `asm!` and `target_feature` code, behind CPU
 //!   feature tokens that can only be made by run-time detection. The one other place
@@ -122,6 +127,8 @@ pub mod engine;
 mod error;
 mod limb;
 pub mod modular;
+pub mod pbe;
+pub mod rc2;
 pub mod rng;
 pub mod rsa;
 

@@ -235,11 +235,13 @@ fn pbkdf2_iterations_have_a_lower_default_ceiling() {
     }
 }
 
-/// A ciphertext that is empty or not a whole number of AES blocks is refused before the
+/// A ciphertext that is empty or not a whole number of cipher blocks is refused before the
 /// key derivation (it used to cost the full derivation, then read as a wrong password).
 #[test]
 fn cheap_checks_come_before_the_key_derivation() {
-    let want = Error::InvalidEncoding("encrypted key is empty or not a whole number of AES blocks");
+    let want = Error::InvalidEncoding(
+        "password-encrypted data is empty or not a whole number of cipher blocks",
+    );
     for ciphertext in [&[0x5a; 15][..], &[0x5a; 33], &[]] {
         let der = encrypted_der(DEFAULT_MAX_ITERATIONS, ciphertext);
         let got = within(LIMIT, "bad ciphertext length", move || {

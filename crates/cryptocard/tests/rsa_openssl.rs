@@ -264,6 +264,62 @@ fn openssl_cli(args: &[&str], input: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
+/// Whether the `openssl` command loads the legacy provider (DES, RC2: PBES1 and the
+/// RC2 schemes of PKCS#12 need it in OpenSSL 3).
+fn openssl_has_legacy() -> bool {
+    Command::new("openssl")
+        .args(["list", "-cipher-algorithms", "-provider", "legacy"])
+        .output()
+        .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("RC2"))
+}
+
+/// The older schemes of encrypted PKCS#8, both ways: OpenSSL 1.0's default
+/// (`-v1 PBE-SHA1-3DES`, PKCS#12's scheme), PBES1 with DES and RC2, PBES2 with 3DES.
+#[test]
+fn encrypted_pkcs8_legacy_schemes_both_ways() {
+    use cryptocard::pbe::PbeScheme;
+    use cryptocard::rsa::{decrypt_pkcs8_der, encrypt_pkcs8_der};
+    let pair = &keys()[0];
+    let pem = pair.theirs.private_key_to_pem_pkcs8().unwrap();
+    let legacy = openssl_has_legacy();
+    for (flag, scheme, needs_legacy) in [
+        ("-v1", "PBE-SHA1-3DES", false),
+        ("-v1", "PBE-SHA1-2DES", false),
+        ("-v2", "des3", false),
+        ("-v1", "PBE-SHA1-RC2-40", true),
+        ("-v1", "PBE-SHA1-RC2-128", true),
+        ("-v1", "PBE-MD5-DES", true),
+        ("-v1", "PBE-SHA1-RC2-64", true),
+        ("-v2", "des-cbc", true),
+    ] {
+        if needs_legacy && !legacy {
+            eprintln!("skipping {scheme}: openssl has no legacy provider");
+            continue;
+        }
+        let providers: &[&str] =
+            if needs_legacy { &["-provider", "legacy", "-provider", "default"] } else { &[] };
+        let mut args = vec!["pkcs8", "-topk8", flag, scheme, "-passout", "pass:secret"];
+        args.extend(["-outform", "DER"]);
+        args.extend(providers);
+        let theirs = openssl_cli(&args, &pem);
+        let key = RsaPrivateKey::from_pkcs8_encrypted_der(&theirs, b"secret").unwrap();
+        assert_eq!(key, pair.ours, "{scheme}");
+        assert!(RsaPrivateKey::from_pkcs8_encrypted_der(&theirs, b"Secret").is_err(), "{scheme}");
+
+        let plain = pair.ours.to_pkcs8_der().unwrap();
+        let ours = PbeScheme::from_name(scheme).unwrap();
+        let der = encrypt_pkcs8_der(&plain, Some(b"secret"), &ours, &mut OsRng).unwrap();
+        assert_eq!(&decrypt_pkcs8_der(&der, Some(b"secret"), 2048).unwrap()[..], &plain[..]);
+        let mut args = vec!["pkcs8", "-inform", "DER", "-passin", "pass:secret", "-outform", "DER"];
+        args.extend(providers);
+        // OpenSSL 3.0 writes what it decrypted as PKCS#1, later versions as PKCS#8.
+        match key_from_der(&openssl_cli(&args, &der), None).unwrap() {
+            RsaKey::Private(k) => assert_eq!(k, pair.ours, "OpenSSL reads our {scheme}"),
+            RsaKey::Public(_) => panic!("OpenSSL wrote a public key"),
+        }
+    }
+}
+
 #[test]
 fn formats_openssl_to_ours() {
     for pair in keys() {

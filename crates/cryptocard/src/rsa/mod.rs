@@ -180,7 +180,8 @@ pub use accel::gpu::nvrtc::precompile as gpu_precompile;
 pub use accel::{BACKEND_VAR, Backend, default_backend, set_default_backend};
 pub use batch::{BatchClass, PrivateRequest, private_batch};
 pub use encoding::{
-    KeyParseOptions, RsaKey, key_from_der, key_from_der_with, key_from_pem, key_from_pem_with,
+    KeyParseOptions, RsaKey, decrypt_pkcs8_der, encrypt_pkcs8_der, key_from_der, key_from_der_with,
+    key_from_pem, key_from_pem_with,
 };
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use keygen::{DEFAULT_PUBLIC_EXPONENT, KeyGenOptions, max_primes};

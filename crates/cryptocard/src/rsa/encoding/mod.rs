@@ -1,6 +1,6 @@
 //! RSA key formats: PKCS#1 (RFC 8017 appendix A.1), PKCS#8 (RFC 5208 / RFC 5958) plain and
-//! PBES2-encrypted (RFC 8018), SubjectPublicKeyInfo (RFC 5280, RFC 3279 2.3.1), each in
-//! DER and PEM (RFC 7468).
+//! encrypted (PBES2, RFC 8018, or PKCS#12's schemes, RFC 7292: [`crate::pbe`]),
+//! SubjectPublicKeyInfo (RFC 5280, RFC 3279 2.3.1), each in DER and PEM (RFC 7468).
 //!
 //! ```
 //! use cryptocard::rng::OsRng;
@@ -16,10 +16,9 @@
 //! # Ok::<(), cryptocard::Error>(())
 //! ```
 //!
-//! The ASN.1 is the RustCrypto crates' (`der`, `pkcs1`, `pkcs8`, `spki`, `pkcs5` for the
-//! PBES2 parameter types), not hand-written; the cryptography of encrypted PKCS#8 is
-//! ours (PBKDF2 over [`crate::digest`]) except AES, which comes from the RustCrypto `aes`
-//! and `cbc` crates. Every parsed key goes through the checks of
+//! The ASN.1 is the RustCrypto crates' (`der`, `pkcs1`, `pkcs8`, `spki`), not
+//! hand-written; the cryptography of encrypted PKCS#8 is ours ([`crate::pbe`]: PBES2,
+//! PKCS#12's and PBES1's schemes over our digests, AES, DES and RC2). Every parsed key goes through the checks of
 //! [`crate::rsa::validate`]. Malformed input is [`Error::InvalidEncoding`]; a well-formed
 //! but unusable key is [`Error::InvalidKey`] or [`Error::Unsupported`]; nothing panics.
 //! What a file may make the parser spend (PBKDF2 iterations, the recovery of p and q) is
@@ -35,15 +34,16 @@
 //!
 //! [`key_from_pem`] and [`key_from_der`] take any of them and say which it was.
 
+mod encrypted;
 mod options;
-mod pbes2;
 mod pkcs1;
 mod pkcs8;
 
+pub use crate::pbe::{PBKDF2_ITERATIONS, SALT_LEN};
+pub use encrypted::{decrypt_pkcs8_der, encrypt_pkcs8_der};
 pub use options::{
     DEFAULT_MAX_ITERATIONS, KeyParseOptions, RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS,
 };
-pub use pbes2::{PBKDF2_ITERATIONS, SALT_LEN};
 pub use pkcs1::{PRIVATE_LABEL as PKCS1_PRIVATE_LABEL, PUBLIC_LABEL as PKCS1_PUBLIC_LABEL};
 pub use pkcs8::{
     ENCRYPTED_LABEL, PRIVATE_LABEL as PKCS8_PRIVATE_LABEL, PUBLIC_LABEL as SPKI_LABEL,

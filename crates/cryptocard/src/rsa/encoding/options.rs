@@ -18,9 +18,7 @@
 
 use crate::Error;
 
-/// The largest PBKDF2 iteration count accepted by default when reading an encrypted key
-/// (see the module docs for why this value).
-pub const DEFAULT_MAX_ITERATIONS: u32 = 1_000_000;
+pub use crate::pbe::DEFAULT_MAX_ITERATIONS;
 
 /// The error of a PKCS#1 key with only n, e and d (zero CRT fields) when the recovery of
 /// its primes was not asked for.
@@ -28,9 +26,7 @@ pub const RECOVERY_NOT_ENABLED: Error = Error::Unsupported(
     "the key holds only n, e and d (zero CRT fields); recovering p and q must be asked for (KeyParseOptions::recover_primes)",
 );
 
-/// The error of an encrypted key that asks for more PBKDF2 iterations than allowed.
-pub const TOO_MANY_ITERATIONS: Error =
-    Error::Unsupported("PBKDF2 iteration count above the limit (KeyParseOptions::max_iterations)");
+pub use crate::pbe::TOO_MANY_ITERATIONS;
 
 /// How keys are read: the `_with` parsers ([`crate::rsa::key_from_pem_with`],
 /// [`crate::rsa::RsaPrivateKey::from_pkcs1_der_with`], ...) take it; the others use

@@ -12,6 +12,8 @@
 //!   signature and a chain to a trusted root, make self-signed and CA-signed certificates
 //!   and requests (PKCS#10, RFC 2986), print them as `openssl x509 -text` does.
 //! - [`cms`]: RFC 5652 SignedData and EnvelopedData, DER, PEM and S/MIME (RFC 8551).
+//! - [`pkcs12`]: PKCS#12 files (RFC 7292), a key and its certificates under a password:
+//!   read, with OpenSSL 1.x's and 3's schemes, and written as OpenSSL writes them.
 //!
 //! The ASN.1 structures and their DER come from RustCrypto's `x509-cert` and `cms` crates;
 //! every RSA operation, digest and cipher is cryptocard's, so no second RSA implementation
@@ -22,6 +24,7 @@
 pub mod cert;
 pub mod cms;
 mod error;
+pub mod pkcs12;
 pub mod sig;
 
 pub use error::{Error, Result};

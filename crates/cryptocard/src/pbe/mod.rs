@@ -232,6 +232,13 @@ pub fn encrypt(
     Ok((algorithm, ciphertext.to_vec()))
 }
 
+/// The iteration count a scheme (a DER `AlgorithmIdentifier`) asks for, read without
+/// deriving anything: for a caller that bounds the sum over many decryptions. Errors as
+/// [`decrypt`]'s for the scheme.
+pub fn iterations(algorithm: &[u8]) -> Result<u32> {
+    Ok(Scheme::from_der(algorithm)?.iterations)
+}
+
 /// What OpenSSL's `pkcs12 -info` prints of a scheme (a DER `AlgorithmIdentifier`):
 /// `PBES2, PBKDF2, AES-256-CBC, Iteration 2048, PRF hmacWithSHA256`,
 /// `pbeWithSHA1And40BitRC2-CBC, Iteration 2048`. Errors as [`decrypt`]'s for the scheme.

@@ -102,19 +102,33 @@ pub fn load(
     // the password line, then the key.
     let password = passin.map(pass::resolve).transpose()?;
     let data = secret_read::read_input(path, "a key")?;
-    let pw = password.as_deref().map(Vec::as_slice);
+    parse(&name, &data, inform, password.as_deref().map(Vec::as_slice), want, opts)
+}
+
+/// Reads the key in `data` (from the file `name`): [`load`]'s work once the file is read.
+pub fn parse(
+    name: &str,
+    data: &[u8],
+    inform: Option<Format>,
+    pw: Option<&[u8]>,
+    want: Want,
+    opts: &ReadOptions,
+) -> CmdResult<RsaKey> {
     let pem = match inform {
         Some(f) => f == Format::Pem,
         None => data.windows(11).any(|w| w == b"-----BEGIN "),
     };
     let parsed = if pem {
-        let text = std::str::from_utf8(&data)
+        let text = std::str::from_utf8(data)
             .map_err(|_| Fail::msg(format!("{name}: could not read key: not PEM text")))?;
-        key_from_pem_with(text, pw, &opts.parse)
+        // A PEM file may hold certificates before its key (`pkcs12 -export -in` takes
+        // one such file for both): read from the first private key's block.
+        let from = private_block(text).unwrap_or(0);
+        key_from_pem_with(&text[from..], pw, &opts.parse)
     } else {
-        key_from_der_with(&data, pw, &opts.parse)
+        key_from_der_with(data, pw, &opts.parse)
     };
-    let key = parsed.map_err(|e| key_error(&name, e, passin.is_some(), opts))?;
+    let key = parsed.map_err(|e| key_error(name, e, pw.is_some(), opts))?;
     match (want, &key) {
         (Want::Private, RsaKey::Public(_)) => Err(Fail::msg(format!(
             "{name}: holds a public key, not a private key (use -pubin for public keys)"
@@ -124,6 +138,20 @@ pub fn load(
         }
         _ => Ok(key),
     }
+}
+
+/// Where the first PEM block of a private key ("... PRIVATE KEY") starts in `text`.
+fn private_block(text: &str) -> Option<usize> {
+    let mut at = 0;
+    while let Some(i) = text[at..].find("-----BEGIN ") {
+        let start = at + i;
+        let line = text[start..].lines().next().unwrap_or("");
+        if line.trim_end().ends_with("PRIVATE KEY-----") {
+            return Some(start);
+        }
+        at = start + 11;
+    }
+    None
 }
 
 /// Reads a private key.

@@ -73,7 +73,7 @@ fn pbkdf2_ceiling_and_max_iter() {
     fails(
         &run_within(LIMIT, &["pkey", "-in", &short, pw[0], pw[1], "-noout"]),
         1,
-        "not a whole number of AES blocks",
+        "not a whole number of cipher blocks",
     );
     // OpenSSL's 2048 iterations: refused under -max-iter 2047, read under 2048.
     let enc = key("rsa2048.enc.pem");

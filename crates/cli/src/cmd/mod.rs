@@ -10,6 +10,7 @@ pub mod enc;
 pub mod genpkey;
 pub mod genrsa;
 pub mod mac;
+pub mod pkcs12;
 pub mod pkey;
 pub mod pkeyutl;
 pub mod prime;
@@ -61,6 +62,11 @@ pub const COMMANDS: &[Command] = &[
     },
     Command { name: "genpkey", summary: "Generate an RSA key (PKCS#8)", run: genpkey::main },
     Command { name: "genrsa", summary: "Generate an RSA key, genrsa style", run: genrsa::main },
+    Command {
+        name: "pkcs12",
+        summary: "PKCS#12 files (.p12, .pfx): make them, read their keys and certificates",
+        run: pkcs12::main,
+    },
     Command { name: "pkey", summary: "Convert, print and check RSA keys", run: pkey::main },
     Command {
         name: "pkeyutl",

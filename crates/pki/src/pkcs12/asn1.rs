@@ -77,3 +77,16 @@ pub struct EncryptedPrivateKeyInfo {
     pub algorithm: AlgorithmIdentifierOwned,
     pub data: OctetString,
 }
+
+/// PKCS#8's `PrivateKeyInfo` / `OneAsymmetricKey` (RFC 5958 section 2), borrowed from the
+/// decrypted buffer (no copy of the key outlives it); read for its attributes.
+#[derive(Sequence)]
+pub struct KeyInfo<'a> {
+    pub version: u8,
+    pub algorithm: spki::AlgorithmIdentifierRef<'a>,
+    pub private_key: &'a der::asn1::OctetStringRef,
+    #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
+    pub attributes: Option<Attributes>,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    pub public_key: Option<der::asn1::BitStringRef<'a>>,
+}

@@ -31,8 +31,11 @@ pub use build::Pkcs12Builder;
 pub use mac::MacInfo;
 pub use parse::{ParseOptions, parse, parse_with};
 
-use crate::Result;
-use cryptocard::rsa::RsaPrivateKey;
+use crate::{Error, Result};
+use cryptocard::pbe::PbeScheme;
+use cryptocard::rng::RandomSource;
+use cryptocard::rsa::{RsaPrivateKey, encrypt_pkcs8_der};
+use der::Decode;
 use der::asn1::ObjectIdentifier;
 use x509_cert::Certificate;
 use zeroize::Zeroizing;
@@ -74,6 +77,8 @@ pub enum BagContent {
         pkcs8: Zeroizing<Vec<u8>>,
         /// For a shrouded key, OpenSSL's words for its scheme; `None` for a plain keyBag.
         shrouded: Option<String>,
+        /// The key's own attributes (PKCS#8's, not the bag's; Windows writes some).
+        attributes: Vec<BagAttribute>,
     },
     /// An X.509 certificate.
     Cert(Box<Certificate>),
@@ -131,6 +136,39 @@ impl Pkcs12 {
         });
         by_id.or_else(|| self.certificates().next())
     }
+}
+
+/// A DER PKCS#8 key (a [`BagContent::Key`]'s) as PEM, as `openssl pkcs12` writes it:
+/// "PRIVATE KEY", or with `encrypt`'s password and scheme "ENCRYPTED PRIVATE KEY". An RSA
+/// key is checked and written anew (OpenSSL re-encodes every key it reads, and drops the
+/// key's attributes); a key of another algorithm is written as the file holds it.
+pub fn key_to_pem(
+    pkcs8: &[u8],
+    encrypt: Option<(&[u8], &PbeScheme)>,
+    rng: &mut dyn RandomSource,
+) -> Result<Zeroizing<String>> {
+    let rsa = RsaPrivateKey::from_pkcs8_der(pkcs8);
+    let plain = match &rsa {
+        Ok(key) => Zeroizing::new(key.to_pkcs8_der()?.to_vec()),
+        Err(_) if !is_rsa(pkcs8) => Zeroizing::new(pkcs8.to_vec()),
+        Err(e) => return Err(Error::Crypto(*e)),
+    };
+    let (label, der) = match encrypt {
+        None => ("PRIVATE KEY", plain),
+        Some((password, scheme)) => (
+            "ENCRYPTED PRIVATE KEY",
+            Zeroizing::new(encrypt_pkcs8_der(&plain, Some(password), scheme, rng)?),
+        ),
+    };
+    der::pem::encode_string(label, der::pem::LineEnding::LF, &der)
+        .map(Zeroizing::new)
+        .map_err(|e| Error::Malformed(format!("PEM: {e}")))
+}
+
+/// Whether a PKCS#8 key is rsaEncryption's.
+fn is_rsa(pkcs8: &[u8]) -> bool {
+    asn1::KeyInfo::from_der(pkcs8)
+        .is_ok_and(|k| k.algorithm.oid == cryptocard::rsa::pkcs1::ALGORITHM_OID)
 }
 
 #[cfg(test)]

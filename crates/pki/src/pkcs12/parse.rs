@@ -3,14 +3,14 @@
 
 use super::asn1::{
     CERT_BAG, CertBag, EncryptedPrivateKeyInfo, ID_DATA, ID_ENCRYPTED_DATA, ID_ENVELOPED_DATA,
-    ID_SIGNED_DATA, KEY_BAG, Pfx, SAFE_CONTENTS_BAG, SHROUDED_KEY_BAG, SafeBag, X509_CERTIFICATE,
+    ID_SIGNED_DATA, KEY_BAG, KeyInfo, Pfx, SAFE_CONTENTS_BAG, SHROUDED_KEY_BAG, SafeBag,
+    X509_CERTIFICATE,
 };
 use super::{Bag, BagContent, MacInfo, Pkcs12, Safe, attr, mac};
 use crate::{Error, Result};
 use cms::content_info::ContentInfo;
 use cms::encrypted_data::EncryptedData;
 use cryptocard::pbe::{self, DEFAULT_MAX_ITERATIONS, TOO_MANY_ITERATIONS};
-use cryptocard::rsa::pkcs8::PrivateKeyInfoRef;
 use der::asn1::OctetString;
 use der::{Decode, Encode};
 use x509_cert::Certificate;
@@ -162,16 +162,16 @@ impl Reader<'_> {
         Ok(match bag.bag_id {
             KEY_BAG => {
                 let pkcs8 = Zeroizing::new(bag.bag_value.to_der()?);
-                check_key(&pkcs8)?;
-                BagContent::Key { pkcs8, shrouded: None }
+                let attributes = key_attributes(&pkcs8)?;
+                BagContent::Key { pkcs8, shrouded: None, attributes }
             }
             SHROUDED_KEY_BAG => {
                 let info: EncryptedPrivateKeyInfo =
                     bag.bag_value.decode_as().map_err(|e| malformed("shrouded key", e))?;
                 let (pkcs8, scheme) =
                     self.decrypt(&info.algorithm.to_der()?, info.data.as_bytes())?;
-                check_key(&pkcs8)?;
-                BagContent::Key { pkcs8, shrouded: Some(scheme) }
+                let attributes = key_attributes(&pkcs8)?;
+                BagContent::Key { pkcs8, shrouded: Some(scheme), attributes }
             }
             CERT_BAG => {
                 let cert: CertBag =
@@ -188,10 +188,12 @@ impl Reader<'_> {
     }
 }
 
-/// A decrypted key must be a PKCS#8 `PrivateKeyInfo` (else the password was wrong and
-/// the padding happened to pass, or the file is corrupt).
-fn check_key(pkcs8: &[u8]) -> Result<()> {
-    PrivateKeyInfoRef::from_der(pkcs8)
-        .map(|_| ())
-        .map_err(|_| Error::Malformed("private key bag: not a PKCS#8 key (wrong password?)".into()))
+/// A key bag must hold a PKCS#8 `PrivateKeyInfo` (a decrypted one that does not was
+/// decrypted with a wrong password whose padding happened to pass, or is corrupt): its
+/// attributes.
+fn key_attributes(pkcs8: &[u8]) -> Result<Vec<super::BagAttribute>> {
+    let info = KeyInfo::from_der(pkcs8).map_err(|_| {
+        Error::Malformed("private key bag: not a PKCS#8 key (wrong password?)".into())
+    })?;
+    Ok(attr::read(info.attributes.as_ref()))
 }

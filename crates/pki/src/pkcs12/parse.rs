@@ -25,9 +25,10 @@ pub struct ParseOptions {
     /// The most iterations one derivation (the MAC's, a safe's, a key's) may ask for;
     /// default [`DEFAULT_MAX_ITERATIONS`].
     pub max_iterations: u32,
-    /// The most iterations all of a file's derivations may ask for together; default
+    /// The most iterations all of a file's derivations may ask for together, a MAC
+    /// checked twice (the empty password, then the absent one) counting twice; default
     /// four times [`DEFAULT_MAX_ITERATIONS`] (a MAC, a safe of certificates and a key at
-    /// the single limit fit).
+    /// the single limit fit, and the MAC of the empty password once more).
     pub max_total_iterations: u64,
 }
 
@@ -69,7 +70,10 @@ pub fn parse_with(der: &[u8], password: &[u8], opts: &ParseOptions) -> Result<Pk
     let mut reader = Reader { opts, spent: 0, password: Some(password) };
     let mac = match &pfx.mac_data {
         Some(m) => {
-            reader.charge(MacInfo::of(m)?.iterations)?;
+            // The empty password may be tried twice (empty, then absent).
+            for _ in 0..if password.is_empty() { 2 } else { 1 } {
+                reader.charge(MacInfo::of(m)?.iterations)?;
+            }
             reader.password = mac::verify(m, password, data.as_bytes(), opts.max_iterations)?;
             Some(MacInfo::of(m)?)
         }

@@ -1,8 +1,10 @@
-//! RSA key files for `genpkey`, `genrsa`, `pkey`, `pkeyutl` and `dgst`: reading any of
-//! the formats OpenSSL writes (PKCS#8, encrypted PKCS#8, PKCS#1 "traditional",
-//! SubjectPublicKeyInfo, PKCS#1 public keys; PEM or DER, told apart by content unless
-//! `-inform` says) and writing them as OpenSSL 3 does (PKCS#8 by default, PKCS#1 with
-//! `-traditional`, encrypted PKCS#8 with PBES2/AES-256-CBC under `-aes256`).
+//! RSA key files for `genpkey`, `genrsa`, `pkey`, `pkcs8`, `pkcs12`, `pkeyutl` and `dgst`:
+//! reading any of the formats OpenSSL writes (PKCS#8, encrypted PKCS#8 under any scheme
+//! of `cryptocard::pbe`, PKCS#1 "traditional", SubjectPublicKeyInfo, PKCS#1 public keys;
+//! PEM or DER, told apart by content unless `-inform` says; a PEM key after certificates
+//! in one file) and writing them as OpenSSL 3 does (PKCS#8 by default, PKCS#1 with
+//! `-traditional`, encrypted PKCS#8 with PBES2 under `-aes256`, `-aes192`, `-aes128` or
+//! `-des3`).
 //!
 //! The parsing and encoding are the library's (`cryptocard::rsa::encoding`); this module
 //! reads the file into wiped memory without leaving copies behind (`secret_read`), turns
@@ -20,6 +22,7 @@ use crate::io;
 use crate::pass;
 use crate::secret_read;
 use cryptocard::Error;
+use cryptocard::pbe::PbeScheme;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::encoding::{RECOVERY_NOT_ENABLED, TOO_MANY_ITERATIONS};
 use cryptocard::rsa::{
@@ -201,16 +204,39 @@ pub fn is_cipher_flag(name: &str) -> bool {
         && !matches!(name, "aes" | "des")
 }
 
-/// Checks the key-encryption cipher flags given (the last one counts): only AES-256-CBC
-/// is written (as `openssl genpkey -aes-256-cbc`). True if one was given.
-pub fn cipher(dynamic: &[String]) -> CmdResult<bool> {
+/// The key-encryption cipher flags given (the last one counts), as the scheme a written
+/// key is encrypted under: PBES2 with PBKDF2-HMAC-SHA256 and AES-256-CBC (`-aes256`,
+/// `-aes-256-cbc`), AES-192 or -128, or triple-DES (`-des3`, `-des-ede3-cbc`), as OpenSSL 3
+/// writes PKCS#8 under them; `None` without one.
+pub fn cipher(dynamic: &[String]) -> CmdResult<Option<PbeScheme>> {
+    const NAMES: [&str; 8] = [
+        "aes256",
+        "aes-256-cbc",
+        "aes192",
+        "aes-192-cbc",
+        "aes128",
+        "aes-128-cbc",
+        "des3",
+        "des-ede3-cbc",
+    ];
     match dynamic.last().map(String::as_str) {
-        None => Ok(false),
-        Some("aes256" | "aes-256-cbc") => Ok(true),
-        Some(other) => {
-            Err(Fail::msg(format!("-{other}: keys are encrypted with -aes-256-cbc (-aes256) only")))
-        }
+        None => Ok(None),
+        Some(name) if NAMES.contains(&name) => PbeScheme::from_name(name)
+            .map(Some)
+            .ok_or_else(|| Fail::msg(format!("internal error: -{name} names no scheme"))),
+        Some(other) => Err(Fail::msg(format!(
+            "-{other}: keys are encrypted with -aes256 (-aes-256-cbc), -aes192, -aes128 or -des3 only"
+        ))),
     }
+}
+
+/// The password and scheme a written private key is encrypted under.
+#[derive(Debug)]
+pub struct KeyPassword {
+    /// The password (wiped on drop).
+    pub password: pass::Password,
+    /// The scheme ([`cipher`]'s).
+    pub scheme: PbeScheme,
 }
 
 /// Encodes a private key: PKCS#8 (encrypted under `password` if given) or, with
@@ -219,7 +245,7 @@ pub fn encode_private(
     key: &RsaPrivateKey,
     format: Format,
     traditional: bool,
-    password: Option<&[u8]>,
+    password: Option<&KeyPassword>,
 ) -> CmdResult<Zeroizing<Vec<u8>>> {
     let fail = |e| Fail::lib("encoding the key", e);
     let bytes = match (format, traditional, password) {
@@ -234,14 +260,16 @@ pub fn encode_private(
         (Format::Pem, true, None) => {
             Zeroizing::new(key.to_pkcs1_pem().map_err(fail)?.as_bytes().to_vec())
         }
-        (Format::Pem, false, Some(pw)) => {
-            Zeroizing::new(key.to_pkcs8_encrypted_pem(pw, &mut OsRng).map_err(fail)?.into_bytes())
-        }
+        (Format::Pem, false, Some(pw)) => Zeroizing::new(
+            key.to_pkcs8_encrypted_pem_with(&pw.password, &pw.scheme, &mut OsRng)
+                .map_err(fail)?
+                .into_bytes(),
+        ),
         (Format::Der, false, None) => key.to_pkcs8_der().map_err(fail)?,
         (Format::Der, true, None) => key.to_pkcs1_der().map_err(fail)?,
-        (Format::Der, false, Some(pw)) => {
-            Zeroizing::new(key.to_pkcs8_encrypted_der(pw, &mut OsRng).map_err(fail)?)
-        }
+        (Format::Der, false, Some(pw)) => Zeroizing::new(
+            key.to_pkcs8_encrypted_der_with(&pw.password, &pw.scheme, &mut OsRng).map_err(fail)?,
+        ),
     };
     Ok(bytes)
 }
@@ -269,8 +297,8 @@ pub struct KeyOut<'a> {
     pub traditional: bool,
     /// A public key as PKCS#1 `RSA PUBLIC KEY` (`-RSAPublicKey_out`).
     pub pkcs1_public: bool,
-    /// Encrypt a private key under this password (`-aes256`).
-    pub password: Option<&'a [u8]>,
+    /// Encrypt a private key under this password and scheme (`-aes256`, `-des3`, ...).
+    pub password: Option<&'a KeyPassword>,
 }
 
 /// Encodes `key` as `out` says: [`encode_private`] or [`encode_public`].
@@ -283,15 +311,14 @@ pub fn encode(key: &RsaKey, out: &KeyOut<'_>) -> CmdResult<Zeroizing<Vec<u8>>> {
 
 /// The output password for an encrypted key: required when a cipher was given.
 pub fn out_password(
-    encrypt: bool,
+    cipher: Option<PbeScheme>,
     arg: Option<&str>,
     flag: &str,
-) -> CmdResult<Option<pass::Password>> {
-    match (encrypt, arg) {
-        (false, None) => Ok(None),
-        (false, Some(_)) => Ok(None),
-        (true, Some(a)) => pass::resolve(a).map(Some),
-        (true, None) => Err(Fail::msg(format!(
+) -> CmdResult<Option<KeyPassword>> {
+    match (cipher, arg) {
+        (None, _) => Ok(None),
+        (Some(scheme), Some(a)) => Ok(Some(KeyPassword { password: pass::resolve(a)?, scheme })),
+        (Some(_), None) => Err(Fail::msg(format!(
             "encrypting the key needs a password: give -{flag} (pass:, env:, file:, fd:, stdin)"
         ))),
     }

@@ -219,7 +219,7 @@ fn bad_key_files() {
         "could not read key",
     );
     fails(
-        &run(&["pkey", "-in", &key("rsa2048.pem"), "-aes128", "-passout", "pass:x"], b""),
+        &run(&["pkey", "-in", &key("rsa2048.pem"), "-camellia128", "-passout", "pass:x"], b""),
         1,
         "-aes-256-cbc",
     );
@@ -318,7 +318,7 @@ fn keygen_bad_arguments() {
             "ec_paramgen_curve",
         ),
         (&["genpkey", "-algorithm", "RSA", "-aes-256-cbc"], "-pass"),
-        (&["genpkey", "-algorithm", "RSA", "-des3", "-pass", "pass:x"], "-aes-256-cbc"),
+        (&["genpkey", "-algorithm", "RSA", "-aria256", "-pass", "pass:x"], "-aes-256-cbc"),
         (&["genpkey", "-algorithm", "RSA", "-outform", "TXT"], "-outform"),
         (&["genrsa", "lots"], "invalid key size 'lots'"),
         (&["genrsa", "1024", "2048"], "unexpected argument"),

@@ -30,7 +30,8 @@ const SPEC: Spec = Spec {
         Flag::switch("text").about("Also print the key's components"),
         Flag::switch("quiet").about("Print no progress (there is none)"),
     ],
-    notes: "-aes-256-cbc or -aes256: encrypt the key (PKCS#8, PBES2, PBKDF2-HMAC-SHA256)\n",
+    notes: "-aes256 (-aes-256-cbc), -aes192, -aes128 or -des3: encrypt the key (PKCS#8, PBES2,\n\
+            PBKDF2-HMAC-SHA256)\n",
     more: None,
 };
 
@@ -67,14 +68,7 @@ pub fn main(argv: &[String]) -> CmdResult {
     let password = keyfile::out_password(encrypt, a.value("pass"), "pass")?;
     let format = keyfile::format(a.value("outform"), "outform")?.unwrap_or(Format::Pem);
     let key = generate(opts)?;
-    write_key(
-        &key,
-        a.value("out"),
-        format,
-        false,
-        password.as_deref().map(Vec::as_slice),
-        a.has("text"),
-    )
+    write_key(&key, a.value("out"), format, false, password.as_ref(), a.has("text"))
 }
 
 /// A decimal or `0x` hexadecimal 64-bit number (OpenSSL's `rsa_keygen_pubexp`).
@@ -101,7 +95,7 @@ pub fn write_key(
     path: Option<&str>,
     format: Format,
     traditional: bool,
-    password: Option<&[u8]>,
+    password: Option<&keyfile::KeyPassword>,
     text: bool,
 ) -> CmdResult {
     let bytes = keyfile::encode_private(key, format, traditional, password)?;

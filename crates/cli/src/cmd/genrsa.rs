@@ -27,7 +27,8 @@ const SPEC: Spec = Spec {
         Flag::switch("traditional").about("Write PKCS#1 (RSA PRIVATE KEY) instead of PKCS#8"),
         Flag::switch("verbose").about("Print no progress (there is none)"),
     ],
-    notes: "-aes256 or -aes-256-cbc: encrypt the key (PKCS#8, PBES2, PBKDF2-HMAC-SHA256)\n",
+    notes: "-aes256 (-aes-256-cbc), -aes192, -aes128 or -des3: encrypt the key (PKCS#8, PBES2,\n\
+            PBKDF2-HMAC-SHA256)\n",
     more: None,
 };
 
@@ -51,6 +52,5 @@ pub fn main(argv: &[String]) -> CmdResult {
     let encrypt = keyfile::cipher(&a.dynamic)?;
     let password = keyfile::out_password(encrypt, a.value("passout"), "passout")?;
     let key = generate(opts)?;
-    let pw = password.as_deref().map(Vec::as_slice);
-    write_key(&key, a.value("out"), Format::Pem, a.has("traditional"), pw, false)
+    write_key(&key, a.value("out"), Format::Pem, a.has("traditional"), password.as_ref(), false)
 }

@@ -11,6 +11,7 @@ pub mod genpkey;
 pub mod genrsa;
 pub mod mac;
 pub mod pkcs12;
+pub mod pkcs8;
 pub mod pkey;
 pub mod pkeyutl;
 pub mod prime;
@@ -66,6 +67,11 @@ pub const COMMANDS: &[Command] = &[
         name: "pkcs12",
         summary: "PKCS#12 files (.p12, .pfx): make them, read their keys and certificates",
         run: pkcs12::main,
+    },
+    Command {
+        name: "pkcs8",
+        summary: "PKCS#8 keys, plain or encrypted (PBES2, PKCS#12's and PBES1's schemes)",
+        run: pkcs8::main,
     },
     Command { name: "pkey", summary: "Convert, print and check RSA keys", run: pkey::main },
     Command {

@@ -59,8 +59,8 @@ const SPEC: Spec = Spec {
         keyfile::MAX_ITER_FLAG,
         keyfile::RECOVER_PRIMES_FLAG,
     ],
-    notes: "-aes256 or -aes-256-cbc: encrypt the written private key (PKCS#8, PBES2 with\n\
-PBKDF2-HMAC-SHA256 and AES-256-CBC), with the password from -passout\n",
+    notes: "-aes256 (-aes-256-cbc), -aes192, -aes128 or -des3: encrypt the written private key\n\
+(PKCS#8, PBES2 with PBKDF2-HMAC-SHA256), with the password from -passout\n",
     more: None,
 };
 
@@ -77,7 +77,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     let want = if pubin { Want::Public } else { Want::Private };
     let key = keyfile::load(a.value("in"), inform, a.value("passin"), want, &read)?;
     let public_out = a.has("pubout") || pubin;
-    let password = keyfile::out_password(encrypt && !public_out, a.value("passout"), "passout")?;
+    let password =
+        keyfile::out_password(encrypt.filter(|_| !public_out), a.value("passout"), "passout")?;
     let mut text = String::new();
     if a.has("check") || a.has("pubcheck") {
         if let (true, RsaKey::Private(k)) = (a.has("check"), &key) {
@@ -100,7 +101,7 @@ pub fn main(argv: &[String]) -> CmdResult {
             public: public_out,
             traditional: a.has("traditional"),
             pkcs1_public: false,
-            password: password.as_deref().map(Vec::as_slice),
+            password: password.as_ref(),
         };
         out.put(&keyfile::encode(&key, &how)?)?;
     }

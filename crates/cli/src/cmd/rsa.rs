@@ -46,8 +46,8 @@ const SPEC: Spec = Spec {
         keyfile::MAX_ITER_FLAG,
         keyfile::RECOVER_PRIMES_FLAG,
     ],
-    notes: "-aes256 or -aes-256-cbc: encrypt the written private key (PKCS#8, PBES2 with\n\
-PBKDF2-HMAC-SHA256 and AES-256-CBC), with the password from -passout\n",
+    notes: "-aes256 (-aes-256-cbc), -aes192, -aes128 or -des3: encrypt the written private key\n\
+(PKCS#8, PBES2 with PBKDF2-HMAC-SHA256), with the password from -passout\n",
     more: None,
 };
 
@@ -67,7 +67,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     let read = ReadOptions { check: a.has("check"), ..ReadOptions::from_args(&a)? };
     let want = if pubin { Want::Public } else { Want::Private };
     let key = keyfile::load(a.value("in"), inform, a.value("passin"), want, &read)?;
-    let password = keyfile::out_password(encrypt && !public_out, a.value("passout"), "passout")?;
+    let password =
+        keyfile::out_password(encrypt.filter(|_| !public_out), a.value("passout"), "passout")?;
     let dumps_private = a.has("text") && !pubin;
     let holds_private = (!public_out && !a.has("noout")) || dumps_private;
     let mode = if holds_private { Mode::Private } else { Mode::Public };
@@ -93,7 +94,7 @@ pub fn main(argv: &[String]) -> CmdResult {
             public: public_out,
             traditional: a.has("traditional"),
             pkcs1_public: pkcs1_out,
-            password: password.as_deref().map(Vec::as_slice),
+            password: password.as_ref(),
         };
         out.put(&keyfile::encode(&key, &how)?)?;
     }

@@ -122,6 +122,11 @@ impl PbeScheme {
         params::prf_by_name(name)
     }
 
+    /// Whether the scheme is PBES2 (OpenSSL's `-v2`), not one of the older ones (`-v1`).
+    pub fn is_pbes2(&self) -> bool {
+        matches!(self.derivation, Derivation::Pbkdf2(_))
+    }
+
     /// The iteration count.
     pub fn iterations(&self) -> u32 {
         self.iterations

@@ -81,8 +81,19 @@ impl RsaPrivateKey {
         password: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<u8>> {
+        self.to_pkcs8_encrypted_der_with(password, &PbeScheme::DEFAULT, rng)
+    }
+
+    /// As [`RsaPrivateKey::to_pkcs8_encrypted_der`], under `scheme` (OpenSSL's `-des3`,
+    /// `-aes128`, `pkcs8 -v1 PBE-SHA1-3DES`, ...).
+    pub fn to_pkcs8_encrypted_der_with(
+        &self,
+        password: &[u8],
+        scheme: &PbeScheme,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<u8>> {
         let plain = Zeroizing::new(self.to_pkcs8_der()?);
-        encrypt_pkcs8_der(&plain, Some(password), &PbeScheme::DEFAULT, rng)
+        encrypt_pkcs8_der(&plain, Some(password), scheme, rng)
     }
 
     /// Parses a PEM "ENCRYPTED PRIVATE KEY" and decrypts it with `password`.
@@ -101,7 +112,18 @@ impl RsaPrivateKey {
         password: &[u8],
         rng: &mut dyn RandomSource,
     ) -> Result<String> {
-        to_pem(ENCRYPTED_LABEL, &self.to_pkcs8_encrypted_der(password, rng)?).map(|s| s.to_string())
+        self.to_pkcs8_encrypted_pem_with(password, &PbeScheme::DEFAULT, rng)
+    }
+
+    /// As [`RsaPrivateKey::to_pkcs8_encrypted_pem`], under `scheme`.
+    pub fn to_pkcs8_encrypted_pem_with(
+        &self,
+        password: &[u8],
+        scheme: &PbeScheme,
+        rng: &mut dyn RandomSource,
+    ) -> Result<String> {
+        let der = self.to_pkcs8_encrypted_der_with(password, scheme, rng)?;
+        to_pem(ENCRYPTED_LABEL, &der).map(|s| s.to_string())
     }
 }
 

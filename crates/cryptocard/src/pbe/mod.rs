@@ -3,7 +3,7 @@
 //! | scheme | standard | derivation | ciphers | written by |
 //! |---|---|---|---|---|
 //! | PBES2 | RFC 8018 section 6.2 | PBKDF2-HMAC (SHA-1, SHA-2) | AES-CBC, DES-EDE3-CBC, DES-CBC | OpenSSL 1.1 and later (`-v2`), the default here |
-//! | PKCS#12 PBE | RFC 7292 appendix C | PKCS#12's own on SHA-1 ([`pkcs12_kdf`]) | 3DES (3 or 2 keys), RC2-128, RC2-40 | OpenSSL 1.0 (`pkcs8 -topk8`, `pkcs12`), Windows, Java; `pkcs12 -legacy` |
+//! | PKCS#12 PBE | RFC 7292 appendix C | PKCS#12's own on SHA-1 ([`pkcs12_kdf()`]) | 3DES (3 or 2 keys), RC2-128, RC2-40 | OpenSSL 1.0 (`pkcs8 -topk8`, `pkcs12`), Windows, Java; `pkcs12 -legacy` |
 //! | PBES1 | RFC 8018 section 6.1 | PBKDF1 (MD2, MD5, SHA-1) | DES-CBC, RC2-CBC (64 bits) | OpenSSL's `-v1 PBE-MD5-DES`, old Java |
 //!
 //! [`decrypt`] takes the `AlgorithmIdentifier` a file carries (DER) and the ciphertext;

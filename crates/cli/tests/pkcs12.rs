@@ -234,3 +234,63 @@ fn failures_say_why_and_leave_nothing_behind() {
     fails(&limited, 1, "-max-iter");
     assert_eq!(listing(dir.path()), ["many.p12"]);
 }
+
+/// `-chain`: the signer's path through `-untrusted` to `-CAfile`'s root follows the other
+/// certificates of `-in`, without repeats, before `-certfile`'s, as OpenSSL orders them
+/// (and, where it is installed, OpenSSL's file for the same options reads the same); a
+/// path that does not verify fails in OpenSSL's words and writes nothing.
+#[test]
+fn chain_adds_the_verified_path() {
+    let dir = tempdir();
+    let p12 = path(dir.path(), "chain.p12");
+    let (signer, key, inter, root) =
+        (pki("signer.pem"), pki("signer.key"), pki("inter.pem"), pki("root.pem"));
+    let base = ["pkcs12", "-export", "-in", &signer, "-inkey", &key, "-passout", "pass:pw"];
+    let with = |extra: &[&str], out: &str| {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        args.extend(["-out", out]);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let chain = ["-chain", "-CAfile", &root, "-untrusted", &inter, "-certfile", &inter];
+    let names = ["-caname", "first", "-caname", "second", "-caname", "third"];
+    let args = with(&[&chain[..], &names].concat(), &p12);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    ok(&run(&args, b""));
+    let printed = ok_text(&run(&["pkcs12", "-in", &p12, "-passin", "pass:pw", "-nokeys"], b""));
+    let order: Vec<&str> =
+        printed.lines().filter_map(|l| l.strip_prefix("subject=CN = cryptocard-test-")).collect();
+    assert_eq!(order, ["signer", "intermediate", "root", "intermediate"], "{printed}");
+    for name in ["first", "second", "third"] {
+        assert!(printed.contains(&format!("friendlyName: {name}")), "{printed}");
+    }
+    if have_openssl("chain_adds_the_verified_path") {
+        let theirs = path(dir.path(), "theirs.p12");
+        let args = with(&[&chain[..], &names].concat(), &theirs);
+        openssl(&args.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+        let read =
+            |file: &str| openssl(&["pkcs12", "-in", file, "-passin", "pass:pw", "-nodes"], b"");
+        assert_eq!(read(&p12), read(&theirs));
+    }
+    std::fs::remove_file(&p12).unwrap();
+    let other = pki("other-root.pem");
+    for extra in
+        [&["-chain", "-CAfile", &root][..], &["-chain", "-CAfile", &other, "-untrusted", &inter]]
+    {
+        let args = with(extra, &p12);
+        let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+        let line = fails(&out, 1, "Error getting chain");
+        assert_eq!(
+            line, "Error getting chain: unable to get local issuer certificate",
+            "{extra:?}"
+        );
+    }
+    assert!(listing(dir.path()).iter().all(|f| f != "chain.p12"));
+    let args = with(&["-nocerts", "-chain", "-CAfile", &root], &p12);
+    let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+    ok(&out);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "Warning: -chain option ignored with -nocerts\n"
+    );
+}

@@ -25,7 +25,7 @@
 
 use super::Spec;
 use super::certio::read_cert_file;
-use crate::args::Flag;
+use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use cryptocard_pki::cert::{
@@ -77,21 +77,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         Some(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
         None => SystemTime::now(),
     };
-    let mut trusted = Vec::new();
-    for path in a.values("CAfile") {
-        trusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
-    }
-    for dir in a.values("CApath") {
-        trusted.extend(hashed_dir(dir)?);
-    }
-    if a.values("CAfile").is_empty()
-        && a.values("CApath").is_empty()
-        && !a.has("no-CAfile")
-        && let Some(path) = system_roots()
-    {
-        trusted.extend(read_cert_file(Some(&path)).map_err(Fail::msg)?);
-    }
-    let store = TrustStore::new(trusted, a.has("partial_chain"));
+    let store = TrustStore::new(trusted_certs(&a)?, a.has("partial_chain"));
     let mut untrusted = Vec::new();
     for path in a.values("untrusted") {
         untrusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
@@ -107,6 +93,27 @@ pub fn main(argv: &[String]) -> CmdResult {
         all_ok &= verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));
     }
     if all_ok { Ok(()) } else { Err(Fail::silent(2)) }
+}
+
+/// The trusted certificates of `-CAfile` (repeat) and `-CApath` (repeat), or without
+/// either (and without `-no-CAfile`) the system's, as OpenSSL's `setup_verify` loads them
+/// for `verify`, `pkcs12 -chain` and the rest.
+pub(super) fn trusted_certs(a: &Parsed) -> CmdResult<Vec<Certificate>> {
+    let mut trusted = Vec::new();
+    for path in a.values("CAfile") {
+        trusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
+    }
+    for dir in a.values("CApath") {
+        trusted.extend(hashed_dir(dir)?);
+    }
+    if a.values("CAfile").is_empty()
+        && a.values("CApath").is_empty()
+        && !a.has("no-CAfile")
+        && let Some(path) = system_roots()
+    {
+        trusted.extend(read_cert_file(Some(&path)).map_err(Fail::msg)?);
+    }
+    Ok(trusted)
 }
 
 /// The most files of a `-CApath` directory read: far more than any system's roots.

@@ -1,7 +1,7 @@
 //! `pkcs12 -export`: a key and certificates into a PKCS#12 file.
 
 use crate::args::Parsed;
-use crate::cmd::certio::pki_fail;
+use crate::cmd::certio::{pki_fail, read_cert_file};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{self, Mode, Output};
 use crate::keyfile::{self, ReadOptions, Want};
@@ -11,10 +11,11 @@ use cryptocard::digest::HashAlg;
 use cryptocard::pbe::{PBKDF2_ITERATIONS, PbeScheme};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{RsaKey, RsaPrivateKey};
-use cryptocard_pki::cert::{self, Certificate};
+use cryptocard_pki::cert::{self, Certificate, PathBudget, PathChecks, Purpose, TrustStore};
 use cryptocard_pki::pkcs12::Pkcs12Builder;
 use cryptocard_pki::sig::public_key_from_spki;
 use std::io::Write;
+use std::time::SystemTime;
 
 /// A scheme flag's value: `NONE`, or a scheme [`PbeScheme::from_name`] knows.
 fn scheme(value: &str, flag: &str) -> CmdResult<Option<PbeScheme>> {
@@ -72,6 +73,27 @@ fn matches(cert: &Certificate, key: &RsaPrivateKey) -> bool {
         .is_ok_and(|p| &p == key.public_key())
 }
 
+/// The certificates above `ee` on its verified path (its issuer first, the root last):
+/// `-chain`, as OpenSSL's `get_cert_chain` finds them, through `-untrusted` alone to the
+/// trusted certificates of `-CAfile` and `-CApath` (or the system's), for any purpose,
+/// now. A path that does not verify is its failure in OpenSSL's words.
+fn chain(a: &Parsed, ee: &Certificate) -> CmdResult<Vec<Certificate>> {
+    let store = TrustStore::new(super::super::verify::trusted_certs(a)?, false);
+    let mut untrusted = Vec::new();
+    for path in a.values("untrusted") {
+        untrusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
+    }
+    let checks =
+        PathChecks { at: SystemTime::now(), purpose: Purpose::Any, host: None, go_on: &|_| false };
+    let report = store
+        .verify_report(ee, &untrusted, &checks, &mut PathBudget::new())
+        .map_err(|e| pki_fail("-chain", e))?;
+    match report.failures.first() {
+        None => Ok(report.path.into_iter().skip(1).collect()),
+        Some(e) => Err(Fail::bare(format!("Error getting chain: {}", e.failure))),
+    }
+}
+
 /// Runs `pkcs12 -export`.
 pub fn run(a: &Parsed) -> CmdResult {
     let opts = ReadOptions::from_args(a)?;
@@ -117,8 +139,21 @@ pub fn run(a: &Parsed) -> CmdResult {
         }
         _ => None,
     };
+    if a.has("chain") && a.has("nocerts") {
+        eprintln!("Warning: -chain option ignored with -nocerts");
+    } else if a.has("chain") {
+        let ee = leaf
+            .as_ref()
+            .or(certs.first())
+            .ok_or_else(|| Fail::msg("No end entity certificate to check with -chain"))?;
+        for c in chain(a, ee)? {
+            if !certs.contains(&c) {
+                certs.push(c);
+            }
+        }
+    }
     for path in a.values("certfile") {
-        let more = super::super::certio::read_cert_file(Some(path)).map_err(Fail::msg)?;
+        let more = read_cert_file(Some(path)).map_err(Fail::msg)?;
         certs.extend(more);
     }
     if key.is_none() && leaf.is_none() && certs.is_empty() {

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cryptocard pkcs12 -export [-in CERTS] [-inkey KEY] [-certfile F ...] [-name N]
+//!                   [-chain [-untrusted F ...] [-CAfile F ...] [-CApath DIR ...]]
 //!                   [-caname N ...] [-passin ARG] -passout ARG [-legacy]
 //!                   [-keypbe ALG] [-certpbe ALG] [-iter N] [-macalg D] [-nomac] [-out F]
 //! cryptocard pkcs12 [-in FILE] -passin ARG [-nodes | -aes256 ... -passout ARG]
@@ -10,7 +11,9 @@
 //! ```
 //!
 //! Export ([`export`]) writes the key (from `-inkey`, or from `-in`) and the certificate
-//! of `-in` that matches it, then the other certificates of `-in` and of `-certfile`,
+//! of `-in` that matches it, then the other certificates of `-in`, with `-chain` those of
+//! its verified path (through `-untrusted` to a trusted root, as `verify` finds it), and
+//! those of `-certfile`,
 //! under OpenSSL 3's choices (PBES2 with AES-256-CBC, a SHA-256 MAC) or, with `-legacy`,
 //! OpenSSL 1.x's (3DES, 40-bit RC2, SHA-1), which old Windows, Java and macOS need.
 //! Reading ([`dump`]) checks the MAC and writes the certificates and the key as PEM with
@@ -46,6 +49,14 @@ const SPEC: Spec = Spec {
         Flag::switch("export").about("Write a PKCS#12 file"),
         Flag::value("inkey", "FILE").about("The private key (default: the one in -in)"),
         Flag::value("certfile", "FILE").about("More certificates to add (repeat)"),
+        Flag::switch("chain").about("Add the key's certificate's path to -CAfile/-CApath"),
+        Flag::value("untrusted", "FILE").about("Intermediates for -chain (repeat)"),
+        Flag::value("CAfile", "FILE")
+            .about("Trusted certificates for -chain (repeat; default: the system's)"),
+        Flag::value("CApath", "DIR").about("A hashed directory of trusted certificates"),
+        Flag::switch("no-CAfile").about("Do not load the system's trusted certificates"),
+        Flag::switch("no-CApath").about("Accepted for OpenSSL compatibility"),
+        Flag::switch("no-CAstore").about("Accepted for OpenSSL compatibility"),
         Flag::value("name", "NAME").about("Friendly name of the key and its certificate"),
         Flag::value("caname", "NAME")
             .about("Friendly name of the next further certificate (repeat)"),

@@ -1,0 +1,120 @@
+//! The bodies of the `cms` and `pkcs12` fuzz targets, shared with the test that runs
+//! them over their seed corpora (crates/pki/tests/fuzz_corpus.rs includes this file), so
+//! that the suite runs, without nightly, exactly what a fuzzing run starts from. Each
+//! body says what its input reached, for that test to check that the seeds reach what
+//! they are there for; the targets drop it.
+
+#![allow(dead_code)] // each includer uses its own part
+
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::RsaPrivateKey;
+use cryptocard_pki::pkcs12::{self, BagContent, ParseOptions, key_to_pem};
+use cryptocard_pki::{cert, cms};
+use std::sync::OnceLock;
+
+/// What one input reached.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reached {
+    /// A CMS message that parsed.
+    pub message: bool,
+    /// A signature that verified to the test root.
+    pub verified: bool,
+    /// An enveloped message that opened with the test recipient's key.
+    pub decrypted: bool,
+    /// Certificates that parsed (a bundle, or a PKCS#12 file's bags).
+    pub certs: usize,
+    /// A private key that came out (of a PKCS#12 file).
+    pub key: bool,
+}
+
+fn recipient() -> &'static RsaPrivateKey {
+    static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
+    KEY.get_or_init(|| {
+        RsaPrivateKey::from_pem(include_str!("../../pki/tests/data/recipient.key"), None)
+            .expect("the test key parses")
+    })
+}
+
+fn trust() -> &'static cms::VerifyOptions {
+    static OPTS: OnceLock<cms::VerifyOptions> = OnceLock::new();
+    OPTS.get_or_init(|| cms::VerifyOptions {
+        trusted: cert::read_certs(include_bytes!("../../pki/tests/data/root.pem")).unwrap(),
+        untrusted: cert::read_certs(include_bytes!("../../pki/tests/data/inter.pem")).unwrap(),
+        ..Default::default()
+    })
+}
+
+/// `cms`: certificates and CMS messages from hostile bytes. Every reader of crates/pki
+/// (S/MIME, PEM and DER CMS, certificate bundles, requests), then verification and
+/// decryption of whatever parses (the recipient key and trust of crates/pki/tests/data),
+/// the text form of every certificate, and each certificate's path in the bundle read as
+/// a trust store, checked for a TLS server's purpose and host name with every failure
+/// reported. Anything may be refused; nothing may panic or hang.
+pub fn cms(data: &[u8]) -> Reached {
+    let mut r = Reached::default();
+    for format in [cms::Format::Der, cms::Format::Pem, cms::Format::Smime] {
+        let Ok((der, detached)) = cms::read(data, format) else { continue };
+        r.message |= cms::kind_of(&der).is_ok();
+        r.verified |= cms::verify(&der, detached.as_deref(), trust()).is_ok();
+        r.decrypted |= cms::decrypt(&der, recipient(), None).is_ok();
+    }
+    if let Ok(certs) = cert::read_certs(data) {
+        r.certs = certs.len();
+        let now = std::time::SystemTime::now();
+        // The bundle as its own store, every check going on past every failure.
+        let store = cert::TrustStore::new(certs.clone(), false);
+        let checks = cert::PathChecks {
+            at: now,
+            purpose: cert::Purpose::SslServer,
+            host: Some("www.example.com"),
+            go_on: &|_| true,
+        };
+        for c in &certs {
+            let _ = cert::cert_text(c);
+            let _ = cert::verify_chain(c, &certs, &trust().trusted, now);
+            let _ = cert::host_matches(c, ".example.com");
+            let _ = store.verify_report(c, &certs, &checks, &mut cert::PathBudget::new());
+        }
+    }
+    if let Ok(csr) = cert::read_csr(data) {
+        let _ = cert::verify_csr(&csr);
+        let _ = cert::csr_text(&csr);
+    }
+    r
+}
+
+/// `pkcs12`: PKCS#12 files from hostile bytes, parsed with the seeds' password and with
+/// the empty one, under small iteration limits (so that a run spends its time on parsing,
+/// not on derivations, and a count above them is refused before any work); every key that
+/// comes out is checked as RSA and written as PEM, every certificate printed as text,
+/// every attribute printed as OpenSSL prints it. Anything may be refused; nothing may
+/// panic or hang.
+pub fn pkcs12(data: &[u8]) -> Reached {
+    let mut r = Reached::default();
+    let limits = ParseOptions { max_iterations: 4096, max_total_iterations: 16384 };
+    for password in [&b"cryptocard"[..], b""] {
+        let Ok(p12) = pkcs12::parse_with(data, password, &limits) else { continue };
+        r.key |= p12.rsa_private_key().is_ok_and(|k| k.is_some());
+        let _ = p12.end_entity();
+        for bag in p12.bags() {
+            for a in &bag.attributes {
+                let _ = a.openssl_line();
+            }
+            let _ = (bag.friendly_name(), bag.local_key_id());
+            match &bag.content {
+                BagContent::Key { pkcs8, attributes, .. } => {
+                    for a in attributes {
+                        let _ = a.openssl_line();
+                    }
+                    let _ = key_to_pem(pkcs8, None, &mut OsRng);
+                }
+                BagContent::Cert(c) => {
+                    r.certs += 1;
+                    let _ = cert::cert_text(c);
+                }
+                BagContent::Other(_) => {}
+            }
+        }
+    }
+    r
+}

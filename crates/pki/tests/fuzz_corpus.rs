@@ -1,0 +1,63 @@
+//! The `cms` and `pkcs12` fuzz targets' bodies (crates/cryptocard/fuzz/pki_bodies.rs) on
+//! their committed seed corpora (crates/cryptocard/fuzz/corpus/, see its README), so that
+//! the suite runs, without nightly, exactly what a fuzzing run starts from, and checks
+//! that the seeds reach what they are there for: messages that verify and decrypt, the
+//! test chain, and PKCS#12 files whose keys and certificates come out under the targets'
+//! iteration limits.
+
+#[path = "../../cryptocard/fuzz/pki_bodies.rs"]
+mod pki_bodies;
+
+use pki_bodies::Reached;
+use std::path::Path;
+
+/// The seeds of `target` with what each reached, sorted by name.
+fn run(target: &str, body: fn(&[u8]) -> Reached) -> Vec<(String, Reached)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cryptocard/fuzz/corpus").join(target);
+    let mut seeds: Vec<(String, Reached)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, body(&std::fs::read(&path).unwrap()))
+        })
+        .collect();
+    seeds.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(seeds.len() >= 4, "{target}: {} seeds", seeds.len());
+    seeds
+}
+
+fn reached(seeds: &[(String, Reached)], name: &str) -> Reached {
+    seeds.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no seed {name}")).1
+}
+
+#[test]
+fn cms_on_its_corpus() {
+    let seeds = run("cms", pki_bodies::cms);
+    for (name, r) in &seeds {
+        // Every seed is a message, a certificate or a key file the readers know.
+        let is_key = name.ends_with(".key.pem");
+        assert!(r.message || r.certs > 0 || is_key, "{name}: {r:?}");
+    }
+    assert!(reached(&seeds, "openssl-signed.der").verified);
+    assert!(reached(&seeds, "openssl-signed-ber.der").verified);
+    for cipher in ["aes128", "aes256", "des", "des3", "oaep", "ber"] {
+        let name = format!("openssl-enveloped-{cipher}.der");
+        let r = reached(&seeds, &name);
+        assert!(r.message && r.decrypted, "{name}: {r:?}");
+    }
+    assert!(reached(&seeds, "openssl-signed-pss-detached.der").message);
+    for cert in ["root.pem", "inter.pem", "signer.pem", "recipient.pem"] {
+        assert_eq!(reached(&seeds, cert).certs, 1, "{cert}");
+    }
+}
+
+#[test]
+fn pkcs12_on_its_corpus() {
+    let seeds = run("pkcs12", pki_bodies::pkcs12);
+    for (name, r) in &seeds {
+        // Every seed opens under the fuzzing limits, with its certificates and its key.
+        assert!(r.certs >= 1, "{name}: {r:?}");
+        assert!(r.key, "{name}: {r:?}");
+    }
+}

@@ -2,9 +2,10 @@
 //! reading any of the formats OpenSSL writes (PKCS#8, encrypted PKCS#8 under any scheme
 //! of `cryptocard::pbe`, PKCS#1 "traditional", SubjectPublicKeyInfo, PKCS#1 public keys;
 //! PEM or DER, told apart by content unless `-inform` says; a PEM key after certificates
-//! in one file) and writing them as OpenSSL 3 does (PKCS#8 by default, PKCS#1 with
-//! `-traditional`, encrypted PKCS#8 with PBES2 under `-aes256`, `-aes192`, `-aes128` or
-//! `-des3`).
+//! in one file; PKCS#1 PEM under legacy encryption, `Proc-Type: 4,ENCRYPTED`) and
+//! writing them as OpenSSL 3 does (PKCS#8 by default, PKCS#1 with `-traditional`,
+//! encrypted PKCS#8 with PBES2 under `-aes256`, `-aes192`, `-aes128` or `-des3`, and
+//! with `-traditional` PKCS#1 PEM under legacy encryption with the same ciphers).
 //!
 //! The parsing and encoding are the library's (`cryptocard::rsa::encoding`); this module
 //! reads the file into wiped memory without leaving copies behind (`secret_read`), turns
@@ -240,7 +241,7 @@ pub struct KeyPassword {
 }
 
 /// Encodes a private key: PKCS#8 (encrypted under `password` if given) or, with
-/// `traditional`, PKCS#1.
+/// `traditional`, PKCS#1 (PEM under legacy encryption with `password`'s cipher).
 pub fn encode_private(
     key: &RsaPrivateKey,
     format: Format,
@@ -249,10 +250,18 @@ pub fn encode_private(
 ) -> CmdResult<Zeroizing<Vec<u8>>> {
     let fail = |e| Fail::lib("encoding the key", e);
     let bytes = match (format, traditional, password) {
-        (_, true, Some(_)) => {
+        (Format::Der, true, Some(_)) => {
+            // OpenSSL writes such a key unencrypted, without a word; we refuse.
             return Err(Fail::msg(
-                "encrypted traditional (PKCS#1) keys are not written: drop -traditional for encrypted PKCS#8",
+                "a DER PKCS#1 key cannot be encrypted: write PEM, or drop -traditional for encrypted PKCS#8",
             ));
+        }
+        (Format::Pem, true, Some(pw)) => {
+            let cipher = pw.scheme.pbes2_cipher().ok_or_else(|| {
+                Fail::msg("legacy PEM encryption takes -aes256, -aes192, -aes128 or -des3")
+            })?;
+            let pem = key.to_pkcs1_encrypted_pem(&pw.password, cipher, &mut OsRng).map_err(fail)?;
+            Zeroizing::new(pem.as_bytes().to_vec())
         }
         (Format::Pem, false, None) => {
             Zeroizing::new(key.to_pkcs8_pem().map_err(fail)?.as_bytes().to_vec())

@@ -26,6 +26,7 @@ fn every_format_reads_and_converts_to_what_openssl_wrote() {
         ("rsa2048.pkcs1.der", &[]),
         ("rsa2048.enc.pem", &["-passin", PW]),
         ("rsa2048.enc.der", &["-passin", PW]),
+        ("rsa2048.pkcs1.des3.pem", &["-passin", PW]),
     ] {
         let path = key(file);
         let mut args = vec!["pkey", "-in", path.as_str()];
@@ -224,14 +225,51 @@ fn bad_key_files() {
         "-aes-256-cbc",
     );
     fails(&run(&["pkey", "-in", &key("rsa2048.pem"), "-aes256"], b""), 1, "-passout");
-    fails(
-        &run(
-            &["pkey", "-in", &key("rsa2048.pem"), "-aes256", "-passout", "pass:x", "-traditional"],
-            b"",
-        ),
-        1,
-        "traditional",
-    );
+    let der_pkcs1 = ["-aes256", "-passout", "pass:x", "-traditional", "-outform", "DER"];
+    let k = key("rsa2048.pem");
+    let mut args = vec!["pkey", "-in", k.as_str()];
+    args.extend_from_slice(&der_pkcs1);
+    fails(&run(&args, b""), 1, "a DER PKCS#1 key cannot be encrypted");
+    let legacy = key("rsa2048.pkcs1.des3.pem");
+    fails(&run(&["pkey", "-in", &legacy, "-passin", "pass:wrong"], b""), 1, "wrong password");
+    fails(&run(&["pkey", "-in", &legacy], b""), 1, "give its password with -passin");
+}
+
+/// Legacy encrypted PEM (`Proc-Type: 4,ENCRYPTED`), as OpenSSL's `-traditional` with a
+/// cipher writes it: ours read by OpenSSL and by us, with each cipher flag and command.
+#[test]
+fn traditional_keys_under_legacy_pem_encryption() {
+    let dir = tempdir();
+    let k = key("rsa2048.pem");
+    for (flag, dek) in [
+        ("-des3", "DES-EDE3-CBC"),
+        ("-aes128", "AES-128-CBC"),
+        ("-aes-192-cbc", "AES-192-CBC"),
+        ("-aes256", "AES-256-CBC"),
+    ] {
+        for cmd in ["pkey", "rsa"] {
+            let out = path(dir.path(), &format!("{cmd}{flag}.pem"));
+            let args = ["-in", &k, "-traditional", flag, "-passout", "pass:pw", "-out", &out];
+            let mut all = vec![cmd];
+            all.extend_from_slice(&args);
+            ok(&run(&all, b""));
+            let text = std::fs::read_to_string(&out).unwrap();
+            let head = format!(
+                "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: {dek},"
+            );
+            assert!(text.starts_with(&head), "{cmd} {flag}: {text}");
+            let back = run(&["pkey", "-in", &out, "-passin", "pass:pw"], b"");
+            assert_eq!(ok(&back), read("rsa2048.pem"), "{cmd} {flag}");
+            if have_openssl("traditional_keys_under_legacy_pem_encryption") {
+                let theirs = openssl(&["pkey", "-in", &out, "-passin", "pass:pw"], b"");
+                assert_eq!(theirs, read("rsa2048.pem"), "OpenSSL reads our {cmd} {flag}");
+            }
+        }
+    }
+    let g = ok_text(&run(&["genrsa", "-traditional", "-des3", "-passout", "pass:pw", "1024"], b""));
+    assert!(g.contains("Proc-Type: 4,ENCRYPTED\nDEK-Info: DES-EDE3-CBC,"), "{g}");
+    let t = ok_text(&run(&["pkey", "-passin", "pass:pw", "-text", "-noout"], g.as_bytes()));
+    assert!(t.starts_with("Private-Key: (1024 bit, 2 primes)"), "{t}");
 }
 
 #[test]

@@ -320,6 +320,47 @@ fn encrypted_pkcs8_legacy_schemes_both_ways() {
     }
 }
 
+/// Legacy encrypted PEM (`Proc-Type: 4,ENCRYPTED`), both ways, under each cipher:
+/// OpenSSL's `-traditional` keys read by us, ours by `openssl rsa` and by libcrypto.
+#[test]
+fn legacy_encrypted_pem_both_ways() {
+    use cryptocard::cipher::Algorithm;
+    let pair = &keys()[1];
+    let pem = pair.theirs.private_key_to_pem_pkcs8().unwrap();
+    let legacy = openssl_has_legacy();
+    for (flag, cipher, dek, needs_legacy) in [
+        ("-des3", Algorithm::DesEde3, "DES-EDE3-CBC", false),
+        ("-aes128", Algorithm::Aes128, "AES-128-CBC", false),
+        ("-aes256", Algorithm::Aes256, "AES-256-CBC", false),
+        ("-des-ede-cbc", Algorithm::DesEde, "DES-EDE-CBC", false),
+        ("-des", Algorithm::Des, "DES-CBC", true),
+    ] {
+        if needs_legacy && !legacy {
+            eprintln!("skipping {flag}: openssl has no legacy provider");
+            continue;
+        }
+        let providers: &[&str] =
+            if needs_legacy { &["-provider", "legacy", "-provider", "default"] } else { &[] };
+        let mut args = vec!["rsa", "-traditional", flag, "-passout", "pass:secret"];
+        args.extend(providers);
+        let theirs = String::from_utf8(openssl_cli(&args, &pem)).unwrap();
+        assert!(theirs.contains(&format!("DEK-Info: {dek},")), "{flag}");
+        assert_eq!(RsaPrivateKey::from_pem(&theirs, Some(b"secret")).unwrap(), pair.ours);
+
+        let ours = pair.ours.to_pkcs1_encrypted_pem(b"secret", cipher, &mut OsRng).unwrap();
+        let mut args = vec!["rsa", "-passin", "pass:secret", "-outform", "DER"];
+        args.extend(providers);
+        match key_from_der(&openssl_cli(&args, ours.as_bytes()), None).unwrap() {
+            RsaKey::Private(k) => assert_eq!(k, pair.ours, "OpenSSL reads our {flag}"),
+            RsaKey::Public(_) => panic!("OpenSSL wrote a public key"),
+        }
+        if !needs_legacy {
+            let rsa = Rsa::private_key_from_pem_passphrase(ours.as_bytes(), b"secret").unwrap();
+            same_key(&pair.ours, &rsa);
+        }
+    }
+}
+
 #[test]
 fn formats_openssl_to_ours() {
     for pair in keys() {

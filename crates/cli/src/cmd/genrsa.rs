@@ -1,5 +1,6 @@
 //! `cryptocard genrsa`: a new RSA key, as OpenSSL 3's `openssl genrsa`, which writes
-//! PKCS#8 ("PRIVATE KEY") unless `-traditional` asks for PKCS#1 ("RSA PRIVATE KEY").
+//! PKCS#8 ("PRIVATE KEY") unless `-traditional` asks for PKCS#1 ("RSA PRIVATE KEY",
+//! under legacy PEM encryption, `Proc-Type: 4,ENCRYPTED`, with a cipher).
 //!
 //! ```text
 //! cryptocard genrsa [-out F] [-aes256 -passout ARG] [-primes K] [-F4|-f4|-3] [-traditional]

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Output, in OpenSSL's order: the `-check` verdict (`Key is valid`, as OpenSSL 3.0
-//! prints it), the key (PKCS#8, or PKCS#1 with `-traditional`, or SubjectPublicKeyInfo
-//! with `-pubout` or `-pubin`) unless `-noout`, then the `-text` dump:
+//! prints it), the key (PKCS#8, or PKCS#1 with `-traditional`, in PEM under legacy
+//! encryption if a cipher is given too, or SubjectPublicKeyInfo with `-pubout` or
+//! `-pubin`) unless `-noout`, then the `-text` dump:
 //! `Private-Key: (2048 bit, 2 primes)`, `modulus:`, `publicExponent: 65537 (0x10001)`,
 //! ... with numbers as colon-separated hex bytes, fifteen a line, or
 //! `Public-Key: (2048 bit)`, `Modulus:`, `Exponent:` (see `keytext`).

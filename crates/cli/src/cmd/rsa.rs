@@ -12,7 +12,8 @@
 //! modulus in upper-case hex, the `-check` verdict (`RSA key ok`; a key that fails is
 //! `RSA key not ok` and the reason, exit 1), then, unless `-noout`, `writing RSA key` on
 //! stderr and the key: a private key as PKCS#8 (PKCS#1 `RSA PRIVATE KEY` with
-//! `-traditional`, encrypted PKCS#8 with `-aes256`), a public one (`-pubin`, `-pubout`)
+//! `-traditional`, encrypted PKCS#8 with `-aes256`, PKCS#1 PEM under legacy encryption,
+//! `Proc-Type: 4,ENCRYPTED`, with both), a public one (`-pubin`, `-pubout`)
 //! as SubjectPublicKeyInfo, or as PKCS#1 `RSA PUBLIC KEY` with `-RSAPublicKey_out`.
 //! Files that hold private material are created owner-only, as `pkey` creates them.
 

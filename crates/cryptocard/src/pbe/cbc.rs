@@ -1,7 +1,7 @@
 //! The ciphers of password-based encryption, all in CBC mode with PKCS#7 padding: AES
 //! and DES through [`crate::cipher`], RC2 through [`crate::rc2`].
 
-use crate::cipher::lookup;
+use crate::cipher::{Algorithm, lookup};
 use crate::des::{Direction, Padding};
 use crate::rc2::{self, Rc2};
 use crate::{Error, Result};
@@ -29,6 +29,26 @@ impl Cbc {
     pub const RC2_40: Cbc = Cbc::Rc2 { key_len: 5, bits: 40 };
     pub const RC2_64: Cbc = Cbc::Rc2 { key_len: 8, bits: 64 };
     pub const RC2_128: Cbc = Cbc::Rc2 { key_len: 16, bits: 128 };
+
+    /// The CBC cipher of a block cipher of [`crate::cipher`].
+    pub fn from_algorithm(algorithm: Algorithm) -> Cbc {
+        match algorithm {
+            Algorithm::Des => Cbc::Des,
+            Algorithm::DesEde => Cbc::DesEde,
+            Algorithm::DesEde3 => Cbc::DesEde3,
+            Algorithm::Aes128 => Cbc::Aes128,
+            Algorithm::Aes192 => Cbc::Aes192,
+            Algorithm::Aes256 => Cbc::Aes256,
+        }
+    }
+
+    /// The block cipher of [`crate::cipher`], for all but RC2.
+    pub fn algorithm(self) -> Option<Algorithm> {
+        [Algorithm::Des, Algorithm::DesEde, Algorithm::DesEde3]
+            .into_iter()
+            .chain([Algorithm::Aes128, Algorithm::Aes192, Algorithm::Aes256])
+            .find(|&a| Cbc::from_algorithm(a) == self)
+    }
 
     fn name(self) -> &'static str {
         match self {

@@ -5,9 +5,10 @@
 //! | PBES2 | RFC 8018 section 6.2 | PBKDF2-HMAC (SHA-1, SHA-2) | AES-CBC, DES-EDE3-CBC, DES-CBC | OpenSSL 1.1 and later (`-v2`), the default here |
 //! | PKCS#12 PBE | RFC 7292 appendix C | PKCS#12's own on SHA-1 ([`pkcs12_kdf()`]) | 3DES (3 or 2 keys), RC2-128, RC2-40 | OpenSSL 1.0 (`pkcs8 -topk8`, `pkcs12`), Windows, Java; `pkcs12 -legacy` |
 //! | PBES1 | RFC 8018 section 6.1 | PBKDF1 (MD2, MD5, SHA-1) | DES-CBC, RC2-CBC (64 bits) | OpenSSL's `-v1 PBE-MD5-DES`, old Java |
+//! | PEM `DEK-Info` | RFC 1421 section 4.6.1.3 | OpenSSL's `EVP_BytesToKey` (MD5, once) | AES-CBC, DES-EDE3-CBC, DES-EDE-CBC, DES-CBC | OpenSSL 1.x's `genrsa -des3`, 3.x's `-traditional` ([`pem_decrypt`]) |
 //!
 //! [`decrypt`] takes the `AlgorithmIdentifier` a file carries (DER) and the ciphertext;
-//! [`encrypt`] makes both for a [`PbeScheme`]. The older two schemes are here to read old
+//! [`encrypt`] makes both for a [`PbeScheme`]. The older schemes are here to read old
 //! keys and `.pfx` files and to write files for consumers that know nothing newer: their
 //! ciphers are weak (DES, 40-bit RC2) and their derivations fast. The default,
 //! [`PbeScheme::DEFAULT`], is what OpenSSL 3 writes: PBES2 with PBKDF2-HMAC-SHA256 over
@@ -26,9 +27,11 @@
 //! differs from the empty one only under PKCS#12 (no terminator at all).
 
 mod cbc;
+mod legacy_pem;
 mod params;
 mod pkcs12_kdf;
 
+pub use legacy_pem::{pem_decrypt, pem_encrypt};
 pub use pkcs12_kdf::{Purpose, bmp_password, pkcs12_kdf};
 
 use self::cbc::Cbc;
@@ -130,6 +133,13 @@ impl PbeScheme {
     /// The iteration count.
     pub fn iterations(&self) -> u32 {
         self.iterations
+    }
+
+    /// The block cipher of a PBES2 scheme (DES, triple-DES or AES, in CBC mode), for
+    /// legacy PEM encryption under the same flag (OpenSSL's `-traditional -des3`):
+    /// [`pem_encrypt`]; `None` for the older schemes.
+    pub fn pbes2_cipher(&self) -> Option<crate::cipher::Algorithm> {
+        if self.is_pbes2() { self.cipher.algorithm() } else { None }
     }
 }
 

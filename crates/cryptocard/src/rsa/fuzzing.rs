@@ -6,7 +6,10 @@
 //! hold. The fourth target's body, `private_batch`, drives the engine too and is in
 //! `engine::fuzzing`. `scripts/fuzz [SECONDS] [TARGET ...]` runs the fuzzer.
 
-use super::{Oaep, Pss, RsaPrivateKey, RsaPublicKey, SaltLength, key_from_der, key_from_pem};
+use super::{
+    KeyParseOptions, Oaep, Pss, RsaPrivateKey, RsaPublicKey, SaltLength, key_from_der,
+    key_from_pem, key_from_pem_with,
+};
 use crate::digest::{HashAlg, XofAlg};
 use crate::rng::OsRng;
 
@@ -36,6 +39,10 @@ pub fn parse_keys(data: &[u8]) {
     let _ = key_from_der(data, None);
     if let Ok(text) = core::str::from_utf8(data) {
         let _ = key_from_pem(text, None);
+        // Encrypted PEM of both kinds: PKCS#8 within the iteration limit, and legacy
+        // `Proc-Type: 4,ENCRYPTED`, whose derivation is one MD5 a block.
+        let opts = KeyParseOptions { max_iterations: FUZZ_MAX_ITERATIONS, ..Default::default() };
+        let _ = key_from_pem_with(text, Some(b"x"), &opts);
     }
 }
 

@@ -30,7 +30,8 @@ use der::{Decode, Encode, Sequence};
 use spki::AlgorithmIdentifierOwned;
 use zeroize::Zeroizing;
 
-const WRONG_PASSWORD: Error = Error::InvalidEncoding("wrong password or corrupt key");
+/// The error of a wrong password (or a corrupt ciphertext: the two look alike).
+pub(super) const WRONG_PASSWORD: Error = Error::InvalidEncoding("wrong password or corrupt key");
 
 /// `EncryptedPrivateKeyInfo`, with the scheme left as an `AlgorithmIdentifier` for
 /// [`crate::pbe`] to read (the `pkcs8` crate's own type knows no PKCS#12 scheme).
@@ -98,11 +99,11 @@ impl RsaPrivateKey {
 
     /// Parses a PEM "ENCRYPTED PRIVATE KEY" and decrypts it with `password`.
     pub fn from_pkcs8_encrypted_pem(pem: &str, password: &[u8]) -> Result<RsaPrivateKey> {
-        let (label, der) = pem_decode(pem)?;
-        if label != ENCRYPTED_LABEL {
+        let block = pem_decode(pem)?;
+        if block.label != ENCRYPTED_LABEL || block.dek_info.is_some() {
             return Err(Error::InvalidEncoding("unexpected PEM label"));
         }
-        RsaPrivateKey::from_pkcs8_encrypted_der(&der, password)
+        RsaPrivateKey::from_pkcs8_encrypted_der(&block.body, password)
     }
 
     /// Encodes the key as a PEM "ENCRYPTED PRIVATE KEY" (see

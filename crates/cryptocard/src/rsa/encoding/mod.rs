@@ -1,6 +1,7 @@
 //! RSA key formats: PKCS#1 (RFC 8017 appendix A.1), PKCS#8 (RFC 5208 / RFC 5958) plain and
 //! encrypted (PBES2, RFC 8018, or PKCS#12's schemes, RFC 7292: [`crate::pbe`]),
-//! SubjectPublicKeyInfo (RFC 5280, RFC 3279 2.3.1), each in DER and PEM (RFC 7468).
+//! SubjectPublicKeyInfo (RFC 5280, RFC 3279 2.3.1), each in DER and PEM (RFC 7468), and
+//! OpenSSL's "traditional" PKCS#1 PEM under legacy encryption (RFC 1421 headers).
 //!
 //! ```
 //! use cryptocard::rng::OsRng;
@@ -30,11 +31,13 @@
 //! | PKCS#1 `RSAPublicKey` | RSA PUBLIC KEY | [`RsaPublicKey::from_pkcs1_der`] | [`RsaPublicKey::to_pkcs1_der`] |
 //! | PKCS#8 `PrivateKeyInfo` | PRIVATE KEY | [`RsaPrivateKey::from_pkcs8_der`] | [`RsaPrivateKey::to_pkcs8_der`] |
 //! | PKCS#8 `EncryptedPrivateKeyInfo` | ENCRYPTED PRIVATE KEY | [`RsaPrivateKey::from_pkcs8_encrypted_der`] | [`RsaPrivateKey::to_pkcs8_encrypted_der`] |
+//! | PKCS#1 under legacy PEM encryption (RFC 1421 `Proc-Type: 4,ENCRYPTED`, PEM only) | RSA PRIVATE KEY | [`RsaPrivateKey::from_pkcs1_encrypted_pem`] | [`RsaPrivateKey::to_pkcs1_encrypted_pem`] |
 //! | `SubjectPublicKeyInfo` | PUBLIC KEY | [`RsaPublicKey::from_public_key_der`] | [`RsaPublicKey::to_public_key_der`] |
 //!
 //! [`key_from_pem`] and [`key_from_der`] take any of them and say which it was.
 
 mod encrypted;
+mod legacy_pem;
 mod options;
 mod pkcs1;
 mod pkcs8;
@@ -93,36 +96,76 @@ fn to_pem(label: &str, der: &[u8]) -> Result<Zeroizing<String>> {
         .map_err(|_| Error::InvalidEncoding("PEM encoding failed"))
 }
 
-/// The label and DER of the first PEM block in `text`; text before the BEGIN line and
-/// after the END line is ignored, as OpenSSL does.
-fn pem_decode(text: &str) -> Result<(String, Zeroizing<Vec<u8>>)> {
+/// A PEM block: its label, its body's bytes, and the `DEK-Info` of a block under legacy
+/// encryption (`Proc-Type: 4,ENCRYPTED`, [`legacy_pem`]), whose body is then ciphertext.
+struct PemBlock {
+    label: String,
+    body: Zeroizing<Vec<u8>>,
+    dek_info: Option<String>,
+}
+
+/// The first PEM block in `text`; text before the BEGIN line and after the END line is
+/// ignored, as OpenSSL does. Headers (RFC 1421 section 4.6) are read up to the blank line
+/// that ends them: `Proc-Type: 4,ENCRYPTED` with a `DEK-Info`, or none at all.
+fn pem_decode(text: &str) -> Result<PemBlock> {
     const NO_PEM: Error = Error::InvalidEncoding("no PEM block");
+    const BAD_HEADERS: Error =
+        Error::Unsupported("PEM headers other than Proc-Type: 4,ENCRYPTED and DEK-Info");
     let start = text.find("-----BEGIN ").ok_or(NO_PEM)?;
     let body = &text[start..];
-    if body.contains("Proc-Type:") {
-        return Err(Error::Unsupported(
-            "legacy encrypted PEM (Proc-Type header); convert it with openssl pkcs8 -topk8",
-        ));
-    }
     let end_line = body.find("-----END ").ok_or(NO_PEM)?;
     let end = body[end_line + 9..].find("-----").map(|i| end_line + 9 + i + 5).ok_or(NO_PEM)?;
-    let block = &body[..end];
+    let mut lines = body[..end].lines();
+    let begin = lines.next().ok_or(NO_PEM)?;
+    let mut rest: Vec<&str> = lines.collect();
+    let (mut proc_type, mut dek_info) = (None, None);
+    if rest.first().is_some_and(|l| l.contains(':')) {
+        let blank = rest.iter().position(|l| l.trim().is_empty()).ok_or(BAD_HEADERS)?;
+        for header in rest.drain(..=blank).take(blank) {
+            let (name, value) = header.split_once(':').ok_or(BAD_HEADERS)?;
+            let slot = match name.trim() {
+                "Proc-Type" => &mut proc_type,
+                "DEK-Info" => &mut dek_info,
+                _ => return Err(BAD_HEADERS),
+            };
+            if slot.replace(value.trim().to_string()).is_some() {
+                return Err(BAD_HEADERS);
+            }
+        }
+        if proc_type.as_deref() != Some("4,ENCRYPTED") || dek_info.is_none() {
+            return Err(BAD_HEADERS);
+        }
+    }
+    // The block again without its headers (its base64 may be a plain private key).
+    let mut block = Zeroizing::new(String::with_capacity(end));
+    for line in std::iter::once(begin).chain(rest) {
+        block.push_str(line);
+        block.push('\n');
+    }
     let (label, der) = der::pem::decode_vec(block.as_bytes())
         .map_err(|_| Error::InvalidEncoding("malformed PEM"))?;
-    Ok((label.to_string(), Zeroizing::new(der)))
+    Ok(PemBlock { label: label.to_string(), body: Zeroizing::new(der), dek_info })
 }
 
-/// Decodes a PEM block that must carry `label`, and parses its DER with `parse`.
+/// The error of an encrypted key read without a password.
+const NEEDS_PASSWORD: Error = Error::InvalidArgument("the key is encrypted: a password is needed");
+
+/// Decodes a PEM block that must carry `label` and no encryption, and parses its DER with
+/// `parse`.
 fn from_pem_with<T>(text: &str, label: &str, parse: impl FnOnce(&[u8]) -> Result<T>) -> Result<T> {
-    let (found, der) = pem_decode(text)?;
-    if found != label {
+    let block = pem_decode(text)?;
+    if block.label != label {
         return Err(Error::InvalidEncoding("unexpected PEM label"));
     }
-    parse(&der)
+    if block.dek_info.is_some() {
+        return Err(NEEDS_PASSWORD);
+    }
+    parse(&block.body)
 }
 
-/// Reads a key from PEM, by its label: "RSA PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED
-/// PRIVATE KEY" (needs `password`), "PUBLIC KEY", "RSA PUBLIC KEY".
+/// Reads a key from PEM, by its label: "RSA PRIVATE KEY" (plain, or under legacy
+/// encryption with `password`), "PRIVATE KEY", "ENCRYPTED PRIVATE KEY" (needs
+/// `password`), "PUBLIC KEY", "RSA PUBLIC KEY".
 pub fn key_from_pem(text: &str, password: Option<&[u8]>) -> Result<RsaKey> {
     key_from_pem_with(text, password, &KeyParseOptions::default())
 }
@@ -133,17 +176,21 @@ pub fn key_from_pem_with(
     password: Option<&[u8]>,
     opts: &KeyParseOptions,
 ) -> Result<RsaKey> {
-    let (label, der) = pem_decode(text)?;
-    match label.as_str() {
-        pkcs1::PRIVATE_LABEL => RsaPrivateKey::from_pkcs1_der_with(&der, opts).map(RsaKey::Private),
-        pkcs8::PRIVATE_LABEL => RsaPrivateKey::from_pkcs8_der_with(&der, opts).map(RsaKey::Private),
+    let block = pem_decode(text)?;
+    let der = &block.body;
+    if block.dek_info.is_some() {
+        let password = password.ok_or(NEEDS_PASSWORD)?;
+        return legacy_pem::decrypt_pkcs1(&block, password, opts).map(RsaKey::Private);
+    }
+    match block.label.as_str() {
+        pkcs1::PRIVATE_LABEL => RsaPrivateKey::from_pkcs1_der_with(der, opts).map(RsaKey::Private),
+        pkcs8::PRIVATE_LABEL => RsaPrivateKey::from_pkcs8_der_with(der, opts).map(RsaKey::Private),
         pkcs8::ENCRYPTED_LABEL => {
-            let password = password
-                .ok_or(Error::InvalidArgument("the key is encrypted: a password is needed"))?;
-            RsaPrivateKey::from_pkcs8_encrypted_der_with(&der, password, opts).map(RsaKey::Private)
+            let password = password.ok_or(NEEDS_PASSWORD)?;
+            RsaPrivateKey::from_pkcs8_encrypted_der_with(der, password, opts).map(RsaKey::Private)
         }
-        pkcs8::PUBLIC_LABEL => RsaPublicKey::from_public_key_der(&der).map(RsaKey::Public),
-        pkcs1::PUBLIC_LABEL => RsaPublicKey::from_pkcs1_der(&der).map(RsaKey::Public),
+        pkcs8::PUBLIC_LABEL => RsaPublicKey::from_public_key_der(der).map(RsaKey::Public),
+        pkcs1::PUBLIC_LABEL => RsaPublicKey::from_pkcs1_der(der).map(RsaKey::Public),
         _ => Err(Error::Unsupported("PEM label is not an RSA key")),
     }
 }
@@ -187,8 +234,8 @@ pub fn key_from_der_with(
 }
 
 impl RsaPrivateKey {
-    /// Reads a private key from PEM: "RSA PRIVATE KEY", "PRIVATE KEY", or "ENCRYPTED
-    /// PRIVATE KEY" with `password`.
+    /// Reads a private key from PEM: "RSA PRIVATE KEY" (under legacy encryption with
+    /// `password`), "PRIVATE KEY", or "ENCRYPTED PRIVATE KEY" with `password`.
     pub fn from_pem(text: &str, password: Option<&[u8]>) -> Result<RsaPrivateKey> {
         match key_from_pem(text, password)? {
             RsaKey::Private(k) => Ok(k),

@@ -121,8 +121,8 @@ impl RsaPrivateKey {
         key.to_der().map(Zeroizing::new).map_err(|_| DER_ERROR)
     }
 
-    /// Parses a PEM "RSA PRIVATE KEY" (unencrypted; the legacy `Proc-Type: 4,ENCRYPTED`
-    /// form is [`Error::Unsupported`]).
+    /// Parses a PEM "RSA PRIVATE KEY" (unencrypted; one under legacy encryption,
+    /// `Proc-Type: 4,ENCRYPTED`, is for [`RsaPrivateKey::from_pkcs1_encrypted_pem`]).
     pub fn from_pkcs1_pem(pem: &str) -> Result<RsaPrivateKey> {
         from_pem_with(pem, PRIVATE_LABEL, RsaPrivateKey::from_pkcs1_der)
     }

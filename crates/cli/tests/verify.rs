@@ -546,3 +546,90 @@ fn a_hashed_directory_is_a_store() {
     let out = cc().args(["verify", "-CApath", "/nonexistent", &signer]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Revocation by `-CRLfile` under `-crl_check` and `-crl_check_all`, beside OpenSSL, on
+/// the CRLs of crates/pki/tests/data (made by OpenSSL's `ca -gencrl`, see make-crls.sh),
+/// and a tampered one.
+#[test]
+fn crls_are_checked_as_openssl_checks_them() {
+    let (root, inter) = (pki_path("root.pem"), pki_path("inter.pem"));
+    let (signer, recipient) = (pki_path("signer.pem"), pki_path("recipient.pem"));
+    let crl = |name: &str| pki_path(&format!("crl-{name}.pem"));
+    let args = |check: &str, crls: &[String], leaf: &str| -> Vec<String> {
+        let mut v = vec!["-CAfile".into(), root.clone(), "-untrusted".into(), inter.clone()];
+        v.push(format!("-{check}"));
+        for c in crls {
+            v.extend(["-CRLfile".to_string(), c.clone()]);
+        }
+        v.push(leaf.to_string());
+        v
+    };
+    let run = |check: &str, crls: &[String], leaf: &str| both(&strs(&args(check, crls, leaf)), b"");
+    // Not revoked, and every certificate covered: OK.
+    let out = run("crl_check_all", &[crl("inter"), crl("root-empty")], &signer);
+    assert_eq!(ok_text(&out), format!("{signer}: OK\n"));
+    // -CRLfile alone checks nothing.
+    let plain = ["-CAfile", &root, "-untrusted", &inter, "-CRLfile", &crl("inter"), &recipient];
+    assert_eq!(ok_text(&both(&plain, b"")), format!("{recipient}: OK\n"));
+    let leaf_subject = "CN = cryptocard-test-recipient";
+    let inter_subject = "CN = cryptocard-test-intermediate";
+    let signer_subject = "CN = cryptocard-test-signer";
+    // Each fault: the check, the CRL files, the leaf; then OpenSSL's subject, number,
+    // depth and words.
+    let fault = |check: &str, crls: &[&str], leaf: &str, want: (&str, u32, usize, &str)| {
+        let crls: Vec<String> = crls.iter().map(|c| crl(c)).collect();
+        fails_with(&strs(&args(check, &crls, leaf)), want.0, want.1, want.2, want.3);
+    };
+    let revoked = "certificate revoked";
+    let no_crl = "unable to get certificate CRL";
+    let scope = "different CRL scope";
+    fault("crl_check", &["inter"], &recipient, (leaf_subject, 23, 0, revoked));
+    fault("crl_check_all", &["inter", "root"], &signer, (inter_subject, 23, 1, revoked));
+    fault("crl_check_all", &["inter"], &signer, (inter_subject, 3, 1, no_crl));
+    fault("crl_check", &[], &signer, (signer_subject, 3, 0, no_crl));
+    fault("crl_check", &["inter-expired"], &signer, (signer_subject, 12, 0, "CRL has expired"));
+    let not_yet = "CRL is not yet valid";
+    fault("crl_check", &["inter-future"], &signer, (signer_subject, 11, 0, not_yet));
+    let critical = "unhandled critical CRL extension";
+    fault("crl_check", &["inter-critical"], &signer, (signer_subject, 36, 0, critical));
+    fault("crl_check", &["inter-onlyca"], &recipient, (leaf_subject, 44, 0, scope));
+    fault("crl_check", &["inter-point"], &recipient, (leaf_subject, 44, 0, scope));
+    fault("crl_check", &["inter-onlyuser"], &recipient, (leaf_subject, 23, 0, revoked));
+    // A CRL whose signature does not verify (a bit of it flipped), in DER.
+    let dir = tempdir();
+    let der = cert::read_crls(&std::fs::read(crl("inter")).unwrap()).unwrap()[0].to_der().unwrap();
+    let mut bad = der.clone();
+    let at = bad.len() - 5;
+    bad[at] ^= 1;
+    let bad_path = path(dir.path(), "bad.crl");
+    std::fs::write(&bad_path, &bad).unwrap();
+    fails_with(
+        &strs(&args("crl_check", &[bad_path], &recipient)),
+        leaf_subject,
+        8,
+        0,
+        "CRL signature failure",
+    );
+    let good_path = path(dir.path(), "good.crl");
+    std::fs::write(&good_path, &der).unwrap();
+    fails_with(
+        &strs(&args("crl_check", &[good_path], &recipient)),
+        leaf_subject,
+        23,
+        0,
+        "certificate revoked",
+    );
+    // A -CRLfile that is not a CRL fails the command (status 1), whatever the checks.
+    let not_crl = ["-CAfile", &root, "-crl_check", "-CRLfile", &root, &signer];
+    fails(&run_plain(&not_crl), 1, "no CRL in the file");
+    let garbage = path(dir.path(), "garbage.crl");
+    std::fs::write(&garbage, b"\x30\x03\x02\x01").unwrap();
+    fails(&run_plain(&["-crl_check", "-CRLfile", &garbage, &signer]), 1, "-CRLfile");
+}
+
+/// `cryptocard verify ARGS` alone.
+fn run_plain(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["verify"];
+    all.extend_from_slice(args);
+    run(&all, b"")
+}

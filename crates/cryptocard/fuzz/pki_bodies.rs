@@ -63,11 +63,14 @@ pub fn cms(data: &[u8]) -> Reached {
         let now = std::time::SystemTime::now();
         // The bundle as its own store, every check going on past every failure.
         let store = cert::TrustStore::new(certs.clone(), false);
+        // The CRLs of the same input, if any, for every certificate of each path.
+        let crls = cert::read_crls(data).unwrap_or_default();
         let checks = cert::PathChecks {
             at: now,
             purpose: cert::Purpose::SslServer,
             host: Some("www.example.com"),
             go_on: &|_| true,
+            revocation: Some(cert::Revocation { crls: &crls, all: true }),
         };
         for c in &certs {
             let _ = cert::cert_text(c);

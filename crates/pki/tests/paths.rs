@@ -212,7 +212,13 @@ fn failures_say_what_and_where_in_openssls_numbers() {
         other => panic!("{other:?}"),
     }
     let go_on = |f| f == PathFailure::Expired;
-    let checks = cert::PathChecks { at: later, purpose: Purpose::Any, host: None, go_on: &go_on };
+    let checks = cert::PathChecks {
+        at: later,
+        purpose: Purpose::Any,
+        host: None,
+        go_on: &go_on,
+        revocation: None,
+    };
     let report =
         cert::verify_chain_report(&p.leaf, inter, root, &checks, &mut PathBudget::new()).unwrap();
     assert_eq!(report.path.len(), 3);

@@ -3,7 +3,8 @@
 //! ```text
 //! cryptocard verify [-CAfile F ...] [-CApath DIR ...] [-no-CAfile] [-untrusted F ...]
 //!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
-//!                   [-attime SECONDS] [-verify_hostname NAME] [-show_chain] [CERT ...]
+//!                   [-attime SECONDS] [-verify_hostname NAME] [-show_chain]
+//!                   [-CRLfile F ...] [-crl_check | -crl_check_all] [CERT ...]
 //! ```
 //!
 //! Each file's first certificate (stdin without files) is checked for a path through the
@@ -11,7 +12,9 @@
 //! of `-CApath` (`cert::TrustStore`: their self-signed certificates, or any of them with
 //! `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
 //! subset (`cert::verify_chain_report`), for `-verify_hostname`'s DNS name if given
-//! (`cert::host_matches`, RFC 6125). Without `-CAfile` or `-CApath` the system's roots
+//! (`cert::host_matches`, RFC 6125), and with `-crl_check` (the end entity) or
+//! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile`
+//! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
 //! are the store, as OpenSSL's default verify locations are: `$SSL_CERT_FILE`, else the
 //! distribution's bundle.
 //!
@@ -29,7 +32,8 @@ use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use cryptocard_pki::cert::{
-    self, Certificate, PathBudget, PathChecks, PathFailure, Purpose, TrustStore, display_name,
+    self, Certificate, Crl, PathBudget, PathChecks, PathFailure, Purpose, Revocation, TrustStore,
+    display_name,
 };
 use std::time::{Duration, SystemTime};
 
@@ -47,6 +51,9 @@ const SPEC: Spec = Spec {
         Flag::value("attime", "SECONDS").about("Check at this time (seconds since 1970)"),
         Flag::value("verify_hostname", "NAME").about("The end entity must be for this DNS name"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
+        Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
+        Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
+        Flag::switch("crl_check_all").about("Check every certificate of the path against CRLs"),
         Flag::switch("verbose").about("Accepted for OpenSSL compatibility"),
     ],
     notes: "Without certificates, one is read from stdin.\n",
@@ -87,7 +94,14 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         a.positional.iter().map(|p| Some(p.as_str())).collect()
     };
-    let checks = PathChecks { at, purpose, host: a.value("verify_hostname"), go_on: &goes_on };
+    let mut crls = Vec::new();
+    for path in a.values("CRLfile") {
+        crls.extend(read_crl_file(path)?);
+    }
+    let revocation = (a.has("crl_check") || a.has("crl_check_all"))
+        .then(|| Revocation { crls: &crls, all: a.has("crl_check_all") });
+    let checks =
+        PathChecks { at, purpose, host: a.value("verify_hostname"), go_on: &goes_on, revocation };
     let mut all_ok = true;
     for path in inputs {
         all_ok &= verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));
@@ -114,6 +128,16 @@ pub(super) fn trusted_certs(a: &Parsed) -> CmdResult<Vec<Certificate>> {
         trusted.extend(read_cert_file(Some(&path)).map_err(Fail::msg)?);
     }
     Ok(trusted)
+}
+
+/// The CRLs of a `-CRLfile`: every `X509 CRL` block of a PEM file, or one DER CRL.
+fn read_crl_file(path: &str) -> CmdResult<Vec<Crl>> {
+    let data = io::read_capped(Some(path), "CRLs", io::MAX_CERT_INPUT)?;
+    let crls = cert::read_crls(&data).map_err(|e| Fail::msg(format!("-CRLfile {path}: {e}")))?;
+    if crls.is_empty() {
+        return Err(Fail::msg(format!("-CRLfile {path}: no CRL in the file")));
+    }
+    Ok(crls)
 }
 
 /// The most files of a `-CApath` directory read: far more than any system's roots.
@@ -231,6 +255,8 @@ fn goes_on(failure: PathFailure) -> bool {
             | PathFailure::PathLength
             | PathFailure::CriticalExtension
             | PathFailure::Purpose
+            | PathFailure::CrlExpired
+            | PathFailure::CrlNotYetValid
     )
 }
 

@@ -54,6 +54,25 @@ pub enum PathFailure {
     /// The end entity is not for the host name asked for
     /// (`X509_V_ERR_HOSTNAME_MISMATCH`).
     HostnameMismatch,
+    /// No CRL for a certificate whose revocation is checked
+    /// (`X509_V_ERR_UNABLE_TO_GET_CRL`).
+    UnableToGetCrl,
+    /// The CRL's signer has a keyUsage without cRLSign (`X509_V_ERR_KEYUSAGE_NO_CRL_SIGN`).
+    NoCrlSign,
+    /// The only CRLs of the issuer do not cover the certificate
+    /// (`X509_V_ERR_DIFFERENT_CRL_SCOPE`).
+    DifferentCrlScope,
+    /// Before the CRL's thisUpdate (`X509_V_ERR_CRL_NOT_YET_VALID`).
+    CrlNotYetValid,
+    /// After the CRL's nextUpdate (`X509_V_ERR_CRL_HAS_EXPIRED`).
+    CrlExpired,
+    /// The issuer's key does not verify the CRL (`X509_V_ERR_CRL_SIGNATURE_FAILURE`).
+    CrlSignatureFailure,
+    /// A critical CRL or entry extension that is not processed
+    /// (`X509_V_ERR_UNHANDLED_CRITICAL_CRL_EXTENSION`).
+    CrlCriticalExtension,
+    /// The certificate is on its issuer's CRL (`X509_V_ERR_CERT_REVOKED`).
+    Revoked,
 }
 
 impl PathFailure {
@@ -73,6 +92,14 @@ impl PathFailure {
             PathFailure::NoCertSign => 32,
             PathFailure::CriticalExtension => 34,
             PathFailure::HostnameMismatch => 62,
+            PathFailure::UnableToGetCrl => 3,
+            PathFailure::CrlSignatureFailure => 8,
+            PathFailure::CrlNotYetValid => 11,
+            PathFailure::CrlExpired => 12,
+            PathFailure::Revoked => 23,
+            PathFailure::NoCrlSign => 35,
+            PathFailure::CrlCriticalExtension => 36,
+            PathFailure::DifferentCrlScope => 44,
             PathFailure::EeKeyTooSmall => 66,
             PathFailure::CaKeyTooSmall => 67,
             PathFailure::InvalidCa => 79,
@@ -95,6 +122,14 @@ impl PathFailure {
             PathFailure::NoCertSign => "key usage does not include certificate signing",
             PathFailure::CriticalExtension => "unhandled critical extension",
             PathFailure::HostnameMismatch => "hostname mismatch",
+            PathFailure::UnableToGetCrl => "unable to get certificate CRL",
+            PathFailure::CrlSignatureFailure => "CRL signature failure",
+            PathFailure::CrlNotYetValid => "CRL is not yet valid",
+            PathFailure::CrlExpired => "CRL has expired",
+            PathFailure::Revoked => "certificate revoked",
+            PathFailure::NoCrlSign => "key usage does not include CRL signing",
+            PathFailure::CrlCriticalExtension => "unhandled critical CRL extension",
+            PathFailure::DifferentCrlScope => "different CRL scope",
             PathFailure::EeKeyTooSmall => "EE certificate key too weak",
             PathFailure::CaKeyTooSmall => "CA certificate key too weak",
             PathFailure::InvalidCa => "invalid CA certificate",

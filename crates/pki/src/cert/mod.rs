@@ -19,6 +19,7 @@
 mod alt_name;
 mod build;
 mod checks;
+mod crl;
 mod csr;
 mod failure;
 mod host;
@@ -34,6 +35,7 @@ mod verify;
 pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
 pub use build::{CertBuilder, Profile};
 pub use checks::MIN_RSA_BITS;
+pub use crl::{Crl, MAX_CRLS, Revocation, read_crls};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;

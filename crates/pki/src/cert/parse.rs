@@ -95,7 +95,7 @@ pub fn csr_to_pem(csr: &CertReq) -> Result<String> {
 }
 
 /// The PEM blocks of `text`: each label and the whole block, boundaries included.
-fn pem_blocks(text: &[u8]) -> Result<Vec<(String, &[u8])>> {
+pub(crate) fn pem_blocks(text: &[u8]) -> Result<Vec<(String, &[u8])>> {
     let text = std::str::from_utf8(text).map_err(|_| Error::Malformed("PEM is not text".into()))?;
     let mut blocks = Vec::new();
     let mut rest = text;
@@ -116,7 +116,7 @@ fn pem_blocks(text: &[u8]) -> Result<Vec<(String, &[u8])>> {
 }
 
 /// The DER inside one PEM block.
-fn pem_body(block: &[u8]) -> Result<Vec<u8>> {
+pub(crate) fn pem_body(block: &[u8]) -> Result<Vec<u8>> {
     let (_, der) =
         der::pem::decode_vec(block).map_err(|e| Error::Malformed(format!("PEM: {e}")))?;
     Ok(der)

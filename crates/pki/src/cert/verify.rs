@@ -3,7 +3,8 @@
 //! of RFC 5280 section 6 path validation: names chain (issuer of each = subject of the
 //! next), signatures verify, and every certificate, the trust anchor included, passes the
 //! checks of `checks.rs` (validity, CA constraints, critical extensions, key size) and of
-//! its [`Purpose`]. Policies, name constraints and revocation are not checked.
+//! its [`Purpose`], and, if asked, revocation by the CRLs given (`crl.rs`, RFC 5280
+//! section 6.3). Policies and name constraints are not checked.
 //!
 //! Failures read as OpenSSL's `X509_verify_cert_error_string` words them ("certificate
 //! has expired", "unable to get local issuer certificate", ...), followed by the depth and
@@ -24,6 +25,7 @@
 use super::checks::{
     check_cert_sign, check_critical, check_is_ca, check_key_size, check_path_len, check_time,
 };
+use super::crl::{Revocation, check_cert};
 use super::failure::{PathError, PathFailure};
 use super::host::host_matches;
 use super::purpose::Purpose;
@@ -114,7 +116,7 @@ pub fn verify_chain_for(
     purpose: Purpose,
     budget: &mut PathBudget,
 ) -> Result<Vec<Certificate>> {
-    let checks = PathChecks { at, purpose, host: None, go_on: &|_| false };
+    let checks = PathChecks { at, purpose, host: None, go_on: &|_| false, revocation: None };
     verify_chain_report(leaf, intermediates, trusted, &checks, budget)?.into_result()
 }
 
@@ -129,6 +131,8 @@ pub struct PathChecks<'a> {
     pub host: Option<&'a str>,
     /// The failures after which the checks go on (none for [`verify_chain_for`]).
     pub go_on: &'a dyn Fn(PathFailure) -> bool,
+    /// The revocation check, if any ([`Revocation`]: OpenSSL's `-crl_check`).
+    pub revocation: Option<Revocation<'a>>,
 }
 
 impl core::fmt::Debug for PathChecks<'_> {
@@ -137,6 +141,7 @@ impl core::fmt::Debug for PathChecks<'_> {
             .field("at", &self.at)
             .field("purpose", &self.purpose)
             .field("host", &self.host)
+            .field("revocation", &self.revocation)
             .finish_non_exhaustive()
     }
 }
@@ -262,6 +267,13 @@ fn check_path(
     if let Some(host) = checks.host {
         let ok = host_matches(&path[0], host);
         r.check(path, 0, if ok { Ok(()) } else { Err(PathFailure::HostnameMismatch) })?;
+    }
+    if let Some(revocation) = checks.revocation {
+        let last = if revocation.all { top } else { 0 };
+        for depth in 0..=last {
+            let mut report = |failure| r.check(path, depth, Err(failure));
+            check_cert(path, depth, revocation.crls, at, &mut report)?;
+        }
     }
     for (depth, cert) in path.iter().enumerate().rev() {
         if depth < top {

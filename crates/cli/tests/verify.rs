@@ -595,9 +595,15 @@ fn crls_are_checked_as_openssl_checks_them() {
     fault("crl_check", &["inter-onlyca"], &recipient, (leaf_subject, 44, 0, scope));
     fault("crl_check", &["inter-point"], &recipient, (leaf_subject, 44, 0, scope));
     fault("crl_check", &["inter-onlyuser"], &recipient, (leaf_subject, 23, 0, revoked));
+    // A delta CRL is not a complete one; a PSS-signed CRL is read as any other.
+    fault("crl_check", &["inter-delta"], &signer, (signer_subject, 3, 0, no_crl));
+    fault("crl_check", &["inter-pss"], &recipient, (leaf_subject, 23, 0, revoked));
+    // A version 1 CRL (no extensions, so no key identifier) covers the intermediate.
+    let v1 = run("crl_check_all", &[crl("inter-empty"), crl("root-v1")], &signer);
+    assert_eq!(ok_text(&v1), format!("{signer}: OK\n"));
     // A CRL whose signature does not verify (a bit of it flipped), in DER.
     let dir = tempdir();
-    let der = cert::read_crls(&std::fs::read(crl("inter")).unwrap()).unwrap()[0].to_der().unwrap();
+    let der = cert::read_crls(&std::fs::read(crl("inter")).unwrap()).unwrap()[0].to_der().to_vec();
     let mut bad = der.clone();
     let at = bad.len() - 5;
     bad[at] ^= 1;

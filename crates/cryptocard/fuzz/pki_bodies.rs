@@ -25,6 +25,10 @@ pub struct Reached {
     pub certs: usize,
     /// A private key that came out (of a PKCS#12 file).
     pub key: bool,
+    /// CRLs that parsed.
+    pub crls: usize,
+    /// A CRL whose signature a certificate of the same input verified.
+    pub crl_signed: bool,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -47,9 +51,10 @@ fn trust() -> &'static cms::VerifyOptions {
 /// `cms`: certificates and CMS messages from hostile bytes. Every reader of crates/pki
 /// (S/MIME, PEM and DER CMS, certificate bundles, requests), then verification and
 /// decryption of whatever parses (the recipient key and trust of crates/pki/tests/data),
-/// the text form of every certificate, and each certificate's path in the bundle read as
-/// a trust store, checked for a TLS server's purpose and host name with every failure
-/// reported. Anything may be refused; nothing may panic or hang.
+/// the text form of every certificate and CRL, each CRL's signature against every
+/// certificate, and each certificate's path in the bundle read as a trust store, checked
+/// for a TLS server's purpose and host name and for revocation by the input's CRLs with
+/// every failure reported. Anything may be refused; nothing may panic or hang.
 pub fn cms(data: &[u8]) -> Reached {
     let mut r = Reached::default();
     for format in [cms::Format::Der, cms::Format::Pem, cms::Format::Smime] {
@@ -58,13 +63,19 @@ pub fn cms(data: &[u8]) -> Reached {
         r.verified |= cms::verify(&der, detached.as_deref(), trust()).is_ok();
         r.decrypted |= cms::decrypt(&der, recipient(), None).is_ok();
     }
+    let crls = cert::read_crls(data).unwrap_or_default();
+    r.crls = crls.len();
+    for crl in &crls {
+        let _ = cert::crl_text(crl);
+        let _ = (crl.to_pem(), crl.number_hex());
+    }
     if let Ok(certs) = cert::read_certs(data) {
         r.certs = certs.len();
+        r.crl_signed = crls.iter().any(|crl| certs.iter().any(|c| crl.signed_by(c)));
         let now = std::time::SystemTime::now();
         // The bundle as its own store, every check going on past every failure.
         let store = cert::TrustStore::new(certs.clone(), false);
         // The CRLs of the same input, if any, for every certificate of each path.
-        let crls = cert::read_crls(data).unwrap_or_default();
         let checks = cert::PathChecks {
             at: now,
             purpose: cert::Purpose::SslServer,

@@ -37,7 +37,7 @@ fn cms_on_its_corpus() {
     for (name, r) in &seeds {
         // Every seed is a message, a certificate or a key file the readers know.
         let is_key = name.ends_with(".key.pem");
-        assert!(r.message || r.certs > 0 || is_key, "{name}: {r:?}");
+        assert!(r.message || r.certs > 0 || r.crls > 0 || is_key, "{name}: {r:?}");
     }
     assert!(reached(&seeds, "openssl-signed.der").verified);
     assert!(reached(&seeds, "openssl-signed-ber.der").verified);
@@ -50,6 +50,11 @@ fn cms_on_its_corpus() {
     for cert in ["root.pem", "inter.pem", "signer.pem", "recipient.pem"] {
         assert_eq!(reached(&seeds, cert).certs, 1, "{cert}");
     }
+    // A chain with its CRLs, whose signatures verify; CRLs alone.
+    let r = reached(&seeds, "chain-with-crls.pem");
+    assert!(r.certs == 3 && r.crls == 2 && r.crl_signed, "{r:?}");
+    let r = reached(&seeds, "crl-inter-entries-delta.pem");
+    assert!(r.certs == 0 && r.crls == 2, "{r:?}");
 }
 
 #[test]

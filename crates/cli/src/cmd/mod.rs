@@ -5,6 +5,7 @@
 
 pub mod certio;
 pub mod cms;
+pub mod crl;
 pub mod dgst;
 pub mod enc;
 pub mod genpkey;
@@ -45,6 +46,11 @@ pub const COMMANDS: &[Command] = &[
         name: "cms",
         summary: "CMS signatures and envelopes (sign, verify, encrypt, decrypt)",
         run: cms::main,
+    },
+    Command {
+        name: "crl",
+        summary: "Print, convert and verify certificate revocation lists",
+        run: crl::main,
     },
     Command {
         name: "dgst",

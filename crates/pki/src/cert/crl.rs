@@ -30,11 +30,11 @@ use super::failure::PathFailure;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use const_oid::db::rfc5280::{
-    ID_CE_AUTHORITY_KEY_IDENTIFIER, ID_CE_CERTIFICATE_ISSUER, ID_CE_CRL_REASONS,
+    ID_CE_AUTHORITY_KEY_IDENTIFIER, ID_CE_CERTIFICATE_ISSUER, ID_CE_CRL_NUMBER, ID_CE_CRL_REASONS,
     ID_CE_DELTA_CRL_INDICATOR, ID_CE_INVALIDITY_DATE, ID_CE_ISSUING_DISTRIBUTION_POINT,
 };
-use cryptocard::digest::Hasher;
-use der::asn1::{BitString, Int};
+use cryptocard::digest::{HashAlg, Hasher};
+use der::asn1::{AnyRef, BitString, Int};
 use der::{Decode, Encode, Sequence};
 use spki::AlgorithmIdentifierOwned;
 use std::time::SystemTime;
@@ -55,50 +55,79 @@ pub const MAX_CRLS: usize = 1000;
 
 /// RFC 5280 section 5.1 `CertificateList`.
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
-struct CertificateList {
-    tbs: TbsCertList,
-    signature_algorithm: AlgorithmIdentifierOwned,
-    signature: BitString,
+pub(super) struct CertificateList {
+    pub(super) tbs: TbsCertList,
+    pub(super) signature_algorithm: AlgorithmIdentifierOwned,
+    pub(super) signature: BitString,
 }
 
 /// `TBSCertList`, its version optional (a v1 CRL has none), unlike `x509-cert`'s.
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
-struct TbsCertList {
-    version: Option<Version>,
-    signature: AlgorithmIdentifierOwned,
-    issuer: Name,
-    this_update: Time,
-    next_update: Option<Time>,
-    revoked: Option<Vec<RevokedCert>>,
+pub(super) struct TbsCertList {
+    pub(super) version: Option<Version>,
+    pub(super) signature: AlgorithmIdentifierOwned,
+    pub(super) issuer: Name,
+    pub(super) this_update: Time,
+    pub(super) next_update: Option<Time>,
+    pub(super) revoked: Option<Vec<RevokedCert>>,
     #[asn1(context_specific = "0", tag_mode = "EXPLICIT", optional = "true")]
-    extensions: Option<Extensions>,
+    pub(super) extensions: Option<Extensions>,
 }
 
 /// One entry of `revokedCertificates`, its serial number read as any INTEGER.
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
-struct RevokedCert {
-    serial: Int,
-    date: Time,
-    extensions: Option<Extensions>,
+pub(super) struct RevokedCert {
+    pub(super) serial: Int,
+    pub(super) date: Time,
+    pub(super) extensions: Option<Extensions>,
+}
+
+/// The outer SEQUENCE with its signed part as it came, so that the signature and the
+/// fingerprint are over the bytes the issuer signed, not over a re-encoding.
+#[derive(Sequence)]
+struct Signed<'a> {
+    tbs: AnyRef<'a>,
+    signature_algorithm: AnyRef<'a>,
+    signature: AnyRef<'a>,
 }
 
 /// A parsed CRL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Crl {
-    list: CertificateList,
+    pub(super) list: CertificateList,
+    der: Vec<u8>,
+    tbs_der: Vec<u8>,
 }
 
 impl Crl {
     /// One DER CRL; trailing bytes are an error.
     pub fn from_der(der: &[u8]) -> Result<Crl> {
-        let list =
-            CertificateList::from_der(der).map_err(|e| Error::Malformed(format!("CRL: {e}")))?;
-        Ok(Crl { list })
+        let malformed = |e: der::Error| Error::Malformed(format!("CRL: {e}"));
+        let list = CertificateList::from_der(der).map_err(malformed)?;
+        let tbs_der = Signed::from_der(der).and_then(|s| s.tbs.to_der()).map_err(malformed)?;
+        Ok(Crl { list, der: der.to_vec(), tbs_der })
     }
 
-    /// The CRL as DER.
-    pub fn to_der(&self) -> Result<Vec<u8>> {
-        Ok(self.list.to_der()?)
+    /// The CRL's DER, as read.
+    pub fn to_der(&self) -> &[u8] {
+        &self.der
+    }
+
+    /// The CRL as PEM (`X509 CRL`, as OpenSSL writes it).
+    pub fn to_pem(&self) -> Result<String> {
+        der::pem::encode_string("X509 CRL", der::pem::LineEnding::LF, &self.der)
+            .map_err(|e| Error::Malformed(format!("CRL PEM: {e}")))
+    }
+
+    /// The digest of the DER (`openssl crl -fingerprint`).
+    pub fn fingerprint(&self, hash: HashAlg) -> Vec<u8> {
+        Hasher::digest(hash, &self.der).as_bytes().to_vec()
+    }
+
+    /// The cRLNumber extension (RFC 5280 5.2.3), if it has a readable one, in hex as
+    /// `openssl crl -crlnumber` prints it after its `0x` ([`super::integer_hex`]).
+    pub fn number_hex(&self) -> Option<String> {
+        self.extension::<Int>(ID_CE_CRL_NUMBER).map(|n| super::integer_hex(n.as_bytes()))
     }
 
     /// The CRL's issuer.
@@ -114,6 +143,11 @@ impl Crl {
     /// nextUpdate, if given.
     pub fn next_update(&self) -> Option<SystemTime> {
         self.list.tbs.next_update.map(|t| t.to_system_time())
+    }
+
+    /// thisUpdate and nextUpdate as encoded (to print them as [`super::time_text`]).
+    pub fn update_times(&self) -> (&Time, Option<&Time>) {
+        (&self.list.tbs.this_update, self.list.tbs.next_update.as_ref())
     }
 
     /// How many certificates the CRL lists.
@@ -201,8 +235,8 @@ impl Crl {
         self.this_update() <= at && self.next_update().is_none_or(|next| at <= next)
     }
 
-    /// Whether `issuer`'s key verifies the CRL's signature.
-    fn signed_by(&self, issuer: &Certificate) -> bool {
+    /// Whether `issuer`'s key verifies the CRL's signature (its name is not compared).
+    pub fn signed_by(&self, issuer: &Certificate) -> bool {
         let verify = || -> Result<()> {
             if self.list.signature_algorithm != self.list.tbs.signature {
                 return Err(Error::Verify("CRL signature algorithm mismatch".into()));
@@ -213,7 +247,7 @@ impl Crl {
                 .signature
                 .as_bytes()
                 .ok_or_else(|| Error::Malformed("CRL signature is not whole bytes".into()))?;
-            let digest = Hasher::digest(scheme.hash(), &self.list.tbs.to_der()?);
+            let digest = Hasher::digest(scheme.hash(), &self.tbs_der);
             let key =
                 sig::public_key_from_spki(issuer.tbs_certificate().subject_public_key_info())?;
             sig::verify_digest(&key, &scheme, digest.as_bytes(), signature)
@@ -251,9 +285,11 @@ impl Crl {
 /// Every CRL of PEM text (`X509 CRL` blocks; others are skipped) or one DER CRL, told
 /// apart by content.
 pub fn read_crls(data: &[u8]) -> Result<Vec<Crl>> {
-    if !super::parse::is_pem(data) {
-        return Ok(vec![Crl::from_der(data)?]);
-    }
+    if super::parse::is_pem(data) { crls_from_pem(data) } else { Ok(vec![Crl::from_der(data)?]) }
+}
+
+/// Every `X509 CRL` block of PEM text, in order (none if it has none).
+pub fn crls_from_pem(data: &[u8]) -> Result<Vec<Crl>> {
     let mut out = Vec::new();
     for (label, block) in super::parse::pem_blocks(data)? {
         if label == "X509 CRL" {

@@ -21,7 +21,7 @@ use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
     AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies,
-    CrlDistributionPoints, ExtendedKeyUsage, KeyUsage, KeyUsages, SubjectAltName,
+    CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages, SubjectAltName,
     SubjectKeyIdentifier,
 };
 use x509_cert::request::CertReq;
@@ -179,7 +179,7 @@ fn magnitude(content: &[u8]) -> &[u8] {
 
 /// `Signature Algorithm: NAME` in the signed part; for RSASSA-PSS OpenSSL pads the name
 /// with eight spaces and lists the parameters below it.
-fn sig_alg_lines(s: &mut String, indent: &str, alg: &AlgorithmIdentifierOwned) {
+pub(super) fn sig_alg_lines(s: &mut String, indent: &str, alg: &AlgorithmIdentifierOwned) {
     if alg.oid != sig::ID_RSASSA_PSS {
         let _ = writeln!(s, "{indent}Signature Algorithm: {}", oid_name(&alg.oid));
         return;
@@ -274,7 +274,7 @@ fn alg_short_name(oid: &Oid) -> String {
     }
 }
 
-fn signature_lines(s: &mut String, alg: &AlgorithmIdentifierOwned, sig: &BitString) {
+pub(super) fn signature_lines(s: &mut String, alg: &AlgorithmIdentifierOwned, sig: &BitString) {
     let _ = writeln!(s, "    Signature Algorithm: {}", alg_short_name(&alg.oid));
     if alg.oid == sig::ID_RSASSA_PSS {
         s.push_str("    Signature Value:        \n");
@@ -303,7 +303,7 @@ fn colon_hex(bytes: &[u8]) -> String {
 }
 
 /// One extension: its name line, then its value indented by four more spaces.
-fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
+pub(super) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
     let crit = if e.critical { "critical" } else { "" };
     let (name, value) = extension_text(e);
     let _ = writeln!(s, "{indent}{name}: {crit}");
@@ -314,6 +314,9 @@ fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
 
 fn extension_text(e: &Extension) -> (String, String) {
     use const_oid::AssociatedOid;
+    if let Some(text) = super::crl_text::crl_extension_text(e) {
+        return text;
+    }
     let v = e.extn_value.as_bytes();
     let named = |name: &str, text: Option<String>| {
         (name.to_string(), text.unwrap_or_else(|| format!("<malformed: {}>", colon_hex(v))))
@@ -388,6 +391,12 @@ fn extension_text(e: &Extension) -> (String, String) {
                 .ok()
                 .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
         ),
+        IssuerAltName::OID => named(
+            "X509v3 Issuer Alternative Name",
+            IssuerAltName::from_der(v)
+                .ok()
+                .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
+        ),
         AuthorityInfoAccessSyntax::OID => named(
             "Authority Information Access",
             AuthorityInfoAccessSyntax::from_der(v).ok().map(|aia| {
@@ -452,7 +461,7 @@ fn full_name_points(v: &[u8]) -> Option<String> {
     Some(t)
 }
 
-fn printable_or_dot(b: u8) -> char {
+pub(super) fn printable_or_dot(b: u8) -> char {
     if (b' '..=b'~').contains(&b) { char::from(b) } else { '.' }
 }
 
@@ -474,7 +483,7 @@ fn eku_name(oid: &Oid) -> String {
         .map_or_else(|| oid_name(oid), |(_, n)| (*n).to_string())
 }
 
-fn general_name(n: &GeneralName) -> String {
+pub(super) fn general_name(n: &GeneralName) -> String {
     match n {
         GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),
         GeneralName::Rfc822Name(m) => format!("email:{}", m.as_str()),

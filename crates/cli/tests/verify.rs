@@ -639,3 +639,53 @@ fn run_plain(args: &[&str]) -> std::process::Output {
     all.extend_from_slice(args);
     run(&all, b"")
 }
+
+/// CRLs where OpenSSL's store also finds them: the `X509 CRL` blocks of a `-CAfile`, and
+/// the `HASH.rN` files of a `-CApath` (named for the issuer's name hash, as `openssl
+/// rehash` names them).
+#[test]
+fn crls_beside_the_trusted_certificates_count() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (inter, signer) = (pki_path("inter.pem"), pki_path("signer.pem"));
+    let recipient = pki_path("recipient.pem");
+    let read = |name: &str| std::fs::read(pki(name)).unwrap();
+    // A bundle of the root and both CRLs: the recipient is revoked, and so is the
+    // intermediate under -crl_check_all.
+    let bundle = path(d, "bundle.pem");
+    std::fs::write(
+        &bundle,
+        [read("root.pem"), read("crl-inter.pem"), read("crl-root.pem")].concat(),
+    )
+    .unwrap();
+    let revoked = "certificate revoked";
+    let args = ["-CAfile", &bundle, "-untrusted", &inter, "-crl_check", &recipient];
+    fails_with(&args, "CN = cryptocard-test-recipient", 23, 0, revoked);
+    let args = ["-CAfile", &bundle, "-untrusted", &inter, "-crl_check_all", &signer];
+    fails_with(&args, "CN = cryptocard-test-intermediate", 23, 1, revoked);
+    // Without -crl_check they are not consulted.
+    let args = ["-CAfile", &bundle, "-untrusted", &inter, &recipient];
+    assert_eq!(ok_text(&both(&args, b"")), format!("{recipient}: OK\n"));
+    // A hashed directory: the root, the intermediate's CRL and the root's empty one.
+    let store = d.join("store");
+    std::fs::create_dir(&store).unwrap();
+    let hash = |file: &str, what: &str| {
+        let out = cc().args([what, "-in", &pki_path(file), "-noout", "-hash"]).output().unwrap();
+        ok_text(&out).trim().rsplit('=').next().unwrap().to_string()
+    };
+    std::fs::write(store.join(format!("{}.0", hash("root.pem", "x509"))), read("root.pem"))
+        .unwrap();
+    let inter_crl = format!("{}.r0", hash("crl-inter.pem", "crl"));
+    std::fs::write(store.join(&inter_crl), read("crl-inter.pem")).unwrap();
+    let root_crl = format!("{}.r0", hash("crl-root-empty.pem", "crl"));
+    std::fs::write(store.join(&root_crl), read("crl-root-empty.pem")).unwrap();
+    let store = store.to_str().unwrap().to_string();
+    let args = ["-CApath", &store, "-untrusted", &inter, "-crl_check_all", &signer];
+    assert_eq!(ok_text(&both(&args, b"")), format!("{signer}: OK\n"));
+    let args = ["-CApath", &store, "-untrusted", &inter, "-crl_check", &recipient];
+    fails_with(&args, "CN = cryptocard-test-recipient", 23, 0, revoked);
+    // A CRL under a name that is not its issuer's hash is not found.
+    std::fs::rename(format!("{store}/{inter_crl}"), format!("{store}/00000000.r0")).unwrap();
+    let args = ["-CApath", &store, "-untrusted", &inter, "-crl_check", &recipient];
+    fails_with(&args, "CN = cryptocard-test-recipient", 3, 0, "unable to get certificate CRL");
+}

@@ -13,7 +13,8 @@
 //! `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
 //! subset (`cert::verify_chain_report`), for `-verify_hostname`'s DNS name if given
 //! (`cert::host_matches`, RFC 6125), and with `-crl_check` (the end entity) or
-//! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile`
+//! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
+//! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
 //! are the store, as OpenSSL's default verify locations are: `$SSL_CERT_FILE`, else the
 //! distribution's bundle.
@@ -84,7 +85,8 @@ pub fn main(argv: &[String]) -> CmdResult {
         Some(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
         None => SystemTime::now(),
     };
-    let store = TrustStore::new(trusted_certs(&a)?, a.has("partial_chain"));
+    let (trusted, mut crls) = trust_files(&a)?;
+    let store = TrustStore::new(trusted, a.has("partial_chain"));
     let mut untrusted = Vec::new();
     for path in a.values("untrusted") {
         untrusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
@@ -94,7 +96,6 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         a.positional.iter().map(|p| Some(p.as_str())).collect()
     };
-    let mut crls = Vec::new();
     for path in a.values("CRLfile") {
         crls.extend(read_crl_file(path)?);
     }
@@ -113,12 +114,23 @@ pub fn main(argv: &[String]) -> CmdResult {
 /// either (and without `-no-CAfile`) the system's, as OpenSSL's `setup_verify` loads them
 /// for `verify`, `pkcs12 -chain` and the rest.
 pub(super) fn trusted_certs(a: &Parsed) -> CmdResult<Vec<Certificate>> {
+    Ok(trust_files(a)?.0)
+}
+
+/// [`trusted_certs`], and the CRLs beside them: the `X509 CRL` blocks of each `-CAfile`
+/// and the `HASH.rN` files of each `-CApath`, which OpenSSL's store loads too.
+pub(super) fn trust_files(a: &Parsed) -> CmdResult<(Vec<Certificate>, Vec<Crl>)> {
     let mut trusted = Vec::new();
+    let mut crls = Vec::new();
     for path in a.values("CAfile") {
         trusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
+        let data = io::read_capped(Some(path), "certificates", io::MAX_CERT_INPUT)?;
+        crls.extend(cert::crls_beside_certs(&data).map_err(|e| Fail::msg(format!("{path}: {e}")))?);
     }
     for dir in a.values("CApath") {
-        trusted.extend(hashed_dir(dir)?);
+        let (certs, dir_crls) = hashed_dir(dir)?;
+        trusted.extend(certs);
+        crls.extend(dir_crls);
     }
     if a.values("CAfile").is_empty()
         && a.values("CApath").is_empty()
@@ -127,7 +139,7 @@ pub(super) fn trusted_certs(a: &Parsed) -> CmdResult<Vec<Certificate>> {
     {
         trusted.extend(read_cert_file(Some(&path)).map_err(Fail::msg)?);
     }
-    Ok(trusted)
+    Ok((trusted, crls))
 }
 
 /// The CRLs of a `-CRLfile`: every `X509 CRL` block of a PEM file, or one DER CRL.
@@ -143,40 +155,70 @@ fn read_crl_file(path: &str) -> CmdResult<Vec<Crl>> {
 /// The most files of a `-CApath` directory read: far more than any system's roots.
 const MAX_HASHED_FILES: usize = 10_000;
 
-/// The certificates of a hashed directory (`openssl rehash`, `c_rehash`): each file named
-/// `HASH.N` (eight hex digits, a number) gives the certificates in it whose subject hashes
-/// to `HASH` (`cert::name_hash`), those OpenSSL's lookup by name would find there. Files
-/// that do not parse are passed over, as OpenSSL's lookup passes them over.
-fn hashed_dir(dir: &str) -> CmdResult<Vec<Certificate>> {
+/// The certificates and CRLs of a hashed directory (`openssl rehash`, `c_rehash`): each
+/// file named `HASH.N` (eight hex digits, a number) gives the certificates in it whose
+/// subject hashes to `HASH` (`cert::name_hash`), and each named `HASH.rN` the CRLs whose
+/// issuer does: those OpenSSL's lookup by name would find there. Files that do not parse
+/// are passed over, as OpenSSL's lookup passes them over.
+fn hashed_dir(dir: &str) -> CmdResult<(Vec<Certificate>, Vec<Crl>)> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Fail::msg(format!("-CApath {dir}: {}", io::reason(&e))))?;
-    let subject_hash = |c: &Certificate| cert::name_hash(c.tbs_certificate().subject()).ok();
     let mut certs = Vec::new();
+    let mut crls = Vec::new();
     for (count, entry) in entries.enumerate() {
         if count >= MAX_HASHED_FILES {
             return Err(Fail::msg(format!("-CApath {dir}: more than {MAX_HASHED_FILES} files")));
         }
         let Ok(entry) = entry else { continue };
         let name = entry.file_name();
-        let Some(hash) = name.to_str().and_then(hash_of_file_name) else { continue };
+        let Some((hash, kind)) = name.to_str().and_then(hash_of_file_name) else { continue };
         let path = entry.path();
-        let Ok(found) = read_cert_file(path.to_str()) else { continue };
-        certs.extend(found.into_iter().filter(|c| subject_hash(c) == Some(hash)));
+        match kind {
+            Hashed::Cert => {
+                let Ok(found) = read_cert_file(path.to_str()) else { continue };
+                let subject_hash =
+                    |c: &Certificate| cert::name_hash(c.tbs_certificate().subject()).ok();
+                certs.extend(found.into_iter().filter(|c| subject_hash(c) == Some(hash)));
+            }
+            Hashed::Crl => {
+                let Ok(data) = io::read_capped(path.to_str(), "CRLs", io::MAX_CERT_INPUT) else {
+                    continue;
+                };
+                let Ok(found) = cert::read_crls(&data) else { continue };
+                crls.extend(
+                    found.into_iter().filter(|c| cert::name_hash(c.issuer()).ok() == Some(hash)),
+                );
+            }
+        }
     }
-    Ok(certs)
+    Ok((certs, crls))
 }
 
-/// `HASH` of a file named `HASH.N` (eight lower-case hex digits, a decimal number).
-fn hash_of_file_name(name: &str) -> Option<u32> {
+/// What a file of a hashed directory holds, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hashed {
+    /// `HASH.N`: certificates.
+    Cert,
+    /// `HASH.rN`: CRLs.
+    Crl,
+}
+
+/// `HASH` of a file named `HASH.N` or `HASH.rN` (eight lower-case hex digits, a decimal
+/// number), and which of the two it is.
+fn hash_of_file_name(name: &str) -> Option<(u32, Hashed)> {
     let (hash, n) = name.split_once('.')?;
     let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
     if hash.len() != 8 || !hash.chars().all(hex) {
         return None;
     }
+    let (n, kind) = match n.strip_prefix('r') {
+        Some(n) => (n, Hashed::Crl),
+        None => (n, Hashed::Cert),
+    };
     if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    u32::from_str_radix(hash, 16).ok()
+    Some((u32::from_str_radix(hash, 16).ok()?, kind))
 }
 
 /// The system's roots: `$SSL_CERT_FILE`, else the first bundle of [`SYSTEM_ROOTS`] that
@@ -266,10 +308,20 @@ mod tests {
 
     #[test]
     fn hashed_file_names() {
-        assert_eq!(hash_of_file_name("997c7fbe.0"), Some(0x997c_7fbe));
-        assert_eq!(hash_of_file_name("997c7fbe.12"), Some(0x997c_7fbe));
-        for name in ["997C7FBE.0", "997c7fb.0", "997c7fbe.", "997c7fbe.r0", "997c7fbe", "root.pem"]
-        {
+        use super::Hashed::{Cert, Crl};
+        assert_eq!(hash_of_file_name("997c7fbe.0"), Some((0x997c_7fbe, Cert)));
+        assert_eq!(hash_of_file_name("997c7fbe.12"), Some((0x997c_7fbe, Cert)));
+        assert_eq!(hash_of_file_name("997c7fbe.r0"), Some((0x997c_7fbe, Crl)));
+        assert_eq!(hash_of_file_name("997c7fbe.r12"), Some((0x997c_7fbe, Crl)));
+        for name in [
+            "997C7FBE.0",
+            "997c7fb.0",
+            "997c7fbe.",
+            "997c7fbe.r",
+            "997c7fbe.x0",
+            "997c7fbe",
+            "root.pem",
+        ] {
             assert_eq!(hash_of_file_name(name), None, "{name}");
         }
     }

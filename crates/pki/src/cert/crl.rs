@@ -302,6 +302,12 @@ pub fn crls_from_pem(data: &[u8]) -> Result<Vec<Crl>> {
     Ok(out)
 }
 
+/// The CRLs of a file of trusted certificates (`-CAfile`), which OpenSSL's store reads
+/// beside them: its `X509 CRL` blocks if it is PEM; none if it is DER (one certificate).
+pub fn crls_beside_certs(data: &[u8]) -> Result<Vec<Crl>> {
+    if super::parse::is_pem(data) { crls_from_pem(data) } else { Ok(Vec::new()) }
+}
+
 /// Which certificates of a path are checked for revocation, against which CRLs.
 #[derive(Clone, Copy, Debug)]
 pub struct Revocation<'a> {

@@ -36,7 +36,7 @@ mod verify;
 pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
 pub use build::{CertBuilder, Profile};
 pub use checks::MIN_RSA_BITS;
-pub use crl::{Crl, MAX_CRLS, Revocation, crls_from_pem, read_crls};
+pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use failure::{PathError, PathFailure};

@@ -9,7 +9,7 @@
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::pkcs12::{self, BagContent, ParseOptions, key_to_pem};
-use cryptocard_pki::{cert, cms};
+use cryptocard_pki::{Error, cert, cms};
 use std::sync::OnceLock;
 
 /// What one input reached.
@@ -29,6 +29,8 @@ pub struct Reached {
     pub crls: usize,
     /// A CRL whose signature a certificate of the same input verified.
     pub crl_signed: bool,
+    /// A signed message whose signer's path its own CRLs revoke.
+    pub revoked: bool,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -49,7 +51,8 @@ fn trust() -> &'static cms::VerifyOptions {
 }
 
 /// `cms`: certificates and CMS messages from hostile bytes. Every reader of crates/pki
-/// (S/MIME, PEM and DER CMS, certificate bundles, requests), then verification and
+/// (S/MIME, PEM and DER CMS, certificate bundles, requests), then verification (also
+/// with revocation by the message's CRLs) and
 /// decryption of whatever parses (the recipient key and trust of crates/pki/tests/data),
 /// the text form of every certificate and CRL, each CRL's signature against every
 /// certificate, and each certificate's path in the bundle read as a trust store, checked
@@ -61,6 +64,11 @@ pub fn cms(data: &[u8]) -> Reached {
         let Ok((der, detached)) = cms::read(data, format) else { continue };
         r.message |= cms::kind_of(&der).is_ok();
         r.verified |= cms::verify(&der, detached.as_deref(), trust()).is_ok();
+        // Again with every path checked against the message's own CRLs.
+        let with_crls = cms::VerifyOptions { crl_check: cms::CrlCheck::All, ..trust().clone() };
+        let checked = cms::verify(&der, detached.as_deref(), &with_crls);
+        r.revoked |=
+            matches!(checked, Err(Error::Path(e)) if e.failure == cert::PathFailure::Revoked);
         r.decrypted |= cms::decrypt(&der, recipient(), None).is_ok();
     }
     let crls = cert::read_crls(data).unwrap_or_default();

@@ -345,3 +345,50 @@ fn hostile_signed_data_buys_a_bounded_number_of_checks() {
     let der = cms::sign(MSG, &signers[1..], &attached()).unwrap();
     assert_eq!(cms::verify(&der, None, &trust()).unwrap().signers.len(), cms::MAX_SIGNERS);
 }
+
+/// The failure and depth of a path error.
+fn path_failure(e: Error) -> (cryptocard_pki::cert::PathFailure, usize) {
+    match e {
+        Error::Path(p) => (p.failure, p.depth),
+        other => panic!("not a path failure: {other}"),
+    }
+}
+
+#[test]
+fn signers_are_checked_against_the_crls_of_the_message_and_the_caller() {
+    use cryptocard_pki::cert::{self, PathFailure};
+    use cryptocard_pki::cms::CrlCheck;
+    let crls = |names: &[&str]| -> Vec<cert::Crl> {
+        names.iter().flat_map(|n| cert::read_crls(&data(n)).unwrap()).collect()
+    };
+    let recipient = || Signer {
+        key: Arc::new(key("recipient.key")),
+        cert: cert("recipient"),
+        scheme: SigScheme::DEFAULT,
+        by_key_id: false,
+    };
+    // Messages carrying the intermediate's CRL (revoking the recipient) and the root's
+    // (revoking the intermediate).
+    let with_crls = SignOptions { crls: crls(&["crl-inter.pem", "crl-root.pem"]), ..attached() };
+    let revoked = cms::sign(MSG, &[recipient()], &with_crls).unwrap();
+    let good = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &with_crls).unwrap();
+    let check = |crl_check| VerifyOptions { crl_check, ..trust() };
+    // Not asked, not checked.
+    assert_eq!(cms::verify(&revoked, None, &trust()).unwrap().content, MSG);
+    let e = cms::verify(&revoked, None, &check(CrlCheck::Signers)).unwrap_err();
+    assert_eq!(path_failure(e), (PathFailure::Revoked, 0));
+    assert_eq!(cms::verify(&good, None, &check(CrlCheck::Signers)).unwrap().content, MSG);
+    let e = cms::verify(&good, None, &check(CrlCheck::All)).unwrap_err();
+    assert_eq!(path_failure(e), (PathFailure::Revoked, 1));
+    // A message without CRLs: the caller's count, and none is no CRL to check by.
+    let plain = cms::sign(MSG, &[recipient()], &attached()).unwrap();
+    let e = cms::verify(&plain, None, &check(CrlCheck::Signers)).unwrap_err();
+    assert_eq!(path_failure(e), (PathFailure::UnableToGetCrl, 0));
+    let given = VerifyOptions { crls: crls(&["crl-inter.pem"]), ..check(CrlCheck::Signers) };
+    assert_eq!(
+        path_failure(cms::verify(&plain, None, &given).unwrap_err()),
+        (PathFailure::Revoked, 0)
+    );
+    let empty = VerifyOptions { crls: crls(&["crl-inter-empty.pem"]), ..given };
+    assert_eq!(cms::verify(&plain, None, &empty).unwrap().content, MSG);
+}

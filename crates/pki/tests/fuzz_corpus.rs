@@ -55,6 +55,9 @@ fn cms_on_its_corpus() {
     assert!(r.certs == 3 && r.crls == 2 && r.crl_signed, "{r:?}");
     let r = reached(&seeds, "crl-inter-entries-delta.pem");
     assert!(r.certs == 0 && r.crls == 2, "{r:?}");
+    // A message carrying the CRLs that revoke its signer's intermediate.
+    let r = reached(&seeds, "signed-with-crls.der");
+    assert!(r.message && r.verified && r.revoked, "{r:?}");
 }
 
 #[test]

@@ -12,10 +12,12 @@
 use super::content::{DATA, wrap};
 use super::ident::CertId;
 use super::keytrans::hash_algorithm;
+use crate::cert::Crl;
 use crate::sig::SigScheme;
 use crate::{Error, Result};
 use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
+use cms::revocation::{RevocationInfoChoice, RevocationInfoChoices};
 use cms::signed_data::{
     CertificateSet, EncapsulatedContentInfo, SignedData, SignerIdentifier, SignerInfo, SignerInfos,
 };
@@ -30,12 +32,13 @@ use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, PssHash, RsaPrivateKey};
 use der::asn1::{OctetString, SetOfVec};
-use der::{Any, Encode};
+use der::{Any, Decode, Encode};
 use spki::AlgorithmIdentifierOwned;
 use std::sync::Arc;
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::attr::{Attribute, Attributes};
+use x509_cert::crl::CertificateList;
 use x509_cert::time::Time;
 
 /// One signer: its key, its certificate, and the signature scheme.
@@ -66,6 +69,9 @@ pub struct SignOptions {
     pub smime_capabilities: bool,
     /// The signing-time attribute's value; `None` for the current time.
     pub signing_time: Option<SystemTime>,
+    /// CRLs to include (RFC 5652 section 10.2.1), for a verifier's revocation check
+    /// (OpenSSL's `CMS_add1_crl`).
+    pub crls: Vec<Crl>,
 }
 
 impl Default for SignOptions {
@@ -77,8 +83,21 @@ impl Default for SignOptions {
             signed_attrs: true,
             smime_capabilities: true,
             signing_time: None,
+            crls: Vec::new(),
         }
     }
+}
+
+/// The `crls` field of SignedData: the CRLs as a SET OF, or absent if none.
+fn revocation_choices(crls: &[Crl]) -> Result<Option<RevocationInfoChoices>> {
+    if crls.is_empty() {
+        return Ok(None);
+    }
+    let choices = crls
+        .iter()
+        .map(|c| Ok(RevocationInfoChoice::Crl(CertificateList::from_der(c.to_der())?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Some(RevocationInfoChoices(SetOfVec::try_from(choices)?)))
 }
 
 /// A SignedData ContentInfo (DER) over `content` by every one of `signers`.
@@ -294,7 +313,7 @@ fn assemble(
         digest_algorithms: SetOfVec::try_from(digests)?,
         encap_content_info: EncapsulatedContentInfo { econtent_type: DATA, econtent },
         certificates,
-        crls: None,
+        crls: revocation_choices(&opts.crls)?,
         signer_infos: SignerInfos::try_from(infos)?,
     };
     wrap(ID_SIGNED_DATA, &sd)

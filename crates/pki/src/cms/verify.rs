@@ -6,7 +6,10 @@
 //! the content when there are none, which only id-data content may do (section 5.3). A
 //! certificate that says it is for something else (keyUsage, extendedKeyUsage), or whose
 //! CAs do, does not sign (RFC 8550 section 4.4; `cert::Purpose::SmimeSign`), and an RSA
-//! key under 1024 bits does not sign, even unchained (`-noverify`).
+//! key under 1024 bits does not sign, even unchained (`-noverify`). If asked
+//! ([`CrlCheck`]), the signers' paths are checked for revocation (RFC 5280 section 6.3)
+//! by the caller's CRLs and the message's own (its `crls`, section 10.2.1), as OpenSSL's
+//! `-crl_check` checks them.
 //!
 //! The signers of one message share one `cert::PathBudget`: however many signers and
 //! decoy certificates a message brings, its chains cost a bounded number of failed
@@ -15,13 +18,15 @@
 use super::content::{DATA, open};
 use super::enveloped::cert_public_key;
 use super::ident::CertId;
-use crate::cert::{MIN_RSA_BITS, PathBudget, PathError, PathFailure, Purpose};
+use crate::cert::{
+    Crl, MIN_RSA_BITS, PathBudget, PathChecks, PathError, PathFailure, Purpose, Revocation,
+};
 use crate::sig::SigScheme;
 use crate::sig::hash_from_id as hash_of;
 use crate::{Error, Result};
 use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
-use cms::revocation::RevocationInfoChoices;
+use cms::revocation::{RevocationInfoChoice, RevocationInfoChoices};
 use cms::signed_data::{CertificateSet, DigestAlgorithmIdentifiers, SignerInfo, SignerInfos};
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
@@ -75,6 +80,22 @@ pub struct VerifyOptions {
     pub no_chain: bool,
     /// The time at which the chains must be valid; `None` for now.
     pub at: Option<SystemTime>,
+    /// Whose certificates are checked for revocation (`-crl_check`, `-crl_check_all`).
+    pub crl_check: CrlCheck,
+    /// CRLs beside the message's own (those of `-CAfile`).
+    pub crls: Vec<Crl>,
+}
+
+/// Which certificates of the signers' paths are checked for revocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CrlCheck {
+    /// None (the default, as in OpenSSL).
+    #[default]
+    Off,
+    /// The signers' own certificates (`-crl_check`).
+    Signers,
+    /// Every certificate of the paths, the trust anchors included (`-crl_check_all`).
+    All,
 }
 
 /// A verified SignedData: its content and the certificates of its signers.
@@ -120,6 +141,25 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
         return Err(Error::Unsupported(format!("more than {MAX_CERTIFICATES} certificates")));
     }
     let at = opts.at.unwrap_or_else(SystemTime::now);
+    let mut crls = opts.crls.clone();
+    if opts.crl_check != CrlCheck::Off {
+        for choice in sd.crls.iter().flat_map(|set| set.0.iter()) {
+            if let RevocationInfoChoice::Crl(list) = choice {
+                crls.push(Crl::from_der(&list.to_der()?)?);
+            }
+        }
+    }
+    let checks = PathChecks {
+        at,
+        purpose: Purpose::SmimeSign,
+        host: None,
+        go_on: &|_| false,
+        revocation: match opts.crl_check {
+            CrlCheck::Off => None,
+            CrlCheck::Signers => Some(Revocation { crls: &crls, all: false }),
+            CrlCheck::All => Some(Revocation { crls: &crls, all: true }),
+        },
+    };
     let mut signers = Vec::with_capacity(sd.signer_infos.0.len());
     let mut budget = PathBudget::new();
     for info in sd.signer_infos.0.iter() {
@@ -128,8 +168,8 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
             .find(|c| CertId::from(&info.sid).names(c))
             .ok_or_else(|| Error::Verify("signer certificate not found".into()))?;
         if !opts.no_chain {
-            let purpose = Purpose::SmimeSign;
-            crate::cert::verify_chain_for(cert, &pool, &opts.trusted, at, purpose, &mut budget)?;
+            crate::cert::verify_chain_report(cert, &pool, &opts.trusted, &checks, &mut budget)?
+                .into_result()?;
         }
         verify_signer(info, cert, &content, &encap.econtent_type)?;
         signers.push(cert.clone());

@@ -107,6 +107,8 @@ const FLAGS: &[Flag] = &[
     Flag::value("CAfile", "FILE").about("Trusted root certificates"),
     Flag::switch("noverify").about("Do not verify the signers' certificate chains"),
     Flag::switch("partial_chain").about("Any -CAfile certificate may end a chain"),
+    Flag::switch("crl_check").about("Check the signers' certificates against CRLs"),
+    Flag::switch("crl_check_all").about("Check the signers' whole paths against CRLs"),
     Flag::switch("nocerts").about("Do not include the signer's certificate"),
     Flag::switch("noattr").about("No signed attributes"),
     Flag::switch("nosmimecap").about("No S/MIME capabilities attribute"),

@@ -22,6 +22,7 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
         signed_attrs: !a.has("noattr"),
         smime_capabilities: !a.has("nosmimecap"),
         signing_time: None,
+        crls: Vec::new(),
     };
     let inputs = inputs(ctx)?;
     if inputs.len() <= 1 {

@@ -2,12 +2,15 @@
 //!
 //! `-CAfile` is read as `openssl cms` reads it (`cert::TrustStore`'s reading): a chain
 //! ends at one of its self-signed certificates, or at any of them with `-partial_chain`.
+//! `-crl_check` (the signers) and `-crl_check_all` (their whole paths) check revocation by
+//! the CRLs of `-CAfile` and of the message, as OpenSSL's store and `CMS_verify` gather
+//! them.
 
 use super::{Ctx, fail};
 use crate::fail::CmdResult;
 use crate::io::{self, Mode, Output};
-use cryptocard_pki::cert::TrustStore;
-use cryptocard_pki::cms::{self, VerifyOptions};
+use cryptocard_pki::cert::{self, TrustStore};
+use cryptocard_pki::cms::{self, CrlCheck, VerifyOptions};
 
 pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     let a = ctx.a;
@@ -21,7 +24,25 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     let store = TrustStore::new(ctx.certs("CAfile")?, a.has("partial_chain"));
     let (trusted, mut untrusted) = store.into_parts();
     untrusted.extend(ctx.certs("certfile")?);
-    let opts = VerifyOptions { trusted, untrusted, no_chain: a.has("noverify"), at: None };
+    let mut crls = Vec::new();
+    for path in a.values("CAfile") {
+        let data = io::read_capped(Some(path), "certificates", io::MAX_CERT_INPUT)
+            .map_err(|f| fail(2, f.to_string()))?;
+        crls.extend(cert::crls_beside_certs(&data).map_err(|e| fail(2, format!("{path}: {e}")))?);
+    }
+    let crl_check = match (a.has("crl_check_all"), a.has("crl_check")) {
+        (true, _) => CrlCheck::All,
+        (false, true) => CrlCheck::Signers,
+        (false, false) => CrlCheck::Off,
+    };
+    let opts = VerifyOptions {
+        trusted,
+        untrusted,
+        no_chain: a.has("noverify"),
+        at: None,
+        crl_check,
+        crls,
+    };
     let verified = cms::verify(&der, detached.as_deref(), &opts)
         .map_err(|e| super::failed(ctx.flavor.failed_line(), &e))?;
     let content = ctx.output_content(&verified.content)?;

@@ -247,8 +247,16 @@ fn ext_prints_the_named_extensions_as_openssl_does() {
 
 #[test]
 fn real_roots_print_as_openssl_prints_them() {
-    // tests/data/README.md: four public roots and OpenSSL's -text of each.
-    for name in ["root-certigna", "root-izenpe", "root-ec", "root-quovadis"] {
+    // tests/data/README.md: six public roots and OpenSSL's -text of each.
+    let roots = [
+        "root-certigna",
+        "root-izenpe",
+        "root-ec",
+        "root-quovadis",
+        "root-entrust",
+        "root-chunghwa",
+    ];
+    for name in roots {
         let pem = data(&format!("{name}.pem")).to_str().unwrap().to_string();
         let want = std::fs::read_to_string(data(&format!("{name}.txt"))).unwrap();
         let out = run(&["x509", "-in", &pem, "-noout", "-text"], b"");

@@ -72,17 +72,15 @@ fn extensions_lines(s: &mut String, title: &str, exts: Option<&[Extension]>) {
     }
 }
 
-/// The name and value text of a CRL or CRL entry extension, `None` for others (and for
-/// the issuing distribution point, whose layout [`idp_text`] writes). A value that does
-/// not parse is shown as its bytes.
-pub(super) fn crl_extension_text(e: &Extension) -> Option<(String, String)> {
+/// The name and value text of a CRL or CRL entry extension (the value `None` if it does
+/// not parse), `None` for others (and for the issuing distribution point, whose layout
+/// [`idp_text`] writes).
+pub(super) fn crl_extension_text(e: &Extension) -> Option<(String, Option<String>)> {
     let v = e.extn_value.as_bytes();
-    let named = |name: &str, text: Option<String>| {
-        let text =
-            text.unwrap_or_else(|| v.iter().map(|&b| super::text::printable_or_dot(b)).collect());
-        Some((name.to_string(), text))
-    };
+    let named = |name: &str, text: Option<String>| Some((name.to_string(), text));
     match e.extn_id {
+        // Reached only when it does not parse (`extensions_lines` writes it otherwise).
+        ID_CE_ISSUING_DISTRIBUTION_POINT => named("X509v3 Issuing Distribution Point", None),
         ID_CE_CRL_NUMBER => named("X509v3 CRL Number", integer_value(v)),
         ID_CE_DELTA_CRL_INDICATOR => named("X509v3 Delta CRL Indicator", integer_value(v)),
         ID_CE_CRL_REASONS => named("X509v3 CRL Reason Code", reason_text(v)),

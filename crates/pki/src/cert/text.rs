@@ -21,8 +21,8 @@ use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
     AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies,
-    CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages, SubjectAltName,
-    SubjectKeyIdentifier,
+    CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages,
+    PrivateKeyUsagePeriod, SubjectAltName, SubjectKeyIdentifier,
 };
 use x509_cert::request::CertReq;
 use x509_cert::serial_number::SerialNumber;
@@ -302,25 +302,37 @@ fn colon_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(":")
 }
 
-/// One extension: its name line, then its value indented by four more spaces.
+/// One extension: its name line, then its value indented by four more spaces; a value
+/// we do not decode (or that does not parse) as OpenSSL's fallback `ASN1_STRING_print`
+/// writes it: the bytes on one line, printable ASCII, line feeds and carriage returns as
+/// they are, the rest as dots.
 pub(super) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
     let crit = if e.critical { "critical" } else { "" };
     let (name, value) = extension_text(e);
     let _ = writeln!(s, "{indent}{name}: {crit}");
-    for line in value.lines() {
-        let _ = writeln!(s, "{indent}    {line}");
+    match value {
+        Some(value) => {
+            for line in value.lines() {
+                let _ = writeln!(s, "{indent}    {line}");
+            }
+        }
+        None => {
+            let raw: String =
+                e.extn_value.as_bytes().iter().map(|&b| printable_or_dot(b)).collect();
+            let _ = writeln!(s, "{indent}    {raw}");
+        }
     }
 }
 
-fn extension_text(e: &Extension) -> (String, String) {
+/// An extension's name and its value's text, `None` for the value where it is one we
+/// do not decode or it does not parse.
+fn extension_text(e: &Extension) -> (String, Option<String>) {
     use const_oid::AssociatedOid;
     if let Some(text) = super::crl_text::crl_extension_text(e) {
         return text;
     }
     let v = e.extn_value.as_bytes();
-    let named = |name: &str, text: Option<String>| {
-        (name.to_string(), text.unwrap_or_else(|| format!("<malformed: {}>", colon_hex(v))))
-    };
+    let named = |name: &str, text: Option<String>| (name.to_string(), text);
     match e.extn_id {
         SubjectKeyIdentifier::OID => named(
             "X509v3 Subject Key Identifier",
@@ -397,6 +409,16 @@ fn extension_text(e: &Extension) -> (String, String) {
                 .ok()
                 .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
         ),
+        PrivateKeyUsagePeriod::OID => named(
+            "X509v3 Private Key Usage Period",
+            // OpenSSL's `i2r_PKEY_USAGE_PERIOD`: both on one line.
+            PrivateKeyUsagePeriod::from_der(v).ok().map(|p| {
+                let at = |t: der::asn1::GeneralizedTime| time_text(&Time::GeneralTime(t));
+                let before = p.not_before.map(|t| format!("Not Before: {}", at(t)));
+                let after = p.not_after.map(|t| format!("Not After: {}", at(t)));
+                [before, after].into_iter().flatten().collect::<Vec<_>>().join(", ")
+            }),
+        ),
         AuthorityInfoAccessSyntax::OID => named(
             "Authority Information Access",
             AuthorityInfoAccessSyntax::from_der(v).ok().map(|aia| {
@@ -414,7 +436,7 @@ fn extension_text(e: &Extension) -> (String, String) {
         ),
         CrlDistributionPoints::OID => {
             let text = full_name_points(v).unwrap_or_else(|| colon_hex(v));
-            ("X509v3 CRL Distribution Points".to_string(), text)
+            ("X509v3 CRL Distribution Points".to_string(), Some(text))
         }
         CertificatePolicies::OID => {
             named("X509v3 Certificate Policies", super::policy_text::policies_text(v))
@@ -437,9 +459,7 @@ fn extension_text(e: &Extension) -> (String, String) {
                 on.map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
             }),
         ),
-        // OpenSSL's fallback for an extension it does not decode, `ASN1_STRING_print`:
-        // the bytes, printable ASCII as it is and the rest as dots.
-        other => (oid_name(&other), v.iter().map(|&b| printable_or_dot(b)).collect()),
+        other => (extension_name(&other), None),
     }
 }
 
@@ -461,8 +481,19 @@ fn full_name_points(v: &[u8]) -> Option<String> {
     Some(t)
 }
 
-pub(super) fn printable_or_dot(b: u8) -> char {
-    if (b' '..=b'~').contains(&b) { char::from(b) } else { '.' }
+/// A byte as `ASN1_STRING_print` shows it.
+fn printable_or_dot(b: u8) -> char {
+    if (b' '..=b'~').contains(&b) || b == b'\n' || b == b'\r' { char::from(b) } else { '.' }
+}
+
+/// The name OpenSSL gives an extension it does not decode: its long name where its
+/// object table has one (SET's, which a public root still carries), else the OID.
+fn extension_name(oid: &Oid) -> String {
+    let names = [("2.23.42.7.0", "setCext-hashedRoot")];
+    names
+        .iter()
+        .find(|(o, _)| Oid::new_unwrap(o) == *oid)
+        .map_or_else(|| oid_name(oid), |(_, n)| (*n).to_string())
 }
 
 /// Netscape's certificate type extension (2.16.840.1.113730.1.1).

@@ -191,3 +191,56 @@ fn bad_input_fails_with_one_line() {
     fails(&run(&["crl", "-outform", "XML"], &der), 1, "outform");
     fails(&run(&["crl", "-nosuchflag"], &der), 1, "nosuchflag");
 }
+
+/// A CRL of `cert::CrlBuilder`: OpenSSL verifies its signature, prints it as we do, and
+/// revokes by it.
+#[test]
+fn openssl_reads_the_crls_we_make() {
+    use cryptocard::rsa::RsaPrivateKey;
+    use cryptocard_pki::cert::{self, CrlBuilder, CrlReason};
+    use std::time::{Duration, SystemTime};
+    let load = |name: &str| cert::cert_from_pem(&std::fs::read(pki(name)).unwrap()).unwrap();
+    let key =
+        RsaPrivateKey::from_pem(&std::fs::read_to_string(pki("inter.key")).unwrap(), None).unwrap();
+    let now = SystemTime::now();
+    let day = Duration::from_secs(86_400);
+    let recipient = load("recipient.pem");
+    let crl = CrlBuilder::new(now - day)
+        .next_update(now + 7 * day)
+        .number(42)
+        .revoke(
+            recipient.tbs_certificate().serial_number(),
+            now - day,
+            Some(CrlReason::CaCompromise),
+        )
+        .sign(&load("inter.pem"), &key)
+        .unwrap();
+    let dir = tempdir();
+    let file = path(dir.path(), "ours.crl");
+    std::fs::write(&file, crl.to_pem().unwrap()).unwrap();
+    let text = both(&["-in", &file, "-text", "-noout"]);
+    assert!(text.contains("                CA Compromise\n"), "{text}");
+    assert_eq!(both(&["-in", &file, "-noout", "-crlnumber"]), "crlNumber=0x2A\n");
+    if !have_openssl("openssl_reads_the_crls_we_make") {
+        return;
+    }
+    let out = openssl_raw(&["crl", "-in", &file, "-noout", "-CAfile", &pki("inter.pem")], b"");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "verify OK\n");
+    let args = [
+        "verify",
+        "-CAfile",
+        &pki("root.pem"),
+        "-untrusted",
+        &pki("inter.pem"),
+        "-crl_check",
+        "-CRLfile",
+        &file,
+        &pki("recipient.pem"),
+    ];
+    let out = openssl_raw(&args, b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("error 23 at 0 depth lookup: certificate revoked")
+    );
+}

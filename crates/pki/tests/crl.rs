@@ -3,8 +3,10 @@
 //! `make-crls.sh`): each failure with OpenSSL's number at the depth OpenSSL reports it,
 //! in the order it reports them. The CLI's tests compare whole outputs with OpenSSL's.
 
+use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{
-    self, Certificate, Crl, PathBudget, PathChecks, PathFailure, Purpose, Revocation, TrustStore,
+    self, Certificate, Crl, CrlBuilder, CrlReason, PathBudget, PathChecks, PathFailure, Purpose,
+    Revocation, TrustStore,
 };
 use std::time::{Duration, SystemTime};
 
@@ -29,14 +31,18 @@ fn goes_on(f: PathFailure) -> bool {
 /// The failures (number, depth) of `leaf`'s path to the test root, checked against
 /// `crl_files` for the end entity or, with `all`, every certificate, at `at`.
 fn failures_at(leaf: &str, crl_files: &[&str], all: bool, at: SystemTime) -> Vec<(u32, usize)> {
+    failures_by(leaf, &crls(crl_files), all, at)
+}
+
+/// [`failures_at`] with the CRLs themselves.
+fn failures_by(leaf: &str, crls: &[Crl], all: bool, at: SystemTime) -> Vec<(u32, usize)> {
     let store = TrustStore::new(vec![cert("root.pem")], false);
-    let crls = crls(crl_files);
     let checks = PathChecks {
         at,
         purpose: Purpose::Any,
         host: None,
         go_on: &goes_on,
-        revocation: Some(Revocation { crls: &crls, all }),
+        revocation: Some(Revocation { crls, all }),
     };
     let report =
         store.verify_report(&cert(leaf), &[cert("inter.pem")], &checks, &mut PathBudget::new());
@@ -130,4 +136,66 @@ fn crl_files_read_as_pem_bundles_and_der() {
     for cut in [0, 1, 10, der.len() / 2, der.len() - 1] {
         assert!(Crl::from_der(&der[..cut]).is_err(), "{cut}");
     }
+}
+
+fn key(name: &str) -> RsaPrivateKey {
+    RsaPrivateKey::from_pem(std::str::from_utf8(&data(name)).unwrap(), None).unwrap()
+}
+
+#[test]
+fn crls_we_make_revoke_what_they_list() {
+    let now = SystemTime::now();
+    let day = Duration::from_secs(86_400);
+    let recipient = cert("recipient.pem");
+    let serial = recipient.tbs_certificate().serial_number();
+    let by_inter = CrlBuilder::new(now - day)
+        .next_update(now + 30 * day)
+        .number(7)
+        .revoke(serial, now - day, Some(CrlReason::KeyCompromise))
+        .sign(&cert("inter.pem"), &key("inter.key"))
+        .unwrap();
+    assert!(by_inter.signed_by(&cert("inter.pem")));
+    assert_eq!((by_inter.revoked_count(), by_inter.number_hex().unwrap()), (1, "07".to_string()));
+    let root_empty = CrlBuilder::new(now - day)
+        .next_update(now + day)
+        .sign(&cert("root.pem"), &key("root.key"))
+        .unwrap();
+    assert_eq!((root_empty.revoked_count(), root_empty.number_hex()), (0, None));
+    let both = [by_inter.clone(), root_empty];
+    assert_eq!(failures_by("recipient.pem", &both, true, now), [(23, 0)]);
+    assert_eq!(failures_by("signer.pem", &both, true, now), []);
+    // Past their nextUpdates the CRLs have expired: the intermediate's for the end
+    // entity, the root's for the intermediate and the root.
+    let stale = failures_by("signer.pem", &both, true, now + 31 * day);
+    assert_eq!(stale, [(12, 0), (12, 1), (12, 2)]);
+    // The text names the reason; times past 2049 are GeneralizedTime, read back whole.
+    assert!(cert::crl_text(&by_inter).contains("                Key Compromise\n"));
+    let late = SystemTime::UNIX_EPOCH + Duration::from_secs(4_102_444_800); // 2100
+    let far = CrlBuilder::new(now).next_update(late).sign(&cert("inter.pem"), &key("inter.key"));
+    assert_eq!(far.unwrap().next_update(), Some(late));
+}
+
+#[test]
+fn crl_entries_are_sorted_and_signers_checked() {
+    let now = SystemTime::now();
+    let serial = |b: &[u8]| x509_cert::serial_number::SerialNumber::new(b).unwrap();
+    let crl = CrlBuilder::new(now)
+        .revoke(&serial(&[0x01, 0x00]), now, None)
+        .revoke(&serial(&[0x30]), now, Some(CrlReason::Superseded))
+        .revoke(&serial(&[0x02]), now, None)
+        .sign(&cert("inter.pem"), &key("inter.key"))
+        .unwrap();
+    let text = cert::crl_text(&crl);
+    let order: Vec<&str> =
+        text.lines().filter_map(|l| l.strip_prefix("    Serial Number: ")).collect();
+    assert_eq!(order, ["02", "30", "0100"]);
+    // Twice the same serial, the wrong key, an issuer without cRLSign: refused.
+    let twice =
+        CrlBuilder::new(now).revoke(&serial(&[5]), now, None).revoke(&serial(&[5]), now, None);
+    assert!(twice.sign(&cert("inter.pem"), &key("inter.key")).is_err());
+    let wrong_key = CrlBuilder::new(now).sign(&cert("inter.pem"), &key("root.key")).unwrap_err();
+    assert!(wrong_key.to_string().contains("mismatch"), "{wrong_key}");
+    let no_crl_sign =
+        CrlBuilder::new(now).sign(&cert("signer.pem"), &key("signer.key")).unwrap_err();
+    assert!(no_crl_sign.to_string().contains("cRLSign"), "{no_crl_sign}");
 }

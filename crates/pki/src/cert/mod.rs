@@ -20,6 +20,7 @@ mod alt_name;
 mod build;
 mod checks;
 mod crl;
+mod crl_build;
 mod crl_text;
 mod csr;
 mod failure;
@@ -37,6 +38,7 @@ pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
 pub use build::{CertBuilder, Profile};
 pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
+pub use crl_build::CrlBuilder;
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use failure::{PathError, PathFailure};
@@ -56,6 +58,7 @@ pub use verify::{
 };
 pub use x509_cert::Certificate;
 pub use x509_cert::ext::Extension;
+pub use x509_cert::ext::pkix::CrlReason;
 pub use x509_cert::request::CertReq;
 
 use crate::{Error, Result};

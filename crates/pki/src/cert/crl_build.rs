@@ -1,0 +1,196 @@
+//! Making CRLs (RFC 5280 section 5) as OpenSSL's `ca -gencrl` makes them with the usual
+//! `crl_extensions`: version 2; the issuer's name; thisUpdate and nextUpdate (UTCTime
+//! through 2049, GeneralizedTime after, 5.1.2.4 and 5.1.2.5); each revoked serial with
+//! its revocation date and, if given, its reason code (5.3.1), sorted by serial as
+//! OpenSSL's `X509_CRL_sort` sorts them; an authorityKeyIdentifier with the issuer's key
+//! identifier (5.2.1) and, if given, a cRLNumber (5.2.3); signed with the issuer's key,
+//! which must be its certificate's.
+//!
+//! An issuer whose keyUsage leaves out cRLSign is refused: every verifier would refuse
+//! its CRL (4.2.1.3), OpenSSL's with "key usage does not include CRL signing".
+
+use super::crl::{CertificateList, Crl, RevokedCert, TbsCertList};
+use super::key_id;
+use crate::sig::{self, SigScheme};
+use crate::{Error, Result};
+use const_oid::db::rfc5280::{ID_CE_AUTHORITY_KEY_IDENTIFIER, ID_CE_CRL_NUMBER, ID_CE_CRL_REASONS};
+use cryptocard::rsa::RsaPrivateKey;
+use der::Encode;
+use der::asn1::{BitString, Int, OctetString};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use x509_cert::Certificate;
+use x509_cert::Version;
+use x509_cert::ext::Extension;
+use x509_cert::ext::pkix::{AuthorityKeyIdentifier, CrlReason, KeyUsage};
+use x509_cert::serial_number::SerialNumber;
+use x509_cert::time::Time;
+
+/// The fields of a CRL to be made.
+#[derive(Clone, Debug)]
+pub struct CrlBuilder {
+    this_update: SystemTime,
+    next_update: Option<SystemTime>,
+    number: Option<u64>,
+    revoked: Vec<(Vec<u8>, SystemTime, Option<CrlReason>)>,
+    scheme: SigScheme,
+}
+
+impl CrlBuilder {
+    /// A CRL issued at `this_update`, listing nothing yet, signed with PKCS#1 v1.5 and
+    /// SHA-256 (as `ca -gencrl` with `default_md = sha256`).
+    pub fn new(this_update: SystemTime) -> CrlBuilder {
+        CrlBuilder {
+            this_update,
+            next_update: None,
+            number: None,
+            revoked: Vec::new(),
+            scheme: SigScheme::DEFAULT,
+        }
+    }
+
+    /// When the next CRL will be issued (RFC 5280 requires it; OpenSSL's `-crldays`).
+    pub fn next_update(mut self, at: SystemTime) -> CrlBuilder {
+        self.next_update = Some(at);
+        self
+    }
+
+    /// The CRL's number, increasing from one CRL of the issuer to the next.
+    pub fn number(mut self, number: u64) -> CrlBuilder {
+        self.number = Some(number);
+        self
+    }
+
+    /// Lists the certificate of `serial` as revoked at `at`, for `reason` if given.
+    pub fn revoke(
+        mut self,
+        serial: &SerialNumber,
+        at: SystemTime,
+        reason: Option<CrlReason>,
+    ) -> CrlBuilder {
+        self.revoked.push((serial.as_bytes().to_vec(), at, reason));
+        self
+    }
+
+    /// The signature scheme (for the issuer's key: `SigScheme::for_key`).
+    pub fn scheme(mut self, scheme: SigScheme) -> CrlBuilder {
+        self.scheme = scheme;
+        self
+    }
+
+    /// Signs the CRL as `issuer`, whose private key is `key`.
+    pub fn sign(self, issuer: &Certificate, key: &RsaPrivateKey) -> Result<Crl> {
+        let tbs = issuer.tbs_certificate();
+        if &sig::spki_of(key.public_key())? != tbs.subject_public_key_info() {
+            return Err(Error::NoMatch(
+                "key values mismatch: the CRL signing key is not the issuer certificate's".into(),
+            ));
+        }
+        if let Ok(Some((_, ku))) = tbs.get_extension::<KeyUsage>()
+            && !ku.crl_sign()
+        {
+            return Err(Error::Unsupported(
+                "the issuer's keyUsage does not include cRLSign".into(),
+            ));
+        }
+        let aki = match super::subject_key_id(issuer)? {
+            Some(id) => id,
+            None => key_id(tbs.subject_public_key_info())?,
+        };
+        let scheme = self.scheme.for_key(key.public_key())?;
+        let alg = scheme.algorithm_identifier()?;
+        let mut extensions = vec![extension(
+            ID_CE_AUTHORITY_KEY_IDENTIFIER,
+            &AuthorityKeyIdentifier {
+                key_identifier: Some(OctetString::new(aki)?),
+                authority_cert_issuer: None,
+                authority_cert_serial_number: None,
+            },
+        )?];
+        if let Some(n) = self.number {
+            extensions.push(extension(ID_CE_CRL_NUMBER, &Int::new(&unsigned(n))?)?);
+        }
+        let tbs_list = TbsCertList {
+            version: Some(Version::V2),
+            signature: alg.clone(),
+            issuer: tbs.subject().clone(),
+            this_update: time(self.this_update)?,
+            next_update: self.next_update.map(time).transpose()?,
+            revoked: revoked_list(self.revoked)?,
+            extensions: Some(extensions),
+        };
+        let tbs_der = tbs_list.to_der()?;
+        let signature = sig::sign(key, &scheme, &tbs_der)?;
+        let list = CertificateList {
+            tbs: tbs_list,
+            signature_algorithm: alg,
+            signature: BitString::from_bytes(&signature)?,
+        };
+        Crl::from_der(&list.to_der()?)
+    }
+}
+
+/// The entries, sorted by serial number (positive INTEGERs in DER: shorter is smaller,
+/// then byte order); a serial listed twice is refused. `None` for none (RFC 5280 5.1.2.6:
+/// absent rather than empty).
+fn revoked_list(
+    mut entries: Vec<(Vec<u8>, SystemTime, Option<CrlReason>)>,
+) -> Result<Option<Vec<RevokedCert>>> {
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    entries.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
+    if entries.windows(2).any(|w| w[0].0 == w[1].0) {
+        return Err(Error::Unsupported("a serial number is revoked twice".into()));
+    }
+    let mut out = Vec::with_capacity(entries.len());
+    for (serial, at, reason) in entries {
+        let extensions = match reason {
+            Some(r) => Some(vec![extension(ID_CE_CRL_REASONS, &r)?]),
+            None => None,
+        };
+        out.push(RevokedCert { serial: Int::new(&serial)?, date: time(at)?, extensions });
+    }
+    Ok(Some(out))
+}
+
+/// `n` as the content of a non-negative INTEGER: big-endian, minimal, a zero byte
+/// before a high bit.
+fn unsigned(n: u64) -> Vec<u8> {
+    let bytes = n.to_be_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
+    let mut v = bytes[skip..].to_vec();
+    if v[0] & 0x80 != 0 {
+        v.insert(0, 0);
+    }
+    v
+}
+
+/// A time in whole seconds, UTCTime or GeneralizedTime as RFC 5280 asks.
+fn time(at: SystemTime) -> Result<Time> {
+    let secs = at
+        .duration_since(UNIX_EPOCH)
+        .map_err(|_| Error::Unsupported("a time before 1970".into()))?;
+    Ok(Time::try_from(UNIX_EPOCH + Duration::from_secs(secs.as_secs()))?)
+}
+
+/// A non-critical extension holding `value`'s DER.
+fn extension<T: Encode>(id: const_oid::ObjectIdentifier, value: &T) -> Result<Extension> {
+    Ok(Extension { extn_id: id, critical: false, extn_value: OctetString::new(value.to_der()?)? })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use const_oid::AssociatedOid;
+
+    #[test]
+    fn crl_numbers_are_minimal_positive_integers() {
+        assert_eq!(unsigned(0), [0]);
+        assert_eq!(unsigned(1), [1]);
+        assert_eq!(unsigned(0x80), [0, 0x80]);
+        assert_eq!(unsigned(0x1234), [0x12, 0x34]);
+        assert_eq!(unsigned(u64::MAX), [[0].as_slice(), &[0xff; 8]].concat());
+        // The OID this module writes the number under is the cRLNumber extension's.
+        assert_eq!(ID_CE_CRL_NUMBER, x509_cert::ext::pkix::CrlNumber::OID);
+    }
+}

@@ -90,13 +90,14 @@ fn crls_of_the_cafile_and_of_the_message_revoke() {
     both(&by_signer, &["-CAfile", &bundle, "-crl_check"], 0, ok_words);
     let err = both(&by_signer, &["-CAfile", &bundle, "-crl_check_all"], 4, revoked);
     assert!(err.contains("depth 1: CN = cryptocard-test-intermediate"), "{err}");
-    // CRLs in the message: OpenSSL reads ours as we read them.
+    // CRLs in the message (a version 1 CRL among them): OpenSSL reads ours as we read
+    // them.
     let carrying =
         write("carrying.der", &signed("recipient", &["crl-inter.pem", "crl-root-empty.pem"]));
     both(&carrying, &["-CAfile", &root], 0, ok_words);
     both(&carrying, &["-CAfile", &root, "-crl_check"], 4, revoked);
     let signer_carrying =
-        write("s-carrying.der", &signed("signer", &["crl-inter-empty.pem", "crl-root-empty.pem"]));
+        write("s-carrying.der", &signed("signer", &["crl-inter-empty.pem", "crl-root-v1.pem"]));
     both(&signer_carrying, &["-CAfile", &root, "-crl_check_all"], 0, ok_words);
     // smime takes them too.
     let out = run(

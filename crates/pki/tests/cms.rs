@@ -391,4 +391,9 @@ fn signers_are_checked_against_the_crls_of_the_message_and_the_caller() {
     );
     let empty = VerifyOptions { crls: crls(&["crl-inter-empty.pem"]), ..given };
     assert_eq!(cms::verify(&plain, None, &empty).unwrap().content, MSG);
+    // A version 1 CRL (no version field) travels in a message and covers the root's
+    // certificates.
+    let v1 = SignOptions { crls: crls(&["crl-inter-empty.pem", "crl-root-v1.pem"]), ..attached() };
+    let carrying_v1 = cms::sign(MSG, &[signer(SigScheme::DEFAULT)], &v1).unwrap();
+    assert_eq!(cms::verify(&carrying_v1, None, &check(CrlCheck::All)).unwrap().content, MSG);
 }

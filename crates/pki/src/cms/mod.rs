@@ -24,6 +24,7 @@
 mod canon;
 mod content;
 mod content_cipher;
+mod crls;
 mod enveloped;
 mod ident;
 mod keytrans;

@@ -10,6 +10,7 @@
 //! documents signed with one key fills the IFMA unit's eight lanes.
 
 use super::content::{DATA, wrap};
+use super::crls::RevocationSet;
 use super::ident::CertId;
 use super::keytrans::hash_algorithm;
 use crate::cert::Crl;
@@ -17,9 +18,9 @@ use crate::sig::SigScheme;
 use crate::{Error, Result};
 use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
-use cms::revocation::{RevocationInfoChoice, RevocationInfoChoices};
 use cms::signed_data::{
-    CertificateSet, EncapsulatedContentInfo, SignedData, SignerIdentifier, SignerInfo, SignerInfos,
+    CertificateSet, DigestAlgorithmIdentifiers, EncapsulatedContentInfo, SignerIdentifier,
+    SignerInfo, SignerInfos,
 };
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5911::{
@@ -32,13 +33,12 @@ use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{PrivateRequest, PssHash, RsaPrivateKey};
 use der::asn1::{OctetString, SetOfVec};
-use der::{Any, Decode, Encode};
+use der::{Any, Encode, Sequence};
 use spki::AlgorithmIdentifierOwned;
 use std::sync::Arc;
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::attr::{Attribute, Attributes};
-use x509_cert::crl::CertificateList;
 use x509_cert::time::Time;
 
 /// One signer: its key, its certificate, and the signature scheme.
@@ -88,16 +88,18 @@ impl Default for SignOptions {
     }
 }
 
-/// The `crls` field of SignedData: the CRLs as a SET OF, or absent if none.
-fn revocation_choices(crls: &[Crl]) -> Result<Option<RevocationInfoChoices>> {
-    if crls.is_empty() {
-        return Ok(None);
-    }
-    let choices = crls
-        .iter()
-        .map(|c| Ok(RevocationInfoChoice::Crl(CertificateList::from_der(c.to_der())?)))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(Some(RevocationInfoChoices(SetOfVec::try_from(choices)?)))
+/// SignedData (RFC 5652 section 5.1) as the `cms` crate defines it, but with its CRLs
+/// as a [`RevocationSet`], which holds CRLs of any version.
+#[derive(Sequence)]
+struct SignedData {
+    version: CmsVersion,
+    digest_algorithms: DigestAlgorithmIdentifiers,
+    encap_content_info: EncapsulatedContentInfo,
+    #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
+    certificates: Option<CertificateSet>,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    crls: Option<RevocationSet>,
+    signer_infos: SignerInfos,
 }
 
 /// A SignedData ContentInfo (DER) over `content` by every one of `signers`.
@@ -313,7 +315,7 @@ fn assemble(
         digest_algorithms: SetOfVec::try_from(digests)?,
         encap_content_info: EncapsulatedContentInfo { econtent_type: DATA, econtent },
         certificates,
-        crls: revocation_choices(&opts.crls)?,
+        crls: RevocationSet::of(&opts.crls),
         signer_infos: SignerInfos::try_from(infos)?,
     };
     wrap(ID_SIGNED_DATA, &sd)

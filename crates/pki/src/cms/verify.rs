@@ -16,6 +16,7 @@
 //! signature checks, and a certificate pair checked for one signer is not checked again.
 
 use super::content::{DATA, open};
+use super::crls::RevocationSet;
 use super::enveloped::cert_public_key;
 use super::ident::CertId;
 use crate::cert::{
@@ -26,7 +27,6 @@ use crate::sig::hash_from_id as hash_of;
 use crate::{Error, Result};
 use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
-use cms::revocation::{RevocationInfoChoice, RevocationInfoChoices};
 use cms::signed_data::{CertificateSet, DigestAlgorithmIdentifiers, SignerInfo, SignerInfos};
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5911::{ID_CONTENT_TYPE, ID_MESSAGE_DIGEST, ID_SIGNED_DATA};
@@ -49,7 +49,7 @@ struct SignedData {
     #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
     certificates: Option<CertificateSet>,
     #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
-    crls: Option<RevocationInfoChoices>,
+    crls: Option<RevocationSet>,
     signer_infos: SignerInfos,
 }
 
@@ -142,12 +142,10 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
     }
     let at = opts.at.unwrap_or_else(SystemTime::now);
     let mut crls = opts.crls.clone();
-    if opts.crl_check != CrlCheck::Off {
-        for choice in sd.crls.iter().flat_map(|set| set.0.iter()) {
-            if let RevocationInfoChoice::Crl(list) = choice {
-                crls.push(Crl::from_der(&list.to_der()?)?);
-            }
-        }
+    if opts.crl_check != CrlCheck::Off
+        && let Some(set) = &sd.crls
+    {
+        crls.extend(set.crls()?);
     }
     let checks = PathChecks {
         at,

@@ -263,3 +263,22 @@ fn real_roots_print_as_openssl_prints_them() {
         assert_eq!(ok_text(&out), want, "{name}");
     }
 }
+
+#[test]
+fn certificates_are_written_as_issued() {
+    // Its validity is GeneralizedTime before 2050: written back byte for byte, so its
+    // signature still verifies and its fingerprint is OpenSSL's.
+    let pem = data("root-certum.pem").to_str().unwrap().to_string();
+    let text = std::fs::read_to_string(&pem).unwrap();
+    assert_eq!(ok_text(&run(&["x509", "-in", &pem], b"")), text);
+    let der = ok(&run(&["x509", "-in", &pem, "-outform", "DER"], b""));
+    assert_eq!(ok_text(&run(&["x509", "-inform", "DER"], &der)), text);
+    let fp = ok_text(&run(&["x509", "-in", &pem, "-noout", "-fingerprint", "-sha256"], b""));
+    assert!(
+        fp.starts_with("sha256 Fingerprint=B6:76:F2:ED:DA:E8:77:5C:D3:6C:B0:F6:3C:D1:D4:60"),
+        "{fp}"
+    );
+    if have_openssl("certificates_are_written_as_issued") {
+        assert_eq!(der, openssl(&["x509", "-in", &pem, "-outform", "DER"], b""));
+    }
+}

@@ -12,6 +12,7 @@ pub mod genpkey;
 pub mod genrsa;
 pub mod mac;
 pub mod pkcs12;
+pub mod pkcs7;
 pub mod pkcs8;
 pub mod pkey;
 pub mod pkeyutl;
@@ -53,6 +54,11 @@ pub const COMMANDS: &[Command] = &[
         run: crl::main,
     },
     Command {
+        name: "crl2pkcs7",
+        summary: "Certificates and a CRL into a PKCS#7 bundle (.p7b)",
+        run: pkcs7::crl2pkcs7_main,
+    },
+    Command {
         name: "dgst",
         summary: "Message digests, HMAC and signatures over files",
         run: dgst::main,
@@ -73,6 +79,11 @@ pub const COMMANDS: &[Command] = &[
         name: "pkcs12",
         summary: "PKCS#12 files (.p12, .pfx): make them, read their keys and certificates",
         run: pkcs12::main,
+    },
+    Command {
+        name: "pkcs7",
+        summary: "PKCS#7 bundles (.p7b): print their certificates and CRLs, convert",
+        run: pkcs7::main,
     },
     Command {
         name: "pkcs8",

@@ -11,28 +11,28 @@
 //! SHA-1 of the subjectPublicKey bits (RFC 5280 4.2.1.2 method 1), as OpenSSL's.
 //!
 //! `x509-cert` keeps its `TbsCertificate` fields private (its builder would bring the
-//! `rsa` crate), so [`Tbs`] and [`Signed`] are `Sequence`s of the same shape (RFC 5280
-//! 4.1): encoded with `der`, then decoded as `x509-cert`'s types, whose decoder checks
-//! them.
+//! `rsa` crate), so the certificate is written with `encode.rs`'s mirrors of RFC 5280
+//! 4.1, then decoded as `x509-cert`'s type, whose decoder checks it.
 
+use super::encode::{Signed, Tbs, Validity};
 use super::key_id;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use cryptocard::rng::{OsRng, RandomSource};
 use cryptocard::rsa::{RsaPrivateKey, RsaPublicKey};
 use der::asn1::{BitString, OctetString};
-use der::{Decode, Encode, Sequence};
-use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
+use der::{Decode, Encode};
+use spki::SubjectPublicKeyInfoOwned;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use x509_cert::Certificate;
-use x509_cert::certificate::{TbsCertificate, Version};
+use x509_cert::certificate::Version;
 use x509_cert::ext::pkix::{
     AuthorityKeyIdentifier, BasicConstraints, KeyUsage, KeyUsages, SubjectKeyIdentifier,
 };
 use x509_cert::ext::{Extension, Extensions};
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
-use x509_cert::time::{Time, Validity};
+use x509_cert::time::Time;
 
 /// The serial length OpenSSL draws: 20 bytes, the top bit clear.
 const SERIAL_LEN: usize = 20;
@@ -60,29 +60,6 @@ pub struct CertBuilder {
     scheme: SigScheme,
     profile: Profile,
     extra: Vec<Extension>,
-}
-
-/// RFC 5280 4.1 `TBSCertificate`, the fields we write.
-#[derive(Sequence)]
-struct Tbs {
-    #[asn1(context_specific = "0", optional = "true")]
-    version: Option<Version>,
-    serial_number: SerialNumber,
-    signature: AlgorithmIdentifierOwned,
-    issuer: Name,
-    validity: Validity,
-    subject: Name,
-    subject_public_key_info: SubjectPublicKeyInfoOwned,
-    #[asn1(context_specific = "3", optional = "true")]
-    extensions: Option<Extensions>,
-}
-
-/// RFC 5280 4.1 `Certificate`.
-#[derive(Sequence)]
-struct Signed {
-    tbs_certificate: TbsCertificate,
-    signature_algorithm: AlgorithmIdentifierOwned,
-    signature: BitString,
 }
 
 impl CertBuilder {
@@ -187,7 +164,8 @@ impl CertBuilder {
         let start = UNIX_EPOCH
             + Duration::from_secs(start.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs());
         let end = start + Duration::from_secs(u64::from(self.days) * 86_400);
-        let validity = Validity::new(Time::try_from(start)?, Time::try_from(end)?);
+        let validity =
+            Validity { not_before: Time::try_from(start)?, not_after: Time::try_from(end)? };
         let extensions = self.extensions(aki)?;
         let tbs = Tbs {
             // v1 is the DEFAULT, so DER leaves it out.
@@ -198,15 +176,17 @@ impl CertBuilder {
             validity,
             subject: self.subject,
             subject_public_key_info: self.public_key,
+            issuer_unique_id: None,
+            subject_unique_id: None,
             extensions,
         };
-        let tbs = TbsCertificate::from_der(&tbs.to_der()?)?;
         let signature = sig::sign(key, &scheme, &tbs.to_der()?)?;
         let cert = Signed {
             tbs_certificate: tbs,
             signature_algorithm: alg,
             signature: BitString::from_bytes(&signature)?,
         };
+        // Decoded as `x509-cert`'s type, whose decoder checks it.
         Ok(Certificate::from_der(&cert.to_der()?)?)
     }
 

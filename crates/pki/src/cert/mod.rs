@@ -23,6 +23,7 @@ mod crl;
 mod crl_build;
 mod crl_text;
 mod csr;
+mod encode;
 mod failure;
 mod host;
 mod name;
@@ -51,7 +52,7 @@ pub use parse::{
 };
 pub use purpose::Purpose;
 pub use store::TrustStore;
-pub use text::{cert_text, csr_text, extensions_text, serial_hex, time_text};
+pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
     verify_chain_for, verify_chain_report, verify_issued_by,
@@ -63,7 +64,6 @@ pub use x509_cert::request::CertReq;
 
 use crate::{Error, Result};
 use cryptocard::digest::{HashAlg, Hasher};
-use der::Encode;
 use x509_cert::ext::pkix::SubjectKeyIdentifier;
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
@@ -83,7 +83,7 @@ pub fn issuer_and_serial(cert: &Certificate) -> (Name, SerialNumber) {
 
 /// The hash of the certificate's DER, as `openssl x509 -fingerprint` shows it.
 pub fn fingerprint(cert: &Certificate, hash: HashAlg) -> Result<Vec<u8>> {
-    Ok(Hasher::digest(hash, &cert.to_der()?).as_bytes().to_vec())
+    Ok(Hasher::digest(hash, &encode::cert_der(cert)?).as_bytes().to_vec())
 }
 
 /// `LABEL Fingerprint=AB:CD:...` (OpenSSL labels it with the digest name as given,

@@ -160,14 +160,19 @@ pub fn display_name(name: &Name) -> String {
 }
 
 /// The name in OpenSSL's one-line form (`X509_NAME_oneline`), as it prints a directory
-/// name inside an extension: `/C=US/O=Org/CN=name`, bytes outside printable ASCII as
-/// `\xHH`, and no entry that would take the line past `max` characters.
+/// name inside an extension: `/C=US/O=Org/CN=name`, `/` and `+` in values escaped with a
+/// backslash, bytes outside printable ASCII as `\xHH`, and no entry that would take the
+/// line past `max` characters.
 pub(crate) fn oneline_name(name: &Name, max: usize) -> String {
     let mut out = String::new();
     for atv in name.iter_rdn().flat_map(|rdn| rdn.iter()) {
         let mut entry = format!("/{}=", attr_name(&atv.oid));
         for &b in atv.value.value() {
-            if (b' '..=b'~').contains(&b) {
+            if b == b'/' || b == b'+' {
+                // OpenSSL 3 escapes them, so that the entries stay apart.
+                entry.push('\\');
+                entry.push(char::from(b));
+            } else if (b' '..=b'~').contains(&b) {
                 entry.push(char::from(b));
             } else {
                 entry.push_str(&format!("\\x{b:02X}"));
@@ -177,6 +182,30 @@ pub(crate) fn oneline_name(name: &Name, max: usize) -> String {
             break;
         }
         out.push_str(&entry);
+    }
+    out
+}
+
+/// The name as OpenSSL's `X509_NAME_print` prints it (its older, "compat" form): the
+/// one-line form's entries joined by `, ` where a slash begins a new one (`/` then one or
+/// two capitals and `=`).
+pub(crate) fn compat_name(name: &Name) -> String {
+    let line = oneline_name(name, usize::MAX);
+    let b = line.as_bytes();
+    let mut out = String::new();
+    let mut start = 1.min(b.len());
+    for i in 1..=b.len() {
+        let upper = |j: usize| b.get(j).is_some_and(u8::is_ascii_uppercase);
+        let eq = |j: usize| b.get(j) == Some(&b'=');
+        let boundary = i == b.len()
+            || (b[i] == b'/' && upper(i + 1) && (eq(i + 2) || (upper(i + 2) && eq(i + 3))));
+        if boundary {
+            out.push_str(&line[start..i]);
+            if i < b.len() {
+                out.push_str(", ");
+            }
+            start = i + 1;
+        }
     }
     out
 }

@@ -54,14 +54,15 @@ pub fn read_certs(data: &[u8]) -> Result<Vec<Certificate>> {
     if is_pem(data) { certs_from_pem(data) } else { Ok(vec![cert_from_der(data)?]) }
 }
 
-/// A certificate as PEM.
+/// A certificate as PEM, as issued (`encode.rs`).
 pub fn to_pem(cert: &Certificate) -> Result<String> {
-    Ok(cert.to_pem(LineEnding::LF)?)
+    der::pem::encode_string("CERTIFICATE", LineEnding::LF, &to_der(cert)?)
+        .map_err(|e| Error::Malformed(format!("PEM: {e}")))
 }
 
-/// A certificate as DER.
+/// A certificate as DER, as issued (`encode.rs`).
 pub fn to_der(cert: &Certificate) -> Result<Vec<u8>> {
-    Ok(cert.to_der()?)
+    super::encode::cert_der(cert)
 }
 
 /// A DER request.

@@ -24,6 +24,7 @@ use x509_cert::ext::pkix::{
     CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages,
     PrivateKeyUsagePeriod, SubjectAltName, SubjectKeyIdentifier,
 };
+use x509_cert::name::Name;
 use x509_cert::request::CertReq;
 use x509_cert::serial_number::SerialNumber;
 use x509_cert::time::Time;
@@ -36,6 +37,16 @@ const EXTENSION_REQUEST: Oid = Oid::new_unwrap("1.2.840.113549.1.9.14");
 
 /// `openssl x509 -text -noout`.
 pub fn cert_text(cert: &Certificate) -> Result<String> {
+    cert_text_named(cert, display_name)
+}
+
+/// [`cert_text`] with the names in OpenSSL's older form (`C=US, O=Org, CN=name`), as
+/// `openssl pkcs7 -print_certs -text` prints them (`X509_print`, `XN_FLAG_COMPAT`).
+pub fn cert_text_compat(cert: &Certificate) -> Result<String> {
+    cert_text_named(cert, super::name::compat_name)
+}
+
+fn cert_text_named(cert: &Certificate, display_name: fn(&Name) -> String) -> Result<String> {
     let tbs = cert.tbs_certificate();
     let mut s = String::from("Certificate:\n    Data:\n");
     let v = tbs.version() as u8;

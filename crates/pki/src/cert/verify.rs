@@ -32,7 +32,6 @@ use super::purpose::Purpose;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use cryptocard::digest::{HashAlg, Hasher};
-use der::Encode;
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{AuthorityKeyIdentifier, SubjectKeyIdentifier};
@@ -359,7 +358,7 @@ fn no_issuer(self_issued: bool, depth: usize) -> PathFailure {
 }
 
 fn fingerprint(cert: &Certificate) -> Result<[u8; 32]> {
-    let der = cert.to_der()?;
+    let der = super::encode::cert_der(cert)?;
     let mut fp = [0u8; 32];
     fp.copy_from_slice(Hasher::digest(HashAlg::Sha256, &der).as_bytes());
     Ok(fp)
@@ -387,7 +386,8 @@ impl<'a> Signed<'a> {
             .signature()
             .as_bytes()
             .ok_or_else(|| Error::Malformed("signature is not a whole number of bytes".into()))?;
-        let digest = Hasher::digest(scheme.hash(), &tbs.to_der()?).as_bytes().to_vec();
+        let digest =
+            Hasher::digest(scheme.hash(), &super::encode::tbs_der(tbs)?).as_bytes().to_vec();
         let fingerprint = fingerprint(cert)?;
         Ok(Signed { scheme, digest, signature, fingerprint })
     }

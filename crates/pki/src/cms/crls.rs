@@ -1,21 +1,23 @@
 //! The `crls` field of SignedData (RFC 5652 section 10.2.1, `RevocationInfoChoices`),
 //! read and written as the SET's content, CRL by CRL with `cert::Crl`: the `cms` crate's
 //! type reads CRLs with `x509-cert`'s CertificateList, which refuses a version 1 CRL (no
-//! version field), so one such CRL would fail the whole message.
+//! version field), so one such CRL would fail the whole message. Certs-only messages
+//! (`certs_only.rs`) hold their certificates the same way, in the order given.
 
 use crate::Result;
 use crate::cert::Crl;
 use der::asn1::AnyRef;
 use der::{Encode, Reader, Tag, Tagged};
 
-/// `RevocationInfoChoices`: the DER of its elements, one after the other.
+/// A SET (`RevocationInfoChoices`, `CertificateSet`, ...): the DER of its elements, one
+/// after the other, as they came.
 #[derive(Clone, Debug)]
-pub(super) struct RevocationSet(Vec<u8>);
+pub(super) struct RawSet(Vec<u8>);
 
-impl RevocationSet {
+impl RawSet {
     /// The set of `crls` (in DER's SET OF order), or `None` for none: the field is then
     /// left out.
-    pub(super) fn of(crls: &[Crl]) -> Option<RevocationSet> {
+    pub(super) fn of(crls: &[Crl]) -> Option<RawSet> {
         let mut ders: Vec<&[u8]> = crls.iter().map(Crl::to_der).collect();
         if ders.is_empty() {
             return None;
@@ -23,33 +25,45 @@ impl RevocationSet {
         // X.690 11.6: SET OF elements in ascending order of their encodings.
         ders.sort();
         ders.dedup();
-        Some(RevocationSet(ders.concat()))
+        Some(RawSet(ders.concat()))
+    }
+
+    /// The DER of `items` in the order given (OpenSSL writes a certs-only message's
+    /// certificates and CRLs in its stack's order, not sorted).
+    pub(super) fn in_order<'a>(items: impl IntoIterator<Item = &'a [u8]>) -> RawSet {
+        RawSet(items.into_iter().flatten().copied().collect())
+    }
+
+    /// The elements that are SEQUENCEs (a `CertificateChoices`' certificate, a
+    /// `RevocationInfoChoice`'s CRL), each as its DER; the tagged choices are passed over.
+    pub(super) fn sequences(&self) -> Result<Vec<Vec<u8>>> {
+        let mut reader = der::SliceReader::new(&self.0)?;
+        let mut out = Vec::new();
+        while !reader.is_finished() {
+            let item: AnyRef<'_> = reader.decode()?;
+            if item.tag() == Tag::Sequence {
+                out.push(item.to_der()?);
+            }
+        }
+        Ok(out)
     }
 
     /// The CRLs: each `crl` choice (a SEQUENCE); the `other` choices (`[1]`, OCSP
     /// responses and the like) are passed over.
     pub(super) fn crls(&self) -> Result<Vec<Crl>> {
-        let mut reader = der::SliceReader::new(&self.0)?;
-        let mut crls = Vec::new();
-        while !reader.is_finished() {
-            let item: AnyRef<'_> = reader.decode()?;
-            if item.tag() == Tag::Sequence {
-                crls.push(Crl::from_der(&item.to_der()?)?);
-            }
-        }
-        Ok(crls)
+        self.sequences()?.iter().map(|der| Crl::from_der(der)).collect()
     }
 }
 
-impl<'a> der::DecodeValue<'a> for RevocationSet {
+impl<'a> der::DecodeValue<'a> for RawSet {
     type Error = der::Error;
 
     fn decode_value<R: Reader<'a>>(reader: &mut R, header: der::Header) -> der::Result<Self> {
-        Ok(RevocationSet(reader.read_vec(header.length())?))
+        Ok(RawSet(reader.read_vec(header.length())?))
     }
 }
 
-impl der::EncodeValue for RevocationSet {
+impl der::EncodeValue for RawSet {
     fn value_len(&self) -> der::Result<der::Length> {
         der::Length::try_from(self.0.len())
     }
@@ -59,7 +73,7 @@ impl der::EncodeValue for RevocationSet {
     }
 }
 
-impl der::FixedTag for RevocationSet {
+impl der::FixedTag for RawSet {
     const TAG: Tag = Tag::Set;
 }
 
@@ -70,9 +84,9 @@ mod tests {
     #[test]
     fn other_choices_are_passed_over_and_garbage_refused() {
         // An `other` choice ([1] constructed, empty) alone: no CRL.
-        assert!(RevocationSet(vec![0xa1, 0x00]).crls().unwrap().is_empty());
-        assert!(RevocationSet(vec![0x30, 0x03, 0x02, 0x01]).crls().is_err());
-        assert!(RevocationSet(vec![0x30, 0x00]).crls().is_err());
-        assert!(RevocationSet::of(&[]).is_none());
+        assert!(RawSet(vec![0xa1, 0x00]).crls().unwrap().is_empty());
+        assert!(RawSet(vec![0x30, 0x03, 0x02, 0x01]).crls().is_err());
+        assert!(RawSet(vec![0x30, 0x00]).crls().is_err());
+        assert!(RawSet::of(&[]).is_none());
     }
 }

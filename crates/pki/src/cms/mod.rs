@@ -22,6 +22,7 @@
 //! is [`canonical_text`].
 
 mod canon;
+mod certs_only;
 mod content;
 mod content_cipher;
 mod crls;
@@ -33,6 +34,7 @@ pub mod smime;
 mod verify;
 
 pub use canon::{add_text_header, canonical_text, strip_text_header};
+pub use certs_only::{MAX_CERTS_ONLY, certs_and_crls, certs_only};
 pub use content::{Format, Kind, kind_of, read, write};
 pub use content_cipher::ContentCipher;
 pub use enveloped::{MAX_TRIED_RECIPIENTS, Recipient, decrypt, encrypt};

@@ -10,7 +10,7 @@
 //! documents signed with one key fills the IFMA unit's eight lanes.
 
 use super::content::{DATA, wrap};
-use super::crls::RevocationSet;
+use super::crls::RawSet;
 use super::ident::CertId;
 use super::keytrans::hash_algorithm;
 use crate::cert::Crl;
@@ -89,7 +89,7 @@ impl Default for SignOptions {
 }
 
 /// SignedData (RFC 5652 section 5.1) as the `cms` crate defines it, but with its CRLs
-/// as a [`RevocationSet`], which holds CRLs of any version.
+/// as a [`RawSet`], which holds CRLs of any version.
 #[derive(Sequence)]
 struct SignedData {
     version: CmsVersion,
@@ -98,7 +98,7 @@ struct SignedData {
     #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
     certificates: Option<CertificateSet>,
     #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
-    crls: Option<RevocationSet>,
+    crls: Option<RawSet>,
     signer_infos: SignerInfos,
 }
 
@@ -315,7 +315,7 @@ fn assemble(
         digest_algorithms: SetOfVec::try_from(digests)?,
         encap_content_info: EncapsulatedContentInfo { econtent_type: DATA, econtent },
         certificates,
-        crls: RevocationSet::of(&opts.crls),
+        crls: RawSet::of(&opts.crls),
         signer_infos: SignerInfos::try_from(infos)?,
     };
     wrap(ID_SIGNED_DATA, &sd)

@@ -16,7 +16,7 @@
 //! signature checks, and a certificate pair checked for one signer is not checked again.
 
 use super::content::{DATA, open};
-use super::crls::RevocationSet;
+use super::crls::RawSet;
 use super::enveloped::cert_public_key;
 use super::ident::CertId;
 use crate::cert::{
@@ -49,7 +49,7 @@ struct SignedData {
     #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
     certificates: Option<CertificateSet>,
     #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
-    crls: Option<RevocationSet>,
+    crls: Option<RawSet>,
     signer_infos: SignerInfos,
 }
 

@@ -281,4 +281,27 @@ fn certificates_are_written_as_issued() {
     if have_openssl("certificates_are_written_as_issued") {
         assert_eq!(der, openssl(&["x509", "-in", &pem, "-outform", "DER"], b""));
     }
+    // Carried in a signed message and in a PKCS#12 file, it comes out unchanged.
+    let pki = |n: &str| format!("{}/../pki/tests/data/{n}", env!("CARGO_MANIFEST_DIR"));
+    let (signer, key) = (pki("signer.pem"), pki("signer.key"));
+    let body: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+    let sign = ["cms", "-sign", "-signer", &signer, "-inkey", &key, "-certfile", &pem];
+    let msg = ok(&run(&[&sign[..], &["-outform", "DER", "-nodetach"]].concat(), b"hi\n"));
+    let listed = ok_text(&run(&["pkcs7", "-inform", "DER", "-print_certs"], &msg));
+    assert!(listed.replace('\n', "").contains(&body), "{listed}");
+    let export = [
+        "pkcs12",
+        "-export",
+        "-in",
+        &signer,
+        "-inkey",
+        &key,
+        "-certfile",
+        &pem,
+        "-passout",
+        "pass:x",
+    ];
+    let p12 = ok(&run(&export, b""));
+    let out = ok_text(&run(&["pkcs12", "-nokeys", "-passin", "pass:x"], &p12));
+    assert!(out.replace('\n', "").contains(&body), "{out}");
 }

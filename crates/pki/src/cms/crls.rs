@@ -18,7 +18,12 @@ impl RawSet {
     /// The set of `crls` (in DER's SET OF order), or `None` for none: the field is then
     /// left out.
     pub(super) fn of(crls: &[Crl]) -> Option<RawSet> {
-        let mut ders: Vec<&[u8]> = crls.iter().map(Crl::to_der).collect();
+        RawSet::sorted(crls.iter().map(Crl::to_der))
+    }
+
+    /// The set of `ders` in DER's SET OF order, repeats dropped, or `None` for none.
+    pub(super) fn sorted<'a>(ders: impl IntoIterator<Item = &'a [u8]>) -> Option<RawSet> {
+        let mut ders: Vec<&[u8]> = ders.into_iter().collect();
         if ders.is_empty() {
             return None;
         }

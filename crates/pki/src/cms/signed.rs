@@ -16,11 +16,9 @@ use super::keytrans::hash_algorithm;
 use crate::cert::Crl;
 use crate::sig::SigScheme;
 use crate::{Error, Result};
-use cms::cert::CertificateChoices;
 use cms::content_info::CmsVersion;
 use cms::signed_data::{
-    CertificateSet, DigestAlgorithmIdentifiers, EncapsulatedContentInfo, SignerIdentifier,
-    SignerInfo, SignerInfos,
+    DigestAlgorithmIdentifiers, EncapsulatedContentInfo, SignerIdentifier, SignerInfo, SignerInfos,
 };
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5911::{
@@ -96,7 +94,7 @@ struct SignedData {
     digest_algorithms: DigestAlgorithmIdentifiers,
     encap_content_info: EncapsulatedContentInfo,
     #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
-    certificates: Option<CertificateSet>,
+    certificates: Option<RawSet>,
     #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
     crls: Option<RawSet>,
     signer_infos: SignerInfos,
@@ -296,12 +294,9 @@ fn assemble(
             certs.push(cert.clone());
         }
     }
-    let certificates = if certs.is_empty() {
-        None
-    } else {
-        let choices = certs.into_iter().map(CertificateChoices::Certificate).collect::<Vec<_>>();
-        Some(CertificateSet::try_from(choices)?)
-    };
+    // As issued (`cert::to_der`), not re-encoded.
+    let cert_ders = certs.iter().map(crate::cert::to_der).collect::<Result<Vec<_>>>()?;
+    let certificates = RawSet::sorted(cert_ders.iter().map(Vec::as_slice));
     // Version 1 unless a signer is named by key identifier (section 5.1).
     let version = if infos.iter().any(|i| i.version == CmsVersion::V3) {
         CmsVersion::V3

@@ -198,7 +198,7 @@ impl<'a> Pkcs12Builder<'a> {
         if &public != key.public_key() {
             return Err(Error::NoMatch("the certificate is not the private key's".into()));
         }
-        Ok(Some(Hasher::digest(HashAlg::Sha1, &cert.to_der()?).as_bytes().to_vec()))
+        Ok(Some(Hasher::digest(HashAlg::Sha1, &crate::cert::to_der(cert)?).as_bytes().to_vec()))
     }
 
     fn make_mac(
@@ -216,8 +216,10 @@ impl<'a> Pkcs12Builder<'a> {
 }
 
 fn cert_bag(cert: &Certificate, attrs: Vec<Attribute>) -> Result<SafeBag> {
-    let value =
-        CertBag { cert_id: X509_CERTIFICATE, cert_value: OctetString::new(cert.to_der()?)? };
+    let value = CertBag {
+        cert_id: X509_CERTIFICATE,
+        cert_value: OctetString::new(crate::cert::to_der(cert)?)?,
+    };
     Ok(SafeBag {
         bag_id: CERT_BAG,
         bag_value: Any::encode_from(&value)?,

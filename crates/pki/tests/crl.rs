@@ -199,3 +199,15 @@ fn crl_entries_are_sorted_and_signers_checked() {
         CrlBuilder::new(now).sign(&cert("signer.pem"), &key("signer.key")).unwrap_err();
     assert!(no_crl_sign.to_string().contains("cRLSign"), "{no_crl_sign}");
 }
+
+#[test]
+fn crl_numbers_are_minimal_positive_integers() {
+    let now = SystemTime::now();
+    for (n, hex) in
+        [(0, "00"), (1, "01"), (0x80, "80"), (0x1234, "1234"), (u64::MAX, "FFFFFFFFFFFFFFFF")]
+    {
+        let crl = CrlBuilder::new(now).number(n).sign(&cert("inter.pem"), &key("inter.key"));
+        // Read back as a strict DER INTEGER: minimal, a zero byte before a high bit.
+        assert_eq!(crl.unwrap().number_hex().as_deref(), Some(hex), "{n}");
+    }
+}

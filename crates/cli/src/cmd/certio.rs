@@ -7,7 +7,7 @@ use crate::io::{self, Mode, Output};
 use crate::keyfile::Format;
 use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::digest::HashAlg;
-use cryptocard_pki::cert::{self, CertReq, Certificate};
+use cryptocard_pki::cert::{self, CertReq, Certificate, Crl};
 use cryptocard_pki::sig::SigScheme;
 
 /// A library error while doing `what`.
@@ -31,10 +31,26 @@ pub fn load_cert(path: Option<&str>, inform: Option<Format>) -> CmdResult<Certif
 /// The certificates in a PEM or DER file (stdin for `None`), at most
 /// [`io::MAX_CERT_INPUT`] bytes; or why they cannot be read, naming the file.
 pub fn read_cert_file(path: Option<&str>) -> Result<Vec<Certificate>, String> {
+    let data = read_cert_input(path)?;
+    certs_of(path, &data)
+}
+
+/// [`read_cert_file`] for a file of trusted certificates (`-CAfile`): the certificates and
+/// the CRLs beside them (`cert::crls_beside_certs`), which OpenSSL's store reads too.
+pub fn read_trust_file(path: &str) -> Result<(Vec<Certificate>, Vec<Crl>), String> {
+    let data = read_cert_input(Some(path))?;
+    let crls = cert::crls_beside_certs(&data).map_err(|e| format!("{path}: {e}"))?;
+    Ok((certs_of(Some(path), &data)?, crls))
+}
+
+fn read_cert_input(path: Option<&str>) -> Result<Vec<u8>, String> {
+    io::read_capped(path, "certificates", io::MAX_CERT_INPUT).map_err(|f| f.to_string())
+}
+
+/// The certificates of `data`, read from `path`: at least one.
+fn certs_of(path: Option<&str>, data: &[u8]) -> Result<Vec<Certificate>, String> {
     let name = io::input_name(path);
-    let data =
-        io::read_capped(path, "certificates", io::MAX_CERT_INPUT).map_err(|f| f.to_string())?;
-    let certs = cert::read_certs(&data).map_err(|e| format!("{name}: {e}"))?;
+    let certs = cert::read_certs(data).map_err(|e| format!("{name}: {e}"))?;
     if certs.is_empty() {
         return Err(format!("{name}: no certificate in the file"));
     }

@@ -94,8 +94,9 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// The first CRL of a PEM or DER file (stdin for `None`).
-fn load_crl(path: Option<&str>, inform: Option<Format>) -> CmdResult<Crl> {
+/// The first CRL of a PEM or DER file (stdin for `None`), by content unless `inform`
+/// says (`crl`, `crl2pkcs7`).
+pub(super) fn load_crl(path: Option<&str>, inform: Option<Format>) -> CmdResult<Crl> {
     let name = io::input_name(path).to_string();
     let data = io::read_capped(path, "a CRL", io::MAX_CERT_INPUT)?;
     let crls = match inform {
@@ -147,10 +148,6 @@ fn print(crl: &Crl, what: &str, digest: HashAlg) -> CmdResult<String> {
             Some(t) => format!("nextUpdate={}\n", cert::time_text(t)),
             None => "nextUpdate=NONE\n".to_string(),
         },
-        _ => {
-            let hex: Vec<String> =
-                crl.fingerprint(digest).iter().map(|b| format!("{b:02X}")).collect();
-            format!("{} Fingerprint={}\n", digest.name(), hex.join(":"))
-        }
+        _ => format!("{}\n", crl.fingerprint_line(digest)),
     })
 }

@@ -106,15 +106,7 @@ pub fn crl2pkcs7_main(argv: &[String]) -> CmdResult {
     let outform = keyfile::format(a.value("outform"), "outform")?.unwrap_or(Format::Pem);
     let mut crls: Vec<Crl> = Vec::new();
     if !a.has("nocrl") {
-        let name = io::input_name(a.value("in")).to_string();
-        let data = io::read_capped(a.value("in"), "a CRL", io::MAX_CERT_INPUT)?;
-        let read = match inform {
-            Some(Format::Der) => Crl::from_der(&data).map(|c| vec![c]),
-            Some(Format::Pem) => cert::crls_from_pem(&data),
-            None => cert::read_crls(&data),
-        };
-        let read = read.map_err(|e| Fail::msg(format!("{name}: could not read CRL: {e}")))?;
-        crls.push(read.into_iter().next().ok_or_else(|| Fail::msg(format!("{name}: no CRL")))?);
+        crls.push(super::crl::load_crl(a.value("in"), inform)?);
     }
     let mut certs = Vec::new();
     for path in a.values("certfile") {

@@ -28,7 +28,7 @@
 //! unreadable `-CAfile`, `-CApath` or `-untrusted`.
 
 use super::Spec;
-use super::certio::read_cert_file;
+use super::certio::{read_cert_file, read_trust_file};
 use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
@@ -123,9 +123,9 @@ pub(super) fn trust_files(a: &Parsed) -> CmdResult<(Vec<Certificate>, Vec<Crl>)>
     let mut trusted = Vec::new();
     let mut crls = Vec::new();
     for path in a.values("CAfile") {
-        trusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
-        let data = io::read_capped(Some(path), "certificates", io::MAX_CERT_INPUT)?;
-        crls.extend(cert::crls_beside_certs(&data).map_err(|e| Fail::msg(format!("{path}: {e}")))?);
+        let (certs, file_crls) = read_trust_file(path).map_err(Fail::msg)?;
+        trusted.extend(certs);
+        crls.extend(file_crls);
     }
     for dir in a.values("CApath") {
         let (certs, dir_crls) = hashed_dir(dir)?;

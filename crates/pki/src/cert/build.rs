@@ -160,12 +160,8 @@ impl CertBuilder {
             None => random_serial(&mut OsRng)?,
         };
         let start = self.not_before.unwrap_or_else(SystemTime::now);
-        // Whole seconds, as the encodings hold.
-        let start = UNIX_EPOCH
-            + Duration::from_secs(start.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs());
         let end = start + Duration::from_secs(u64::from(self.days) * 86_400);
-        let validity =
-            Validity { not_before: Time::try_from(start)?, not_after: Time::try_from(end)? };
+        let validity = Validity { not_before: time(start)?, not_after: time(end)? };
         let extensions = self.extensions(aki)?;
         let tbs = Tbs {
             // v1 is the DEFAULT, so DER leaves it out.
@@ -223,8 +219,20 @@ impl CertBuilder {
     }
 }
 
+/// A time in whole seconds (as the encodings hold), UTCTime through 2049 and
+/// GeneralizedTime after (RFC 5280 4.1.2.5, 5.1.2.4).
+pub(super) fn time(at: SystemTime) -> Result<Time> {
+    let secs = at
+        .duration_since(UNIX_EPOCH)
+        .map_err(|_| Error::Unsupported("a time before 1970".into()))?;
+    Ok(Time::try_from(UNIX_EPOCH + Duration::from_secs(secs.as_secs()))?)
+}
+
 /// An extension holding `value`'s DER.
-fn extension<T: Encode + const_oid::AssociatedOid>(value: &T, critical: bool) -> Result<Extension> {
+pub(super) fn extension<T: Encode + const_oid::AssociatedOid>(
+    value: &T,
+    critical: bool,
+) -> Result<Extension> {
     Ok(Extension { extn_id: T::OID, critical, extn_value: OctetString::new(value.to_der()?)? })
 }
 

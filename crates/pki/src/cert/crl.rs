@@ -23,8 +23,9 @@
 //! - the certificate's serial number must not be listed (5.1.2.6), except with the
 //!   reason removeFromCRL (5.3.1).
 //!
-//! CRLs are the caller's (files an operator names), not a message's; each certificate
-//! checked costs one signature verification.
+//! The CRLs are the caller's: files an operator names, or those a CMS message carries
+//! (which `cms::verify` passes on); each certificate checked costs one signature
+//! verification.
 
 use super::failure::PathFailure;
 use crate::sig::{self, SigScheme};
@@ -122,6 +123,12 @@ impl Crl {
     /// The digest of the DER (`openssl crl -fingerprint`).
     pub fn fingerprint(&self, hash: HashAlg) -> Vec<u8> {
         Hasher::digest(hash, &self.der).as_bytes().to_vec()
+    }
+
+    /// `NAME Fingerprint=AB:CD:...` as `openssl crl -fingerprint` prints it, labelled with
+    /// OpenSSL's name of the digest (`SHA1`, `SHA2-256`, ...).
+    pub fn fingerprint_line(&self, hash: HashAlg) -> String {
+        super::fingerprint_text(hash.name(), &self.fingerprint(hash))
     }
 
     /// The cRLNumber extension (RFC 5280 5.2.3), if it has a readable one, in hex as
@@ -264,10 +271,11 @@ impl Crl {
         ];
         let entry_known = [ID_CE_CRL_REASONS, ID_CE_INVALIDITY_DATE, ID_CE_CERTIFICATE_ISSUER];
         let tbs = &self.list.tbs;
-        let crl_exts = tbs.extensions.iter().flatten();
-        let entry_exts = tbs.revoked.iter().flatten().flat_map(|r| r.extensions.iter().flatten());
-        crl_exts.clone().any(|e| e.critical && !crl_known.contains(&e.extn_id))
-            || entry_exts.clone().any(|e| e.critical && !entry_known.contains(&e.extn_id))
+        let mut crl_exts = tbs.extensions.iter().flatten();
+        let mut entry_exts =
+            tbs.revoked.iter().flatten().flat_map(|r| r.extensions.iter().flatten());
+        crl_exts.any(|e| e.critical && !crl_known.contains(&e.extn_id))
+            || entry_exts.any(|e| e.critical && !entry_known.contains(&e.extn_id))
     }
 
     /// Whether `cert`'s serial number is listed, for a reason other than removeFromCRL.
@@ -340,10 +348,13 @@ pub(super) fn check_cert(
     // The best CRL, as OpenSSL scores them: no unhandled critical extension, then in
     // scope, then current, then the latest; of equals, the first given (`max_by_key`
     // takes the last of equals, so it runs backwards).
-    let crl = crls.iter().rev().filter(|c| c.may_be_for(cert, issuer)).max_by_key(|c| {
-        (!c.unhandled_critical(), c.in_scope(cert), c.current(at), c.this_update())
-    });
-    let Some(crl) = crl else {
+    let best = crls
+        .iter()
+        .rev()
+        .filter(|c| c.may_be_for(cert, issuer))
+        .map(|c| ((!c.unhandled_critical(), c.in_scope(cert), c.current(at), c.this_update()), c))
+        .max_by_key(|(score, _)| *score);
+    let Some(((handled, in_scope, _, _), crl)) = best else {
         return report(PathFailure::UnableToGetCrl);
     };
     if let Ok(Some((_, ku))) = issuer.tbs_certificate().get_extension::<KeyUsage>()
@@ -351,7 +362,7 @@ pub(super) fn check_cert(
     {
         report(PathFailure::NoCrlSign)?;
     }
-    if !crl.in_scope(cert) {
+    if !in_scope {
         report(PathFailure::DifferentCrlScope)?;
     }
     if at < crl.this_update() {
@@ -362,7 +373,7 @@ pub(super) fn check_cert(
     if !crl.signed_by(issuer) {
         report(PathFailure::CrlSignatureFailure)?;
     }
-    if crl.unhandled_critical() {
+    if !handled {
         report(PathFailure::CrlCriticalExtension)?;
     }
     if crl.lists(cert) {

@@ -9,21 +9,19 @@
 //! An issuer whose keyUsage leaves out cRLSign is refused: every verifier would refuse
 //! its CRL (4.2.1.3), OpenSSL's with "key usage does not include CRL signing".
 
+use super::build::{extension, time};
 use super::crl::{CertificateList, Crl, RevokedCert, TbsCertList};
 use super::key_id;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
-use const_oid::db::rfc5280::{ID_CE_AUTHORITY_KEY_IDENTIFIER, ID_CE_CRL_NUMBER, ID_CE_CRL_REASONS};
 use cryptocard::rsa::RsaPrivateKey;
 use der::Encode;
-use der::asn1::{BitString, Int, OctetString};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use der::asn1::{BitString, Int, OctetString, Uint};
+use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::Version;
-use x509_cert::ext::Extension;
-use x509_cert::ext::pkix::{AuthorityKeyIdentifier, CrlReason, KeyUsage};
+use x509_cert::ext::pkix::{AuthorityKeyIdentifier, CrlNumber, CrlReason, KeyUsage};
 use x509_cert::serial_number::SerialNumber;
-use x509_cert::time::Time;
 
 /// The fields of a CRL to be made.
 #[derive(Clone, Debug)]
@@ -98,16 +96,14 @@ impl CrlBuilder {
         };
         let scheme = self.scheme.for_key(key.public_key())?;
         let alg = scheme.algorithm_identifier()?;
-        let mut extensions = vec![extension(
-            ID_CE_AUTHORITY_KEY_IDENTIFIER,
-            &AuthorityKeyIdentifier {
-                key_identifier: Some(OctetString::new(aki)?),
-                authority_cert_issuer: None,
-                authority_cert_serial_number: None,
-            },
-        )?];
+        let aki = AuthorityKeyIdentifier {
+            key_identifier: Some(OctetString::new(aki)?),
+            authority_cert_issuer: None,
+            authority_cert_serial_number: None,
+        };
+        let mut extensions = vec![extension(&aki, false)?];
         if let Some(n) = self.number {
-            extensions.push(extension(ID_CE_CRL_NUMBER, &Int::new(&unsigned(n))?)?);
+            extensions.push(extension(&CrlNumber(Uint::new(&n.to_be_bytes())?), false)?);
         }
         let tbs_list = TbsCertList {
             version: Some(Version::V2),
@@ -145,52 +141,10 @@ fn revoked_list(
     let mut out = Vec::with_capacity(entries.len());
     for (serial, at, reason) in entries {
         let extensions = match reason {
-            Some(r) => Some(vec![extension(ID_CE_CRL_REASONS, &r)?]),
+            Some(r) => Some(vec![extension(&r, false)?]),
             None => None,
         };
         out.push(RevokedCert { serial: Int::new(&serial)?, date: time(at)?, extensions });
     }
     Ok(Some(out))
-}
-
-/// `n` as the content of a non-negative INTEGER: big-endian, minimal, a zero byte
-/// before a high bit.
-fn unsigned(n: u64) -> Vec<u8> {
-    let bytes = n.to_be_bytes();
-    let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
-    let mut v = bytes[skip..].to_vec();
-    if v[0] & 0x80 != 0 {
-        v.insert(0, 0);
-    }
-    v
-}
-
-/// A time in whole seconds, UTCTime or GeneralizedTime as RFC 5280 asks.
-fn time(at: SystemTime) -> Result<Time> {
-    let secs = at
-        .duration_since(UNIX_EPOCH)
-        .map_err(|_| Error::Unsupported("a time before 1970".into()))?;
-    Ok(Time::try_from(UNIX_EPOCH + Duration::from_secs(secs.as_secs()))?)
-}
-
-/// A non-critical extension holding `value`'s DER.
-fn extension<T: Encode>(id: const_oid::ObjectIdentifier, value: &T) -> Result<Extension> {
-    Ok(Extension { extn_id: id, critical: false, extn_value: OctetString::new(value.to_der()?)? })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use const_oid::AssociatedOid;
-
-    #[test]
-    fn crl_numbers_are_minimal_positive_integers() {
-        assert_eq!(unsigned(0), [0]);
-        assert_eq!(unsigned(1), [1]);
-        assert_eq!(unsigned(0x80), [0, 0x80]);
-        assert_eq!(unsigned(0x1234), [0x12, 0x34]);
-        assert_eq!(unsigned(u64::MAX), [[0].as_slice(), &[0xff; 8]].concat());
-        // The OID this module writes the number under is the cRLNumber extension's.
-        assert_eq!(ID_CE_CRL_NUMBER, x509_cert::ext::pkix::CrlNumber::OID);
-    }
 }

@@ -89,8 +89,13 @@ pub fn fingerprint(cert: &Certificate, hash: HashAlg) -> Result<Vec<u8>> {
 /// `LABEL Fingerprint=AB:CD:...` (OpenSSL labels it with the digest name as given,
 /// `SHA1` when none was).
 pub fn fingerprint_line(cert: &Certificate, hash: HashAlg, label: &str) -> Result<String> {
-    let hex: Vec<String> = fingerprint(cert, hash)?.iter().map(|b| format!("{b:02X}")).collect();
-    Ok(format!("{label} Fingerprint={}", hex.join(":")))
+    Ok(fingerprint_text(label, &fingerprint(cert, hash)?))
+}
+
+/// `LABEL Fingerprint=AB:CD:...` of a digest (certificates', CRLs').
+fn fingerprint_text(label: &str, digest: &[u8]) -> String {
+    let hex: Vec<String> = digest.iter().map(|b| format!("{b:02X}")).collect();
+    format!("{label} Fingerprint={}", hex.join(":"))
 }
 
 /// The SHA-1 key identifier of RFC 5280 4.2.1.2 method 1: the hash of the

@@ -156,14 +156,10 @@ pub fn time_text(t: &Time) -> String {
     )
 }
 
-/// The serial as `openssl x509 -serial` prints it: upper-case hex bytes, at least `00`.
+/// The serial as `openssl x509 -serial` prints it (`i2a_ASN1_INTEGER`, as
+/// [`super::integer_hex`]): upper-case hex bytes, at least `00`.
 pub fn serial_hex(serial: &SerialNumber) -> String {
-    let bytes = serial.as_bytes();
-    let bytes = match bytes.iter().position(|&b| b != 0) {
-        Some(i) => &bytes[i..],
-        None => &[0u8][..],
-    };
-    bytes.iter().map(|b| format!("{b:02X}")).collect()
+    super::integer_hex(serial.as_bytes())
 }
 
 fn serial_lines(s: &mut String, serial: &SerialNumber) {

@@ -6,7 +6,7 @@
 //! given. Reading takes them out of any SignedData, signed or not.
 
 use super::content::{DATA, open, wrap};
-use super::crls::RawSet;
+use super::raw_set::RawSet;
 use crate::cert::Crl;
 use crate::{Error, Result};
 use cms::content_info::CmsVersion;

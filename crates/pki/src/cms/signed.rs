@@ -10,9 +10,9 @@
 //! documents signed with one key fills the IFMA unit's eight lanes.
 
 use super::content::{DATA, wrap};
-use super::crls::RawSet;
 use super::ident::CertId;
 use super::keytrans::hash_algorithm;
+use super::raw_set::RawSet;
 use crate::cert::Crl;
 use crate::sig::SigScheme;
 use crate::{Error, Result};

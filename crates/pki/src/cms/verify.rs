@@ -16,9 +16,9 @@
 //! signature checks, and a certificate pair checked for one signer is not checked again.
 
 use super::content::{DATA, open};
-use super::crls::RawSet;
 use super::enveloped::cert_public_key;
 use super::ident::CertId;
+use super::raw_set::RawSet;
 use crate::cert::{
     Crl, MIN_RSA_BITS, PathBudget, PathChecks, PathError, PathFailure, Purpose, Revocation,
 };
@@ -141,11 +141,13 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
         return Err(Error::Unsupported(format!("more than {MAX_CERTIFICATES} certificates")));
     }
     let at = opts.at.unwrap_or_else(SystemTime::now);
-    let mut crls = opts.crls.clone();
-    if opts.crl_check != CrlCheck::Off
-        && let Some(set) = &sd.crls
-    {
-        crls.extend(set.crls()?);
+    // The caller's CRLs and the message's, gathered only when they are consulted.
+    let mut crls = Vec::new();
+    if opts.crl_check != CrlCheck::Off {
+        crls.extend(opts.crls.iter().cloned());
+        if let Some(set) = &sd.crls {
+            crls.extend(set.crls()?);
+        }
     }
     let checks = PathChecks {
         at,

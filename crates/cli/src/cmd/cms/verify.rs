@@ -7,9 +7,10 @@
 //! them.
 
 use super::{Ctx, fail};
+use crate::cmd::certio::read_trust_file;
 use crate::fail::CmdResult;
 use crate::io::{self, Mode, Output};
-use cryptocard_pki::cert::{self, TrustStore};
+use cryptocard_pki::cert::TrustStore;
 use cryptocard_pki::cms::{self, CrlCheck, VerifyOptions};
 
 pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
@@ -21,15 +22,15 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     };
     // Detached content is verified in canonical text form unless -binary, as OpenSSL does.
     let detached = detached.map(|c| if a.has("binary") { c } else { cms::canonical_text(&c) });
-    let store = TrustStore::new(ctx.certs("CAfile")?, a.has("partial_chain"));
+    let (mut cafile, mut crls) = (Vec::new(), Vec::new());
+    for path in a.values("CAfile") {
+        let (certs, file_crls) = read_trust_file(path).map_err(|e| fail(2, e))?;
+        cafile.extend(certs);
+        crls.extend(file_crls);
+    }
+    let store = TrustStore::new(cafile, a.has("partial_chain"));
     let (trusted, mut untrusted) = store.into_parts();
     untrusted.extend(ctx.certs("certfile")?);
-    let mut crls = Vec::new();
-    for path in a.values("CAfile") {
-        let data = io::read_capped(Some(path), "certificates", io::MAX_CERT_INPUT)
-            .map_err(|f| fail(2, f.to_string()))?;
-        crls.extend(cert::crls_beside_certs(&data).map_err(|e| fail(2, format!("{path}: {e}")))?);
-    }
     let crl_check = match (a.has("crl_check_all"), a.has("crl_check")) {
         (true, _) => CrlCheck::All,
         (false, true) => CrlCheck::Signers,

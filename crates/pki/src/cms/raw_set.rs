@@ -1,8 +1,8 @@
-//! The `crls` field of SignedData (RFC 5652 section 10.2.1, `RevocationInfoChoices`),
-//! read and written as the SET's content, CRL by CRL with `cert::Crl`: the `cms` crate's
-//! type reads CRLs with `x509-cert`'s CertificateList, which refuses a version 1 CRL (no
-//! version field), so one such CRL would fail the whole message. Certs-only messages
-//! (`certs_only.rs`) hold their certificates the same way, in the order given.
+//! A SET of SignedData kept as its elements' DER, as they came: the `crls` field
+//! (RFC 5652 section 10.2.1, `RevocationInfoChoices`), read CRL by CRL with `cert::Crl`
+//! (the `cms` crate's type reads CRLs with `x509-cert`'s CertificateList, which refuses a
+//! version 1 CRL, no version field, and would fail the whole message for one), and the
+//! certificates written as issued (`signed.rs`) or in the order given (`certs_only.rs`).
 
 use crate::Result;
 use crate::cert::Crl;

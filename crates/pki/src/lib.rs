@@ -12,6 +12,8 @@
 //!   signature and a chain to a trusted root, make self-signed and CA-signed certificates
 //!   and requests (PKCS#10, RFC 2986), print them as `openssl x509 -text` does.
 //! - [`cms`]: RFC 5652 SignedData and EnvelopedData, DER, PEM and S/MIME (RFC 8551).
+//! - [`conf`]: OpenSSL's configuration files, whose sections `ca` and the X.509
+//!   extension language read.
 //! - [`pkcs12`]: PKCS#12 files (RFC 7292), a key and its certificates under a password:
 //!   read, with OpenSSL 1.x's and 3's schemes, and written as OpenSSL writes them.
 //!
@@ -23,6 +25,7 @@
 
 pub mod cert;
 pub mod cms;
+pub mod conf;
 mod error;
 pub mod pkcs12;
 pub mod sig;

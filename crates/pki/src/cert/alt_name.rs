@@ -8,57 +8,16 @@
 
 use crate::{Error, Result};
 use const_oid::AssociatedOid;
-use der::asn1::{Ia5String, OctetString};
 use der::{Decode, Encode};
-use std::net::IpAddr;
 use x509_cert::ext::Extension;
-use x509_cert::ext::pkix::name::GeneralName;
-use x509_cert::ext::pkix::{
-    AuthorityKeyIdentifier, BasicConstraints, SubjectAltName, SubjectKeyIdentifier,
-};
+use x509_cert::ext::pkix::{AuthorityKeyIdentifier, BasicConstraints, SubjectKeyIdentifier};
 use x509_cert::request::{CertReq, ExtensionReq};
 
-/// The subjectAltName extension of `spec`: comma-separated `DNS:`, `IP:`, `email:` and
-/// `URI:` entries.
+/// The subjectAltName extension of `spec`: comma-separated `DNS:`, `IP:`, `email:`,
+/// `URI:` and `RID:` entries (the extension language's, `ext_conf`).
 pub fn subject_alt_name(spec: &str) -> Result<Extension> {
-    let mut names = Vec::new();
-    for entry in spec.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-        let (kind, value) = entry.split_once(':').ok_or_else(|| {
-            Error::Malformed(format!("subjectAltName entry '{entry}': TYPE:VALUE"))
-        })?;
-        let ia5 = |v: &str| {
-            Ia5String::new(v).map_err(|_| Error::Malformed(format!("'{v}' is not IA5 text")))
-        };
-        names.push(match kind.trim() {
-            "DNS" => GeneralName::DnsName(ia5(value)?),
-            "email" => GeneralName::Rfc822Name(ia5(value)?),
-            "URI" => GeneralName::UniformResourceIdentifier(ia5(value)?),
-            "IP" => {
-                let ip: IpAddr = value
-                    .parse()
-                    .map_err(|_| Error::Malformed(format!("'{value}' is not an IP address")))?;
-                let bytes = match ip {
-                    IpAddr::V4(v4) => v4.octets().to_vec(),
-                    IpAddr::V6(v6) => v6.octets().to_vec(),
-                };
-                GeneralName::IpAddress(OctetString::new(bytes)?)
-            }
-            other => {
-                return Err(Error::Unsupported(format!(
-                    "subjectAltName type '{other}' (DNS, IP, email, URI)"
-                )));
-            }
-        });
-    }
-    if names.is_empty() {
-        return Err(Error::Malformed("subjectAltName with no entries".into()));
-    }
-    let value = SubjectAltName(names).to_der()?;
-    Ok(Extension {
-        extn_id: SubjectAltName::OID,
-        critical: false,
-        extn_value: OctetString::new(value)?,
-    })
+    super::conf_extension("subjectAltName", spec, &super::ExtContext::NONE, &[])?
+        .ok_or_else(|| Error::Malformed("subjectAltName with no entries".into()))
 }
 
 /// Which of a request's extensions a certificate issued from it gets (`openssl x509
@@ -109,6 +68,8 @@ pub fn requested_extensions(csr: &CertReq) -> Result<Vec<Extension>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use x509_cert::ext::pkix::SubjectAltName;
+    use x509_cert::ext::pkix::name::GeneralName;
 
     #[test]
     fn entries_of_each_kind_and_errors() {

@@ -44,8 +44,9 @@ pub enum Profile {
     Ca,
     /// An end entity: basicConstraints CA:FALSE, the key identifiers.
     Leaf,
-    /// No extensions at all: a v1 certificate, as `openssl x509 -req` without
-    /// `-extfile` writes.
+    /// Only the extensions given with [`CertBuilder::extension`], in their order; with none,
+    /// a v1 certificate, as `openssl x509 -req` without `-extfile` and `openssl ca`
+    /// without an extension section write.
     V1,
 }
 
@@ -56,6 +57,7 @@ pub struct CertBuilder {
     public_key: SubjectPublicKeyInfoOwned,
     serial: Option<Vec<u8>>,
     not_before: Option<SystemTime>,
+    not_after: Option<SystemTime>,
     days: u32,
     scheme: SigScheme,
     profile: Profile,
@@ -76,6 +78,7 @@ impl CertBuilder {
             public_key,
             serial: None,
             not_before: None,
+            not_after: None,
             days: 30,
             scheme: SigScheme::DEFAULT,
             profile: Profile::Ca,
@@ -98,6 +101,12 @@ impl CertBuilder {
     /// The start of validity (default: now).
     pub fn not_before(mut self, at: SystemTime) -> CertBuilder {
         self.not_before = Some(at);
+        self
+    }
+
+    /// The end of validity, in place of a number of days from the start.
+    pub fn not_after(mut self, at: SystemTime) -> CertBuilder {
+        self.not_after = Some(at);
         self
     }
 
@@ -160,7 +169,8 @@ impl CertBuilder {
             None => random_serial(&mut OsRng)?,
         };
         let start = self.not_before.unwrap_or_else(SystemTime::now);
-        let end = start + Duration::from_secs(u64::from(self.days) * 86_400);
+        let end =
+            self.not_after.unwrap_or(start + Duration::from_secs(u64::from(self.days) * 86_400));
         let validity = Validity { not_before: time(start)?, not_after: time(end)? };
         let extensions = self.extensions(aki)?;
         let tbs = Tbs {
@@ -234,6 +244,11 @@ pub(super) fn extension<T: Encode + const_oid::AssociatedOid>(
     critical: bool,
 ) -> Result<Extension> {
     Ok(Extension { extn_id: T::OID, critical, extn_value: OctetString::new(value.to_der()?)? })
+}
+
+/// A random serial as OpenSSL draws them (`ca -rand_serial`): positive, 20 bytes.
+pub fn new_serial() -> Result<SerialNumber> {
+    random_serial(&mut OsRng)
 }
 
 /// A random positive serial of [`SERIAL_LEN`] bytes.

@@ -20,8 +20,10 @@ use der::asn1::{BitString, Int, OctetString, Uint};
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::Version;
+use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::{AuthorityKeyIdentifier, CrlNumber, CrlReason, KeyUsage};
 use x509_cert::serial_number::SerialNumber;
+use x509_cert::time::Time;
 
 /// The fields of a CRL to be made.
 #[derive(Clone, Debug)]
@@ -29,8 +31,21 @@ pub struct CrlBuilder {
     this_update: SystemTime,
     next_update: Option<SystemTime>,
     number: Option<u64>,
-    revoked: Vec<(Vec<u8>, SystemTime, Option<CrlReason>)>,
+    revoked: Vec<Entry>,
     scheme: SigScheme,
+    extensions: Option<Vec<Extension>>,
+    version: Version,
+}
+
+/// A revoked certificate: its serial (DER INTEGER content), when, its reason and other
+/// entry extensions.
+type Entry = (Vec<u8>, Stamp, Option<CrlReason>, Vec<Extension>);
+
+/// A revocation date: a moment (encoded by year), or a time kept as given.
+#[derive(Clone, Debug)]
+enum Stamp {
+    At(SystemTime),
+    Exact(Time),
 }
 
 impl CrlBuilder {
@@ -43,7 +58,35 @@ impl CrlBuilder {
             number: None,
             revoked: Vec::new(),
             scheme: SigScheme::DEFAULT,
+            extensions: None,
+            version: Version::V2,
         }
+    }
+
+    /// The CRL's own extensions, in place of the default authority key identifier
+    /// (`ca -gencrl`'s `crl_extensions`); a [`number`](Self::number) follows them.
+    pub fn extensions(mut self, extensions: Vec<Extension>) -> CrlBuilder {
+        self.extensions = Some(extensions);
+        self
+    }
+
+    /// The version (default 2). Version 1 is for a CRL without any extension, as
+    /// `ca -gencrl` writes one when nothing asks for version 2 (RFC 5280 5.1.2.1).
+    pub fn version(mut self, version: Version) -> CrlBuilder {
+        self.version = version;
+        self
+    }
+
+    /// Lists the certificate of `serial` as revoked at `at`, a time kept as given, with
+    /// these entry extensions (RFC 5280 5.3), in this order.
+    pub fn revoke_entry(
+        mut self,
+        serial: &SerialNumber,
+        at: Time,
+        extensions: Vec<Extension>,
+    ) -> CrlBuilder {
+        self.revoked.push((serial.as_bytes().to_vec(), Stamp::Exact(at), None, extensions));
+        self
     }
 
     /// When the next CRL will be issued (RFC 5280 requires it; OpenSSL's `-crldays`).
@@ -65,7 +108,7 @@ impl CrlBuilder {
         at: SystemTime,
         reason: Option<CrlReason>,
     ) -> CrlBuilder {
-        self.revoked.push((serial.as_bytes().to_vec(), at, reason));
+        self.revoked.push((serial.as_bytes().to_vec(), Stamp::At(at), reason, Vec::new()));
         self
     }
 
@@ -101,18 +144,25 @@ impl CrlBuilder {
             authority_cert_issuer: None,
             authority_cert_serial_number: None,
         };
-        let mut extensions = vec![extension(&aki, false)?];
+        let mut extensions = match self.extensions {
+            Some(given) => given,
+            None => vec![extension(&aki, false)?],
+        };
         if let Some(n) = self.number {
             extensions.push(extension(&CrlNumber(Uint::new(&n.to_be_bytes())?), false)?);
         }
+        let entries_extended = self.revoked.iter().any(|e| e.2.is_some() || !e.3.is_empty());
+        if self.version == Version::V1 && (!extensions.is_empty() || entries_extended) {
+            return Err(Error::Unsupported("a version 1 CRL with extensions".into()));
+        }
         let tbs_list = TbsCertList {
-            version: Some(Version::V2),
+            version: (self.version == Version::V2).then_some(Version::V2),
             signature: alg.clone(),
             issuer: tbs.subject().clone(),
             this_update: time(self.this_update)?,
             next_update: self.next_update.map(time).transpose()?,
             revoked: revoked_list(self.revoked)?,
-            extensions: Some(extensions),
+            extensions: (!extensions.is_empty()).then_some(extensions),
         };
         let tbs_der = tbs_list.to_der()?;
         let signature = sig::sign(key, &scheme, &tbs_der)?;
@@ -128,9 +178,7 @@ impl CrlBuilder {
 /// The entries, sorted by serial number (positive INTEGERs in DER: shorter is smaller,
 /// then byte order); a serial listed twice is refused. `None` for none (RFC 5280 5.1.2.6:
 /// absent rather than empty).
-fn revoked_list(
-    mut entries: Vec<(Vec<u8>, SystemTime, Option<CrlReason>)>,
-) -> Result<Option<Vec<RevokedCert>>> {
+fn revoked_list(mut entries: Vec<Entry>) -> Result<Option<Vec<RevokedCert>>> {
     if entries.is_empty() {
         return Ok(None);
     }
@@ -139,12 +187,16 @@ fn revoked_list(
         return Err(Error::Unsupported("a serial number is revoked twice".into()));
     }
     let mut out = Vec::with_capacity(entries.len());
-    for (serial, at, reason) in entries {
-        let extensions = match reason {
-            Some(r) => Some(vec![extension(&r, false)?]),
-            None => None,
+    for (serial, at, reason, more) in entries {
+        let date = match at {
+            Stamp::At(at) => time(at)?,
+            Stamp::Exact(t) => t,
         };
-        out.push(RevokedCert { serial: Int::new(&serial)?, date: time(at)?, extensions });
+        let mut extensions =
+            reason.map(|r| extension(&r, false)).into_iter().collect::<Result<Vec<_>>>()?;
+        extensions.extend(more);
+        let extensions = (!extensions.is_empty()).then_some(extensions);
+        out.push(RevokedCert { serial: Int::new(&serial)?, date, extensions });
     }
     Ok(Some(out))
 }

@@ -24,6 +24,7 @@ mod crl_build;
 mod crl_text;
 mod csr;
 mod encode;
+mod ext_conf;
 mod failure;
 mod host;
 mod name;
@@ -36,15 +37,18 @@ mod text;
 mod verify;
 
 pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
-pub use build::{CertBuilder, Profile};
+pub use build::{CertBuilder, Profile, new_serial};
 pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
 pub use crl_build::CrlBuilder;
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
+pub use ext_conf::{
+    ExtContext, add_replacing, conf_extension, drop_disabled, key_id_defaults, section_extensions,
+};
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
-pub use name::{display_name, parse_subject};
+pub use name::{attribute_oid, display_name, name_of, oneline, parse_subject};
 pub use name_hash::{name_hash, name_hash_old};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
@@ -58,6 +62,7 @@ pub use verify::{
     verify_chain_for, verify_chain_report, verify_issued_by,
 };
 pub use x509_cert::Certificate;
+pub use x509_cert::attr::AttributeTypeAndValue;
 pub use x509_cert::ext::Extension;
 pub use x509_cert::ext::pkix::CrlReason;
 pub use x509_cert::request::CertReq;

@@ -95,6 +95,29 @@ pub fn parse_subject(s: &str) -> Result<Name> {
     Ok(Name::from_der(&rdns.to_der()?)?)
 }
 
+/// The type of a name's attribute by OpenSSL's short or long name (`C`, `countryName`),
+/// as a `ca` policy names them.
+pub fn attribute_oid(key: &str) -> Option<Oid> {
+    attr_type(key).map(|(oid, _)| oid)
+}
+
+/// A name of these entries, each its own RDN, in this order (as `ca` builds a subject).
+pub fn name_of(entries: &[AttributeTypeAndValue]) -> Result<Name> {
+    let mut rdns = RdnSequence::default();
+    for atv in entries {
+        let mut set = SetOfVec::new();
+        set.insert(atv.clone())?;
+        rdns.push(RelativeDistinguishedName::from(set));
+    }
+    Ok(Name::from_der(&rdns.to_der()?)?)
+}
+
+/// The name in OpenSSL's one-line form, whole (`X509_NAME_oneline` into a buffer of its
+/// own, as `ca` writes its database).
+pub fn oneline(name: &Name) -> String {
+    oneline_name(name, usize::MAX)
+}
+
 fn attr_type(key: &str) -> Option<(Oid, Tag)> {
     let short = LONG_NAMES.iter().find(|(l, _)| *l == key).map_or(key, |(_, s)| *s);
     if let Some((_, oid, tag)) = ATTRS.iter().find(|(n, _, _)| *n == short) {

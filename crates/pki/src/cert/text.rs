@@ -320,7 +320,12 @@ pub(super) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
     match value {
         Some(value) => {
             for line in value.lines() {
-                let _ = writeln!(s, "{indent}    {line}");
+                if line.is_empty() {
+                    // A blank line, as OpenSSL ends an `<EMPTY>` value.
+                    s.push('\n');
+                } else {
+                    let _ = writeln!(s, "{indent}    {line}");
+                }
             }
         }
         None => {
@@ -406,15 +411,15 @@ fn extension_text(e: &Extension) -> (String, Option<String>) {
         ),
         SubjectAltName::OID => named(
             "X509v3 Subject Alternative Name",
-            SubjectAltName::from_der(v)
-                .ok()
-                .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
+            SubjectAltName::from_der(v).ok().map(|n| general_names_line(&n.0)),
         ),
         IssuerAltName::OID => named(
             "X509v3 Issuer Alternative Name",
-            IssuerAltName::from_der(v)
-                .ok()
-                .map(|n| n.0.iter().map(general_name).collect::<Vec<_>>().join(", ")),
+            IssuerAltName::from_der(v).ok().map(|n| general_names_line(&n.0)),
+        ),
+        NETSCAPE_COMMENT => named(
+            "Netscape Comment",
+            der::asn1::Ia5StringRef::from_der(v).ok().map(|s| s.as_str().to_string()),
         ),
         PrivateKeyUsagePeriod::OID => named(
             "X509v3 Private Key Usage Period",
@@ -503,6 +508,18 @@ fn extension_name(oid: &Oid) -> String {
         .map_or_else(|| oid_name(oid), |(_, n)| (*n).to_string())
 }
 
+/// Names on one line, comma separated; an empty list as OpenSSL's `X509V3_EXT_val_prn`
+/// prints one, `<EMPTY>` and a blank line.
+fn general_names_line(names: &[GeneralName]) -> String {
+    if names.is_empty() {
+        return "<EMPTY>\n\n".into();
+    }
+    names.iter().map(general_name).collect::<Vec<_>>().join(", ")
+}
+
+/// Netscape's comment extension (2.16.840.1.113730.1.13).
+const NETSCAPE_COMMENT: Oid = Oid::new_unwrap("2.16.840.1.113730.1.13");
+
 /// Netscape's certificate type extension (2.16.840.1.113730.1.1).
 const NETSCAPE_CERT_TYPE: Oid = Oid::new_unwrap("2.16.840.1.113730.1.1");
 
@@ -528,10 +545,19 @@ pub(super) fn general_name(n: &GeneralName) -> String {
         GeneralName::UniformResourceIdentifier(u) => format!("URI:{}", u.as_str()),
         GeneralName::IpAddress(ip) => match ip.as_bytes() {
             [a, b, c, d] => format!("IP Address:{a}.{b}.{c}.{d}"),
+            // OpenSSL's `ossl_ipaddr_to_asc`: eight groups in upper-case hex, no zeros cut.
+            v6 if v6.len() == 16 => {
+                let groups: Vec<String> = v6
+                    .chunks(2)
+                    .map(|g| format!("{:X}", u16::from_be_bytes([g[0], g[1]])))
+                    .collect();
+                format!("IP Address:{}", groups.join(":"))
+            }
             other => format!("IP Address:{}", colon_hex(other)),
         },
         // OpenSSL's `i2v_GENERAL_NAME`: the one-line form, in a 256-byte buffer.
         GeneralName::DirectoryName(name) => format!("DirName:{}", oneline_name(name, 255)),
+        GeneralName::RegisteredId(oid) => format!("Registered ID:{}", oid_name(oid)),
         _ => "othername:<unsupported>".into(),
     }
 }

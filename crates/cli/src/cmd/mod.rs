@@ -3,6 +3,7 @@
 //! `cryptocard des3 ...` is `enc -des3 ...`, `cryptocard aes-128-ctr ...` is
 //! `enc -aes-128-ctr ...`).
 
+pub mod ca;
 pub mod certio;
 pub mod cms;
 pub mod crl;
@@ -43,6 +44,11 @@ pub struct Command {
 
 /// Every command, in the order `help` lists them.
 pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "ca",
+        summary: "A certificate authority: issue, revoke, make CRLs (OpenSSL's CA files)",
+        run: ca::main,
+    },
     Command {
         name: "cms",
         summary: "CMS signatures and envelopes (sign, verify, encrypt, decrypt)",

@@ -113,3 +113,24 @@ pub fn write_public(path: Option<&str>, data: &[u8]) -> CmdResult {
     out.put(data)?;
     out.commit()
 }
+
+/// A serial number of this magnitude (positive: a leading zero byte where the top bit is
+/// set, as DER wants).
+pub fn serial_of(magnitude: &[u8]) -> CmdResult<x509_cert::serial_number::SerialNumber> {
+    let start = magnitude.iter().position(|&b| b != 0).unwrap_or(magnitude.len().saturating_sub(1));
+    let mut bytes = magnitude[start..].to_vec();
+    if bytes.first().is_none_or(|b| b & 0x80 != 0) {
+        bytes.insert(0, 0);
+    }
+    x509_cert::serial_number::SerialNumber::new(&bytes)
+        .map_err(|e| Fail::msg(format!("serial number: {e}")))
+}
+
+/// An OpenSSL configuration file (`ca -config`, `x509 -extfile`).
+pub fn load_conf(path: &str) -> CmdResult<cryptocard_pki::conf::Conf> {
+    let text =
+        crate::io::read_capped(Some(path), "a configuration", cryptocard_pki::conf::MAX_CONF_LEN)?;
+    let text = String::from_utf8(text)
+        .map_err(|_| Fail::msg(format!("{path}: the configuration is not text")))?;
+    cryptocard_pki::conf::Conf::parse(&text).map_err(|e| pki_fail(path, e))
+}

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cryptocard req -new [-x509] (-key F [-passin ARG] | -newkey rsa:N [-nodes] [-keyout F])
-//!                -subj /CN=.../O=... [-days N] [-set_serial N] [-sha256 ...]
+//!                -subj /CN=.../O=... [-days N] [-set_serial N] [-sha256 ...] [-addext EXT]...
 //!                [-sigopt rsa_padding_mode:pss ...] [-out F] [-outform PEM|DER] [-text] [-noout]
 //! cryptocard req -in CSR [-inform PEM|DER] [-verify] [-text] [-noout] [-pubkey] [-out F]
 //! ```
@@ -16,7 +16,10 @@
 //! it (PKCS#8, owner-only, unencrypted: there is no prompt) to `-keyout`, `privkey.pem` by
 //! default as OpenSSL does. `-verify` checks a request's self-signature and says so on
 //! stderr (`Certificate request self-signature verify OK`), exit 1 if it fails. The
-//! subject must be given with `-subj`: there is no prompting.
+//! subject must be given with `-subj`: there is no prompting. `-addext NAME=VALUE` adds an
+//! extension in OpenSSL's extension language (`subjectAltName=DNS:a,IP:b`,
+//! `keyUsage=critical,digitalSignature`, ...): to the request's extensionRequest, or to
+//! the `-x509` certificate in place of a default of its type.
 
 use super::certio::{self, pki_fail};
 use super::{Spec, no_positional};
@@ -26,6 +29,7 @@ use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};
 use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
 use cryptocard_pki::cert::{self, CertBuilder};
+use x509_cert::name::Name;
 
 const SPEC: Spec = Spec {
     usage: "req [options]",
@@ -43,7 +47,8 @@ const SPEC: Spec = Spec {
         Flag::value("days", "N").about("Days a -x509 certificate is valid (default 30)"),
         Flag::value("set_serial", "N").about("Serial number of a -x509 certificate"),
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
-        Flag::value("addext", "EXT").about("Add an extension: subjectAltName=DNS:name,IP:addr,..."),
+        Flag::value("addext", "EXT")
+            .about("Add an extension: subjectAltName=DNS:name,IP:addr,... (any of x509v3_config)"),
         Flag::value("in", "FILE").about("Read a request (default stdin)"),
         Flag::value("inform", "PEM|DER").about("Input format (default: by content)"),
         Flag::value("out", "FILE").about("Output file (default stdout)"),
@@ -95,7 +100,10 @@ pub fn main(argv: &[String]) -> CmdResult {
         a.value("subj").ok_or_else(|| Fail::msg("give the subject with -subj /CN=..."))?;
     let subject = cert::parse_subject(subject).map_err(|e| pki_fail("-subj", e))?;
     let scheme = certio::scheme(certio::digest_flag(&a.dynamic)?, &a.values("sigopt"))?;
-    let extensions = a.values("addext").into_iter().map(addext).collect::<CmdResult<Vec<_>>>()?;
+    let mut extensions = Vec::new();
+    for spec in a.values("addext") {
+        extensions.extend(addext(spec, &subject, &key)?);
+    }
     if a.has("x509") {
         let days = a.parsed::<u32>("days")?.unwrap_or(30);
         let mut b = CertBuilder::new(subject, key.public_key())
@@ -139,16 +147,25 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// One `-addext NAME=VALUE`: subjectAltName only (what a TLS server certificate needs).
-fn addext(spec: &str) -> CmdResult<cert::Extension> {
-    match spec.split_once('=') {
-        Some((name, value)) if name.trim() == "subjectAltName" => {
-            cert::subject_alt_name(value.trim()).map_err(|e| pki_fail("-addext", e))
-        }
-        _ => Err(Fail::msg(format!(
-            "-addext '{spec}': only subjectAltName=DNS:...,IP:... is supported"
-        ))),
-    }
+/// One `-addext NAME=VALUE` in the extension language (`cert::conf_extension`): of the
+/// new key and subject (`subjectKeyIdentifier = hash`, `email:copy`); `none` adds nothing.
+fn addext(spec: &str, subject: &Name, key: &RsaPrivateKey) -> CmdResult<Option<cert::Extension>> {
+    let (name, value) = spec
+        .split_once('=')
+        .ok_or_else(|| Fail::msg(format!("-addext '{spec}': expected NAME=VALUE")))?;
+    let spki =
+        cryptocard_pki::sig::spki_of(key.public_key()).map_err(|e| pki_fail("the key", e))?;
+    let ctx = cert::ExtContext {
+        subject_name: Some(subject),
+        subject_key: Some(&spki),
+        ..cert::ExtContext::NONE
+    };
+    let mut ext = cert::conf_extension(name.trim(), value.trim(), &ctx, &[])
+        .map_err(|e| pki_fail("-addext", e))?
+        .into_iter()
+        .collect();
+    cert::drop_disabled(&mut ext);
+    Ok(ext.pop())
 }
 
 /// Checks a request's self-signature, saying so on stderr as OpenSSL 3.0 does.

@@ -8,6 +8,7 @@
 //!                 [-ext NAMES]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
 //!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
+//!                 [-copy_extensions none|copy|copyall] [-extfile F [-extensions SECT]]
 //! ```
 //!
 //! The printing options print in the order given, as OpenSSL's do: `subject=C = US, ...`,
@@ -26,7 +27,12 @@
 //! must match) or self-signed with `-signkey`; 30 days unless `-days`, a random 20-byte
 //! serial unless `-set_serial`. `-CAcreateserial` is accepted and writes the serial
 //! used to `CA.srl` beside the CA certificate, as OpenSSL does (we never read it back:
-//! serials are random).
+//! serials are random). With `-extfile F` the extensions are instead OpenSSL's: the
+//! requested ones as `-copy_extensions` says, then those of the section `-extensions`
+//! names (else the file's `extensions` value, else `default`) in the extension language
+//! (`cert::add_section`), each replacing one of its type, and the key identifiers OpenSSL 3.0 adds to a certificate
+//! with extensions; the same bytes as `openssl x509 -req -extfile` for the same serial
+//! and dates.
 
 use super::certio::{self, pki_fail};
 use super::{Spec, no_positional};
@@ -74,6 +80,8 @@ const SPEC: Spec = Spec {
         Flag::value("copy_extensions", "MODE")
             .about("-req: copy the request's extensions: none, copy, copyall"),
         Flag::switch("CAcreateserial").about("Write the serial used to CA.srl"),
+        Flag::value("extfile", "FILE").about("-req: the extensions of a configuration section"),
+        Flag::value("extensions", "SECT").about("-extfile's section (default: default)"),
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
         keyfile::MAX_ITER_FLAG,
     ],
@@ -207,47 +215,88 @@ fn issue(
     }
     let read = ReadOptions::from_args(a)?;
     let scheme = certio::scheme(digest, &a.values("sigopt"))?;
-    let mut b = CertBuilder::for_spki(csr.info.subject.clone(), csr.info.public_key.clone())
-        .days(a.parsed::<u32>("days")?.unwrap_or(30))
-        .scheme(scheme)
-        .profile(Profile::Leaf);
-    if let Some(s) = a.value("set_serial") {
-        b = b.serial(&super::req::parse_serial(s)?);
-    }
-    let copy = match a.value("copy_extensions").unwrap_or("none") {
-        "none" => CopyExtensions::None,
-        "copy" => CopyExtensions::Copy,
-        "copyall" => CopyExtensions::CopyAll,
-        other => {
-            return Err(Fail::msg(format!(
-                "-copy_extensions: none, copy or copyall, not '{other}'"
-            )));
-        }
-    };
-    b = b.requested_extensions(&csr, copy).map_err(|e| pki_fail("request", e))?;
-    let issued = match (a.value("CA"), a.value("signkey")) {
+    let copy = copy_mode(a.value("copy_extensions"))?;
+    // The issuer and its key, or the key a self-signed certificate is signed with.
+    let (ca, key) = match (a.value("CA"), a.value("signkey")) {
         (Some(ca_path), None) => {
             let ca =
                 certio::load_cert(Some(ca_path), keyfile::format(a.value("CAform"), "CAform")?)?;
             let key_path = a.value("CAkey").unwrap_or(ca_path);
             let keyform = keyfile::format(a.value("CAkeyform"), "CAkeyform")?;
-            let key = keyfile::load_private(Some(key_path), keyform, a.value("passin"), &read)?;
-            let c = b.signed_by(&ca, &key).map_err(|e| pki_fail("signing the certificate", e))?;
-            if a.has("CAcreateserial") {
-                let stem = ca_path.rsplit_once('.').map_or(ca_path, |(s, _)| s);
-                let line = format!("{}\n", cert::serial_hex(c.tbs_certificate().serial_number()));
-                certio::write_public(Some(&format!("{stem}.srl")), line.as_bytes())?;
-            }
-            c
+            (Some(ca), keyfile::load_private(Some(key_path), keyform, a.value("passin"), &read)?)
         }
         (None, Some(key_path)) => {
-            let key = keyfile::load_private(Some(key_path), None, a.value("passin"), &read)?;
-            b.profile(Profile::Ca)
-                .self_signed(&key)
-                .map_err(|e| pki_fail("signing the certificate", e))?
+            (None, keyfile::load_private(Some(key_path), None, a.value("passin"), &read)?)
         }
         (Some(_), Some(_)) => return Err(Fail::msg("give -CA or -signkey, not both")),
         (None, None) => return Err(Fail::msg("-req needs -CA CERT (with -CAkey) or -signkey KEY")),
     };
+    let serial = match a.value("set_serial") {
+        Some(s) => certio::serial_of(&super::req::parse_serial(s)?)?,
+        None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
+    };
+    let subject = &csr.info.subject;
+    let mut b = CertBuilder::for_spki(subject.clone(), csr.info.public_key.clone())
+        .days(a.parsed::<u32>("days")?.unwrap_or(30))
+        .scheme(scheme)
+        .serial(serial.as_bytes());
+    match a.value("extfile") {
+        // OpenSSL's way: the section's extensions, the requested ones, the key
+        // identifiers OpenSSL 3.0 adds.
+        Some(file) => {
+            let conf = certio::load_conf(file)?;
+            let section = match a.value("extensions") {
+                Some(s) => s.to_string(),
+                None => conf.get("default", "extensions").unwrap_or("default").to_string(),
+            };
+            let ctx = cert::ExtContext {
+                conf: Some(&conf),
+                subject_name: Some(subject),
+                subject_key: Some(&csr.info.public_key),
+                issuer: ca.as_ref(),
+                serial: Some(&serial),
+            };
+            let fail = |e| pki_fail(&format!("{file} [{section}]"), e);
+            // Unlike `ca`, `x509` copies the requested extensions first, then the
+            // section's replace those of their type.
+            let mut exts = Vec::new();
+            cert::copy_requested(&mut exts, &csr, copy).map_err(|e| pki_fail("request", e))?;
+            cert::add_section(&conf, &section, &ctx, &mut exts).map_err(fail)?;
+            let own = cryptocard_pki::sig::spki_of(key.public_key())
+                .map_err(|e| pki_fail("the signing key", e))?;
+            cert::key_id_defaults(&mut exts, &ctx, own == csr.info.public_key).map_err(fail)?;
+            b = b.profile(Profile::V1);
+            for ext in exts {
+                b = b.extension(ext);
+            }
+        }
+        None if a.has("extensions") => {
+            return Err(Fail::msg("-extensions names a section of -extfile: give -extfile"));
+        }
+        None => {
+            b = b.profile(if ca.is_some() { Profile::Leaf } else { Profile::Ca });
+            b = b.requested_extensions(&csr, copy).map_err(|e| pki_fail("request", e))?;
+        }
+    }
+    let issued = match &ca {
+        Some(ca) => b.signed_by(ca, &key),
+        None => b.self_signed(&key),
+    };
+    let issued = issued.map_err(|e| pki_fail("signing the certificate", e))?;
+    if let (Some(ca_path), true) = (a.value("CA"), a.has("CAcreateserial")) {
+        let stem = ca_path.rsplit_once('.').map_or(ca_path, |(s, _)| s);
+        let line = format!("{}\n", cert::serial_hex(issued.tbs_certificate().serial_number()));
+        certio::write_public(Some(&format!("{stem}.srl")), line.as_bytes())?;
+    }
     Ok(issued)
+}
+
+/// `-copy_extensions` (and `ca`'s `copy_extensions`): none (the default), copy, copyall.
+pub(crate) fn copy_mode(value: Option<&str>) -> CmdResult<CopyExtensions> {
+    match value.unwrap_or("none") {
+        "none" => Ok(CopyExtensions::None),
+        "copy" => Ok(CopyExtensions::Copy),
+        "copyall" => Ok(CopyExtensions::CopyAll),
+        other => Err(Fail::msg(format!("copy_extensions: none, copy or copyall, not '{other}'"))),
+    }
 }

@@ -51,6 +51,26 @@ impl super::CertBuilder {
     }
 }
 
+/// Adds the extensions `csr` requests to `exts` as OpenSSL's `copy_extensions` does for
+/// `ca` and `x509 -extfile`: `Copy` those of a type not yet present, `CopyAll` all, each
+/// replacing any of its type, at the end.
+pub fn copy_requested(
+    exts: &mut Vec<Extension>,
+    csr: &CertReq,
+    mode: CopyExtensions,
+) -> Result<()> {
+    if mode == CopyExtensions::None {
+        return Ok(());
+    }
+    for ext in requested_extensions(csr)? {
+        if mode == CopyExtensions::Copy && exts.iter().any(|e| e.extn_id == ext.extn_id) {
+            continue;
+        }
+        super::add_replacing(exts, ext);
+    }
+    Ok(())
+}
+
 /// The extensions `csr` requests (its `extensionRequest` attribute), or none.
 pub fn requested_extensions(csr: &CertReq) -> Result<Vec<Extension>> {
     let mut out = Vec::new();

@@ -82,16 +82,28 @@ pub fn section_extensions(
     section: &str,
     ctx: &ExtContext<'_>,
 ) -> Result<Vec<Extension>> {
+    let mut exts = Vec::new();
+    add_section(conf, section, ctx, &mut exts)?;
+    Ok(exts)
+}
+
+/// Adds a section's extensions to `exts`, each replacing any of its type (`x509 -extfile`
+/// adds them after the requested ones it copied).
+pub fn add_section(
+    conf: &Conf,
+    section: &str,
+    ctx: &ExtContext<'_>,
+    exts: &mut Vec<Extension>,
+) -> Result<()> {
     let values = conf
         .section(section)
         .ok_or_else(|| Error::Malformed(format!("no extension section '{section}'")))?;
-    let mut exts = Vec::new();
     for (name, value) in values {
-        if let Some(ext) = conf_extension(name, value, ctx, &exts)? {
-            add_replacing(&mut exts, ext);
+        if let Some(ext) = conf_extension(name, value, ctx, exts)? {
+            add_replacing(exts, ext);
         }
     }
-    Ok(exts)
+    Ok(())
 }
 
 /// Appends `ext`, removing any earlier of its type.

@@ -36,7 +36,7 @@ mod store;
 mod text;
 mod verify;
 
-pub use alt_name::{CopyExtensions, requested_extensions, subject_alt_name};
+pub use alt_name::{CopyExtensions, copy_requested, requested_extensions, subject_alt_name};
 pub use build::{CertBuilder, Profile, new_serial};
 pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
@@ -44,7 +44,8 @@ pub use crl_build::CrlBuilder;
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use ext_conf::{
-    ExtContext, add_replacing, conf_extension, drop_disabled, key_id_defaults, section_extensions,
+    ExtContext, add_replacing, add_section, conf_extension, drop_disabled, key_id_defaults,
+    section_extensions,
 };
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;

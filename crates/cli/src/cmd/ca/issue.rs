@@ -17,11 +17,9 @@
 use super::{Ca, at_time, db, now_time, parse_time, time_string};
 use crate::cmd::certio::{self, pki_fail};
 use crate::fail::{CmdResult, Fail};
-use crate::io as cio;
 use cryptocard_pki::cert::{
-    self, AttributeTypeAndValue, CertBuilder, CertReq, Certificate, ExtContext, Extension, Profile,
+    self, AttributeTypeAndValue, CertBuilder, Certificate, ExtContext, Profile,
 };
-use cryptocard_pki::conf::{Conf, MAX_CONF_LEN};
 use std::time::{Duration, SystemTime};
 use x509_cert::name::Name;
 
@@ -64,17 +62,15 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
         a.has("preserveDN") || ca.value("preserve").is_some_and(|v| db::yes_or_no(v, false));
     let email_dn =
         !a.has("noemailDN") && ca.value("email_in_dn").is_none_or(|v| db::yes_or_no(v, true));
-    let copy = match ca.value("copy_extensions").unwrap_or("none") {
-        "none" => cert::CopyExtensions::None,
-        "copy" => cert::CopyExtensions::Copy,
-        "copyall" => cert::CopyExtensions::CopyAll,
-        other => return Err(Fail::msg(format!("invalid copy_extensions '{other}'"))),
-    };
+    let copy = crate::cmd::x509::copy_mode(ca.value("copy_extensions"))?;
     let ext_file = match a.value("extfile") {
         Some(f) => {
-            let text = cio::read_capped(Some(f), "the extension file", MAX_CONF_LEN)?;
-            let conf = Conf::parse(&String::from_utf8_lossy(&text)).map_err(|e| pki_fail(f, e))?;
-            Some((conf, a.value("extensions").unwrap_or("default").to_string()))
+            let conf = certio::load_conf(f)?;
+            let section = match a.value("extensions") {
+                Some(s) => s.to_string(),
+                None => conf.get("default", "extensions").unwrap_or("default").to_string(),
+            };
+            Some((conf, section))
         }
         None => None,
     };
@@ -127,7 +123,7 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
             return Err(Fail::msg(format!("ERROR:There is already a certificate for {oneline}")));
         }
         let serial_number = match &next_serial {
-            Some(n) => serial_of(n)?,
+            Some(n) => certio::serial_of(n)?,
             None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
         };
         let mut builder = CertBuilder::for_spki(subject.clone(), csr.info.public_key.clone())
@@ -148,7 +144,7 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
                 .map_err(|e| pki_fail("extensions", e))?,
             None => Vec::new(),
         };
-        copy_requested(&mut exts, &csr, copy)?;
+        cert::copy_requested(&mut exts, &csr, copy).map_err(|e| pki_fail("the request", e))?;
         let self_signed = own_key == csr.info.public_key;
         cert::key_id_defaults(&mut exts, &ctx, self_signed)
             .map_err(|e| pki_fail("extensions", e))?;
@@ -233,18 +229,6 @@ fn validity(ca: &Ca<'_>) -> CmdResult<(SystemTime, SystemTime)> {
     Ok((at_time(start)?.to_system_time(), at_time(end)?.to_system_time()))
 }
 
-/// A serial number of this magnitude (positive: a leading zero byte where the top bit is
-/// set, as DER wants).
-fn serial_of(magnitude: &[u8]) -> CmdResult<x509_cert::serial_number::SerialNumber> {
-    let start = magnitude.iter().position(|&b| b != 0).unwrap_or(magnitude.len().saturating_sub(1));
-    let mut bytes = magnitude[start..].to_vec();
-    if bytes.first().is_none_or(|b| b & 0x80 != 0) {
-        bytes.insert(0, 0);
-    }
-    x509_cert::serial_number::SerialNumber::new(&bytes)
-        .map_err(|e| Fail::msg(format!("serial {}: {e}", db::hex(magnitude))))
-}
-
 /// Whole days from now (in whole seconds, as the certificate's times) to `at`.
 fn days_from_now(at: SystemTime) -> i64 {
     let now = now_time().map_or_else(|_| SystemTime::now(), |t| t.to_system_time());
@@ -300,25 +284,6 @@ fn by_policy(name: &Name, ca_name: &Name, policy: &[(String, String)]) -> CmdRes
         }
     }
     cert::name_of(&out).map_err(|e| pki_fail("the subject", e))
-}
-
-/// Adds the request's extensions as `copy_extensions` says (OpenSSL's `copy_extensions`).
-fn copy_requested(
-    exts: &mut Vec<Extension>,
-    csr: &CertReq,
-    mode: cert::CopyExtensions,
-) -> CmdResult {
-    if mode == cert::CopyExtensions::None {
-        return Ok(());
-    }
-    for ext in cert::requested_extensions(csr).map_err(|e| pki_fail("the request", e))? {
-        let present = exts.iter().any(|e| e.extn_id == ext.extn_id);
-        if present && mode == cert::CopyExtensions::Copy {
-            continue;
-        }
-        cert::add_replacing(exts, ext);
-    }
-    Ok(())
 }
 
 /// The certificate as `ca` writes it: its text (unless `-notext`), then its PEM.

@@ -33,14 +33,13 @@ mod issue;
 mod revoke;
 
 use super::Spec;
-use super::certio::{self, pki_fail};
+use super::certio;
 use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
-use crate::io as cio;
 use crate::keyfile::{self, ReadOptions};
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::Certificate;
-use cryptocard_pki::conf::{Conf, MAX_CONF_LEN};
+use cryptocard_pki::conf::Conf;
 use cryptocard_pki::sig::SigScheme;
 use der::DateTime;
 use std::time::{Duration, SystemTime};
@@ -168,10 +167,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         None => std::env::var("OPENSSL_CONF")
             .map_err(|_| Fail::msg("give the CA's configuration with -config FILE"))?,
     };
-    let text = cio::read_capped(Some(&path), "the configuration", MAX_CONF_LEN)?;
-    let text = String::from_utf8(text)
-        .map_err(|_| Fail::msg(format!("{path}: the configuration is not text")))?;
-    let conf = Conf::parse(&text).map_err(|e| pki_fail(&path, e))?;
+    let conf = certio::load_conf(&path)?;
     eprintln!("Using configuration from {path}");
     let section = match a.value("name").or(a.value("section")) {
         Some(s) => s.to_string(),

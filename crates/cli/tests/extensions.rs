@@ -1,0 +1,134 @@
+//! The X.509 extension language of `req -addext` and `x509 -req -extfile` beside
+//! OpenSSL's: a request is deterministic, so each `-addext` must give OpenSSL's bytes; an
+//! issued certificate is dated now, so its text less the dates and signature must be
+//! OpenSSL's (where OpenSSL is installed; elsewhere the text must hold the extensions).
+//! The CA and requests are tests/data/ca's (see its make.sh).
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+fn ca_file(name: &str) -> String {
+    data(&format!("ca/{name}")).to_str().unwrap().to_string()
+}
+
+const ADDEXT: &[(&str, &str)] = &[
+    ("subjectAltName=DNS:a.example,IP:::1", "DNS:a.example, IP Address:0:0:0:0:0:0:0:1"),
+    ("keyUsage=critical,digitalSignature,keyEncipherment", "Digital Signature, Key Encipherment"),
+    ("extendedKeyUsage=serverAuth,clientAuth", "TLS Web Server Authentication, TLS Web Client"),
+    ("basicConstraints=critical,CA:TRUE,pathlen:1", "CA:TRUE, pathlen:1"),
+    ("subjectKeyIdentifier=hash", "X509v3 Subject Key Identifier"),
+    ("nsComment=hello there", "hello there"),
+    ("subjectAltName=email:copy", "email:e@x.example"),
+    ("crlDistributionPoints=URI:http://crl.example/a.crl", "URI:http://crl.example/a.crl"),
+];
+
+#[test]
+fn addext_requests_as_openssl_writes_them() {
+    let dir = tempdir();
+    let key = ca_file("leaf1.key");
+    let have = have_openssl("addext");
+    for (ext, shown) in ADDEXT {
+        let out = path(dir.path(), "u.csr");
+        let args = [
+            "req",
+            "-new",
+            "-key",
+            &key,
+            "-subj",
+            "/CN=x/emailAddress=e@x.example",
+            "-addext",
+            ext,
+        ];
+        let mut ours = args.to_vec();
+        ours.extend_from_slice(&["-out", &out]);
+        ok(&run(&ours, b""));
+        let text = ok_text(&run(&["req", "-in", &out, "-noout", "-text"], b""));
+        assert!(text.contains(shown), "{ext}: {text}");
+        if have {
+            let theirs = openssl(&args, b"");
+            assert!(std::fs::read(&out).unwrap() == theirs, "{ext}: not OpenSSL's request");
+        }
+    }
+    let out =
+        run(&["req", "-new", "-key", &key, "-subj", "/CN=x", "-addext", "keyUsage=sometimes"], b"");
+    fails(&out, 1, "unknown key usage 'sometimes'");
+    let out = run(&["req", "-new", "-key", &key, "-subj", "/CN=x", "-addext", "keyUsage"], b"");
+    fails(&out, 1, "expected NAME=VALUE");
+}
+
+/// The certificate's text less what depends on the time it was made.
+fn undated_text(cert: &Path) -> String {
+    let text = ok_text(&run(&["x509", "-in", cert.to_str().unwrap(), "-noout", "-text"], b""));
+    let body = text.split("    Signature Value:").next().unwrap();
+    body.lines()
+        .filter(|l| !l.contains("Not Before:") && !l.contains("Not After :"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn extfile_issues_as_openssl_does() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(
+        d.join("ext.cnf"),
+        "extensions = server\n\
+         [ server ]\n\
+         basicConstraints = critical,CA:FALSE\n\
+         subjectAltName = @alts\n\
+         extendedKeyUsage = clientAuth\n\
+         authorityKeyIdentifier = keyid:always,issuer\n\
+         [ alts ]\n\
+         DNS.1 = x.example\n\
+         IP.1 = 10.0.0.1\n\
+         [ self ]\n\
+         subjectKeyIdentifier = hash\n\
+         authorityKeyIdentifier = keyid:always,issuer:always\n\
+         basicConstraints = CA:TRUE\n\
+         [ bare ]\n\
+         extendedKeyUsage = codeSigning\n",
+    )
+    .unwrap();
+    let (ca, cakey, leaf1, r1) =
+        (ca_file("ca.pem"), ca_file("ca.key"), ca_file("leaf1.key"), ca_file("r1.csr"));
+    let ext = path(d, "ext.cnf");
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        (vec!["-CA", &ca, "-CAkey", &cakey], &["DNS:x.example, IP Address:10.0.0.1", "CA:FALSE"]),
+        (vec!["-CA", &ca, "-CAkey", &cakey, "-copy_extensions", "copy"], &["Digital Signature"]),
+        (vec!["-CA", &ca, "-CAkey", &cakey, "-copy_extensions", "copyall"], &["DNS:x.example"]),
+        (
+            vec!["-signkey", &leaf1, "-extensions", "self"],
+            &["DirName:/C=US/O=Leaf/CN=leaf.example"],
+        ),
+        (vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "bare"], &["Subject Key Identifier"]),
+    ];
+    let have = have_openssl("extfile");
+    for (extra, shown) in &cases {
+        let mut args = vec!["x509", "-req", "-in", &r1, "-extfile", &ext, "-set_serial", "0x7777"];
+        args.extend_from_slice(extra);
+        let ours = d.join("ours.pem");
+        let mut a = args.clone();
+        a.extend_from_slice(&["-out", ours.to_str().unwrap()]);
+        ok(&run(&a, b""));
+        let text = undated_text(&ours);
+        for s in *shown {
+            assert!(text.contains(s), "{extra:?}: {s} not in {text}");
+        }
+        if have {
+            let theirs = d.join("theirs.pem");
+            let mut b = args.clone();
+            b.extend_from_slice(&["-out", theirs.to_str().unwrap()]);
+            openssl(&b, b"");
+            assert_eq!(text, undated_text(&theirs), "{extra:?}");
+        }
+    }
+    let out = run(&["x509", "-req", "-in", &r1, "-signkey", &leaf1, "-extensions", "self"], b"");
+    fails(&out, 1, "give -extfile");
+    let out = run(
+        &["x509", "-req", "-in", &r1, "-signkey", &leaf1, "-extfile", &ext, "-extensions", "none"],
+        b"",
+    );
+    fails(&out, 1, "no extension section 'none'");
+}

@@ -1,4 +1,4 @@
-//! The bodies of the `cms` and `pkcs12` fuzz targets, shared with the test that runs
+//! The bodies of the `cms`, `pkcs12` and `conf` fuzz targets, shared with the test that runs
 //! them over their seed corpora (crates/pki/tests/fuzz_corpus.rs includes this file), so
 //! that the suite runs, without nightly, exactly what a fuzzing run starts from. Each
 //! body says what its input reached, for that test to check that the seeds reach what
@@ -9,7 +9,7 @@
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::pkcs12::{self, BagContent, ParseOptions, key_to_pem};
-use cryptocard_pki::{Error, cert, cms};
+use cryptocard_pki::{Error, cert, cms, conf};
 use std::sync::OnceLock;
 
 /// What one input reached.
@@ -31,6 +31,10 @@ pub struct Reached {
     pub crl_signed: bool,
     /// A signed message whose signer's path its own CRLs revoke.
     pub revoked: bool,
+    /// Sections of a configuration file that read as extensions.
+    pub sections: usize,
+    /// Extensions they made.
+    pub extensions: usize,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -135,6 +139,39 @@ pub fn pkcs12(data: &[u8]) -> Reached {
                     let _ = cert::cert_text(c);
                 }
                 BagContent::Other(_) => {}
+            }
+        }
+    }
+    r
+}
+
+/// `conf`: OpenSSL configuration files from hostile bytes (what `ca -config` and
+/// `x509 -extfile` read): the reader, then every section read as X.509 extensions, once
+/// for a certificate the test intermediate issues and once for a self-signed one (the
+/// test root's name, key and serial), with OpenSSL's key identifier defaults after; and
+/// every value of every section as one `name = value` extension. Anything may be
+/// refused; nothing may panic or hang.
+pub fn conf(data: &[u8]) -> Reached {
+    let mut r = Reached::default();
+    let Ok(conf) = conf::Conf::parse(&String::from_utf8_lossy(data)) else { return r };
+    let subject = trust().trusted[0].tbs_certificate();
+    for issuer in [Some(&trust().untrusted[0]), None] {
+        let ctx = cert::ExtContext {
+            conf: Some(&conf),
+            subject_name: Some(subject.subject()),
+            subject_key: Some(subject.subject_public_key_info()),
+            issuer,
+            serial: Some(subject.serial_number()),
+        };
+        for section in conf.section_names() {
+            if let Ok(mut exts) = cert::section_extensions(&conf, section, &ctx)
+                && cert::key_id_defaults(&mut exts, &ctx, issuer.is_none()).is_ok()
+            {
+                r.sections += 1;
+                r.extensions += exts.len();
+            }
+            for (name, value) in conf.section(section).unwrap_or_default() {
+                let _ = cert::conf_extension(name, value, &ctx, &[]);
             }
         }
     }

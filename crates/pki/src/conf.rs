@@ -19,6 +19,9 @@ use crate::{Error, Result};
 pub const MAX_CONF_LEN: usize = 1 << 20;
 /// The longest value after expansion (OpenSSL's own limit is 64 KiB).
 pub const MAX_VALUE_LEN: usize = 1 << 16;
+/// The most bytes all values may hold after expansion: a small file of values that each
+/// expand to [`MAX_VALUE_LEN`] would otherwise take gigabytes.
+pub const MAX_TOTAL_LEN: usize = 16 << 20;
 
 /// The section of names outside any `[section]`, and the fallback of lookups.
 const DEFAULT: &str = "default";
@@ -27,6 +30,8 @@ const DEFAULT: &str = "default";
 #[derive(Clone, Debug, Default)]
 pub struct Conf {
     sections: Vec<(String, Vec<(String, String)>)>,
+    /// The bytes of all values so far.
+    total: usize,
 }
 
 impl Conf {
@@ -37,7 +42,7 @@ impl Conf {
                 "a configuration file over {MAX_CONF_LEN} bytes"
             )));
         }
-        let mut conf = Conf { sections: vec![(DEFAULT.to_string(), Vec::new())] };
+        let mut conf = Conf { sections: vec![(DEFAULT.to_string(), Vec::new())], total: 0 };
         let mut current = DEFAULT.to_string();
         let mut pending = String::new();
         let mut first_line = 0;
@@ -71,6 +76,11 @@ impl Conf {
     /// The values of `section` in file order, if it exists.
     pub fn section(&self, name: &str) -> Option<&[(String, String)]> {
         self.sections.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_slice())
+    }
+
+    /// The sections' names in file order (`default` first).
+    pub fn section_names(&self) -> impl Iterator<Item = &str> {
+        self.sections.iter().map(|(n, _)| n.as_str())
     }
 
     fn lookup(&self, section: &str, name: &str) -> Option<&str> {
@@ -115,6 +125,10 @@ impl Conf {
             return Err(format!("bad name '{full_name}'"));
         }
         let value = self.value(line[eq + 1..].trim_start(), &section)?;
+        self.total += value.len();
+        if self.total > MAX_TOTAL_LEN {
+            return Err(format!("the values come to over {MAX_TOTAL_LEN} bytes"));
+        }
         if self.section(&section).is_none() {
             self.sections.push((section.clone(), Vec::new()));
         }
@@ -313,5 +327,15 @@ mod tests {
             text.push_str(&format!("v{i} = $v{}$v{}\n", i - 1, i - 1));
         }
         assert!(Conf::parse(&text).unwrap_err().to_string().contains("over 65536 bytes"));
+        // And in all: 300 values of 64 KiB each are refused.
+        let mut text = String::from("v0 = 0123456789abcdef0123456789abcdef\n");
+        for i in 1..=11 {
+            text.push_str(&format!("v{i} = $v{}$v{}\n", i - 1, i - 1));
+        }
+        for i in 0..300 {
+            text.push_str(&format!("w{i} = $v11\n"));
+        }
+        let err = Conf::parse(&text).unwrap_err().to_string();
+        assert!(err.contains("over 16777216 bytes"), "{err}");
     }
 }

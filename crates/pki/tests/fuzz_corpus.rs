@@ -1,4 +1,4 @@
-//! The `cms` and `pkcs12` fuzz targets' bodies (crates/cryptocard/fuzz/pki_bodies.rs) on
+//! The `cms`, `pkcs12` and `conf` fuzz targets' bodies (crates/cryptocard/fuzz/pki_bodies.rs) on
 //! their committed seed corpora (crates/cryptocard/fuzz/corpus/, see its README), so that
 //! the suite runs, without nightly, exactly what a fuzzing run starts from, and checks
 //! that the seeds reach what they are there for: messages that verify and decrypt, the
@@ -68,4 +68,17 @@ fn pkcs12_on_its_corpus() {
         assert!(r.certs >= 1, "{name}: {r:?}");
         assert!(r.key, "{name}: {r:?}");
     }
+}
+
+#[test]
+fn conf_on_its_corpus() {
+    let seeds = run("conf", pki_bodies::conf);
+    for (name, r) in &seeds {
+        // Every seed reads, and makes extensions of some section.
+        assert!(r.sections > 0 && r.extensions > 0, "{name}: {r:?}");
+    }
+    // The CA configuration of crates/cli/tests/data/ca: each certificate section, for
+    // both issuers, and the CRL section (the self-signed pass adds key identifiers).
+    let r = reached(&seeds, "ca.cnf");
+    assert!(r.sections >= 10, "{r:?}");
 }

@@ -562,7 +562,8 @@ fn text_of(bytes: &[u8]) -> Result<String> {
 /// Hex digits, with or without `:` between bytes.
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
     let digits: String = s.chars().filter(|c| *c != ':').collect();
-    if digits.is_empty() || !digits.len().is_multiple_of(2) {
+    let hex = digits.bytes().all(|b| b.is_ascii_hexdigit());
+    if !hex || digits.is_empty() || !digits.len().is_multiple_of(2) {
         return Err(Error::Malformed(format!("'{s}' is not hex bytes")));
     }
     (0..digits.len())
@@ -626,6 +627,9 @@ mod tests {
             ("subjectAltName", "", "an empty value"),
             ("subjectKeyIdentifier", "hash", "no subject key to hash"),
             ("subjectKeyIdentifier", "XYZ", "is not hex bytes"),
+            // Found by fuzzing: a character of several bytes among the digits.
+            ("subjectKeyIdentifier", "0\u{e9}", "is not hex bytes"),
+            ("1.2.3", "DER:\u{e9}0", "is not hex bytes"),
             ("authorityKeyIdentifier", "keyid:always", "unable to get issuer keyid"),
             ("authorityKeyIdentifier", "keyid:sometimes", "only 'always'"),
             ("authorityInfoAccess", "URI:http://x", "METHOD;TYPE:value"),

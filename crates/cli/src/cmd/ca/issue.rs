@@ -46,14 +46,8 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
         cryptocard_pki::sig::spki_of(key.public_key()).map_err(|e| pki_fail("the CA key", e))?;
     let scheme = ca.scheme()?;
     let mut index = ca.index()?;
-    let new_dir = match a.value("outdir") {
-        Some(d) => d.to_string(),
-        None => ca.need("new_certs_dir")?.to_string(),
-    };
-    let policy_name = match a.value("policy") {
-        Some(p) => p,
-        None => ca.need("policy")?,
-    };
+    let new_dir = ca.flag_or_need("outdir", "new_certs_dir")?;
+    let policy_name = ca.flag_or_need("policy", "policy")?;
     let policy = ca
         .conf
         .section(policy_name)

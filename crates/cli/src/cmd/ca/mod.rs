@@ -121,21 +121,22 @@ impl Ca<'_> {
         self.args.value(flag).or_else(|| self.value(name))
     }
 
+    /// The flag's value, else the section's, which must be there.
+    fn flag_or_need(&self, flag: &str, name: &str) -> CmdResult<&str> {
+        match self.args.value(flag) {
+            Some(v) => Ok(v),
+            None => self.need(name),
+        }
+    }
+
     /// The CA's certificate.
     fn certificate(&self) -> CmdResult<Certificate> {
-        let path = match self.args.value("cert") {
-            Some(p) => p,
-            None => self.need("certificate")?,
-        };
-        certio::load_cert(Some(path), None)
+        certio::load_cert(Some(self.flag_or_need("cert", "certificate")?), None)
     }
 
     /// The CA's private key.
     fn key(&self) -> CmdResult<RsaPrivateKey> {
-        let path = match self.args.value("keyfile") {
-            Some(p) => p,
-            None => self.need("private_key")?,
-        };
+        let path = self.flag_or_need("keyfile", "private_key")?;
         let form = keyfile::format(self.args.value("keyform"), "keyform")?;
         let opts = ReadOptions::from_args(self.args)?;
         keyfile::load_private(Some(path), form, self.args.value("passin"), &opts)
@@ -143,10 +144,7 @@ impl Ca<'_> {
 
     /// The signature scheme: `-md` or `default_md` (`default`: SHA-256), `-sigopt`.
     fn scheme(&self) -> CmdResult<SigScheme> {
-        let md = self.flag_or("md", "default_md").ok_or_else(|| {
-            Fail::msg(format!("variable lookup failed for {}::default_md", self.section))
-        })?;
-        let digest = match md {
+        let digest = match self.flag_or_need("md", "default_md")? {
             "default" => None,
             name => Some(super::digest_by_name(name)?),
         };

@@ -132,3 +132,109 @@ fn extfile_issues_as_openssl_does() {
     );
     fails(&out, 1, "no extension section 'none'");
 }
+
+/// `req -config`: the subject of `prompt = no`, the request's and the certificate's
+/// extension sections, `default_md`; OpenSSL's request bytes, its certificate's text.
+#[test]
+fn req_config_as_openssl_reads_it() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(
+        d.join("req.cnf"),
+        "[ req ]\n\
+         prompt = no\n\
+         distinguished_name = dn\n\
+         req_extensions = req_ext\n\
+         x509_extensions = v3_ca\n\
+         default_md = sha384\n\
+         [ dn ]\n\
+         countryName = US\n\
+         0.organizationName = Org/With+Slash\n\
+         +OU = joined\n\
+         1.organizationName = Second\n\
+         CN = name.example\n\
+         [ req_ext ]\n\
+         subjectAltName = @alt\n\
+         keyUsage = critical, digitalSignature\n\
+         [ alt ]\n\
+         DNS.1 = name.example\n\
+         DNS.2 = www.name.example\n\
+         [ v3_ca ]\n\
+         subjectKeyIdentifier = hash\n\
+         authorityKeyIdentifier = keyid:always,issuer\n\
+         basicConstraints = critical,CA:true\n\
+         [ bare ]\n\
+         nsComment = bare\n\
+         [ empty ]\n",
+    )
+    .unwrap();
+    let cnf = path(d, "req.cnf");
+    let key = ca_file("leaf1.key");
+    let have = have_openssl("req -config");
+    let base = ["req", "-new", "-config", cnf.as_str(), "-key", key.as_str()];
+    let csr = path(d, "u.csr");
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["-out", &csr]);
+    ok(&run(&args, b""));
+    let text = ok_text(&run(&["req", "-in", &csr, "-noout", "-text"], b""));
+    for line in [
+        "Subject: C = US, OU = joined + O = \"Org/With+Slash\", O = Second, CN = name.example",
+        "DNS:name.example, DNS:www.name.example",
+        "Signature Algorithm: sha384WithRSAEncryption",
+    ] {
+        assert!(text.contains(line), "{line} not in {text}");
+    }
+    if have {
+        assert!(std::fs::read(&csr).unwrap() == openssl(&base, b""), "not OpenSSL's request");
+    }
+    for (extra, shown) in [
+        (&["-set_serial", "7"][..], &["CA:TRUE", "Subject Key Identifier", "Authority Key Identifier"][..]),
+        (
+            &["-set_serial", "8", "-extensions", "bare"][..],
+            &["Netscape Comment", "Subject Key Identifier"][..],
+        ),
+        (&["-set_serial", "9", "-extensions", "empty"][..], &["Version: 1 (0x0)"][..]),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(&["-x509", "-days", "2"]);
+        args.extend_from_slice(extra);
+        let ours = d.join("ours.pem");
+        let mut a = args.clone();
+        a.extend_from_slice(&["-out", ours.to_str().unwrap()]);
+        ok(&run(&a, b""));
+        let text = undated_text(&ours);
+        for s in shown {
+            assert!(text.contains(s), "{extra:?}: {s} not in {text}");
+        }
+        if have {
+            let theirs = d.join("theirs.pem");
+            let mut b = args.clone();
+            b.extend_from_slice(&["-out", theirs.to_str().unwrap()]);
+            openssl(&b, b"");
+            assert_eq!(text, undated_text(&theirs), "{extra:?}");
+        }
+    }
+    // No prompting; sections that are not there; request attributes.
+    std::fs::write(d.join("prompt.cnf"), "[ req ]\ndistinguished_name = dn\n[ dn ]\nCN = x\n")
+        .unwrap();
+    let p = path(d, "prompt.cnf");
+    fails(&run(&["req", "-new", "-config", &p, "-key", &key], b""), 1, "prompt = no");
+    fails(
+        &run(&["req", "-new", "-key", &key, "-subj", "/CN=x", "-reqexts", "r"], b""),
+        1,
+        "give -config",
+    );
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["-reqexts", "nothere"]);
+    fails(&run(&args, b""), 1, "no extension section 'nothere'");
+    std::fs::write(
+        d.join("attr.cnf"),
+        "[ req ]\nprompt = no\ndistinguished_name = dn\nattributes = attrs\n[ dn ]\nCN = x\n[ attrs ]\nchallengePassword = secret\n",
+    )
+    .unwrap();
+    fails(
+        &run(&["req", "-new", "-config", &path(d, "attr.cnf"), "-key", &key], b""),
+        1,
+        "attributes are not supported",
+    );
+}

@@ -5,6 +5,8 @@
 //! cryptocard req -new [-x509] (-key F [-passin ARG] | -newkey rsa:N [-nodes] [-keyout F])
 //!                -subj /CN=.../O=... [-days N] [-set_serial N] [-sha256 ...] [-addext EXT]...
 //!                [-sigopt rsa_padding_mode:pss ...] [-out F] [-outform PEM|DER] [-text] [-noout]
+//! cryptocard req -new -config F [-key F | -newkey rsa[:N]] [-subj ..] [-x509 [-extensions S]]
+//!                [-reqexts S] ...
 //! cryptocard req -in CSR [-inform PEM|DER] [-verify] [-text] [-noout] [-pubkey] [-out F]
 //! ```
 //!
@@ -20,6 +22,18 @@
 //! extension in OpenSSL's extension language (`subjectAltName=DNS:a,IP:b`,
 //! `keyUsage=critical,digitalSignature`, ...): to the request's extensionRequest, or to
 //! the `-x509` certificate in place of a default of its type.
+//!
+//! `-config F` reads OpenSSL's `[ req ]` section (`conf`): the subject of `prompt = no`,
+//! `default_md`, `default_bits` (a key is made when neither `-key` nor `-newkey` is
+//! given, written to `-keyout`, `default_keyfile` or `privkey.pem`), and the extension
+//! sections `req_extensions` (`-reqexts`) and `x509_extensions` (`-extensions`), then
+//! `-addext`. With a configuration, a `-x509` certificate has OpenSSL's extensions, not
+//! ours: the section's, `-addext`'s and the subject key identifier OpenSSL 3.0 adds
+//! (none at all: version 1), the same bytes as `openssl req -x509 -config` for the same
+//! serial and dates. A request may have both a section and `-addext`, which OpenSSL 3.0
+//! refuses ("duplicate attribute").
+
+mod conf;
 
 use super::certio::{self, pki_fail};
 use super::{Spec, no_positional};
@@ -29,7 +43,6 @@ use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};
 use cryptocard::rsa::{KeyGenOptions, RsaPrivateKey};
 use cryptocard_pki::cert::{self, CertBuilder};
-use x509_cert::name::Name;
 
 const SPEC: Spec = Spec {
     usage: "req [options]",
@@ -49,6 +62,9 @@ const SPEC: Spec = Spec {
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
         Flag::value("addext", "EXT")
             .about("Add an extension: subjectAltName=DNS:name,IP:addr,... (any of x509v3_config)"),
+        Flag::value("config", "FILE").about("OpenSSL configuration: its [ req ] section"),
+        Flag::value("extensions", "SECT").about("-x509: the extension section (x509_extensions)"),
+        Flag::value("reqexts", "SECT").about("The request's extension section (req_extensions)"),
         Flag::value("in", "FILE").about("Read a request (default stdin)"),
         Flag::value("inform", "PEM|DER").about("Input format (default: by content)"),
         Flag::value("out", "FILE").about("Output file (default stdout)"),
@@ -86,6 +102,11 @@ pub fn main(argv: &[String]) -> CmdResult {
         }
         return out.commit();
     }
+    let rc = match a.value("config") {
+        Some(path) => Some(conf::ReqConf::new(certio::load_conf(path)?)?),
+        None => None,
+    };
+    let default_bits = rc.as_ref().map(conf::ReqConf::default_bits).transpose()?.flatten();
     let key = match (a.value("key"), a.value("newkey")) {
         (Some(_), Some(_)) => return Err(Fail::msg("give -key or -newkey, not both")),
         (Some(path), None) => {
@@ -93,25 +114,76 @@ pub fn main(argv: &[String]) -> CmdResult {
             let keyform = keyfile::format(a.value("keyform"), "keyform")?;
             keyfile::load_private(Some(path), keyform, a.value("passin"), &read)?
         }
-        (None, Some(spec)) => new_key(spec)?,
+        (None, Some(spec)) => new_key(spec, default_bits)?,
+        // With a configuration, OpenSSL makes a key of its default_bits.
+        (None, None) if rc.is_some() => new_key("rsa", default_bits)?,
         (None, None) => return Err(Fail::msg("a new request needs -key FILE or -newkey rsa:BITS")),
     };
-    let subject =
-        a.value("subj").ok_or_else(|| Fail::msg("give the subject with -subj /CN=..."))?;
-    let subject = cert::parse_subject(subject).map_err(|e| pki_fail("-subj", e))?;
-    let scheme = certio::scheme(certio::digest_flag(&a.dynamic)?, &a.values("sigopt"))?;
-    let mut extensions = Vec::new();
+    let new = a.value("key").is_none();
+    let subject = match (a.value("subj"), rc.as_ref()) {
+        (Some(s), _) => cert::parse_subject(s).map_err(|e| pki_fail("-subj", e))?,
+        (None, Some(rc)) => rc.subject()?.ok_or_else(|| {
+            Fail::msg("give the subject with -subj /CN=... (or prompt = no in the configuration)")
+        })?,
+        (None, None) => return Err(Fail::msg("give the subject with -subj /CN=...")),
+    };
+    let digest = match certio::digest_flag(&a.dynamic)? {
+        Some(d) => Some(d),
+        None => rc.as_ref().map(conf::ReqConf::digest).transpose()?.flatten(),
+    };
+    let scheme = certio::scheme(digest, &a.values("sigopt"))?;
+    let spki =
+        cryptocard_pki::sig::spki_of(key.public_key()).map_err(|e| pki_fail("the key", e))?;
+    let serial = match a.value("set_serial") {
+        Some(s) => certio::serial_of(&parse_serial(s)?)?,
+        None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
+    };
+    let ctx = cert::ExtContext {
+        conf: rc.as_ref().map(conf::ReqConf::conf),
+        subject_name: Some(&subject),
+        subject_key: Some(&spki),
+        issuer: None,
+        serial: Some(&serial),
+    };
+    // The configuration's section (as OpenSSL: then -addext, each replacing its type).
+    let (flag, key_name) = if a.has("x509") {
+        ("extensions", "x509_extensions")
+    } else {
+        ("reqexts", "req_extensions")
+    };
+    let mut extensions = match (&rc, a.value(flag).or(rc.as_ref().and_then(|r| r.value(key_name))))
+    {
+        (Some(rc), Some(section)) => cert::section_extensions(rc.conf(), section, &ctx)
+            .map_err(|e| pki_fail(&format!("[ {section} ]"), e))?,
+        (None, Some(_)) => {
+            return Err(Fail::msg(format!("-{flag} names a section of -config: give -config")));
+        }
+        _ => Vec::new(),
+    };
     for spec in a.values("addext") {
-        extensions.extend(addext(spec, &subject, &key)?);
+        let (name, value) = spec
+            .split_once('=')
+            .ok_or_else(|| Fail::msg(format!("-addext '{spec}': expected NAME=VALUE")))?;
+        if let Some(ext) = cert::conf_extension(name.trim(), value.trim(), &ctx, &extensions)
+            .map_err(|e| pki_fail("-addext", e))?
+        {
+            cert::add_replacing(&mut extensions, ext);
+        }
     }
     if a.has("x509") {
         let days = a.parsed::<u32>("days")?.unwrap_or(30);
-        let mut b = CertBuilder::new(subject, key.public_key())
-            .map_err(|e| pki_fail("making the certificate", e))?
+        let mut b = CertBuilder::for_spki(subject.clone(), spki.clone())
             .days(days)
-            .scheme(scheme);
-        if let Some(s) = a.value("set_serial") {
-            b = b.serial(&parse_serial(s)?);
+            .scheme(scheme)
+            .serial(serial.as_bytes());
+        if rc.is_some() {
+            // OpenSSL's way: the section's and -addext's extensions, then the subject
+            // key identifier OpenSSL 3.0 adds (no extensions: version 1).
+            cert::key_id_defaults(&mut extensions, &ctx, true)
+                .map_err(|e| pki_fail("extensions", e))?;
+            b = b.profile(cert::Profile::V1);
+        } else {
+            cert::drop_disabled(&mut extensions);
         }
         for ext in extensions {
             b = b.extension(ext);
@@ -127,7 +199,8 @@ pub fn main(argv: &[String]) -> CmdResult {
             out.put(&certio::cert_bytes(&c, outform)?)?;
         }
     } else {
-        let csr = cert::make_csr_with(&key, subject, &scheme, &extensions)
+        cert::drop_disabled(&mut extensions);
+        let csr = cert::make_csr_with(&key, subject.clone(), &scheme, &extensions)
             .map_err(|e| pki_fail("signing the request", e))?;
         if a.has("pubkey") {
             out.put(&pubkey_pem(&csr.info.public_key)?)?;
@@ -140,32 +213,14 @@ pub fn main(argv: &[String]) -> CmdResult {
         }
     }
     // Everything is checked and made: only now the new key is written, then the output.
-    if a.has("newkey") {
-        let keyout = a.value("keyout").unwrap_or("privkey.pem");
+    if new {
+        let keyout = a
+            .value("keyout")
+            .or(rc.as_ref().and_then(|r| r.value("default_keyfile")))
+            .unwrap_or("privkey.pem");
         super::genpkey::write_key(&key, Some(keyout), Format::Pem, false, None, false)?;
     }
     out.commit()
-}
-
-/// One `-addext NAME=VALUE` in the extension language (`cert::conf_extension`): of the
-/// new key and subject (`subjectKeyIdentifier = hash`, `email:copy`); `none` adds nothing.
-fn addext(spec: &str, subject: &Name, key: &RsaPrivateKey) -> CmdResult<Option<cert::Extension>> {
-    let (name, value) = spec
-        .split_once('=')
-        .ok_or_else(|| Fail::msg(format!("-addext '{spec}': expected NAME=VALUE")))?;
-    let spki =
-        cryptocard_pki::sig::spki_of(key.public_key()).map_err(|e| pki_fail("the key", e))?;
-    let ctx = cert::ExtContext {
-        subject_name: Some(subject),
-        subject_key: Some(&spki),
-        ..cert::ExtContext::NONE
-    };
-    let mut ext = cert::conf_extension(name.trim(), value.trim(), &ctx, &[])
-        .map_err(|e| pki_fail("-addext", e))?
-        .into_iter()
-        .collect();
-    cert::drop_disabled(&mut ext);
-    Ok(ext.pop())
 }
 
 /// Checks a request's self-signature, saying so on stderr as OpenSSL 3.0 does.
@@ -188,14 +243,16 @@ pub(super) fn pubkey_pem(
     keyfile::encode_public(&key, Format::Pem, false)
 }
 
-/// `-newkey rsa:BITS` (or `rsa` for 2048): makes the key, which `main` writes to
-/// `-keyout` once the request or certificate is made.
-fn new_key(spec: &str) -> CmdResult<RsaPrivateKey> {
+/// `-newkey rsa:BITS` (or `rsa` for `default_bits`, 2048 without): makes the key, which
+/// `main` writes to `-keyout` once the request or certificate is made.
+fn new_key(spec: &str, default_bits: Option<usize>) -> CmdResult<RsaPrivateKey> {
     let bits = match spec.split_once(':') {
         Some((alg, bits)) if alg.eq_ignore_ascii_case("rsa") => {
             bits.parse().map_err(|_| Fail::msg(format!("-newkey: invalid key size '{bits}'")))?
         }
-        None if spec.eq_ignore_ascii_case("rsa") => super::genpkey::DEFAULT_BITS,
+        None if spec.eq_ignore_ascii_case("rsa") => {
+            default_bits.unwrap_or(super::genpkey::DEFAULT_BITS)
+        }
         _ => return Err(Fail::msg(format!("-newkey {spec}: only rsa:BITS keys are made"))),
     };
     super::genpkey::generate(KeyGenOptions::new(bits))

@@ -68,6 +68,26 @@ fn undated_text(cert: &Path) -> String {
         .collect()
 }
 
+/// Issues with `args` (and where `have`, with OpenSSL's); the certificate's text must hold
+/// `shown` and be OpenSSL's but for the dates.
+fn issued_alike(d: &Path, args: &[&str], shown: &[&str], have: bool) {
+    let ours = d.join("ours.pem");
+    let mut a = args.to_vec();
+    a.extend_from_slice(&["-out", ours.to_str().unwrap()]);
+    ok(&run(&a, b""));
+    let text = undated_text(&ours);
+    for s in shown {
+        assert!(text.contains(s), "{args:?}: {s} not in {text}");
+    }
+    if have {
+        let theirs = d.join("theirs.pem");
+        let mut b = args.to_vec();
+        b.extend_from_slice(&["-out", theirs.to_str().unwrap()]);
+        openssl(&b, b"");
+        assert_eq!(text, undated_text(&theirs), "{args:?}");
+    }
+}
+
 #[test]
 fn extfile_issues_as_openssl_does() {
     let dir = tempdir();
@@ -108,21 +128,7 @@ fn extfile_issues_as_openssl_does() {
     for (extra, shown) in &cases {
         let mut args = vec!["x509", "-req", "-in", &r1, "-extfile", &ext, "-set_serial", "0x7777"];
         args.extend_from_slice(extra);
-        let ours = d.join("ours.pem");
-        let mut a = args.clone();
-        a.extend_from_slice(&["-out", ours.to_str().unwrap()]);
-        ok(&run(&a, b""));
-        let text = undated_text(&ours);
-        for s in *shown {
-            assert!(text.contains(s), "{extra:?}: {s} not in {text}");
-        }
-        if have {
-            let theirs = d.join("theirs.pem");
-            let mut b = args.clone();
-            b.extend_from_slice(&["-out", theirs.to_str().unwrap()]);
-            openssl(&b, b"");
-            assert_eq!(text, undated_text(&theirs), "{extra:?}");
-        }
+        issued_alike(d, &args, shown, have);
     }
     let out = run(&["x509", "-req", "-in", &r1, "-signkey", &leaf1, "-extensions", "self"], b"");
     fails(&out, 1, "give -extfile");
@@ -188,7 +194,10 @@ fn req_config_as_openssl_reads_it() {
         assert!(std::fs::read(&csr).unwrap() == openssl(&base, b""), "not OpenSSL's request");
     }
     for (extra, shown) in [
-        (&["-set_serial", "7"][..], &["CA:TRUE", "Subject Key Identifier", "Authority Key Identifier"][..]),
+        (
+            &["-set_serial", "7"][..],
+            &["CA:TRUE", "Subject Key Identifier", "Authority Key Identifier"][..],
+        ),
         (
             &["-set_serial", "8", "-extensions", "bare"][..],
             &["Netscape Comment", "Subject Key Identifier"][..],
@@ -198,21 +207,7 @@ fn req_config_as_openssl_reads_it() {
         let mut args = base.to_vec();
         args.extend_from_slice(&["-x509", "-days", "2"]);
         args.extend_from_slice(extra);
-        let ours = d.join("ours.pem");
-        let mut a = args.clone();
-        a.extend_from_slice(&["-out", ours.to_str().unwrap()]);
-        ok(&run(&a, b""));
-        let text = undated_text(&ours);
-        for s in shown {
-            assert!(text.contains(s), "{extra:?}: {s} not in {text}");
-        }
-        if have {
-            let theirs = d.join("theirs.pem");
-            let mut b = args.clone();
-            b.extend_from_slice(&["-out", theirs.to_str().unwrap()]);
-            openssl(&b, b"");
-            assert_eq!(text, undated_text(&theirs), "{extra:?}");
-        }
+        issued_alike(d, &args, shown, have);
     }
     // No prompting; sections that are not there; request attributes.
     std::fs::write(d.join("prompt.cnf"), "[ req ]\ndistinguished_name = dn\n[ dn ]\nCN = x\n")

@@ -91,15 +91,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         if a.has("verify") {
             verify(&csr)?;
         }
-        if a.has("pubkey") {
-            out.put(&pubkey_pem(&csr.info.public_key)?)?;
-        }
-        if a.has("text") {
-            out.put(cert::csr_text(&csr).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
-        }
-        if !a.has("noout") {
-            out.put(&certio::csr_bytes(&csr, outform)?)?;
-        }
+        put_request(&mut out, &a, &csr, outform)?;
         return out.commit();
     }
     let rc = match a.value("config") {
@@ -202,15 +194,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         cert::drop_disabled(&mut extensions);
         let csr = cert::make_csr_with(&key, subject.clone(), &scheme, &extensions)
             .map_err(|e| pki_fail("signing the request", e))?;
-        if a.has("pubkey") {
-            out.put(&pubkey_pem(&csr.info.public_key)?)?;
-        }
-        if a.has("text") {
-            out.put(cert::csr_text(&csr).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
-        }
-        if !a.has("noout") {
-            out.put(&certio::csr_bytes(&csr, outform)?)?;
-        }
+        put_request(&mut out, &a, &csr, outform)?;
     }
     // Everything is checked and made: only now the new key is written, then the output.
     if new {
@@ -221,6 +205,25 @@ pub fn main(argv: &[String]) -> CmdResult {
         super::genpkey::write_key(&key, Some(keyout), Format::Pem, false, None, false)?;
     }
     out.commit()
+}
+
+/// Writes what the flags ask of a request: its public key, its text, itself.
+fn put_request(
+    out: &mut Output,
+    a: &crate::args::Parsed,
+    csr: &cert::CertReq,
+    outform: Format,
+) -> CmdResult {
+    if a.has("pubkey") {
+        out.put(&pubkey_pem(&csr.info.public_key)?)?;
+    }
+    if a.has("text") {
+        out.put(cert::csr_text(csr).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+    }
+    if !a.has("noout") {
+        out.put(&certio::csr_bytes(csr, outform)?)?;
+    }
+    Ok(())
 }
 
 /// Checks a request's self-signature, saying so on stderr as OpenSSL 3.0 does.

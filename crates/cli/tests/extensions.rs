@@ -108,7 +108,24 @@ fn extfile_issues_as_openssl_does() {
          authorityKeyIdentifier = keyid:always,issuer:always\n\
          basicConstraints = CA:TRUE\n\
          [ bare ]\n\
-         extendedKeyUsage = codeSigning\n",
+         extendedKeyUsage = codeSigning\n\
+         [ policies ]\n\
+         certificatePolicies = 1.2.3.4, @polsect, ia5org, @pol2\n\
+         [ polsect ]\n\
+         policyIdentifier = 1.3.5.8\n\
+         CPS.1 = \"http://cps.example/\"\n\
+         userNotice.1 = @notice\n\
+         [ notice ]\n\
+         explicitText = \"Explicit Text Here\"\n\
+         organization = \"Organisation Name\"\n\
+         noticeNumbers = 1, 2, 3\n\
+         [ pol2 ]\n\
+         policyIdentifier = 2.23.140.1.2.1\n\
+         userNotice.1 = @notice2\n\
+         [ notice2 ]\n\
+         explicitText = \"UTF8:only text\"\n\
+         organization = org\n\
+         noticeNumbers = 7\n",
     )
     .unwrap();
     let (ca, cakey, leaf1, r1) =
@@ -123,6 +140,10 @@ fn extfile_issues_as_openssl_does() {
             &["DirName:/C=US/O=Leaf/CN=leaf.example"],
         ),
         (vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "bare"], &["Subject Key Identifier"]),
+        (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "policies"],
+            &["CPS: http://cps.example/", "Numbers: 1, 2, 3", "Explicit Text: only text"],
+        ),
     ];
     let have = have_openssl("extfile");
     for (extra, shown) in &cases {

@@ -12,7 +12,8 @@
 //!   `issuer:copy` the issuer's alternative names (4.2.1.6, 4.2.1.7);
 //! - `crlDistributionPoints = URI:..` (one point per name, 4.2.1.13);
 //! - `authorityInfoAccess = OCSP;URI:.., caIssuers;URI:..` (4.2.2.1);
-//! - `certificatePolicies = OID, ...` (4.2.1.4, identifiers without qualifiers);
+//! - `certificatePolicies = OID, @section, ...` (4.2.1.4, with CPS pointers and user
+//!   notices: `policy_conf`);
 //! - `nsComment = text` (Netscape's comment), and any extension as `OID = DER:hex`.
 //!
 //! The key identifiers follow OpenSSL 3.0's `v2i_AUTHORITY_KEYID`: `keyid` is the issuer's
@@ -31,7 +32,6 @@ use spki::SubjectPublicKeyInfoOwned;
 use std::net::IpAddr;
 use x509_cert::Certificate;
 use x509_cert::ext::Extension;
-use x509_cert::ext::pkix::certpolicy::PolicyInformation;
 use x509_cert::ext::pkix::crl::dp::DistributionPoint;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
@@ -227,7 +227,9 @@ fn typed_value(
             Some(encoded(CrlDistributionPoints(points))?)
         }
         "authorityInfoAccess" => Some(encoded(AuthorityInfoAccessSyntax(access(&list()?, ctx)?))?),
-        "certificatePolicies" => Some(encoded(CertificatePolicies(policies(value)?))?),
+        "certificatePolicies" => {
+            Some(encoded(CertificatePolicies(super::policy_conf::policies(value, ctx.conf)?))?)
+        }
         "nsComment" => Some((NS_COMMENT, ia5(value)?.to_der()?)),
         other => {
             return Err(Error::Unsupported(format!(
@@ -526,26 +528,6 @@ fn access(entries: &[Entry], ctx: &ExtContext<'_>) -> Result<Vec<AccessDescripti
         .collect()
 }
 
-/// Policy identifiers, comma separated (qualifiers are not written).
-fn policies(value: &str) -> Result<Vec<PolicyInformation>> {
-    let ids: Vec<&str> = value.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
-    if ids.is_empty() {
-        return Err(Error::Malformed("no policies".into()));
-    }
-    ids.iter()
-        .map(|id| {
-            if id.starts_with('@') || *id == "ia5org" {
-                return Err(Error::Unsupported(format!(
-                    "policy '{id}': only identifiers, without qualifiers"
-                )));
-            }
-            let policy_identifier =
-                if *id == "anyPolicy" { rfc5280::ANY_POLICY } else { dotted(id)? };
-            Ok(PolicyInformation { policy_identifier, policy_qualifiers: None })
-        })
-        .collect()
-}
-
 fn dotted(s: &str) -> Result<Oid> {
     Oid::new(s).map_err(|_| Error::Malformed(format!("'{s}' is not a known name or an OID")))
 }
@@ -633,7 +615,7 @@ mod tests {
             ("authorityKeyIdentifier", "keyid:always", "unable to get issuer keyid"),
             ("authorityKeyIdentifier", "keyid:sometimes", "only 'always'"),
             ("authorityInfoAccess", "URI:http://x", "METHOD;TYPE:value"),
-            ("certificatePolicies", "@polsect", "without qualifiers"),
+            ("certificatePolicies", "@polsect", "outside a configuration file"),
             ("nameConstraints", "permitted;DNS:x", "extension 'nameConstraints'"),
             ("1.2.3", "not der", "extension '1.2.3' (give it as OID = DER:hex)"),
         ] {
@@ -657,5 +639,29 @@ mod tests {
         let san = SubjectAltName::from_der(exts[0].extn_value.as_bytes()).unwrap();
         assert_eq!(san.0.len(), 2);
         assert!(section_extensions(&conf, "nothere", &ctx).is_err());
+    }
+
+    #[test]
+    fn policy_sections_refuse_what_they_cannot_write() {
+        let conf = Conf::parse(
+            "[p]\npolicyIdentifier = 1.2.3\nuserNotice.1 = @n\n\
+             [n]\norganization = org\n\
+             [q]\nCPS.1 = http://x.example/\n\
+             [r]\npolicyIdentifier = 1.2.3\nuserNotice.1 = @m\n\
+             [m]\nexplicitText = caf\u{e9}\n",
+        )
+        .unwrap();
+        let ctx = ExtContext { conf: Some(&conf), ..ExtContext::NONE };
+        for (value, needle) in [
+            ("@p", "organization and noticeNumbers go together"),
+            ("@q", "no policyIdentifier"),
+            ("@r", "is not visible text"),
+            ("@none", "no section 'none'"),
+            ("1.2.3, notAnOid", "is not a policy OID"),
+        ] {
+            let err =
+                conf_extension("certificatePolicies", value, &ctx, &[]).unwrap_err().to_string();
+            assert!(err.contains(needle), "{value}: {err}");
+        }
     }
 }

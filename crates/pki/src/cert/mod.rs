@@ -30,6 +30,7 @@ mod host;
 mod name;
 mod name_hash;
 mod parse;
+mod policy_conf;
 mod policy_text;
 mod purpose;
 mod store;

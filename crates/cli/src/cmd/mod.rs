@@ -21,6 +21,7 @@ pub mod prime;
 pub mod rand;
 pub mod req;
 pub mod rsa;
+pub mod rsautl;
 #[cfg(feature = "tls")]
 pub mod s_server;
 pub mod verify;
@@ -122,6 +123,11 @@ pub const COMMANDS: &[Command] = &[
         name: "rsa",
         summary: "Convert, print and check RSA keys, rsa style (PKCS#1 forms too)",
         run: rsa::main,
+    },
+    Command {
+        name: "rsautl",
+        summary: "RSA sign, recover, encrypt and decrypt, rsautl style (pkeyutl underneath)",
+        run: rsautl::main,
     },
     Command {
         name: "s_server",

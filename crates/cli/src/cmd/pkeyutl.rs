@@ -2,7 +2,7 @@
 //! pkeyutl`.
 //!
 //! ```text
-//! cryptocard pkeyutl -sign|-verify|-verifyrecover|-encrypt|-decrypt -inkey F [-pubin]
+//! cryptocard pkeyutl -sign|-verify|-verifyrecover|-encrypt|-decrypt -inkey F [-pubin|-certin]
 //!                    [-keyform PEM|DER] [-passin ARG] [-in F] [-out F] [-sigfile F]
 //!                    [-rawin -digest NAME] [-pkeyopt OPT:VALUE ...] [-hexdump] [-rev]
 //!                    [-max-iter N] [-recover-primes]
@@ -44,6 +44,7 @@ const SPEC: Spec = Spec {
         Flag::value("inkey", "FILE").about("The key"),
         Flag::value("keyform", "PEM|DER").about("Key format (default: by content)"),
         Flag::switch("pubin").about("The key is a public key"),
+        Flag::switch("certin").about("The key is a certificate's public key"),
         Flag::value("passin", "ARG").about("Key password source"),
         Flag::value("in", "FILE").about("Input file (default stdin)"),
         Flag::value("out", "FILE").about("Output file (default stdout)"),
@@ -92,9 +93,12 @@ pub fn main(argv: &[String]) -> CmdResult {
     let padding = opts.padding();
     opts.check_for(padding, "pkeyopt")?;
     let keyfile = a.value("inkey").ok_or_else(|| Fail::msg("no key: give -inkey FILE"))?;
-    let want = match (op, a.has("pubin")) {
+    let public_only = a.has("pubin") || a.has("certin");
+    let want = match (op, public_only) {
         (Op::Sign | Op::Decrypt, true) => {
-            return Err(Fail::msg("a private key is needed to sign or decrypt, not -pubin"));
+            return Err(Fail::msg(
+                "a private key is needed to sign or decrypt, not -pubin or -certin",
+            ));
         }
         (Op::Sign | Op::Decrypt, false) => Want::Private,
         (_, true) => Want::Public,
@@ -102,7 +106,16 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     let keyform = keyfile::format(a.value("keyform"), "keyform")?;
     let read = ReadOptions::from_args(&a)?;
-    let key = keyfile::load(Some(keyfile), keyform, a.value("passin"), want, &read)?;
+    let key = if a.has("certin") {
+        let c = super::certio::load_cert(Some(keyfile), keyform)?;
+        let spki = c.tbs_certificate().subject_public_key_info();
+        RsaKey::Public(
+            cryptocard_pki::sig::public_key_from_spki(spki)
+                .map_err(|e| super::certio::pki_fail(keyfile, e))?,
+        )
+    } else {
+        keyfile::load(Some(keyfile), keyform, a.value("passin"), want, &read)?
+    };
     // With -rawin -digest the input is a message, hashed here as it is read.
     let rawin = match (a.has("rawin"), a.value("digest")) {
         (true, Some(name)) => Some(super::digest_by_name(name)?),

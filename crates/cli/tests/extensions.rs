@@ -122,6 +122,19 @@ fn extfile_issues_as_openssl_does() {
          [ pol2 ]\n\
          policyIdentifier = 2.23.140.1.2.1\n\
          userNotice.1 = @notice2\n\
+         [ dirnames ]\n\
+         subjectAltName = dirName:dir_sect, DNS:d.example\n\
+         issuerAltName = @ian\n\
+         authorityKeyIdentifier = keyid,issuer:always\n\
+         [ dir_sect ]\n\
+         C = UK\n\
+         O = My Organization\n\
+         0.OU = First Unit\n\
+         +CN = joined\n\
+         1.OU = Second/Unit\n\
+         [ ian ]\n\
+         dirName.1 = dir_sect\n\
+         URI.2 = http://ian.example/\n\
          [ notice2 ]\n\
          explicitText = \"UTF8:only text\"\n\
          organization = org\n\
@@ -140,6 +153,13 @@ fn extfile_issues_as_openssl_does() {
             &["DirName:/C=US/O=Leaf/CN=leaf.example"],
         ),
         (vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "bare"], &["Subject Key Identifier"]),
+        (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "dirnames"],
+            &[
+                "DirName:/C=UK/O=My Organization/CN=joined+OU=First Unit/OU=Second\\/Unit, DNS:d.example",
+                "DirName:/C=US/O=Test Org/CN=Test CA",
+            ],
+        ),
         (
             vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "policies"],
             &["CPS: http://cps.example/", "Numbers: 1, 2, 3", "Explicit Text: only text"],

@@ -8,7 +8,8 @@
 //! - `subjectKeyIdentifier = hash | none | hex` (4.2.1.2, method 1);
 //! - `authorityKeyIdentifier = keyid[:always], issuer[:always] | none` (4.2.1.1);
 //! - `subjectAltName`, `issuerAltName = DNS:.., IP:.., email:.., URI:.., RID:..` or
-//!   `@section` of `DNS.1 = ..` lines; `email:copy` takes the subject's emailAddress,
+//!   `@section` of `DNS.1 = ..` lines, `dirName:section` a name of that section's lines;
+//!   `email:copy` takes the subject's emailAddress,
 //!   `issuer:copy` the issuer's alternative names (4.2.1.6, 4.2.1.7);
 //! - `crlDistributionPoints = URI:..` (one point per name, 4.2.1.13);
 //! - `authorityInfoAccess = OCSP;URI:.., caIssuers;URI:..` (4.2.2.1);
@@ -481,7 +482,7 @@ fn general_names(entries: &[Entry], ctx: &ExtContext<'_>) -> Result<Vec<GeneralN
     Ok(names)
 }
 
-fn general_name(e: &Entry, _ctx: &ExtContext<'_>) -> Result<GeneralName> {
+fn general_name(e: &Entry, ctx: &ExtContext<'_>) -> Result<GeneralName> {
     let value = e
         .value
         .as_deref()
@@ -491,6 +492,15 @@ fn general_name(e: &Entry, _ctx: &ExtContext<'_>) -> Result<GeneralName> {
         "email" => GeneralName::Rfc822Name(ia5(value)?),
         "URI" => GeneralName::UniformResourceIdentifier(ia5(value)?),
         "RID" => GeneralName::RegisteredId(dotted(value)?),
+        "dirName" => {
+            let conf = ctx.conf.ok_or_else(|| {
+                Error::Unsupported(format!("dirName:{value} outside a configuration file"))
+            })?;
+            let lines = conf
+                .section(value)
+                .ok_or_else(|| Error::Malformed(format!("no section '{value}'")))?;
+            GeneralName::DirectoryName(super::name_from_section(lines)?)
+        }
         "IP" => {
             let ip: IpAddr = value
                 .parse()
@@ -503,7 +513,7 @@ fn general_name(e: &Entry, _ctx: &ExtContext<'_>) -> Result<GeneralName> {
         }
         other => {
             return Err(Error::Unsupported(format!(
-                "name type '{other}' (DNS, IP, email, URI, RID)"
+                "name type '{other}' (DNS, IP, email, URI, RID, dirName)"
             )));
         }
     })

@@ -112,6 +112,38 @@ pub fn name_of(entries: &[AttributeTypeAndValue]) -> Result<Name> {
     Ok(Name::from_der(&rdns.to_der()?)?)
 }
 
+/// A name from a configuration section's `type = value` lines, as OpenSSL's
+/// `X509V3_NAME_from_section` reads them (`req`'s `prompt = no` subject, a `dirName`):
+/// each line one RDN, in order; a prefix up to `.`, `,` or `:` is dropped (`0.OU`,
+/// `1.OU` name two OUs); `+` before the type joins the previous RDN.
+pub fn name_from_section(lines: &[(String, String)]) -> Result<Name> {
+    let mut text = String::new();
+    for (name, value) in lines {
+        let kind = match name.find([':', ',', '.']) {
+            Some(i) if i + 1 < name.len() => &name[i + 1..],
+            _ => name.as_str(),
+        };
+        let (join, kind) = match kind.strip_prefix('+') {
+            Some(rest) => (true, rest),
+            None => (false, kind),
+        };
+        text.push(if join && !text.is_empty() { '+' } else { '/' });
+        text.push_str(kind);
+        text.push('=');
+        for c in value.chars() {
+            if matches!(c, '/' | '+' | '\\') {
+                text.push('\\');
+            }
+            text.push(c);
+        }
+    }
+    if text.is_empty() {
+        return Err(Error::Malformed("a name with no entries".into()));
+    }
+    // As OpenSSL's `-subj` form, which `parse_subject` reads.
+    parse_subject(&text)
+}
+
 /// The name in OpenSSL's one-line form, whole (`X509_NAME_oneline` into a buffer of its
 /// own, as `ca` writes its database).
 pub fn oneline(name: &Name) -> String {
@@ -183,13 +215,17 @@ pub fn display_name(name: &Name) -> String {
 }
 
 /// The name in OpenSSL's one-line form (`X509_NAME_oneline`), as it prints a directory
-/// name inside an extension: `/C=US/O=Org/CN=name`, `/` and `+` in values escaped with a
+/// name inside an extension: `/C=US/O=Org/CN=name` (`+` between the entries of one
+/// multi-valued RDN), `/` and `+` in values escaped with a
 /// backslash, bytes outside printable ASCII as `\xHH`, and no entry that would take the
 /// line past `max` characters.
 pub(crate) fn oneline_name(name: &Name, max: usize) -> String {
     let mut out = String::new();
-    for atv in name.iter_rdn().flat_map(|rdn| rdn.iter()) {
-        let mut entry = format!("/{}=", attr_name(&atv.oid));
+    let entries = name.iter_rdn().flat_map(|rdn| rdn.iter().enumerate());
+    for (i, atv) in entries {
+        // Entries of one RDN are joined by `+`, as OpenSSL's `prev_set` test joins them.
+        let sep = if i == 0 { '/' } else { '+' };
+        let mut entry = format!("{sep}{}=", attr_name(&atv.oid));
         for &b in atv.value.value() {
             if b == b'/' || b == b'+' {
                 // OpenSSL 3 escapes them, so that the entries stay apart.
@@ -295,5 +331,29 @@ mod tests {
         for s in ["CN=x", "/CN", "/Bogus=x", "/C=U$", "/emailAddress=é"] {
             assert!(parse_subject(s).is_err(), "{s}");
         }
+    }
+
+    #[test]
+    fn names_from_sections_and_multi_valued_one_lines() {
+        let lines: Vec<(String, String)> = [
+            ("C", "UK"),
+            ("0.OU", "First"),
+            ("+CN", "joined"),
+            ("1.OU", "Second/Unit"),
+            ("emailAddress", "a@b.example"),
+        ]
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+        let name = name_from_section(&lines).unwrap();
+        assert_eq!(name.iter_rdn().count(), 4, "the + line joins the OU before it");
+        // In DER order within the set: the shorter encoding first.
+        assert_eq!(
+            oneline(&name),
+            "/C=UK/OU=First+CN=joined/OU=Second\\/Unit/emailAddress=a@b.example"
+        );
+        assert!(name_from_section(&[]).is_err());
+        let bad = [("nosuchtype".to_string(), "x".to_string())];
+        assert!(name_from_section(&bad).is_err());
     }
 }

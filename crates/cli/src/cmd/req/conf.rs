@@ -53,31 +53,7 @@ impl ReqConf {
             .conf
             .section(section)
             .ok_or_else(|| Fail::msg(format!("unable to get '{section}' section")))?;
-        // As OpenSSL's `-subj` form, which `cert::parse_subject` reads.
-        let mut text = String::new();
-        for (name, value) in entries {
-            let (join, name) = match name.strip_prefix('+') {
-                Some(rest) => (true, rest),
-                None => (false, name.as_str()),
-            };
-            let kind = match name.find([':', ',', '.']) {
-                Some(i) if i + 1 < name.len() => &name[i + 1..],
-                _ => name,
-            };
-            text.push(if join && !text.is_empty() { '+' } else { '/' });
-            text.push_str(kind);
-            text.push('=');
-            for c in value.chars() {
-                if matches!(c, '/' | '+' | '\\') {
-                    text.push('\\');
-                }
-                text.push(c);
-            }
-        }
-        if text.is_empty() {
-            return Err(Fail::msg(format!("the [ {section} ] section names nothing")));
-        }
-        cert::parse_subject(&text).map(Some).map_err(|e| pki_fail(section, e))
+        cert::name_from_section(entries).map(Some).map_err(|e| pki_fail(section, e))
     }
 
     /// `default_md`, unless it is `default`.

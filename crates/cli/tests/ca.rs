@@ -287,6 +287,15 @@ fn update_db_marks_the_expired() {
     let index = String::from_utf8(read(d, "index.txt")).unwrap();
     let status: Vec<&str> = index.lines().map(|l| &l[..1]).collect();
     assert_eq!(status, ["E", "V", "E"]);
+    // -valid adds a certificate the database lacks, and refuses one it has.
+    refused(&ca(d, &["-valid", "newcerts/1001.pem"]), "Already present, serial number 1001");
+    ok(&ca(d, &["-valid", "ca.pem"]));
+    let index = String::from_utf8(read(d, "index.txt")).unwrap();
+    let last = index.lines().last().unwrap();
+    assert!(
+        last.starts_with("V\t") && last.ends_with("\tunknown\t/C=US/O=Test Org/CN=Test CA"),
+        "{last}"
+    );
 }
 
 /// Where OpenSSL is installed: a CA run by each tool with the same commands (dates fixed,
@@ -332,6 +341,8 @@ fn same_files_as_openssl_side_by_side() {
         vec!["-revoke", "newcerts/1002.pem", "-crl_CA_compromise", "20240101000000Z"],
         vec!["-revoke", "newcerts/1003.pem", "-crl_reason", "CESSATIONOFOPERATION"],
         vec!["-revoke", "newcerts/1004.pem"],
+        vec!["-valid", "ca.pem"],
+        vec!["-valid", "ca.pem"],
     ] {
         runs.push(args.into_iter().map(String::from).collect());
     }

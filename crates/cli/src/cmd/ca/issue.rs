@@ -17,11 +17,16 @@
 use super::{Ca, at_time, db, now_time, parse_time, time_string};
 use crate::cmd::certio::{self, pki_fail};
 use crate::fail::{CmdResult, Fail};
+use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{
-    self, AttributeTypeAndValue, CertBuilder, Certificate, ExtContext, Profile,
+    self, AttributeTypeAndValue, CertBuilder, CertReq, Certificate, ExtContext, Profile,
 };
+use cryptocard_pki::conf::Conf;
+use cryptocard_pki::sig::SigScheme;
 use std::time::{Duration, SystemTime};
 use x509_cert::name::Name;
+use x509_cert::serial_number::SerialNumber;
+use x509_cert::spki::SubjectPublicKeyInfoOwned;
 
 /// The PKCS#9 emailAddress attribute.
 const EMAIL_ADDRESS: der::asn1::ObjectIdentifier =
@@ -33,30 +38,89 @@ struct Issued {
     serial: String,
 }
 
+/// What every certificate of one run is made with.
+struct Signer<'a> {
+    /// The issuer; `None` with `-selfsign`.
+    ca_cert: Option<Certificate>,
+    key: RsaPrivateKey,
+    /// The signing key as a SubjectPublicKeyInfo (a request of the same key is self-signed).
+    own_key: SubjectPublicKeyInfoOwned,
+    scheme: SigScheme,
+    policy: &'a [(String, String)],
+    preserve: bool,
+    email_dn: bool,
+    copy: cert::CopyExtensions,
+    /// The configuration the extension section is in, and its name (none: version 1).
+    ext: (&'a Conf, Option<&'a str>),
+    start: SystemTime,
+    end: SystemTime,
+}
+
+impl Signer<'_> {
+    /// The subject of `requested` (the request's, or `-subj`): by the policy unless
+    /// preserved, without emailAddress unless allowed.
+    fn subject(&self, requested: &Name) -> CmdResult<Name> {
+        let ca_name = match &self.ca_cert {
+            Some(c) => c.tbs_certificate().subject(),
+            None => requested,
+        };
+        // The policy's checks hold also when the name is kept as requested.
+        let by_policy = by_policy(requested, ca_name, self.policy)?;
+        let subject = if self.preserve { requested.clone() } else { by_policy };
+        if self.email_dn {
+            return Ok(subject);
+        }
+        let kept: Vec<AttributeTypeAndValue> =
+            subject.iter().filter(|atv| atv.oid != EMAIL_ADDRESS).cloned().collect();
+        cert::name_of(&kept).map_err(|e| pki_fail("the subject", e))
+    }
+
+    /// The certificate for `csr`'s key, named `subject`, with this serial.
+    fn certify(
+        &self,
+        csr: &CertReq,
+        subject: &Name,
+        serial: &SerialNumber,
+    ) -> CmdResult<Certificate> {
+        let (conf, section) = self.ext;
+        let ctx = ExtContext {
+            conf: Some(conf),
+            subject_name: Some(subject),
+            subject_key: Some(&csr.info.public_key),
+            issuer: self.ca_cert.as_ref(),
+            serial: Some(serial),
+        };
+        let fail = |e| pki_fail("extensions", e);
+        let mut exts = match section {
+            Some(s) => cert::section_extensions(conf, s, &ctx).map_err(fail)?,
+            None => Vec::new(),
+        };
+        cert::copy_requested(&mut exts, csr, self.copy).map_err(|e| pki_fail("the request", e))?;
+        let self_signed = self.own_key == csr.info.public_key;
+        cert::key_id_defaults(&mut exts, &ctx, self_signed).map_err(fail)?;
+        let mut builder = CertBuilder::for_spki(subject.clone(), csr.info.public_key.clone())
+            .profile(Profile::V1)
+            .scheme(self.scheme)
+            .not_before(self.start)
+            .not_after(self.end)
+            .serial(serial.as_bytes());
+        for ext in exts {
+            builder = builder.extension(ext);
+        }
+        let made = match &self.ca_cert {
+            Some(c) => builder.signed_by(c, &self.key),
+            None => builder.self_signed(&self.key),
+        };
+        made.map_err(|e| pki_fail("signing", e))
+    }
+}
+
 /// Certifies each request and records the certificates.
 pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
     let a = ca.args;
     if !a.has("batch") {
         return Err(Fail::msg("give -batch: cryptocard ca does not ask before signing"));
     }
-    let selfsign = a.has("selfsign");
-    let ca_cert = if selfsign { None } else { Some(ca.certificate()?) };
-    let key = ca.key()?;
-    let own_key =
-        cryptocard_pki::sig::spki_of(key.public_key()).map_err(|e| pki_fail("the CA key", e))?;
-    let scheme = ca.scheme()?;
-    let mut index = ca.index()?;
-    let new_dir = ca.flag_or_need("outdir", "new_certs_dir")?;
-    let policy_name = ca.flag_or_need("policy", "policy")?;
-    let policy = ca
-        .conf
-        .section(policy_name)
-        .ok_or_else(|| Fail::msg(format!("unable to find policy section '{policy_name}'")))?;
-    let preserve =
-        a.has("preserveDN") || ca.value("preserve").is_some_and(|v| db::yes_or_no(v, false));
-    let email_dn =
-        !a.has("noemailDN") && ca.value("email_in_dn").is_none_or(|v| db::yes_or_no(v, true));
-    let copy = crate::cmd::x509::copy_mode(ca.value("copy_extensions"))?;
     let ext_file = match a.value("extfile") {
         Some(f) => {
             let conf = certio::load_conf(f)?;
@@ -68,13 +132,35 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
         }
         None => None,
     };
-    let (ext_conf, ext_section) = match &ext_file {
+    let ext = match &ext_file {
         Some((conf, section)) => (conf, Some(section.as_str())),
         None => (&ca.conf, ca.flag_or("extensions", "x509_extensions")),
     };
+    let policy_name = ca.flag_or_need("policy", "policy")?;
+    let key = ca.key()?;
     let (start, end) = validity(ca)?;
-    let rand_serial = a.has("rand_serial");
-    let serial_file = if rand_serial { None } else { Some(ca.need("serial")?) };
+    let signer = Signer {
+        ca_cert: if a.has("selfsign") { None } else { Some(ca.certificate()?) },
+        own_key: cryptocard_pki::sig::spki_of(key.public_key())
+            .map_err(|e| pki_fail("the CA key", e))?,
+        key,
+        scheme: ca.scheme()?,
+        policy: ca
+            .conf
+            .section(policy_name)
+            .ok_or_else(|| Fail::msg(format!("unable to find policy section '{policy_name}'")))?,
+        preserve: a.has("preserveDN")
+            || ca.value("preserve").is_some_and(|v| db::yes_or_no(v, false)),
+        email_dn: !a.has("noemailDN")
+            && ca.value("email_in_dn").is_none_or(|v| db::yes_or_no(v, true)),
+        copy: crate::cmd::x509::copy_mode(ca.value("copy_extensions"))?,
+        ext,
+        start,
+        end,
+    };
+    let mut index = ca.index()?;
+    let new_dir = ca.flag_or_need("outdir", "new_certs_dir")?;
+    let serial_file = if a.has("rand_serial") { None } else { Some(ca.need("serial")?) };
     let mut next_serial = match serial_file {
         Some(f) if std::path::Path::new(f).exists() || !a.has("create_serial") => {
             Some(db::read_number(f)?)
@@ -87,7 +173,7 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
         None => None,
     };
 
-    let mut issued = Vec::new();
+    let mut issued: Vec<Issued> = Vec::new();
     for path in requests {
         let csr = certio::load_csr(Some(path), None)?;
         cert::verify_csr(&csr).map_err(|_| {
@@ -98,18 +184,7 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
             Some(s) => cert::parse_subject(s).map_err(|e| pki_fail("-subj", e))?,
             None => csr.info.subject.clone(),
         };
-        let ca_name = match &ca_cert {
-            Some(c) => c.tbs_certificate().subject().clone(),
-            None => requested.clone(),
-        };
-        // The policy's checks hold also when the name is kept as requested.
-        let by_policy = by_policy(&requested, &ca_name, policy)?;
-        let mut subject = if preserve { requested.clone() } else { by_policy };
-        if !email_dn {
-            let kept: Vec<AttributeTypeAndValue> =
-                subject.iter().filter(|atv| atv.oid != EMAIL_ADDRESS).cloned().collect();
-            subject = cert::name_of(&kept).map_err(|e| pki_fail("the subject", e))?;
-        }
+        let subject = signer.subject(&requested)?;
         let oneline = cert::oneline(&subject);
         if index.unique_subject
             && index.rows.iter().any(|r| r.status == 'V' && r.subject == oneline)
@@ -120,43 +195,13 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
             Some(n) => certio::serial_of(n)?,
             None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
         };
-        let mut builder = CertBuilder::for_spki(subject.clone(), csr.info.public_key.clone())
-            .profile(Profile::V1)
-            .scheme(scheme)
-            .not_before(start)
-            .not_after(end)
-            .serial(serial_number.as_bytes());
-        let ctx = ExtContext {
-            conf: Some(ext_conf),
-            subject_name: Some(&subject),
-            subject_key: Some(&csr.info.public_key),
-            issuer: ca_cert.as_ref(),
-            serial: Some(&serial_number),
-        };
-        let mut exts = match ext_section {
-            Some(s) => cert::section_extensions(ext_conf, s, &ctx)
-                .map_err(|e| pki_fail("extensions", e))?,
-            None => Vec::new(),
-        };
-        cert::copy_requested(&mut exts, &csr, copy).map_err(|e| pki_fail("the request", e))?;
-        let self_signed = own_key == csr.info.public_key;
-        cert::key_id_defaults(&mut exts, &ctx, self_signed)
-            .map_err(|e| pki_fail("extensions", e))?;
-        for ext in exts {
-            builder = builder.extension(ext);
-        }
-        let made = match &ca_cert {
-            Some(c) => builder.signed_by(c, &key),
-            None => builder.self_signed(&key),
-        };
-        let made = made.map_err(|e| pki_fail("signing", e))?;
-        let serial = db::hex(made.tbs_certificate().serial_number().as_bytes());
-        if index.by_serial(&serial).is_some() || issued.iter().any(|i: &Issued| i.serial == serial)
-        {
+        let serial = db::hex(serial_number.as_bytes());
+        if index.by_serial(&serial).is_some() || issued.iter().any(|i| i.serial == serial) {
             return Err(Fail::msg(format!(
                 "ERROR:Serial number {serial} has already been issued,\n      check the database/serial_file for corruption"
             )));
         }
+        let made = signer.certify(&csr, &subject, &serial_number)?;
         let not_after = &made.tbs_certificate().validity().not_after;
         eprintln!(
             "Certificate is to be certified until {} ({} days)",

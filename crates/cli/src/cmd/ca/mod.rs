@@ -11,7 +11,7 @@
 //!               | -crl_compromise T | -crl_CA_compromise T]
 //! cryptocard ca -config F -gencrl [-out F] [-crldays N] [-crlhours N] [-crlsec N]
 //!               [-crl_lastupdate T] [-crl_nextupdate T] [-crlexts SECT]
-//! cryptocard ca -config F -status SERIAL | -updatedb
+//! cryptocard ca -config F -valid CERT | -status SERIAL | -updatedb
 //! ```
 //!
 //! The configuration is OpenSSL's (`pki::conf`): `[ ca ] default_ca` names the CA's
@@ -75,6 +75,7 @@ const SPEC: Spec = Spec {
         Flag::switch("rand_serial").about("A random serial; the serial file is not used"),
         Flag::switch("create_serial").about("A random serial if the serial file is missing"),
         Flag::value("revoke", "FILE").about("Revoke this certificate"),
+        Flag::value("valid", "FILE").about("Add this certificate to the database as valid"),
         Flag::value("crl_reason", "REASON").about("The revocation's reason"),
         Flag::value("crl_hold", "OID").about("Revoke on hold with this hold instruction"),
         Flag::value("crl_compromise", "TIME").about("Key compromise at this time"),
@@ -198,12 +199,16 @@ pub fn main(argv: &[String]) -> CmdResult {
         did = true;
     }
     if let Some(cert) = a.value("revoke") {
-        revoke::revoke(&ca, cert)?;
+        revoke::revoke(&ca, cert, false)?;
+        did = true;
+    }
+    if let Some(cert) = a.value("valid") {
+        revoke::revoke(&ca, cert, true)?;
         did = true;
     }
     if !did {
         return Err(Fail::msg(
-            "nothing to do: give requests to certify, -revoke, -gencrl, -status or -updatedb",
+            "nothing to do: give requests to certify, -revoke, -valid, -gencrl, -status or -updatedb",
         ));
     }
     Ok(())

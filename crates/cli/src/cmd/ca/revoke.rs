@@ -1,4 +1,5 @@
-//! Revocation in the database, as `openssl ca -revoke`, `-status` and `-updatedb`.
+//! Revocation in the database, as `openssl ca -revoke`, `-valid`, `-status` and
+//! `-updatedb`.
 //!
 //! A revoked row keeps when and why in its third field: `YYMMDDHHMMSSZ[,reason[,arg]]`,
 //! where the reason is one of RFC 5280 5.3.1's (`-crl_reason`), or `holdInstruction,OID`
@@ -119,15 +120,20 @@ fn revocation_field(ca: &Ca<'_>) -> CmdResult<String> {
     Ok(field)
 }
 
-/// `-revoke CERT`: marks the certificate revoked, adding it first if the database lacks it.
-pub(super) fn revoke(ca: &Ca<'_>, path: &str) -> CmdResult {
+/// `-revoke CERT` (`valid` false): marks the certificate revoked, adding it first if the
+/// database lacks it. `-valid CERT` (`valid` true): adds it as valid, refusing one the
+/// database already holds.
+pub(super) fn revoke(ca: &Ca<'_>, path: &str, valid: bool) -> CmdResult {
     let c = certio::load_cert(Some(path), None)?;
     let tbs = c.tbs_certificate();
     let serial = db::hex(tbs.serial_number().as_bytes());
     let subject = cert::oneline(tbs.subject());
-    let field = revocation_field(ca)?;
+    let field = if valid { String::new() } else { revocation_field(ca)? };
     let mut index = ca.index()?;
     let i = match index.by_serial(&serial) {
+        Some(_) if valid => {
+            return Err(Fail::msg(format!("ERROR:Already present, serial number {serial}")));
+        }
         Some(i) => i,
         None => {
             eprintln!("Adding Entry with serial number {serial} to DB for {subject}");
@@ -142,16 +148,18 @@ pub(super) fn revoke(ca: &Ca<'_>, path: &str) -> CmdResult {
             index.rows.len() - 1
         }
     };
-    let row = &mut index.rows[i];
-    if row.subject != subject {
-        return Err(Fail::msg(format!("ERROR:name does not match {subject}")));
+    if !valid {
+        let row = &mut index.rows[i];
+        if row.subject != subject {
+            return Err(Fail::msg(format!("ERROR:name does not match {subject}")));
+        }
+        if row.status == 'R' {
+            return Err(Fail::msg(format!("ERROR:Already revoked, serial number {serial}")));
+        }
+        row.status = 'R';
+        row.revoked = field;
+        eprintln!("Revoking Certificate {serial}.");
     }
-    if row.status == 'R' {
-        return Err(Fail::msg(format!("ERROR:Already revoked, serial number {serial}")));
-    }
-    row.status = 'R';
-    row.revoked = field;
-    eprintln!("Revoking Certificate {serial}.");
     index.save_new()?;
     index.rotate()?;
     eprintln!("Database updated");

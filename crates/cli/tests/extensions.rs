@@ -122,6 +122,9 @@ fn extfile_issues_as_openssl_does() {
          [ pol2 ]\n\
          policyIdentifier = 2.23.140.1.2.1\n\
          userNotice.1 = @notice2\n\
+         [ constrained ]\n\
+         basicConstraints = critical,CA:TRUE\n\
+         nameConstraints = critical, permitted;DNS:.example.com, excluded;IP:10.0.0.0/255.0.0.0, permitted;IP:2001:db8::/ffff:ffff::, permitted;email:.example.com, excluded;URI:.bad.example, permitted;dirName:dir_sect\n\
          [ dirnames ]\n\
          subjectAltName = dirName:dir_sect, DNS:d.example\n\
          issuerAltName = @ian\n\
@@ -154,6 +157,14 @@ fn extfile_issues_as_openssl_does() {
         ),
         (vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "bare"], &["Subject Key Identifier"]),
         (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "constrained"],
+            &[
+                "X509v3 Name Constraints: critical\n                Permitted:\n                  DNS:.example.com\n",
+                "                  IP:2001:DB8:0:0:0:0:0:0/FFFF:FFFF:0:0:0:0:0:0\n",
+                "                Excluded:\n                  IP:10.0.0.0/255.0.0.0\n                  URI:.bad.example\n",
+            ],
+        ),
+        (
             vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "dirnames"],
             &[
                 "DirName:/C=UK/O=My Organization/CN=joined+OU=First Unit/OU=Second\\/Unit, DNS:d.example",
@@ -171,6 +182,17 @@ fn extfile_issues_as_openssl_does() {
         args.extend_from_slice(extra);
         issued_alike(d, &args, shown, have);
     }
+    // Path validation does not process name constraints: a certificate carrying them
+    // critical is refused (unhandled critical extension), never accepted unchecked.
+    let nc = path(d, "nc.pem");
+    let args = ["x509", "-req", "-in", &r1, "-extfile", &ext, "-extensions", "constrained"];
+    let mut a = args.to_vec();
+    a.extend_from_slice(&["-CA", &ca, "-CAkey", &cakey, "-out", &nc]);
+    ok(&run(&a, b""));
+    let out = run(&["verify", "-CAfile", &ca, &nc], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error 34 at 0 depth lookup: unhandled critical extension"), "{err}");
     let out = run(&["x509", "-req", "-in", &r1, "-signkey", &leaf1, "-extensions", "self"], b"");
     fails(&out, 1, "give -extfile");
     let out = run(

@@ -12,6 +12,8 @@
 //!   `email:copy` takes the subject's emailAddress,
 //!   `issuer:copy` the issuer's alternative names (4.2.1.6, 4.2.1.7);
 //! - `crlDistributionPoints = URI:..` (one point per name, 4.2.1.13);
+//! - `nameConstraints = permitted;DNS:.., excluded;IP:addr/mask, ..` (4.2.1.10,
+//!   `name_constraints`);
 //! - `authorityInfoAccess = OCSP;URI:.., caIssuers;URI:..` (4.2.2.1);
 //! - `certificatePolicies = OID, @section, ...` (4.2.1.4, with CPS pointers and user
 //!   notices: `policy_conf`);
@@ -38,7 +40,7 @@ use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
     AccessDescription, AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints,
     CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage,
-    KeyUsages, SubjectAltName, SubjectKeyIdentifier,
+    KeyUsages, NameConstraints, SubjectAltName, SubjectKeyIdentifier,
 };
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
@@ -227,6 +229,10 @@ fn typed_value(
                 .collect::<Result<Vec<_>>>()?;
             Some(encoded(CrlDistributionPoints(points))?)
         }
+        "nameConstraints" => {
+            let entries = list()?.iter().map(|e| subtree(e, ctx)).collect::<Result<Vec<_>>>()?;
+            Some(encoded(super::name_constraints::name_constraints(entries)?)?)
+        }
         "authorityInfoAccess" => Some(encoded(AuthorityInfoAccessSyntax(access(&list()?, ctx)?))?),
         "certificatePolicies" => {
             Some(encoded(CertificatePolicies(super::policy_conf::policies(value, ctx.conf)?))?)
@@ -258,6 +264,7 @@ fn extension_oid(name: &str) -> Result<Oid> {
         ("issuerAltName", IssuerAltName::OID),
         ("crlDistributionPoints", CrlDistributionPoints::OID),
         ("authorityInfoAccess", AuthorityInfoAccessSyntax::OID),
+        ("nameConstraints", NameConstraints::OID),
         ("certificatePolicies", CertificatePolicies::OID),
         ("nsComment", NS_COMMENT),
     ];
@@ -519,6 +526,24 @@ fn general_name(e: &Entry, ctx: &ExtContext<'_>) -> Result<GeneralName> {
     })
 }
 
+/// One `permitted;TYPE:value` or `excluded;TYPE:value` of a name constraint.
+fn subtree(e: &Entry, ctx: &ExtContext<'_>) -> Result<(bool, GeneralName)> {
+    let (which, base_type) = e.name.split_once(';').ok_or_else(|| {
+        Error::Malformed(format!("'{}' (permitted;TYPE:value or excluded;TYPE:value)", e.name))
+    })?;
+    let permitted = match which.trim() {
+        "permitted" => true,
+        "excluded" => false,
+        other => return Err(Error::Malformed(format!("'{other}' (permitted or excluded)"))),
+    };
+    let base = Entry { name: base_type.trim().into(), value: e.value.clone() };
+    let name = match (kind(&base), &base.value) {
+        ("IP", Some(v)) => super::name_constraints::ip_subtree(v)?,
+        _ => general_name(&base, ctx)?,
+    };
+    Ok((permitted, name))
+}
+
 fn access(entries: &[Entry], ctx: &ExtContext<'_>) -> Result<Vec<AccessDescription>> {
     entries
         .iter()
@@ -626,7 +651,10 @@ mod tests {
             ("authorityKeyIdentifier", "keyid:sometimes", "only 'always'"),
             ("authorityInfoAccess", "URI:http://x", "METHOD;TYPE:value"),
             ("certificatePolicies", "@polsect", "outside a configuration file"),
-            ("nameConstraints", "permitted;DNS:x", "extension 'nameConstraints'"),
+            ("nameConstraints", "allowed;DNS:x", "'allowed' (permitted or excluded)"),
+            ("nameConstraints", "permitted;IP:10.0.0.0", "expected address/mask"),
+            ("nameConstraints", "permitted;IP:10.0.0.0/ffff::", "expected address/mask"),
+            ("policyConstraints", "requireExplicitPolicy:0", "extension 'policyConstraints'"),
             ("1.2.3", "not der", "extension '1.2.3' (give it as OID = DER:hex)"),
         ] {
             let err = one(name, value).unwrap_err().to_string();

@@ -28,6 +28,7 @@ mod ext_conf;
 mod failure;
 mod host;
 mod name;
+mod name_constraints;
 mod name_hash;
 mod parse;
 mod policy_conf;

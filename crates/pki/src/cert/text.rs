@@ -21,7 +21,7 @@ use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
     AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies,
-    CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages,
+    CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages, NameConstraints,
     PrivateKeyUsagePeriod, SubjectAltName, SubjectKeyIdentifier,
 };
 use x509_cert::name::Name;
@@ -450,6 +450,12 @@ fn extension_text(e: &Extension) -> (String, Option<String>) {
             let text = full_name_points(v).unwrap_or_else(|| colon_hex(v));
             ("X509v3 CRL Distribution Points".to_string(), Some(text))
         }
+        NameConstraints::OID => named(
+            "X509v3 Name Constraints",
+            NameConstraints::from_der(v)
+                .ok()
+                .map(|nc| super::name_constraints::name_constraints_text(&nc)),
+        ),
         CertificatePolicies::OID => {
             named("X509v3 Certificate Policies", super::policy_text::policies_text(v))
         }

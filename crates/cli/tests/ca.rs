@@ -479,3 +479,70 @@ fn pem(label: &str, der: &[u8]) -> String {
     let b64 = String::from_utf8(ok(&run(&["base64"], der))).unwrap();
     format!("-----BEGIN {label}-----\n{b64}-----END {label}-----\n")
 }
+
+/// Without `-config`: `$OPENSSL_CONF`, else the system's openssl.cnf, whose `CA_default`
+/// is `./demoCA` (where OpenSSL is installed with that file: the same certificate and
+/// database as `openssl ca` makes there).
+#[test]
+fn default_configuration_as_openssl_finds_it() {
+    let dir = new_ca();
+    let d = dir.path();
+    let r1 = ca_data("r1.csr");
+    let args = [
+        "ca",
+        "-batch",
+        "-in",
+        r1.to_str().unwrap(),
+        "-out",
+        "c1.pem",
+        "-startdate",
+        "20250101000000Z",
+        "-enddate",
+        "20260101000000Z",
+        "-extensions",
+        "usr_cert",
+    ];
+    let out = cc().current_dir(d).env("OPENSSL_CONF", "ca.cnf").args(args).output().unwrap();
+    ok(&out);
+    assert!(read(d, "c1.pem") == expected("c1.pem"), "OPENSSL_CONF's CA differs");
+
+    let system = "/usr/lib/ssl/openssl.cnf";
+    if !std::path::Path::new(system).is_file() || !have_openssl("ca default config") {
+        return;
+    }
+    let (ours, theirs) = (tempdir(), tempdir());
+    for root in [ours.path(), theirs.path()] {
+        let ca_dir = root.join("demoCA");
+        std::fs::create_dir_all(ca_dir.join("newcerts")).unwrap();
+        std::fs::create_dir_all(ca_dir.join("private")).unwrap();
+        std::fs::write(ca_dir.join("index.txt"), "").unwrap();
+        std::fs::write(ca_dir.join("serial"), "1000\n").unwrap();
+        std::fs::copy(ca_data("ca.pem"), ca_dir.join("cacert.pem")).unwrap();
+        std::fs::copy(ca_data("ca.key"), ca_dir.join("private/cakey.pem")).unwrap();
+    }
+    let args = [
+        "ca",
+        "-batch",
+        "-policy",
+        "policy_anything",
+        "-in",
+        r1.to_str().unwrap(),
+        "-out",
+        "c.pem",
+        "-startdate",
+        "250101000000Z",
+        "-enddate",
+        "260101000000Z",
+    ];
+    ok(&cc().current_dir(ours.path()).env_remove("OPENSSL_CONF").args(args).output().unwrap());
+    let theirs_out = std::process::Command::new("openssl")
+        .current_dir(theirs.path())
+        .env_remove("OPENSSL_CONF")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(theirs_out.status.success(), "{}", String::from_utf8_lossy(&theirs_out.stderr));
+    for f in ["c.pem", "demoCA/index.txt", "demoCA/serial", "demoCA/newcerts/1000.pem"] {
+        assert!(read(ours.path(), f) == read(theirs.path(), f), "{f} differs");
+    }
+}

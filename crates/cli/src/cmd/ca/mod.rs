@@ -14,7 +14,8 @@
 //! cryptocard ca -config F -valid CERT | -status SERIAL | -updatedb
 //! ```
 //!
-//! The configuration is OpenSSL's (`pki::conf`): `[ ca ] default_ca` names the CA's
+//! The configuration is OpenSSL's (`pki::conf`), `-config`, else `$OPENSSL_CONF`, else the
+//! system's `openssl.cnf` as `openssl ca` reads it: `[ ca ] default_ca` names the CA's
 //! section (or `-name`), which gives `database`, `new_certs_dir`, `certificate`,
 //! `private_key`, `serial`, `crlnumber`, `default_days`, `default_startdate`,
 //! `default_enddate`, `default_crl_days`, `default_crl_hours`, `default_md`, `policy`,
@@ -48,7 +49,8 @@ use x509_cert::time::Time;
 const SPEC: Spec = Spec {
     usage: "ca [options] [certreq...]",
     flags: &[
-        Flag::value("config", "FILE").about("The configuration file (default $OPENSSL_CONF)"),
+        Flag::value("config", "FILE")
+            .about("The configuration file (default $OPENSSL_CONF, else the system's openssl.cnf)"),
         Flag::value("name", "SECT").about("The CA's section (default: [ ca ] default_ca)"),
         Flag::value("section", "SECT").about("As -name"),
         Flag::switch("batch").about("Do not ask questions (required to issue)"),
@@ -158,13 +160,36 @@ impl Ca<'_> {
     }
 }
 
+/// Where OpenSSL keeps its configuration file (OPENSSLDIR) on the usual systems: Debian
+/// and Ubuntu, their `/etc` link target, Fedora and RHEL, OpenSSL's own default.
+const OPENSSL_CONFS: [&str; 4] = [
+    "/usr/lib/ssl/openssl.cnf",
+    "/etc/ssl/openssl.cnf",
+    "/etc/pki/tls/openssl.cnf",
+    "/usr/local/ssl/openssl.cnf",
+];
+
+/// The configuration `openssl ca` reads without `-config`: `$OPENSSL_CONF`, else the
+/// system's `openssl.cnf` (whose `[ CA_default ]` is the `./demoCA` directory).
+fn default_config() -> CmdResult<String> {
+    if let Ok(path) = std::env::var("OPENSSL_CONF") {
+        return Ok(path);
+    }
+    OPENSSL_CONFS
+        .iter()
+        .find(|p| std::path::Path::new(p).is_file())
+        .map(|p| (*p).to_string())
+        .ok_or_else(|| {
+            Fail::msg("no openssl.cnf here: give the CA's configuration with -config FILE")
+        })
+}
+
 /// Runs `ca`.
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
     let path = match a.value("config") {
         Some(p) => p.to_string(),
-        None => std::env::var("OPENSSL_CONF")
-            .map_err(|_| Fail::msg("give the CA's configuration with -config FILE"))?,
+        None => default_config()?,
     };
     let conf = certio::load_conf(&path)?;
     eprintln!("Using configuration from {path}");

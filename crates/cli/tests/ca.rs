@@ -224,7 +224,7 @@ fn refusals_leave_the_ca_as_it_was() {
 
     // Configuration faults.
     std::fs::write(d.join("broken.cnf"), "[ ca\n").unwrap();
-    refused(&run_in(d, &["ca", "-config", "broken.cnf", "-gencrl"]), "configuration line 1");
+    refused(&run_in(d, &["ca", "-config", "broken.cnf", "-gencrl"]), "broken.cnf line 1");
     std::fs::write(d.join("nodefault.cnf"), "[ other ]\na = 1\n").unwrap();
     refused(&run_in(d, &["ca", "-config", "nodefault.cnf", "-gencrl"]), "ca::default_ca");
     refused(&run_in(d, &["ca", "-config", "missing.cnf", "-gencrl"]), "missing.cnf");

@@ -9,16 +9,25 @@
 //! section and then `default`, as written so far. A name may also carry its section
 //! (`sect::name = value`). Lookups (`get`) fall back to `default` as NCONF_get_string does.
 //!
-//! `.include` is refused (a CA's configuration should be one file we can show); `.pragma`
-//! lines are read and ignored. Work is bounded: a file over [`MAX_CONF_LEN`] bytes, or a
-//! value that expands past [`MAX_VALUE_LEN`] bytes, is refused.
+//! `.include FILE|DIR` is followed when the configuration is read from a file
+//! ([`Conf::load`]), as the system files of Fedora and RHEL need; `.pragma` lines are read
+//! and ignored. Work is bounded: a file over [`MAX_CONF_LEN`] bytes, a value that expands
+//! past [`MAX_VALUE_LEN`] bytes, values past [`MAX_TOTAL_LEN`] in all, includes deeper
+//! than [`MAX_INCLUDE_DEPTH`] or more than [`MAX_INCLUDED`] files are refused.
 
 use crate::{Error, Result};
+use std::cell::Cell;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 /// The longest configuration file read.
 pub const MAX_CONF_LEN: usize = 1 << 20;
 /// The longest value after expansion (OpenSSL's own limit is 64 KiB).
 pub const MAX_VALUE_LEN: usize = 1 << 16;
+/// How deep `.include` files may nest.
+pub const MAX_INCLUDE_DEPTH: usize = 8;
+/// The most files `.include` lines may bring in, in all.
+pub const MAX_INCLUDED: usize = 64;
 /// The most bytes all values may hold after expansion: a small file of values that each
 /// expand to [`MAX_VALUE_LEN`] would otherwise take gigabytes.
 pub const MAX_TOTAL_LEN: usize = 16 << 20;
@@ -35,37 +44,73 @@ pub struct Conf {
 }
 
 impl Conf {
-    /// Reads a configuration from its text; an error names the line.
+    /// Reads a configuration from its text; an error names the line. `.include` is
+    /// refused: there is no file to resolve it against (see [`Conf::load`]).
     pub fn parse(text: &str) -> Result<Conf> {
-        if text.len() > MAX_CONF_LEN {
-            return Err(Error::Unsupported(format!(
-                "a configuration file over {MAX_CONF_LEN} bytes"
-            )));
-        }
         let mut conf = Conf { sections: vec![(DEFAULT.to_string(), Vec::new())], total: 0 };
-        let mut current = DEFAULT.to_string();
+        conf.feed("configuration", text, &mut DEFAULT.to_string(), None, 0)?;
+        Ok(conf)
+    }
+
+    /// Reads the configuration file at `path`, with the files its `.include` lines name
+    /// (a file, or every `.cnf` and `.conf` file of a directory in name order; a relative
+    /// path under `$OPENSSL_CONF_INCLUDE` if set, as OpenSSL resolves it), at most
+    /// [`MAX_INCLUDE_DEPTH`] deep and [`MAX_INCLUDED`] files in all.
+    pub fn load(path: &Path) -> Result<Conf> {
+        let text = read_conf_file(path)?;
+        let count = Cell::new(0usize);
+        let include = |target: &str| -> std::result::Result<Vec<(String, String)>, String> {
+            included_files(target, &count)
+        };
+        let mut conf = Conf { sections: vec![(DEFAULT.to_string(), Vec::new())], total: 0 };
+        let name = path.display().to_string();
+        conf.feed(&name, &text, &mut DEFAULT.to_string(), Some(&include), 0)?;
+        Ok(conf)
+    }
+
+    /// Reads the lines of one file (`name` for errors) into the configuration.
+    fn feed(
+        &mut self,
+        name: &str,
+        text: &str,
+        current: &mut String,
+        include: Includer<'_>,
+        depth: usize,
+    ) -> Result<()> {
+        if text.len() > MAX_CONF_LEN {
+            return Err(Error::Unsupported(format!("{name}: a file over {MAX_CONF_LEN} bytes")));
+        }
         let mut pending = String::new();
         let mut first_line = 0;
-        for (i, raw) in text.lines().enumerate() {
+        let mut lines = text.lines().enumerate().peekable();
+        while let Some((i, raw)) = lines.next() {
             if pending.is_empty() {
                 first_line = i + 1;
             }
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
-            if let Some(head) = continued(raw) {
+            if let Some(head) = continued(raw)
+                && lines.peek().is_some()
+            {
                 pending.push_str(head);
                 continue;
             }
-            pending.push_str(raw);
+            pending.push_str(continued(raw).unwrap_or(raw));
             let line = std::mem::take(&mut pending);
-            conf.line(&line, &mut current)
-                .map_err(|e| Error::Malformed(format!("configuration line {first_line}: {e}")))?;
+            let at = |e: String| Error::Malformed(format!("{name} line {first_line}: {e}"));
+            if let Some(target) = include_target(&line) {
+                let include =
+                    include.ok_or_else(|| at(".include needs a file to read from".into()))?;
+                if depth >= MAX_INCLUDE_DEPTH {
+                    return Err(at(format!("includes nest deeper than {MAX_INCLUDE_DEPTH}")));
+                }
+                for (file, text) in include(target).map_err(at)? {
+                    self.feed(&file, &text, current, Some(include), depth + 1)?;
+                }
+                continue;
+            }
+            self.line(&line, current).map_err(at)?;
         }
-        if !pending.is_empty() {
-            let line = std::mem::take(&mut pending);
-            conf.line(&line, &mut current)
-                .map_err(|e| Error::Malformed(format!("configuration line {first_line}: {e}")))?;
-        }
-        Ok(conf)
+        Ok(())
     }
 
     /// The value of `name` in `section`, else in `default`.
@@ -107,9 +152,7 @@ impl Conf {
             return Ok(());
         }
         if let Some(directive) = line.strip_prefix('.') {
-            return if directive.starts_with("include") {
-                Err(".include is not supported; put the sections in one file".into())
-            } else if directive.starts_with("pragma") {
+            return if directive.starts_with("pragma") {
                 Ok(())
             } else {
                 Err(format!("unknown directive '.{directive}'"))
@@ -237,6 +280,75 @@ impl Conf {
     }
 }
 
+/// Where `.include` lines are read from: the files a target names, each with its name.
+type Includer<'a> = Option<&'a dyn Fn(&str) -> std::result::Result<Vec<(String, String)>, String>>;
+
+/// The path of an `.include` line (`.include path` or `.include = path`), if it is one.
+fn include_target(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix(".include")?;
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix('=').unwrap_or(rest).trim();
+    // A comment may follow.
+    Some(rest.split('#').next().unwrap_or("").trim())
+}
+
+/// The files an `.include` names, read (bounded by [`MAX_INCLUDED`] in all).
+fn included_files(
+    target: &str,
+    count: &Cell<usize>,
+) -> std::result::Result<Vec<(String, String)>, String> {
+    if target.is_empty() {
+        return Err(".include without a path".into());
+    }
+    let mut path = PathBuf::from(target);
+    if path.is_relative()
+        && let Ok(base) = std::env::var("OPENSSL_CONF_INCLUDE")
+    {
+        path = Path::new(&base).join(path);
+    }
+    let files = if path.is_dir() {
+        let entries = std::fs::read_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+                p.is_file() && (ext.eq_ignore_ascii_case("cnf") || ext.eq_ignore_ascii_case("conf"))
+            })
+            .collect();
+        files.sort();
+        files
+    } else {
+        vec![path]
+    };
+    let mut out = Vec::new();
+    for file in files {
+        count.set(count.get() + 1);
+        if count.get() > MAX_INCLUDED {
+            return Err(format!("more than {MAX_INCLUDED} included files"));
+        }
+        let text = read_conf_file(&file).map_err(|e| e.to_string())?;
+        out.push((file.display().to_string(), text));
+    }
+    Ok(out)
+}
+
+/// A configuration file's text, at most [`MAX_CONF_LEN`] bytes.
+fn read_conf_file(path: &Path) -> Result<String> {
+    let fail = |why: String| Error::Malformed(format!("{}: {why}", path.display()));
+    // The system's words without Rust's "(os error N)".
+    let reason = |e: std::io::Error| {
+        let text = e.to_string();
+        fail(text.split(" (os error").next().unwrap_or(&text).to_string())
+    };
+    let file = std::fs::File::open(path).map_err(reason)?;
+    let mut text = String::new();
+    file.take(MAX_CONF_LEN as u64 + 1).read_to_string(&mut text).map_err(reason)?;
+    if text.len() > MAX_CONF_LEN {
+        return Err(fail(format!("over {MAX_CONF_LEN} bytes")));
+    }
+    Ok(text)
+}
+
 /// A line's text before a continuing `\` (one not itself escaped), if it ends in one.
 fn continued(line: &str) -> Option<&str> {
     let trailing = line.len() - line.trim_end_matches('\\').len();
@@ -337,5 +449,43 @@ mod tests {
         }
         let err = Conf::parse(&text).unwrap_err().to_string();
         assert!(err.contains("over 16777216 bytes"), "{err}");
+    }
+
+    #[test]
+    fn includes_files_and_directories_within_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let sub = d.join("conf.d");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("b.cnf"), "[ b ]\nv = from b\n").unwrap();
+        std::fs::write(sub.join("a.conf"), "[ a ]\nv = from a\n").unwrap();
+        std::fs::write(sub.join("ignored.txt"), "[ c ]\nv = x\n").unwrap();
+        std::fs::write(d.join("one.cnf"), "[ one ]\nv = $top::v-one\n").unwrap();
+        let main = d.join("main.cnf");
+        std::fs::write(
+            &main,
+            format!(
+                "[ top ]\nv = top\n.include {}\n.include = {} # all of it\n[ after ]\nv = 1\n",
+                d.join("one.cnf").display(),
+                sub.display()
+            ),
+        )
+        .unwrap();
+        let conf = Conf::load(&main).unwrap();
+        assert_eq!(conf.get("one", "v"), Some("top-one"));
+        assert_eq!((conf.get("a", "v"), conf.get("b", "v")), (Some("from a"), Some("from b")));
+        assert!(conf.section("c").is_none());
+        let names: Vec<&str> = conf.section_names().collect();
+        assert_eq!(names, ["default", "top", "one", "a", "b", "after"], "a.conf before b.cnf");
+        // A file that includes itself stops at the depth bound; a missing file is named.
+        let looped = d.join("loop.cnf");
+        std::fs::write(&looped, format!(".include {}\n", looped.display())).unwrap();
+        let err = Conf::load(&looped).unwrap_err().to_string();
+        assert!(err.contains("nest deeper than 8"), "{err}");
+        std::fs::write(&looped, ".include /no/such/file.cnf\n").unwrap();
+        let err = Conf::load(&looped).unwrap_err().to_string();
+        assert!(err.contains("/no/such/file.cnf"), "{err}");
+        // Text alone has no place to include from.
+        assert!(Conf::parse(".include x.cnf\n").is_err());
     }
 }

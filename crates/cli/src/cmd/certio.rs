@@ -126,11 +126,11 @@ pub fn serial_of(magnitude: &[u8]) -> CmdResult<x509_cert::serial_number::Serial
         .map_err(|e| Fail::msg(format!("serial number: {e}")))
 }
 
-/// An OpenSSL configuration file (`ca -config`, `x509 -extfile`).
+/// An OpenSSL configuration file (`ca -config`, `x509 -extfile`, `req -config`), with the
+/// files its `.include` lines name.
 pub fn load_conf(path: &str) -> CmdResult<cryptocard_pki::conf::Conf> {
-    let text =
-        crate::io::read_capped(Some(path), "a configuration", cryptocard_pki::conf::MAX_CONF_LEN)?;
-    let text = String::from_utf8(text)
-        .map_err(|_| Fail::msg(format!("{path}: the configuration is not text")))?;
-    cryptocard_pki::conf::Conf::parse(&text).map_err(|e| pki_fail(path, e))
+    cryptocard_pki::conf::Conf::load(std::path::Path::new(path)).map_err(|e| match e {
+        cryptocard_pki::Error::Malformed(why) => Fail::msg(why),
+        other => Fail::msg(format!("{path}: {other}")),
+    })
 }

@@ -372,6 +372,8 @@ fn same_files_as_openssl_side_by_side() {
                 f.join("\t") + "\n"
             })
             .collect();
+        // And a serial whose top bit is set (a positive INTEGER with a leading zero).
+        let fixed = fixed + "R\t260101000000Z\t250101000000Z\tF0\tunknown\t/CN=high\n";
         std::fs::write(dir.join("index.txt"), fixed).unwrap();
     }
     let crl = [

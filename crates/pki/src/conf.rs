@@ -47,7 +47,7 @@ impl Conf {
     /// Reads a configuration from its text; an error names the line. `.include` is
     /// refused: there is no file to resolve it against (see [`Conf::load`]).
     pub fn parse(text: &str) -> Result<Conf> {
-        let mut conf = Conf { sections: vec![(DEFAULT.to_string(), Vec::new())], total: 0 };
+        let mut conf = Conf::empty();
         conf.feed("configuration", text, &mut DEFAULT.to_string(), None, 0)?;
         Ok(conf)
     }
@@ -62,10 +62,15 @@ impl Conf {
         let include = |target: &str| -> std::result::Result<Vec<(String, String)>, String> {
             included_files(target, &count)
         };
-        let mut conf = Conf { sections: vec![(DEFAULT.to_string(), Vec::new())], total: 0 };
+        let mut conf = Conf::empty();
         let name = path.display().to_string();
         conf.feed(&name, &text, &mut DEFAULT.to_string(), Some(&include), 0)?;
         Ok(conf)
+    }
+
+    /// No values yet: the `default` section alone.
+    fn empty() -> Conf {
+        Conf { sections: vec![(DEFAULT.to_string(), Vec::new())], total: 0 }
     }
 
     /// Reads the lines of one file (`name` for errors) into the configuration.

@@ -126,6 +126,16 @@ pub fn serial_of(magnitude: &[u8]) -> CmdResult<x509_cert::serial_number::Serial
         .map_err(|e| Fail::msg(format!("serial number: {e}")))
 }
 
+/// The serial number of this magnitude, else a random one as OpenSSL draws them.
+pub fn serial_or_random(
+    magnitude: Option<&[u8]>,
+) -> CmdResult<x509_cert::serial_number::SerialNumber> {
+    match magnitude {
+        Some(m) => serial_of(m),
+        None => cryptocard_pki::cert::new_serial().map_err(|e| pki_fail("a random serial", e)),
+    }
+}
+
 /// An OpenSSL configuration file (`ca -config`, `x509 -extfile`, `req -config`), with the
 /// files its `.include` lines name.
 pub fn load_conf(path: &str) -> CmdResult<cryptocard_pki::conf::Conf> {

@@ -231,10 +231,8 @@ fn issue(
         (Some(_), Some(_)) => return Err(Fail::msg("give -CA or -signkey, not both")),
         (None, None) => return Err(Fail::msg("-req needs -CA CERT (with -CAkey) or -signkey KEY")),
     };
-    let serial = match a.value("set_serial") {
-        Some(s) => certio::serial_of(&super::req::parse_serial(s)?)?,
-        None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
-    };
+    let given = a.value("set_serial").map(super::req::parse_serial).transpose()?;
+    let serial = certio::serial_or_random(given.as_deref())?;
     let subject = &csr.info.subject;
     let mut b = CertBuilder::for_spki(subject.clone(), csr.info.public_key.clone())
         .days(a.parsed::<u32>("days")?.unwrap_or(30))

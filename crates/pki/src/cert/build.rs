@@ -231,7 +231,7 @@ impl CertBuilder {
 
 /// A time in whole seconds (as the encodings hold), UTCTime through 2049 and
 /// GeneralizedTime after (RFC 5280 4.1.2.5, 5.1.2.4).
-pub(super) fn time(at: SystemTime) -> Result<Time> {
+pub fn time(at: SystemTime) -> Result<Time> {
     let secs = at
         .duration_since(UNIX_EPOCH)
         .map_err(|_| Error::Unsupported("a time before 1970".into()))?;

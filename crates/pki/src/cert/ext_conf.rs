@@ -509,13 +509,8 @@ fn general_name(e: &Entry, ctx: &ExtContext<'_>) -> Result<GeneralName> {
             GeneralName::DirectoryName(super::name_from_section(lines)?)
         }
         "IP" => {
-            let ip: IpAddr = value
-                .parse()
-                .map_err(|_| Error::Malformed(format!("'{value}' is not an IP address")))?;
-            let bytes = match ip {
-                IpAddr::V4(v4) => v4.octets().to_vec(),
-                IpAddr::V6(v6) => v6.octets().to_vec(),
-            };
+            let bytes = ip_octets(value)
+                .ok_or_else(|| Error::Malformed(format!("'{value}' is not an IP address")))?;
             GeneralName::IpAddress(OctetString::new(bytes)?)
         }
         other => {
@@ -542,6 +537,14 @@ fn subtree(e: &Entry, ctx: &ExtContext<'_>) -> Result<(bool, GeneralName)> {
         _ => general_name(&base, ctx)?,
     };
     Ok((permitted, name))
+}
+
+/// An IPv4 or IPv6 address's bytes (4 or 16), if `s` is one.
+pub(super) fn ip_octets(s: &str) -> Option<Vec<u8>> {
+    Some(match s.parse::<IpAddr>().ok()? {
+        IpAddr::V4(v4) => v4.octets().to_vec(),
+        IpAddr::V6(v6) => v6.octets().to_vec(),
+    })
 }
 
 fn access(entries: &[Entry], ctx: &ExtContext<'_>) -> Result<Vec<AccessDescription>> {

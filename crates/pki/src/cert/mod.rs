@@ -39,7 +39,7 @@ mod text;
 mod verify;
 
 pub use alt_name::{CopyExtensions, copy_requested, requested_extensions, subject_alt_name};
-pub use build::{CertBuilder, Profile, new_serial};
+pub use build::{CertBuilder, Profile, new_serial, time as x509_time};
 pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
 pub use crl_build::CrlBuilder;

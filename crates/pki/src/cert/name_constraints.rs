@@ -14,7 +14,6 @@
 use crate::{Error, Result};
 use der::asn1::OctetString;
 use std::fmt::Write as _;
-use std::net::IpAddr;
 use x509_cert::ext::pkix::NameConstraints;
 use x509_cert::ext::pkix::constraints::name::GeneralSubtree;
 use x509_cert::ext::pkix::name::GeneralName;
@@ -40,12 +39,7 @@ pub(super) fn name_constraints(entries: Vec<(bool, GeneralName)>) -> Result<Name
 pub(super) fn ip_subtree(value: &str) -> Result<GeneralName> {
     let bad = || Error::Malformed(format!("IP subtree '{value}': expected address/mask"));
     let (addr, mask) = value.split_once('/').ok_or_else(bad)?;
-    let bytes = |s: &str| -> Result<Vec<u8>> {
-        Ok(match s.trim().parse::<IpAddr>().map_err(|_| bad())? {
-            IpAddr::V4(v4) => v4.octets().to_vec(),
-            IpAddr::V6(v6) => v6.octets().to_vec(),
-        })
-    };
+    let bytes = |s: &str| super::ext_conf::ip_octets(s.trim()).ok_or_else(bad);
     let (mut addr, mask) = (bytes(addr)?, bytes(mask)?);
     if addr.len() != mask.len() {
         return Err(bad());
@@ -76,23 +70,12 @@ fn subtree_name(n: &GeneralName) -> String {
             // OpenSSL's `print_nc_ipadd`: the first half as long as an address can be.
             let b = ip.as_bytes();
             let first = if b.len() >= 16 { 16 } else { b.len().min(4) };
+            let address = |a: &[u8]| {
+                super::text::ip_text(a).unwrap_or_else(|| format!("<invalid length={}>", a.len()))
+            };
             format!("IP:{}/{}", address(&b[..first]), address(&b[first..]))
         }
         GeneralName::DirectoryName(name) => format!("DirName:{}", super::display_name(name)),
         other => super::text::general_name(other),
-    }
-}
-
-/// An address as OpenSSL's `ossl_ipaddr_to_asc` writes one: dotted IPv4, eight
-/// upper-case hex groups for IPv6, else its length.
-fn address(b: &[u8]) -> String {
-    match b.len() {
-        4 => format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]),
-        16 => {
-            let groups: Vec<String> =
-                b.chunks(2).map(|g| format!("{:X}", u16::from_be_bytes([g[0], g[1]]))).collect();
-            groups.join(":")
-        }
-        n => format!("<invalid length={n}>"),
     }
 }

@@ -544,23 +544,29 @@ fn eku_name(oid: &Oid) -> String {
         .map_or_else(|| oid_name(oid), |(_, n)| (*n).to_string())
 }
 
+/// An address as OpenSSL's `ossl_ipaddr_to_asc` writes one: dotted IPv4, or IPv6 as eight
+/// upper-case hex groups with no zeros cut; `None` for other lengths.
+pub(super) fn ip_text(b: &[u8]) -> Option<String> {
+    match b.len() {
+        4 => Some(format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3])),
+        16 => {
+            let groups: Vec<String> =
+                b.chunks(2).map(|g| format!("{:X}", u16::from_be_bytes([g[0], g[1]]))).collect();
+            Some(groups.join(":"))
+        }
+        _ => None,
+    }
+}
+
 pub(super) fn general_name(n: &GeneralName) -> String {
     match n {
         GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),
         GeneralName::Rfc822Name(m) => format!("email:{}", m.as_str()),
         GeneralName::UniformResourceIdentifier(u) => format!("URI:{}", u.as_str()),
-        GeneralName::IpAddress(ip) => match ip.as_bytes() {
-            [a, b, c, d] => format!("IP Address:{a}.{b}.{c}.{d}"),
-            // OpenSSL's `ossl_ipaddr_to_asc`: eight groups in upper-case hex, no zeros cut.
-            v6 if v6.len() == 16 => {
-                let groups: Vec<String> = v6
-                    .chunks(2)
-                    .map(|g| format!("{:X}", u16::from_be_bytes([g[0], g[1]])))
-                    .collect();
-                format!("IP Address:{}", groups.join(":"))
-            }
-            other => format!("IP Address:{}", colon_hex(other)),
-        },
+        GeneralName::IpAddress(ip) => {
+            let b = ip.as_bytes();
+            format!("IP Address:{}", ip_text(b).unwrap_or_else(|| colon_hex(b)))
+        }
         // OpenSSL's `i2v_GENERAL_NAME`: the one-line form, in a 256-byte buffer.
         GeneralName::DirectoryName(name) => format!("DirName:{}", oneline_name(name, 255)),
         GeneralName::RegisteredId(oid) => format!("Registered ID:{}", oid_name(oid)),

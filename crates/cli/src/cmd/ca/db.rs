@@ -9,12 +9,13 @@
 //!   = yes|no`;
 //! - the serial and CRL number files: one hex number, the next to use.
 //!
-//! A file is replaced as OpenSSL replaces it: the new one is written as `NAME.new`, the old
+//! A file is replaced as OpenSSL replaces it (each written whole, `certio::write_public`): the new one is written as `NAME.new`, the old
 //! one renamed to `NAME.old`, the new one renamed into place, so that a crash leaves the
 //! previous state beside the new one, never a half-written file.
 
+use crate::cmd::certio::write_public;
 use crate::fail::{CmdResult, Fail};
-use crate::io::{self as cio, Mode, Output};
+use crate::io as cio;
 use std::path::Path;
 
 /// The largest database read (some 100,000 certificates).
@@ -109,12 +110,10 @@ impl Index {
                 r.status, r.expires, r.revoked, r.serial, r.file, r.subject
             ));
         }
-        write_file(&format!("{}.new", self.path), text.as_bytes())?;
+        write_public(Some(&format!("{}.new", self.path)), text.as_bytes())?;
         let yes = if self.unique_subject { "yes" } else { "no" };
-        write_file(
-            &format!("{}.attr.new", self.path),
-            format!("unique_subject = {yes}\n").as_bytes(),
-        )
+        let attr = format!("unique_subject = {yes}\n");
+        write_public(Some(&format!("{}.attr.new", self.path)), attr.as_bytes())
     }
 
     /// Renames the database and its attributes to `.old` and the `.new` ones into place.
@@ -150,10 +149,7 @@ pub fn read_hex(digits: &str) -> CmdResult<Vec<u8>> {
         return Err(bad());
     }
     let padded = if digits.len() % 2 == 1 { format!("0{digits}") } else { digits.to_string() };
-    (0..padded.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).map_err(|_| bad()))
-        .collect()
+    crate::hex::decode(&padded).map_err(|_| bad())
 }
 
 /// A number (big-endian magnitude) as OpenSSL's `BN_bn2hex` writes it: upper-case, whole
@@ -163,7 +159,7 @@ pub fn hex(magnitude: &[u8]) -> String {
     if start == magnitude.len() {
         return "00".into();
     }
-    magnitude[start..].iter().map(|b| format!("{b:02X}")).collect()
+    crate::hex::upper(&magnitude[start..])
 }
 
 /// `n + 1`, big-endian magnitude.
@@ -182,7 +178,7 @@ pub fn increment(n: &[u8]) -> Vec<u8> {
 
 /// Writes `NUMBER\n` as `path.new`.
 pub fn save_number_new(path: &str, magnitude: &[u8]) -> CmdResult {
-    write_file(&format!("{path}.new"), format!("{}\n", hex(magnitude)).as_bytes())
+    write_public(Some(&format!("{path}.new")), format!("{}\n", hex(magnitude)).as_bytes())
 }
 
 /// `path` to `path.old` (if it exists), `path.new` to `path`.
@@ -194,13 +190,6 @@ pub fn rotate(path: &str) -> CmdResult {
         std::fs::rename(path, format!("{path}.old")).map_err(|e| fail(path, e))?;
     }
     std::fs::rename(format!("{path}.new"), path).map_err(|e| fail(&format!("{path}.new"), e))
-}
-
-/// Writes a whole file (through a temporary file, so never half-written).
-pub fn write_file(path: &str, data: &[u8]) -> CmdResult {
-    let mut out = Output::create(Some(path), Mode::Public)?;
-    out.put(data)?;
-    out.commit()
 }
 
 #[cfg(test)]

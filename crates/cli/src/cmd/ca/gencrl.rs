@@ -8,7 +8,7 @@
 
 use super::revoke::Revocation;
 use super::{Ca, at_time, db, now_time, parse_time};
-use crate::cmd::certio::pki_fail;
+use crate::cmd::certio::{self, pki_fail};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use cryptocard_pki::cert::{self, CrlBuilder, ExtContext, Extension};
@@ -16,7 +16,6 @@ use der::Encode;
 use der::asn1::{ObjectIdentifier as Oid, OctetString};
 use std::time::Duration;
 use x509_cert::Version;
-use x509_cert::serial_number::SerialNumber;
 use x509_cert::time::Time;
 
 /// The invalidity date entry extension (RFC 5280 5.3.2).
@@ -50,9 +49,7 @@ pub(super) fn gencrl(ca: &Ca<'_>) -> CmdResult {
         let r = Revocation::parse(&row.revoked)?;
         let exts = entry_extensions(&r).map_err(|e| pki_fail("a CRL entry", e))?;
         entries_extended |= !exts.is_empty();
-        let magnitude = db::read_hex(&row.serial)?;
-        let serial = SerialNumber::new(&magnitude)
-            .map_err(|e| Fail::msg(format!("serial {}: {e}", row.serial)))?;
+        let serial = certio::serial_of(&db::read_hex(&row.serial)?)?;
         builder = builder.revoke_entry(&serial, r.at, exts);
     }
     let ctx = ExtContext { conf: Some(&ca.conf), issuer: Some(&ca_cert), ..ExtContext::NONE };

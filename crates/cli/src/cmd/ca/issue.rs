@@ -191,10 +191,7 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
         {
             return Err(Fail::msg(format!("ERROR:There is already a certificate for {oneline}")));
         }
-        let serial_number = match &next_serial {
-            Some(n) => certio::serial_of(n)?,
-            None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
-        };
+        let serial_number = certio::serial_or_random(next_serial.as_deref())?;
         let serial = db::hex(serial_number.as_bytes());
         if index.by_serial(&serial).is_some() || issued.iter().any(|i| i.serial == serial) {
             return Err(Fail::msg(format!(
@@ -225,7 +222,7 @@ pub(super) fn issue(ca: &Ca<'_>, requests: &[&str]) -> CmdResult {
     let mut out = crate::io::Output::create(a.value("out"), crate::io::Mode::Public)?;
     for i in &issued {
         let text = certificate_file(&i.cert, a.has("notext"))?;
-        db::write_file(&format!("{new_dir}/{}.pem", i.serial), &text)?;
+        certio::write_public(Some(&format!("{new_dir}/{}.pem", i.serial)), &text)?;
         out.put(&text)?;
     }
     out.commit()?;

@@ -43,7 +43,7 @@ use cryptocard_pki::cert::Certificate;
 use cryptocard_pki::conf::Conf;
 use cryptocard_pki::sig::SigScheme;
 use der::DateTime;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 use x509_cert::time::Time;
 
 const SPEC: Spec = Spec {
@@ -288,10 +288,7 @@ fn now_time() -> CmdResult<Time> {
 
 /// A moment in whole seconds, UTCTime through 2049, GeneralizedTime after.
 fn at_time(at: SystemTime) -> CmdResult<Time> {
-    let secs =
-        at.duration_since(SystemTime::UNIX_EPOCH).map_err(|_| Fail::msg("a time before 1970"))?;
-    let at = SystemTime::UNIX_EPOCH + Duration::from_secs(secs.as_secs());
-    Time::try_from(at).map_err(|_| Fail::msg("a time past 9999"))
+    cryptocard_pki::cert::x509_time(at).map_err(|e| certio::pki_fail("a time", e))
 }
 
 #[cfg(test)]

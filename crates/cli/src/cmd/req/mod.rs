@@ -126,10 +126,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     let scheme = certio::scheme(digest, &a.values("sigopt"))?;
     let spki =
         cryptocard_pki::sig::spki_of(key.public_key()).map_err(|e| pki_fail("the key", e))?;
-    let serial = match a.value("set_serial") {
-        Some(s) => certio::serial_of(&parse_serial(s)?)?,
-        None => cert::new_serial().map_err(|e| pki_fail("a random serial", e))?,
-    };
+    let given = a.value("set_serial").map(parse_serial).transpose()?;
+    let serial = certio::serial_or_random(given.as_deref())?;
     let ctx = cert::ExtContext {
         conf: rc.as_ref().map(conf::ReqConf::conf),
         subject_name: Some(&subject),

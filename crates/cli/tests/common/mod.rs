@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod paths;
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -27,8 +27,8 @@ use der::{Decode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{
-    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, SubjectAltName,
-    SubjectKeyIdentifier,
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, NameConstraints,
+    SubjectAltName, SubjectKeyIdentifier,
 };
 
 /// The smallest RSA modulus accepted in a path or from a CMS signer: 1024 bits, about 80
@@ -36,14 +36,15 @@ use x509_cert::ext::pkix::{
 pub const MIN_RSA_BITS: usize = 1024;
 
 /// No critical extension of `cert` is one we do not process (RFC 5280 4.2). The key
-/// identifiers order the issuer candidates, subjectAltName needs no processing without
-/// name constraints, and extendedKeyUsage counts only where `purpose` enforces it
-/// (OpenSSL counts it always, as it checks a purpose always).
+/// identifiers order the issuer candidates, subjectAltName and nameConstraints are
+/// processed by `name_check.rs`, and extendedKeyUsage counts only where `purpose`
+/// enforces it (OpenSSL counts it always, as it checks a purpose always).
 pub(super) fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), PathFailure> {
     let known = [
         BasicConstraints::OID,
         KeyUsage::OID,
         SubjectAltName::OID,
+        NameConstraints::OID,
         SubjectKeyIdentifier::OID,
         AuthorityKeyIdentifier::OID,
     ];

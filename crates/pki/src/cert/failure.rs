@@ -73,6 +73,23 @@ pub enum PathFailure {
     CrlCriticalExtension,
     /// The certificate is on its issuer's CRL (`X509_V_ERR_CERT_REVOKED`).
     Revoked,
+    /// A name outside every permitted subtree of its form
+    /// (`X509_V_ERR_PERMITTED_VIOLATION`).
+    PermittedViolation,
+    /// A name inside an excluded subtree (`X509_V_ERR_EXCLUDED_VIOLATION`).
+    ExcludedViolation,
+    /// A subtree with a minimum other than 0 or with a maximum
+    /// (`X509_V_ERR_SUBTREE_MINMAX`).
+    SubtreeMinMax,
+    /// A subtree of a form names cannot be compared with
+    /// (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`).
+    UnsupportedConstraintType,
+    /// A name that cannot be read or compared with a subtree of its form
+    /// (`X509_V_ERR_UNSUPPORTED_NAME_SYNTAX`).
+    UnsupportedNameSyntax,
+    /// A check that could not be made, here one that would pass the bound on the work of
+    /// name constraints (`X509_V_ERR_UNSPECIFIED`).
+    Unspecified,
 }
 
 impl PathFailure {
@@ -103,6 +120,12 @@ impl PathFailure {
             PathFailure::EeKeyTooSmall => 66,
             PathFailure::CaKeyTooSmall => 67,
             PathFailure::InvalidCa => 79,
+            PathFailure::PermittedViolation => 47,
+            PathFailure::ExcludedViolation => 48,
+            PathFailure::SubtreeMinMax => 49,
+            PathFailure::UnsupportedConstraintType => 51,
+            PathFailure::UnsupportedNameSyntax => 53,
+            PathFailure::Unspecified => 1,
         }
     }
 
@@ -133,6 +156,12 @@ impl PathFailure {
             PathFailure::EeKeyTooSmall => "EE certificate key too weak",
             PathFailure::CaKeyTooSmall => "CA certificate key too weak",
             PathFailure::InvalidCa => "invalid CA certificate",
+            PathFailure::PermittedViolation => "permitted subtree violation",
+            PathFailure::ExcludedViolation => "excluded subtree violation",
+            PathFailure::SubtreeMinMax => "name constraints minimum and maximum not supported",
+            PathFailure::UnsupportedConstraintType => "unsupported name constraint type",
+            PathFailure::UnsupportedNameSyntax => "unsupported or invalid name syntax",
+            PathFailure::Unspecified => "unspecified certificate verification error",
         }
     }
 }

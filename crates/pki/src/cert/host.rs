@@ -20,7 +20,8 @@ use x509_cert::ext::pkix::SubjectAltName;
 use x509_cert::ext::pkix::name::GeneralName;
 
 /// The commonName attribute (X.520, 2.5.4.3).
-const COMMON_NAME: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::new_unwrap("2.5.4.3");
+pub(super) const COMMON_NAME: const_oid::ObjectIdentifier =
+    const_oid::ObjectIdentifier::new_unwrap("2.5.4.3");
 
 /// Whether `cert` is for the DNS name `host`.
 pub fn host_matches(cert: &Certificate, host: &str) -> bool {

@@ -7,7 +7,8 @@
 //! - `build`: self-signed and CA-signed certificates ([`CertBuilder`]).
 //! - `csr`: requests: make one, check its self-signature.
 //! - `verify`: an issuer's signature over a certificate, and a path to a trusted root,
-//!   with bounded work; `checks` the checks on each certificate of the path; `purpose`
+//!   with bounded work; `checks` the checks on each certificate of the path;
+//!   `name_check` (with `subtree` and `punycode`) its name constraints; `purpose`
 //!   what the path is for (S/MIME signing); `failure` why a path failed, in OpenSSL's
 //!   numbers and words; `store` a trust store read as `openssl verify` reads one.
 //! - `text`: the `openssl x509 -text` and `openssl req -text` dumps.
@@ -28,13 +29,16 @@ mod ext_conf;
 mod failure;
 mod host;
 mod name;
+mod name_check;
 mod name_constraints;
 mod name_hash;
 mod parse;
 mod policy_conf;
 mod policy_text;
+mod punycode;
 mod purpose;
 mod store;
+mod subtree;
 mod text;
 mod verify;
 
@@ -52,6 +56,7 @@ pub use ext_conf::{
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
 pub use name::{attribute_oid, display_name, name_from_section, name_of, oneline, parse_subject};
+pub use name_check::MAX_NAME_CHECKS;
 pub use name_hash::{name_hash, name_hash_old};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,

@@ -7,9 +7,7 @@
 //! `Permitted:` and `Excluded:` lists, IP subtrees as `address/mask`, directory names in
 //! the one-line-with-spaces form.
 //!
-//! Path validation does not process them (6.1.4 (g)): a certificate that carries them
-//! critical is refused by `verify` as an unhandled critical extension, never accepted
-//! unchecked.
+//! Path validation enforces them in `name_check.rs`.
 
 use crate::{Error, Result};
 use der::asn1::OctetString;

@@ -26,6 +26,12 @@ use x509_cert::name::Name;
 
 /// OpenSSL's `X509_NAME_hash_ex` of `name` (see the module docs).
 pub fn name_hash(name: &Name) -> Result<u32> {
+    Ok(first_four_le(Hasher::digest(HashAlg::Sha1, &canonical_name(name)?).as_bytes()))
+}
+
+/// The canonical encoding of `name` (see the module docs), which name constraints also
+/// compare (`nc_dn` in OpenSSL's `crypto/x509/v3_ncons.c`): empty for an empty name.
+pub(super) fn canonical_name(name: &Name) -> Result<Vec<u8>> {
     let mut canon = Vec::new();
     for rdn in name.iter_rdn() {
         let entries = rdn.iter().map(|atv| {
@@ -39,7 +45,7 @@ pub fn name_hash(name: &Name) -> Result<u32> {
         let set = SetOfVec::try_from(entries.collect::<Result<Vec<_>>>()?)?;
         set.encode_to_vec(&mut canon)?;
     }
-    Ok(first_four_le(Hasher::digest(HashAlg::Sha1, &canon).as_bytes()))
+    Ok(canon)
 }
 
 /// The hash before OpenSSL 1.0.0: MD5 of the name's DER.

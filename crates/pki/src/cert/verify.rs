@@ -4,7 +4,8 @@
 //! next), signatures verify, and every certificate, the trust anchor included, passes the
 //! checks of `checks.rs` (validity, CA constraints, critical extensions, key size) and of
 //! its [`Purpose`], and, if asked, revocation by the CRLs given (`crl.rs`, RFC 5280
-//! section 6.3). Policies and name constraints are not checked.
+//! section 6.3), then the name constraints of `name_check.rs`. Policies are not
+//! checked.
 //!
 //! Failures read as OpenSSL's `X509_verify_cert_error_string` words them ("certificate
 //! has expired", "unable to get local issuer certificate", ...), followed by the depth and
@@ -28,6 +29,7 @@ use super::checks::{
 use super::crl::{Revocation, check_cert};
 use super::failure::{PathError, PathFailure};
 use super::host::host_matches;
+use super::name_check::{self, Constraints};
 use super::purpose::Purpose;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
@@ -280,6 +282,28 @@ fn check_path(
         }
         r.check(path, depth, check_time(cert, at))?;
     }
+    check_names(path, r)
+}
+
+/// Each certificate's names against the constraints of the certificates above it, from
+/// the top down (OpenSSL's `check_name_constraints`, after `internal_verify`).
+fn check_names(path: &[Certificate], r: &mut Reporter<'_>) -> core::result::Result<(), ()> {
+    let mut constraints = Vec::with_capacity(path.len());
+    for (depth, cert) in path.iter().enumerate() {
+        // `find_issuer` keeps certificates whose constraints cannot be read out of a path;
+        // should one be here, the path fails rather than pass unconstrained.
+        let nc = Constraints::of(cert);
+        r.check(path, depth, nc.as_ref().map(|_| ()).map_err(|()| PathFailure::Unspecified))?;
+        constraints.push(nc.ok().flatten());
+    }
+    for depth in (0..path.len()).rev() {
+        if depth > 0 && name_check::self_issued(&path[depth]) {
+            continue;
+        }
+        for nc in constraints[depth + 1..].iter().rev().flatten() {
+            r.check(path, depth, name_check::check(&path[depth], depth == 0, nc))?;
+        }
+    }
     Ok(())
 }
 
@@ -305,6 +329,7 @@ fn find_issuer(
         .iter()
         .chain(intermediates)
         .filter(|c| c.tbs_certificate().subject() == tbs.issuer() && !path.contains(c))
+        .filter(|c| !name_check::unreadable(c))
         .filter_map(|c| {
             let ski = c.tbs_certificate().get_extension::<SubjectKeyIdentifier>().ok().flatten();
             match (&aki, ski) {
@@ -318,7 +343,9 @@ fn find_issuer(
     let depth = path.len() - 1;
     let fail = |failure| Error::Path(PathError::new(failure, depth, current));
     let self_issued = tbs.issuer() == tbs.subject();
-    if candidates.is_empty() {
+    // A certificate whose name constraints cannot be read has no issuer, as OpenSSL's
+    // `check_issued` refuses a certificate it marked invalid.
+    if candidates.is_empty() || name_check::unreadable(current) {
         return Err(fail(no_issuer(self_issued, depth)));
     }
     let signed = Signed::new(current).map_err(|_| fail(PathFailure::SignatureFailure))?;

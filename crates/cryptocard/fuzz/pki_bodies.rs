@@ -1,4 +1,4 @@
-//! The bodies of the `cms`, `pkcs12` and `conf` fuzz targets, shared with the test that runs
+//! The bodies of the `cms`, `pkcs12`, `conf` and `names` fuzz targets, shared with the test that runs
 //! them over their seed corpora (crates/pki/tests/fuzz_corpus.rs includes this file), so
 //! that the suite runs, without nightly, exactly what a fuzzing run starts from. Each
 //! body says what its input reached, for that test to check that the seeds reach what
@@ -35,6 +35,10 @@ pub struct Reached {
     pub sections: usize,
     /// Extensions they made.
     pub extensions: usize,
+    /// (certificate, constraining certificate) checks that passed.
+    pub names_within: usize,
+    /// The failures of those that did not: bit `n` for OpenSSL's error `n`.
+    pub name_failures: u64,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -107,6 +111,57 @@ pub fn cms(data: &[u8]) -> Reached {
         let _ = cert::csr_text(&csr);
     }
     r
+}
+
+/// The most certificates of one input `names` checks against each other.
+const NAMES_MAX_CERTS: usize = 16;
+
+/// `names`: name constraints from hostile bytes. Each of the first 16 certificates of a
+/// bundle (PEM, or DER certificates one after the other, which mutate better), as an end
+/// entity and as a CA, against the constraints of each (signatures play no part, so that
+/// mutated certificates still reach the comparisons). Anything may fail; nothing may
+/// panic or hang.
+pub fn names(data: &[u8]) -> Reached {
+    let mut r = Reached::default();
+    let certs = match cert::read_certs(data) {
+        Ok(certs) => certs,
+        Err(_) => der_certs(data),
+    };
+    r.certs = certs.len();
+    let certs = &certs[..certs.len().min(NAMES_MAX_CERTS)];
+    for c in certs {
+        for constraining in certs {
+            for end_entity in [true, false] {
+                match cert::check_name_constraints(c, constraining, end_entity) {
+                    Ok(()) => r.names_within += 1,
+                    Err(failure) => r.name_failures |= 1 << failure.code().min(63),
+                }
+            }
+        }
+    }
+    r
+}
+
+/// The DER certificates at the start of `data`, one after the other, up to the first that
+/// does not read.
+fn der_certs(mut data: &[u8]) -> Vec<cert::Certificate> {
+    let mut certs = Vec::new();
+    while certs.len() < NAMES_MAX_CERTS {
+        // A SEQUENCE's header: the tag, then a short length or a long one of 1 to 3 bytes.
+        let (len, header) = match data {
+            [0x30, n, ..] if *n < 0x80 => (usize::from(*n), 2),
+            [0x30, n @ 0x81..=0x83, rest @ ..] if rest.len() >= usize::from(n - 0x80) => {
+                let k = usize::from(n - 0x80);
+                (rest[..k].iter().fold(0, |a, &b| a << 8 | usize::from(b)), 2 + k)
+            }
+            _ => break,
+        };
+        let Some(one) = data.get(..header + len) else { break };
+        let Ok(c) = cert::cert_from_der(one) else { break };
+        certs.push(c);
+        data = &data[header + len..];
+    }
+    certs
 }
 
 /// `pkcs12`: PKCS#12 files from hostile bytes, parsed with the seeds' password and with

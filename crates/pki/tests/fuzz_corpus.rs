@@ -1,4 +1,4 @@
-//! The `cms`, `pkcs12` and `conf` fuzz targets' bodies (crates/cryptocard/fuzz/pki_bodies.rs) on
+//! The `cms`, `pkcs12`, `conf` and `names` fuzz targets' bodies (crates/cryptocard/fuzz/pki_bodies.rs) on
 //! their committed seed corpora (crates/cryptocard/fuzz/corpus/, see its README), so that
 //! the suite runs, without nightly, exactly what a fuzzing run starts from, and checks
 //! that the seeds reach what they are there for: messages that verify and decrypt, the
@@ -81,4 +81,20 @@ fn conf_on_its_corpus() {
     // both issuers, and the CRL section (the self-signed pass adds key identifiers).
     let r = reached(&seeds, "ca.cnf");
     assert!(r.sections >= 10, "{r:?}");
+}
+
+#[test]
+fn names_on_its_corpus() {
+    let seeds = run("names", pki_bodies::names);
+    let mut failures = 0u64;
+    for (name, r) in &seeds {
+        // Every seed is a bundle of a constrained CA and certificates under it, some
+        // within its constraints and some not.
+        assert!(r.certs >= 2 && r.names_within > 0 && r.name_failures != 0, "{name}: {r:?}");
+        failures |= r.name_failures;
+    }
+    // Between them the seeds reach every failure name constraints have.
+    for code in [1, 47, 48, 49, 51, 53] {
+        assert!(failures & (1 << code) != 0, "no seed fails with error {code}: {failures:#x}");
+    }
 }

@@ -56,7 +56,7 @@ pub use ext_conf::{
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
 pub use name::{attribute_oid, display_name, name_from_section, name_of, oneline, parse_subject};
-pub use name_check::MAX_NAME_CHECKS;
+pub use name_check::{MAX_NAME_CHECKS, check_name_constraints};
 pub use name_hash::{name_hash, name_hash_old};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,

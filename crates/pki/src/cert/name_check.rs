@@ -204,6 +204,23 @@ fn canonical(name: &Name) -> Result<Vec<u8>, PathFailure> {
     canonical_name(name).map_err(|_| PathFailure::UnsupportedNameSyntax)
 }
 
+/// Whether `cert`'s names lie within the name constraints of `constraining`, a
+/// certificate above it in a path, as path validation checks them (see the module
+/// docs); `end_entity` if `cert` ends the path, whose commonName may then count as a DNS
+/// name. A `constraining` certificate without constraints constrains nothing; one whose
+/// constraints cannot be read fails ([`PathFailure::Unspecified`]).
+pub fn check_name_constraints(
+    cert: &Certificate,
+    constraining: &Certificate,
+    end_entity: bool,
+) -> Result<(), PathFailure> {
+    match Constraints::of(constraining) {
+        Ok(None) => Ok(()),
+        Ok(Some(nc)) => check(cert, end_entity, &nc),
+        Err(()) => Err(PathFailure::Unspecified),
+    }
+}
+
 /// Checks `cert`'s names against `nc` (OpenSSL's `NAME_CONSTRAINTS_check`, then, for
 /// the end entity (`leaf`) without a DNS alternative name, `NAME_CONSTRAINTS_check_CN`).
 pub(super) fn check(cert: &Certificate, leaf: bool, nc: &Constraints) -> Result<(), PathFailure> {

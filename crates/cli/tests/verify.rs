@@ -397,6 +397,73 @@ fn host_names_are_checked_as_openssl_checks_them() {
 }
 
 #[test]
+fn email_and_ip_addresses_are_checked_as_openssl_checks_them() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (inter, inter_key) = (load("inter.pem"), key("inter.key"));
+    let (root_p, inter_p) = (pki_path("root.pem"), pki_path("inter.pem"));
+    let issue = |name: &str, subject: &str, san: Option<&str>| {
+        let build = |b: CertBuilder| match san {
+            Some(spec) => b.profile(Profile::Leaf).extension(cert::subject_alt_name(spec).unwrap()),
+            None => b.profile(Profile::Leaf),
+        };
+        let c = make(subject, &key("recipient.key"), build, Some((&inter, &inter_key)));
+        write(d, name, &[&c])
+    };
+    // The addresses are the subjectAltName's; the subject's emailAddress counts only
+    // without rfc822Name entries.
+    let san = issue(
+        "san.pem",
+        "/CN=leaf/emailAddress=subject@example.net",
+        Some("email:User@Example.com,IP:10.1.2.3,IP:2001:db8::1,DNS:www.example.com"),
+    );
+    let subject = issue("subject.pem", "/CN=leaf/emailAddress=subject@example.net", None);
+    let check = |flag: &str, value: &str, file: &str| {
+        both(&["-CAfile", &root_p, "-untrusted", &inter_p, flag, value, file], b"")
+    };
+    for (flag, value, file) in [
+        ("-verify_email", "User@example.COM", &san),
+        ("-verify_email", "subject@EXAMPLE.net", &subject),
+        ("-verify_ip", "10.1.2.3", &san),
+        ("-verify_ip", "2001:DB8:0::1", &san),
+    ] {
+        assert_eq!(ok_text(&check(flag, value, file)), format!("{file}: OK\n"), "{value}");
+    }
+    for (flag, value, file, code, words) in [
+        ("-verify_email", "user@example.com", &san, 63, "email address mismatch"),
+        ("-verify_email", "subject@example.net", &san, 63, "email address mismatch"),
+        ("-verify_email", "other@example.net", &subject, 63, "email address mismatch"),
+        ("-verify_ip", "10.1.2.4", &san, 64, "IP address mismatch"),
+        ("-verify_ip", "::ffff:10.1.2.3", &san, 64, "IP address mismatch"),
+        ("-verify_ip", "10.1.2.3", &subject, 64, "IP address mismatch"),
+    ] {
+        let args = ["-CAfile", &root_p, "-untrusted", &inter_p, flag, value, file];
+        let subject = "CN = leaf, emailAddress = subject@example.net";
+        fails_with(&args, subject, code, 0, words);
+    }
+    // The email address is checked before the IP address, and stops the checks.
+    let args = [
+        "-CAfile",
+        &root_p,
+        "-untrusted",
+        &inter_p,
+        "-verify_ip",
+        "10.9.9.9",
+        "-verify_email",
+        "x@example.com",
+        &san,
+    ];
+    let out = both(&args, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error 63 at 0") && !err.contains("error 64"), "{err}");
+    // An address that is none fails the options: status 1.
+    let out =
+        cc().args(["verify", "-CAfile", &root_p, "-verify_ip", "10.1.2", &san]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an IP address"));
+}
+
+#[test]
 fn a_hashed_directory_is_a_store() {
     let dir = tempdir();
     let d = dir.path();

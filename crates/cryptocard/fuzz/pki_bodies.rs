@@ -93,16 +93,18 @@ pub fn cms(data: &[u8]) -> Reached {
         let store = cert::TrustStore::new(certs.clone(), false);
         // The CRLs of the same input, if any, for every certificate of each path.
         let checks = cert::PathChecks {
-            at: now,
-            purpose: cert::Purpose::SslServer,
             host: Some("www.example.com"),
+            email: Some("user@example.com"),
+            ip: Some(&[10, 0, 0, 1]),
             go_on: &|_| true,
             revocation: Some(cert::Revocation { crls: &crls, all: true }),
+            ..cert::PathChecks::new(now, cert::Purpose::SslServer)
         };
         for c in &certs {
             let _ = cert::cert_text(c);
             let _ = cert::verify_chain(c, &certs, &trust().trusted, now);
             let _ = cert::host_matches(c, ".example.com");
+            let _ = (cert::email_matches(c, "a@example.com"), cert::ip_matches(c, &[0; 16]));
             let _ = store.verify_report(c, &certs, &checks, &mut cert::PathBudget::new());
         }
     }

@@ -38,11 +38,9 @@ fn failures_at(leaf: &str, crl_files: &[&str], all: bool, at: SystemTime) -> Vec
 fn failures_by(leaf: &str, crls: &[Crl], all: bool, at: SystemTime) -> Vec<(u32, usize)> {
     let store = TrustStore::new(vec![cert("root.pem")], false);
     let checks = PathChecks {
-        at,
-        purpose: Purpose::Any,
-        host: None,
         go_on: &goes_on,
         revocation: Some(Revocation { crls, all }),
+        ..PathChecks::new(at, Purpose::Any)
     };
     let report =
         store.verify_report(&cert(leaf), &[cert("inter.pem")], &checks, &mut PathBudget::new());
@@ -95,11 +93,9 @@ fn a_crl_whose_signature_fails_is_not_believed() {
     let bad = Crl::from_der(&der).unwrap();
     let store = TrustStore::new(vec![cert("root.pem")], false);
     let checks = PathChecks {
-        at: SystemTime::now(),
-        purpose: Purpose::Any,
-        host: None,
         go_on: &goes_on,
         revocation: Some(Revocation { crls: std::slice::from_ref(&bad), all: false }),
+        ..PathChecks::new(SystemTime::now(), Purpose::Any)
     };
     let leaf = cert("recipient.pem");
     let report = store.verify_report(&leaf, &[cert("inter.pem")], &checks, &mut PathBudget::new());

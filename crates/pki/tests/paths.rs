@@ -213,11 +213,9 @@ fn failures_say_what_and_where_in_openssls_numbers() {
     }
     let go_on = |f| f == PathFailure::Expired;
     let checks = cert::PathChecks {
-        at: later,
-        purpose: Purpose::Any,
-        host: None,
         go_on: &go_on,
         revocation: None,
+        ..cert::PathChecks::new(later, Purpose::Any)
     };
     let report =
         cert::verify_chain_report(&p.leaf, inter, root, &checks, &mut PathBudget::new()).unwrap();

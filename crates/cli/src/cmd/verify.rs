@@ -3,7 +3,8 @@
 //! ```text
 //! cryptocard verify [-CAfile F ...] [-CApath DIR ...] [-no-CAfile] [-untrusted F ...]
 //!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
-//!                   [-attime SECONDS] [-verify_hostname NAME] [-show_chain]
+//!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
+//!                   [-verify_ip ADDRESS] [-show_chain]
 //!                   [-CRLfile F ...] [-crl_check | -crl_check_all] [CERT ...]
 //! ```
 //!
@@ -12,7 +13,8 @@
 //! of `-CApath` (`cert::TrustStore`: their self-signed certificates, or any of them with
 //! `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
 //! subset (`cert::verify_chain_report`), for `-verify_hostname`'s DNS name if given
-//! (`cert::host_matches`, RFC 6125), and with `-crl_check` (the end entity) or
+//! (`cert::host_matches`, RFC 6125), `-verify_email`'s email address and `-verify_ip`'s
+//! IPv4 or IPv6 address (`cert::email_matches`, `cert::ip_matches`), and with `-crl_check` (the end entity) or
 //! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
@@ -51,6 +53,9 @@ const SPEC: Spec = Spec {
         Flag::value("purpose", "NAME").about("any (default), sslserver, sslclient or smimesign"),
         Flag::value("attime", "SECONDS").about("Check at this time (seconds since 1970)"),
         Flag::value("verify_hostname", "NAME").about("The end entity must be for this DNS name"),
+        Flag::value("verify_email", "ADDRESS")
+            .about("The end entity must be for this email address"),
+        Flag::value("verify_ip", "ADDRESS").about("The end entity must be for this IP address"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
@@ -101,8 +106,21 @@ pub fn main(argv: &[String]) -> CmdResult {
     }
     let revocation = (a.has("crl_check") || a.has("crl_check_all"))
         .then(|| Revocation { crls: &crls, all: a.has("crl_check_all") });
-    let checks =
-        PathChecks { at, purpose, host: a.value("verify_hostname"), go_on: &goes_on, revocation };
+    let ip = match a.value("verify_ip") {
+        None => None,
+        Some(text) => Some(
+            cert::ip_octets(text)
+                .ok_or_else(|| Fail::msg(format!("-verify_ip: '{text}' is not an IP address")))?,
+        ),
+    };
+    let checks = PathChecks {
+        host: a.value("verify_hostname"),
+        email: a.value("verify_email"),
+        ip: ip.as_deref(),
+        go_on: &goes_on,
+        revocation,
+        ..PathChecks::new(at, purpose)
+    };
     let mut all_ok = true;
     for path in inputs {
         all_ok &= verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));

@@ -540,7 +540,7 @@ fn subtree(e: &Entry, ctx: &ExtContext<'_>) -> Result<(bool, GeneralName)> {
 }
 
 /// An IPv4 or IPv6 address's bytes (4 or 16), if `s` is one.
-pub(super) fn ip_octets(s: &str) -> Option<Vec<u8>> {
+pub fn ip_octets(s: &str) -> Option<Vec<u8>> {
     Some(match s.parse::<IpAddr>().ok()? {
         IpAddr::V4(v4) => v4.octets().to_vec(),
         IpAddr::V6(v6) => v6.octets().to_vec(),

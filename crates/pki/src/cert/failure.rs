@@ -54,6 +54,12 @@ pub enum PathFailure {
     /// The end entity is not for the host name asked for
     /// (`X509_V_ERR_HOSTNAME_MISMATCH`).
     HostnameMismatch,
+    /// The end entity is not for the email address asked for
+    /// (`X509_V_ERR_EMAIL_MISMATCH`).
+    EmailMismatch,
+    /// The end entity is not for the IP address asked for
+    /// (`X509_V_ERR_IP_ADDRESS_MISMATCH`).
+    IpMismatch,
     /// No CRL for a certificate whose revocation is checked
     /// (`X509_V_ERR_UNABLE_TO_GET_CRL`).
     UnableToGetCrl,
@@ -109,6 +115,8 @@ impl PathFailure {
             PathFailure::NoCertSign => 32,
             PathFailure::CriticalExtension => 34,
             PathFailure::HostnameMismatch => 62,
+            PathFailure::EmailMismatch => 63,
+            PathFailure::IpMismatch => 64,
             PathFailure::UnableToGetCrl => 3,
             PathFailure::CrlSignatureFailure => 8,
             PathFailure::CrlNotYetValid => 11,
@@ -145,6 +153,8 @@ impl PathFailure {
             PathFailure::NoCertSign => "key usage does not include certificate signing",
             PathFailure::CriticalExtension => "unhandled critical extension",
             PathFailure::HostnameMismatch => "hostname mismatch",
+            PathFailure::EmailMismatch => "email address mismatch",
+            PathFailure::IpMismatch => "IP address mismatch",
             PathFailure::UnableToGetCrl => "unable to get certificate CRL",
             PathFailure::CrlSignatureFailure => "CRL signature failure",
             PathFailure::CrlNotYetValid => "CRL is not yet valid",

@@ -48,7 +48,7 @@ pub fn host_matches(cert: &Certificate, host: &str) -> bool {
 }
 
 /// The string types a commonName is held in, whose bytes compare as they are.
-fn is_string(tag: Tag) -> bool {
+pub(super) fn is_string(tag: Tag) -> bool {
     matches!(tag, Tag::Utf8String | Tag::PrintableString | Tag::Ia5String | Tag::TeletexString)
 }
 

@@ -33,6 +33,7 @@ mod name_check;
 mod name_constraints;
 mod name_hash;
 mod parse;
+mod peer_id;
 mod policy_conf;
 mod policy_text;
 mod punycode;
@@ -50,8 +51,8 @@ pub use crl_build::CrlBuilder;
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use ext_conf::{
-    ExtContext, add_replacing, add_section, conf_extension, drop_disabled, key_id_defaults,
-    section_extensions,
+    ExtContext, add_replacing, add_section, conf_extension, drop_disabled, ip_octets,
+    key_id_defaults, section_extensions,
 };
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
@@ -62,6 +63,7 @@ pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
     csr_to_pem, read_certs, read_csr, to_der, to_pem,
 };
+pub use peer_id::{email_matches, ip_matches};
 pub use purpose::Purpose;
 pub use store::TrustStore;
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};

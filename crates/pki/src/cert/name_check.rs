@@ -27,10 +27,10 @@
 use super::failure::PathFailure;
 use super::host::COMMON_NAME;
 use super::name_hash::canonical_name;
+use super::peer_id::{EMAIL_ADDRESS, SMTP_UTF8_MAILBOX};
 use super::subtree::{
     Within, dn_within, dns_within, email_within, ip_within, mailbox_within, uri_within,
 };
-use const_oid::ObjectIdentifier as Oid;
 use der::asn1::Any;
 use der::{Tag, Tagged};
 use x509_cert::Certificate;
@@ -43,10 +43,6 @@ use x509_cert::name::Name;
 /// certificate's constraints (OpenSSL's `NAME_CHECK_MAX`).
 pub const MAX_NAME_CHECKS: usize = 1 << 20;
 
-/// id-on-SmtpUTF8Mailbox (RFC 8398 section 3).
-const SMTP_UTF8_MAILBOX: Oid = Oid::new_unwrap("1.3.6.1.5.5.7.8.9");
-/// The emailAddress attribute (PKCS #9, RFC 2985).
-const EMAIL_ADDRESS: Oid = Oid::new_unwrap("1.2.840.113549.1.9.1");
 
 /// One certificate's name constraints, its directory-name bases in canonical form.
 pub(super) struct Constraints {

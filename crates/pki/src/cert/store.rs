@@ -68,7 +68,7 @@ impl TrustStore {
         purpose: Purpose,
         budget: &mut PathBudget,
     ) -> Result<Vec<Certificate>> {
-        let checks = PathChecks { at, purpose, host: None, go_on: &|_| false, revocation: None };
+        let checks = PathChecks::new(at, purpose);
         self.verify_report(leaf, untrusted, &checks, budget)?.into_result()
     }
 

@@ -30,6 +30,7 @@ use super::crl::{Revocation, check_cert};
 use super::failure::{PathError, PathFailure};
 use super::host::host_matches;
 use super::name_check::{self, Constraints};
+use super::peer_id::{email_matches, ip_matches};
 use super::purpose::Purpose;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
@@ -117,7 +118,7 @@ pub fn verify_chain_for(
     purpose: Purpose,
     budget: &mut PathBudget,
 ) -> Result<Vec<Certificate>> {
-    let checks = PathChecks { at, purpose, host: None, go_on: &|_| false, revocation: None };
+    let checks = PathChecks::new(at, purpose);
     verify_chain_report(leaf, intermediates, trusted, &checks, budget)?.into_result()
 }
 
@@ -130,10 +131,31 @@ pub struct PathChecks<'a> {
     pub purpose: Purpose,
     /// The DNS name the end entity must be for, if any ([`host_matches`]).
     pub host: Option<&'a str>,
+    /// The email address the end entity must be for, if any ([`email_matches`]).
+    pub email: Option<&'a str>,
+    /// The IP address (4 or 16 bytes) the end entity must be for, if any
+    /// ([`ip_matches`]).
+    pub ip: Option<&'a [u8]>,
     /// The failures after which the checks go on (none for [`verify_chain_for`]).
     pub go_on: &'a dyn Fn(PathFailure) -> bool,
     /// The revocation check, if any ([`Revocation`]: OpenSSL's `-crl_check`).
     pub revocation: Option<Revocation<'a>>,
+}
+
+impl<'a> PathChecks<'a> {
+    /// Checks at `at` for `purpose`, for no particular name, stopping at the first
+    /// failure, without revocation.
+    pub fn new(at: SystemTime, purpose: Purpose) -> PathChecks<'a> {
+        PathChecks {
+            at,
+            purpose,
+            host: None,
+            email: None,
+            ip: None,
+            go_on: &|_| false,
+            revocation: None,
+        }
+    }
 }
 
 impl core::fmt::Debug for PathChecks<'_> {
@@ -142,6 +164,8 @@ impl core::fmt::Debug for PathChecks<'_> {
             .field("at", &self.at)
             .field("purpose", &self.purpose)
             .field("host", &self.host)
+            .field("email", &self.email)
+            .field("ip", &self.ip)
             .field("revocation", &self.revocation)
             .finish_non_exhaustive()
     }
@@ -265,9 +289,14 @@ fn check_path(
     for (depth, cert) in path.iter().enumerate() {
         r.check(path, depth, check_key_size(cert, depth))?;
     }
-    if let Some(host) = checks.host {
-        let ok = host_matches(&path[0], host);
-        r.check(path, 0, if ok { Ok(()) } else { Err(PathFailure::HostnameMismatch) })?;
+    // The end entity's identities, in the order of OpenSSL's `check_id`.
+    let ids = [
+        checks.host.map(|h| (host_matches(&path[0], h), PathFailure::HostnameMismatch)),
+        checks.email.map(|e| (email_matches(&path[0], e), PathFailure::EmailMismatch)),
+        checks.ip.map(|ip| (ip_matches(&path[0], ip), PathFailure::IpMismatch)),
+    ];
+    for (ok, failure) in ids.into_iter().flatten() {
+        r.check(path, 0, if ok { Ok(()) } else { Err(failure) })?;
     }
     if let Some(revocation) = checks.revocation {
         let last = if revocation.all { top } else { 0 };

@@ -150,15 +150,12 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
         }
     }
     let checks = PathChecks {
-        at,
-        purpose: Purpose::SmimeSign,
-        host: None,
-        go_on: &|_| false,
         revocation: match opts.crl_check {
             CrlCheck::Off => None,
             CrlCheck::Signers => Some(Revocation { crls: &crls, all: false }),
             CrlCheck::All => Some(Revocation { crls: &crls, all: true }),
         },
+        ..PathChecks::new(at, Purpose::SmimeSign)
     };
     let mut signers = Vec::with_capacity(sd.signer_infos.0.len());
     let mut budget = PathBudget::new();

@@ -83,13 +83,7 @@ fn chain(a: &Parsed, ee: &Certificate) -> CmdResult<Vec<Certificate>> {
     for path in a.values("untrusted") {
         untrusted.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
     }
-    let checks = PathChecks {
-        at: SystemTime::now(),
-        purpose: Purpose::Any,
-        host: None,
-        go_on: &|_| false,
-        revocation: None,
-    };
+    let checks = PathChecks::new(SystemTime::now(), Purpose::Any);
     let report = store
         .verify_report(ee, &untrusted, &checks, &mut PathBudget::new())
         .map_err(|e| pki_fail("-chain", e))?;

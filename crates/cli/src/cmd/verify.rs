@@ -4,7 +4,8 @@
 //! cryptocard verify [-CAfile F ...] [-CApath DIR ...] [-no-CAfile] [-untrusted F ...]
 //!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
 //!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
-//!                   [-verify_ip ADDRESS] [-show_chain]
+//!                   [-verify_ip ADDRESS] [-policy OID ...] [-explicit_policy]
+//!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-show_chain]
 //!                   [-CRLfile F ...] [-crl_check | -crl_check_all] [CERT ...]
 //! ```
 //!
@@ -14,7 +15,10 @@
 //! `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
 //! subset (`cert::verify_chain_report`), for `-verify_hostname`'s DNS name if given
 //! (`cert::host_matches`, RFC 6125), `-verify_email`'s email address and `-verify_ip`'s
-//! IPv4 or IPv6 address (`cert::email_matches`, `cert::ip_matches`), and with `-crl_check` (the end entity) or
+//! IPv4 or IPv6 address (`cert::email_matches`, `cert::ip_matches`), for the policies of
+//! `-policy` (RFC 5280 6.1: policies are always processed; `-explicit_policy`,
+//! `-inhibit_any` and `-inhibit_map` set its initial inputs; `-policy_check`, which
+//! OpenSSL needs to process them at all, changes nothing), and with `-crl_check` (the end entity) or
 //! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
@@ -35,9 +39,10 @@ use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use cryptocard_pki::cert::{
-    self, Certificate, Crl, PathBudget, PathChecks, PathFailure, Purpose, Revocation, TrustStore,
-    display_name,
+    self, Certificate, Crl, PathBudget, PathChecks, PathFailure, PolicyInputs, Purpose, Revocation,
+    TrustStore, display_name,
 };
+use der::asn1::ObjectIdentifier as Oid;
 use std::time::{Duration, SystemTime};
 
 const SPEC: Spec = Spec {
@@ -56,6 +61,11 @@ const SPEC: Spec = Spec {
         Flag::value("verify_email", "ADDRESS")
             .about("The end entity must be for this email address"),
         Flag::value("verify_ip", "ADDRESS").about("The end entity must be for this IP address"),
+        Flag::value("policy", "OID").about("A policy acceptable for the path (repeat)"),
+        Flag::switch("explicit_policy").about("Require a valid policy for the path"),
+        Flag::switch("inhibit_any").about("anyPolicy does not stand for other policies"),
+        Flag::switch("inhibit_map").about("Policy mappings are not followed"),
+        Flag::switch("policy_check").about("Accepted for OpenSSL compatibility (always on)"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
@@ -113,12 +123,21 @@ pub fn main(argv: &[String]) -> CmdResult {
                 .ok_or_else(|| Fail::msg(format!("-verify_ip: '{text}' is not an IP address")))?,
         ),
     };
+    let user_policies =
+        a.values("policy").into_iter().map(policy_oid).collect::<CmdResult<Vec<Oid>>>()?;
+    let policy = PolicyInputs {
+        user_policies: (!user_policies.is_empty()).then_some(user_policies.as_slice()),
+        explicit: a.has("explicit_policy"),
+        inhibit_any: a.has("inhibit_any"),
+        inhibit_map: a.has("inhibit_map"),
+    };
     let checks = PathChecks {
         host: a.value("verify_hostname"),
         email: a.value("verify_email"),
         ip: ip.as_deref(),
         go_on: &goes_on,
         revocation,
+        policy,
         ..PathChecks::new(at, purpose)
     };
     let mut all_ok = true;
@@ -286,13 +305,18 @@ fn verify_one(
             let mut text = String::new();
             for e in &report.failures {
                 let detail = e.detail.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+                // OpenSSL names no certificate for a path without an explicit policy (and
+                // prints the policy tree after the error: the failure's note).
+                if e.failure != PathFailure::NoExplicitPolicy {
+                    text.push_str(&format!("{}\n", e.subject()));
+                }
                 text.push_str(&format!(
-                    "{}\nerror {} at {} depth lookup: {}{detail}\n",
-                    e.subject(),
+                    "error {} at {} depth lookup: {}{detail}\n",
                     e.failure.code(),
                     e.depth,
                     e.failure,
                 ));
+                text.push_str(e.note.as_deref().unwrap_or_default());
             }
             eprintln!("{text}error {name}: verification failed");
             false
@@ -306,6 +330,14 @@ fn verify_one(
 
 /// The failures after which `openssl verify` goes on checking the path (its callback
 /// `cb` in `apps/verify.c` passes them), reporting each: the rest stop it.
+/// A policy named by `-policy`: dotted, or `anyPolicy`.
+fn policy_oid(text: &str) -> CmdResult<Oid> {
+    if text == "anyPolicy" {
+        return Ok(cert::ANY_POLICY);
+    }
+    Oid::new(text).map_err(|_| Fail::msg(format!("verify: Invalid Policy {text}")))
+}
+
 fn goes_on(failure: PathFailure) -> bool {
     matches!(
         failure,
@@ -317,6 +349,7 @@ fn goes_on(failure: PathFailure) -> bool {
             | PathFailure::Purpose
             | PathFailure::CrlExpired
             | PathFailure::CrlNotYetValid
+            | PathFailure::NoExplicitPolicy
     )
 }
 

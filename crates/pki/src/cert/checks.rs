@@ -19,6 +19,7 @@
 //! sizes, then validity from the trust anchor down.
 
 use super::failure::PathFailure;
+use super::policy::INHIBIT_ANY_POLICY;
 use super::purpose::Purpose;
 use crate::sig::RSA_ENCRYPTION;
 use const_oid::AssociatedOid;
@@ -27,8 +28,8 @@ use der::{Decode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{
-    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, NameConstraints,
-    SubjectAltName, SubjectKeyIdentifier,
+    AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies, ExtendedKeyUsage, KeyUsage,
+    NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName, SubjectKeyIdentifier,
 };
 
 /// The smallest RSA modulus accepted in a path or from a CMS signer: 1024 bits, about 80
@@ -37,7 +38,8 @@ pub const MIN_RSA_BITS: usize = 1024;
 
 /// No critical extension of `cert` is one we do not process (RFC 5280 4.2). The key
 /// identifiers order the issuer candidates, subjectAltName and nameConstraints are
-/// processed by `name_check.rs`, and extendedKeyUsage counts only where `purpose`
+/// processed by `name_check.rs`, the policy extensions by `policy.rs`, and
+/// extendedKeyUsage counts only where `purpose`
 /// enforces it (OpenSSL counts it always, as it checks a purpose always).
 pub(super) fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), PathFailure> {
     let known = [
@@ -47,6 +49,10 @@ pub(super) fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(),
         NameConstraints::OID,
         SubjectKeyIdentifier::OID,
         AuthorityKeyIdentifier::OID,
+        CertificatePolicies::OID,
+        PolicyMappings::OID,
+        PolicyConstraints::OID,
+        INHIBIT_ANY_POLICY,
     ];
     let handled =
         |oid| known.contains(oid) || (*oid == ExtendedKeyUsage::OID && purpose.uses_eku());

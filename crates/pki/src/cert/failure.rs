@@ -93,6 +93,12 @@ pub enum PathFailure {
     /// A name that cannot be read or compared with a subtree of its form
     /// (`X509_V_ERR_UNSUPPORTED_NAME_SYNTAX`).
     UnsupportedNameSyntax,
+    /// A certificate's policy extensions are malformed
+    /// (`X509_V_ERR_INVALID_POLICY_EXTENSION`).
+    InvalidPolicyExtension,
+    /// The path's CAs require a policy valid for all of it, and there is none
+    /// (`X509_V_ERR_NO_EXPLICIT_POLICY`).
+    NoExplicitPolicy,
     /// A check that could not be made, here one that would pass the bound on the work of
     /// name constraints (`X509_V_ERR_UNSPECIFIED`).
     Unspecified,
@@ -134,6 +140,8 @@ impl PathFailure {
             PathFailure::UnsupportedConstraintType => 51,
             PathFailure::UnsupportedNameSyntax => 53,
             PathFailure::Unspecified => 1,
+            PathFailure::InvalidPolicyExtension => 42,
+            PathFailure::NoExplicitPolicy => 43,
         }
     }
 
@@ -172,6 +180,10 @@ impl PathFailure {
             PathFailure::UnsupportedConstraintType => "unsupported name constraint type",
             PathFailure::UnsupportedNameSyntax => "unsupported or invalid name syntax",
             PathFailure::Unspecified => "unspecified certificate verification error",
+            PathFailure::InvalidPolicyExtension => {
+                "invalid or inconsistent certificate policy extension"
+            }
+            PathFailure::NoExplicitPolicy => "no explicit policy",
         }
     }
 }
@@ -194,11 +206,14 @@ pub struct PathError {
     pub cert: Box<Certificate>,
     /// More than the failure's words say (which bound of the work was reached).
     pub detail: Option<String>,
+    /// The lines OpenSSL's `verify` prints after the failure's (for
+    /// [`PathFailure::NoExplicitPolicy`], the policy tree), if any.
+    pub note: Option<String>,
 }
 
 impl PathError {
     pub(crate) fn new(failure: PathFailure, depth: usize, cert: &Certificate) -> PathError {
-        PathError { failure, depth, cert: Box::new(cert.clone()), detail: None }
+        PathError { failure, depth, cert: Box::new(cert.clone()), detail: None, note: None }
     }
 
     /// The subject of the certificate at fault, as OpenSSL prints names.

@@ -34,6 +34,7 @@ mod name_constraints;
 mod name_hash;
 mod parse;
 mod peer_id;
+mod policy;
 mod policy_conf;
 mod policy_text;
 mod punycode;
@@ -64,6 +65,7 @@ pub use parse::{
     csr_to_pem, read_certs, read_csr, to_der, to_pem,
 };
 pub use peer_id::{email_matches, ip_matches};
+pub use policy::{ANY_POLICY, PolicyInputs};
 pub use purpose::Purpose;
 pub use store::TrustStore;
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};

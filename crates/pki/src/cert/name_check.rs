@@ -43,7 +43,6 @@ use x509_cert::name::Name;
 /// certificate's constraints (OpenSSL's `NAME_CHECK_MAX`).
 pub const MAX_NAME_CHECKS: usize = 1 << 20;
 
-
 /// One certificate's name constraints, its directory-name bases in canonical form.
 pub(super) struct Constraints {
     permitted: Vec<Subtree>,

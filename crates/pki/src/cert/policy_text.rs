@@ -17,9 +17,9 @@ use der::asn1::{AnyRef, Ia5StringRef, ObjectIdentifier as Oid, UintRef};
 use der::{Decode, Sequence};
 use std::fmt::Write as _;
 use x509_cert::ext::pkix::CertificatePolicies;
+use x509_cert::ext::pkix::certpolicy::PolicyQualifierInfo;
 
-/// The anyPolicy identifier (RFC 5280 4.2.1.4).
-const ANY_POLICY: Oid = Oid::new_unwrap("2.5.29.32.0");
+use super::policy::ANY_POLICY;
 /// The CPS pointer and user notice qualifiers (RFC 5280 4.2.1.4).
 const CPS: Oid = Oid::new_unwrap("1.3.6.1.5.5.7.2.1");
 const USER_NOTICE: Oid = Oid::new_unwrap("1.3.6.1.5.5.7.2.2");
@@ -57,22 +57,53 @@ pub(super) fn policies_text(der: &[u8]) -> Option<String> {
             } else if q.policy_qualifier_id == USER_NOTICE {
                 let notice: Notice<'_> = value.decode_as().ok()?;
                 t.push_str("  User Notice:\n");
-                if let Some(r) = &notice.notice_ref {
-                    let _ = writeln!(t, "    Organization: {}", c_string(r.organization.value()));
-                    let plural = if r.notice_numbers.len() > 1 { "s" } else { "" };
-                    let numbers: Vec<String> =
-                        r.notice_numbers.iter().map(|n| decimal(n.as_bytes())).collect();
-                    let _ = writeln!(t, "    Number{plural}: {}", numbers.join(", "));
-                }
-                if let Some(text) = &notice.explicit_text {
-                    let _ = writeln!(t, "    Explicit Text: {}", c_string(text.value()));
-                }
+                notice_lines(&mut t, "    ", &notice);
             } else {
                 let _ = writeln!(t, "    Unknown Qualifier: {}", q.policy_qualifier_id);
             }
         }
     }
     Some(t)
+}
+
+/// A policy's qualifiers as OpenSSL's `print_qualifiers` prints them at `indent`: each
+/// CPS pointer on a line, each user notice on its lines, unknown qualifiers by their
+/// identifier, separated by newlines (so that a CPS pointer last has none after it).
+pub(super) fn qualifiers_text(qualifiers: &[PolicyQualifierInfo], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut t = String::new();
+    for (i, q) in qualifiers.iter().enumerate() {
+        if i > 0 {
+            t.push('\n');
+        }
+        let value = q.qualifier.as_ref();
+        if q.policy_qualifier_id == CPS {
+            let uri = value.and_then(|v| v.decode_as::<Ia5StringRef<'_>>().ok());
+            let _ =
+                write!(t, "{pad}CPS: {}", uri.map(|u| u.as_str().to_string()).unwrap_or_default());
+        } else if q.policy_qualifier_id == USER_NOTICE {
+            let _ = writeln!(t, "{pad}User Notice:");
+            if let Some(notice) = value.and_then(|v| v.decode_as::<Notice<'_>>().ok()) {
+                notice_lines(&mut t, &format!("{pad}  "), &notice);
+            }
+        } else {
+            let _ = write!(t, "{pad}  Unknown Qualifier: {}", q.policy_qualifier_id);
+        }
+    }
+    t
+}
+
+/// A user notice's lines at `pad` (OpenSSL's `print_notice`).
+fn notice_lines(t: &mut String, pad: &str, notice: &Notice<'_>) {
+    if let Some(r) = &notice.notice_ref {
+        let _ = writeln!(t, "{pad}Organization: {}", c_string(r.organization.value()));
+        let plural = if r.notice_numbers.len() > 1 { "s" } else { "" };
+        let numbers: Vec<String> = r.notice_numbers.iter().map(|n| decimal(n.as_bytes())).collect();
+        let _ = writeln!(t, "{pad}Number{plural}: {}", numbers.join(", "));
+    }
+    if let Some(text) = &notice.explicit_text {
+        let _ = writeln!(t, "{pad}Explicit Text: {}", c_string(text.value()));
+    }
 }
 
 /// `bytes` as `%.*s` prints them: up to the first zero byte.

@@ -4,8 +4,8 @@
 //! next), signatures verify, and every certificate, the trust anchor included, passes the
 //! checks of `checks.rs` (validity, CA constraints, critical extensions, key size) and of
 //! its [`Purpose`], and, if asked, revocation by the CRLs given (`crl.rs`, RFC 5280
-//! section 6.3), then the name constraints of `name_check.rs`. Policies are not
-//! checked.
+//! section 6.3), then the name constraints of `name_check.rs` and the policies of
+//! `policy.rs`.
 //!
 //! Failures read as OpenSSL's `X509_verify_cert_error_string` words them ("certificate
 //! has expired", "unable to get local issuer certificate", ...), followed by the depth and
@@ -31,6 +31,7 @@ use super::failure::{PathError, PathFailure};
 use super::host::host_matches;
 use super::name_check::{self, Constraints};
 use super::peer_id::{email_matches, ip_matches};
+use super::policy::{self, PolicyInputs, check_policies};
 use super::purpose::Purpose;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
@@ -140,6 +141,8 @@ pub struct PathChecks<'a> {
     pub go_on: &'a dyn Fn(PathFailure) -> bool,
     /// The revocation check, if any ([`Revocation`]: OpenSSL's `-crl_check`).
     pub revocation: Option<Revocation<'a>>,
+    /// The relying party's inputs to policy processing (`policy.rs`).
+    pub policy: PolicyInputs<'a>,
 }
 
 impl<'a> PathChecks<'a> {
@@ -154,6 +157,7 @@ impl<'a> PathChecks<'a> {
             ip: None,
             go_on: &|_| false,
             revocation: None,
+            policy: PolicyInputs::default(),
         }
     }
 }
@@ -167,6 +171,7 @@ impl core::fmt::Debug for PathChecks<'_> {
             .field("email", &self.email)
             .field("ip", &self.ip)
             .field("revocation", &self.revocation)
+            .field("policy", &self.policy)
             .finish_non_exhaustive()
     }
 }
@@ -311,7 +316,23 @@ fn check_path(
         }
         r.check(path, depth, check_time(cert, at))?;
     }
-    check_names(path, r)
+    check_names(path, r)?;
+    // Policies last, as OpenSSL's `check_policy` comes last; only on a path that reached
+    // a trust anchor, whose policy extensions are not read.
+    if anchored {
+        match check_policies(path, &checks.policy) {
+            Ok(()) => {}
+            Err(policy::Failure::Invalid(depth)) => {
+                r.check(path, depth, Err(PathFailure::InvalidPolicyExtension))?;
+            }
+            Err(policy::Failure::NoExplicitPolicy(authority)) => {
+                let mut e = PathError::new(PathFailure::NoExplicitPolicy, 0, &path[0]);
+                e.note = Some(policy::no_explicit_policy_text(&authority));
+                r.record(e)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Each certificate's names against the constraints of the certificates above it, from

@@ -37,8 +37,11 @@ pub struct Reached {
     pub extensions: usize,
     /// (certificate, constraining certificate) checks that passed.
     pub names_within: usize,
-    /// The failures of those that did not: bit `n` for OpenSSL's error `n`.
+    /// The failures of those that did not, and of the policy checks: bit `n` for
+    /// OpenSSL's error `n`.
     pub name_failures: u64,
+    /// The policy checks that passed: bit `i` for the `i`th inputs.
+    pub policies_valid: u8,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -118,10 +121,13 @@ pub fn cms(data: &[u8]) -> Reached {
 /// The most certificates of one input `names` checks against each other.
 const NAMES_MAX_CERTS: usize = 16;
 
-/// `names`: name constraints from hostile bytes. Each of the first 16 certificates of a
-/// bundle (PEM, or DER certificates one after the other, which mutate better), as an end
-/// entity and as a CA, against the constraints of each (signatures play no part, so that
-/// mutated certificates still reach the comparisons). Anything may fail; nothing may
+/// `names`: name constraints and policies from hostile bytes. Each of the first 16
+/// certificates of a bundle (PEM, or DER certificates one after the other, which mutate
+/// better), as an end entity and as a CA, against the constraints of each; then the
+/// bundle as a path (end entity first, trust anchor last) for its policies, with the
+/// default inputs, an explicit policy required, and anyPolicy and mappings inhibited
+/// with one policy acceptable. Signatures play no part, so
+/// that mutated certificates still reach the comparisons. Anything may fail; nothing may
 /// panic or hang.
 pub fn names(data: &[u8]) -> Reached {
     let mut r = Reached::default();
@@ -139,6 +145,25 @@ pub fn names(data: &[u8]) -> Reached {
                     Err(failure) => r.name_failures |= 1 << failure.code().min(63),
                 }
             }
+        }
+    }
+    // The first policy of the seeds (crates/cli/tests/policies.rs).
+    let users =
+        [cryptocard::rsa::spki::der::asn1::ObjectIdentifier::new_unwrap("1.3.6.1.4.1.55555.1")];
+    let inputs = [
+        cert::PolicyInputs::default(),
+        cert::PolicyInputs { explicit: true, ..Default::default() },
+        cert::PolicyInputs {
+            user_policies: Some(&users),
+            explicit: true,
+            inhibit_any: true,
+            inhibit_map: true,
+        },
+    ];
+    for (i, inputs) in inputs.iter().enumerate() {
+        match cert::policies_valid(certs, inputs) {
+            Ok(()) => r.policies_valid |= 1 << i,
+            Err(failure) => r.name_failures |= 1 << failure.code().min(63),
         }
     }
     r

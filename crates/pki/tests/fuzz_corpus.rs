@@ -87,14 +87,27 @@ fn conf_on_its_corpus() {
 fn names_on_its_corpus() {
     let seeds = run("names", pki_bodies::names);
     let mut failures = 0u64;
+    let mut valid = 0u8;
     for (name, r) in &seeds {
-        // Every seed is a bundle of a constrained CA and certificates under it, some
-        // within its constraints and some not.
-        assert!(r.certs >= 2 && r.names_within > 0 && r.name_failures != 0, "{name}: {r:?}");
+        // Every seed is a bundle of a CA and certificates under it: some within its
+        // constraints and some not, or a path whose policies are valid for some inputs.
+        assert!(r.certs >= 2 && r.names_within > 0, "{name}: {r:?}");
+        if name.starts_with("policy-") {
+            let policy_failures = r.name_failures & (1 << 42 | 1 << 43);
+            assert!(
+                r.certs >= 3 && (r.policies_valid != 0 || policy_failures != 0),
+                "{name}: {r:?}"
+            );
+        } else {
+            assert!(r.name_failures != 0, "{name}: {r:?}");
+        }
         failures |= r.name_failures;
+        valid |= r.policies_valid;
     }
-    // Between them the seeds reach every failure name constraints have.
-    for code in [1, 47, 48, 49, 51, 53] {
+    // Paths whose policies are valid for each of the body's inputs.
+    assert_eq!(valid, 0b111);
+    // Between them the seeds reach every failure name constraints and policies have.
+    for code in [1, 42, 43, 47, 48, 49, 51, 53] {
         assert!(failures & (1 << code) != 0, "no seed fails with error {code}: {failures:#x}");
     }
 }

@@ -65,7 +65,7 @@ pub use parse::{
     csr_to_pem, read_certs, read_csr, to_der, to_pem,
 };
 pub use peer_id::{email_matches, ip_matches};
-pub use policy::{ANY_POLICY, PolicyInputs};
+pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
 pub use purpose::Purpose;
 pub use store::TrustStore;
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};

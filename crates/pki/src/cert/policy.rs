@@ -18,6 +18,7 @@
 //! empty certificatePolicies is none; one that names a policy twice, a mapping to or
 //! from anyPolicy, and a policyConstraints extension with neither field are malformed.
 
+use super::failure::PathFailure;
 use super::name_check::self_issued;
 use const_oid::ObjectIdentifier as Oid;
 use der::Decode;
@@ -149,7 +150,7 @@ pub(super) fn check_policies(
     inputs: &PolicyInputs<'_>,
 ) -> Result<(), Failure> {
     // RFC 5280 numbers the certificates 1 (below the anchor) to n (the end entity).
-    let n = path.len() - 1;
+    let n = path.len().saturating_sub(1);
     if n == 0 {
         return Ok(());
     }
@@ -271,6 +272,17 @@ pub(super) fn check_policies(
         a.len().cmp(&b.len()).then(a.cmp(b))
     });
     Err(Failure::NoExplicitPolicy(authority))
+}
+
+/// Whether the policies of `path` (end entity first, trust anchor last; signatures and
+/// the rest not checked) are valid with `inputs`: [`PathFailure::InvalidPolicyExtension`]
+/// or [`PathFailure::NoExplicitPolicy`] if not.
+pub fn policies_valid(path: &[Certificate], inputs: &PolicyInputs<'_>) -> Result<(), PathFailure> {
+    match check_policies(path, inputs) {
+        Ok(()) => Ok(()),
+        Err(Failure::Invalid(_)) => Err(PathFailure::InvalidPolicyExtension),
+        Err(Failure::NoExplicitPolicy(_)) => Err(PathFailure::NoExplicitPolicy),
+    }
 }
 
 /// A policy of the authority-constrained set (RFC 5280 6.1.5 (g)) and the data of its

@@ -138,6 +138,17 @@ fn extfile_issues_as_openssl_does() {
          [ ian ]\n\
          dirName.1 = dir_sect\n\
          URI.2 = http://ian.example/\n\
+         [ pathpolicy ]\n\
+         basicConstraints = critical,CA:TRUE\n\
+         certificatePolicies = 1.2.3.4, anyPolicy\n\
+         policyConstraints = critical, requireExplicitPolicy:0, inhibitPolicyMapping:0x2\n\
+         inhibitAnyPolicy = critical, 1\n\
+         policyMappings = critical, 1.2.3.4:1.2.3.5, 1.2.3.6:anyPolicy\n\
+         [ mapsection ]\n\
+         policyMappings = @maps\n\
+         policyConstraints = inhibitPolicyMapping:0\n\
+         [ maps ]\n\
+         1.2.3.4 = 1.2.3.7\n\
          [ notice2 ]\n\
          explicitText = \"UTF8:only text\"\n\
          organization = org\n\
@@ -156,6 +167,21 @@ fn extfile_issues_as_openssl_does() {
             &["DirName:/C=US/O=Leaf/CN=leaf.example"],
         ),
         (vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "bare"], &["Subject Key Identifier"]),
+        (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "pathpolicy"],
+            &[
+                "X509v3 Policy Constraints: critical\n                Require Explicit Policy:0, Inhibit Policy Mapping:2\n",
+                "X509v3 Inhibit Any Policy: critical\n                1\n",
+                "X509v3 Policy Mappings: critical\n                1.2.3.4:1.2.3.5, 1.2.3.6:X509v3 Any Policy\n",
+            ],
+        ),
+        (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "mapsection"],
+            &[
+                "X509v3 Policy Mappings: \n                1.2.3.4:1.2.3.7\n",
+                "Inhibit Policy Mapping:0\n",
+            ],
+        ),
         (
             vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "constrained"],
             &[

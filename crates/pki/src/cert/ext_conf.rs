@@ -40,7 +40,8 @@ use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
     AccessDescription, AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints,
     CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage,
-    KeyUsages, NameConstraints, SubjectAltName, SubjectKeyIdentifier,
+    KeyUsages, NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName,
+    SubjectKeyIdentifier,
 };
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
@@ -237,6 +238,9 @@ fn typed_value(
         "certificatePolicies" => {
             Some(encoded(CertificatePolicies(super::policy_conf::policies(value, ctx.conf)?))?)
         }
+        "policyMappings" => Some(super::policy_limits::mappings(&list()?)?),
+        "policyConstraints" => Some(super::policy_limits::constraints(&list()?)?),
+        "inhibitAnyPolicy" => Some(super::policy_limits::inhibit_any(value)?),
         "nsComment" => Some((NS_COMMENT, ia5(value)?.to_der()?)),
         other => {
             return Err(Error::Unsupported(format!(
@@ -266,6 +270,9 @@ fn extension_oid(name: &str) -> Result<Oid> {
         ("authorityInfoAccess", AuthorityInfoAccessSyntax::OID),
         ("nameConstraints", NameConstraints::OID),
         ("certificatePolicies", CertificatePolicies::OID),
+        ("policyMappings", PolicyMappings::OID),
+        ("policyConstraints", PolicyConstraints::OID),
+        ("inhibitAnyPolicy", super::policy::INHIBIT_ANY_POLICY),
         ("nsComment", NS_COMMENT),
     ];
     match known.iter().find(|(n, _)| *n == name) {
@@ -276,9 +283,9 @@ fn extension_oid(name: &str) -> Result<Oid> {
 
 /// One `name[:value]` of a comma-separated list (X509V3_parse_list).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Entry {
-    name: String,
-    value: Option<String>,
+pub(super) struct Entry {
+    pub(super) name: String,
+    pub(super) value: Option<String>,
 }
 
 /// A value's list: `a:b, c` or the lines of `@section` (`c` with no value stands alone).

@@ -36,6 +36,7 @@ mod parse;
 mod peer_id;
 mod policy;
 mod policy_conf;
+mod policy_limits;
 mod policy_text;
 mod punycode;
 mod purpose;

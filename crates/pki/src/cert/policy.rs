@@ -312,7 +312,8 @@ pub(super) fn no_explicit_policy_text(authority: &[AuthorityPolicy]) -> String {
         t.push('\n');
         for a in authority {
             let critical = if a.critical { "Critical" } else { "Non Critical" };
-            t.push_str(&format!("  Policy: {}\n    {critical}\n", a.policy));
+            let name = super::policy_text::policy_name(&a.policy);
+            t.push_str(&format!("  Policy: {name}\n    {critical}\n"));
             match &a.qualifiers {
                 Some(q) => {
                     t.push_str(&super::policy_text::qualifiers_text(q, 4));

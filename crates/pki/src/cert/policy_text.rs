@@ -43,12 +43,7 @@ pub(super) fn policies_text(der: &[u8]) -> Option<String> {
     let policies = CertificatePolicies::from_der(der).ok()?;
     let mut t = String::new();
     for p in &policies.0 {
-        let id = if p.policy_identifier == ANY_POLICY {
-            "X509v3 Any Policy".to_string()
-        } else {
-            p.policy_identifier.to_string()
-        };
-        let _ = writeln!(t, "Policy: {id}");
+        let _ = writeln!(t, "Policy: {}", policy_name(&p.policy_identifier));
         for q in p.policy_qualifiers.iter().flatten() {
             let value = q.qualifier.as_ref()?;
             if q.policy_qualifier_id == CPS {
@@ -64,6 +59,12 @@ pub(super) fn policies_text(der: &[u8]) -> Option<String> {
         }
     }
     Some(t)
+}
+
+/// A policy as OpenSSL's `i2a_ASN1_OBJECT` names it: anyPolicy by its long name, the
+/// others dotted.
+pub(super) fn policy_name(policy: &Oid) -> String {
+    if *policy == ANY_POLICY { "X509v3 Any Policy".to_string() } else { policy.to_string() }
 }
 
 /// A policy's qualifiers as OpenSSL's `print_qualifiers` prints them at `indent`: each

@@ -343,6 +343,9 @@ fn extension_text(e: &Extension) -> (String, Option<String>) {
     if let Some(text) = super::crl_text::crl_extension_text(e) {
         return text;
     }
+    if let Some((name, text)) = super::policy_limits::text(e) {
+        return (name.to_string(), text);
+    }
     let v = e.extn_value.as_bytes();
     let named = |name: &str, text: Option<String>| (name.to_string(), text);
     match e.extn_id {

@@ -1,5 +1,6 @@
 //! `cms -verify` beside `openssl cms -verify` on messages a verifier must refuse: a signer
-//! certified by a CA restricted to TLS servers, a signer's RSA key under 1024 bits
+//! certified by a CA restricted to TLS servers, a signer's address outside its CA's name
+//! constraints, a signer's RSA key under 1024 bits
 //! (OpenSSL refuses it at security level 1, `-auth_level 1`), and a message that brings
 //! 250 decoy issuers. The messages are made in the test with cryptocard-pki; the root is
 //! crates/pki/tests/data/root.pem.
@@ -66,13 +67,24 @@ fn signed_by(
     ca_key: &RsaPrivateKey,
     certs: Vec<Certificate>,
 ) -> String {
+    signed_with(dir, key, ca, ca_key, certs, vec![])
+}
+
+/// [`signed_by`], the signer's certificate with the `extra` extensions too.
+fn signed_with(
+    dir: &Path,
+    key: RsaPrivateKey,
+    ca: &Certificate,
+    ca_key: &RsaPrivateKey,
+    certs: Vec<Certificate>,
+    extra: Vec<Extension>,
+) -> String {
     let leaf =
         CertBuilder::new(cert::parse_subject("/CN=policy signer").unwrap(), key.public_key())
             .unwrap()
             .profile(Profile::Leaf)
-            .extension(eku(EMAIL))
-            .signed_by(ca, ca_key)
-            .unwrap();
+            .extension(eku(EMAIL));
+    let leaf = extra.into_iter().fold(leaf, CertBuilder::extension).signed_by(ca, ca_key).unwrap();
     let signer =
         Signer { key: Arc::new(key), cert: leaf, scheme: SigScheme::DEFAULT, by_key_id: false };
     let opts = SignOptions { detached: false, extra_certs: certs, ..Default::default() };
@@ -128,6 +140,41 @@ fn a_ca_for_tls_servers_only_certifies_no_smime_signer_here_or_in_openssl() {
         if let Some((theirs, their_err)) = theirs {
             assert_eq!(theirs, ok, "{their_err}");
             assert!(ok || their_err.contains("unsuitable certificate purpose"), "{their_err}");
+        }
+    }
+}
+
+/// A DER TLV of a short content.
+fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    [&[tag, content.len() as u8][..], content].concat()
+}
+
+#[test]
+fn a_signer_outside_its_cas_name_constraints_is_refused_here_and_in_openssl() {
+    // The CA may certify addresses at example.com only (RFC 5280 4.2.1.10), critical.
+    let dir = tempdir();
+    let ik = key("inter.key");
+    let nc = tlv(0x30, &tlv(0xa0, &tlv(0x30, &tlv(0x81, b"example.com"))));
+    let extn_value = OctetString::new(nc).unwrap();
+    let nc = Extension { extn_id: Oid::new_unwrap("2.5.29.30"), critical: true, extn_value };
+    let inter = ca("/CN=constrained CA", &ik, vec![nc]);
+    for (address, ok) in [(&b"alice@example.com"[..], true), (b"mallory@example.org", false)] {
+        let san = Extension {
+            extn_id: Oid::new_unwrap("2.5.29.17"),
+            critical: false,
+            extn_value: OctetString::new(tlv(0x30, &tlv(0x81, address))).unwrap(),
+        };
+        let msg =
+            signed_with(dir.path(), key("signer.key"), &inter, &ik, vec![inter.clone()], vec![san]);
+        let ((ours, err), theirs) = both_verify(dir.path(), &msg, &[]);
+        assert_eq!(ours, ok, "{err}");
+        if !ok {
+            let want = "permitted subtree violation (depth 0: CN = policy signer)";
+            assert!(err.contains(want), "{err}");
+        }
+        if let Some((theirs, their_err)) = theirs {
+            assert_eq!(theirs, ok, "{their_err}");
+            assert!(ok || their_err.contains("permitted subtree violation"), "{their_err}");
         }
     }
 }

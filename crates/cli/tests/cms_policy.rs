@@ -101,10 +101,22 @@ fn both_verify(
     msg: &str,
     openssl_extra: &[&str],
 ) -> ((bool, String), Option<(bool, String)>) {
+    both_verify_with(dir, msg, &[], openssl_extra)
+}
+
+/// [`both_verify`] with `extra` options for both tools.
+fn both_verify_with(
+    dir: &Path,
+    msg: &str,
+    extra: &[&str],
+    openssl_extra: &[&str],
+) -> ((bool, String), Option<(bool, String)>) {
     let root = pki("root.pem");
     let root = root.to_str().unwrap();
     let out = path(dir, "out");
-    let args = ["cms", "-verify", "-inform", "DER", "-in", msg, "-CAfile", root, "-out", &out];
+    let mut args = vec!["cms", "-verify", "-inform", "DER", "-in", msg, "-CAfile", root];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-out", &out]);
     let ours = run_within(60, &args);
     let err = String::from_utf8_lossy(&ours.stderr).into_owned();
     assert!(!err.contains("panicked"), "{err}");
@@ -175,6 +187,30 @@ fn a_signer_outside_its_cas_name_constraints_is_refused_here_and_in_openssl() {
         if let Some((theirs, their_err)) = theirs {
             assert_eq!(theirs, ok, "{their_err}");
             assert!(ok || their_err.contains("permitted subtree violation"), "{their_err}");
+        }
+        if !ok {
+            continue;
+        }
+        // The signer's address, the time at which its path is checked, its policies.
+        let year_3000 = "32503680000";
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+        let tomorrow = (now.as_secs() + 86_400).to_string();
+        for (extra, ok, words) in [
+            (&["-verify_email", "alice@EXAMPLE.com"][..], true, ""),
+            (&["-verify_email", "bob@example.com"], false, "email address mismatch"),
+            (&["-attime", &tomorrow], true, ""),
+            (&["-attime", year_3000], false, "certificate has expired"),
+            // No certificate of the path names a policy.
+            (&["-explicit_policy", "-policy", "anyPolicy"], false, "no explicit policy"),
+            (&["-policy", "1.2.3.4"], true, ""),
+        ] {
+            let ((ours, err), theirs) = both_verify_with(dir.path(), &msg, extra, &[]);
+            assert_eq!(ours, ok, "{extra:?}: {err}");
+            assert!(ok || err.contains(words), "{extra:?}: {err}");
+            if let Some((theirs, their_err)) = theirs {
+                assert_eq!(theirs, ok, "{extra:?}: {their_err}");
+                assert!(ok || their_err.contains(words), "{extra:?}: {their_err}");
+            }
         }
     }
 }

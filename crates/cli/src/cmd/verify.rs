@@ -331,7 +331,7 @@ fn verify_one(
 /// The failures after which `openssl verify` goes on checking the path (its callback
 /// `cb` in `apps/verify.c` passes them), reporting each: the rest stop it.
 /// A policy named by `-policy`: dotted, or `anyPolicy`.
-fn policy_oid(text: &str) -> CmdResult<Oid> {
+pub(super) fn policy_oid(text: &str) -> CmdResult<Oid> {
     if text == "anyPolicy" {
         return Ok(cert::ANY_POLICY);
     }

@@ -664,7 +664,9 @@ mod tests {
             ("nameConstraints", "allowed;DNS:x", "'allowed' (permitted or excluded)"),
             ("nameConstraints", "permitted;IP:10.0.0.0", "expected address/mask"),
             ("nameConstraints", "permitted;IP:10.0.0.0/ffff::", "expected address/mask"),
-            ("policyConstraints", "requireExplicitPolicy:0", "extension 'policyConstraints'"),
+            ("tlsfeature", "status_request", "extension 'tlsfeature'"),
+            ("policyConstraints", "requireExplicit:0", "policyConstraints: 'requireExplicit'"),
+            ("inhibitAnyPolicy", "-1", "is not a certificate count"),
             ("1.2.3", "not der", "extension '1.2.3' (give it as OID = DER:hex)"),
         ] {
             let err = one(name, value).unwrap_err().to_string();

@@ -20,7 +20,8 @@ use super::enveloped::cert_public_key;
 use super::ident::CertId;
 use super::raw_set::RawSet;
 use crate::cert::{
-    Crl, MIN_RSA_BITS, PathBudget, PathChecks, PathError, PathFailure, Purpose, Revocation,
+    Crl, MIN_RSA_BITS, PathBudget, PathChecks, PathError, PathFailure, PolicyInputs, Purpose,
+    Revocation,
 };
 use crate::sig::SigScheme;
 use crate::sig::hash_from_id as hash_of;
@@ -84,6 +85,16 @@ pub struct VerifyOptions {
     pub crl_check: CrlCheck,
     /// CRLs beside the message's own (those of `-CAfile`).
     pub crls: Vec<Crl>,
+    /// The email address each signer's certificate must be for (`-verify_email`).
+    pub email: Option<String>,
+    /// The policies acceptable for the signers' paths (`-policy`); none for any.
+    pub policies: Vec<ObjectIdentifier>,
+    /// A valid policy is required (`-explicit_policy`).
+    pub explicit_policy: bool,
+    /// anyPolicy does not stand for other policies (`-inhibit_any`).
+    pub inhibit_any: bool,
+    /// Policy mappings are not followed (`-inhibit_map`).
+    pub inhibit_map: bool,
 }
 
 /// Which certificates of the signers' paths are checked for revocation.
@@ -154,6 +165,13 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
             CrlCheck::Off => None,
             CrlCheck::Signers => Some(Revocation { crls: &crls, all: false }),
             CrlCheck::All => Some(Revocation { crls: &crls, all: true }),
+        },
+        email: opts.email.as_deref(),
+        policy: PolicyInputs {
+            user_policies: (!opts.policies.is_empty()).then_some(opts.policies.as_slice()),
+            explicit: opts.explicit_policy,
+            inhibit_any: opts.inhibit_any,
+            inhibit_map: opts.inhibit_map,
         },
         ..PathChecks::new(at, Purpose::SmimeSign)
     };

@@ -4,14 +4,17 @@
 //! ends at one of its self-signed certificates, or at any of them with `-partial_chain`.
 //! `-crl_check` (the signers) and `-crl_check_all` (their whole paths) check revocation by
 //! the CRLs of `-CAfile` and of the message, as OpenSSL's store and `CMS_verify` gather
-//! them.
+//! them. `-attime`, `-verify_email` and the policy options (`-policy`, `-explicit_policy`,
+//! `-inhibit_any`, `-inhibit_map`) are `verify`'s, applied to each signer's path.
 
 use super::{Ctx, fail};
 use crate::cmd::certio::read_trust_file;
+use crate::cmd::verify::policy_oid;
 use crate::fail::CmdResult;
 use crate::io::{self, Mode, Output};
 use cryptocard_pki::cert::TrustStore;
 use cryptocard_pki::cms::{self, CrlCheck, VerifyOptions};
+use std::time::{Duration, UNIX_EPOCH};
 
 pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     let a = ctx.a;
@@ -36,13 +39,20 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
         (false, true) => CrlCheck::Signers,
         (false, false) => CrlCheck::Off,
     };
+    let at = a.parsed::<u64>("attime")?.map(|secs| UNIX_EPOCH + Duration::from_secs(secs));
+    let policies = a.values("policy").into_iter().map(policy_oid).collect::<CmdResult<_>>()?;
     let opts = VerifyOptions {
         trusted,
         untrusted,
         no_chain: a.has("noverify"),
-        at: None,
+        at,
         crl_check,
         crls,
+        email: a.value("verify_email").map(String::from),
+        policies,
+        explicit_policy: a.has("explicit_policy"),
+        inhibit_any: a.has("inhibit_any"),
+        inhibit_map: a.has("inhibit_map"),
     };
     let verified = cms::verify(&der, detached.as_deref(), &opts)
         .map_err(|e| super::failed(ctx.flavor.failed_line(), &e))?;

@@ -149,6 +149,13 @@ fn extfile_issues_as_openssl_does() {
          policyConstraints = inhibitPolicyMapping:0\n\
          [ maps ]\n\
          1.2.3.4 = 1.2.3.7\n\
+         [ access ]\n\
+         subjectInfoAccess = caRepository;URI:http://repo.example/ca/, 1.3.6.1.5.5.7.48.5;URI:rsync://r.example/\n\
+         tlsfeature = status_request, status_request_v2\n\
+         authorityInfoAccess = OCSP;URI:http://ocsp.example/, caIssuers;URI:http://ca.example/ca.crt\n\
+         [ access2 ]\n\
+         subjectInfoAccess = timeStamping;URI:http://ts.example/, ad_timestamping;URI:http://t2.example/\n\
+         tlsfeature = 17, 5, 99\n\
          [ notice2 ]\n\
          explicitText = \"UTF8:only text\"\n\
          organization = org\n\
@@ -173,6 +180,20 @@ fn extfile_issues_as_openssl_does() {
                 "X509v3 Policy Constraints: critical\n                Require Explicit Policy:0, Inhibit Policy Mapping:2\n",
                 "X509v3 Inhibit Any Policy: critical\n                1\n",
                 "X509v3 Policy Mappings: critical\n                1.2.3.4:1.2.3.5, 1.2.3.6:X509v3 Any Policy\n",
+            ],
+        ),
+        (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "access"],
+            &[
+                "Subject Information Access: \n                CA Repository - URI:http://repo.example/ca/\n",
+                "TLS Feature: \n                status_request, status_request_v2\n",
+            ],
+        ),
+        (
+            vec!["-CA", &ca, "-CAkey", &cakey, "-extensions", "access2"],
+            &[
+                "Time Stamping - URI:http://ts.example/\n",
+                "status_request_v2, status_request, 99\n",
             ],
         ),
         (

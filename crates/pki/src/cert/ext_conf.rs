@@ -41,7 +41,7 @@ use x509_cert::ext::pkix::{
     AccessDescription, AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints,
     CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage,
     KeyUsages, NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName,
-    SubjectKeyIdentifier,
+    SubjectInfoAccessSyntax, SubjectKeyIdentifier,
 };
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
@@ -235,6 +235,8 @@ fn typed_value(
             Some(encoded(super::name_constraints::name_constraints(entries)?)?)
         }
         "authorityInfoAccess" => Some(encoded(AuthorityInfoAccessSyntax(access(&list()?, ctx)?))?),
+        "subjectInfoAccess" => Some(encoded(SubjectInfoAccessSyntax(access(&list()?, ctx)?))?),
+        "tlsfeature" => Some((TLS_FEATURE, tls_features(&list()?)?.to_der()?)),
         "certificatePolicies" => {
             Some(encoded(CertificatePolicies(super::policy_conf::policies(value, ctx.conf)?))?)
         }
@@ -268,6 +270,8 @@ fn extension_oid(name: &str) -> Result<Oid> {
         ("issuerAltName", IssuerAltName::OID),
         ("crlDistributionPoints", CrlDistributionPoints::OID),
         ("authorityInfoAccess", AuthorityInfoAccessSyntax::OID),
+        ("subjectInfoAccess", SubjectInfoAccessSyntax::OID),
+        ("tlsfeature", TLS_FEATURE),
         ("nameConstraints", NameConstraints::OID),
         ("certificatePolicies", CertificatePolicies::OID),
         ("policyMappings", PolicyMappings::OID),
@@ -554,6 +558,40 @@ pub fn ip_octets(s: &str) -> Option<Vec<u8>> {
     })
 }
 
+/// The access methods of authorityInfoAccess and subjectInfoAccess (RFC 5280 4.2.2) by
+/// OpenSSL's short and long names. `timeStamping` is OpenSSL's name of the extended key
+/// usage, which its configuration reads there too.
+pub(super) const ACCESS_METHODS: [(&str, &str, Oid); 5] = [
+    ("OCSP", "OCSP", rfc5280::ID_AD_OCSP),
+    ("caIssuers", "CA Issuers", rfc5280::ID_AD_CA_ISSUERS),
+    ("caRepository", "CA Repository", rfc5280::ID_AD_CA_REPOSITORY),
+    ("ad_timestamping", "AD Time Stamping", rfc5280::ID_AD_TIME_STAMPING),
+    ("timeStamping", "Time Stamping", rfc5280::ID_KP_TIME_STAMPING),
+];
+
+/// The TLS features (RFC 7633) by name: status_request (OCSP must-staple) and
+/// status_request_v2.
+pub(super) const TLS_FEATURES: [(&str, u32); 2] =
+    [("status_request", 5), ("status_request_v2", 17)];
+
+/// id-pe-tlsfeature (RFC 7633 section 6).
+pub(super) const TLS_FEATURE: Oid = Oid::new_unwrap("1.3.6.1.5.5.7.1.24");
+
+fn tls_features(entries: &[Entry]) -> Result<Vec<u32>> {
+    entries
+        .iter()
+        .map(|e| match TLS_FEATURES.iter().find(|(n, _)| *n == e.name) {
+            Some((_, v)) => Ok(*v),
+            None => e.name.parse().map_err(|_| {
+                Error::Malformed(format!(
+                    "TLS feature '{}' (status_request, status_request_v2 or a number)",
+                    e.name
+                ))
+            }),
+        })
+        .collect()
+}
+
 fn access(entries: &[Entry], ctx: &ExtContext<'_>) -> Result<Vec<AccessDescription>> {
     entries
         .iter()
@@ -562,10 +600,10 @@ fn access(entries: &[Entry], ctx: &ExtContext<'_>) -> Result<Vec<AccessDescripti
                 .name
                 .split_once(';')
                 .ok_or_else(|| Error::Malformed(format!("'{}' (METHOD;TYPE:value)", e.name)))?;
-            let access_method = match method.trim() {
-                "OCSP" => rfc5280::ID_AD_OCSP,
-                "caIssuers" => rfc5280::ID_AD_CA_ISSUERS,
-                other => dotted(other)?,
+            let method = method.trim();
+            let access_method = match ACCESS_METHODS.iter().find(|(short, ..)| *short == method) {
+                Some((_, _, oid)) => *oid,
+                None => dotted(method)?,
             };
             let location = Entry { name: kind.trim().into(), value: e.value.clone() };
             Ok(AccessDescription { access_method, access_location: general_name(&location, ctx)? })
@@ -664,7 +702,8 @@ mod tests {
             ("nameConstraints", "allowed;DNS:x", "'allowed' (permitted or excluded)"),
             ("nameConstraints", "permitted;IP:10.0.0.0", "expected address/mask"),
             ("nameConstraints", "permitted;IP:10.0.0.0/ffff::", "expected address/mask"),
-            ("tlsfeature", "status_request", "extension 'tlsfeature'"),
+            ("tlsfeature", "must_staple", "TLS feature 'must_staple'"),
+            ("subjectDirectoryAttributes", "x", "extension 'subjectDirectoryAttributes'"),
             ("policyConstraints", "requireExplicit:0", "policyConstraints: 'requireExplicit'"),
             ("inhibitAnyPolicy", "-1", "is not a certificate count"),
             ("1.2.3", "not der", "extension '1.2.3' (give it as OID = DER:hex)"),

@@ -6,10 +6,10 @@
 //! usage, extended key usage, subject alternative names; others as hex), and the
 //! signature in lines of 18 hex bytes.
 
+use super::ext_conf::{ACCESS_METHODS, TLS_FEATURE, TLS_FEATURES};
 use super::name::{display_name, oneline_name};
 use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
-use const_oid::db::rfc5280::{ID_AD_CA_ISSUERS, ID_AD_OCSP};
 use cryptocard::digest::HashAlg;
 use cryptocard::rsa::{Mgf, PssHash, SaltLength};
 use der::Decode;
@@ -20,9 +20,10 @@ use x509_cert::Certificate;
 use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{
-    AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies,
-    CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage, KeyUsages, NameConstraints,
-    PrivateKeyUsagePeriod, SubjectAltName, SubjectKeyIdentifier,
+    AccessDescription, AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints,
+    CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage,
+    KeyUsages, NameConstraints, PrivateKeyUsagePeriod, SubjectAltName, SubjectInfoAccessSyntax,
+    SubjectKeyIdentifier,
 };
 use x509_cert::name::Name;
 use x509_cert::request::CertReq;
@@ -87,7 +88,8 @@ pub fn extensions_text(cert: &Certificate, names: &[&str]) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
-/// OpenSSL's short names of the certificate extensions of RFC 5280 section 4.2.
+/// OpenSSL's short names of the certificate extensions of RFC 5280 section 4.2 (and
+/// RFC 7633's TLS feature).
 const EXTENSION_NAMES: &[(&str, &str)] = &[
     ("authorityKeyIdentifier", "2.5.29.35"),
     ("subjectKeyIdentifier", "2.5.29.14"),
@@ -106,6 +108,7 @@ const EXTENSION_NAMES: &[(&str, &str)] = &[
     ("freshestCRL", "2.5.29.46"),
     ("authorityInfoAccess", "1.3.6.1.5.5.7.1.1"),
     ("subjectInfoAccess", "1.3.6.1.5.5.7.1.11"),
+    ("tlsfeature", "1.3.6.1.5.5.7.1.24"),
 ];
 
 /// `openssl req -text -noout`.
@@ -436,17 +439,24 @@ fn extension_text(e: &Extension) -> (String, Option<String>) {
         ),
         AuthorityInfoAccessSyntax::OID => named(
             "Authority Information Access",
-            AuthorityInfoAccessSyntax::from_der(v).ok().map(|aia| {
-                let mut t = String::new();
-                for d in &aia.0 {
-                    let method = match d.access_method {
-                        ID_AD_OCSP => "OCSP".to_string(),
-                        ID_AD_CA_ISSUERS => "CA Issuers".to_string(),
-                        other => oid_name(&other),
-                    };
-                    let _ = writeln!(t, "{method} - {}", general_name(&d.access_location));
-                }
-                t
+            AuthorityInfoAccessSyntax::from_der(v).ok().map(|aia| access_text(&aia.0)),
+        ),
+        SubjectInfoAccessSyntax::OID => named(
+            "Subject Information Access",
+            SubjectInfoAccessSyntax::from_der(v).ok().map(|sia| access_text(&sia.0)),
+        ),
+        TLS_FEATURE => named(
+            "TLS Feature",
+            // OpenSSL's `i2v_TLS_FEATURE`: names where it has them, else numbers.
+            Vec::<u32>::from_der(v).ok().map(|features| {
+                let names: Vec<String> = features
+                    .iter()
+                    .map(|f| match TLS_FEATURES.iter().find(|(_, n)| n == f) {
+                        Some((name, _)) => (*name).to_string(),
+                        None => f.to_string(),
+                    })
+                    .collect();
+                names.join(", ")
             }),
         ),
         CrlDistributionPoints::OID => {
@@ -531,6 +541,19 @@ const NETSCAPE_COMMENT: Oid = Oid::new_unwrap("2.16.840.1.113730.1.13");
 
 /// Netscape's certificate type extension (2.16.840.1.113730.1.1).
 const NETSCAPE_CERT_TYPE: Oid = Oid::new_unwrap("2.16.840.1.113730.1.1");
+
+/// Access descriptions, one a line, as OpenSSL's `i2v_AUTHORITY_INFO_ACCESS` prints them.
+fn access_text(descriptions: &[AccessDescription]) -> String {
+    let mut t = String::new();
+    for d in descriptions {
+        let method = match ACCESS_METHODS.iter().find(|(.., oid)| *oid == d.access_method) {
+            Some((_, long, _)) => (*long).to_string(),
+            None => oid_name(&d.access_method),
+        };
+        let _ = writeln!(t, "{method} - {}", general_name(&d.access_location));
+    }
+    t
+}
 
 fn eku_name(oid: &Oid) -> String {
     let names = [

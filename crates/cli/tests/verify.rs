@@ -134,6 +134,10 @@ fn each_fault_is_reported_as_openssl_reports_it() {
     let expired = leaf(&|b| b.not_before(old).days(5));
     let args = with_inter("expired.pem", &expired);
     fails_with(&strs(&args), "CN = faulty leaf", 10, 0, "certificate has expired");
+    // ... not counted with -no_check_time.
+    let mut unchecked = vec!["-no_check_time"];
+    unchecked.extend(strs(&args));
+    assert!(ok_text(&both(&unchecked, b"")).ends_with(": OK\n"));
     // (OpenSSL's options end at the first file.)
     let fine = with_inter("fine.pem", &leaf(&|b| b));
     let mut args = vec!["-attime", "86400"];
@@ -159,6 +163,10 @@ fn each_fault_is_reported_as_openssl_reports_it() {
     let critical = leaf(&|b| b.extension(ext("1.2.3.4.5", true, vec![0x05, 0x00])));
     let args = with_inter("critical.pem", &critical);
     fails_with(&strs(&args), "CN = faulty leaf", 34, 0, "unhandled critical extension");
+    // ... let by with -ignore_critical.
+    let mut ignored = vec!["-ignore_critical"];
+    ignored.extend(strs(&args));
+    assert!(ok_text(&both(&ignored, b"")).ends_with(": OK\n"));
     // extendedKeyUsage serverAuth (RFC 5280 4.2.1.12).
     let server = Oid::new_unwrap("1.3.6.1.5.5.7.3.1");
     let tls = leaf(&|b| b.extension(ext("2.5.29.37", false, vec![server].to_der().unwrap())));
@@ -545,6 +553,12 @@ fn crls_are_checked_as_openssl_checks_them() {
     fault("crl_check", &["inter-expired"], &signer, (signer_subject, 12, 0, "CRL has expired"));
     let not_yet = "CRL is not yet valid";
     fault("crl_check", &["inter-future"], &signer, (signer_subject, 11, 0, not_yet));
+    // CRLs' times are not checked with -no_check_time either.
+    for stale in ["inter-expired", "inter-future"] {
+        let mut a = args("crl_check", &[crl(stale)], &signer);
+        a.insert(0, "-no_check_time".into());
+        assert_eq!(ok_text(&both(&strs(&a), b"")), format!("{signer}: OK\n"), "{stale}");
+    }
     let critical = "unhandled critical CRL extension";
     fault("crl_check", &["inter-critical"], &signer, (signer_subject, 36, 0, critical));
     fault("crl_check", &["inter-onlyca"], &recipient, (leaf_subject, 44, 0, scope));

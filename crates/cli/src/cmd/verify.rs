@@ -5,7 +5,8 @@
 //!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
 //!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
 //!                   [-verify_ip ADDRESS] [-policy OID ...] [-explicit_policy]
-//!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-show_chain]
+//!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-no_check_time]
+//!                   [-ignore_critical] [-show_chain]
 //!                   [-CRLfile F ...] [-crl_check | -crl_check_all] [CERT ...]
 //! ```
 //!
@@ -18,7 +19,9 @@
 //! IPv4 or IPv6 address (`cert::email_matches`, `cert::ip_matches`), for the policies of
 //! `-policy` (RFC 5280 6.1: policies are always processed; `-explicit_policy`,
 //! `-inhibit_any` and `-inhibit_map` set its initial inputs; `-policy_check`, which
-//! OpenSSL needs to process them at all, changes nothing), and with `-crl_check` (the end entity) or
+//! OpenSSL needs to process them at all, changes nothing), without the certificates'
+//! and CRLs' times with `-no_check_time` and the certificates' unhandled critical
+//! extensions with `-ignore_critical`, and with `-crl_check` (the end entity) or
 //! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
@@ -66,6 +69,8 @@ const SPEC: Spec = Spec {
         Flag::switch("inhibit_any").about("anyPolicy does not stand for other policies"),
         Flag::switch("inhibit_map").about("Policy mappings are not followed"),
         Flag::switch("policy_check").about("Accepted for OpenSSL compatibility (always on)"),
+        Flag::switch("no_check_time").about("Do not check certificates' and CRLs' times"),
+        Flag::switch("ignore_critical").about("Let certificates' unhandled critical extensions by"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
@@ -138,6 +143,8 @@ pub fn main(argv: &[String]) -> CmdResult {
         go_on: &goes_on,
         revocation,
         policy,
+        check_time: !a.has("no_check_time"),
+        ignore_critical: a.has("ignore_critical"),
         ..PathChecks::new(at, purpose)
     };
     let mut all_ok = true;

@@ -326,14 +326,14 @@ pub struct Revocation<'a> {
     pub all: bool,
 }
 
-/// The revocation check of the certificate at `depth` of `path` (leaf first), at `at`,
-/// reporting each failure through `report`, which says whether to go on (OpenSSL's
+/// The revocation check of the certificate at `depth` of `path` (leaf first), at `at`
+/// (`None`: the CRLs' times are not checked, OpenSSL's `-no_check_time`), reporting each failure through `report`, which says whether to go on (OpenSSL's
 /// verify callback). `Err(())` once one does not go on.
 pub(super) fn check_cert(
     path: &[Certificate],
     depth: usize,
     crls: &[Crl],
-    at: SystemTime,
+    at: Option<SystemTime>,
     report: &mut dyn FnMut(PathFailure) -> core::result::Result<(), ()>,
 ) -> core::result::Result<(), ()> {
     let cert = &path[depth];
@@ -352,7 +352,10 @@ pub(super) fn check_cert(
         .iter()
         .rev()
         .filter(|c| c.may_be_for(cert, issuer))
-        .map(|c| ((!c.unhandled_critical(), c.in_scope(cert), c.current(at), c.this_update()), c))
+        .map(|c| {
+            let current = at.is_none_or(|at| c.current(at));
+            ((!c.unhandled_critical(), c.in_scope(cert), current, c.this_update()), c)
+        })
         .max_by_key(|(score, _)| *score);
     let Some(((handled, in_scope, _, _), crl)) = best else {
         return report(PathFailure::UnableToGetCrl);
@@ -365,10 +368,12 @@ pub(super) fn check_cert(
     if !in_scope {
         report(PathFailure::DifferentCrlScope)?;
     }
-    if at < crl.this_update() {
-        report(PathFailure::CrlNotYetValid)?;
-    } else if crl.next_update().is_some_and(|next| at > next) {
-        report(PathFailure::CrlExpired)?;
+    if let Some(at) = at {
+        if at < crl.this_update() {
+            report(PathFailure::CrlNotYetValid)?;
+        } else if crl.next_update().is_some_and(|next| at > next) {
+            report(PathFailure::CrlExpired)?;
+        }
     }
     if !crl.signed_by(issuer) {
         report(PathFailure::CrlSignatureFailure)?;

@@ -143,6 +143,11 @@ pub struct PathChecks<'a> {
     pub revocation: Option<Revocation<'a>>,
     /// The relying party's inputs to policy processing (`policy.rs`).
     pub policy: PolicyInputs<'a>,
+    /// Certificates' and CRLs' times are checked (all but OpenSSL's `-no_check_time`).
+    pub check_time: bool,
+    /// Certificates' unhandled critical extensions are let by (OpenSSL's
+    /// `-ignore_critical`).
+    pub ignore_critical: bool,
 }
 
 impl<'a> PathChecks<'a> {
@@ -158,6 +163,8 @@ impl<'a> PathChecks<'a> {
             go_on: &|_| false,
             revocation: None,
             policy: PolicyInputs::default(),
+            check_time: true,
+            ignore_critical: false,
         }
     }
 }
@@ -172,6 +179,8 @@ impl core::fmt::Debug for PathChecks<'_> {
             .field("ip", &self.ip)
             .field("revocation", &self.revocation)
             .field("policy", &self.policy)
+            .field("check_time", &self.check_time)
+            .field("ignore_critical", &self.ignore_critical)
             .finish_non_exhaustive()
     }
 }
@@ -282,7 +291,9 @@ fn check_path(
     let (at, purpose) = (checks.at, checks.purpose);
     let top = path.len() - 1;
     for (depth, cert) in path.iter().enumerate() {
-        r.check(path, depth, check_critical(cert, purpose))?;
+        if !checks.ignore_critical {
+            r.check(path, depth, check_critical(cert, purpose))?;
+        }
         if depth > 0 {
             r.check(path, depth, check_is_ca(cert, anchored && depth == top))?;
         }
@@ -307,14 +318,16 @@ fn check_path(
         let last = if revocation.all { top } else { 0 };
         for depth in 0..=last {
             let mut report = |failure| r.check(path, depth, Err(failure));
-            check_cert(path, depth, revocation.crls, at, &mut report)?;
+            check_cert(path, depth, revocation.crls, checks.check_time.then_some(at), &mut report)?;
         }
     }
     for (depth, cert) in path.iter().enumerate().rev() {
         if depth < top {
             r.check(path, depth + 1, check_cert_sign(&path[depth + 1]))?;
         }
-        r.check(path, depth, check_time(cert, at))?;
+        if checks.check_time {
+            r.check(path, depth, check_time(cert, at))?;
+        }
     }
     check_names(path, r)?;
     // Policies last, as OpenSSL's `check_policy` comes last; only on a path that reached

@@ -553,6 +553,12 @@ fn crls_are_checked_as_openssl_checks_them() {
     fault("crl_check", &["inter-expired"], &signer, (signer_subject, 12, 0, "CRL has expired"));
     let not_yet = "CRL is not yet valid";
     fault("crl_check", &["inter-future"], &signer, (signer_subject, 11, 0, not_yet));
+    // A CRL's unhandled critical extension is let by with -ignore_critical, as the
+    // certificates' are.
+    let mut a = args("crl_check", &[crl("inter-critical")], &signer);
+    a.insert(0, "-ignore_critical".into());
+    let out = both(&strs(&a), b"");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("error 36"));
     // CRLs' times are not checked with -no_check_time either.
     for stale in ["inter-expired", "inter-future"] {
         let mut a = args("crl_check", &[crl(stale)], &signer);

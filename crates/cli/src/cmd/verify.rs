@@ -20,8 +20,8 @@
 //! `-policy` (RFC 5280 6.1: policies are always processed; `-explicit_policy`,
 //! `-inhibit_any` and `-inhibit_map` set its initial inputs; `-policy_check`, which
 //! OpenSSL needs to process them at all, changes nothing), without the certificates'
-//! and CRLs' times with `-no_check_time` and the certificates' unhandled critical
-//! extensions with `-ignore_critical`, and with `-crl_check` (the end entity) or
+//! and CRLs' times with `-no_check_time` and their unhandled critical extensions with
+//! `-ignore_critical`, and with `-crl_check` (the end entity) or
 //! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
@@ -70,7 +70,7 @@ const SPEC: Spec = Spec {
         Flag::switch("inhibit_map").about("Policy mappings are not followed"),
         Flag::switch("policy_check").about("Accepted for OpenSSL compatibility (always on)"),
         Flag::switch("no_check_time").about("Do not check certificates' and CRLs' times"),
-        Flag::switch("ignore_critical").about("Let certificates' unhandled critical extensions by"),
+        Flag::switch("ignore_critical").about("Let unhandled critical extensions by"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),

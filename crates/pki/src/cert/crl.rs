@@ -327,13 +327,15 @@ pub struct Revocation<'a> {
 }
 
 /// The revocation check of the certificate at `depth` of `path` (leaf first), at `at`
-/// (`None`: the CRLs' times are not checked, OpenSSL's `-no_check_time`), reporting each failure through `report`, which says whether to go on (OpenSSL's
+/// (`None`: the CRLs' times are not checked, OpenSSL's `-no_check_time`), with unhandled
+/// critical CRL extensions let by if `ignore_critical`, reporting each failure through `report`, which says whether to go on (OpenSSL's
 /// verify callback). `Err(())` once one does not go on.
 pub(super) fn check_cert(
     path: &[Certificate],
     depth: usize,
     crls: &[Crl],
     at: Option<SystemTime>,
+    ignore_critical: bool,
     report: &mut dyn FnMut(PathFailure) -> core::result::Result<(), ()>,
 ) -> core::result::Result<(), ()> {
     let cert = &path[depth];
@@ -378,7 +380,7 @@ pub(super) fn check_cert(
     if !crl.signed_by(issuer) {
         report(PathFailure::CrlSignatureFailure)?;
     }
-    if !handled {
+    if !handled && !ignore_critical {
         report(PathFailure::CrlCriticalExtension)?;
     }
     if crl.lists(cert) {

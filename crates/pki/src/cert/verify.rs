@@ -145,7 +145,7 @@ pub struct PathChecks<'a> {
     pub policy: PolicyInputs<'a>,
     /// Certificates' and CRLs' times are checked (all but OpenSSL's `-no_check_time`).
     pub check_time: bool,
-    /// Certificates' unhandled critical extensions are let by (OpenSSL's
+    /// Unhandled critical extensions of certificates and CRLs are let by (OpenSSL's
     /// `-ignore_critical`).
     pub ignore_critical: bool,
 }
@@ -318,7 +318,8 @@ fn check_path(
         let last = if revocation.all { top } else { 0 };
         for depth in 0..=last {
             let mut report = |failure| r.check(path, depth, Err(failure));
-            check_cert(path, depth, revocation.crls, checks.check_time.then_some(at), &mut report)?;
+            let at = checks.check_time.then_some(at);
+            check_cert(path, depth, revocation.crls, at, checks.ignore_critical, &mut report)?;
         }
     }
     for (depth, cert) in path.iter().enumerate().rev() {

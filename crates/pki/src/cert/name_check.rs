@@ -85,9 +85,10 @@ impl Constraints {
     }
 }
 
-/// Whether `cert` has a nameConstraints extension that cannot be read.
+/// Whether `cert` has a nameConstraints extension that does not decode (what OpenSSL
+/// marks invalid); decoding alone, as path building asks this of every candidate.
 pub(super) fn unreadable(cert: &Certificate) -> bool {
-    Constraints::of(cert).is_err()
+    cert.tbs_certificate().get_extension::<NameConstraints>().is_err()
 }
 
 /// Whether `cert` is self-issued: its subject and issuer the same name (compared as

@@ -354,8 +354,9 @@ fn check_path(
 fn check_names(path: &[Certificate], r: &mut Reporter<'_>) -> core::result::Result<(), ()> {
     let mut constraints = Vec::with_capacity(path.len());
     for (depth, cert) in path.iter().enumerate() {
-        // `find_issuer` keeps certificates whose constraints cannot be read out of a path;
-        // should one be here, the path fails rather than pass unconstrained.
+        // `find_issuer` keeps certificates whose constraints do not decode out of a path;
+        // one whose directory-name bases have no canonical form fails the path here
+        // rather than pass unconstrained.
         let nc = Constraints::of(cert);
         r.check(path, depth, nc.as_ref().map(|_| ()).map_err(|()| PathFailure::Unspecified))?;
         constraints.push(nc.ok().flatten());

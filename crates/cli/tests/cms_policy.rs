@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::paths::tlv;
 use common::*;
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::spki::der::Encode;
@@ -154,11 +155,6 @@ fn a_ca_for_tls_servers_only_certifies_no_smime_signer_here_or_in_openssl() {
             assert!(ok || their_err.contains("unsuitable certificate purpose"), "{their_err}");
         }
     }
-}
-
-/// A DER TLV of a short content.
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    [&[tag, content.len() as u8][..], content].concat()
 }
 
 #[test]

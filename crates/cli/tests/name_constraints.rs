@@ -17,19 +17,6 @@ use cryptocard::rsa::spki::der::Encode;
 use cryptocard_pki::cert::{self, Certificate, Profile};
 use std::path::Path;
 
-/// A DER TLV.
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let len = content.len();
-    match len {
-        0..=0x7f => out.push(len as u8),
-        0x80..=0xff => out.extend([0x81, len as u8]),
-        _ => out.extend([0x82, (len >> 8) as u8, len as u8]),
-    }
-    out.extend_from_slice(content);
-    out
-}
-
 fn dns(s: &str) -> Vec<u8> {
     tlv(0x82, s.as_bytes())
 }

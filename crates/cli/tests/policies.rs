@@ -25,11 +25,9 @@ const P2: &str = "1.3.6.1.4.1.55555.2";
 const P3: &str = "1.3.6.1.4.1.55555.3";
 const ANY: &str = "2.5.29.32.0";
 
+/// A SEQUENCE of `content`.
 fn seq(content: &[u8]) -> Vec<u8> {
-    assert!(content.len() < 0x80);
-    let mut out = vec![0x30, content.len() as u8];
-    out.extend_from_slice(content);
-    out
+    tlv(0x30, content)
 }
 
 fn oid(s: &str) -> Vec<u8> {
@@ -193,11 +191,8 @@ fn policies_match_down_the_path() {
     p.fails(&none, &[&ca], &["-explicit_policy"], 43, 0);
 
     // Qualifiers print with their policy; a critical extension says so.
-    let cps = |uri: &str| {
-        let mut ia5 = vec![0x16, uri.len() as u8];
-        ia5.extend(uri.as_bytes());
-        seq(&seq(&[oid("1.3.6.1.5.5.7.2.1"), ia5].concat()))
-    };
+    let cps =
+        |uri: &str| seq(&seq(&[oid("1.3.6.1.5.5.7.2.1"), tlv(0x16, uri.as_bytes())].concat()));
     let infos = [seq(&[oid(P1), cps("http://cps.example/one")].concat()), seq(&oid(P2))].concat();
     let ca = p.ca("qualified CA", vec![ext("2.5.29.32", true, seq(&infos))], None);
     let leaf = p.leaf(vec![policies(false, &[P1, P2])], &ca);
@@ -326,11 +321,11 @@ fn policy_work_stays_linear_on_hostile_paths() {
         .filter(|(a, b)| a != b)
         .collect();
     let many = |c: bool| -> Vec<Extension> {
-        let infos: Vec<u8> = ids.iter().flat_map(|p| seq_long(&oid(p))).collect();
+        let infos: Vec<u8> = ids.iter().flat_map(|p| seq(&oid(p))).collect();
         let maps: Vec<u8> =
-            pairs.iter().flat_map(|(i, s)| seq_long(&[oid(i), oid(s)].concat())).collect();
-        let mut exts = vec![ext("2.5.29.32", c, seq_long(&infos))];
-        exts.push(ext("2.5.29.33", true, seq_long(&maps)));
+            pairs.iter().flat_map(|(i, s)| seq(&[oid(i), oid(s)].concat())).collect();
+        let mut exts = vec![ext("2.5.29.32", c, seq(&infos))];
+        exts.push(ext("2.5.29.33", true, seq(&maps)));
         exts
     };
     let mut cas = vec![p.ca("wide CA 0", many(false), None)];
@@ -354,17 +349,4 @@ fn policy_work_stays_linear_on_hostile_paths() {
     let out = run_within(30, &args);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error 43 at 0 depth lookup"));
-}
-
-/// A SEQUENCE of any length.
-fn seq_long(content: &[u8]) -> Vec<u8> {
-    let len = content.len();
-    let mut out = vec![0x30];
-    match len {
-        0..=0x7f => out.push(len as u8),
-        0x80..=0xff => out.extend([0x81, len as u8]),
-        _ => out.extend([0x82, (len >> 8) as u8, len as u8]),
-    }
-    out.extend_from_slice(content);
-    out
 }

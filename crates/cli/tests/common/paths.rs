@@ -117,3 +117,16 @@ pub fn fails_with(args: &[&str], subject: &str, code: u32, depth: usize, words: 
 pub fn is_hex(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
+
+/// A DER TLV: `tag`, the definite length (up to 65,535), `content`.
+pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    let len = content.len();
+    let mut out = vec![tag];
+    match len {
+        0..=0x7f => out.push(len as u8),
+        0x80..=0xff => out.extend([0x81, len as u8]),
+        _ => out.extend([0x82, (len >> 8) as u8, len as u8]),
+    }
+    out.extend_from_slice(content);
+    out
+}

@@ -91,39 +91,29 @@ fn wrong_password_case(cipher: &str) {
     let (ct, out) = (path(dir.path(), "ct.bin"), path(dir.path(), "out.bin"));
     let data = bytes(3, 5000);
     std::fs::write(path(dir.path(), "pt.bin"), &data).unwrap();
-    ok(&run_in(
-        dir.path(),
-        &["enc", cipher, "-pbkdf2", "-pass", "pass:right", "-in", "pt.bin", "-out", &ct],
-    ));
-    // A wrong password fails the padding check (with probability about 255/256 per
-    // password; these are fixed, and the salt is random, so try a few passwords).
-    let mut seen_bad_decrypt = 0;
+    // A fixed salt (`-S`, no header then) makes the keys fixed, so that each wrong password
+    // below is known to fail the padding check (a random salt would let one of them
+    // through about once in 255 runs).
+    let salt = ["-S", "5e1f0c2a9b7d4e36"];
+    let enc = ["enc", cipher, "-pbkdf2", "-pass", "pass:right", "-in", "pt.bin", "-out", &ct];
+    ok(&run_in(dir.path(), &[&enc[..], &salt[..]].concat()));
     for (i, pw) in ["pass:wrong", "pass:Right", "pass:right ", "pass:"].into_iter().enumerate() {
         // Odd rounds: an existing output file; even rounds: none.
         if i % 2 == 1 {
             std::fs::write(&out, b"precious").unwrap();
         }
         let before = listing(dir.path());
-        let r = run(&["enc", "-d", cipher, "-pbkdf2", "-pass", pw, "-in", &ct, "-out", &out], b"");
-        if r.status.success() {
-            // A wrong key that happens to give valid padding: garbage, but no error.
-            assert_ne!(std::fs::read(&out).unwrap(), data, "{cipher}");
-            std::fs::remove_file(&out).unwrap();
-            continue;
-        }
-        assert_eq!(fails(&r, 1, "bad decrypt"), "bad decrypt", "{cipher}");
+        let dec = ["enc", "-d", cipher, "-pbkdf2", "-pass", pw, "-in", &ct, "-out", &out];
+        let r = run(&[&dec[..], &salt[..]].concat(), b"");
+        assert_eq!(fails(&r, 1, "bad decrypt"), "bad decrypt", "{cipher} {pw}");
         assert_eq!(listing(dir.path()), before, "{cipher}: no new or temporary file");
         if i % 2 == 1 {
             assert_eq!(std::fs::read(&out).unwrap(), b"precious", "{cipher}");
             std::fs::remove_file(&out).unwrap();
         }
-        seen_bad_decrypt += 1;
     }
-    assert!(seen_bad_decrypt >= 2, "{cipher}");
-    ok(&run(
-        &["enc", "-d", cipher, "-pbkdf2", "-pass", "pass:right", "-in", &ct, "-out", &out],
-        b"",
-    ));
+    let dec = ["enc", "-d", cipher, "-pbkdf2", "-pass", "pass:right", "-in", &ct, "-out", &out];
+    ok(&run(&[&dec[..], &salt[..]].concat(), b""));
     assert_eq!(std::fs::read(&out).unwrap(), data, "{cipher}");
 }
 
@@ -190,11 +180,14 @@ fn openssl_reads_ours_and_we_read_theirs() {
         "des-cfb8",
         "des-ede3-cfb8",
     ];
-    let kdfs: [&[&str]; 4] = [
+    // A salt given with -S: no header either way, and the same bytes from both.
+    let given_salt: &[&str] = &["-pbkdf2", "-S", "a1b2c3d4e5f60718"];
+    let kdfs: [&[&str]; 5] = [
         &["-pbkdf2"],
         &["-iter", "1000", "-md", "sha512"],
         &["-md", "md5"],
         &["-pbkdf2", "-nosalt", "-a"],
+        given_salt,
     ];
     for cipher in ciphers {
         let flag = format!("-{cipher}");
@@ -210,10 +203,13 @@ fn openssl_reads_ours_and_we_read_theirs() {
             d.push("-d");
             assert_eq!(openssl(&d, &ct), data, "openssl -d {cipher} {kdf:?}");
             // OpenSSL encrypts, ours decrypts.
-            let ct = openssl(&theirs, &data);
+            let theirs_ct = openssl(&theirs, &data);
             let mut d = ours.clone();
             d.push("-d");
-            assert_eq!(ok(&run(&d, &ct)), data, "ours -d {cipher} {kdf:?}");
+            assert_eq!(ok(&run(&d, &theirs_ct)), data, "ours -d {cipher} {kdf:?}");
+            if kdf == given_salt {
+                assert_eq!(ct, theirs_ct, "{cipher} -S");
+            }
         }
         // Raw keys: the same bytes both ways.
         let key = &"00112233445566778899aabbccddeeff0123456789abcdef"[..2 * key_len(cipher)];

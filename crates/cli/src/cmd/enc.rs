@@ -20,7 +20,7 @@
 //! legacy `EVP_BytesToKey` with one iteration, `D_i = H(D_{i-1} || password || salt)`,
 //! and OpenSSL's warning. The salt is 8 random bytes written after the magic `Salted__`
 //! (read back from there when decrypting) unless `-nosalt`; a salt given with `-S` is used
-//! as OpenSSL 3.0 uses it: without writing the header.
+//! as OpenSSL 3.0 uses it: no header is written, nor expected when decrypting.
 //!
 //! A ciphertext that does not decrypt (bad padding, a wrong password, not whole blocks)
 //! prints `bad decrypt`, exits 1 and leaves no output file (an existing one is
@@ -209,10 +209,10 @@ fn keys(
     if let Some(pw) = &password {
         if !a.has("nosalt") {
             let mut salt = vec![0u8; SALT_LEN];
+            // A salt given with -S is neither written nor read: the file has no header.
             if let Some(s) = a.value("S") {
                 salt = fixed_hex(s, SALT_LEN, "salt")?;
-            }
-            if decrypt {
+            } else if decrypt {
                 let mut head = [0u8; 16];
                 let n = io::read_full(reader.as_mut(), &mut head)
                     .map_err(|e| io::read_error(input, &e))?;
@@ -223,7 +223,7 @@ fn keys(
                     return Err(Fail::msg("bad magic number"));
                 }
                 salt.copy_from_slice(&head[8..]);
-            } else if a.value("S").is_none() {
+            } else {
                 OsRng.fill_bytes(&mut salt).map_err(|e| Fail::lib("salt", e))?;
                 header.extend_from_slice(MAGIC);
                 header.extend_from_slice(&salt);

@@ -41,9 +41,10 @@ async fn short_server() -> (Issued, SocketAddr, Arc<Counters>) {
     (id, addr, counters)
 }
 
-/// Waits (at most 20 s) for the server to close `conn`: the time it took.
-async fn closed_by_server(conn: &mut (impl AsyncRead + Unpin)) -> Duration {
-    let t = Instant::now();
+/// Waits (at most 20 s) for the server to close `conn`: the time since `t`. Callers take
+/// `t` before the act that starts the server's timer (the connect, the last frame sent),
+/// so that a late-scheduled client cannot see the close sooner than the limit.
+async fn closed_by_server(conn: &mut (impl AsyncRead + Unpin), t: Instant) -> Duration {
     let mut buf = [0u8; 256];
     loop {
         match tokio::time::timeout(Duration::from_secs(20), conn.read(&mut buf)).await {
@@ -58,13 +59,14 @@ async fn closed_by_server(conn: &mut (impl AsyncRead + Unpin)) -> Duration {
 async fn a_silent_or_stalled_handshake_is_cut_off() {
     let (id, addr, counters) = short_server().await;
     // Nothing at all.
+    let t = Instant::now();
     let mut silent = TcpStream::connect(addr).await.unwrap();
-    let waited = closed_by_server(&mut silent).await;
+    let waited = closed_by_server(&mut silent, t).await;
     assert!(waited >= Duration::from_millis(250), "closed before its time: {waited:?}");
     // A ClientHello's record header that promises 512 bytes, then nothing.
     let mut stalled = TcpStream::connect(addr).await.unwrap();
     stalled.write_all(&[0x16, 0x03, 0x01, 0x02, 0x00, 0x01]).await.unwrap();
-    closed_by_server(&mut stalled).await;
+    closed_by_server(&mut stalled, Instant::now()).await;
     assert_eq!(counters.timed_out.load(Ordering::Relaxed), 2);
     assert_eq!(counters.failed.load(Ordering::Relaxed), 2);
     assert_eq!(counters.handshakes.load(Ordering::Relaxed), 0);
@@ -82,16 +84,16 @@ async fn a_connection_without_a_request_is_cut_off() {
     let (id, addr, counters) = short_server().await;
     let (config, _) = client(aws_lc(), id.0.cert(), &[&TLS13], &[]);
     let mut quiet = connect(addr, config.clone()).await;
-    closed_by_server(&mut quiet).await;
+    closed_by_server(&mut quiet, Instant::now()).await;
     let mut partial = connect(addr, config.clone()).await;
     partial.write_all(b"GET / HTTP/1.1\r\nHost: loc").await.unwrap();
-    closed_by_server(&mut partial).await;
+    closed_by_server(&mut partial, Instant::now()).await;
     let mut kept = connect(addr, config).await;
     kept.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
     let mut head = [0u8; 15];
     kept.read_exact(&mut head).await.unwrap();
     assert_eq!(&head, b"HTTP/1.1 200 OK");
-    closed_by_server(&mut kept).await;
+    closed_by_server(&mut kept, Instant::now()).await;
     assert_eq!(counters.handshakes.load(Ordering::Relaxed), 3);
     assert_eq!(counters.timed_out.load(Ordering::Relaxed), 0);
 }
@@ -114,8 +116,9 @@ async fn http2_by_alpn_and_a_mute_peer_is_dropped() {
     tls.read_exact(&mut frame).await.unwrap();
     assert_eq!(frame[3], 0x04, "the server's first frame is SETTINGS: {frame:?}");
     // Its SETTINGS acknowledged, then silence: its pings go unanswered.
+    let t = Instant::now();
     tls.write_all(&[0, 0, 0, 0x04, 0x01, 0, 0, 0, 0]).await.unwrap();
-    let waited = closed_by_server(&mut tls).await;
+    let waited = closed_by_server(&mut tls, t).await;
     assert!(waited >= Duration::from_millis(250), "dropped before its time: {waited:?}");
 }
 
@@ -268,9 +271,10 @@ async fn a_connection_ends_with_its_lifetime() {
     let (config, _) = client(aws_lc(), id.0.cert(), &[&TLS13], &[]);
     let mut h2_config = (*config).clone();
     h2_config.alpn_protocols = vec![b"h2".to_vec()];
+    // Each lifetime is timed from before the connect: the server's runs from its accept.
     let h2 = tokio::spawn(async move {
-        let mut tls = connect(addr, Arc::new(h2_config)).await;
         let t = Instant::now();
+        let mut tls = connect(addr, Arc::new(h2_config)).await;
         send(&mut tls, H2_PREFACE).await;
         let (mut pings, mut goaway) = (0, false);
         loop {
@@ -301,8 +305,8 @@ async fn a_connection_ends_with_its_lifetime() {
         (t.elapsed(), pings, goaway)
     });
     let h1 = tokio::spawn(async move {
-        let mut tls = connect(addr, config).await;
         let t = Instant::now();
+        let mut tls = connect(addr, config).await;
         let mut responses = 0;
         loop {
             assert!(t.elapsed() < Duration::from_secs(10), "an HTTP/1 client that asks kept");

@@ -199,6 +199,8 @@ fn a_signer_outside_its_cas_name_constraints_is_refused_here_and_in_openssl() {
             // No certificate of the path names a policy.
             (&["-explicit_policy", "-policy", "anyPolicy"], false, "no explicit policy"),
             (&["-policy", "1.2.3.4"], true, ""),
+            // The test root has no keyUsage, which RFC 5280 4.2.1.3 requires of a CA.
+            (&["-x509_strict"], false, "CA cert does not include key usage extension"),
         ] {
             let ((ours, err), theirs) = both_verify_with(dir.path(), &msg, extra, &[]);
             assert_eq!(ours, ok, "{extra:?}: {err}");

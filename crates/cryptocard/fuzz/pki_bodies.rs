@@ -92,7 +92,8 @@ pub fn cms(data: &[u8]) -> Reached {
         r.certs = certs.len();
         r.crl_signed = crls.iter().any(|crl| certs.iter().any(|c| crl.signed_by(c)));
         let now = std::time::SystemTime::now();
-        // The bundle as its own store, every check going on past every failure.
+        // The bundle as its own store, every check (the strict ones too) going on past
+        // every failure.
         let store = cert::TrustStore::new(certs.clone(), false);
         // The CRLs of the same input, if any, for every certificate of each path.
         let checks = cert::PathChecks {
@@ -101,6 +102,7 @@ pub fn cms(data: &[u8]) -> Reached {
             ip: Some(&[10, 0, 0, 1]),
             go_on: &|_| true,
             revocation: Some(cert::Revocation { crls: &crls, all: true }),
+            strict: true,
             ..cert::PathChecks::new(now, cert::Purpose::SslServer)
         };
         for c in &certs {

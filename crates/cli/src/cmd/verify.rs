@@ -6,7 +6,7 @@
 //!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
 //!                   [-verify_ip ADDRESS] [-policy OID ...] [-explicit_policy]
 //!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-no_check_time]
-//!                   [-ignore_critical] [-show_chain]
+//!                   [-ignore_critical] [-x509_strict] [-show_chain]
 //!                   [-CRLfile F ...] [-crl_check | -crl_check_all] [CERT ...]
 //! ```
 //!
@@ -21,7 +21,8 @@
 //! `-inhibit_any` and `-inhibit_map` set its initial inputs; `-policy_check`, which
 //! OpenSSL needs to process them at all, changes nothing), without the certificates'
 //! and CRLs' times with `-no_check_time` and their unhandled critical extensions with
-//! `-ignore_critical`, and with `-crl_check` (the end entity) or
+//! `-ignore_critical`, with RFC 5280's rules for what conforming CAs issue under
+//! `-x509_strict` (`PathChecks::strict`), and with `-crl_check` (the end entity) or
 //! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
@@ -71,6 +72,7 @@ const SPEC: Spec = Spec {
         Flag::switch("policy_check").about("Accepted for OpenSSL compatibility (always on)"),
         Flag::switch("no_check_time").about("Do not check certificates' and CRLs' times"),
         Flag::switch("ignore_critical").about("Let unhandled critical extensions by"),
+        Flag::switch("x509_strict").about("RFC 5280's rules for conforming CAs' certificates"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
@@ -145,6 +147,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         policy,
         check_time: !a.has("no_check_time"),
         ignore_critical: a.has("ignore_critical"),
+        strict: a.has("x509_strict"),
         ..PathChecks::new(at, purpose)
     };
     let mut all_ok = true;
@@ -335,8 +338,6 @@ fn verify_one(
     }
 }
 
-/// The failures after which `openssl verify` goes on checking the path (its callback
-/// `cb` in `apps/verify.c` passes them), reporting each: the rest stop it.
 /// A policy named by `-policy`: dotted, or `anyPolicy`.
 pub(super) fn policy_oid(text: &str) -> CmdResult<Oid> {
     if text == "anyPolicy" {
@@ -345,6 +346,8 @@ pub(super) fn policy_oid(text: &str) -> CmdResult<Oid> {
     Oid::new(text).map_err(|_| Fail::msg(format!("verify: Invalid Policy {text}")))
 }
 
+/// The failures after which `openssl verify` goes on checking the path (its callback
+/// `cb` in `apps/verify.c` passes them), reporting each: the rest stop it.
 fn goes_on(failure: PathFailure) -> bool {
     matches!(
         failure,
@@ -357,6 +360,19 @@ fn goes_on(failure: PathFailure) -> bool {
             | PathFailure::CrlExpired
             | PathFailure::CrlNotYetValid
             | PathFailure::NoExplicitPolicy
+            | PathFailure::PathLenForNonCa
+            | PathFailure::PathLenWithoutCertSign
+            | PathFailure::CaBasicConstraintsNotCritical
+            | PathFailure::CaWithoutKeyUsage
+            | PathFailure::CertSignForNonCa
+            | PathFailure::IssuerNameEmpty
+            | PathFailure::SubjectNameEmpty
+            | PathFailure::EmptySubjectSanNotCritical
+            | PathFailure::EmptySubjectAltName
+            | PathFailure::SignatureAlgorithmInconsistency
+            | PathFailure::MissingAuthorityKeyId
+            | PathFailure::MissingSubjectKeyId
+            | PathFailure::ExtensionsNeedV3
     )
 }
 

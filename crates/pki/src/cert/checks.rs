@@ -28,31 +28,41 @@ use der::{Decode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{
-    AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies, ExtendedKeyUsage, KeyUsage,
-    NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName, SubjectKeyIdentifier,
+    BasicConstraints, CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, KeyUsage,
+    NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName,
 };
+
+/// id-pkix-ocsp-nocheck (RFC 6960 section 4.2.2.2.1): an OCSP responder's certificate is
+/// not checked for revocation.
+const OCSP_NO_CHECK: const_oid::ObjectIdentifier =
+    const_oid::ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.5");
 
 /// The smallest RSA modulus accepted in a path or from a CMS signer: 1024 bits, about 80
 /// bits of security (NIST SP 800-57 part 1, table 2), OpenSSL's security level 1.
 pub const MIN_RSA_BITS: usize = 1024;
 
-/// No critical extension of `cert` is one we do not process (RFC 5280 4.2). The key
-/// identifiers order the issuer candidates, subjectAltName and nameConstraints are
-/// processed by `name_check.rs`, the policy extensions by `policy.rs`, and
-/// extendedKeyUsage counts only where `purpose`
-/// enforces it (OpenSSL counts it always, as it checks a purpose always).
+/// No critical extension of `cert` is one we do not process (RFC 5280 4.2), counted as
+/// OpenSSL 3.0's `X509_supported_extension` counts them where we process the same:
+/// subjectAltName and nameConstraints are processed by `name_check.rs`, the policy
+/// extensions by `policy.rs`, cRLDistributionPoints by the CRLs' scope (`crl.rs`),
+/// id-pkix-ocsp-nocheck asks nothing of a path, and extendedKeyUsage counts only where
+/// `purpose` enforces it (OpenSSL counts it always, as it checks a purpose always). The
+/// key identifiers, which RFC 5280 4.2.1.1 and 4.2.1.2 say must not be critical, are not
+/// on OpenSSL's list, so a critical one fails the path there and here. OpenSSL's list also
+/// has Netscape's certificate type, proxyCertInfo and RFC 3779's address and AS number
+/// blocks, which we do not read: a critical one fails the path here.
 pub(super) fn check_critical(cert: &Certificate, purpose: Purpose) -> Result<(), PathFailure> {
     let known = [
         BasicConstraints::OID,
         KeyUsage::OID,
         SubjectAltName::OID,
         NameConstraints::OID,
-        SubjectKeyIdentifier::OID,
-        AuthorityKeyIdentifier::OID,
         CertificatePolicies::OID,
         PolicyMappings::OID,
         PolicyConstraints::OID,
         INHIBIT_ANY_POLICY,
+        CrlDistributionPoints::OID,
+        OCSP_NO_CHECK,
     ];
     let handled =
         |oid| known.contains(oid) || (*oid == ExtendedKeyUsage::OID && purpose.uses_eku());

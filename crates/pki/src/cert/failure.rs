@@ -102,6 +102,41 @@ pub enum PathFailure {
     /// A check that could not be made, here one that would pass the bound on the work of
     /// name constraints (`X509_V_ERR_UNSPECIFIED`).
     Unspecified,
+    /// Strict: the signature algorithm outside the signed part differs from the one inside
+    /// (`X509_V_ERR_SIGNATURE_ALGORITHM_INCONSISTENCY`).
+    SignatureAlgorithmInconsistency,
+    /// Strict: a pathLenConstraint on a certificate that is not a CA
+    /// (`X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA`).
+    PathLenForNonCa,
+    /// Strict: a pathLenConstraint without keyUsage keyCertSign
+    /// (`X509_V_ERR_PATHLEN_WITHOUT_KU_KEY_CERT_SIGN`).
+    PathLenWithoutCertSign,
+    /// Strict: keyUsage keyCertSign on a certificate that is not a CA
+    /// (`X509_V_ERR_KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA`).
+    CertSignForNonCa,
+    /// Strict: an empty issuer name (`X509_V_ERR_ISSUER_NAME_EMPTY`).
+    IssuerNameEmpty,
+    /// Strict: an empty subject name where one is required
+    /// (`X509_V_ERR_SUBJECT_NAME_EMPTY`).
+    SubjectNameEmpty,
+    /// Strict: no authorityKeyIdentifier with a key identifier
+    /// (`X509_V_ERR_MISSING_AUTHORITY_KEY_IDENTIFIER`).
+    MissingAuthorityKeyId,
+    /// Strict: a CA without subjectKeyIdentifier
+    /// (`X509_V_ERR_MISSING_SUBJECT_KEY_IDENTIFIER`).
+    MissingSubjectKeyId,
+    /// Strict: a subjectAltName without names (`X509_V_ERR_EMPTY_SUBJECT_ALT_NAME`).
+    EmptySubjectAltName,
+    /// Strict: an empty subject with a non-critical subjectAltName
+    /// (`X509_V_ERR_EMPTY_SUBJECT_SAN_NOT_CRITICAL`).
+    EmptySubjectSanNotCritical,
+    /// Strict: a CA's basicConstraints not critical (`X509_V_ERR_CA_BCONS_NOT_CRITICAL`).
+    CaBasicConstraintsNotCritical,
+    /// Strict: a CA without keyUsage (`X509_V_ERR_CA_CERT_MISSING_KEY_USAGE`).
+    CaWithoutKeyUsage,
+    /// Strict: extensions in a certificate before version 3
+    /// (`X509_V_ERR_EXTENSIONS_REQUIRE_VERSION_3`).
+    ExtensionsNeedV3,
 }
 
 impl PathFailure {
@@ -142,6 +177,19 @@ impl PathFailure {
             PathFailure::Unspecified => 1,
             PathFailure::InvalidPolicyExtension => 42,
             PathFailure::NoExplicitPolicy => 43,
+            PathFailure::SignatureAlgorithmInconsistency => 78,
+            PathFailure::PathLenForNonCa => 80,
+            PathFailure::PathLenWithoutCertSign => 81,
+            PathFailure::CertSignForNonCa => 82,
+            PathFailure::IssuerNameEmpty => 83,
+            PathFailure::SubjectNameEmpty => 84,
+            PathFailure::MissingAuthorityKeyId => 85,
+            PathFailure::MissingSubjectKeyId => 86,
+            PathFailure::EmptySubjectAltName => 87,
+            PathFailure::EmptySubjectSanNotCritical => 88,
+            PathFailure::CaBasicConstraintsNotCritical => 89,
+            PathFailure::CaWithoutKeyUsage => 92,
+            PathFailure::ExtensionsNeedV3 => 93,
         }
     }
 
@@ -184,6 +232,27 @@ impl PathFailure {
                 "invalid or inconsistent certificate policy extension"
             }
             PathFailure::NoExplicitPolicy => "no explicit policy",
+            PathFailure::SignatureAlgorithmInconsistency => {
+                "cert info signature and signature algorithm mismatch"
+            }
+            PathFailure::PathLenForNonCa => "Path length invalid for non-CA cert",
+            PathFailure::PathLenWithoutCertSign => {
+                "Path length given without key usage keyCertSign"
+            }
+            PathFailure::CertSignForNonCa => "Key usage keyCertSign invalid for non-CA cert",
+            PathFailure::IssuerNameEmpty => "Issuer name empty",
+            PathFailure::SubjectNameEmpty => "Subject name empty",
+            PathFailure::MissingAuthorityKeyId => "Missing Authority Key Identifier",
+            PathFailure::MissingSubjectKeyId => "Missing Subject Key Identifier",
+            PathFailure::EmptySubjectAltName => "Empty Subject Alternative Name extension",
+            PathFailure::EmptySubjectSanNotCritical => {
+                "Subject empty and Subject Alt Name extension not critical"
+            }
+            PathFailure::CaBasicConstraintsNotCritical => {
+                "Basic Constraints of CA cert not marked critical"
+            }
+            PathFailure::CaWithoutKeyUsage => "CA cert does not include key usage extension",
+            PathFailure::ExtensionsNeedV3 => "Using cert extension requires at least X509v3",
         }
     }
 }

@@ -9,7 +9,8 @@
 //! - `verify`: an issuer's signature over a certificate, and a path to a trusted root,
 //!   with bounded work; `checks` the checks on each certificate of the path;
 //!   `name_check` (with `subtree` and `punycode`) its name constraints; `purpose`
-//!   what the path is for (S/MIME signing); `failure` why a path failed, in OpenSSL's
+//!   what the path is for (S/MIME signing); `strict` the conformance checks of
+//!   `-x509_strict`; `failure` why a path failed, in OpenSSL's
 //!   numbers and words; `store` a trust store read as `openssl verify` reads one.
 //! - `text`: the `openssl x509 -text` and `openssl req -text` dumps.
 //!
@@ -41,6 +42,7 @@ mod policy_text;
 mod punycode;
 mod purpose;
 mod store;
+mod strict;
 mod subtree;
 mod text;
 mod verify;

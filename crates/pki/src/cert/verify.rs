@@ -33,6 +33,7 @@ use super::name_check::{self, Constraints};
 use super::peer_id::{email_matches, ip_matches};
 use super::policy::{self, PolicyInputs, check_policies};
 use super::purpose::Purpose;
+use super::strict;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use cryptocard::digest::{HashAlg, Hasher};
@@ -148,6 +149,8 @@ pub struct PathChecks<'a> {
     /// Unhandled critical extensions of certificates and CRLs are let by (OpenSSL's
     /// `-ignore_critical`).
     pub ignore_critical: bool,
+    /// The conformance checks of `strict.rs` (OpenSSL's `-x509_strict`).
+    pub strict: bool,
 }
 
 impl<'a> PathChecks<'a> {
@@ -165,6 +168,7 @@ impl<'a> PathChecks<'a> {
             policy: PolicyInputs::default(),
             check_time: true,
             ignore_critical: false,
+            strict: false,
         }
     }
 }
@@ -181,6 +185,7 @@ impl core::fmt::Debug for PathChecks<'_> {
             .field("policy", &self.policy)
             .field("check_time", &self.check_time)
             .field("ignore_critical", &self.ignore_critical)
+            .field("strict", &self.strict)
             .finish_non_exhaustive()
     }
 }
@@ -218,14 +223,14 @@ pub fn verify_chain_report(
     budget: &mut PathBudget,
 ) -> Result<PathReport> {
     let mut r = Reporter { failures: Vec::new(), go_on: checks.go_on };
-    let (path, stopped) = build_path(leaf, intermediates, trusted, budget)?;
+    let Built { path, stopped, bad_signatures } = build_path(leaf, intermediates, trusted, budget)?;
     let anchored = stopped.is_none();
     // Stopped or not, what was found is the report.
     let _ = match stopped {
         Some(e) => r.record(e),
         None => Ok(()),
     }
-    .and_then(|()| check_path(&path, anchored, checks, &mut r));
+    .and_then(|()| check_path(&path, anchored, &bad_signatures, checks, &mut r));
     Ok(PathReport { path, failures: r.failures })
 }
 
@@ -252,28 +257,52 @@ impl Reporter<'_> {
     }
 }
 
+/// A path as far as it was built.
+struct Built {
+    /// Leaf first.
+    path: Vec<Certificate>,
+    /// Why no trust anchor was reached, if none was.
+    stopped: Option<PathError>,
+    /// The depths whose certificate the next one up did not sign.
+    bad_signatures: Vec<usize>,
+}
+
 /// The path from `leaf` up to the first trusted certificate: each issuer found by name
-/// and key identifier, its signature over the certificate below it checked. Where no
-/// trusted certificate is reached, the path as far as it got and why it stopped.
+/// and key identifier, preferring one whose signature over the certificate below it
+/// verifies. Where none does, the path goes on through the first candidate and the
+/// failed signature is reported where OpenSSL's `internal_verify` reports it, after the
+/// checks that precede that (OpenSSL builds its chain by names and key identifiers and
+/// checks the signatures last). Where no trusted certificate is reached, the path as far
+/// as it got and why it stopped.
 fn build_path(
     leaf: &Certificate,
     intermediates: &[Certificate],
     trusted: &[Certificate],
     budget: &mut PathBudget,
-) -> Result<(Vec<Certificate>, Option<PathError>)> {
-    let mut path = vec![leaf.clone()];
+) -> Result<Built> {
+    let mut built = Built { path: vec![leaf.clone()], stopped: None, bad_signatures: Vec::new() };
     loop {
+        let path = &mut built.path;
         let current = &path[path.len() - 1];
         if trusted.contains(current) {
-            return Ok((path, None));
+            return Ok(built);
         }
         if path.len() >= MAX_DEPTH {
             let e = PathError::new(PathFailure::TooLong, path.len() - 1, current);
-            return Ok((path, Some(e)));
+            built.stopped = Some(e);
+            return Ok(built);
         }
-        match find_issuer(current, &path, intermediates, trusted, budget) {
-            Ok(issuer) => path.push(issuer),
-            Err(Error::Path(e)) => return Ok((path, Some(e))),
+        match find_issuer(current, path, intermediates, trusted, budget) {
+            Ok((issuer, signed)) => {
+                if !signed {
+                    built.bad_signatures.push(path.len() - 1);
+                }
+                path.push(issuer);
+            }
+            Err(Error::Path(e)) => {
+                built.stopped = Some(e);
+                return Ok(built);
+            }
             Err(e) => return Err(e),
         }
     }
@@ -285,6 +314,7 @@ fn build_path(
 fn check_path(
     path: &[Certificate],
     anchored: bool,
+    bad_signatures: &[usize],
     checks: &PathChecks<'_>,
     r: &mut Reporter<'_>,
 ) -> core::result::Result<(), ()> {
@@ -294,8 +324,16 @@ fn check_path(
         if !checks.ignore_critical {
             r.check(path, depth, check_critical(cert, purpose))?;
         }
-        if depth > 0 {
+        // A strict path asks more of each certificate's CA status, the end entity's too.
+        if checks.strict {
+            r.check(path, depth, strict::check_ca_strict(cert, depth))?;
+        } else if depth > 0 {
             r.check(path, depth, check_is_ca(cert, anchored && depth == top))?;
+        }
+        if checks.strict {
+            for failure in strict::conformance(cert, depth, path.len()) {
+                r.check(path, depth, Err(failure))?;
+            }
         }
         r.check(path, depth, purpose.check(cert, depth))?;
         if depth > 1 {
@@ -325,6 +363,9 @@ fn check_path(
     for (depth, cert) in path.iter().enumerate().rev() {
         if depth < top {
             r.check(path, depth + 1, check_cert_sign(&path[depth + 1]))?;
+        }
+        if bad_signatures.contains(&depth) {
+            r.check(path, depth, Err(PathFailure::SignatureFailure))?;
         }
         if checks.check_time {
             r.check(path, depth, check_time(cert, at))?;
@@ -373,14 +414,15 @@ fn check_names(path: &[Certificate], r: &mut Reporter<'_>) -> core::result::Resu
 }
 
 /// The issuer of `current` (at the top of `path`) among `trusted` and `intermediates`
-/// (not already in `path`); or why there is none.
+/// (not already in `path`), and whether its signature over `current` verifies (the first
+/// candidate whose does, else the first candidate); or why there is none.
 fn find_issuer(
     current: &Certificate,
     path: &[Certificate],
     intermediates: &[Certificate],
     trusted: &[Certificate],
     budget: &mut PathBudget,
-) -> Result<Certificate> {
+) -> Result<(Certificate, bool)> {
     let tbs = current.tbs_certificate();
     let aki = tbs
         .get_extension::<AuthorityKeyIdentifier>()
@@ -413,7 +455,11 @@ fn find_issuer(
     if candidates.is_empty() || name_check::unreadable(current) {
         return Err(fail(no_issuer(self_issued, depth)));
     }
-    let signed = Signed::new(current).map_err(|_| fail(PathFailure::SignatureFailure))?;
+    // A signature that cannot be checked at all (its algorithms differ or are unknown)
+    // fails with every candidate.
+    let Ok(signed) = Signed::new(current) else {
+        return Ok((candidates[0].1.clone(), false));
+    };
     for &(_, candidate) in &candidates {
         let issuer_fp = fingerprint(candidate)?;
         let ok = match budget.known(&signed.fingerprint, &issuer_fp) {
@@ -434,10 +480,10 @@ fn find_issuer(
             }
         };
         if ok {
-            return Ok(candidate.clone());
+            return Ok((candidate.clone(), true));
         }
     }
-    Err(fail(PathFailure::SignatureFailure))
+    Ok((candidates[0].1.clone(), false))
 }
 
 /// Why no issuer candidate was found for the certificate at `depth`.

@@ -95,6 +95,8 @@ pub struct VerifyOptions {
     pub inhibit_any: bool,
     /// Policy mappings are not followed (`-inhibit_map`).
     pub inhibit_map: bool,
+    /// The conformance checks of a strict path validation (`-x509_strict`).
+    pub strict: bool,
 }
 
 /// Which certificates of the signers' paths are checked for revocation.
@@ -173,6 +175,7 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
             inhibit_any: opts.inhibit_any,
             inhibit_map: opts.inhibit_map,
         },
+        strict: opts.strict,
         ..PathChecks::new(at, Purpose::SmimeSign)
     };
     let mut signers = Vec::with_capacity(sd.signer_infos.0.len());

@@ -116,6 +116,7 @@ const FLAGS: &[Flag] = &[
     Flag::switch("inhibit_any").about("anyPolicy does not stand for other policies"),
     Flag::switch("inhibit_map").about("Policy mappings are not followed"),
     Flag::switch("policy_check").about("Accepted for OpenSSL compatibility (always on)"),
+    Flag::switch("x509_strict").about("RFC 5280's rules for conforming CAs' certificates"),
     Flag::switch("nocerts").about("Do not include the signer's certificate"),
     Flag::switch("noattr").about("No signed attributes"),
     Flag::switch("nosmimecap").about("No S/MIME capabilities attribute"),

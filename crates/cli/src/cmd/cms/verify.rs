@@ -4,8 +4,9 @@
 //! ends at one of its self-signed certificates, or at any of them with `-partial_chain`.
 //! `-crl_check` (the signers) and `-crl_check_all` (their whole paths) check revocation by
 //! the CRLs of `-CAfile` and of the message, as OpenSSL's store and `CMS_verify` gather
-//! them. `-attime`, `-verify_email` and the policy options (`-policy`, `-explicit_policy`,
-//! `-inhibit_any`, `-inhibit_map`) are `verify`'s, applied to each signer's path.
+//! them. `-attime`, `-verify_email`, `-x509_strict` and the policy options (`-policy`,
+//! `-explicit_policy`, `-inhibit_any`, `-inhibit_map`) are `verify`'s, applied to each
+//! signer's path.
 
 use super::{Ctx, fail};
 use crate::cmd::certio::read_trust_file;
@@ -53,6 +54,7 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
         explicit_policy: a.has("explicit_policy"),
         inhibit_any: a.has("inhibit_any"),
         inhibit_map: a.has("inhibit_map"),
+        strict: a.has("x509_strict"),
     };
     let verified = cms::verify(&der, detached.as_deref(), &opts)
         .map_err(|e| super::failed(ctx.flavor.failed_line(), &e))?;

@@ -330,7 +330,8 @@ fn versions_and_signature_algorithms() {
 fn ca_status_of_the_anchor_and_the_end_entity() {
     let p = Pki::new();
     let root_key = key("root.key");
-    // A version 1 root: a CA for OpenSSL as the top of a path, not under -x509_strict.
+    // A version 1 root: a CA for OpenSSL as the top of a path, not under -x509_strict;
+    // and so is a root with keyCertSign and no basicConstraints.
     let v1_root = make("/CN=v1 root", &root_key, |b| b.profile(Profile::V1), None);
     let ca = make(
         "/CN=strict CA",
@@ -341,6 +342,23 @@ fn ca_status_of_the_anchor_and_the_end_entity() {
     let leaf = p.leaf("/CN=leaf", &ca, |b| b);
     assert_eq!(p.failures(false, &leaf, Some(&ca), Some(&v1_root)), []);
     assert_eq!(p.failures(true, &leaf, Some(&ca), Some(&v1_root)), [(79, 2)]);
+    // A root that is a CA by its keyUsage alone.
+    let ku_root = make(
+        "/CN=keyUsage root",
+        &root_key,
+        |b| b.profile(Profile::V1).extension(ext(KU, true, ku(CERT_SIGN))),
+        None,
+    );
+    let ca = make(
+        "/CN=strict CA",
+        &key("ca.key.pem"),
+        |b| b.profile(Profile::Ca),
+        Some((&ku_root, &root_key)),
+    );
+    let leaf = p.leaf("/CN=leaf", &ca, |b| b);
+    assert_eq!(p.failures(false, &leaf, Some(&ca), Some(&ku_root)), []);
+    // Strictly not a CA, so its keyCertSign is one a non-CA may not have.
+    assert_eq!(p.failures(true, &leaf, Some(&ca), Some(&ku_root)), [(79, 2), (82, 2)]);
     // Alone, trusted directly: a path of one, whose CA status is still asked.
     assert_eq!(p.failures(false, &v1_root, None, Some(&v1_root)), []);
     assert_eq!(p.failures(true, &v1_root, None, Some(&v1_root)), [(79, 0)]);

@@ -27,6 +27,7 @@ use der::asn1::UintRef;
 use der::{Decode, Sequence};
 use std::time::SystemTime;
 use x509_cert::Certificate;
+use x509_cert::certificate::Version;
 use x509_cert::ext::pkix::{
     BasicConstraints, CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, KeyUsage,
     NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName,
@@ -85,14 +86,49 @@ pub(super) fn check_time(cert: &Certificate, at: SystemTime) -> Result<(), PathF
     Ok(())
 }
 
-/// An issuer must be a CA: basicConstraints cA. A v1 trust anchor (`anchor`, no
-/// extensions at all) is accepted as a CA, as OpenSSL accepts one.
+/// An issuer must be a CA (OpenSSL's `check_extensions` without `-x509_strict`): by
+/// basicConstraints cA below the top of the path; the top, the trust anchor
+/// (`anchor`), may also be a self-signed version 1 certificate or one whose keyUsage
+/// has keyCertSign without basicConstraints, as OpenSSL accepts them.
 pub(super) fn check_is_ca(issuer: &Certificate, anchor: bool) -> Result<(), PathFailure> {
-    let tbs = issuer.tbs_certificate();
-    match tbs.get_extension::<BasicConstraints>() {
-        Ok(Some((_, bc))) if bc.ca => Ok(()),
-        Ok(None) if anchor && tbs.extensions().is_none() => Ok(()),
+    match (ca_kind(issuer), anchor) {
+        (CaKind::ByBasicConstraints, _) => Ok(()),
+        (CaKind::V1Root | CaKind::ByKeyUsage, true) => Ok(()),
         _ => Err(PathFailure::InvalidCa),
+    }
+}
+
+/// What OpenSSL's `X509_check_ca` says of a certificate (`check_ca` in
+/// `crypto/x509/v3_purp.c`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CaKind {
+    /// Not a CA (0): basicConstraints without cA, a keyUsage without keyCertSign, or no
+    /// sign of one.
+    Not,
+    /// A CA by basicConstraints cA (1).
+    ByBasicConstraints,
+    /// A self-signed version 1 certificate (3).
+    V1Root,
+    /// No basicConstraints, a keyUsage with keyCertSign (4).
+    ByKeyUsage,
+}
+
+/// [`CaKind`] of `cert`. Netscape's certificate type (OpenSSL's kind 5) is not read.
+pub(super) fn ca_kind(cert: &Certificate) -> CaKind {
+    let tbs = cert.tbs_certificate();
+    let ku = tbs.get_extension::<KeyUsage>().ok().flatten().map(|(_, ku)| ku);
+    if ku.is_some_and(|ku| !ku.key_cert_sign()) {
+        return CaKind::Not;
+    }
+    if let Ok(Some((_, bc))) = tbs.get_extension::<BasicConstraints>() {
+        return if bc.ca { CaKind::ByBasicConstraints } else { CaKind::Not };
+    }
+    if tbs.version() == Version::V1 && tbs.issuer() == tbs.subject() {
+        CaKind::V1Root
+    } else if ku.is_some() {
+        CaKind::ByKeyUsage
+    } else {
+        CaKind::Not
     }
 }
 

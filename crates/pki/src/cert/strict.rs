@@ -19,7 +19,7 @@
 //!
 //! A strict path also asks more of each certificate's CA status (`X509_check_ca` must
 //! say "a CA by basicConstraints" for every issuer, the trust anchor included, and must not
-//! say "a CA by other signs" for the end entity): see [`ca_kind`]. OpenSSL's check of
+//! say "a CA by other signs" for the end entity): see `checks::ca_kind`. OpenSSL's check of
 //! explicit elliptic-curve parameters (94) has nothing to check on RSA keys.
 //!
 //! Where OpenSSL reads a flag that its extension cache derives (`EXFLAG_CA`,
@@ -32,6 +32,7 @@
 //! checks that they are not critical (90, 91) never fire: a critical one is an unhandled
 //! critical extension (34) already, here as there.
 
+use super::checks::{CaKind, ca_kind};
 use super::failure::PathFailure;
 use const_oid::ObjectIdentifier as Oid;
 use x509_cert::Certificate;
@@ -39,40 +40,6 @@ use x509_cert::certificate::Version;
 use x509_cert::ext::pkix::{
     AuthorityKeyIdentifier, BasicConstraints, KeyUsage, SubjectAltName, SubjectKeyIdentifier,
 };
-
-/// What OpenSSL's `X509_check_ca` says of a certificate (`check_ca` in
-/// `crypto/x509/v3_purp.c`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum CaKind {
-    /// Not a CA (0): basicConstraints without cA, a keyUsage without keyCertSign, or no
-    /// sign of one.
-    Not,
-    /// A CA by basicConstraints cA (1).
-    ByBasicConstraints,
-    /// A self-signed version 1 certificate (3).
-    V1Root,
-    /// No basicConstraints, a keyUsage with keyCertSign (4).
-    ByKeyUsage,
-}
-
-/// [`CaKind`] of `cert`. Netscape's certificate type (OpenSSL's kind 5) is not read.
-pub(super) fn ca_kind(cert: &Certificate) -> CaKind {
-    let tbs = cert.tbs_certificate();
-    let ku = tbs.get_extension::<KeyUsage>().ok().flatten().map(|(_, ku)| ku);
-    if ku.is_some_and(|ku| !ku.key_cert_sign()) {
-        return CaKind::Not;
-    }
-    if let Ok(Some((_, bc))) = tbs.get_extension::<BasicConstraints>() {
-        return if bc.ca { CaKind::ByBasicConstraints } else { CaKind::Not };
-    }
-    if tbs.version() == Version::V1 && tbs.issuer() == tbs.subject() {
-        CaKind::V1Root
-    } else if ku.is_some() {
-        CaKind::ByKeyUsage
-    } else {
-        CaKind::Not
-    }
-}
 
 /// The strict CA-status check of the certificate at `depth` (OpenSSL's `must_be_ca`
 /// cases under the flag): an issuer must be a CA by basicConstraints; the end entity may

@@ -1,19 +1,21 @@
 //! `cryptocard verify`: certificate paths checked as `openssl verify` checks them.
 //!
 //! ```text
-//! cryptocard verify [-CAfile F ...] [-CApath DIR ...] [-no-CAfile] [-untrusted F ...]
+//! cryptocard verify [-CAfile F ... | -trusted F ...] [-CApath DIR ...] [-no-CAfile]
+//!                   [-untrusted F ...]
 //!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
 //!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
 //!                   [-verify_ip ADDRESS] [-policy OID ...] [-explicit_policy]
 //!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-no_check_time]
-//!                   [-ignore_critical] [-x509_strict] [-show_chain]
+//!                   [-ignore_critical] [-x509_strict] [-auth_level N]
+//!                   [-verify_depth N] [-check_ss_sig] [-show_chain]
 //!                   [-CRLfile F ...] [-crl_check | -crl_check_all] [CERT ...]
 //! ```
 //!
 //! Each file's first certificate (stdin without files) is checked for a path through the
 //! `-untrusted` certificates to a trust anchor of `-CAfile` and of the hashed directories
-//! of `-CApath` (`cert::TrustStore`: their self-signed certificates, or any of them with
-//! `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
+//! of `-CApath`, or of `-trusted` alone (`cert::TrustStore`: their self-signed
+//! certificates, or any of them with `-partial_chain`), at `-attime` (Unix seconds) or now, by `cryptocard-pki`'s RFC 5280
 //! subset (`cert::verify_chain_report`), for `-verify_hostname`'s DNS name if given
 //! (`cert::host_matches`, RFC 6125), `-verify_email`'s email address and `-verify_ip`'s
 //! IPv4 or IPv6 address (`cert::email_matches`, `cert::ip_matches`), for the policies of
@@ -22,7 +24,9 @@
 //! OpenSSL needs to process them at all, changes nothing), without the certificates'
 //! and CRLs' times with `-no_check_time` and their unhandled critical extensions with
 //! `-ignore_critical`, with RFC 5280's rules for what conforming CAs issue under
-//! `-x509_strict` (`PathChecks::strict`), and with `-crl_check` (the end entity) or
+//! `-x509_strict` (`PathChecks::strict`), keys and digests of `-auth_level`'s security
+//! level, at most `-verify_depth` intermediate CAs, the trust anchor's own signature with
+//! `-check_ss_sig`, and with `-crl_check` (the end entity) or
 //! `-crl_check_all` (every certificate) for revocation by the CRLs of `-CRLfile` and those
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
@@ -53,6 +57,7 @@ const SPEC: Spec = Spec {
     usage: "verify [options] [certificates...]",
     flags: &[
         Flag::value("CAfile", "FILE").about("Trusted certificates (repeat; default: the system's)"),
+        Flag::value("trusted", "FILE").about("The only trusted certificates (repeat; no -CAfile)"),
         Flag::switch("no-CAfile").about("Do not load the system's trusted certificates"),
         Flag::value("CApath", "DIR").about("A hashed directory of trusted certificates"),
         Flag::switch("no-CApath").about("Accepted for OpenSSL compatibility"),
@@ -73,6 +78,12 @@ const SPEC: Spec = Spec {
         Flag::switch("no_check_time").about("Do not check certificates' and CRLs' times"),
         Flag::switch("ignore_critical").about("Let unhandled critical extensions by"),
         Flag::switch("x509_strict").about("RFC 5280's rules for conforming CAs' certificates"),
+        Flag::value("auth_level", "N").about("Security level of keys and digests (0 to 5)"),
+        Flag::value("verify_depth", "N").about("The most intermediate CAs in a path"),
+        Flag::switch("check_ss_sig").about("Check the trust anchor's own signature"),
+        Flag::switch("trusted_first").about("Accepted for OpenSSL compatibility (always so)"),
+        Flag::switch("no_alt_chains").about("Accepted for OpenSSL compatibility"),
+        Flag::switch("issuer_checks").about("Accepted for OpenSSL compatibility (no effect)"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
@@ -107,7 +118,18 @@ pub fn main(argv: &[String]) -> CmdResult {
         Some(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
         None => SystemTime::now(),
     };
-    let (trusted, mut crls) = trust_files(&a)?;
+    let (trusted, mut crls) = if a.values("trusted").is_empty() {
+        trust_files(&a)?
+    } else {
+        if !a.values("CAfile").is_empty() || !a.values("CApath").is_empty() {
+            return Err(Fail::msg("Cannot use -trusted with -CAfile, -CApath or -CAstore"));
+        }
+        let mut certs = Vec::new();
+        for path in a.values("trusted") {
+            certs.extend(read_cert_file(Some(path)).map_err(Fail::msg)?);
+        }
+        (certs, Vec::new())
+    };
     let store = TrustStore::new(trusted, a.has("partial_chain"));
     let mut untrusted = Vec::new();
     for path in a.values("untrusted") {
@@ -148,6 +170,9 @@ pub fn main(argv: &[String]) -> CmdResult {
         check_time: !a.has("no_check_time"),
         ignore_critical: a.has("ignore_critical"),
         strict: a.has("x509_strict"),
+        auth_level: a.parsed::<u32>("auth_level")?.map(|l| l.min(5) as u8),
+        depth_limit: a.parsed::<usize>("verify_depth")?,
+        check_self_signature: a.has("check_ss_sig"),
         ..PathChecks::new(at, purpose)
     };
     let mut all_ok = true;

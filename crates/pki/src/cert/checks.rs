@@ -21,6 +21,7 @@
 use super::failure::PathFailure;
 use super::policy::INHIBIT_ANY_POLICY;
 use super::purpose::Purpose;
+use super::security_level;
 use crate::sig::RSA_ENCRYPTION;
 use const_oid::AssociatedOid;
 use der::asn1::UintRef;
@@ -29,8 +30,9 @@ use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::certificate::Version;
 use x509_cert::ext::pkix::{
-    BasicConstraints, CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, KeyUsage,
-    NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName,
+    AuthorityKeyIdentifier, BasicConstraints, CertificatePolicies, CrlDistributionPoints,
+    ExtendedKeyUsage, KeyUsage, NameConstraints, PolicyConstraints, PolicyMappings, SubjectAltName,
+    SubjectKeyIdentifier,
 };
 
 /// id-pkix-ocsp-nocheck (RFC 6960 section 4.2.2.2.1): an OCSP responder's certificate is
@@ -150,6 +152,47 @@ pub(super) fn check_cert_sign(issuer: &Certificate) -> Result<(), PathFailure> {
         Ok(_) => Ok(()),
         Err(_) => Err(PathFailure::InvalidCa),
     }
+}
+
+/// At security `level`, the certificate's key offers its bits (`security_level.rs`), RSA
+/// keys never under [`MIN_RSA_BITS`]; keys of other types are not judged.
+pub(super) fn check_key_level(
+    cert: &Certificate,
+    depth: usize,
+    level: u8,
+) -> Result<(), PathFailure> {
+    let weak = rsa_bits(cert).is_some_and(|bits| {
+        bits < MIN_RSA_BITS
+            || security_level::rsa_security_bits(bits as u32) < security_level::level_bits(level)
+    });
+    match (weak, depth) {
+        (false, _) => Ok(()),
+        (true, 0) => Err(PathFailure::EeKeyTooSmall),
+        (true, _) => Err(PathFailure::CaKeyTooSmall),
+    }
+}
+
+/// At security `level`, the certificate's signature offers its bits.
+pub(super) fn check_digest_level(cert: &Certificate, level: u8) -> Result<(), PathFailure> {
+    if security_level::signature_security_bits(cert) < security_level::level_bits(level) {
+        return Err(PathFailure::CaMdTooWeak);
+    }
+    Ok(())
+}
+
+/// Self-signed as OpenSSL's extension cache counts it (`EXFLAG_SS`): issuer and subject
+/// the same name, an authorityKeyIdentifier, if any, naming its own key identifier, and
+/// a keyUsage, if any, with keyCertSign. The signature itself is not looked at.
+pub(super) fn self_signed(cert: &Certificate) -> bool {
+    let tbs = cert.tbs_certificate();
+    let akid = tbs.get_extension::<AuthorityKeyIdentifier>().ok().flatten();
+    let skid = tbs.get_extension::<SubjectKeyIdentifier>().ok().flatten();
+    let ids_agree = match (akid.and_then(|(_, a)| a.key_identifier), skid) {
+        (Some(a), Some((_, s))) => a == s.0,
+        _ => true,
+    };
+    let ku = tbs.get_extension::<KeyUsage>().ok().flatten();
+    tbs.issuer() == tbs.subject() && ids_agree && ku.is_none_or(|(_, ku)| ku.key_cert_sign())
 }
 
 /// RFC 8017 appendix A.1.1 `RSAPublicKey`, read only for the modulus's length.

@@ -51,6 +51,9 @@ pub enum PathFailure {
     /// A CA's RSA key under [`MIN_RSA_BITS`](super::MIN_RSA_BITS)
     /// (`X509_V_ERR_CA_KEY_TOO_SMALL`).
     CaKeyTooSmall,
+    /// A signature's digest below the security level asked for
+    /// (`X509_V_ERR_CA_MD_TOO_WEAK`).
+    CaMdTooWeak,
     /// The end entity is not for the host name asked for
     /// (`X509_V_ERR_HOSTNAME_MISMATCH`).
     HostnameMismatch,
@@ -168,6 +171,7 @@ impl PathFailure {
             PathFailure::DifferentCrlScope => 44,
             PathFailure::EeKeyTooSmall => 66,
             PathFailure::CaKeyTooSmall => 67,
+            PathFailure::CaMdTooWeak => 68,
             PathFailure::InvalidCa => 79,
             PathFailure::PermittedViolation => 47,
             PathFailure::ExcludedViolation => 48,
@@ -221,6 +225,7 @@ impl PathFailure {
             PathFailure::DifferentCrlScope => "different CRL scope",
             PathFailure::EeKeyTooSmall => "EE certificate key too weak",
             PathFailure::CaKeyTooSmall => "CA certificate key too weak",
+            PathFailure::CaMdTooWeak => "CA signature digest algorithm too weak",
             PathFailure::InvalidCa => "invalid CA certificate",
             PathFailure::PermittedViolation => "permitted subtree violation",
             PathFailure::ExcludedViolation => "excluded subtree violation",

@@ -41,6 +41,7 @@ mod policy_limits;
 mod policy_text;
 mod punycode;
 mod purpose;
+mod security_level;
 mod store;
 mod strict;
 mod subtree;

@@ -24,7 +24,8 @@
 //!   once is not checked again under the same budget.
 
 use super::checks::{
-    check_cert_sign, check_critical, check_is_ca, check_key_size, check_path_len, check_time,
+    check_cert_sign, check_critical, check_digest_level, check_is_ca, check_key_level,
+    check_key_size, check_path_len, check_time, self_signed,
 };
 use super::crl::{Revocation, check_cert};
 use super::failure::{PathError, PathFailure};
@@ -151,6 +152,19 @@ pub struct PathChecks<'a> {
     pub ignore_critical: bool,
     /// The conformance checks of `strict.rs` (OpenSSL's `-x509_strict`).
     pub strict: bool,
+    /// The security level of keys and signatures (OpenSSL's `-auth_level`,
+    /// `security_level.rs`): every key of the path, and every signature but the trust
+    /// anchor's own, of at least its bits, the end entity's key checked before the path
+    /// is built. `None`: keys of [`MIN_RSA_BITS`](super::MIN_RSA_BITS) bits at least,
+    /// checked after the extensions, and any digest (OpenSSL's `verify` checks neither
+    /// unless asked).
+    pub auth_level: Option<u8>,
+    /// The most intermediate CAs between the end entity and the trust anchor (OpenSSL's
+    /// `-verify_depth`); never more than [`MAX_DEPTH`] certificates in all.
+    pub depth_limit: Option<usize>,
+    /// The trust anchor's own signature is checked where it is self-signed (OpenSSL's
+    /// `-check_ss_sig`).
+    pub check_self_signature: bool,
 }
 
 impl<'a> PathChecks<'a> {
@@ -169,6 +183,9 @@ impl<'a> PathChecks<'a> {
             check_time: true,
             ignore_critical: false,
             strict: false,
+            auth_level: None,
+            depth_limit: None,
+            check_self_signature: false,
         }
     }
 }
@@ -186,6 +203,9 @@ impl core::fmt::Debug for PathChecks<'_> {
             .field("check_time", &self.check_time)
             .field("ignore_critical", &self.ignore_critical)
             .field("strict", &self.strict)
+            .field("auth_level", &self.auth_level)
+            .field("depth_limit", &self.depth_limit)
+            .field("check_self_signature", &self.check_self_signature)
             .finish_non_exhaustive()
     }
 }
@@ -223,7 +243,16 @@ pub fn verify_chain_report(
     budget: &mut PathBudget,
 ) -> Result<PathReport> {
     let mut r = Reporter { failures: Vec::new(), go_on: checks.go_on };
-    let Built { path, stopped, bad_signatures } = build_path(leaf, intermediates, trusted, budget)?;
+    // At a security level, a weak end-entity key stops the work before it starts.
+    if let Some(level) = checks.auth_level {
+        let leaf_path = [leaf.clone()];
+        if r.check(&leaf_path, 0, check_key_level(leaf, 0, level)).is_err() {
+            return Ok(PathReport { path: leaf_path.to_vec(), failures: r.failures });
+        }
+    }
+    let longest = checks.depth_limit.map_or(MAX_DEPTH, |d| d.saturating_add(2).min(MAX_DEPTH));
+    let Built { path, stopped, bad_signatures } =
+        build_path(leaf, intermediates, trusted, longest, budget)?;
     let anchored = stopped.is_none();
     // Stopped or not, what was found is the report.
     let _ = match stopped {
@@ -278,6 +307,7 @@ fn build_path(
     leaf: &Certificate,
     intermediates: &[Certificate],
     trusted: &[Certificate],
+    longest: usize,
     budget: &mut PathBudget,
 ) -> Result<Built> {
     let mut built = Built { path: vec![leaf.clone()], stopped: None, bad_signatures: Vec::new() };
@@ -287,7 +317,7 @@ fn build_path(
         if trusted.contains(current) {
             return Ok(built);
         }
-        if path.len() >= MAX_DEPTH {
+        if path.len() >= longest {
             let e = PathError::new(PathFailure::TooLong, path.len() - 1, current);
             built.stopped = Some(e);
             return Ok(built);
@@ -340,8 +370,20 @@ fn check_path(
             r.check(path, depth, check_path_len(cert, depth - 1))?;
         }
     }
+    // Key sizes, and at a security level the digests below the trust anchor, as
+    // OpenSSL's `check_auth_level` goes through them.
     for (depth, cert) in path.iter().enumerate() {
-        r.check(path, depth, check_key_size(cert, depth))?;
+        match checks.auth_level {
+            None => r.check(path, depth, check_key_size(cert, depth))?,
+            Some(level) => {
+                if depth > 0 {
+                    r.check(path, depth, check_key_level(cert, depth, level))?;
+                }
+                if depth < top {
+                    r.check(path, depth, check_digest_level(cert, level))?;
+                }
+            }
+        }
     }
     // The end entity's identities, in the order of OpenSSL's `check_id`.
     let ids = [
@@ -366,6 +408,10 @@ fn check_path(
         }
         if bad_signatures.contains(&depth) {
             r.check(path, depth, Err(PathFailure::SignatureFailure))?;
+        }
+        if depth == top && anchored && checks.check_self_signature && self_signed(cert) {
+            let ok = Signed::new(cert).and_then(|s| s.verified_by(cert)).is_ok();
+            r.check(path, depth, if ok { Ok(()) } else { Err(PathFailure::SignatureFailure) })?;
         }
         if checks.check_time {
             r.check(path, depth, check_time(cert, at))?;

@@ -16,21 +16,6 @@ use cryptocard::rsa::spki::der::{Decode, Encode};
 use cryptocard_pki::cert::{Certificate, Profile};
 use cryptocard_pki::sig::SigScheme;
 
-/// The `(code, depth)` of each failure `verify ARGS` reports, through both tools.
-fn failures(args: &[&str]) -> Vec<(u32, usize)> {
-    let out = both(args, b"");
-    let err = String::from_utf8_lossy(&out.stderr);
-    let found: Vec<(u32, usize)> = err
-        .lines()
-        .filter_map(|l| {
-            let (code, rest) = l.strip_prefix("error ")?.split_once(" at ")?;
-            Some((code.parse().ok()?, rest.split_once(' ')?.0.parse().ok()?))
-        })
-        .collect();
-    assert_eq!(out.status.success(), found.is_empty(), "{args:?}: {err}");
-    found
-}
-
 /// A root (root.key), a CA (ca.key.pem) and end entities, written to a directory.
 struct Pki {
     dir: tempfile::TempDir,
@@ -71,7 +56,7 @@ impl Pki {
             (self.file(&[&self.root]), self.file(&[&self.ca]), self.file(&[leaf]));
         let mut args = extra.to_vec();
         args.extend(["-CAfile", &root, "-untrusted", &ca, &leaf]);
-        failures(&args)
+        verify_failures(&args)
     }
 }
 
@@ -109,7 +94,7 @@ fn security_levels_of_keys_and_digests() {
         Some((&sha1_root, &root_key)),
     );
     let (root, leaf) = (p.file(&[&sha1_root]), p.file(&[&leaf]));
-    assert_eq!(failures(&["-auth_level", "2", "-CAfile", &root, &leaf]), []);
+    assert_eq!(verify_failures(&["-auth_level", "2", "-CAfile", &root, &leaf]), []);
 }
 
 #[test]
@@ -127,7 +112,7 @@ fn the_longest_path() {
         Some((&p.root, &root_key)),
     );
     let (root, direct) = (p.file(&[&p.root]), p.file(&[&direct]));
-    assert_eq!(failures(&["-verify_depth", "0", "-CAfile", &root, &direct]), []);
+    assert_eq!(verify_failures(&["-verify_depth", "0", "-CAfile", &root, &direct]), []);
 }
 
 #[test]
@@ -140,8 +125,8 @@ fn the_trust_anchors_own_signature() {
     let broken = Certificate::from_der(&der).unwrap();
     let (root, ca, leaf) = (p.file(&[&broken]), p.file(&[&p.ca]), p.file(&[&leaf]));
     let args = ["-CAfile", &root, "-untrusted", &ca, &leaf];
-    assert_eq!(failures(&args), []);
-    assert_eq!(failures(&[&["-check_ss_sig"][..], &args].concat()), [(7, 2)]);
+    assert_eq!(verify_failures(&args), []);
+    assert_eq!(verify_failures(&[&["-check_ss_sig"][..], &args].concat()), [(7, 2)]);
 }
 
 #[test]
@@ -149,10 +134,10 @@ fn a_trust_list_apart_from_the_store() {
     let p = Pki::new();
     let leaf = p.leaf("/CN=leaf", &key("leaf.key.pem"), SigScheme::DEFAULT);
     let (root, ca, leaf) = (p.file(&[&p.root]), p.file(&[&p.ca]), p.file(&[&leaf]));
-    assert_eq!(failures(&["-trusted", &root, "-untrusted", &ca, &leaf]), []);
+    assert_eq!(verify_failures(&["-trusted", &root, "-untrusted", &ca, &leaf]), []);
     // The CA alone is trusted only as the end of a partial chain.
-    assert_eq!(failures(&["-trusted", &ca, &leaf]), [(2, 1)]);
-    assert_eq!(failures(&["-trusted", &ca, "-partial_chain", &leaf]), []);
+    assert_eq!(verify_failures(&["-trusted", &ca, &leaf]), [(2, 1)]);
+    assert_eq!(verify_failures(&["-trusted", &ca, "-partial_chain", &leaf]), []);
     // Not with -CAfile: bad options.
     let out = run(&["verify", "-trusted", &root, "-CAfile", &root, &leaf], b"");
     fails(&out, 1, "Cannot use -trusted with -CAfile");

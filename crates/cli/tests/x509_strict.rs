@@ -151,19 +151,7 @@ impl Pki {
         }
         args.push(write(d, &format!("leaf{n}.pem"), &[leaf]));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = both(&args, b"");
-        let err = String::from_utf8_lossy(&out.stderr);
-        let found: Vec<(u32, usize)> = err
-            .lines()
-            .filter_map(|l| {
-                let rest = l.strip_prefix("error ")?;
-                let (code, rest) = rest.split_once(" at ")?;
-                let depth = rest.split_once(' ')?.0;
-                Some((code.parse().ok()?, depth.parse().ok()?))
-            })
-            .collect();
-        assert_eq!(out.status.success(), found.is_empty(), "{args:?}: {err}");
-        found
+        verify_failures(&args)
     }
 
     /// The failures of `leaf` under `ca` with `-x509_strict`; and that without it the

@@ -103,6 +103,22 @@ pub fn both_but(args: &[&str], stdin: &[u8], stderr: bool) -> std::process::Outp
     ours
 }
 
+/// The `(code, depth)` of each failure `verify ARGS` reports (its `error N at D depth
+/// lookup` lines), run through both tools ([`both`]); none exactly when it succeeds.
+pub fn verify_failures(args: &[&str]) -> Vec<(u32, usize)> {
+    let out = both(args, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let found: Vec<(u32, usize)> = err
+        .lines()
+        .filter_map(|l| {
+            let (code, rest) = l.strip_prefix("error ")?.split_once(" at ")?;
+            Some((code.parse().ok()?, rest.split_once(' ')?.0.parse().ok()?))
+        })
+        .collect();
+    assert_eq!(out.status.success(), found.is_empty(), "{args:?}: {err}");
+    found
+}
+
 /// Asserts that `verify ARGS` fails (status 2) with `error CODE at DEPTH` for `subject`.
 pub fn fails_with(args: &[&str], subject: &str, code: u32, depth: usize, words: &str) {
     let out = both(args, b"");

@@ -3,7 +3,7 @@
 //! ```text
 //! cryptocard verify [-CAfile F ... | -trusted F ...] [-CApath DIR ...] [-no-CAfile]
 //!                   [-untrusted F ...]
-//!                   [-partial_chain] [-purpose any|sslserver|sslclient|smimesign]
+//!                   [-partial_chain] [-purpose NAME]
 //!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
 //!                   [-verify_ip ADDRESS] [-policy OID ...] [-explicit_policy]
 //!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-no_check_time]
@@ -64,7 +64,7 @@ const SPEC: Spec = Spec {
         Flag::switch("no-CAstore").about("Accepted for OpenSSL compatibility"),
         Flag::value("untrusted", "FILE").about("Intermediate certificates (repeat)"),
         Flag::switch("partial_chain").about("Any trusted certificate may end a path"),
-        Flag::value("purpose", "NAME").about("any (default), sslserver, sslclient or smimesign"),
+        Flag::value("purpose", "NAME").about("any (default) or one of OpenSSL 3.0's purposes"),
         Flag::value("attime", "SECONDS").about("Check at this time (seconds since 1970)"),
         Flag::value("verify_hostname", "NAME").about("The end entity must be for this DNS name"),
         Flag::value("verify_email", "ADDRESS")
@@ -110,7 +110,8 @@ pub fn main(argv: &[String]) -> CmdResult {
         None => Purpose::Any,
         Some(name) => Purpose::from_name(name).ok_or_else(|| {
             Fail::msg(format!(
-                "-purpose: {name} is not supported (any, sslserver, sslclient, smimesign)"
+                "-purpose: {name} is not supported (any, sslclient, sslserver, nssslserver, \
+                 smimesign, smimeencrypt, crlsign, ocsphelper, timestampsign)"
             ))
         })?,
     };

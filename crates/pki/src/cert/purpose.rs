@@ -1,6 +1,8 @@
 //! What a path is checked for: OpenSSL's certificate "purposes" (crypto/x509/v3_purp.c),
-//! of which we have S/MIME signing (`smimesign`, what `openssl cms -verify` checks), TLS
-//! servers and clients (`sslserver`, `sslclient`) and none at all.
+//! all those of OpenSSL 3.0: S/MIME signing (`smimesign`, what `openssl cms -verify`
+//! checks) and encryption (`smimeencrypt`), TLS servers and clients (`sslserver`,
+//! `nssslserver`, `sslclient`), CRL signing (`crlsign`), OCSP responders' CAs
+//! (`ocsphelper`), time-stamping (`timestampsign`) and none at all.
 //!
 //! S/MIME signing, for every certificate of the path, as OpenSSL's
 //! `check_purpose_smime_sign` (`purpose_smime`) checks them:
@@ -32,16 +34,27 @@
 //!   for a client.
 //! - a CA: as for S/MIME.
 //!
-//! Under no purpose, extendedKeyUsage restricts nothing we check, so a critical one is an
-//! extension we do not process (RFC 5280 4.2) and fails the path.
+//! The others, as OpenSSL's `check_purpose_*`: `nssslserver` is `sslserver` with an end
+//! entity's keyUsage, if present, holding keyEncipherment; `smimeencrypt` is `smimesign`'s
+//! extendedKeyUsage with keyEncipherment for the end entity; `crlsign` asks an end
+//! entity's keyUsage, if present, for cRLSign and reads no extendedKeyUsage;
+//! `ocsphelper` asks only that the CAs be CAs; `timestampsign` asks the end entity for a
+//! critical extendedKeyUsage of id-kp-timeStamping alone and a keyUsage, if present, of
+//! digitalSignature and nonRepudiation alone (RFC 3161 section 2.3), and nothing more of
+//! the CAs.
+//!
+//! Under no purpose, or one that reads no extendedKeyUsage, it restricts nothing we check,
+//! so a critical one is an extension we do not process (RFC 5280 4.2) and fails the path.
 
+use super::checks::{CaKind, ca_kind};
 use super::failure::PathFailure;
 use const_oid::ObjectIdentifier;
 use const_oid::db::rfc5280::{
-    ANY_EXTENDED_KEY_USAGE, ID_KP_CLIENT_AUTH, ID_KP_EMAIL_PROTECTION, ID_KP_SERVER_AUTH,
+    ANY_EXTENDED_KEY_USAGE, ID_KP_CLIENT_AUTH, ID_KP_CODE_SIGNING, ID_KP_EMAIL_PROTECTION,
+    ID_KP_OCSP_SIGNING, ID_KP_SERVER_AUTH, ID_KP_TIME_STAMPING,
 };
 use x509_cert::Certificate;
-use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage};
+use x509_cert::ext::pkix::{ExtendedKeyUsage, KeyUsage, KeyUsages};
 
 /// What a certificate path is verified for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,13 +70,25 @@ pub enum Purpose {
     SslServer,
     /// A TLS client (OpenSSL's `sslclient`).
     SslClient,
+    /// A TLS server whose key can encipher, as old Netscape clients needed (OpenSSL's
+    /// `nssslserver`).
+    NsSslServer,
+    /// Encrypting S/MIME and CMS content to the end entity (OpenSSL's `smimeencrypt`).
+    SmimeEncrypt,
+    /// Signing CRLs (OpenSSL's `crlsign`).
+    CrlSign,
+    /// Signing OCSP responses for a CA (OpenSSL's `ocsphelper`: only the CAs are checked,
+    /// the responder itself being OCSP's to judge).
+    OcspHelper,
+    /// Signing time-stamp tokens (OpenSSL's `timestampsign`, RFC 3161 section 2.3).
+    TimestampSign,
 }
 
 impl Purpose {
     /// Whether this purpose processes extendedKeyUsage (so that a critical one does not
     /// fail the path).
     pub(super) fn uses_eku(self) -> bool {
-        self != Purpose::Any
+        !matches!(self, Purpose::Any | Purpose::CrlSign | Purpose::OcspHelper)
     }
 
     /// The purpose OpenSSL names `name` (`-purpose`), of those we have.
@@ -73,13 +98,23 @@ impl Purpose {
             "smimesign" => Some(Purpose::SmimeSign),
             "sslserver" => Some(Purpose::SslServer),
             "sslclient" => Some(Purpose::SslClient),
+            "nssslserver" => Some(Purpose::NsSslServer),
+            "smimeencrypt" => Some(Purpose::SmimeEncrypt),
+            "crlsign" => Some(Purpose::CrlSign),
+            "ocsphelper" => Some(Purpose::OcspHelper),
+            "timestampsign" => Some(Purpose::TimestampSign),
             _ => None,
         }
     }
 
     /// Checks `cert`, at `depth` in its path (0 for the end entity, the CAs above), for
-    /// this purpose.
+    /// this purpose. A CA must be one for every purpose but `any` (OpenSSL's `check_ca`
+    /// under `X509_check_purpose`, which fails the purpose too where the CA status has
+    /// failed; OpenSSL 3.0 takes any kind of CA here, also in a strict path).
     pub(super) fn check(self, cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
+        if depth > 0 && self != Purpose::Any && ca_kind(cert) == CaKind::Not {
+            return Err(PathFailure::Purpose);
+        }
         match self {
             Purpose::Any => Ok(()),
             Purpose::SmimeSign => smime_sign(cert, depth),
@@ -89,12 +124,63 @@ impl Purpose {
                 };
                 usages(cert, depth, &[ID_KP_SERVER_AUTH, MS_SGC, NS_SGC], ku)
             }
+            Purpose::NsSslServer => {
+                usages(cert, depth, &[ID_KP_SERVER_AUTH, MS_SGC, NS_SGC], |k| k.key_encipherment())
+            }
             Purpose::SslClient => usages(cert, depth, &[ID_KP_CLIENT_AUTH], |k| {
                 k.digital_signature() || k.key_agreement()
             }),
+            Purpose::SmimeEncrypt => {
+                let ekus = [ID_KP_EMAIL_PROTECTION, ANY_EXTENDED_KEY_USAGE];
+                usages(cert, depth, &ekus, |k| k.key_encipherment())
+            }
+            Purpose::CrlSign => key_usage(cert, depth, |k| k.crl_sign()),
+            Purpose::OcspHelper => Ok(()),
+            Purpose::TimestampSign => timestamp_sign(cert, depth),
         }
     }
 }
+
+/// RFC 3161 section 2.3 as OpenSSL's `check_purpose_timestamp_sign` reads it, for the end
+/// entity (a CA need only be one): a keyUsage, if any, of digitalSignature and
+/// nonRepudiation alone, and a critical extendedKeyUsage whose only purpose OpenSSL knows
+/// is id-kp-timeStamping (others it does not know may stand beside it).
+fn timestamp_sign(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
+    if depth > 0 {
+        return Ok(());
+    }
+    let tbs = cert.tbs_certificate();
+    if let Ok(Some((_, k))) = tbs.get_extension::<KeyUsage>() {
+        let signing = k.digital_signature() || k.non_repudiation();
+        let others = !(k.0 - (KeyUsages::DigitalSignature | KeyUsages::NonRepudiation)).is_empty();
+        if !signing || others {
+            return Err(PathFailure::Purpose);
+        }
+    }
+    let Ok(Some((critical, eku))) = tbs.get_extension::<ExtendedKeyUsage>() else {
+        return Err(PathFailure::Purpose);
+    };
+    let known: Vec<&ObjectIdentifier> =
+        eku.0.iter().filter(|oid| OPENSSL_KNOWN_EKUS.contains(oid)).collect();
+    if !critical || known.is_empty() || known.iter().any(|oid| **oid != ID_KP_TIME_STAMPING) {
+        return Err(PathFailure::Purpose);
+    }
+    Ok(())
+}
+
+/// The extended key usages OpenSSL's extension cache turns into its `XKU_*` flags.
+const OPENSSL_KNOWN_EKUS: [ObjectIdentifier; 10] = [
+    ID_KP_SERVER_AUTH,
+    ID_KP_CLIENT_AUTH,
+    ID_KP_EMAIL_PROTECTION,
+    ID_KP_CODE_SIGNING,
+    MS_SGC,
+    NS_SGC,
+    ID_KP_OCSP_SIGNING,
+    ID_KP_TIME_STAMPING,
+    ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.10"), // id-kp-dvcs
+    ANY_EXTENDED_KEY_USAGE,
+];
 
 fn smime_sign(cert: &Certificate, depth: usize) -> Result<(), PathFailure> {
     let ku = |k: &KeyUsage| k.digital_signature() || k.non_repudiation();
@@ -120,10 +206,20 @@ fn usages(
         Ok(Some((_, eku))) if eku.0.iter().any(|oid| ekus.contains(oid)) => {}
         _ => return Err(PathFailure::Purpose),
     }
+    key_usage(cert, depth, ku)
+}
+
+/// An end entity's keyUsage, if present, as `ku` wants (a CA's is checked for
+/// keyCertSign by path validation).
+fn key_usage(
+    cert: &Certificate,
+    depth: usize,
+    ku: impl Fn(&KeyUsage) -> bool,
+) -> Result<(), PathFailure> {
     if depth > 0 {
         return Ok(());
     }
-    match tbs.get_extension::<KeyUsage>() {
+    match cert.tbs_certificate().get_extension::<KeyUsage>() {
         Ok(None) => Ok(()),
         Ok(Some((_, k))) if ku(&k) => Ok(()),
         _ => Err(PathFailure::Purpose),

@@ -113,6 +113,56 @@ fn s_server_serves_a_certificate_made_by_req_and_x509() {
     );
 }
 
+/// `s_server -status_file` staples an OCSP response made by `openssl ocsp` (the CA
+/// responding for itself, the server certificate "good" in its index) to the chain, in TLS
+/// 1.2 and 1.3, for `openssl s_client -status`.
+#[test]
+fn s_server_staples_an_ocsp_response() {
+    if Command::new("openssl").arg("version").output().is_err() {
+        println!("skipped: no `openssl` command to make an OCSP response with");
+        return;
+    }
+    let dir = tempdir();
+    let (ca, key, cert) = ca_and_server_cert(dir.path());
+    let serial = String::from_utf8(ok(&run(&["x509", "-in", &cert, "-noout", "-serial"], b"")))
+        .unwrap()
+        .trim()
+        .strip_prefix("serial=")
+        .unwrap()
+        .to_string();
+    let index = path(dir.path(), "index.txt");
+    std::fs::write(&index, format!("V\t491231235959Z\t\t{serial}\tunknown\t/CN=localhost\n"))
+        .unwrap();
+    let (ca_key, response) = (path(dir.path(), "ca.key"), path(dir.path(), "resp.der"));
+    let made = Command::new("openssl")
+        .args(["ocsp", "-index", &index, "-rsigner", &ca, "-rkey", &ca_key, "-CA", &ca])
+        .args(["-issuer", &ca, "-cert", &cert, "-respout", &response, "-ndays", "1"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
+        .args(["s_server", "-accept", "0", "-cert", &cert, "-key", &key, "-status_file", &response])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("ACCEPT ").unwrap_or_else(|| panic!("{line}")).to_string();
+    for version in ["-tls1_2", "-tls1_3"] {
+        let out = Command::new("openssl")
+            .args(["s_client", "-connect", &addr, "-CAfile", &ca, "-status", version])
+            .args(["-servername", "localhost", "-verify_return_error"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("OCSP Response Status: successful (0x0)"), "{version}: {said}");
+        assert!(said.contains("Cert Status: good"), "{version}: {said}");
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
 #[test]
 fn s_server_refuses_bad_files_in_words() {
     let dir = tempdir();
@@ -131,6 +181,9 @@ fn s_server_refuses_bad_files_in_words() {
     fails(&out, 1, "-key");
     let out = run(&["s_server", "-cert", &key, "-key", &key, "-provider", "openssl"], b"");
     fails(&out, 1, "-provider");
+    // A staple that is no OCSP response.
+    let out = run(&["s_server", "-cert", &key, "-key", &key, "-status_file", &key], b"");
+    fails(&out, 1, "not a DER OCSP response");
 }
 
 #[test]

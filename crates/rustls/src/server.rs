@@ -116,6 +116,9 @@ pub struct Options {
     pub backend: Option<Backend>,
     /// With [`Stack::Cryptocard`]: how a signature waits for its batch.
     pub wait: Wait,
+    /// An OCSP response (RFC 6960, DER) stapled to the first certificate chain for the
+    /// clients that ask for one (RFC 6066 section 8; OpenSSL `s_server`'s `-status_file`).
+    pub ocsp_staple: Option<Vec<u8>>,
 }
 
 impl Default for Options {
@@ -126,6 +129,7 @@ impl Default for Options {
             resumption: true,
             backend: None,
             wait: Wait::default(),
+            ocsp_staple: None,
         }
     }
 }
@@ -222,12 +226,15 @@ pub fn config(
     }
     let provider = Arc::new(provider(options));
     let mut keys = Vec::with_capacity(identities.len());
-    for (chain, key) in identities {
+    for (n, (chain, key)) in identities.into_iter().enumerate() {
         let signing = provider.key_provider.load_private_key(key).map_err(setup)?;
-        let certified = CertifiedKey::new(chain, signing);
+        let mut certified = CertifiedKey::new(chain, signing);
         certified
             .keys_match()
             .map_err(|e| setup(format_args!("the key does not match its certificate: {e}")))?;
+        if n == 0 {
+            certified.ocsp.clone_from(&options.ocsp_staple);
+        }
         keys.push(Arc::new(certified));
     }
     let mut config = ServerConfig::builder_with_provider(provider)

@@ -5,18 +5,22 @@
 //! cryptocard s_server -cert FILE -key FILE [-dcert FILE -dkey FILE] [-accept [HOST:]PORT]
 //!                     [-provider cryptocard|stock] [-no_resumption] [-tls1_2|-tls1_3]
 //!                     [-threads N] [-backend scalar|ifma|auto] [-wait MODE]
+//!                     [-status_file FILE]
 //! ```
 //!
 //! It serves a small page over HTTP/1.1 or HTTP/2 to every connection until stopped,
 //! printing `ACCEPT HOST:PORT` once it listens (port 0 picks a free one). `-dcert`/`-dkey`
 //! add a second certificate (an ECDSA one beside RSA, say): each client gets the first
 //! whose key signs a scheme it offers. `-provider stock` runs the same server on rustls's
-//! own aws-lc-rs, the yardstick of `speed --tls`. Default: port 4433, both TLS versions,
-//! resumption on.
+//! own aws-lc-rs, the yardstick of `speed --tls`. `-status_file` staples an OCSP
+//! response (DER, as `openssl ocsp -respout` writes one) to `-cert`'s chain for clients
+//! that ask (RFC 6066 section 8, in TLS 1.2 and 1.3). Default: port 4433, both TLS
+//! versions, resumption on.
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
+use crate::io;
 use cryptocard::rsa::Backend;
 use cryptocard_rustls::Wait;
 use cryptocard_rustls::server::{self, Options, Stack, Versions};
@@ -30,6 +34,8 @@ const SPEC: Spec = Spec {
         Flag::value("cert", "FILE").about("The certificate chain, PEM, the server's first"),
         Flag::value("key", "FILE").about("Its private key, PEM (PKCS#8, PKCS#1 or SEC 1)"),
         Flag::value("dcert", "FILE").about("A second certificate chain (e.g. ECDSA)"),
+        Flag::value("status_file", "FILE")
+            .about("An OCSP response (DER) stapled to -cert's chain for clients that ask"),
         Flag::value("dkey", "FILE").about("Its private key"),
         Flag::value("provider", "NAME").about("cryptocard (default) or stock (rustls + aws-lc-rs)"),
         Flag::switch("no_resumption").about("No session tickets or cache: every handshake full"),
@@ -75,6 +81,9 @@ pub fn main(argv: &[String]) -> CmdResult {
     if threads > 1024 {
         return Err(Fail::msg("-threads: at most 1024"));
     }
+    if let Some(path) = a.value("status_file") {
+        options.ocsp_staple = Some(ocsp_response(path)?);
+    }
     let mut identities = vec![identity(a.value("cert"), a.value("key"), "-cert", "-key")?];
     if a.has("dcert") || a.has("dkey") {
         identities.push(identity(a.value("dcert"), a.value("dkey"), "-dcert", "-dkey")?);
@@ -89,6 +98,24 @@ pub fn main(argv: &[String]) -> CmdResult {
         let _ = out.flush();
     })
     .map_err(|e| Fail::msg(e.to_string()))
+}
+
+/// The OCSP response of `-status_file`: one DER `OCSPResponse` (RFC 6960 section 4.2.1, a
+/// SEQUENCE whose first element is the ENUMERATED responseStatus), nothing after it.
+fn ocsp_response(path: &str) -> CmdResult<Vec<u8>> {
+    use cryptocard::rsa::spki::der::{Decode, Tag, Tagged, asn1::AnyRef};
+    let der = io::read_capped(Some(path), "an OCSP response", io::MAX_CERT_INPUT)?;
+    let shaped = AnyRef::from_der(&der)
+        .ok()
+        .filter(|outer| outer.tag() == Tag::Sequence)
+        .is_some_and(|outer| {
+            let inner = outer.value();
+            inner.len() >= 3 && inner[0] == 0x0a && inner[1] == 0x01
+        });
+    if !shaped {
+        return Err(Fail::msg(format!("-status_file {path}: not a DER OCSP response")));
+    }
+    Ok(der)
 }
 
 type Identity = (

@@ -42,6 +42,10 @@ pub struct Reached {
     pub name_failures: u64,
     /// The policy checks that passed: bit `i` for the `i`th inputs.
     pub policies_valid: u8,
+    /// An OCSP request that parsed.
+    pub ocsp_request: bool,
+    /// The answers of an OCSP response that verified to the test root.
+    pub ocsp_answers: usize,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -68,7 +72,8 @@ fn trust() -> &'static cms::VerifyOptions {
 /// the text form of every certificate and CRL, each CRL's signature against every
 /// certificate, and each certificate's path in the bundle read as a trust store, checked
 /// for a TLS server's purpose and host name and for revocation by the input's CRLs with
-/// every failure reported. Anything may be refused; nothing may panic or hang.
+/// every failure reported; and the input as an OCSP request and response. Anything may be
+/// refused; nothing may panic or hang.
 pub fn cms(data: &[u8]) -> Reached {
     let mut r = Reached::default();
     for format in [cms::Format::Der, cms::Format::Pem, cms::Format::Smime] {
@@ -116,6 +121,21 @@ pub fn cms(data: &[u8]) -> Reached {
     if let Ok(csr) = cert::read_csr(data) {
         let _ = cert::verify_csr(&csr);
         let _ = cert::csr_text(&csr);
+    }
+    // OCSP: the input as a request, and as a response read and checked against the test
+    // root with the bundle's certificates.
+    r.ocsp_request = cryptocard_pki::ocsp::parse_request(data).is_ok();
+    let _ = cryptocard_pki::ocsp::response_status(data);
+    let ocsp_checks = cryptocard_pki::ocsp::ResponseVerify {
+        trusted: trust().trusted.clone(),
+        partial_chain: false,
+        untrusted: cert::read_certs(data).unwrap_or_default(),
+        trust_untrusted: false,
+        at: std::time::SystemTime::now(),
+        no_verify: false,
+    };
+    if let Ok(v) = cryptocard_pki::ocsp::verify_response(data, &ocsp_checks) {
+        r.ocsp_answers = v.statuses.len();
     }
     r
 }

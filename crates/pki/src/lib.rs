@@ -14,6 +14,8 @@
 //! - [`cms`]: RFC 5652 SignedData and EnvelopedData, DER, PEM and S/MIME (RFC 8551).
 //! - [`conf`]: OpenSSL's configuration files, whose sections `ca` and the X.509
 //!   extension language read.
+//! - [`ocsp`]: OCSP (RFC 6960): requests, responses as a CA's responder makes them, and
+//!   their checks as a relying party makes them.
 //! - [`pkcs12`]: PKCS#12 files (RFC 7292), a key and its certificates under a password:
 //!   read, with OpenSSL 1.x's and 3's schemes, and written as OpenSSL writes them.
 //!
@@ -27,6 +29,7 @@ pub mod cert;
 pub mod cms;
 pub mod conf;
 mod error;
+pub mod ocsp;
 pub mod pkcs12;
 pub mod sig;
 

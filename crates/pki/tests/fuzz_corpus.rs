@@ -35,10 +35,15 @@ fn reached(seeds: &[(String, Reached)], name: &str) -> Reached {
 fn cms_on_its_corpus() {
     let seeds = run("cms", pki_bodies::cms);
     for (name, r) in &seeds {
-        // Every seed is a message, a certificate or a key file the readers know.
+        // Every seed is a message, a certificate, a CRL, an OCSP request or response, or a
+        // key file the readers know.
         let is_key = name.ends_with(".key.pem");
-        assert!(r.message || r.certs > 0 || r.crls > 0 || is_key, "{name}: {r:?}");
+        let ocsp = r.ocsp_request || r.ocsp_answers > 0;
+        assert!(r.message || r.certs > 0 || r.crls > 0 || ocsp || is_key, "{name}: {r:?}");
     }
+    // The intermediate's OCSP answer about the signer, and a request about it.
+    assert_eq!(reached(&seeds, "ocsp-response.der").ocsp_answers, 1);
+    assert!(reached(&seeds, "ocsp-request.der").ocsp_request);
     assert!(reached(&seeds, "openssl-signed.der").verified);
     assert!(reached(&seeds, "openssl-signed-ber.der").verified);
     for cipher in ["aes128", "aes256", "des", "des3", "oaep", "ber"] {

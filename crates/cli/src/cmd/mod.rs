@@ -12,6 +12,7 @@ pub mod enc;
 pub mod genpkey;
 pub mod genrsa;
 pub mod mac;
+pub mod ocsp;
 pub mod pkcs12;
 pub mod pkcs7;
 pub mod pkcs8;
@@ -82,6 +83,11 @@ pub const COMMANDS: &[Command] = &[
     },
     Command { name: "genpkey", summary: "Generate an RSA key (PKCS#8)", run: genpkey::main },
     Command { name: "genrsa", summary: "Generate an RSA key, genrsa style", run: genrsa::main },
+    Command {
+        name: "ocsp",
+        summary: "OCSP requests, a CA's responder, and responses checked (no network)",
+        run: ocsp::main,
+    },
     Command {
         name: "pkcs12",
         summary: "PKCS#12 files (.p12, .pfx): make them, read their keys and certificates",

@@ -28,10 +28,10 @@
 //! There is no prompting: `-batch` is required to issue. Each file is written whole and
 //! put in place by renaming, the database last, so a failure leaves the CA as it was.
 
-mod db;
+pub(crate) mod db;
 mod gencrl;
 mod issue;
-mod revoke;
+pub(crate) mod revoke;
 
 use super::Spec;
 use super::certio;

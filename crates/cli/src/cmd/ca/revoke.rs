@@ -36,7 +36,7 @@ const HOLDS: [(&str, &str, &str); 3] = [
 
 /// A revoked row's third field, read.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Revocation {
+pub(crate) struct Revocation {
     /// When.
     pub at: Time,
     /// Why, if said.

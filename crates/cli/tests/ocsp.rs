@@ -1,0 +1,231 @@
+//! `cryptocard ocsp` beside `openssl ocsp` (RFC 6960): requests byte for byte as OpenSSL
+//! makes them; our responder's answers (from a CA database with a valid, a revoked and no
+//! row) read by OpenSSL and by us alike; OpenSSL's responder's read by us as by OpenSSL;
+//! a delegated responder with and without id-kp-OCSPSigning; nonces; and bad input. Where
+//! OpenSSL is installed, both tools read each response and must print the same stdout,
+//! stderr and exit status; what ours prints is asserted everywhere.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use std::process::Output;
+
+/// A CA (`ca.pem`, `ca.key`), two certificates it issued (`a.pem`, `b.pem`), a
+/// responder it delegated to with id-kp-OCSPSigning (`resp.pem`, `resp.key`) and one
+/// without (`plain.pem`, `plain.key`), and its database `index.txt`: `a` valid, `b`
+/// revoked for key compromise, a third serial never issued. Made with our own commands.
+fn pki(dir: &Path) {
+    let cmd = |args: &str| {
+        let words: Vec<String> = args.split(' ').map(|w| w.replace('@', &path(dir, ""))).collect();
+        ok(&run(&words.iter().map(String::as_str).collect::<Vec<_>>(), b""));
+    };
+    cmd(
+        "req -new -x509 -newkey rsa:2048 -nodes -keyout @ca.key -subj /CN=OCSP-CA -days 2 -out @ca.pem",
+    );
+    for (name, ext) in [
+        ("a", "basicConstraints=CA:FALSE"),
+        ("b", "basicConstraints=CA:FALSE"),
+        ("resp", "extendedKeyUsage=OCSPSigning"),
+        ("plain", "keyUsage=digitalSignature"),
+    ] {
+        cmd(&format!(
+            "req -new -newkey rsa:2048 -nodes -keyout @{name}.key -subj /CN={name} -addext {ext} -out @{name}.csr"
+        ));
+        cmd(&format!(
+            "x509 -req -in @{name}.csr -CA @ca.pem -CAkey @ca.key -days 2 -copy_extensions copy -out @{name}.pem"
+        ));
+    }
+    let serial = |name: &str| {
+        let out = ok(&run(&["x509", "-in", &path(dir, name), "-noout", "-serial"], b""));
+        String::from_utf8(out).unwrap().trim().strip_prefix("serial=").unwrap().to_string()
+    };
+    let index = format!(
+        "V\t491231235959Z\t\t{}\tunknown\t/CN=a\nR\t491231235959Z\t261130120000Z,keyCompromise\t{}\tunknown\t/CN=b\n",
+        serial("a.pem"),
+        serial("b.pem")
+    );
+    std::fs::write(path(dir, "index.txt"), index).unwrap();
+}
+
+/// `ARGS` split at spaces, `@` standing for the directory.
+fn words(dir: &Path, args: &str) -> Vec<String> {
+    args.split_whitespace().map(|w| w.replace('@', &path(dir, ""))).collect()
+}
+
+/// `ocsp ARGS` by us.
+fn ours(dir: &Path, args: &str) -> Output {
+    let words = words(dir, args);
+    let mut argv = vec!["ocsp"];
+    argv.extend(words.iter().map(String::as_str));
+    run(&argv, b"")
+}
+
+/// `ocsp ARGS` by us, and by OpenSSL where installed, which must say the same; returns
+/// ours.
+fn both(dir: &Path, args: &str) -> Output {
+    let words = words(dir, args);
+    let mut argv = vec!["ocsp"];
+    argv.extend(words.iter().map(String::as_str));
+    let ours = run(&argv, b"");
+    if have_openssl("ocsp") {
+        let theirs = openssl_raw(&argv, b"");
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        assert_eq!(text(&ours.stdout), text(&theirs.stdout), "stdout of {args}");
+        // Less OpenSSL's error queue (`HEX:error:...` lines), which is its own.
+        let first = |b: &[u8]| text(b).lines().next().unwrap_or("").to_string();
+        assert_eq!(first(&ours.stderr), first(&theirs.stderr), "stderr of {args}");
+        assert_eq!(ours.status.code(), theirs.status.code(), "status of {args}");
+    }
+    ours
+}
+
+/// A response that did not verify: said first on stderr, exit status 1, and the statuses
+/// printed still.
+fn refused(out: &Output) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("Response Verify Failure\n"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a.pem: good"));
+}
+
+const READ_A_AND_B: &str = "-issuer @ca.pem -cert @a.pem -cert @b.pem -no_nonce -CAfile @ca.pem";
+
+#[test]
+fn requests_as_openssl_makes_them() {
+    let dir = tempdir();
+    pki(dir.path());
+    let d = |name: &str| path(dir.path(), name);
+    let (ca, a) = (d("ca.pem"), d("a.pem"));
+    for digest in [&[][..], &["-sha256"]] {
+        // (OpenSSL wants the digest before the certificates.)
+        let mut args = vec!["ocsp"];
+        args.extend_from_slice(digest);
+        args.extend(["-issuer", &ca, "-cert", &a, "-serial", "0x1234", "-no_nonce"]);
+        let ours = path(dir.path(), "ours.req");
+        ok(&run(&[&args[..], &["-reqout", &ours]].concat(), b""));
+        if have_openssl("requests_as_openssl_makes_them") {
+            let theirs = path(dir.path(), "theirs.req");
+            openssl(&[&args[..], &["-reqout", &theirs]].concat(), b"");
+            assert_eq!(std::fs::read(&ours).unwrap(), std::fs::read(&theirs).unwrap());
+        }
+    }
+    // With a nonce: 16 fresh bytes each time, which OpenSSL reads.
+    let (r1, r2) = (d("n1.req"), d("n2.req"));
+    for r in [&r1, &r2] {
+        ok(&run(&["ocsp", "-issuer", &d("ca.pem"), "-cert", &d("a.pem"), "-reqout", r], b""));
+    }
+    let (n1, n2) = (std::fs::read(&r1).unwrap(), std::fs::read(&r2).unwrap());
+    assert_eq!(n1.len(), n2.len());
+    assert_ne!(n1, n2);
+    if have_openssl("requests_as_openssl_makes_them") {
+        let text = String::from_utf8(openssl(&["ocsp", "-reqin", &r1, "-req_text"], b"")).unwrap();
+        assert!(text.contains("OCSP Nonce"), "{text}");
+    }
+}
+
+#[test]
+fn our_responder_read_by_both() {
+    let dir = tempdir();
+    pki(dir.path());
+    // The CA answers for itself, about a, b and a serial it never issued; nextUpdate a
+    // day on.
+    let respond = "-index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -issuer @ca.pem \
+                   -cert @a.pem -cert @b.pem -serial 0x7777 -no_nonce -ndays 1 -respout @r.der"
+        .to_string();
+    ok(&ours(dir.path(), &respond));
+    let out = both(dir.path(), &format!("-respin @r.der {READ_A_AND_B} -serial 0x7777"));
+    let text = ok_text(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "Response verify OK\n");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with("a.pem: good"), "{text}");
+    assert!(lines[1].starts_with("\tThis Update: ") && lines[2].starts_with("\tNext Update: "));
+    assert!(lines[3].ends_with("b.pem: revoked"), "{text}");
+    assert_eq!(lines[6], "\tReason: keyCompromise");
+    assert_eq!(lines[7], "\tRevocation Time: Nov 30 12:00:00 2026 GMT");
+    assert_eq!(lines[8], "0x7777: unknown", "{text}");
+    // Delegated to `resp`, named by its key's hash, without the responder certificate in
+    // the response (given to the checker with -verify_other).
+    let respond = respond
+        .replace("-rsigner @ca.pem -rkey @ca.key", "-rsigner @resp.pem -rkey @resp.key")
+        + " -resp_key_id -resp_no_certs";
+    ok(&ours(dir.path(), &respond));
+    let out = both(dir.path(), &format!("-respin @r.der {READ_A_AND_B} -verify_other @resp.pem"));
+    assert!(ok_text(&out).contains("a.pem: good"));
+    // Without the responder's certificate, no signer is found.
+    let out = both(dir.path(), &format!("-respin @r.der {READ_A_AND_B}"));
+    refused(&out);
+    // A responder the CA did not delegate to (no id-kp-OCSPSigning).
+    let respond = respond.replace("@resp.", "@plain.");
+    ok(&ours(dir.path(), &respond));
+    let out = both(dir.path(), &format!("-respin @r.der {READ_A_AND_B} -verify_other @plain.pem"));
+    refused(&out);
+    // ... unless the checker trusts it as it is.
+    let out = both(dir.path(), &format!("-respin @r.der {READ_A_AND_B} -VAfile @plain.pem"));
+    assert!(ok_text(&out).contains("b.pem: revoked"));
+    // Not checked at all.
+    let out = both(dir.path(), &format!("-respin @r.der {READ_A_AND_B} -noverify"));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn openssls_responder_read_by_both() {
+    if !have_openssl("openssls_responder_read_by_both") {
+        return;
+    }
+    let dir = tempdir();
+    pki(dir.path());
+    let d = |name: &str| path(dir.path(), name);
+    let args = ["-rkey", &d("resp.key"), "-issuer", &d("ca.pem"), "-cert", &d("b.pem")];
+    openssl(
+        &[
+            &["ocsp", "-index", &d("index.txt"), "-CA", &d("ca.pem"), "-rsigner", &d("resp.pem")][..],
+            &args,
+            &["-no_nonce", "-nmin", "30", "-respout", &d("t.der")],
+        ]
+        .concat(),
+        b"",
+    );
+    // It answers for b alone: a has no status, which fails the run.
+    let out = both(dir.path(), &format!("-respin @t.der {READ_A_AND_B}"));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("a.pem: ERROR: No Status found."), "{text}");
+    assert!(text.contains("b.pem: revoked"), "{text}");
+}
+
+#[test]
+fn nonces_and_bad_responses() {
+    let dir = tempdir();
+    pki(dir.path());
+    let d = |name: &str| path(dir.path(), name);
+    // Our request with a nonce, answered by our responder: the nonce comes back.
+    ok(&ours(dir.path(), "-issuer @ca.pem -cert @a.pem -reqout @q.der"));
+    let responder = "-index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key";
+    ok(&ours(dir.path(), &format!("{responder} -reqin @q.der -respout @r.der")));
+    if have_openssl("nonces_and_bad_responses") {
+        let text = openssl(&["ocsp", "-respin", &d("r.der"), "-resp_text", "-noverify"], b"");
+        assert!(String::from_utf8_lossy(&text).contains("OCSP Nonce"));
+    }
+    // Checked by a new request's nonce: not the one echoed.
+    let out = both(dir.path(), "-respin @r.der -issuer @ca.pem -cert @a.pem -CAfile @ca.pem");
+    fails(&out, 1, "Nonce Verify error");
+    // A response without a nonce, checked with one sent: a warning only.
+    let args = format!("{responder} -issuer @ca.pem -cert @a.pem -no_nonce -respout @plain.der");
+    ok(&ours(dir.path(), &args));
+    let out = both(dir.path(), "-respin @plain.der -issuer @ca.pem -cert @a.pem -CAfile @ca.pem");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("WARNING: no nonce in response"));
+    assert!(ok_text(&out).contains("a.pem: good"));
+    // Not a response; a request where a response belongs.
+    std::fs::write(d("junk.der"), b"\x30\x03\x02\x01\x01").unwrap();
+    fails(&ours(dir.path(), "-respin @junk.der -noverify"), 1, "junk.der");
+    fails(&ours(dir.path(), "-respin @q.der -noverify"), 1, "q.der");
+    // A responder asked something it cannot read answers malformedRequest.
+    let args = format!("{responder} -reqin @junk.der -respout @m.der");
+    fails(&ours(dir.path(), &args), 1, "the request");
+    let out = both(dir.path(), "-respin @m.der -noverify");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Responder Error: malformedrequest (1)\n");
+    assert_eq!(out.status.code(), Some(1));
+    // Nothing to do.
+    fails(&run(&["ocsp"], b""), 1, "nothing to do");
+}

@@ -50,8 +50,19 @@ fn ca_and_server_cert(dir: &std::path::Path) -> (String, String, String) {
 /// Starts `cryptocard s_server` on `accept` with `cert` and `key`, resumption off;
 /// returns it and the address it says it accepts on.
 fn s_server(accept: &str, cert: &str, key: &str) -> (std::process::Child, String) {
+    s_server_with(accept, cert, key, &["-no_resumption"])
+}
+
+/// [`s_server`] with `extra` options instead of `-no_resumption`.
+fn s_server_with(
+    accept: &str,
+    cert: &str,
+    key: &str,
+    extra: &[&str],
+) -> (std::process::Child, String) {
     let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(["s_server", "-accept", accept, "-cert", cert, "-key", key, "-no_resumption"])
+        .args(["s_server", "-accept", accept, "-cert", cert, "-key", key])
+        .args(extra)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -140,14 +151,7 @@ fn s_server_staples_an_ocsp_response() {
         .output()
         .unwrap();
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    let mut server = Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(["s_server", "-accept", "0", "-cert", &cert, "-key", &key, "-status_file", &response])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim().strip_prefix("ACCEPT ").unwrap_or_else(|| panic!("{line}")).to_string();
+    let (mut server, addr) = s_server_with("0", &cert, &key, &["-status_file", &response]);
     for version in ["-tls1_2", "-tls1_3"] {
         let out = Command::new("openssl")
             .args(["s_client", "-connect", &addr, "-CAfile", &ca, "-status", version])

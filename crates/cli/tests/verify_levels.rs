@@ -26,14 +26,7 @@ struct Pki {
 
 impl Pki {
     fn new() -> Pki {
-        let root_key = key("root.key");
-        let root = make("/CN=level root", &root_key, |b| b.profile(Profile::Ca), None);
-        let ca = make(
-            "/CN=level CA",
-            &key("ca.key.pem"),
-            |b| b.profile(Profile::Ca),
-            Some((&root, &root_key)),
-        );
+        let (root, ca) = root_and_ca("level root", "level CA");
         Pki { dir: tempdir(), root, ca, n: std::cell::Cell::new(0) }
     }
 

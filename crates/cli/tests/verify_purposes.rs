@@ -47,14 +47,7 @@ struct Pki {
 
 impl Pki {
     fn new() -> Pki {
-        let root_key = key("root.key");
-        let root = make("/CN=purpose root", &root_key, |b| b.profile(Profile::Ca), None);
-        let ca = make(
-            "/CN=purpose CA",
-            &key("ca.key.pem"),
-            |b| b.profile(Profile::Ca),
-            Some((&root, &root_key)),
-        );
+        let (root, ca) = root_and_ca("purpose root", "purpose CA");
         Pki { dir: tempdir(), root, ca, n: std::cell::Cell::new(0) }
     }
 

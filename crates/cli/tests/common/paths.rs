@@ -146,3 +146,17 @@ pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
     out.extend_from_slice(content);
     out
 }
+
+/// A root on root.key and a CA on ca.key.pem it issued (both of the CA profile), named
+/// `ROOT` and `CA` under `/CN=`.
+pub fn root_and_ca(root: &str, ca: &str) -> (Certificate, Certificate) {
+    let root_key = key("root.key");
+    let root = make(&format!("/CN={root}"), &root_key, |b| b.profile(cert::Profile::Ca), None);
+    let ca = make(
+        &format!("/CN={ca}"),
+        &key("ca.key.pem"),
+        |b| b.profile(cert::Profile::Ca),
+        Some((&root, &root_key)),
+    );
+    (root, ca)
+}

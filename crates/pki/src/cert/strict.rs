@@ -53,10 +53,6 @@ pub(super) fn check_ca_strict(cert: &Certificate, depth: usize) -> Result<(), Pa
     if ok { Ok(()) } else { Err(PathFailure::InvalidCa) }
 }
 
-/// keyUsage bits as OpenSSL's `ex_kusage` holds them, for the two it reads here.
-const KU_KEY_CERT_SIGN: u8 = 0x04;
-const KU_CRL_SIGN: u8 = 0x02;
-
 /// The conformance failures of `cert` at `depth` in a path of `len` certificates, in
 /// OpenSSL's order (none for a path of one certificate).
 pub(super) fn conformance(cert: &Certificate, depth: usize, len: usize) -> Vec<PathFailure> {
@@ -69,14 +65,9 @@ pub(super) fn conformance(cert: &Certificate, depth: usize, len: usize) -> Vec<P
     let bc = tbs.get_extension::<BasicConstraints>().ok().flatten();
     let is_ca = bc.as_ref().is_some_and(|(_, bc)| bc.ca);
     let ku = tbs.get_extension::<KeyUsage>().ok().flatten().map(|(_, ku)| ku);
-    // OpenSSL's `ex_kusage`: zero where there is no keyUsage.
-    let ku_bits = |bit: u8| match ku {
-        Some(ku) => match bit {
-            KU_KEY_CERT_SIGN => ku.key_cert_sign(),
-            _ => ku.crl_sign(),
-        },
-        None => false,
-    };
+    // OpenSSL's `ex_kusage` bits: none where there is no keyUsage.
+    let cert_sign = ku.is_some_and(|ku| ku.key_cert_sign());
+    let crl_sign = ku.is_some_and(|ku| ku.crl_sign());
     let san = tbs.get_extension::<SubjectAltName>().ok().flatten();
     let akid = tbs.get_extension::<AuthorityKeyIdentifier>().ok().flatten();
     let skid = tbs.get_extension::<SubjectKeyIdentifier>().ok().flatten();
@@ -88,7 +79,7 @@ pub(super) fn conformance(cert: &Certificate, depth: usize, len: usize) -> Vec<P
         if !is_ca {
             out.push(F::PathLenForNonCa);
         }
-        if !ku_bits(KU_KEY_CERT_SIGN) {
+        if !cert_sign {
             out.push(F::PathLenWithoutCertSign);
         }
     }
@@ -99,13 +90,13 @@ pub(super) fn conformance(cert: &Certificate, depth: usize, len: usize) -> Vec<P
         if ku.is_none() {
             out.push(F::CaWithoutKeyUsage);
         }
-    } else if ku_bits(KU_KEY_CERT_SIGN) {
+    } else if cert_sign {
         out.push(F::CertSignForNonCa);
     }
     if issuer_empty {
         out.push(F::IssuerNameEmpty);
     }
-    if (is_ca || ku_bits(KU_CRL_SIGN) || san.is_none()) && subject_empty {
+    if (is_ca || crl_sign || san.is_none()) && subject_empty {
         out.push(F::SubjectNameEmpty);
     }
     if subject_empty && san.is_some() && !critical.subject_alt_name {

@@ -16,7 +16,7 @@
 //! The products are lane-wise, so the step is [`amm`](super::amm)'s with other indices;
 //! the digit after digit 0, which feeds the quotient-digit shadow (`Digit0`), is lane pair
 //! 0 of block 1. The normalisation ([`normalize_x2s`]) propagates carries in the same
-//! order, with the carry bits put in digit order in one word (`4 S <= 32` digits).
+//! order, with the carry bits put in digit order in one word up to 32 digits, two above.
 //!
 //! The layout is used for the whole exponentiation (tables included) by `exp_x2` where it
 //! applies ([`strided_fits`]); [`to_strided`] and [`from_strided`] convert at its ends.
@@ -27,10 +27,10 @@ use super::vec52::{self, X2};
 use core::arch::x86_64::*;
 
 /// Whether `D` digits run strided: a multiple of 4 (four lane pairs a block), at least five
-/// blocks (`spread`'s copies must not overlap) and at most seven (the carry bits of both
-/// numbers in one word, and `gather`'s copies apart).
+/// blocks (`spread`'s copies must not overlap) and at most ten (the carry bits of both
+/// numbers in two words, and the kernels' blocks in registers).
 pub(super) const fn strided_fits(d: usize) -> bool {
-    d.is_multiple_of(4) && d >= 20 && d <= 28
+    d.is_multiple_of(4) && d >= 20 && d <= 40
 }
 
 /// Index in `X2::d` of digit `k` in the strided layout.
@@ -91,7 +91,7 @@ pub(super) fn amm_x2s<const D: usize>(
         let x = _mm_add_epi64(_mm_add_epi64(e, _mm512_castsi512_si128(h[0])), next);
         let (y, carry) = (digit0.y, digit0.carry);
         digit0 = digit0.next_at(x, vec52::pair(n, slot::<D>(1)), vec52::pair(n, 0), k0);
-        unroll!(v in 0..s, max 8 => {
+        unroll!(v in 0..s, max 12 => {
             if v > 1 {
                 acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
                 h[v] = _mm512_madd52hi_epu64(zero, vec52::block(a, v), bi);
@@ -101,7 +101,7 @@ pub(super) fn amm_x2s<const D: usize>(
         // New block v: old block v + 1; the last: old block 0 one lane pair down; plus
         // the high halves.
         let first = acc[0];
-        unroll!(v in 0..s, max 8 => {
+        unroll!(v in 0..s, max 12 => {
             let moved = if v + 1 < s { acc[v + 1] } else { _mm512_alignr_epi64::<2>(zero, first) };
             acc[v] = _mm512_add_epi64(moved, h[v]);
         });
@@ -120,7 +120,7 @@ pub(super) fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
     let zero = _mm512_setzero_si512();
     // Step 1: t_k = (x_k mod 2^52) + (x_(k-1) >> 52); digit k - 1 is the block below,
     // same lanes, or for block 0 the last block one lane pair up.
-    let mut t = [zero; 8];
+    let mut t = [zero; 10];
     let last_hi = _mm512_srli_epi64::<52>(acc[s - 1]);
     for v in 0..s {
         let below = if v > 0 {
@@ -130,13 +130,21 @@ pub(super) fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
         };
         t[v] = _mm512_add_epi64(_mm512_and_si512(acc[v], mask), below);
     }
-    // Step 2: generate / propagate bits in digit order (bit 2k + number), one word.
-    let (mut g, mut p) = (0u64, 0u64);
+    // Step 2: generate / propagate bits in digit order (bit 2k + number), in one word up to
+    // 32 digits, two above.
+    let (mut g, mut p) = (0u128, 0u128);
     for (v, &tv) in t[..s].iter().enumerate() {
         g |= spread::<D>(_mm512_cmpgt_epu64_mask(tv, mask), v);
         p |= spread::<D>(_mm512_cmpeq_epi64_mask(tv, mask), v);
     }
-    let [carries] = vec52::lookahead(&[g], &[p]);
+    let carries = if D <= 32 {
+        let [c] = vec52::lookahead(&[g as u64], &[p as u64]);
+        u128::from(c)
+    } else {
+        let words = |x: u128| [x as u64, (x >> 64) as u64];
+        let [lo, hi] = vec52::lookahead(&words(g), &words(p));
+        u128::from(lo) | u128::from(hi) << 64
+    };
     for (v, &tv) in t[..s].iter().enumerate() {
         let c = gather::<D>(carries, v);
         let y = _mm512_mask_sub_epi64(tv, c, tv, _mm512_set1_epi64(-1));
@@ -149,11 +157,11 @@ pub(super) fn normalize_x2s<const D: usize>(acc: &[__m512i], out: &mut X2<D>) {
 /// bits apart (so they do not overlap), which puts field `L` of copy `L` at `2 L S`; the
 /// mask keeps those.
 #[inline]
-fn spread<const D: usize>(m: u8, v: usize) -> u64 {
+fn spread<const D: usize>(m: u8, v: usize) -> u128 {
     let s = D / 4;
     let copies: u64 = (0..4).map(|l| 1 << (2 * l * (s - 1))).sum();
     let fields: u64 = (0..4).map(|l| 3 << (2 * l * s)).sum();
-    ((u64::from(m) * copies) & fields) << (2 * v)
+    u128::from((u64::from(m) * copies) & fields) << (2 * v)
 }
 
 /// The inverse of [`spread`]: block `v`'s lane mask from digit-order bits. The fields at
@@ -162,11 +170,14 @@ fn spread<const D: usize>(m: u8, v: usize) -> u64 {
 /// or carries into them (`tests` checks every mask at every digit count that runs
 /// strided).
 #[inline]
-fn gather<const D: usize>(w: u64, v: usize) -> u8 {
+fn gather<const D: usize>(w: u128, v: usize) -> u8 {
     let s = D / 4;
     let fields: u64 = (0..4).map(|l| 3 << (2 * l * s)).sum();
     let copies: u64 = (0..4).map(|l| 1 << (2 * (s - 1) * (3 - l))).sum();
-    (((w >> (2 * v)) & fields).wrapping_mul(copies) >> (6 * (s - 1))) as u8
+    // Block v's fields lie below bit 2 (3 S + v) + 2 <= 62 + 2 v: one word after the shift,
+    // and the product's bits that matter are below 6 (S - 1) + 8 <= 64.
+    let x = (w >> (2 * v)) as u64 & fields;
+    (x.wrapping_mul(copies) >> (6 * (s - 1))) as u8
 }
 
 #[cfg(test)]
@@ -178,8 +189,8 @@ mod tests {
         let s = D / 4;
         for v in 0..s {
             for m in 0..=255u8 {
-                let want: u64 =
-                    (0..8).map(|b| u64::from(m >> b & 1) << (2 * ((b / 2) * s + v) + b % 2)).sum();
+                let want: u128 =
+                    (0..8).map(|b| u128::from(m >> b & 1) << (2 * ((b / 2) * s + v) + b % 2)).sum();
                 assert_eq!(spread::<D>(m, v), want, "spread D={D} v={v} m={m}");
                 // Other blocks' bits set too: gather must pick block v's alone.
                 let others = (0..s).filter(|&u| u != v).fold(0, |w, u| w | spread::<D>(0xff, u));
@@ -193,5 +204,8 @@ mod tests {
         spread_gather::<20>();
         spread_gather::<24>();
         spread_gather::<28>();
+        spread_gather::<32>();
+        spread_gather::<36>();
+        spread_gather::<40>();
     }
 }

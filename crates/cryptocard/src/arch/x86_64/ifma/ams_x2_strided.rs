@@ -46,7 +46,7 @@
 //!
 //! Guard bits: a digit of the square sums at most `2 D` halves below 2^52 (each cross
 //! product's two halves counted twice, in `cx` and by the doubling), and the reduction at
-//! most `2 D` more: below `4 D 2^52 < 2^59`.
+//! most `2 D` more: below `4 D 2^52 < 2^60` up to 40 digits.
 
 use super::amm::Digit0;
 use super::amm_x2_strided::{normalize_x2s, slot, strided_fits};
@@ -56,21 +56,16 @@ use core::arch::x86_64::*;
 /// The accumulators of the square by digit class.
 type Classes = [__m512i; 64];
 
-/// Whether `D` digits square with [`ams_x2s`]: the strided layout, and the accumulators
-/// of the square, `D + D / 4` of them, few enough to stay mostly in the 32 registers.
-pub(super) const fn ams_x2s_fits(d: usize) -> bool {
-    strided_fits(d) && d <= 20
-}
-
 /// How many steps before the reduction takes a class its products are issued (tuned on
-/// AMD Zen 4 against 1 and 3 with `crates/bench`'s `ifma` benchmark; rerun it to retune).
+/// AMD Zen 4 against 1, 3 and 4 with `crates/bench`'s `ifma` benchmark, at 20 and 40
+/// digits, where they were within the noise of each other; rerun it to retune).
 const LEAD: usize = 2;
 
 /// `ams(a) = a^2 / R mod n` of two interleaved numbers, all operands strided; contract as
-/// [`amm_x2s`](super::amm_x2_strided::amm_x2s) with `b = a`, `ams_x2s_fits(D)`.
+/// [`amm_x2s`](super::amm_x2_strided::amm_x2s) with `b = a`.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
 pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
-    assert!(ams_x2s_fits(D), "internal error: no strided squaring for D");
+    assert!(strided_fits(D), "internal error: no strided layout for D");
     let s = D / 4;
     let k0 = vec52::load2(k0);
     let zero = _mm512_setzero_si512();
@@ -106,14 +101,14 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         }};
     }
     // Classes the window needs at the start, and LEAD steps' worth ahead.
-    unroll!(r in 0..D, max 20 => {
-        unroll!(v in 0..s, max 8 => {
+    unroll!(r in 0..D, max 40 => {
+        unroll!(v in 0..s, max 12 => {
             if r + v < s + LEAD {
                 row_block!(r, v);
             }
         });
     });
-    unroll!(m in 0..D, max 20 => {
+    unroll!(m in 0..D, max 40 => {
         if m < s + LEAD {
             fold!(m);
         }
@@ -123,7 +118,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
     acc[..s].copy_from_slice(&c[..s]);
     // Digit 0 of the square is class 0's lane pair 0 alone: complete.
     let mut digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);
-    unroll!(i in 0..D, max 20 => {
+    unroll!(i in 0..D, max 40 => {
         // Window digit 1 (block 1, lane pair 0): every class of it is in.
         let ew = _mm512_castsi512_si128(acc[1]);
         let (y, carry) = (digit0.y, digit0.carry);
@@ -132,7 +127,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         // (before the shift), the top block's into the block the shift brings in.
         let yb = _mm512_shuffle_i64x2::<0>(_mm512_castsi128_si512(y), _mm512_castsi128_si512(y));
         let mut last = zero;
-        unroll!(v in 0..s, max 8 => {
+        unroll!(v in 0..s, max 12 => {
             let nv = vec52::block(n, v);
             acc[v] = _mm512_madd52lo_epu64(acc[v], nv, yb);
             if v + 1 < s {
@@ -143,7 +138,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         });
         acc[1] = _mm512_add_epi64(acc[1], _mm512_zextsi128_si512(carry));
         // The square's products for class i + S + LEAD, in the reduction's shadow.
-        unroll!(v in 0..s, max 8 => {
+        unroll!(v in 0..s, max 12 => {
             if i + s + LEAD >= v && i + s + LEAD - v < D {
                 row_block!(i + s + LEAD - v, v);
             }
@@ -153,7 +148,7 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
         }
         // The shift of `amm_x2s`, and class i + S into the block it brings in.
         let first = acc[0];
-        unroll!(v in 0..s, max 8 => {
+        unroll!(v in 0..s, max 12 => {
             acc[v] = if v + 1 < s {
                 acc[v + 1]
             } else {

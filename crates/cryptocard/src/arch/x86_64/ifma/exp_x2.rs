@@ -11,7 +11,7 @@
 use super::amm::amm_x2;
 use super::amm_x2_strided::{amm_x2s, from_strided, strided_fits, to_strided};
 use super::ams::ams_x2;
-use super::ams_x2_strided::{ams_x2s, ams_x2s_fits};
+use super::ams_x2_strided::ams_x2s;
 use super::radix52::{self, Params52};
 use super::vec52::{self, X2};
 use super::window::{Exponents, Kernels};
@@ -22,8 +22,9 @@ use zeroize::Zeroize;
 
 /// The digit counts whose squarings use `ams_x2`: every class from 30 digits up, where it
 /// beats `amm_x2(a, a)` (on AMD Zen 4, chained cycles of `crates/bench`'s `ifma`
-/// benchmark: by 7% at 30 digits, 12% at 40 and 60, 2% at 79; rerun it to retune). At
-/// 20 digits the strided layout squares with its own kernel, `ams_x2s`.
+/// benchmark: by 7% at 30 digits, 12% at 40 and 60, 2% at 79; rerun it to retune). Where
+/// the strided layout runs (20 and 40 digits among RSA's sizes) it squares with its own
+/// kernel, `ams_x2s`, instead.
 pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 30..=79;
 
 /// Whether `d` is in [`AMS_X2_DIGITS`], at compile time (`contains` is not `const`).
@@ -138,7 +139,7 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     exp: Exponents<'_, 2>,
     out: &mut X2<D>,
 ) {
-    if const { strided_fits(D) && !ams_x2_digits(D) } {
+    if const { strided_fits(D) } {
         let (n, mut base) = (to_strided(&inp.n), to_strided(&inp.base));
         let rr = to_strided(&inp.rr);
         let mut k = X2Kernels::<D, true> { _ifma: ifma, n: &n, k0: inp.k0 };
@@ -163,7 +164,7 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
 }
 
 /// The x2 products bound to a pair of moduli, in the contiguous layout or (`STRIDED`)
-/// the strided one of `amm_x2s` (squarings by `ams_x2s` where it fits).
+/// the strided one of `amm_x2s` (squarings by `ams_x2s`).
 struct X2Kernels<'a, const D: usize, const STRIDED: bool> {
     _ifma: Ifma,
     n: &'a X2<D>,
@@ -195,7 +196,7 @@ impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> 
     }
 
     fn sqr(&mut self, a: &X2<D>, out: &mut X2<D>) {
-        if const { STRIDED && ams_x2s_fits(D) } {
+        if STRIDED {
             // SAFETY: as in `mul`, for `ams_x2s`.
             unsafe { ams_x2s::<D>(a, self.n, &self.k0, out) }
         } else if const { ams_x2_digits(D) && !STRIDED } {

@@ -74,7 +74,7 @@ pub fn ams_x2<const D: usize>(_ifma: Ifma, a: &X2<D>, n: &X2<D>, k0: &[u64; 2], 
     unsafe { super::ams::ams_x2(a, n, k0, out) }
 }
 
-/// `amm_x2s`: the strided x2 product (`D` of 20, 24 or 28).
+/// `amm_x2s`: the strided x2 product (`D` a multiple of 4 from 20 to 40).
 pub fn amm_x2s<const D: usize>(
     _ifma: Ifma,
     a: &X2<D>,
@@ -87,7 +87,7 @@ pub fn amm_x2s<const D: usize>(
     unsafe { super::amm_x2_strided::amm_x2s(a, b, n, k0, out) }
 }
 
-/// `ams_x2s`: the strided x2 square (`D` of 20).
+/// `ams_x2s`: the strided x2 square (`D` as for `amm_x2s`).
 pub fn ams_x2s<const D: usize>(_ifma: Ifma, a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
     // SAFETY: the token proves AVX-512 F/IFMA/VL/BW.
     unsafe { super::ams_x2_strided::ams_x2s(a, n, k0, out) }

@@ -43,10 +43,11 @@
 //! * [`exp_x2::exp_x2`]: the two CRT exponentiations of one RSA private operation,
 //!   interleaved digit by digit in one register set (`X2`), OpenSSL's
 //!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_public_x2`] runs the
-//!   RSA fault check (one public exponent) on the same kernel. At 20, 24 and 28 digits
-//!   (RSA-2048's 20) the blocks hold the digits strided ([`amm_x2_strided`]), so that a step's
-//!   shift is one shuffle, not one a block; at 20 the squarings take each cross product
-//!   once, by digit class, inside the reduction's steps ([`ams_x2_strided`]).
+//!   RSA fault check (one public exponent) on the same kernel. At digit counts that are
+//!   multiples of 4 from 20 to 40 (RSA-2048's 20, RSA-4096's 40) the blocks hold the digits
+//!   strided ([`amm_x2_strided`]), so that a step's shift is one shuffle, not one a block,
+//!   and the squarings take each cross product once, by digit class, inside the
+//!   reduction's steps ([`ams_x2_strided`]).
 //! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
 //!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
 //!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register), the
@@ -84,10 +85,11 @@
 //! on eight independent lanes and no shift needs a shuffle), which is what batching buys;
 //! when a batch pays is the RSA layer's policy (`rsa::accel`). The x2 squaring uses
 //! `ams_x2` where it beats `amm_x2`, from 30 digits up (`exp_x2::AMS_X2_DIGITS`). At 20
-//! digits the exponentiations run the strided `amm_x2s`, whose shift is one shuffle a
-//! step, and the squarings `ams_x2s`, which takes each cross product once, doubled per
-//! class; each beats its unstrided twin, and together they make the x2 pair of 1024-bit
-//! exponentiations (RSA-2048's CRT halves) markedly faster than on `amm_x2` alone.
+//! and 40 digits the exponentiations run the strided `amm_x2s`, whose shift is one shuffle
+//! a step, and the squarings `ams_x2s`, which takes each cross product once, doubled per
+//! class; each beats its unstrided twin, and together they make the x2 pairs of 1024-bit
+//! and 2048-bit exponentiations (the CRT halves of RSA-2048 and RSA-4096) markedly faster
+//! than on `amm_x2` and `ams_x2`.
 //!
 //! `crates/bench`'s `ifma` benchmark measures all of this: the cycles of one product in
 //! a dependent chain (each output the next input) for every kernel and digit count
@@ -125,6 +127,10 @@ macro_rules! unroll {
     };
     ($k:ident in 0..$n:expr, max 20 => $body:block) => {
         unroll!(@ $k, $n, 20, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)
+    };
+    ($k:ident in 0..$n:expr, max 40 => $body:block) => {
+        unroll!(@ $k, $n, 40, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19
+            20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39)
     };
     (@ $k:ident, $n:expr, $max:literal, $body:block, $($i:literal)*) => {{
         assert!($n <= $max, "internal error: unroll! past its bound");

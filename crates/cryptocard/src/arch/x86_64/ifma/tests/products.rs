@@ -6,7 +6,7 @@ use super::{Rng, digits, from_digits, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
 use crate::arch::x86_64::ifma::amm_x2_strided::{amm_x2s, from_strided, strided_fits, to_strided};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
-use crate::arch::x86_64::ifma::ams_x2_strided::{ams_x2s, ams_x2s_fits};
+use crate::arch::x86_64::ifma::ams_x2_strided::ams_x2s;
 use crate::arch::x86_64::ifma::mb8_columns::{amm_mb8_ps, ams_mb8_ps, width_ok};
 use crate::arch::x86_64::ifma::mb8_karatsuba::{amm_mb8_ks, ams_mb8_ks, ks_fits};
 use crate::arch::x86_64::ifma::radix52::{self, max_modulus_bits};
@@ -119,7 +119,7 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
                     let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
                     check_amm(&xs[l], &ys[l], &ns[l], D, &o);
                 }
-                if const { ams_x2s_fits(D) } && square {
+                if square {
                     // SAFETY: IFMA was detected above.
                     unsafe { ams_x2s(&sa, &sn, &[k0[2 * p], k0[2 * p + 1]], &mut so) };
                     let out = from_strided(&so);
@@ -190,7 +190,9 @@ fn amm_matches_num_bigint_at_every_size() {
     amm_matches::<24>(&mut rng, false);
     amm_matches::<8>(&mut rng, false);
     amm_matches::<16>(&mut rng, false);
+    amm_matches::<28>(&mut rng, false);
     amm_matches::<32>(&mut rng, false);
+    amm_matches::<36>(&mut rng, false);
     amm_matches::<40>(&mut rng, false);
     amm_matches::<60>(&mut rng, false);
     amm_matches::<79>(&mut rng, false);
@@ -205,6 +207,9 @@ fn ams_matches_num_bigint_at_every_size() {
     amm_matches::<21>(&mut rng, true);
     amm_matches::<30>(&mut rng, true);
     amm_matches::<24>(&mut rng, true);
+    amm_matches::<28>(&mut rng, true);
+    amm_matches::<32>(&mut rng, true);
+    amm_matches::<36>(&mut rng, true);
     amm_matches::<40>(&mut rng, true);
     amm_matches::<60>(&mut rng, true);
     amm_matches::<79>(&mut rng, true);

@@ -371,10 +371,11 @@ fn x2_kernels() {
     let Some(ifma) = ifma_or_skip("x2_kernels") else { return };
     let cpt = core_per_tick();
     x2_contiguous::<20>(ifma, cpt);
-    x2_strided::<20>(ifma, cpt);
+    x2_strided::<20, 20>(ifma, cpt);
     x2_contiguous::<30>(ifma, cpt);
+    x2_strided::<30, 32>(ifma, cpt);
     x2_contiguous::<40>(ifma, cpt);
-    x2_strided::<40>(ifma, cpt);
+    x2_strided::<40, 40>(ifma, cpt);
 }
 
 /// Cycles of the contiguous x2 product and square at `D` digits, chained.
@@ -387,12 +388,12 @@ fn x2_contiguous<const D: usize>(ifma: Ifma, cpt: f64) {
     println!("D={D} x2 contiguous: amm {:>6.0} ams {:>6.0} cycles", amm * cpt, ams * cpt);
 }
 
-/// Cycles of the strided x2 product and square at `D` digits, chained.
-fn x2_strided<const D: usize>(ifma: Ifma, cpt: f64) {
+/// Cycles of the strided x2 product and square at `D` digits in `P` slots, chained.
+fn x2_strided<const D: usize, const P: usize>(ifma: Ifma, cpt: f64) {
     let mut rng = Rng(16);
-    let (a, n) = (random_x2::<D>(&mut rng), random_x2::<D>(&mut rng));
+    let (a, n) = (random_x2::<P>(&mut rng), random_x2::<P>(&mut rng));
     let k0 = [rng.next_u64() >> 12, rng.next_u64() >> 12];
-    let amm = chained(&a, |x, y| hz::amm_x2s(ifma, x, x, &n, &k0, y));
-    let ams = chained(&a, |x, y| hz::ams_x2s(ifma, x, &n, &k0, y));
+    let amm = chained(&a, |x, y| hz::amm_x2s::<D, P>(ifma, x, x, &n, &k0, y));
+    let ams = chained(&a, |x, y| hz::ams_x2s::<D, P>(ifma, x, &n, &k0, y));
     println!("D={D} x2 strided:    amm {:>6.0} ams {:>6.0} cycles", amm * cpt, ams * cpt);
 }

@@ -13,6 +13,12 @@
 //!          new block S - 1 = old block 0, one lane pair down (one valignq)
 //! ```
 //!
+//! A digit count `D` that is not a multiple of 4 runs in `P` slots, `D` rounded up to one,
+//! the slots of digits `D..P` zero: the `D` steps of the product (`R = 2^(52 D)`) shift
+//! over all `P` slots, which costs no more products where `P / 4` blocks are as many as
+//! the contiguous layout's `ceil(D / 4)`, and the result, below `2n < 2^(52 D)`, has
+//! zeros there again once normalised.
+//!
 //! The products are lane-wise, so the step is [`amm`](super::amm)'s with other indices;
 //! the digit after digit 0, which feeds the quotient-digit shadow (`Digit0`), is lane pair
 //! 0 of block 1. The normalisation ([`normalize_x2s`]) propagates carries in the same
@@ -26,57 +32,80 @@ use super::radix52::DIGIT_MASK;
 use super::vec52::{self, X2};
 use core::arch::x86_64::*;
 
-/// Whether `D` digits run strided: a multiple of 4 (four lane pairs a block), at least five
+/// Whether `D` digits run strided in `P` slots: `P` is `D` rounded up to a multiple of 4
+/// (four lane pairs a block; the slots of digits `D..P` hold zeros), and has at least five
 /// blocks (`spread`'s copies must not overlap) and at most ten (the carry bits of both
 /// numbers in two words, and the kernels' blocks in registers).
-pub(super) const fn strided_fits(d: usize) -> bool {
-    d.is_multiple_of(4) && d >= 20 && d <= 40
+pub(super) const fn strided_fits(d: usize, p: usize) -> bool {
+    p == d.next_multiple_of(4) && p >= 20 && p <= 40
 }
 
-/// Index in `X2::d` of digit `k` in the strided layout.
-pub(super) const fn slot<const D: usize>(k: usize) -> usize {
-    4 * (k % (D / 4)) + k / (D / 4)
+/// Evaluates `$body` with the constant `$p` set to the slot count of `$d` digits'
+/// strided layout (see [`strided_fits`]) where there is one, else `$none`: the slot count
+/// as a constant for generic code, which cannot compute `D.next_multiple_of(4)` in a type.
+macro_rules! with_strided_slots {
+    ($d:expr, $p:ident => $body:expr, else => $none:expr) => {
+        with_strided_slots!(@ $d, $p, $body, $none, 20 24 28 32 36 40)
+    };
+    (@ $d:expr, $p:ident, $body:expr, $none:expr, $($n:literal)*) => {
+        $(if const { $crate::arch::x86_64::ifma::amm_x2_strided::strided_fits($d, $n) } {
+            const $p: usize = $n;
+            $body
+        } else)* {
+            $none
+        }
+    };
+}
+pub(crate) use with_strided_slots;
+
+/// Index in `X2::<P>::d` of digit `k` in the strided layout of `P` slots.
+pub(super) const fn slot<const P: usize>(k: usize) -> usize {
+    4 * (k % (P / 4)) + k / (P / 4)
 }
 
-/// `x` (contiguous) in the strided layout.
-pub(super) fn to_strided<const D: usize>(x: &X2<D>) -> X2<D> {
-    let mut out = X2::<D>::ZERO;
+/// `x` (contiguous) in the strided layout of `P` slots.
+pub(super) fn to_strided<const D: usize, const P: usize>(x: &X2<D>) -> X2<P> {
+    assert!(strided_fits(D, P), "internal error: no strided layout for D");
+    let mut out = X2::<P>::ZERO;
     for k in 0..D {
-        out.d[slot::<D>(k)] = x.d[k];
+        out.d[slot::<P>(k)] = x.d[k];
     }
     out
 }
 
-/// `x` (strided) in the contiguous layout.
-pub(super) fn from_strided<const D: usize>(x: &X2<D>) -> X2<D> {
+/// `x` (strided, `P` slots) in the contiguous layout, digits `D..P` dropped.
+pub(super) fn from_strided<const D: usize, const P: usize>(x: &X2<P>) -> X2<D> {
+    assert!(strided_fits(D, P), "internal error: no strided layout for D");
     let mut out = X2::<D>::ZERO;
     for k in 0..D {
-        out.d[k] = x.d[slot::<D>(k)];
+        out.d[k] = x.d[slot::<P>(k)];
     }
     out
 }
 
-/// `amm(a, b)` of two interleaved numbers, all operands strided; contract as
-/// [`amm_x2`](super::amm::amm_x2), `strided_fits(D)`.
+/// `amm(a, b)` of two interleaved numbers of `D` digits, all operands strided in `P`
+/// slots (those of digits `D..P` zero); contract as [`amm_x2`](super::amm::amm_x2) with
+/// `R = 2^(52 D)`, `strided_fits(D, P)`. The `D` steps run over all `P` slots: the
+/// padding costs no products where `P / 4` blocks are as many as `D` digits need.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
-pub(super) fn amm_x2s<const D: usize>(
-    a: &X2<D>,
-    b: &X2<D>,
-    n: &X2<D>,
+pub(super) fn amm_x2s<const D: usize, const P: usize>(
+    a: &X2<P>,
+    b: &X2<P>,
+    n: &X2<P>,
     k0: &[u64; 2],
-    out: &mut X2<D>,
+    out: &mut X2<P>,
 ) {
-    assert!(strided_fits(D), "internal error: no strided layout for D");
-    let s = D / 4;
+    assert!(strided_fits(D, P), "internal error: no strided layout for D");
+    let s = P / 4;
     let k0 = vec52::load2(k0);
     let zero = _mm512_setzero_si512();
     let zx = _mm_setzero_si128();
     let a0 = vec52::pair(a, 0);
-    let mut acc = [zero; D];
-    let mut h = [zero; D];
+    let mut acc = [zero; P];
+    let mut h = [zero; P];
     let mut digit0 = Digit0::new(_mm_madd52lo_epu64(zx, a0, vec52::pair(b, 0)), k0);
     for i in 0..D {
-        let bi = vec52::pair_bcast(b, slot::<D>(i));
+        let bi = vec52::pair_bcast(b, slot::<P>(i));
         // Blocks 0 and 1 first: they hold digits 0 and 1, the next digit 0.
         unroll!(v in 0..2 => {
             acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
@@ -84,13 +113,13 @@ pub(super) fn amm_x2s<const D: usize>(
         });
         let e = _mm512_castsi512_si128(acc[1]);
         let next = if i + 1 < D {
-            _mm_madd52lo_epu64(zx, a0, vec52::pair(b, slot::<D>(i + 1)))
+            _mm_madd52lo_epu64(zx, a0, vec52::pair(b, slot::<P>(i + 1)))
         } else {
             zx
         };
         let x = _mm_add_epi64(_mm_add_epi64(e, _mm512_castsi512_si128(h[0])), next);
         let (y, carry) = (digit0.y, digit0.carry);
-        digit0 = digit0.next_at(x, vec52::pair(n, slot::<D>(1)), vec52::pair(n, 0), k0);
+        digit0 = digit0.next_at(x, vec52::pair(n, slot::<P>(1)), vec52::pair(n, 0), k0);
         unroll!(v in 0..s, max 12 => {
             if v > 1 {
                 acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);

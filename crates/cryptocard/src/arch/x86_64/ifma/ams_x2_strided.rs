@@ -6,10 +6,10 @@
 //! products only where a row's digits `j < i` fill whole blocks, and in the strided
 //! layout every block holds digits from all four quarters of the number: at 20 digits a
 //! row could skip 10 of 100 block products. Here the square is organised by the digit
-//! classes of the layout instead. With `S = D / 4` blocks, digit `r = v' + L' S` sits in
-//! block `v'`, lane pair `L'`; the product of the broadcast digit `a_r` and block `v`
-//! (digits `v + L S`) is digit `r + v + L S` in lane pair `L`, so it adds to one
-//! accumulator block, class `c[r + v]`, whose lane pair `L` stands for digit
+//! classes of the layout instead. With `S = P / 4` blocks (`P` slots), digit
+//! `r = v' + L' S` sits in block `v'`, lane pair `L'`; the product of the broadcast digit
+//! `a_r` and block `v` (digits `v + L S`) is digit `r + v + L S` in lane pair `L`, so it
+//! adds to one accumulator block, class `c[r + v]`, whose lane pair `L` stands for digit
 //! `r + v + L S` (`c[m]` for `m < D + S`, the high halves into `c[m + 1]`). Every
 //! unordered pair `{a_r, a_j}` of different classes is covered once by the row of the
 //! lower class and the block of the higher one, counted twice; the pairs inside one class
@@ -61,12 +61,18 @@ type Classes = [__m512i; 64];
 /// digits, where they were within the noise of each other; rerun it to retune).
 const LEAD: usize = 2;
 
-/// `ams(a) = a^2 / R mod n` of two interleaved numbers, all operands strided; contract as
-/// [`amm_x2s`](super::amm_x2_strided::amm_x2s) with `b = a`.
+/// `ams(a) = a^2 / R mod n` of two interleaved numbers of `D` digits, all operands
+/// strided in `P` slots; contract as [`amm_x2s`](super::amm_x2_strided::amm_x2s) with
+/// `b = a`. The rows of the padding digits `D..P`, zeros, are skipped.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl,avx512bw")]
-pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
-    assert!(strided_fits(D), "internal error: no strided layout for D");
-    let s = D / 4;
+pub(super) fn ams_x2s<const D: usize, const P: usize>(
+    a: &X2<P>,
+    n: &X2<P>,
+    k0: &[u64; 2],
+    out: &mut X2<P>,
+) {
+    assert!(strided_fits(D, P), "internal error: no strided layout for D");
+    let s = P / 4;
     let k0 = vec52::load2(k0);
     let zero = _mm512_setzero_si512();
     // c[m], lane pair L: digit m + L S of the square, m < D + S (the length covers every
@@ -82,11 +88,11 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
             let (r, v) = ($r, $v);
             let x = vec52::block(a, v);
             if v == r % s {
-                let ar = vec52::pair_bcast(a, slot::<D>(r));
+                let ar = vec52::pair_bcast(a, slot::<P>(r));
                 c[r + v] = _mm512_madd52lo_epu64(c[r + v], x, ar);
                 c[r + v + 1] = _mm512_madd52hi_epu64(c[r + v + 1], x, ar);
             } else if v > r % s {
-                let ar = vec52::pair_bcast(a, slot::<D>(r));
+                let ar = vec52::pair_bcast(a, slot::<P>(r));
                 cx[r + v] = _mm512_madd52lo_epu64(cx[r + v], x, ar);
                 cx[r + v + 1] = _mm512_madd52hi_epu64(cx[r + v + 1], x, ar);
             }
@@ -113,8 +119,8 @@ pub(super) fn ams_x2s<const D: usize>(a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: 
             fold!(m);
         }
     });
-    let (n0, n1) = (vec52::pair(n, slot::<D>(0)), vec52::pair(n, slot::<D>(1)));
-    let mut acc = [zero; D];
+    let (n0, n1) = (vec52::pair(n, slot::<P>(0)), vec52::pair(n, slot::<P>(1)));
+    let mut acc = [zero; P];
     acc[..s].copy_from_slice(&c[..s]);
     // Digit 0 of the square is class 0's lane pair 0 alone: complete.
     let mut digit0 = Digit0::new(_mm512_castsi512_si128(acc[0]), k0);

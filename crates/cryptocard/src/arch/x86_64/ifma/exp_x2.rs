@@ -9,7 +9,7 @@
 //! exponent slice.
 
 use super::amm::amm_x2;
-use super::amm_x2_strided::{amm_x2s, from_strided, strided_fits, to_strided};
+use super::amm_x2_strided::{amm_x2s, from_strided, to_strided, with_strided_slots};
 use super::ams::ams_x2;
 use super::ams_x2_strided::ams_x2s;
 use super::radix52::{self, Params52};
@@ -23,8 +23,8 @@ use zeroize::Zeroize;
 /// The digit counts whose squarings use `ams_x2`: every class from 30 digits up, where it
 /// beats `amm_x2(a, a)` (on AMD Zen 4, chained cycles of `crates/bench`'s `ifma`
 /// benchmark: by 7% at 30 digits, 12% at 40 and 60, 2% at 79; rerun it to retune). Where
-/// the strided layout runs (20 and 40 digits among RSA's sizes) it squares with its own
-/// kernel, `ams_x2s`, instead.
+/// the strided layout runs (20, 30 and 40 digits among RSA's sizes) it squares with its
+/// own kernel, `ams_x2s`, instead.
 pub(crate) const AMS_X2_DIGITS: core::ops::RangeInclusive<usize> = 30..=79;
 
 /// Whether `d` is in [`AMS_X2_DIGITS`], at compile time (`contains` is not `const`).
@@ -139,19 +139,19 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     exp: Exponents<'_, 2>,
     out: &mut X2<D>,
 ) {
-    if const { strided_fits(D) } {
-        let (n, mut base) = (to_strided(&inp.n), to_strided(&inp.base));
-        let rr = to_strided(&inp.rr);
-        let mut k = X2Kernels::<D, true> { _ifma: ifma, n: &n, k0: inp.k0 };
-        let mut strided = X2::<D>::ZERO;
+    with_strided_slots!(D, P => {
+        let (n, mut base) = (to_strided::<D, P>(&inp.n), to_strided::<D, P>(&inp.base));
+        let rr = to_strided::<D, P>(&inp.rr);
+        let mut k = X2sKernels::<D, P> { _ifma: ifma, n: &n, k0: inp.k0 };
+        let mut strided = X2::<P>::ZERO;
         exp.run::<_, W>(&mut k, &base, &rr, &mut strided);
-        *out = from_strided(&strided);
+        *out = from_strided::<D, P>(&strided);
         strided.zeroize();
         base.zeroize();
-    } else {
-        let mut k = X2Kernels::<D, false> { _ifma: ifma, n: &inp.n, k0: inp.k0 };
+    }, else => {
+        let mut k = X2Kernels::<D> { _ifma: ifma, n: &inp.n, k0: inp.k0 };
         exp.run::<_, W>(&mut k, &inp.base, &inp.rr, out);
-    }
+    });
     for s in 0..2 {
         let mut x: [u64; D] = core::array::from_fn(|j| out.d[j][s]);
         let n: [u64; D] = core::array::from_fn(|j| inp.n.d[j][s]);
@@ -163,15 +163,14 @@ pub(super) fn exp_pair<const D: usize, const W: usize>(
     }
 }
 
-/// The x2 products bound to a pair of moduli, in the contiguous layout or (`STRIDED`)
-/// the strided one of `amm_x2s` (squarings by `ams_x2s`).
-struct X2Kernels<'a, const D: usize, const STRIDED: bool> {
+/// The x2 products bound to a pair of moduli, in the contiguous layout.
+struct X2Kernels<'a, const D: usize> {
     _ifma: Ifma,
     n: &'a X2<D>,
     k0: [u64; 2],
 }
 
-impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> {
+impl<const D: usize> Kernels for X2Kernels<'_, D> {
     type Num = X2<D>;
     const LANES: usize = 2;
 
@@ -186,21 +185,13 @@ impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> 
     }
 
     fn mul(&mut self, a: &X2<D>, b: &X2<D>, out: &mut X2<D>) {
-        if STRIDED {
-            // SAFETY: `self._ifma` proves the CPU has the features `amm_x2s` enables.
-            unsafe { amm_x2s::<D>(a, b, self.n, &self.k0, out) }
-        } else {
-            // SAFETY: as above, for `amm_x2`.
-            unsafe { amm_x2(a, b, self.n, &self.k0, out) }
-        }
+        // SAFETY: `self._ifma` proves the CPU has the features `amm_x2` enables.
+        unsafe { amm_x2(a, b, self.n, &self.k0, out) }
     }
 
     fn sqr(&mut self, a: &X2<D>, out: &mut X2<D>) {
-        if STRIDED {
-            // SAFETY: as in `mul`, for `ams_x2s`.
-            unsafe { ams_x2s::<D>(a, self.n, &self.k0, out) }
-        } else if const { ams_x2_digits(D) && !STRIDED } {
-            // SAFETY: as in `mul`.
+        if const { ams_x2_digits(D) } {
+            // SAFETY: as in `mul`, for `ams_x2`.
             unsafe { ams_x2(a, self.n, &self.k0, out) }
         } else {
             self.mul(a, a, out);
@@ -209,6 +200,45 @@ impl<const D: usize, const STRIDED: bool> Kernels for X2Kernels<'_, D, STRIDED> 
 
     fn select(&self, table: &[X2<D>], idx: &[u64; 8], out: &mut X2<D>) {
         // SAFETY: as in `mul`.
+        unsafe { select_x2(table, [idx[0], idx[1]], out) }
+    }
+}
+
+/// The x2 products of `D` digits bound to a pair of moduli in the strided layout of `P`
+/// slots (`amm_x2s`, squarings by `ams_x2s`).
+struct X2sKernels<'a, const D: usize, const P: usize> {
+    _ifma: Ifma,
+    n: &'a X2<P>,
+    k0: [u64; 2],
+}
+
+impl<const D: usize, const P: usize> Kernels for X2sKernels<'_, D, P> {
+    type Num = X2<P>;
+    const LANES: usize = 2;
+
+    fn zero(&self) -> X2<P> {
+        X2::ZERO
+    }
+
+    fn one(&self) -> X2<P> {
+        // Digit 0 is slot 0 in the strided layout too.
+        let mut one = X2::ZERO;
+        one.d[0] = [1, 1];
+        one
+    }
+
+    fn mul(&mut self, a: &X2<P>, b: &X2<P>, out: &mut X2<P>) {
+        // SAFETY: `self._ifma` proves the CPU has the features `amm_x2s` enables.
+        unsafe { amm_x2s::<D, P>(a, b, self.n, &self.k0, out) }
+    }
+
+    fn sqr(&mut self, a: &X2<P>, out: &mut X2<P>) {
+        // SAFETY: as in `mul`, for `ams_x2s`.
+        unsafe { ams_x2s::<D, P>(a, self.n, &self.k0, out) }
+    }
+
+    fn select(&self, table: &[X2<P>], idx: &[u64; 8], out: &mut X2<P>) {
+        // SAFETY: as in `mul`, for `select_x2`.
         unsafe { select_x2(table, [idx[0], idx[1]], out) }
     }
 }

@@ -74,23 +74,30 @@ pub fn ams_x2<const D: usize>(_ifma: Ifma, a: &X2<D>, n: &X2<D>, k0: &[u64; 2], 
     unsafe { super::ams::ams_x2(a, n, k0, out) }
 }
 
-/// `amm_x2s`: the strided x2 product (`D` a multiple of 4 from 20 to 40).
-pub fn amm_x2s<const D: usize>(
+/// `amm_x2s`: the strided x2 product of `D` digits in `P` slots (`P` is `D` rounded up to
+/// a multiple of 4, from 20 to 40).
+pub fn amm_x2s<const D: usize, const P: usize>(
     _ifma: Ifma,
-    a: &X2<D>,
-    b: &X2<D>,
-    n: &X2<D>,
+    a: &X2<P>,
+    b: &X2<P>,
+    n: &X2<P>,
     k0: &[u64; 2],
-    out: &mut X2<D>,
+    out: &mut X2<P>,
 ) {
     // SAFETY: the token proves AVX-512 F/IFMA/VL/BW.
-    unsafe { super::amm_x2_strided::amm_x2s(a, b, n, k0, out) }
+    unsafe { super::amm_x2_strided::amm_x2s::<D, P>(a, b, n, k0, out) }
 }
 
-/// `ams_x2s`: the strided x2 square (`D` as for `amm_x2s`).
-pub fn ams_x2s<const D: usize>(_ifma: Ifma, a: &X2<D>, n: &X2<D>, k0: &[u64; 2], out: &mut X2<D>) {
+/// `ams_x2s`: the strided x2 square (`D` and `P` as for `amm_x2s`).
+pub fn ams_x2s<const D: usize, const P: usize>(
+    _ifma: Ifma,
+    a: &X2<P>,
+    n: &X2<P>,
+    k0: &[u64; 2],
+    out: &mut X2<P>,
+) {
     // SAFETY: the token proves AVX-512 F/IFMA/VL/BW.
-    unsafe { super::ams_x2_strided::ams_x2s(a, n, k0, out) }
+    unsafe { super::ams_x2_strided::ams_x2s::<D, P>(a, n, k0, out) }
 }
 
 /// `amm_mb8`: eight almost-Montgomery products, one per lane.

@@ -43,11 +43,12 @@
 //! * [`exp_x2::exp_x2`]: the two CRT exponentiations of one RSA private operation,
 //!   interleaved digit by digit in one register set (`X2`), OpenSSL's
 //!   `ossl_rsaz_mod_exp_avx512_x2` organisation; [`exp_x2::exp_public_x2`] runs the
-//!   RSA fault check (one public exponent) on the same kernel. At digit counts that are
-//!   multiples of 4 from 20 to 40 (RSA-2048's 20, RSA-4096's 40) the blocks hold the digits
-//!   strided ([`amm_x2_strided`]), so that a step's shift is one shuffle, not one a block,
-//!   and the squarings take each cross product once, by digit class, inside the
-//!   reduction's steps ([`ams_x2_strided`]).
+//!   RSA fault check (one public exponent) on the same kernel. From 17 to 40 digits
+//!   (RSA-2048's 20, RSA-3072's 30, RSA-4096's 40) the blocks hold the digits strided
+//!   ([`amm_x2_strided`]; a digit count that is not a multiple of 4 is padded with zero
+//!   digits up to one), so that a step's shift is one shuffle, not one a block, and the
+//!   squarings take each cross product once, by digit class, inside the reduction's steps
+//!   ([`ams_x2_strided`]).
 //! * [`exp_mb8::exp_mb8`]: eight independent exponentiations, one per lane (Intel
 //!   crypto_mb's `mb8`), moduli and exponent lengths may differ per lane, each lane with its
 //!   own [`LaneStatus`]. Transposed (digit `k` of the eight lanes in one register), the
@@ -84,12 +85,13 @@
 //! Per lane, a transposed mb8 product costs less than an x2 one (every instruction works
 //! on eight independent lanes and no shift needs a shuffle), which is what batching buys;
 //! when a batch pays is the RSA layer's policy (`rsa::accel`). The x2 squaring uses
-//! `ams_x2` where it beats `amm_x2`, from 30 digits up (`exp_x2::AMS_X2_DIGITS`). At 20
-//! and 40 digits the exponentiations run the strided `amm_x2s`, whose shift is one shuffle
-//! a step, and the squarings `ams_x2s`, which takes each cross product once, doubled per
-//! class; each beats its unstrided twin, and together they make the x2 pairs of 1024-bit
-//! and 2048-bit exponentiations (the CRT halves of RSA-2048 and RSA-4096) markedly faster
-//! than on `amm_x2` and `ams_x2`.
+//! `ams_x2` where it beats `amm_x2`, from 30 digits up (`exp_x2::AMS_X2_DIGITS`). At 20,
+//! 30 and 40 digits the exponentiations run the strided `amm_x2s`, whose shift is one
+//! shuffle a step, and the squarings `ams_x2s`, which takes each cross product once,
+//! doubled per class; the squaring beats its unstrided twin everywhere, the product at 20
+//! and 40 digits (at 30, in 32 slots, it is level with `amm_x2`), and together they make
+//! the x2 pairs of the CRT halves of RSA-2048, RSA-3072 and RSA-4096 markedly faster than
+//! on `amm_x2` and `ams_x2`.
 //!
 //! `crates/bench`'s `ifma` benchmark measures all of this: the cycles of one product in
 //! a dependent chain (each output the next input) for every kernel and digit count

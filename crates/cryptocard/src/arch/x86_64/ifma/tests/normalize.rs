@@ -8,7 +8,7 @@
 
 use super::{Rng, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm_x2_strided::{
-    from_strided, normalize_x2s, strided_fits, to_strided,
+    from_strided, normalize_x2s, to_strided, with_strided_slots,
 };
 use crate::arch::x86_64::ifma::radix52::DIGIT_MASK;
 use crate::arch::x86_64::ifma::vec52::{self, X2};
@@ -78,12 +78,12 @@ fn normalize_inline<const D: usize>(x: &X2<D>, out: &mut X2<D>) {
     normalize_x2!(&blocks(x)[..X2::<D>::BLOCKS], out);
 }
 
-/// `normalize_x2s` on the strided form of `x`, returned contiguous.
+/// `normalize_x2s` on the strided form of `x` in `P` slots, returned contiguous.
 #[target_feature(enable = "avx512f,avx512bw")]
-fn normalize_strided<const D: usize>(x: &X2<D>) -> X2<D> {
-    let mut out = X2::<D>::ZERO;
-    normalize_x2s(&blocks(&to_strided(x))[..D / 4], &mut out);
-    from_strided(&out)
+fn normalize_strided<const D: usize, const P: usize>(x: &X2<D>) -> X2<D> {
+    let mut out = X2::<P>::ZERO;
+    normalize_x2s(&blocks(&to_strided::<D, P>(x))[..P / 4], &mut out);
+    from_strided::<D, P>(&out)
 }
 
 fn normalize_matches<const D: usize>(rng: &mut Rng) {
@@ -100,12 +100,9 @@ fn normalize_matches<const D: usize>(rng: &mut Rng) {
             normalize_inline(&input, &mut inline);
             vec52::normalize_x2(&blocks(&input)[..X2::<D>::BLOCKS], &mut call);
         }
-        let strided = if const { strided_fits(D) } {
-            // SAFETY: as above.
-            Some(unsafe { normalize_strided(&input) })
-        } else {
-            None
-        };
+        // SAFETY: as above.
+        let strided = with_strided_slots!(D, P => Some(unsafe { normalize_strided::<D, P>(&input) }),
+            else => None);
         for (k, want) in want.iter().enumerate() {
             if let Some(strided) = &strided {
                 assert_eq!(&strided.d[k], want, "strided, D = {D}, digit {k}");

@@ -4,7 +4,9 @@
 
 use super::{Rng, digits, from_digits, ifma_or_skip};
 use crate::arch::x86_64::ifma::amm::{amm_mb8, amm_x2};
-use crate::arch::x86_64::ifma::amm_x2_strided::{amm_x2s, from_strided, strided_fits, to_strided};
+use crate::arch::x86_64::ifma::amm_x2_strided::{
+    amm_x2s, from_strided, to_strided, with_strided_slots,
+};
 use crate::arch::x86_64::ifma::ams::{ams_mb8, ams_x2};
 use crate::arch::x86_64::ifma::ams_x2_strided::ams_x2s;
 use crate::arch::x86_64::ifma::mb8_columns::{amm_mb8_ps, ams_mb8_ps, width_ok};
@@ -100,37 +102,40 @@ fn amm_matches<const D: usize>(rng: &mut Rng, square: bool) {
                 let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
                 check_amm(&xs[l], &ys[l], &ns[l], D, &o);
             }
-            if const { strided_fits(D) } {
-                let (sa, sb, sn) = (to_strided(&a), to_strided(&b), to_strided(&n));
-                let mut so = X2::<D>::ZERO;
-                // SAFETY: IFMA was detected above.
-                unsafe {
-                    amm_x2s(
-                        &sa,
-                        if square { &sa } else { &sb },
-                        &sn,
-                        &[k0[2 * p], k0[2 * p + 1]],
-                        &mut so,
-                    )
-                };
-                let out = from_strided(&so);
-                for s in 0..2 {
-                    let l = 2 * p + s;
-                    let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
-                    check_amm(&xs[l], &ys[l], &ns[l], D, &o);
-                }
-                if square {
-                    // SAFETY: IFMA was detected above.
-                    unsafe { ams_x2s(&sa, &sn, &[k0[2 * p], k0[2 * p + 1]], &mut so) };
-                    let out = from_strided(&so);
-                    for s in 0..2 {
-                        let l = 2 * p + s;
-                        let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
-                        check_amm(&xs[l], &xs[l], &ns[l], D, &o);
-                    }
-                }
-            }
+            let k = [k0[2 * p], k0[2 * p + 1]];
+            let lanes = [2 * p, 2 * p + 1].map(|l| [&xs[l], &ys[l], &ns[l]]);
+            with_strided_slots!(D, P => strided_matches::<D, P>(&a, &b, &n, &k, square, lanes),
+                else => ());
         }
+    }
+}
+
+/// `amm_x2s` (and `ams_x2s` if `square`) in the strided layout of `P` slots against
+/// num-bigint: operands `a`, `b`, `n` contiguous, `lanes[s]` number `s`'s `[x, y, n]`.
+fn strided_matches<const D: usize, const P: usize>(
+    a: &X2<D>,
+    b: &X2<D>,
+    n: &X2<D>,
+    k0: &[u64; 2],
+    square: bool,
+    lanes: [[&BigUint; 3]; 2],
+) {
+    let (sa, sb, sn) = (to_strided::<D, P>(a), to_strided::<D, P>(b), to_strided::<D, P>(n));
+    let check = |so: &X2<P>, square: bool| {
+        let out = from_strided::<D, P>(so);
+        for (s, [x, y, n]) in lanes.into_iter().enumerate() {
+            let o: Vec<u64> = (0..D).map(|k| out.d[k][s]).collect();
+            check_amm(x, if square { x } else { y }, n, D, &o);
+        }
+    };
+    let mut so = X2::<P>::ZERO;
+    // SAFETY: the caller detected IFMA.
+    unsafe { amm_x2s::<D, P>(&sa, if square { &sa } else { &sb }, &sn, k0, &mut so) };
+    check(&so, square);
+    if square {
+        // SAFETY: as above.
+        unsafe { ams_x2s::<D, P>(&sa, &sn, k0, &mut so) };
+        check(&so, true);
     }
 }
 
@@ -188,6 +193,7 @@ fn amm_matches_num_bigint_at_every_size() {
     amm_matches::<21>(&mut rng, false);
     amm_matches::<30>(&mut rng, false);
     amm_matches::<24>(&mut rng, false);
+    amm_matches::<17>(&mut rng, false);
     amm_matches::<8>(&mut rng, false);
     amm_matches::<16>(&mut rng, false);
     amm_matches::<28>(&mut rng, false);
@@ -207,6 +213,7 @@ fn ams_matches_num_bigint_at_every_size() {
     amm_matches::<21>(&mut rng, true);
     amm_matches::<30>(&mut rng, true);
     amm_matches::<24>(&mut rng, true);
+    amm_matches::<17>(&mut rng, true);
     amm_matches::<28>(&mut rng, true);
     amm_matches::<32>(&mut rng, true);
     amm_matches::<36>(&mut rng, true);

@@ -21,13 +21,17 @@
 //!
 //! The products are lane-wise, so the step is [`amm`](super::amm)'s with other indices;
 //! the digit after digit 0, which feeds the quotient-digit shadow (`Digit0`), is lane pair
-//! 0 of block 1. The normalisation ([`normalize_x2s`]) propagates carries in the same
-//! order, with the carry bits put in digit order in one word up to 32 digits, two above.
+//! 0 of block 1. The high halves go straight into the block above (the top block's into
+//! the block the shift brings in), not into registers of their own as in `amm_x2`: one
+//! addition a step instead of one a block, and half the registers, which made the product
+//! faster at 30 digits in 32 slots and no slower at 20 and 40 (`crates/bench`, `ifma`, AMD
+//! Zen 4). The normalisation ([`normalize_x2s`]) propagates carries in the same order,
+//! with the carry bits put in digit order in one word up to 32 digits, two above.
 //!
 //! The layout is used for the whole exponentiation (tables included) by `exp_x2` where it
 //! applies ([`strided_fits`]); [`to_strided`] and [`from_strided`] convert at its ends.
 
-use super::amm::{Digit0, ny_products_x2};
+use super::amm::Digit0;
 use super::radix52::DIGIT_MASK;
 use super::vec52::{self, X2};
 use core::arch::x86_64::*;
@@ -102,37 +106,49 @@ pub(super) fn amm_x2s<const D: usize, const P: usize>(
     let zx = _mm_setzero_si128();
     let a0 = vec52::pair(a, 0);
     let mut acc = [zero; P];
-    let mut h = [zero; P];
     let mut digit0 = Digit0::new(_mm_madd52lo_epu64(zx, a0, vec52::pair(b, 0)), k0);
+    let (n0, n1) = (vec52::pair(n, 0), vec52::pair(n, slot::<P>(1)));
     for i in 0..D {
         let bi = vec52::pair_bcast(b, slot::<P>(i));
-        // Blocks 0 and 1 first: they hold digits 0 and 1, the next digit 0.
-        unroll!(v in 0..2 => {
-            acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
-            h[v] = _mm512_madd52hi_epu64(zero, vec52::block(a, v), bi);
-        });
-        let e = _mm512_castsi512_si128(acc[1]);
+        // Digits 0 and 1 first (blocks 0 and 1): the next digit 0.
+        acc[0] = _mm512_madd52lo_epu64(acc[0], vec52::block(a, 0), bi);
+        acc[1] = _mm512_madd52lo_epu64(acc[1], vec52::block(a, 1), bi);
+        acc[1] = _mm512_madd52hi_epu64(acc[1], vec52::block(a, 0), bi);
         let next = if i + 1 < D {
             _mm_madd52lo_epu64(zx, a0, vec52::pair(b, slot::<P>(i + 1)))
         } else {
             zx
         };
-        let x = _mm_add_epi64(_mm_add_epi64(e, _mm512_castsi512_si128(h[0])), next);
+        let x = _mm_add_epi64(_mm512_castsi512_si128(acc[1]), next);
         let (y, carry) = (digit0.y, digit0.carry);
-        digit0 = digit0.next_at(x, vec52::pair(n, slot::<P>(1)), vec52::pair(n, 0), k0);
+        digit0 = digit0.next_at(x, n1, n0, k0);
+        // The high halves go straight into the block above (before the shift), the top
+        // block's into `last`, which joins the block the shift brings in.
+        let yb = _mm512_shuffle_i64x2::<0>(_mm512_castsi128_si512(y), _mm512_castsi128_si512(y));
+        let mut last = zero;
         unroll!(v in 0..s, max 12 => {
+            let (av, nv) = (vec52::block(a, v), vec52::block(n, v));
             if v > 1 {
-                acc[v] = _mm512_madd52lo_epu64(acc[v], vec52::block(a, v), bi);
-                h[v] = _mm512_madd52hi_epu64(zero, vec52::block(a, v), bi);
+                acc[v] = _mm512_madd52lo_epu64(acc[v], av, bi);
+            }
+            acc[v] = _mm512_madd52lo_epu64(acc[v], nv, yb);
+            if v + 1 < s {
+                if v > 0 {
+                    acc[v + 1] = _mm512_madd52hi_epu64(acc[v + 1], av, bi);
+                }
+                acc[v + 1] = _mm512_madd52hi_epu64(acc[v + 1], nv, yb);
+            } else {
+                last = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, av, bi), nv, yb);
             }
         });
-        ny_products_x2(&mut acc, &mut h, y, carry, n);
-        // New block v: old block v + 1; the last: old block 0 one lane pair down; plus
-        // the high halves.
+        acc[1] = _mm512_add_epi64(acc[1], _mm512_zextsi128_si512(carry));
         let first = acc[0];
         unroll!(v in 0..s, max 12 => {
-            let moved = if v + 1 < s { acc[v + 1] } else { _mm512_alignr_epi64::<2>(zero, first) };
-            acc[v] = _mm512_add_epi64(moved, h[v]);
+            acc[v] = if v + 1 < s {
+                acc[v + 1]
+            } else {
+                _mm512_add_epi64(_mm512_alignr_epi64::<2>(zero, first), last)
+            };
         });
     }
     normalize_x2s(&acc[..s], out);

@@ -229,3 +229,201 @@ fn nonces_and_bad_responses() {
     // Nothing to do.
     fails(&run(&["ocsp"], b""), 1, "nothing to do");
 }
+
+/// Our responder serving `-port 0` for `count` requests, and the port it took (read from
+/// its `ACCEPT` line).
+fn serve(dir: &Path, count: usize) -> (std::process::Child, u16) {
+    use std::io::BufRead;
+    let args = words(
+        dir,
+        &format!(
+            "ocsp -index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -port 0 -nrequest {count} -timeout 5"
+        ),
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line
+        .strip_prefix("ACCEPT ")
+        .and_then(|l| l.split(" PID=").next())
+        .and_then(|a| a.rsplit(':').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no ACCEPT line: {line:?}"));
+    (child, port)
+}
+
+/// Sends `message` raw to the responder on `port` and returns all it answers.
+fn exchange(port: u16, message: &[u8]) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(message).unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    answer
+}
+
+/// Waits (at most ten seconds) for `child` to exit and asserts it succeeded.
+fn exits_ok(mut child: std::process::Child) {
+    for _ in 0..100 {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    panic!("the responder did not stop after -nrequest");
+}
+
+#[test]
+fn http_client_and_responder() {
+    let dir = tempdir();
+    pki(dir.path());
+    let d = |name: &str| path(dir.path(), name);
+    let openssl_too = have_openssl("http_client_and_responder");
+    let (child, port) = serve(dir.path(), if openssl_too { 5 } else { 4 });
+    let url = format!("http://127.0.0.1:{port}/ocsp");
+    // Our client, POST, with a nonce echoed and the response kept.
+    let out = ours(
+        dir.path(),
+        &format!(
+            "-url {url} -issuer @ca.pem -cert @a.pem -cert @b.pem -CAfile @ca.pem -respout @r.der -header X-Test=1"
+        ),
+    );
+    let text = ok_text(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "Response verify OK\n");
+    assert!(text.contains("a.pem: good") && text.contains("b.pem: revoked"), "{text}");
+    let out = ours(dir.path(), &format!("-respin @r.der {READ_A_AND_B} -noverify"));
+    assert!(ok_text(&out).contains("b.pem: revoked"));
+    // A GET (RFC 6960 A.1: the request's DER, base64, URL-encoded, as the path).
+    ok(&ours(dir.path(), "-issuer @ca.pem -cert @a.pem -no_nonce -reqout @q.der"));
+    let b64 = ok_text(&run(&["base64", "-A", "-in", &d("q.der")], b""));
+    let escaped: String = b64
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '+' | '/' | '=' => format!("%{:02X}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
+    let answer = exchange(port, format!("GET /{escaped} HTTP/1.0\r\n\r\n").as_bytes());
+    let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&answer[..head_end]).to_lowercase();
+    assert!(head.starts_with("http/1.0 200 ok"), "{head}");
+    assert!(head.contains("content-type: application/ocsp-response"), "{head}");
+    std::fs::write(d("g.der"), &answer[head_end + 4..]).unwrap();
+    let out =
+        ours(dir.path(), "-respin @g.der -issuer @ca.pem -cert @a.pem -no_nonce -CAfile @ca.pem");
+    assert!(ok_text(&out).contains("a.pem: good"));
+    // Not HTTP: an error status, and the responder goes on (this counts as a request).
+    let answer = exchange(port, b"BREW /pot HTTP/1.0\r\n\r\n");
+    assert!(answer.starts_with(b"HTTP/1.0 400"), "{}", String::from_utf8_lossy(&answer));
+    // The database changes while it serves: a is revoked now.
+    let index = std::fs::read_to_string(d("index.txt")).unwrap();
+    let revoked = index.replacen("V\t491231235959Z\t\t", "R\t491231235959Z\t261201000000Z\t", 1);
+    std::fs::write(d("index.txt"), revoked).unwrap();
+    // (A time surely unlike the first write's, on any file system's clock granularity.)
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(10);
+    std::fs::File::options().write(true).open(d("index.txt")).unwrap().set_modified(later).unwrap();
+    let out = ours(dir.path(), &format!("-url {url} -issuer @ca.pem -cert @a.pem -CAfile @ca.pem"));
+    assert!(ok_text(&out).contains("a.pem: revoked"));
+    if openssl_too {
+        let out = openssl_raw(
+            &[
+                "ocsp",
+                "-url",
+                &url,
+                "-issuer",
+                &d("ca.pem"),
+                "-cert",
+                &d("b.pem"),
+                "-CAfile",
+                &d("ca.pem"),
+            ],
+            b"",
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("b.pem: revoked"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("Response verify OK"));
+    }
+    exits_ok(child);
+}
+
+#[test]
+fn http_client_against_openssls_responder() {
+    if !have_openssl("http_client_against_openssls_responder") {
+        return;
+    }
+    let dir = tempdir();
+    pki(dir.path());
+    let d = |name: &str| path(dir.path(), name);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = std::process::Command::new("openssl")
+        .args(["ocsp", "-index", &d("index.txt"), "-CA", &d("ca.pem"), "-rsigner", &d("resp.pem")])
+        .args(["-rkey", &d("resp.key"), "-port", &port.to_string(), "-nrequest", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Asked until it listens (a refused connection is not a request).
+    let args = format!("-host 127.0.0.1:{port} -path / {READ_A_AND_B}");
+    let mut out = ours(dir.path(), &args);
+    for _ in 0..50 {
+        if !String::from_utf8_lossy(&out.stderr).contains("refused") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        out = ours(dir.path(), &args);
+    }
+    let text = ok_text(&out);
+    assert!(text.contains("a.pem: good") && text.contains("b.pem: revoked"), "{text}");
+    assert!(server.wait().unwrap().success());
+}
+
+#[test]
+fn http_bad_input() {
+    let dir = tempdir();
+    pki(dir.path());
+    let ask = "-issuer @ca.pem -cert @a.pem";
+    fails(
+        &ours(dir.path(), &format!("-url https://127.0.0.1/ {ask}")),
+        1,
+        "HTTPS is not supported",
+    );
+    fails(&ours(dir.path(), &format!("-url http://127.0.0.1:x/ {ask}")), 1, "invalid port");
+    fails(&ours(dir.path(), &format!("-url http://h/ -host h:1 {ask}")), 1, "not both");
+    fails(&ours(dir.path(), &format!("-url http://h/ -header novalue {ask}")), 1, "NAME=VALUE");
+    fails(&ours(dir.path(), "-port 0"), 1, "-port needs -index");
+    // Nothing listens on a port just freed: refused, in words.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    fails(&ours(dir.path(), &format!("-url http://127.0.0.1:{port}/ {ask}")), 1, "127.0.0.1");
+    // A server that answers something else than OCSP, or nothing in time.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let talker = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for reply in [
+            &b"HTTP/1.0 404 Not Found\r\n\r\n"[..],
+            b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\nhi",
+            b"",
+        ] {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            s.write_all(reply).unwrap();
+            if reply.is_empty() {
+                // Silent past the client's timeout.
+                std::thread::sleep(std::time::Duration::from_secs(3));
+            }
+        }
+    });
+    let url = format!("-url http://127.0.0.1:{port}/ {ask} -timeout 1");
+    fails(&ours(dir.path(), &url), 1, "404 Not Found");
+    fails(&ours(dir.path(), &url), 1, "not application/ocsp-response");
+    fails(&ours(dir.path(), &url), 1, "timed out");
+    talker.join().unwrap();
+}

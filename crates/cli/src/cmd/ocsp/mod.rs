@@ -9,6 +9,10 @@
 //!                 [-resp_key_id] [-resp_no_certs] -respout RESP.der  # a responder's answer
 //! cryptocard ocsp -respin RESP.der [-CAfile F] [-verify_other F] [-VAfile F] [-noverify]
 //!                 [-partial_chain] [-issuer CA.pem -cert CERT.pem ...] [-no_nonce]
+//! cryptocard ocsp -url http://HOST[:PORT]/PATH [-header N=V] [-timeout S] [-respout F]
+//!                 -issuer CA.pem -cert CERT.pem ... [checks as with -respin]  # a client
+//! cryptocard ocsp -port N [-nrequest N] [-timeout S] -index index.txt -CA CA.pem
+//!                 -rsigner R.pem ...                                   # a responder server
 //! ```
 //!
 //! A request asks about each `-cert` (or `-serial`) of the `-issuer` given last, its
@@ -25,8 +29,13 @@
 //! `WARNING: Status times invalid.` where thisUpdate is ahead or nextUpdate behind by more
 //! than five minutes (and `ERROR: No Status found.` for one the response does not
 //! answer, exit status 1); a nonce sent and not echoed is a warning, one echoed
-//! differently an error. Not offered: HTTP (`-url`, `-host`, `-port`), signed requests (`-signer`), and
-//! the text dumps (`-text`, `-req_text`, `-resp_text`).
+//! differently an error. With `-url` (or `-host` and `-path`) the request is POSTed to a
+//! responder and its answer checked as `-respin` would be; with `-port` the responder
+//! serves requests over HTTP (`http`), rereading the database when it changes, until
+//! `-nrequest` requests if given. Not offered: HTTPS, signed requests (`-signer`), and the
+//! text dumps (`-text`, `-req_text`, `-resp_text`).
+
+mod http;
 
 use super::ca::db::{Index, hex};
 use super::ca::revoke::Revocation;
@@ -72,6 +81,13 @@ const SPEC: Spec = Spec {
         Flag::switch("noverify").about("Do not check the response"),
         Flag::switch("partial_chain").about("Any -CAfile certificate may end a path"),
         Flag::value("passin", "ARG").about("The responder key's password source"),
+        Flag::value("url", "URL").about("POST the request to this http:// responder"),
+        Flag::value("host", "HOST:PORT").about("POST the request to this responder"),
+        Flag::value("path", "PATH").about("The path with -host (default /)"),
+        Flag::value("header", "NAME=VALUE").about("An HTTP header for -url (repeat)"),
+        Flag::value("timeout", "S").about("Seconds for each network read and write (default 30)"),
+        Flag::value("port", "N").about("Serve -index's answers over HTTP on this port"),
+        Flag::value("nrequest", "N").about("With -port, stop after N requests"),
     ],
     notes: "Digest flags (-sha1, -sha256, ...) name the certificate IDs' hash too.\n",
     more: None,
@@ -116,16 +132,49 @@ pub fn main(argv: &[String]) -> CmdResult {
         let req = made.as_ref().ok_or_else(|| Fail::msg("-reqout: give -issuer and -cert"))?;
         write_public(Some(path), req)?;
     }
+    let timeout = Duration::from_secs(a.parsed::<u64>("timeout")?.unwrap_or(30).max(1));
     if a.has("index") {
-        let request = match a.value("reqin") {
-            Some(path) => io::read_capped(Some(path), "an OCSP request", io::MAX_CERT_INPUT)?,
-            None => made.ok_or_else(|| Fail::msg("-index: give -reqin, or -issuer and -cert"))?,
+        let mut responder = Responder::load(&a)?;
+        if let Some(port) = a.parsed::<u16>("port")? {
+            let count = a.parsed::<u64>("nrequest")?.unwrap_or(0);
+            return http::serve(port, count, timeout, |request| responder.answer(request));
+        }
+        let request = the_request(&a, made, "-index")?;
+        let out = a.value("respout").ok_or_else(|| Fail::msg("-index needs -respout"))?;
+        let response = responder.answer(&request)?;
+        write_public(Some(out), &response)?;
+        // A request that cannot be read got the status that says so, and fails.
+        return match ocsp::parse_request(&request) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Fail::msg(format!("the request: {e}"))),
         };
-        return respond(&a, &request);
+    }
+    if a.has("port") {
+        return Err(Fail::msg("-port needs -index, -CA and -rsigner"));
+    }
+    if let Some(url) = responder_url(&a)? {
+        let request = the_request(&a, made.clone(), "-url")?;
+        let headers = a
+            .values("header")
+            .into_iter()
+            .map(|h| match h.split_once('=') {
+                Some((n, v)) if !n.is_empty() && !h.contains(['\r', '\n']) => {
+                    Ok((n.to_string(), v.to_string()))
+                }
+                _ => Err(Fail::msg(format!("-header {h}: not NAME=VALUE"))),
+            })
+            .collect::<CmdResult<Vec<_>>>()?;
+        let response = http::post(&url, &request, &headers, timeout)?;
+        if let Some(path) = a.value("respout") {
+            write_public(Some(path), &response)?;
+        }
+        let sent_nonce = made.is_some().then_some(nonce).flatten();
+        return check_response(&a, "the response", &response, &asked, sent_nonce);
     }
     if let Some(path) = a.value("respin") {
+        let der = io::read_capped(Some(path), "an OCSP response", io::MAX_CERT_INPUT)?;
         let sent_nonce = made.is_some().then_some(nonce).flatten();
-        return check_response(&a, path, &asked, sent_nonce);
+        return check_response(&a, path, &der, &asked, sent_nonce);
     }
     if made.is_none() && a.value("reqin").is_none() {
         return Err(Fail::msg(
@@ -137,6 +186,26 @@ pub fn main(argv: &[String]) -> CmdResult {
 
 fn lib(e: cryptocard_pki::Error) -> Fail {
     Fail::msg(e.to_string())
+}
+
+/// The request `-reqin` names, or else the one `made` from `-cert` and `-serial`.
+fn the_request(a: &Parsed, made: Option<Vec<u8>>, user: &str) -> CmdResult<Vec<u8>> {
+    match a.value("reqin") {
+        Some(path) => io::read_capped(Some(path), "an OCSP request", io::MAX_CERT_INPUT),
+        None => made.ok_or_else(|| Fail::msg(format!("{user}: give -reqin, or -issuer and -cert"))),
+    }
+}
+
+/// The responder `-url`, or `-host` with `-path`, names, if any.
+fn responder_url(a: &Parsed) -> CmdResult<Option<http::Url>> {
+    match (a.value("url"), a.value("host")) {
+        (Some(_), Some(_)) => Err(Fail::msg("give -url or -host, not both")),
+        (Some(url), None) => http::Url::parse(url).map(Some),
+        (None, Some(host)) => http::Url::from_host(host, a.value("path").unwrap_or("/"))
+            .map(Some)
+            .map_err(|e| Fail::msg(format!("-host {host}: {e}"))),
+        (None, None) => Ok(None),
+    }
 }
 
 /// The certificates asked about: each `-cert` (by its file name) and `-serial` (by its
@@ -183,50 +252,104 @@ fn serial_bytes(text: &str) -> CmdResult<Vec<u8>> {
     Ok(magnitude)
 }
 
-/// Answers `request` from `-index` as the responder `-rsigner`, to `-respout`.
-fn respond(a: &Parsed, request: &[u8]) -> CmdResult {
-    let need = |flag: &str| a.value(flag).ok_or_else(|| Fail::msg(format!("-index needs -{flag}")));
-    let index = Index::load(need("index")?, None)?;
-    let cas = read_cert_file(Some(need("CA")?)).map_err(Fail::msg)?;
-    let signer_path = need("rsigner")?;
-    let signer = load_cert(Some(signer_path), None)?;
-    let opts = ReadOptions::from_args(a)?;
-    let key_path = a.value("rkey").unwrap_or(signer_path);
-    let key = keyfile::load_private(Some(key_path), None, a.value("passin"), &opts)?;
-    let other = match a.value("rother") {
-        Some(path) => read_cert_file(Some(path)).map_err(Fail::msg)?,
-        None => Vec::new(),
-    };
-    let out = need("respout")?;
-    let parsed = match ocsp::parse_request(request) {
-        Ok(p) => p,
-        Err(e) => {
-            // A request that cannot be read gets the status that says so.
-            let response = ocsp::error_response(ResponseStatus::MalformedRequest).map_err(lib)?;
-            write_public(Some(out), &response)?;
-            return Err(Fail::msg(format!("the request: {e}")));
-        }
-    };
-    let now = SystemTime::now();
-    let days = a.parsed::<u32>("ndays")?;
-    let minutes = a.parsed::<u32>("nmin")?;
-    let mut builder = ResponseBuilder::new(now)
-        .nonce(parsed.nonce)
-        .by_key(a.has("resp_key_id"))
-        .include_certs(!a.has("resp_no_certs"));
-    if days.is_some() || minutes.is_some() {
-        let secs = u64::from(days.unwrap_or(0)) * 86_400 + u64::from(minutes.unwrap_or(0)) * 60;
-        builder = builder.next_update(now + Duration::from_secs(secs));
-    }
-    for id in parsed.ids {
-        let status = match cas.iter().any(|ca| id.issued_by(ca)) {
-            false => Status::Unknown,
-            true => row_status(&index, &id)?,
+/// A responder: the CA database `-index` of the `-CA` certificates, answering as
+/// `-rsigner` with its key.
+struct Responder {
+    index_path: String,
+    index: Index,
+    /// When `index_path` was last read (a changed file is read again).
+    read_at: Option<SystemTime>,
+    cas: Vec<Certificate>,
+    signer: Certificate,
+    key: cryptocard::rsa::RsaPrivateKey,
+    other: Vec<Certificate>,
+    next_update: Option<Duration>,
+    by_key: bool,
+    include_certs: bool,
+}
+
+impl Responder {
+    fn load(a: &Parsed) -> CmdResult<Responder> {
+        let need =
+            |flag: &str| a.value(flag).ok_or_else(|| Fail::msg(format!("-index needs -{flag}")));
+        let index_path = need("index")?.to_string();
+        let index = Index::load(&index_path, None)?;
+        let cas = read_cert_file(Some(need("CA")?)).map_err(Fail::msg)?;
+        let signer_path = need("rsigner")?;
+        let signer = load_cert(Some(signer_path), None)?;
+        let opts = ReadOptions::from_args(a)?;
+        let key_path = a.value("rkey").unwrap_or(signer_path);
+        let key = keyfile::load_private(Some(key_path), None, a.value("passin"), &opts)?;
+        let other = match a.value("rother") {
+            Some(path) => read_cert_file(Some(path)).map_err(Fail::msg)?,
+            None => Vec::new(),
         };
-        builder = builder.answer(id, status);
+        let days = a.parsed::<u32>("ndays")?;
+        let minutes = a.parsed::<u32>("nmin")?;
+        let next_update = (days.is_some() || minutes.is_some()).then(|| {
+            Duration::from_secs(
+                u64::from(days.unwrap_or(0)) * 86_400 + u64::from(minutes.unwrap_or(0)) * 60,
+            )
+        });
+        Ok(Responder {
+            read_at: modified(&index_path),
+            index_path,
+            index,
+            cas,
+            signer,
+            key,
+            other,
+            next_update,
+            by_key: a.has("resp_key_id"),
+            include_certs: !a.has("resp_no_certs"),
+        })
     }
-    let response = builder.sign(&signer, &key, &other).map_err(lib)?;
-    write_public(Some(out), &response)
+
+    /// The response to `request` (DER): each certificate's status, signed; for a request
+    /// that cannot be read, the malformedRequest status.
+    fn answer(&mut self, request: &[u8]) -> CmdResult<Vec<u8>> {
+        let parsed = match ocsp::parse_request(request) {
+            Ok(p) => p,
+            Err(_) => return ocsp::error_response(ResponseStatus::MalformedRequest).map_err(lib),
+        };
+        self.reread();
+        let now = SystemTime::now();
+        let mut builder = ResponseBuilder::new(now)
+            .nonce(parsed.nonce)
+            .by_key(self.by_key)
+            .include_certs(self.include_certs);
+        if let Some(after) = self.next_update {
+            builder = builder.next_update(now + after);
+        }
+        for id in parsed.ids {
+            let status = match self.cas.iter().any(|ca| id.issued_by(ca)) {
+                false => Status::Unknown,
+                true => row_status(&self.index, &id)?,
+            };
+            builder = builder.answer(id, status);
+        }
+        builder.sign(&self.signer, &self.key, &self.other).map_err(lib)
+    }
+
+    /// Reads the database again if its file changed since (a revocation while serving);
+    /// one that cannot be read now leaves the last one in use, with a warning.
+    fn reread(&mut self) {
+        let now = modified(&self.index_path);
+        if now == self.read_at {
+            return;
+        }
+        match Index::load(&self.index_path, None) {
+            Ok(index) => (self.index, self.read_at) = (index, now),
+            Err(e) => {
+                eprintln!("ocsp: kept the last database: {}", e.line("ocsp").unwrap_or_default())
+            }
+        }
+    }
+}
+
+/// When `path` was last modified, if it can be told.
+fn modified(path: &str) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The status the database gives the certificate `id` names.
@@ -249,15 +372,16 @@ fn row_status(index: &Index, id: &CertId) -> CmdResult<Status> {
 /// default, RFC 6960 4.2.2.1's "local clock" allowance).
 const CLOCK_SLACK: Duration = Duration::from_secs(300);
 
-/// Checks the response of `path` and prints each asked certificate's status.
+/// Checks the response `der` (from `path`, for messages) and prints each asked
+/// certificate's status.
 fn check_response(
     a: &Parsed,
     path: &str,
+    der: &[u8],
     asked: &[(String, CertId)],
     sent_nonce: Option<[u8; 16]>,
 ) -> CmdResult {
-    let der = io::read_capped(Some(path), "an OCSP response", io::MAX_CERT_INPUT)?;
-    let status = ocsp::response_status(&der).map_err(|e| Fail::msg(format!("{path}: {e}")))?;
+    let status = ocsp::response_status(der).map_err(|e| Fail::msg(format!("{path}: {e}")))?;
     if status != ResponseStatus::Successful {
         println!("Responder Error: {} ({})", status.as_str(), status as u32);
         return Err(Fail::silent(1));
@@ -284,7 +408,7 @@ fn check_response(
     // Read first, unchecked: the nonce is compared before the checks, as OpenSSL does.
     let unchecked = ResponseVerify { no_verify: true, ..opts.clone() };
     let verified =
-        ocsp::verify_response(&der, &unchecked).map_err(|e| Fail::msg(format!("{path}: {e}")))?;
+        ocsp::verify_response(der, &unchecked).map_err(|e| Fail::msg(format!("{path}: {e}")))?;
     let mut failed = false;
     if !opts.no_verify {
         if let Some(sent) = sent_nonce {
@@ -308,11 +432,11 @@ fn check_response(
                     trust_untrusted: true,
                     ..opts.clone()
                 };
-                ocsp::verify_response(&der, &opts)
+                ocsp::verify_response(der, &opts)
             }
             None => Err(cryptocard_pki::Error::Verify("no -issuer to trust".into())),
         };
-        match ocsp::verify_response(&der, &opts).or_else(|e| retried().map_err(|_| e)) {
+        match ocsp::verify_response(der, &opts).or_else(|e| retried().map_err(|_| e)) {
             Ok(_) => eprintln!("Response verify OK"),
             Err(e) => {
                 eprintln!("Response Verify Failure\n{e}");

@@ -1,0 +1,361 @@
+//! OCSP over HTTP (RFC 6960 Appendix A.1): the client's POST of a request and read of the
+//! answer, and a responder's loop that takes requests by POST or by GET (the DER, base64,
+//! URL-encoded, as the path) and answers each. HTTP/1.0, one exchange a connection, as
+//! `openssl ocsp` speaks it; no TLS (an `https://` URL is refused in words).
+//!
+//! Hostile peers get bounded work: the head of a message is at most [`MAX_HEAD`] bytes,
+//! its body at most [`crate::io::MAX_CERT_INPUT`], and every read and write has a
+//! timeout. A responder answers a bad HTTP request with an error status and goes on.
+
+use crate::fail::{CmdResult, Fail};
+use crate::io::MAX_CERT_INPUT;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+/// The most bytes of a message's status or request line and headers.
+pub const MAX_HEAD: usize = 16 << 10;
+
+/// Where a request goes: host, port and path of an `http://` URL.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Url {
+    pub host: String,
+    pub port: u16,
+    pub path: String,
+}
+
+impl Url {
+    /// `http://HOST[:PORT][/PATH]`, the host a name, an IPv4 address or `[IPv6]`.
+    pub fn parse(url: &str) -> CmdResult<Url> {
+        let bad = |why: &str| Fail::msg(format!("-url {url}: {why}"));
+        let rest = match url.split_once("://") {
+            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => rest,
+            Some((scheme, _)) if scheme.eq_ignore_ascii_case("https") => {
+                return Err(bad("HTTPS is not supported; give an http:// URL"));
+            }
+            _ => return Err(bad("not an http:// URL")),
+        };
+        let (authority, path) = match rest.find('/') {
+            Some(i) => (&rest[..i], &rest[i..]),
+            None => (rest, "/"),
+        };
+        Url::from_host(authority, path).map_err(|e| bad(&e))
+    }
+
+    /// `HOST[:PORT]` (as `-host` gives it) and a path.
+    pub fn from_host(authority: &str, path: &str) -> Result<Url, String> {
+        let (host, port) = match authority.strip_prefix('[') {
+            Some(v6) => {
+                let (host, after) = v6.split_once(']').ok_or("an unclosed [ in the host")?;
+                (host, after.strip_prefix(':'))
+            }
+            None => match authority.rsplit_once(':') {
+                Some((host, port)) => (host, Some(port)),
+                None => (authority, None),
+            },
+        };
+        if host.is_empty() || host.contains(['@', ' ', '/']) {
+            return Err("no valid host".into());
+        }
+        let port = match port {
+            None => 80,
+            Some(p) => p.parse().ok().filter(|&p| p != 0).ok_or("invalid port number")?,
+        };
+        let path = if path.starts_with('/') { path.to_string() } else { format!("/{path}") };
+        Ok(Url { host: host.to_string(), port, path })
+    }
+}
+
+/// POSTs the DER `request` to `url` with the extra `headers` (`name: value`) and returns
+/// the DER of the answer, each connect, read and write within `timeout`.
+pub fn post(
+    url: &Url,
+    request: &[u8],
+    headers: &[(String, String)],
+    timeout: Duration,
+) -> CmdResult<Vec<u8>> {
+    let where_ = format!("{}:{}", url.host, url.port);
+    let fail = |e: std::io::Error| Fail::msg(format!("{where_}: {e}"));
+    let addrs = (url.host.as_str(), url.port).to_socket_addrs().map_err(fail)?;
+    let mut last = None;
+    let mut stream = None;
+    for addr in addrs {
+        match TcpStream::connect_timeout(&addr, timeout) {
+            Ok(s) => {
+                stream = Some(s);
+                break;
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    let mut stream = match (stream, last) {
+        (Some(s), _) => s,
+        (None, Some(e)) => return Err(fail(e)),
+        (None, None) => return Err(Fail::msg(format!("{where_}: no address"))),
+    };
+    stream.set_read_timeout(Some(timeout)).map_err(fail)?;
+    stream.set_write_timeout(Some(timeout)).map_err(fail)?;
+    let host = match url.host.contains(':') {
+        true => format!("[{}]", url.host),
+        false => url.host.clone(),
+    };
+    let mut head = format!("POST {} HTTP/1.0\r\nHost: {host}", url.path);
+    if url.port != 80 {
+        head.push_str(&format!(":{}", url.port));
+    }
+    head.push_str("\r\nAccept: application/ocsp-response\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Type: application/ocsp-request\r\nContent-Length: {}\r\n\r\n",
+        request.len()
+    ));
+    stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(request)).map_err(fail)?;
+    let message =
+        read_message(&mut stream, true).map_err(|e| Fail::msg(format!("{where_}: {e}")))?;
+    let mut words = message.first_line.splitn(3, ' ');
+    let (version, code) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    if !version.starts_with("HTTP/1.") {
+        return Err(Fail::msg(format!("{where_}: not an HTTP response")));
+    }
+    if code != "200" {
+        return Err(Fail::msg(format!("{where_}: the server answered {}", message.first_line)));
+    }
+    match message.header("content-type") {
+        Some(t) if t.eq_ignore_ascii_case("application/ocsp-response") => Ok(message.body),
+        other => Err(Fail::msg(format!(
+            "{where_}: the answer's content type is {}, not application/ocsp-response",
+            other.unwrap_or("missing")
+        ))),
+    }
+}
+
+/// One HTTP message: its first line, headers and body.
+#[derive(Debug)]
+struct Message {
+    first_line: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Message {
+    /// The value of the header `name` (lower case), if present.
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads one message: the head up to the blank line (at most [`MAX_HEAD`] bytes), then
+/// `Content-Length` bytes of body; without a length, a request has none and a response
+/// (`to_eof`) what comes before the end of the stream (at most [`MAX_CERT_INPUT`] either
+/// way).
+fn read_message(stream: &mut impl Read, to_eof: bool) -> Result<Message, String> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        if buf.len() > MAX_HEAD {
+            return Err(format!("a message head over {MAX_HEAD} bytes"));
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) => return Err("the connection closed before the end of the head".into()),
+            Ok(k) => buf.extend_from_slice(&chunk[..k]),
+            Err(e) => return Err(io_text(&e)),
+        }
+    };
+    let head = std::str::from_utf8(&buf[..end]).map_err(|_| "a message head that is not text")?;
+    let mut lines = head.split("\r\n");
+    let first_line = lines.next().unwrap_or("").to_string();
+    let mut headers = Vec::new();
+    for line in lines {
+        let (name, value) = line.split_once(':').ok_or("a header line without a colon")?;
+        headers.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let mut message = Message { first_line, headers, body: buf[end + 4..].to_vec() };
+    let length = match message.header("content-length") {
+        Some(v) => Some(v.parse::<usize>().map_err(|_| format!("Content-Length {v}"))?),
+        None => None,
+    };
+    let (cap, extra) = match length {
+        Some(n) => (n, 0),
+        // One byte past the cap tells a body over it.
+        None if to_eof => (MAX_CERT_INPUT, 1),
+        None => {
+            message.body.clear();
+            return Ok(message);
+        }
+    };
+    if cap > MAX_CERT_INPUT {
+        return Err(format!("a body of {cap} bytes, over {MAX_CERT_INPUT}"));
+    }
+    let rest = cap.saturating_sub(message.body.len());
+    stream.take(rest as u64 + extra).read_to_end(&mut message.body).map_err(|e| io_text(&e))?;
+    if message.body.len() < cap && length.is_some() {
+        return Err("the body is shorter than its length".into());
+    }
+    if message.body.len() > cap && length.is_none() {
+        return Err(format!("a body over {cap} bytes"));
+    }
+    message.body.truncate(cap);
+    Ok(message)
+}
+
+/// An I/O error in words, a timeout as one.
+fn io_text(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => "timed out".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Serves OCSP on `port` (every address, IPv6 and IPv4 where the system allows): each
+/// request's DER goes to `answer`, whose DER goes back. Stops after `count` connections
+/// answered, bad requests included (never if 0). The port (useful when 0 asked the system for one) is written to stdout
+/// as OpenSSL's `ACCEPT` line.
+pub fn serve(
+    port: u16,
+    count: u64,
+    timeout: Duration,
+    mut answer: impl FnMut(&[u8]) -> CmdResult<Vec<u8>>,
+) -> CmdResult {
+    let listener = TcpListener::bind(("::", port))
+        .or_else(|_| TcpListener::bind(("0.0.0.0", port)))
+        .map_err(|e| Fail::msg(format!("-port {port}: {e}")))?;
+    let local = listener.local_addr().map_err(|e| Fail::msg(format!("-port {port}: {e}")))?;
+    eprintln!("ocsp: waiting for OCSP client connections...");
+    println!("ACCEPT {local} PID={}", std::process::id());
+    std::io::stdout().flush().map_err(|e| Fail::msg(format!("stdout: {e}")))?;
+    let mut served = 0u64;
+    while count == 0 || served < count {
+        let Ok((mut stream, _)) = listener.accept() else { continue };
+        if stream
+            .set_read_timeout(Some(timeout))
+            .and(stream.set_write_timeout(Some(timeout)))
+            .is_err()
+        {
+            continue;
+        }
+        // Every connection answered counts, a bad one too.
+        served += 1;
+        let reply = match read_request(&mut stream) {
+            Ok(der) => match answer(&der) {
+                Ok(response) => ok_reply(&response),
+                Err(e) => {
+                    eprintln!("ocsp: {}", e.line("ocsp").unwrap_or_default());
+                    b"HTTP/1.0 500 Internal Server Error\r\n\r\n".to_vec()
+                }
+            },
+            Err(why) => {
+                eprintln!("ocsp: a bad request: {why}");
+                b"HTTP/1.0 400 Bad Request\r\n\r\n".to_vec()
+            }
+        };
+        // A client that went away is its own loss, not the responder's.
+        let _ = stream.write_all(&reply);
+    }
+    Ok(())
+}
+
+/// The `200 OK` reply carrying `response`.
+fn ok_reply(response: &[u8]) -> Vec<u8> {
+    let head = format!(
+        "HTTP/1.0 200 OK\r\nContent-type: application/ocsp-response\r\nContent-Length: {}\r\n\r\n",
+        response.len()
+    );
+    [head.as_bytes(), response].concat()
+}
+
+/// The DER request of a POST (its body) or a GET (its path, URL-encoded base64).
+fn read_request(stream: &mut impl Read) -> Result<Vec<u8>, String> {
+    let message = read_message(stream, false)?;
+    eprintln!("ocsp: Received request, 1st line: {}", message.first_line);
+    let mut words = message.first_line.split(' ');
+    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    match method {
+        "POST" => Ok(message.body),
+        "GET" => {
+            let encoded = percent_decode(target.trim_start_matches('/'))?;
+            let mut der = Vec::new();
+            crate::base64::Decoder::new(encoded.as_slice())
+                .read_to_end(&mut der)
+                .map_err(|_| "a GET path that is not base64".to_string())?;
+            Ok(der)
+        }
+        _ => Err(format!("the method {method:?}")),
+    }
+}
+
+/// `%XX` escapes decoded.
+fn percent_decode(s: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        if b != b'%' {
+            out.push(b);
+            continue;
+        }
+        let hex: Vec<u8> = bytes.by_ref().take(2).collect();
+        let v = std::str::from_utf8(&hex)
+            .ok()
+            .filter(|h| h.len() == 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .ok_or("a bad % escape in the path")?;
+        out.push(v);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        let u = Url::parse("http://ocsp.example:8080/a/b").unwrap();
+        assert_eq!((u.host.as_str(), u.port, u.path.as_str()), ("ocsp.example", 8080, "/a/b"));
+        let u = Url::parse("HTTP://[::1]:9").unwrap();
+        assert_eq!((u.host.as_str(), u.port, u.path.as_str()), ("::1", 9, "/"));
+        assert_eq!(Url::parse("http://h").unwrap().port, 80);
+        for bad in [
+            "https://h/",
+            "ftp://h",
+            "h:80",
+            "http://:80/",
+            "http://h:x/",
+            "http://h:0/",
+            "http://[::1/",
+        ] {
+            assert!(Url::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn messages_are_bounded() {
+        let ok = b"HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nabcdef";
+        let m = read_message(&mut &ok[..], true).unwrap();
+        assert_eq!((m.first_line.as_str(), m.body.as_slice()), ("HTTP/1.0 200 OK", &b"abc"[..]));
+        let short = b"HTTP/1.0 200 OK\r\nContent-Length: 9\r\n\r\nabc";
+        assert!(read_message(&mut &short[..], true).is_err());
+        let open = b"HTTP/1.0 200 OK\r\n\r\nto the end";
+        assert_eq!(read_message(&mut &open[..], true).unwrap().body, b"to the end");
+        // A request without a length has no body (and does not wait for one).
+        let get = b"GET /x HTTP/1.0\r\n\r\nstray";
+        assert!(read_message(&mut &get[..], false).unwrap().body.is_empty());
+        let huge = format!("HTTP/1.0 200 OK\r\nContent-Length: {}\r\n\r\n", MAX_CERT_INPUT + 1);
+        assert!(read_message(&mut huge.as_bytes(), true).is_err());
+        let endless = vec![b'a'; MAX_HEAD + 8192];
+        assert!(read_message(&mut endless.as_slice(), true).unwrap_err().contains("head over"));
+        assert!(read_message(&mut &b"GET / HTTP/1.0\r\nno colon\r\n\r\n"[..], false).is_err());
+    }
+
+    #[test]
+    fn get_requests_decode() {
+        let m = b"GET /MAMCAQA%3D HTTP/1.0\r\n\r\n";
+        assert_eq!(read_request(&mut &m[..]).unwrap(), [0x30, 0x03, 0x02, 0x01, 0x00]);
+        assert!(read_request(&mut &b"GET /%zz HTTP/1.0\r\n\r\n"[..]).is_err());
+        assert!(read_request(&mut &b"PUT / HTTP/1.0\r\n\r\n"[..]).is_err());
+    }
+}

@@ -427,3 +427,48 @@ fn http_bad_input() {
     fails(&ours(dir.path(), &url), 1, "timed out");
     talker.join().unwrap();
 }
+
+#[test]
+fn text_dumps_as_openssl_prints_them() {
+    let dir = tempdir();
+    pki(dir.path());
+    // Requests: SHA-1 and SHA-256 IDs, a nonce, a serial with its top bit set.
+    ok(&ours(dir.path(), "-issuer @ca.pem -cert @a.pem -serial 0x80ff -reqout @q1.der"));
+    ok(&ours(dir.path(), "-sha256 -issuer @ca.pem -cert @b.pem -no_nonce -reqout @q2.der"));
+    let text = ok_text(&both(dir.path(), "-reqin @q1.der -req_text"));
+    assert!(text.starts_with("OCSP Request Data:\n    Version: 1 (0x0)\n"), "{text}");
+    assert!(text.contains("Serial Number: 80FF\n") && text.contains("OCSP Nonce: \n"), "{text}");
+    let text = ok_text(&both(dir.path(), "-reqin @q2.der -text"));
+    assert!(text.contains("Hash Algorithm: sha256\n"), "{text}");
+    // Responses: by name and by key, good, revoked with its reason, unknown, a next
+    // update, the responder's certificate carried (its text and PEM) or not.
+    let responder = "-index @index.txt -CA @ca.pem -rsigner @resp.pem -rkey @resp.key";
+    let ask = "-issuer @ca.pem -cert @a.pem -cert @b.pem -serial 0x7777";
+    ok(&ours(dir.path(), &format!("{responder} {ask} -ndays 1 -respout @r1.der")));
+    let text = ok_text(&both(dir.path(), "-respin @r1.der -resp_text -noverify"));
+    assert!(text.contains("    Responder Id: CN = resp\n"), "{text}");
+    assert!(text.contains("Revocation Reason: keyCompromise (0x1)\n"), "{text}");
+    assert!(text.contains("    Cert Status: unknown\n") && text.contains("Next Update: "));
+    assert!(text.contains("-----BEGIN CERTIFICATE-----\n") && text.contains("Subject: CN=resp\n"));
+    ok(&ours(
+        dir.path(),
+        &format!("{responder} {ask} -resp_key_id -resp_no_certs -respout @r2.der"),
+    ));
+    let text = ok_text(&both(dir.path(), "-respin @r2.der -resp_text -noverify"));
+    assert!(!text.contains("BEGIN CERTIFICATE") && !text.contains("Responder Id: CN"), "{text}");
+    // As the responder makes it, with the request it answers.
+    let out = ours(dir.path(), &format!("{responder} -reqin @q1.der -respout @r3.der -text"));
+    let text = ok_text(&out);
+    let at = text.find("OCSP Response Data:").expect("both texts");
+    assert!(text.starts_with("OCSP Request Data:") && text[at..].contains("Response Extensions:"));
+    // A response that is an error: its status, no text.
+    std::fs::write(path(dir.path(), "junk.der"), b"\x30\x03\x02\x01\x01").unwrap();
+    fails(
+        &ours(dir.path(), &format!("{responder} -reqin @junk.der -respout @m.der")),
+        1,
+        "request",
+    );
+    let out = both(dir.path(), "-respin @m.der -resp_text");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Responder Error: malformedrequest (1)\n");
+    fails(&ours(dir.path(), "-reqin @junk.der -req_text"), 1, "the request");
+}

@@ -73,6 +73,7 @@ pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
 pub use purpose::Purpose;
 pub use store::TrustStore;
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};
+pub(crate) use text::{extension_lines, general_name, signature_lines};
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
     verify_chain_for, verify_chain_report, verify_issued_by,

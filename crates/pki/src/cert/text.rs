@@ -284,7 +284,7 @@ fn alg_short_name(oid: &Oid) -> String {
     }
 }
 
-pub(super) fn signature_lines(s: &mut String, alg: &AlgorithmIdentifierOwned, sig: &BitString) {
+pub(crate) fn signature_lines(s: &mut String, alg: &AlgorithmIdentifierOwned, sig: &BitString) {
     let _ = writeln!(s, "    Signature Algorithm: {}", alg_short_name(&alg.oid));
     if alg.oid == sig::ID_RSASSA_PSS {
         s.push_str("    Signature Value:        \n");
@@ -316,7 +316,7 @@ fn colon_hex(bytes: &[u8]) -> String {
 /// we do not decode (or that does not parse) as OpenSSL's fallback `ASN1_STRING_print`
 /// writes it: the bytes on one line, printable ASCII, line feeds and carriage returns as
 /// they are, the rest as dots.
-pub(super) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
+pub(crate) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
     let crit = if e.critical { "critical" } else { "" };
     let (name, value) = extension_text(e);
     let _ = writeln!(s, "{indent}{name}: {crit}");
@@ -584,7 +584,7 @@ pub(super) fn ip_text(b: &[u8]) -> Option<String> {
     }
 }
 
-pub(super) fn general_name(n: &GeneralName) -> String {
+pub(crate) fn general_name(n: &GeneralName) -> String {
     match n {
         GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),
         GeneralName::Rfc822Name(m) => format!("email:{}", m.as_str()),

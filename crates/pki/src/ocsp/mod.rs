@@ -12,6 +12,8 @@
 //!   for the purpose `ocsphelper`, and the signer's authority (4.2.2.2): the CA that
 //!   issued the certificates asked about, or a certificate that CA issued for OCSP
 //!   signing (id-kp-OCSPSigning); and returns the statuses.
+//! - [`request_text`] and [`response_text`] print them as `openssl ocsp -req_text` and
+//!   `-resp_text` do.
 //!
 //! The structures are those of RFC 6960's appendix B.1 (`asn1.rs`); every hash and
 //! signature is cryptocard's.
@@ -19,11 +21,13 @@
 mod asn1;
 mod request;
 mod response;
+mod text;
 mod verify;
 
 pub use asn1::{CertId, ResponseStatus};
 pub use request::{ParsedRequest, parse_request, request};
 pub use response::{ResponseBuilder, error_response};
+pub use text::{request_text, response_text};
 pub use verify::{ResponseVerify, VerifiedResponse, response_status, verify_response};
 
 use std::time::SystemTime;

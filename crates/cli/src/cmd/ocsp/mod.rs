@@ -32,8 +32,9 @@
 //! differently an error. With `-url` (or `-host` and `-path`) the request is POSTed to a
 //! responder and its answer checked as `-respin` would be; with `-port` the responder
 //! serves requests over HTTP (`http`), rereading the database when it changes, until
-//! `-nrequest` requests if given. Not offered: HTTPS, signed requests (`-signer`), and the
-//! text dumps (`-text`, `-req_text`, `-resp_text`).
+//! `-nrequest` requests if given. `-req_text`, `-resp_text` and `-text` print the request
+//! and the response as OpenSSL does (`ocsp::request_text`, `ocsp::response_text`). Not
+//! offered: HTTPS and signed requests (`-signer`).
 
 mod http;
 
@@ -88,6 +89,9 @@ const SPEC: Spec = Spec {
         Flag::value("timeout", "S").about("Seconds for each network read and write (default 30)"),
         Flag::value("port", "N").about("Serve -index's answers over HTTP on this port"),
         Flag::value("nrequest", "N").about("With -port, stop after N requests"),
+        Flag::switch("req_text").about("Print the request as text"),
+        Flag::switch("resp_text").about("Print the response as text"),
+        Flag::switch("text").about("Print the request and the response as text"),
     ],
     notes: "Digest flags (-sha1, -sha256, ...) name the certificate IDs' hash too.\n",
     more: None,
@@ -132,6 +136,14 @@ pub fn main(argv: &[String]) -> CmdResult {
         let req = made.as_ref().ok_or_else(|| Fail::msg("-reqout: give -issuer and -cert"))?;
         write_public(Some(path), req)?;
     }
+    // The request to answer or send: -reqin's, or the one made.
+    let request = match a.value("reqin") {
+        Some(path) => Some(io::read_capped(Some(path), "an OCSP request", io::MAX_CERT_INPUT)?),
+        None => made.clone(),
+    };
+    if let Some(req) = request.as_ref().filter(|_| a.has("req_text") || a.has("text")) {
+        print!("{}", ocsp::request_text(req).map_err(|e| Fail::msg(format!("the request: {e}")))?);
+    }
     let timeout = Duration::from_secs(a.parsed::<u64>("timeout")?.unwrap_or(30).max(1));
     if a.has("index") {
         let mut responder = Responder::load(&a)?;
@@ -139,10 +151,14 @@ pub fn main(argv: &[String]) -> CmdResult {
             let count = a.parsed::<u64>("nrequest")?.unwrap_or(0);
             return http::serve(port, count, timeout, |request| responder.answer(request));
         }
-        let request = the_request(&a, made, "-index")?;
+        let request =
+            request.ok_or_else(|| Fail::msg("-index: give -reqin, or -issuer and -cert"))?;
         let out = a.value("respout").ok_or_else(|| Fail::msg("-index needs -respout"))?;
         let response = responder.answer(&request)?;
         write_public(Some(out), &response)?;
+        if a.has("resp_text") || a.has("text") {
+            print!("{}", ocsp::response_text(&response).map_err(lib)?);
+        }
         // A request that cannot be read got the status that says so, and fails.
         return match ocsp::parse_request(&request) {
             Ok(_) => Ok(()),
@@ -153,7 +169,8 @@ pub fn main(argv: &[String]) -> CmdResult {
         return Err(Fail::msg("-port needs -index, -CA and -rsigner"));
     }
     if let Some(url) = responder_url(&a)? {
-        let request = the_request(&a, made.clone(), "-url")?;
+        let request =
+            request.ok_or_else(|| Fail::msg("-url: give -reqin, or -issuer and -cert"))?;
         let headers = a
             .values("header")
             .into_iter()
@@ -186,14 +203,6 @@ pub fn main(argv: &[String]) -> CmdResult {
 
 fn lib(e: cryptocard_pki::Error) -> Fail {
     Fail::msg(e.to_string())
-}
-
-/// The request `-reqin` names, or else the one `made` from `-cert` and `-serial`.
-fn the_request(a: &Parsed, made: Option<Vec<u8>>, user: &str) -> CmdResult<Vec<u8>> {
-    match a.value("reqin") {
-        Some(path) => io::read_capped(Some(path), "an OCSP request", io::MAX_CERT_INPUT),
-        None => made.ok_or_else(|| Fail::msg(format!("{user}: give -reqin, or -issuer and -cert"))),
-    }
 }
 
 /// The responder `-url`, or `-host` with `-path`, names, if any.
@@ -385,6 +394,9 @@ fn check_response(
     if status != ResponseStatus::Successful {
         println!("Responder Error: {} ({})", status.as_str(), status as u32);
         return Err(Fail::silent(1));
+    }
+    if a.has("resp_text") || a.has("text") {
+        print!("{}", ocsp::response_text(der).map_err(|e| Fail::msg(format!("{path}: {e}")))?);
     }
     let certs = |flag: &str| -> CmdResult<Vec<Certificate>> {
         let mut all = Vec::new();

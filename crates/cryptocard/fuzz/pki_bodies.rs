@@ -72,7 +72,8 @@ fn trust() -> &'static cms::VerifyOptions {
 /// the text form of every certificate and CRL, each CRL's signature against every
 /// certificate, and each certificate's path in the bundle read as a trust store, checked
 /// for a TLS server's purpose and host name and for revocation by the input's CRLs with
-/// every failure reported; and the input as an OCSP request and response. Anything may be
+/// every failure reported; and the input as an OCSP request and response, read and
+/// printed as text. Anything may be
 /// refused; nothing may panic or hang.
 pub fn cms(data: &[u8]) -> Reached {
     let mut r = Reached::default();
@@ -126,6 +127,8 @@ pub fn cms(data: &[u8]) -> Reached {
     // root with the bundle's certificates.
     r.ocsp_request = cryptocard_pki::ocsp::parse_request(data).is_ok();
     let _ = cryptocard_pki::ocsp::response_status(data);
+    let _ = cryptocard_pki::ocsp::request_text(data);
+    let _ = cryptocard_pki::ocsp::response_text(data);
     let ocsp_checks = cryptocard_pki::ocsp::ResponseVerify {
         trusted: trust().trusted.clone(),
         partial_chain: false,

@@ -4,14 +4,14 @@
 //! `openssl ocsp` speaks it; no TLS (an `https://` URL is refused in words).
 //!
 //! Hostile peers get bounded work: the head of a message is at most [`MAX_HEAD`] bytes,
-//! its body at most [`crate::io::MAX_CERT_INPUT`], and every read and write has a
-//! timeout. A responder answers a bad HTTP request with an error status and goes on.
+//! its body at most [`crate::io::MAX_CERT_INPUT`], and a whole message must arrive
+//! within the timeout (not each read: a peer trickling bytes is cut off too). A responder answers a bad HTTP request with an error status and goes on.
 
 use crate::fail::{CmdResult, Fail};
 use crate::io::MAX_CERT_INPUT;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most bytes of a message's status or request line and headers.
 pub const MAX_HEAD: usize = 16 << 10;
@@ -112,8 +112,8 @@ pub fn post(
         request.len()
     ));
     stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(request)).map_err(fail)?;
-    let message =
-        read_message(&mut stream, true).map_err(|e| Fail::msg(format!("{where_}: {e}")))?;
+    let message = read_message(&mut Deadline::after(&stream, timeout), true)
+        .map_err(|e| Fail::msg(format!("{where_}: {e}")))?;
     let mut words = message.first_line.splitn(3, ' ');
     let (version, code) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     if !version.starts_with("HTTP/1.") {
@@ -128,6 +128,30 @@ pub fn post(
             "{where_}: the answer's content type is {}, not application/ocsp-response",
             other.unwrap_or("missing")
         ))),
+    }
+}
+
+/// Reads from a stream until a deadline: each read waits at most for what is left.
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl<'a> Deadline<'a> {
+    fn after(stream: &'a TcpStream, timeout: Duration) -> Deadline<'a> {
+        Deadline { stream, until: Instant::now() + timeout }
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        let mut stream = self.stream;
+        stream.read(buf)
     }
 }
 
@@ -230,7 +254,11 @@ pub fn serve(
     std::io::stdout().flush().map_err(|e| Fail::msg(format!("stdout: {e}")))?;
     let mut served = 0u64;
     while count == 0 || served < count {
-        let Ok((mut stream, _)) = listener.accept() else { continue };
+        let Ok((mut stream, _)) = listener.accept() else {
+            // (Out of descriptors, say: wait a little rather than spin.)
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
         if stream
             .set_read_timeout(Some(timeout))
             .and(stream.set_write_timeout(Some(timeout)))
@@ -240,7 +268,7 @@ pub fn serve(
         }
         // Every connection answered counts, a bad one too.
         served += 1;
-        let reply = match read_request(&mut stream) {
+        let reply = match read_request(&mut Deadline::after(&stream, timeout)) {
             Ok(der) => match answer(&der) {
                 Ok(response) => ok_reply(&response),
                 Err(e) => {
@@ -349,6 +377,29 @@ mod tests {
         let endless = vec![b'a'; MAX_HEAD + 8192];
         assert!(read_message(&mut endless.as_slice(), true).unwrap_err().contains("head over"));
         assert!(read_message(&mut &b"GET / HTTP/1.0\r\nno colon\r\n\r\n"[..], false).is_err());
+    }
+
+    #[test]
+    fn a_trickling_peer_is_cut_off() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let peer = std::thread::spawn(move || {
+            let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            // A byte every 100 ms: each read is quick, the whole head never ends.
+            for _ in 0..30 {
+                if s.write_all(b"a").is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let (stream, _) = listener.accept().unwrap();
+        let start = Instant::now();
+        let err = read_request(&mut Deadline::after(&stream, Duration::from_millis(700)));
+        assert_eq!(err.unwrap_err(), "timed out");
+        assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+        drop(stream);
+        peer.join().unwrap();
     }
 
     #[test]

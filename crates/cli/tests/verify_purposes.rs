@@ -75,13 +75,18 @@ impl Pki {
 
     /// `verify -purpose PURPOSE -CAfile ROOT -untrusted CA LEAF` through both tools.
     fn verify(&self, purpose: &str, leaf: &Certificate) -> Vec<(u32, usize)> {
+        self.verify_with(&["-purpose", purpose], leaf)
+    }
+
+    /// `verify ARGS -CAfile ROOT -untrusted CA LEAF` through both tools.
+    fn verify_with(&self, args: &[&str], leaf: &Certificate) -> Vec<(u32, usize)> {
         let n = self.n.get();
         self.n.set(n + 1);
         let d = self.dir.path();
         let root = write(d, &format!("root{n}.pem"), &[&self.root]);
         let ca = write(d, &format!("ca{n}.pem"), &[&self.ca]);
         let leaf = write(d, &format!("leaf{n}.pem"), &[leaf]);
-        verify_failures(&["-purpose", purpose, "-CAfile", &root, "-untrusted", &ca, &leaf])
+        verify_failures(&[args, &["-CAfile", &root, "-untrusted", &ca, &leaf]].concat())
     }
 }
 
@@ -186,4 +191,23 @@ fn issuers_must_be_cas_for_a_purpose() {
     assert_eq!(verify_failures(&args), []);
     let strict = [&["-x509_strict"][..], &args].concat();
     assert_eq!(verify_failures(&strict), [(79, 2), (82, 2)]);
+}
+
+#[test]
+fn verify_names_set_a_purpose() {
+    let p = Pki::new();
+    let server = p.leaf(SIGN, Some(&[kp(SERVER_AUTH)]), false);
+    let name = |n: &str| p.verify_with(&["-verify_name", n], &server);
+    assert_eq!(name("default"), []);
+    assert_eq!(name("ssl_server"), []);
+    assert_eq!(name("ssl_client"), UNSUITABLE);
+    assert_eq!(name("smime_sign"), UNSUITABLE);
+    assert_eq!(name("pkcs7"), UNSUITABLE);
+    // With -purpose too, the one given last wins; `default` sets no purpose.
+    let both = |args: &[&str]| p.verify_with(args, &server);
+    assert_eq!(both(&["-verify_name", "ssl_client", "-purpose", "sslserver"]), []);
+    assert_eq!(both(&["-purpose", "sslserver", "-verify_name", "smime_sign"]), UNSUITABLE);
+    assert_eq!(both(&["-purpose", "smimesign", "-verify_name", "default"]), UNSUITABLE);
+    let out = common::run(&["verify", "-verify_name", "bogus"], b"");
+    common::fails(&out, 1, "Invalid verify name bogus");
 }

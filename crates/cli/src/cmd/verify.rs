@@ -3,7 +3,7 @@
 //! ```text
 //! cryptocard verify [-CAfile F ... | -trusted F ...] [-CApath DIR ...] [-no-CAfile]
 //!                   [-untrusted F ...]
-//!                   [-partial_chain] [-purpose NAME]
+//!                   [-partial_chain] [-purpose NAME] [-verify_name NAME]
 //!                   [-attime SECONDS] [-verify_hostname NAME] [-verify_email ADDRESS]
 //!                   [-verify_ip ADDRESS] [-policy OID ...] [-explicit_policy]
 //!                   [-inhibit_any] [-inhibit_map] [-policy_check] [-no_check_time]
@@ -31,7 +31,8 @@
 //! beside the trusted certificates (`-CAfile`'s CRL blocks, `-CApath`'s `HASH.rN` files)
 //! (`cert::Revocation`, RFC 5280 section 6.3). Without `-CAfile` or `-CApath` the system's roots
 //! are the store, as OpenSSL's default verify locations are: `$SSL_CERT_FILE`, else the
-//! distribution's bundle.
+//! distribution's bundle. `-purpose` (or the purpose of `-verify_name`'s named parameter
+//! set) checks the path's keyUsage and extendedKeyUsage for a use (`cert::Purpose`).
 //!
 //! Output as OpenSSL's: `FILE: OK` on stdout (and the path with `-show_chain`); on failure
 //! the certificate's subject and `error N at D depth lookup: WORDS` with OpenSSL's
@@ -65,6 +66,8 @@ const SPEC: Spec = Spec {
         Flag::value("untrusted", "FILE").about("Intermediate certificates (repeat)"),
         Flag::switch("partial_chain").about("Any trusted certificate may end a path"),
         Flag::value("purpose", "NAME").about("any (default) or one of OpenSSL 3.0's purposes"),
+        Flag::value("verify_name", "NAME")
+            .about("OpenSSL's named checks: default, pkcs7, smime_sign, ssl_client, ssl_server"),
         Flag::value("attime", "SECONDS").about("Check at this time (seconds since 1970)"),
         Flag::value("verify_hostname", "NAME").about("The end entity must be for this DNS name"),
         Flag::value("verify_email", "ADDRESS")
@@ -103,17 +106,46 @@ const SYSTEM_ROOTS: &[&str] = &[
     "/usr/lib/ssl/cert.pem",
 ];
 
+/// The purpose of one of OpenSSL 3.0's named verification parameter sets
+/// (`X509_VERIFY_PARAM_lookup`'s table), `None` for an unknown name: `default` sets none
+/// (`Some(None)`), `pkcs7` and `smime_sign` S/MIME signing, `ssl_client` and `ssl_server`
+/// TLS. (Their trust settings matter only for certificates with OpenSSL's auxiliary
+/// trust, which are not read here.)
+fn named_purpose(name: &str) -> Option<Option<Purpose>> {
+    Some(Some(match name {
+        "default" => return Some(None),
+        "pkcs7" | "smime_sign" => Purpose::SmimeSign,
+        "ssl_client" => Purpose::SslClient,
+        "ssl_server" => Purpose::SslServer,
+        _ => return None,
+    }))
+}
+
 /// Runs `verify`.
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
-    let purpose = match a.value("purpose") {
-        None => Purpose::Any,
-        Some(name) => Purpose::from_name(name).ok_or_else(|| {
+    let named = match a.value("verify_name") {
+        None => None,
+        Some(name) => named_purpose(name).ok_or_else(|| {
+            Fail::msg(format!(
+                "Invalid verify name {name} (default, pkcs7, smime_sign, ssl_client, ssl_server)"
+            ))
+        })?,
+    };
+    let explicit = match a.value("purpose") {
+        None => None,
+        Some(name) => Some(Purpose::from_name(name).ok_or_else(|| {
             Fail::msg(format!(
                 "-purpose: {name} is not supported (any, sslclient, sslserver, nssslserver, \
                  smimesign, smimeencrypt, crlsign, ocsphelper, timestampsign)"
             ))
-        })?,
+        })?),
+    };
+    // The one given last wins, as OpenSSL sets a named set's purpose over an earlier one.
+    let purpose = match (explicit, named) {
+        (Some(_), Some(n)) if a.last_of(&["purpose", "verify_name"]) == Some("verify_name") => n,
+        (Some(p), _) | (None, Some(p)) => p,
+        (None, None) => Purpose::Any,
     };
     let at = match a.parsed::<u64>("attime")? {
         Some(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs),

@@ -54,8 +54,11 @@ impl Url {
                 None => (authority, None),
             },
         };
-        if host.is_empty() || host.contains(['@', ' ', '/']) {
+        if host.is_empty() || host.contains(['@', '/']) || host.contains(bad_char) {
             return Err("no valid host".into());
+        }
+        if path.contains(bad_char) {
+            return Err("a space or control character in the path".into());
         }
         let port = match port {
             None => 80,
@@ -66,16 +69,23 @@ impl Url {
     }
 }
 
+/// Characters a URL's host or path may not carry into the request line: spaces and
+/// controls (a line break would start a header of the URL's making).
+fn bad_char(c: char) -> bool {
+    c.is_whitespace() || c.is_control()
+}
+
 /// POSTs the DER `request` to `url` with the extra `headers` (`name: value`) and returns
-/// the DER of the answer, each connect, read and write within `timeout`.
+/// the DER of the answer: the connection, each write and the whole answer within
+/// `timeout`.
 pub fn post(
     url: &Url,
     request: &[u8],
     headers: &[(String, String)],
     timeout: Duration,
 ) -> CmdResult<Vec<u8>> {
-    let where_ = format!("{}:{}", url.host, url.port);
-    let fail = |e: std::io::Error| Fail::msg(format!("{where_}: {e}"));
+    let peer = format!("{}:{}", url.host, url.port);
+    let fail = |e: std::io::Error| Fail::msg(format!("{peer}: {e}"));
     let addrs = (url.host.as_str(), url.port).to_socket_addrs().map_err(fail)?;
     let mut last = None;
     let mut stream = None;
@@ -91,7 +101,7 @@ pub fn post(
     let mut stream = match (stream, last) {
         (Some(s), _) => s,
         (None, Some(e)) => return Err(fail(e)),
-        (None, None) => return Err(Fail::msg(format!("{where_}: no address"))),
+        (None, None) => return Err(Fail::msg(format!("{peer}: no address"))),
     };
     stream.set_read_timeout(Some(timeout)).map_err(fail)?;
     stream.set_write_timeout(Some(timeout)).map_err(fail)?;
@@ -113,19 +123,19 @@ pub fn post(
     ));
     stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(request)).map_err(fail)?;
     let message = read_message(&mut Deadline::after(&stream, timeout), true)
-        .map_err(|e| Fail::msg(format!("{where_}: {e}")))?;
+        .map_err(|e| Fail::msg(format!("{peer}: {e}")))?;
     let mut words = message.first_line.splitn(3, ' ');
     let (version, code) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     if !version.starts_with("HTTP/1.") {
-        return Err(Fail::msg(format!("{where_}: not an HTTP response")));
+        return Err(Fail::msg(format!("{peer}: not an HTTP response")));
     }
     if code != "200" {
-        return Err(Fail::msg(format!("{where_}: the server answered {}", message.first_line)));
+        return Err(Fail::msg(format!("{peer}: the server answered {}", message.first_line)));
     }
     match message.header("content-type") {
         Some(t) if t.eq_ignore_ascii_case("application/ocsp-response") => Ok(message.body),
         other => Err(Fail::msg(format!(
-            "{where_}: the answer's content type is {}, not application/ocsp-response",
+            "{peer}: the answer's content type is {}, not application/ocsp-response",
             other.unwrap_or("missing")
         ))),
     }
@@ -355,6 +365,9 @@ mod tests {
             "http://h:x/",
             "http://h:0/",
             "http://[::1/",
+            "http://h/a b",
+            "http://h/a\r\nX: y",
+            "http://h\n/",
         ] {
             assert!(Url::parse(bad).is_err(), "{bad}");
         }

@@ -249,6 +249,28 @@ impl HashAlg {
         self.info().name
     }
 
+    /// OpenSSL's long name of the algorithm's object (`OBJ_nid2ln`), as its text dumps
+    /// print a digest: "md5", "sha1", "sha256", "sha512-256", "sha3-256", "ripemd160".
+    pub fn long_name(self) -> &'static str {
+        match self {
+            HashAlg::Md2 => "md2",
+            HashAlg::Md4 => "md4",
+            HashAlg::Md5 => "md5",
+            HashAlg::Sha1 => "sha1",
+            HashAlg::Sha224 => "sha224",
+            HashAlg::Sha256 => "sha256",
+            HashAlg::Sha384 => "sha384",
+            HashAlg::Sha512 => "sha512",
+            HashAlg::Sha512_224 => "sha512-224",
+            HashAlg::Sha512_256 => "sha512-256",
+            HashAlg::Sha3_224 => "sha3-224",
+            HashAlg::Sha3_256 => "sha3-256",
+            HashAlg::Sha3_384 => "sha3-384",
+            HashAlg::Sha3_512 => "sha3-512",
+            HashAlg::Ripemd160 => "ripemd160",
+        }
+    }
+
     /// The digest length in bytes.
     pub fn output_len(self) -> usize {
         self.info().output_len

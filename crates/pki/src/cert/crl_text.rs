@@ -200,11 +200,21 @@ fn sign_magnitude(content: &[u8]) -> (bool, Vec<u8>) {
 /// minus sign if negative, a backslash and a line break every 35 bytes.
 pub fn integer_hex(content: &[u8]) -> String {
     let (negative, m) = sign_magnitude(content);
-    let mut t = String::from(if negative { "-" } else { "" });
-    if m.is_empty() {
-        t.push_str("00");
+    let sign = if negative { "-" } else { "" };
+    match m.is_empty() {
+        true => format!("{sign}00"),
+        false => format!("{sign}{}", asn1_string_hex(&m)),
     }
-    for (i, b) in m.iter().enumerate() {
+}
+
+/// Bytes as OpenSSL's `i2a_ASN1_STRING` prints them (the hashes of an OCSP certificate ID,
+/// its nonce): upper-case hex, a backslash and a line break every 35 bytes, `0` for none.
+pub(crate) fn asn1_string_hex(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "0".into();
+    }
+    let mut t = String::new();
+    for (i, b) in bytes.iter().enumerate() {
         if i != 0 && i % 35 == 0 {
             t.push_str("\\\n");
         }

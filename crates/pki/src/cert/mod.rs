@@ -53,6 +53,7 @@ pub use build::{CertBuilder, Profile, new_serial, time as x509_time};
 pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
 pub use crl_build::CrlBuilder;
+pub(crate) use crl_text::asn1_string_hex;
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use ext_conf::{

@@ -11,8 +11,8 @@ use super::asn1::{
 use super::reason_str;
 use crate::Result;
 use crate::cert::{
-    cert_text_compat, display_name, extension_lines, general_name, integer_hex, signature_lines,
-    time_text, to_pem,
+    asn1_string_hex, cert_text_compat, display_name, extension_lines, general_name, integer_hex,
+    signature_lines, time_text, to_pem,
 };
 use crate::sig::oid_name;
 use cryptocard::digest::HashAlg;
@@ -78,7 +78,7 @@ pub fn response_text(der: &[u8]) -> Result<String> {
     s.push_str("    Responder Id: ");
     match &data.responder_id {
         ResponderId::ByName(name) => s.push_str(&display_name(name)),
-        ResponderId::ByKey(hash) => s.push_str(&string_hex(hash.as_bytes())),
+        ResponderId::ByKey(hash) => s.push_str(&asn1_string_hex(hash.as_bytes())),
     }
     let _ = write!(s, "\n    Produced At: {}\n    Responses:\n", when(&data.produced_at));
     for single in &data.responses {
@@ -117,25 +117,16 @@ pub fn response_text(der: &[u8]) -> Result<String> {
 fn cert_id_lines(s: &mut String, id: &CertId, indent: usize) {
     let pad = " ".repeat(indent);
     let hash = match HashAlg::from_oid(&id.hash_algorithm.oid.to_string()) {
-        Ok(h) => hash_long_name(h),
+        Ok(h) => h.long_name().to_string(),
         Err(_) => oid_name(&id.hash_algorithm.oid),
     };
     let _ = writeln!(s, "{pad}Certificate ID:");
     let _ = writeln!(s, "{pad}  Hash Algorithm: {hash}");
-    let _ = writeln!(s, "{pad}  Issuer Name Hash: {}", string_hex(id.issuer_name_hash.as_bytes()));
-    let _ = writeln!(s, "{pad}  Issuer Key Hash: {}", string_hex(id.issuer_key_hash.as_bytes()));
+    let _ =
+        writeln!(s, "{pad}  Issuer Name Hash: {}", asn1_string_hex(id.issuer_name_hash.as_bytes()));
+    let _ =
+        writeln!(s, "{pad}  Issuer Key Hash: {}", asn1_string_hex(id.issuer_key_hash.as_bytes()));
     let _ = writeln!(s, "{pad}  Serial Number: {}", integer_hex(id.serial_number.as_bytes()));
-}
-
-/// OpenSSL's long name of a digest, as `i2a_ASN1_OBJECT` prints it: `sha1`, `sha256`,
-/// `sha512-256`, `sha3-256`, `md5`.
-fn hash_long_name(h: HashAlg) -> String {
-    let name = h.name().to_ascii_lowercase().replace('/', "-");
-    match name.strip_prefix("sha2-") {
-        Some(rest) => format!("sha{rest}"),
-        None if name == "ripemd-160" => "ripemd160".into(),
-        None => name,
-    }
 }
 
 /// `X509V3_extensions_print`: nothing for none, else the title and each extension four
@@ -148,7 +139,7 @@ fn extensions(s: &mut String, title: &str, exts: &Option<Vec<Extension>>, indent
         if e.extn_id == ID_PKIX_OCSP_NONCE {
             let crit = if e.critical { "critical" } else { "" };
             let _ = writeln!(s, "{pad}    OCSP Nonce: {crit}");
-            let _ = writeln!(s, "{pad}        {}", string_hex(e.extn_value.as_bytes()));
+            let _ = writeln!(s, "{pad}        {}", asn1_string_hex(e.extn_value.as_bytes()));
         } else {
             extension_lines(s, &format!("{pad}    "), e);
         }
@@ -162,22 +153,6 @@ fn certificates(s: &mut String, certs: &[Certificate]) -> Result<()> {
         s.push_str(&to_pem(cert)?);
     }
     Ok(())
-}
-
-/// `i2a_ASN1_STRING`: upper-case hex, a backslash and a line break every 35 bytes, `0`
-/// for none.
-fn string_hex(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        return "0".into();
-    }
-    let mut t = String::new();
-    for (i, b) in bytes.iter().enumerate() {
-        if i != 0 && i % 35 == 0 {
-            t.push_str("\\\n");
-        }
-        let _ = write!(t, "{b:02X}");
-    }
-    t
 }
 
 fn when(t: &GeneralizedTime) -> String {

@@ -86,7 +86,8 @@ const SPEC: Spec = Spec {
         Flag::value("host", "HOST:PORT").about("POST the request to this responder"),
         Flag::value("path", "PATH").about("The path with -host (default /)"),
         Flag::value("header", "NAME=VALUE").about("An HTTP header for -url (repeat)"),
-        Flag::value("timeout", "S").about("Seconds for each network read and write (default 30)"),
+        Flag::value("timeout", "S")
+            .about("Seconds for a connection, a write or a whole message (default 30)"),
         Flag::value("port", "N").about("Serve -index's answers over HTTP on this port"),
         Flag::value("nrequest", "N").about("With -port, stop after N requests"),
         Flag::switch("req_text").about("Print the request as text"),
@@ -154,15 +155,19 @@ pub fn main(argv: &[String]) -> CmdResult {
         let request =
             request.ok_or_else(|| Fail::msg("-index: give -reqin, or -issuer and -cert"))?;
         let out = a.value("respout").ok_or_else(|| Fail::msg("-index needs -respout"))?;
-        let response = responder.answer(&request)?;
+        let (parsed, unreadable) = match ocsp::parse_request(&request) {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e)),
+        };
+        let response = responder.respond(parsed)?;
         write_public(Some(out), &response)?;
         if a.has("resp_text") || a.has("text") {
             print!("{}", ocsp::response_text(&response).map_err(lib)?);
         }
         // A request that cannot be read got the status that says so, and fails.
-        return match ocsp::parse_request(&request) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(Fail::msg(format!("the request: {e}"))),
+        return match unreadable {
+            None => Ok(()),
+            Some(e) => Err(Fail::msg(format!("the request: {e}"))),
         };
     }
     if a.has("port") {
@@ -314,12 +319,16 @@ impl Responder {
         })
     }
 
-    /// The response to `request` (DER): each certificate's status, signed; for a request
-    /// that cannot be read, the malformedRequest status.
+    /// The response to `request` (DER), as [`Responder::respond`] gives it.
     fn answer(&mut self, request: &[u8]) -> CmdResult<Vec<u8>> {
-        let parsed = match ocsp::parse_request(request) {
-            Ok(p) => p,
-            Err(_) => return ocsp::error_response(ResponseStatus::MalformedRequest).map_err(lib),
+        self.respond(ocsp::parse_request(request).ok())
+    }
+
+    /// The response to a request read (`None`: one that could not be): each certificate's
+    /// status, signed, or the malformedRequest status.
+    fn respond(&mut self, request: Option<ocsp::ParsedRequest>) -> CmdResult<Vec<u8>> {
+        let Some(parsed) = request else {
+            return ocsp::error_response(ResponseStatus::MalformedRequest).map_err(lib);
         };
         self.reread();
         let now = SystemTime::now();

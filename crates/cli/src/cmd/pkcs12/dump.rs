@@ -7,7 +7,6 @@ use crate::io::{self, Mode, Output};
 use crate::keyfile::ReadOptions;
 use crate::pass;
 use crate::secret_read;
-use cryptocard::digest::HashAlg;
 use cryptocard::pbe::{PbeScheme, TOO_MANY_ITERATIONS};
 use cryptocard::rng::OsRng;
 use cryptocard_pki::Error;
@@ -46,33 +45,11 @@ fn attributes(text: &mut String, heading: &str, attrs: &[BagAttribute]) {
     }
 }
 
-/// OpenSSL's long name of a digest (`OBJ_nid2ln`), as `-info` prints the MAC's.
-fn openssl_digest_name(h: HashAlg) -> &'static str {
-    match h {
-        HashAlg::Md2 => "md2",
-        HashAlg::Md4 => "md4",
-        HashAlg::Md5 => "md5",
-        HashAlg::Sha1 => "sha1",
-        HashAlg::Sha224 => "sha224",
-        HashAlg::Sha256 => "sha256",
-        HashAlg::Sha384 => "sha384",
-        HashAlg::Sha512 => "sha512",
-        HashAlg::Sha512_224 => "sha512-224",
-        HashAlg::Sha512_256 => "sha512-256",
-        HashAlg::Sha3_224 => "sha3-224",
-        HashAlg::Sha3_256 => "sha3-256",
-        HashAlg::Sha3_384 => "sha3-384",
-        HashAlg::Sha3_512 => "sha3-512",
-        HashAlg::Ripemd160 => "ripemd160",
-    }
-}
-
 /// What `-info` says of the file, on stderr, in file order.
 fn info(p12: &Pkcs12) -> String {
     let mut text = String::new();
     if let Some(m) = &p12.mac {
-        let _ =
-            writeln!(text, "MAC: {}, Iteration {}", openssl_digest_name(m.digest), m.iterations);
+        let _ = writeln!(text, "MAC: {}, Iteration {}", m.digest.long_name(), m.iterations);
         let _ = writeln!(text, "MAC length: {}, salt length: {}", m.mac_len, m.salt_len);
     }
     for safe in &p12.safes {

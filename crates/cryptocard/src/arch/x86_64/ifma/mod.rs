@@ -106,7 +106,7 @@
 /// of the body for every step the count could have, each under `if k < n`, which LLVM
 /// folds away once `n` is known. Those copies are compile time (nested loops multiply
 /// them), so a loop whose count the kernel bounds names the bound, `unroll!(k in 0..n,
-/// max 8 => ...)` (4, 8, 12 or 20), and a count above it is an internal error. Without a
+/// max 8 => ...)` (4, 8, 12, 20 or 40), and a count above it is an internal error. Without a
 /// bound, counts up to 32 unroll and larger ones get an ordinary loop (correct, but with
 /// the accumulators in memory).
 macro_rules! unroll {

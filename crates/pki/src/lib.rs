@@ -6,6 +6,8 @@
 //! carried together) and digital envelopes (content under a fresh symmetric key, that key
 //! under each recipient's RSA key), with X.509 certificates to name signers and recipients.
 //!
+//! - [`asn1`]: any DER or BER listed element by element as `openssl asn1parse` lists
+//!   it.
 //! - [`sig`]: the signature algorithms of certificates and CMS signers (PKCS#1 v1.5 and
 //!   RSASSA-PSS, RFC 4055) as `AlgorithmIdentifier`s, signing and verifying with them.
 //! - [`cert`]: certificates (RFC 5280): parse PEM/DER and chains, verify an issuer's
@@ -25,6 +27,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod asn1;
 pub mod cert;
 pub mod cms;
 pub mod conf;

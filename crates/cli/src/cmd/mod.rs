@@ -3,6 +3,7 @@
 //! `cryptocard des3 ...` is `enc -des3 ...`, `cryptocard aes-128-ctr ...` is
 //! `enc -aes-128-ctr ...`).
 
+pub mod asn1parse;
 pub mod ca;
 pub mod certio;
 pub mod cms;
@@ -46,6 +47,11 @@ pub struct Command {
 
 /// Every command, in the order `help` lists them.
 pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "asn1parse",
+        summary: "List any DER or BER element by element, asn1parse style",
+        run: asn1parse::main,
+    },
     Command {
         name: "ca",
         summary: "A certificate authority: issue, revoke, make CRLs (OpenSSL's CA files)",

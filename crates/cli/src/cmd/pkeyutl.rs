@@ -4,7 +4,7 @@
 //! ```text
 //! cryptocard pkeyutl -sign|-verify|-verifyrecover|-encrypt|-decrypt -inkey F [-pubin|-certin]
 //!                    [-keyform PEM|DER] [-passin ARG] [-in F] [-out F] [-sigfile F]
-//!                    [-rawin -digest NAME] [-pkeyopt OPT:VALUE ...] [-hexdump] [-rev]
+//!                    [-rawin -digest NAME] [-pkeyopt OPT:VALUE ...] [-hexdump|-asn1parse] [-rev]
 //!                    [-max-iter N] [-recover-primes]
 //! ```
 //!
@@ -31,7 +31,7 @@ use cryptocard::Error;
 use cryptocard::digest::{HashAlg, Hasher};
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::{RsaKey, RsaPrivateKey, RsaPublicKey, x931};
-use std::fmt::Write as _;
+use cryptocard_pki::asn1::{self, Dump};
 
 const SPEC: Spec = Spec {
     usage: "pkeyutl [options]",
@@ -53,6 +53,7 @@ const SPEC: Spec = Spec {
         Flag::value("digest", "NAME").about("Digest of the message with -rawin"),
         Flag::value("pkeyopt", "OPT:VALUE").about("RSA option (rsa_padding_mode:, digest:, ...)"),
         Flag::switch("hexdump").about("Print the output as a hex dump"),
+        Flag::switch("asn1parse").about("List the output as ASN.1 (asn1parse -i -dump)"),
         Flag::switch("rev").about("Reverse the order of the input bytes"),
         keyfile::MAX_ITER_FLAG,
         keyfile::RECOVER_PRIMES_FLAG,
@@ -170,8 +171,11 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     let mode = if op == Op::Decrypt { Mode::Private } else { Mode::Public };
     let mut out = Output::create(a.value("out"), mode)?;
-    if a.has("hexdump") {
-        out.put(hexdump(&output).as_bytes())?;
+    if a.has("asn1parse") {
+        // As OpenSSL's: the listing, up to a bad encoding if there is one.
+        out.put(&asn1::list(&output, true, Dump::All).text)?;
+    } else if a.has("hexdump") {
+        out.put(asn1::hex_dump(&output, 0).as_bytes())?;
     } else {
         out.put(&output)?;
     }
@@ -332,40 +336,5 @@ fn decrypt(key: &RsaPrivateKey, data: &[u8], o: &RsaOpts) -> CmdResult<Vec<u8>> 
         Padding::Pss | Padding::X931 => {
             Err(Fail::msg("rsa_padding_mode:pss and x931 are for signatures, not encryption"))
         }
-    }
-}
-
-/// OpenSSL's `BIO_dump` layout: `0000 - 68 65 6c 6c 6f 20 77 6f-72 6c 64 ...   hello world`.
-fn hexdump(data: &[u8]) -> String {
-    let mut s = String::new();
-    for (row, chunk) in data.chunks(16).enumerate() {
-        let _ = write!(s, "{:04x} - ", row * 16);
-        for j in 0..16 {
-            match chunk.get(j) {
-                Some(b) => {
-                    let _ = write!(s, "{b:02x}{}", if j == 7 { '-' } else { ' ' });
-                }
-                None => s.push_str("   "),
-            }
-        }
-        s.push_str("  ");
-        s.extend(chunk.iter().map(|&b| if (0x20..=0x7e).contains(&b) { b as char } else { '.' }));
-        s.push('\n');
-    }
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::hexdump;
-
-    #[test]
-    fn hexdump_matches_bio_dump() {
-        assert_eq!(
-            hexdump(b"hello world, this is a longer text!"),
-            "0000 - 68 65 6c 6c 6f 20 77 6f-72 6c 64 2c 20 74 68 69   hello world, thi\n\
-             0010 - 73 20 69 73 20 61 20 6c-6f 6e 67 65 72 20 74 65   s is a longer te\n\
-             0020 - 78 74 21                                          xt!\n"
-        );
     }
 }

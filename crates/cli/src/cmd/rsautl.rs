@@ -4,7 +4,7 @@
 //! ```text
 //! cryptocard rsautl [-sign|-verify|-encrypt|-decrypt] -inkey F [-pubin|-certin]
 //!                   [-pkcs|-oaep|-raw|-x931] [-keyform PEM|DER] [-passin ARG]
-//!                   [-in F] [-out F] [-hexdump] [-rev]
+//!                   [-in F] [-out F] [-hexdump|-asn1parse] [-rev]
 //! ```
 //!
 //! `-verify` (the default, as in OpenSSL) recovers the signed data (`pkeyutl
@@ -12,11 +12,12 @@
 //! default) is PKCS#1 v1.5, `-oaep` OAEP with SHA-1, `-raw` no padding, `-x931` ANSI
 //! X9.31 (which, as in OpenSSL 3.0, fails: it needs a digest `rsautl` cannot name).
 //! PKCS#1 v1.5 decryption uses implicit rejection, as `pkeyutl`'s: a bad padding
-//! gives random bytes, never a padding oracle. `-asn1parse` is not supported.
+//! gives random bytes, never a padding oracle. `-asn1parse` lists the output as ASN.1
+//! (a recovered DigestInfo, say), as `asn1parse -i -dump` would.
 
 use super::Spec;
 use crate::args::Flag;
-use crate::fail::{CmdResult, Fail};
+use crate::fail::CmdResult;
 
 const SPEC: Spec = Spec {
     usage: "rsautl [options]",
@@ -38,7 +39,7 @@ const SPEC: Spec = Spec {
         Flag::switch("x931").about("ANSI X9.31 padding"),
         Flag::switch("hexdump").about("Print the output as a hex dump"),
         Flag::switch("rev").about("Reverse the order of the input bytes"),
-        Flag::switch("asn1parse").about("Not supported"),
+        Flag::switch("asn1parse").about("List the output as ASN.1 (asn1parse -i -dump)"),
     ],
     notes: "",
     more: None,
@@ -48,9 +49,6 @@ const SPEC: Spec = Spec {
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
     super::no_positional(&a)?;
-    if a.has("asn1parse") {
-        return Err(Fail::msg("-asn1parse is not supported"));
-    }
     let op = match a.last_of(&["sign", "verify", "encrypt", "decrypt"]) {
         Some("sign") => "-sign",
         Some("encrypt") => "-encrypt",
@@ -70,7 +68,7 @@ pub fn main(argv: &[String]) -> CmdResult {
             args.extend([format!("-{flag}"), v.to_string()]);
         }
     }
-    for switch in ["pubin", "certin", "hexdump", "rev"] {
+    for switch in ["pubin", "certin", "hexdump", "asn1parse", "rev"] {
         if a.has(switch) {
             args.push(format!("-{switch}"));
         }

@@ -9,7 +9,7 @@
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::pkcs12::{self, BagContent, ParseOptions, key_to_pem};
-use cryptocard_pki::{Error, cert, cms, conf};
+use cryptocard_pki::{Error, asn1, cert, cms, conf};
 use std::sync::OnceLock;
 
 /// What one input reached.
@@ -46,6 +46,8 @@ pub struct Reached {
     pub ocsp_request: bool,
     /// The answers of an OCSP response that verified to the test root.
     pub ocsp_answers: usize,
+    /// Whether the input listed to its end as `asn1parse` lists it.
+    pub listed: bool,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -139,6 +141,14 @@ pub fn cms(data: &[u8]) -> Reached {
     };
     if let Ok(v) = cryptocard_pki::ocsp::verify_response(data, &ocsp_checks) {
         r.ocsp_answers = v.statuses.len();
+    }
+    // The input listed element by element, and dug into where the first elements'
+    // contents start and at its middle.
+    r.listed = asn1::list(data, true, asn1::Dump::All).complete;
+    for at in [2, 4, 6, data.len() / 2] {
+        if let Ok(inner) = asn1::dig(data, at) {
+            let _ = asn1::list(&inner, false, asn1::Dump::Limit(8));
+        }
     }
     r
 }

@@ -63,6 +63,10 @@ fn cms_on_its_corpus() {
     // A message carrying the CRLs that revoke its signer's intermediate.
     let r = reached(&seeds, "signed-with-crls.der");
     assert!(r.message && r.verified && r.revoked, "{r:?}");
+    // The DER seeds list to their end (BER with indefinite lengths too); PEM is text.
+    for (name, r) in &seeds {
+        assert_eq!(r.listed, name.ends_with(".der"), "{name}");
+    }
 }
 
 #[test]

@@ -20,6 +20,11 @@ const ADDEXT: &[(&str, &str)] = &[
     ("basicConstraints=critical,CA:TRUE,pathlen:1", "CA:TRUE, pathlen:1"),
     ("subjectKeyIdentifier=hash", "X509v3 Subject Key Identifier"),
     ("nsComment=hello there", "hello there"),
+    // Extensions printed undecoded, under OpenSSL's long names for their OIDs.
+    ("1.3.6.1.5.5.7.1.3=DER:0c0378797a", "qcStatements: \n"),
+    ("2.5.29.9=DER:0c0378797a", "X509v3 Subject Directory Attributes: \n"),
+    ("1.3.6.1.4.1.11129.2.4.4=DER:0c0378797a", "CT Precertificate Signer: \n"),
+    ("1.3.6.1.4.1.311.20.2=DER:0c0378797a", "1.3.6.1.4.1.311.20.2: \n"),
     ("subjectAltName=email:copy", "email:e@x.example"),
     ("crlDistributionPoints=URI:http://crl.example/a.crl", "URI:http://crl.example/a.crl"),
 ];

@@ -227,9 +227,10 @@ pub fn hash_from_id(id: &AlgorithmIdentifierOwned) -> Result<HashAlg> {
         .map_err(|_| Error::Unsupported(format!("digest {}", oid_name(&id.oid))))
 }
 
-/// An OID's name from the `const-oid` database, or its dotted form.
+/// An OID as OpenSSL prints it (`i2a_ASN1_OBJECT`): the long name of its object table,
+/// or the dotted form.
 pub(crate) fn oid_name(oid: &Oid) -> String {
-    const_oid::db::DB.by_oid(oid).map(str::to_string).unwrap_or_else(|| oid.to_string())
+    crate::asn1::object_text(oid.as_bytes()).unwrap_or_else(|| oid.to_string())
 }
 
 /// Refuses SHAKE PSS and schemes whose salt length is not concrete for signing.

@@ -273,7 +273,8 @@ fn attr_name(oid: &Oid) -> String {
     if let Some((n, _, _)) = ATTRS.iter().find(|(_, o, _)| Oid::new_unwrap(o) == *oid) {
         return (*n).to_string();
     }
-    crate::sig::oid_name(oid)
+    // OpenSSL prints short names here, which its long-name table does not hold.
+    const_oid::db::DB.by_oid(oid).map(str::to_string).unwrap_or_else(|| oid.to_string())
 }
 
 /// A string value with OpenSSL's escaping: quoted if it holds `,+"\<>;` or starts or

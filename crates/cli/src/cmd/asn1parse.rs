@@ -70,11 +70,11 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     let offset = positive(&a, "offset")?.unwrap_or(0);
     let length = positive(&a, "length")?;
-    let dump = match (a.has("dump"), positive(&a, "dlimit")?) {
-        (_, Some(n)) if a.last_of(&["dump", "dlimit"]) == Some("dlimit") => Dump::Limit(n),
-        (true, _) => Dump::All,
-        (false, Some(n)) => Dump::Limit(n),
-        (false, None) => Dump::Off,
+    let dlimit = positive(&a, "dlimit")?;
+    let dump = match (a.last_of(&["dump", "dlimit"]), dlimit) {
+        (Some("dlimit"), Some(n)) => Dump::Limit(n),
+        (Some(_), _) => Dump::All,
+        (None, _) => Dump::Off,
     };
     let name = io::input_name(a.value("in")).to_string();
     let raw = io::read_capped(a.value("in"), "an ASN.1 input", io::MAX_CERT_INPUT)?;

@@ -5,8 +5,12 @@
 //! least one octet after its identifier, and a long-form length at least one after
 //! itself.
 
-/// A class of tag, as the identifier's top two bits.
+/// The classes of tag, as the identifier's top two bits (universal is 0).
+pub(super) const APPLICATION: u8 = 0x40;
+/// See [`APPLICATION`].
 pub(super) const CONTEXT: u8 = 0x80;
+/// See [`APPLICATION`].
+pub(super) const PRIVATE: u8 = 0xc0;
 
 /// An element's identifier and length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +91,7 @@ pub(super) fn read(p: &[u8]) -> Option<Header> {
     }
     let too_long = len > (p.len() - at) as u64;
     Some(Header {
-        class: first & 0xc0,
+        class: first & PRIVATE,
         constructed,
         tag,
         indefinite,

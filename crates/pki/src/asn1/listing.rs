@@ -131,9 +131,9 @@ impl Lister<'_> {
         };
         let indent = if self.indent { depth } else { 0 };
         let tag = match h.class {
-            0xc0 => format!("priv [ {} ] ", h.tag),
+            header::PRIVATE => format!("priv [ {} ] ", h.tag),
             header::CONTEXT => format!("cont [ {} ]", h.tag),
-            0x40 => format!("appl [ {} ]", h.tag),
+            header::APPLICATION => format!("appl [ {} ]", h.tag),
             _ if h.tag > 30 => format!("<ASN1 {}>", h.tag),
             _ => TAG_NAMES[h.tag as usize].to_string(),
         };

@@ -23,6 +23,8 @@ pub use dig::{DigError, dig};
 pub use listing::{Dump, Listing, list};
 pub use object::object_text;
 
+use core::fmt::Write as _;
+
 /// `bytes` in OpenSSL's `BIO_dump_indent` layout: rows of `indent` spaces, the row's
 /// offset in four hex digits, up to 16 bytes in hex (a `-` after the eighth) and the
 /// bytes as ASCII, `.` for the unprintable. An indent above 6 takes bytes off each row,
@@ -32,10 +34,12 @@ pub fn hex_dump(bytes: &[u8], indent: usize) -> String {
     let width = 16 - (indent - indent.min(6)).div_ceil(4);
     let mut s = String::new();
     for (row, chunk) in bytes.chunks(width).enumerate() {
-        s.push_str(&format!("{:indent$}{:04x} - ", "", row * width));
+        let _ = write!(s, "{:indent$}{:04x} - ", "", row * width);
         for j in 0..width {
             match chunk.get(j) {
-                Some(b) => s.push_str(&format!("{b:02x}{}", if j == 7 { '-' } else { ' ' })),
+                Some(b) => {
+                    let _ = write!(s, "{b:02x}{}", if j == 7 { '-' } else { ' ' });
+                }
                 None => s.push_str("   "),
             }
         }
@@ -48,7 +52,11 @@ pub fn hex_dump(bytes: &[u8], indent: usize) -> String {
 
 /// Upper-case hex without separators, as OpenSSL's `%02X` loops print bytes.
 fn upper_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02X}")).collect()
+    let mut s = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        let _ = write!(s, "{b:02X}");
+    }
+    s
 }
 
 #[cfg(test)]

@@ -35,8 +35,7 @@ pub fn object_text(c: &[u8]) -> Option<String> {
     for (i, arc) in arcs(c).enumerate() {
         let mut arc = arc;
         if i == 0 {
-            // The first subidentifier is 40 X + Y, X at most 2 (X.690 section 8.19.4).
-            let x = if arc.below(80) { arc.small_div(40) } else { 2 };
+            let x = first_arc(arc.to_u32());
             arc.sub_small(40 * x);
             text.push_str(&format!("{x}"));
         }
@@ -52,13 +51,19 @@ fn name(c: &[u8]) -> Option<&'static str> {
     for (i, arc) in arcs(c).enumerate() {
         let v = arc.to_u32()?;
         if i == 0 {
-            let x = (v / 40).min(2);
+            let x = first_arc(Some(v));
             want.extend([x, v - 40 * x]);
         } else {
             want.push(v);
         }
     }
     NAMES.binary_search_by(|(arcs, _)| (*arcs).cmp(&want[..])).ok().map(|i| NAMES[i].1)
+}
+
+/// The first arc X of a first subidentifier `40 X + Y` (X.690 section 8.19.4: X is at
+/// most 2, so any subidentifier of 80 or more, of any size, has X = 2).
+fn first_arc(subidentifier: Option<u32>) -> u32 {
+    subidentifier.map_or(2, |v| (v / 40).min(2))
 }
 
 /// The subidentifiers of valid contents, as numbers of any size.
@@ -94,15 +99,6 @@ impl Arc {
             Some(0) => Some(self.0[0]),
             Some(_) => None,
         }
-    }
-
-    fn below(&self, n: u32) -> bool {
-        self.to_u32().is_some_and(|v| v < n)
-    }
-
-    /// `self / d` for a value known to fit in 32 bits.
-    fn small_div(&self, d: u32) -> u32 {
-        self.to_u32().map_or(0, |v| v / d)
     }
 
     fn sub_small(&mut self, n: u32) {

@@ -35,5 +35,6 @@ mod error;
 pub mod ocsp;
 pub mod pkcs12;
 pub mod sig;
+pub mod ts;
 
 pub use error::{Error, Result};

@@ -16,12 +16,14 @@
 mod dig;
 mod header;
 mod listing;
+mod names;
 mod object;
 mod oid_names;
 
 pub use dig::{DigError, dig};
 pub use listing::{Dump, Listing, list};
-pub use object::object_text;
+pub use names::ObjectNames;
+pub use object::{object_by_name, object_name, object_text};
 
 use core::fmt::Write as _;
 

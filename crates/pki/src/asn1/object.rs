@@ -45,6 +45,17 @@ pub fn object_text(c: &[u8]) -> Option<String> {
     Some(text)
 }
 
+/// The name OpenSSL's object table gives the OBJECT IDENTIFIER contents `c`, if any.
+pub fn object_name(c: &[u8]) -> Option<&'static str> {
+    if valid(c) { name(c) } else { None }
+}
+
+/// The object OpenSSL's table names `text`, if any.
+pub fn object_by_name(text: &str) -> Option<const_oid::ObjectIdentifier> {
+    let (arcs, _) = NAMES.iter().find(|(_, name)| *name == text)?;
+    const_oid::ObjectIdentifier::from_arcs(arcs.iter().copied()).ok()
+}
+
 /// The name OpenSSL's object table gives `c`, if any.
 fn name(c: &[u8]) -> Option<&'static str> {
     let mut want: Vec<u32> = Vec::new();

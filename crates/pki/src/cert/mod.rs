@@ -64,6 +64,7 @@ pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
 pub use name::{attribute_oid, display_name, name_from_section, name_of, oneline, parse_subject};
 pub use name_check::{MAX_NAME_CHECKS, check_name_constraints};
+pub(crate) use name_hash::canonical_name;
 pub use name_hash::{name_hash, name_hash_old};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
@@ -74,7 +75,7 @@ pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
 pub use purpose::Purpose;
 pub use store::TrustStore;
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};
-pub(crate) use text::{extension_lines, general_name, signature_lines};
+pub(crate) use text::{extension_lines, extension_value_lines, general_name, signature_lines};
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
     verify_chain_for, verify_chain_report, verify_issued_by,

@@ -31,7 +31,7 @@ pub fn name_hash(name: &Name) -> Result<u32> {
 
 /// The canonical encoding of `name` (see the module docs), which name constraints also
 /// compare (`nc_dn` in OpenSSL's `crypto/x509/v3_ncons.c`): empty for an empty name.
-pub(super) fn canonical_name(name: &Name) -> Result<Vec<u8>> {
+pub(crate) fn canonical_name(name: &Name) -> Result<Vec<u8>> {
     let mut canon = Vec::new();
     for rdn in name.iter_rdn() {
         let entries = rdn.iter().map(|atv| {

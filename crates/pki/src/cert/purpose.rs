@@ -91,6 +91,12 @@ impl Purpose {
         !matches!(self, Purpose::Any | Purpose::CrlSign | Purpose::OcspHelper)
     }
 
+    /// Whether the end-entity certificate `cert` may serve this purpose (OpenSSL's
+    /// `X509_check_purpose` for a leaf).
+    pub fn allows(self, cert: &Certificate) -> bool {
+        self.check(cert, 0).is_ok()
+    }
+
     /// The purpose OpenSSL names `name` (`-purpose`), of those we have.
     pub fn from_name(name: &str) -> Option<Purpose> {
         match name {

@@ -318,8 +318,15 @@ fn colon_hex(bytes: &[u8]) -> String {
 /// they are, the rest as dots.
 pub(crate) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
     let crit = if e.critical { "critical" } else { "" };
-    let (name, value) = extension_text(e);
+    let (name, _) = extension_text(e);
     let _ = writeln!(s, "{indent}{name}: {crit}");
+    extension_value_lines(s, indent, e);
+}
+
+/// The value part of [`extension_lines`]: OpenSSL's `X509V3_EXT_print` at `indent` plus
+/// four, or its fallback, and the line feed after it.
+pub(crate) fn extension_value_lines(s: &mut String, indent: &str, e: &Extension) {
+    let (_, value) = extension_text(e);
     match value {
         Some(value) => {
             for line in value.lines() {

@@ -70,6 +70,12 @@ pub struct SignOptions {
     /// CRLs to include (RFC 5652 section 10.2.1), for a verifier's revocation check
     /// (OpenSSL's `CMS_add1_crl`).
     pub crls: Vec<Crl>,
+    /// The content's type (`eContentType`): id-data, or another for a content of its own
+    /// (a time-stamp token's TSTInfo), which needs signed attributes (section 5.3).
+    pub content_type: ObjectIdentifier,
+    /// More signed attributes, after those above (a time-stamp token's signing
+    /// certificate).
+    pub extra_attrs: Vec<Attribute>,
 }
 
 impl Default for SignOptions {
@@ -82,6 +88,8 @@ impl Default for SignOptions {
             smime_capabilities: true,
             signing_time: None,
             crls: Vec::new(),
+            content_type: DATA,
+            extra_attrs: Vec::new(),
         }
     }
 }
@@ -238,7 +246,7 @@ fn prepare(content: &[u8], signer: &Signer, opts: &SignOptions) -> Result<Prepar
     let (signed_attrs, to_sign) = if opts.signed_attrs {
         let time = Time::try_from(opts.signing_time.unwrap_or_else(SystemTime::now))?;
         let mut attrs = vec![
-            attribute(ID_CONTENT_TYPE, Any::encode_from(&DATA)?)?,
+            attribute(ID_CONTENT_TYPE, Any::encode_from(&opts.content_type)?)?,
             attribute(ID_SIGNING_TIME, Any::encode_from(&time)?)?,
             attribute(
                 ID_MESSAGE_DIGEST,
@@ -248,11 +256,16 @@ fn prepare(content: &[u8], signer: &Signer, opts: &SignOptions) -> Result<Prepar
         if opts.smime_capabilities {
             attrs.push(attribute(SMIME_CAPABILITIES, smime_capabilities()?)?);
         }
+        attrs.extend(opts.extra_attrs.iter().cloned());
         let attrs = Attributes::try_from(attrs)?;
         let digest = Hasher::digest(hash, &attrs.to_der()?).as_bytes().to_vec();
         (Some(attrs), digest)
-    } else {
+    } else if opts.content_type == DATA {
         (None, content_digest.as_bytes().to_vec())
+    } else {
+        return Err(Error::Unsupported(
+            "a content type other than id-data without signed attributes".into(),
+        ));
     };
     let request = match scheme {
         SigScheme::Pkcs1v15(hash) => {
@@ -297,8 +310,10 @@ fn assemble(
     // As issued (`cert::to_der`), not re-encoded.
     let cert_ders = certs.iter().map(crate::cert::to_der).collect::<Result<Vec<_>>>()?;
     let certificates = RawSet::sorted(cert_ders.iter().map(Vec::as_slice));
-    // Version 1 unless a signer is named by key identifier (section 5.1).
-    let version = if infos.iter().any(|i| i.version == CmsVersion::V3) {
+    // Version 1 unless a signer is named by key identifier or the content is not id-data
+    // (section 5.1).
+    let version = if infos.iter().any(|i| i.version == CmsVersion::V3) || opts.content_type != DATA
+    {
         CmsVersion::V3
     } else {
         CmsVersion::V1
@@ -308,7 +323,7 @@ fn assemble(
     let sd = SignedData {
         version,
         digest_algorithms: SetOfVec::try_from(digests)?,
-        encap_content_info: EncapsulatedContentInfo { econtent_type: DATA, econtent },
+        encap_content_info: EncapsulatedContentInfo { econtent_type: opts.content_type, econtent },
         certificates,
         crls: RawSet::of(&opts.crls),
         signer_infos: SignerInfos::try_from(infos)?,

@@ -123,6 +123,35 @@ pub struct Verified {
 /// Verifies a SignedData ContentInfo (DER or BER). `detached` is the content of a
 /// detached signature (it replaces an encapsulated one, as in OpenSSL).
 pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Result<Verified> {
+    let checked = verify_for(der, detached, opts, Purpose::SmimeSign)?;
+    let signers = checked.signers.into_iter().filter_map(|s| s.path.into_iter().next()).collect();
+    Ok(Verified { content: checked.content, signers })
+}
+
+/// One signer [`verify_for`] checked.
+pub(crate) struct CheckedSigner {
+    /// The signer's path, its certificate first (only that without a chain check).
+    pub path: Vec<Certificate>,
+    /// Its SignerInfo.
+    pub info: SignerInfo,
+}
+
+/// What [`verify_for`] found.
+pub(crate) struct Checked {
+    /// The content signed.
+    pub content: Vec<u8>,
+    /// Each signer, in the order of the SignerInfos.
+    pub signers: Vec<CheckedSigner>,
+}
+
+/// [`verify`] with the signers' paths checked for `purpose` (a time-stamping
+/// authority's, for a token), giving each signer's path and SignerInfo.
+pub(crate) fn verify_for(
+    der: &[u8],
+    detached: Option<&[u8]>,
+    opts: &VerifyOptions,
+    purpose: Purpose,
+) -> Result<Checked> {
     let sd: SignedData = open(der, ID_SIGNED_DATA, "SignedData")?;
     let encap = &sd.encap_content_info;
     let content = match (detached, &encap.econtent) {
@@ -176,7 +205,7 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
             inhibit_map: opts.inhibit_map,
         },
         strict: opts.strict,
-        ..PathChecks::new(at, Purpose::SmimeSign)
+        ..PathChecks::new(at, purpose)
     };
     let mut signers = Vec::with_capacity(sd.signer_infos.0.len());
     let mut budget = PathBudget::new();
@@ -185,14 +214,17 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
             .iter()
             .find(|c| CertId::from(&info.sid).names(c))
             .ok_or_else(|| Error::Verify("signer certificate not found".into()))?;
-        if !opts.no_chain {
-            crate::cert::verify_chain_report(cert, &pool, &opts.trusted, &checks, &mut budget)?
-                .into_result()?;
-        }
+        let path = match opts.no_chain {
+            true => vec![cert.clone()],
+            false => {
+                crate::cert::verify_chain_report(cert, &pool, &opts.trusted, &checks, &mut budget)?
+                    .into_result()?
+            }
+        };
         verify_signer(info, cert, &content, &encap.econtent_type)?;
-        signers.push(cert.clone());
+        signers.push(CheckedSigner { path, info: info.clone() });
     }
-    Ok(Verified { content, signers })
+    Ok(Checked { content, signers })
 }
 
 /// The scheme of a SignerInfo: `rsaEncryption` (PKCS#1 v1.5 with the digest algorithm),

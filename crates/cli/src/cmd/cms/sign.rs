@@ -21,8 +21,7 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
         extra_certs: ctx.certs("certfile")?,
         signed_attrs: !a.has("noattr"),
         smime_capabilities: !a.has("nosmimecap"),
-        signing_time: None,
-        crls: Vec::new(),
+        ..SignOptions::default()
     };
     let inputs = inputs(ctx)?;
     if inputs.len() <= 1 {

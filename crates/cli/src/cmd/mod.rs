@@ -26,6 +26,7 @@ pub mod rsa;
 pub mod rsautl;
 #[cfg(feature = "tls")]
 pub mod s_server;
+pub mod ts;
 pub mod verify;
 pub mod version;
 pub mod x509;
@@ -155,6 +156,11 @@ pub const COMMANDS: &[Command] = &[
         name: "speed",
         summary: "Measure cryptocard beside OpenSSL, GMP and others",
         run: crate::speed::main,
+    },
+    Command {
+        name: "ts",
+        summary: "RFC 3161 time stamps: requests, a TSA's replies, their checks",
+        run: ts::main,
     },
     Command {
         name: "verify",

@@ -265,7 +265,7 @@ const MAX_HASHED_FILES: usize = 10_000;
 /// subject hashes to `HASH` (`cert::name_hash`), and each named `HASH.rN` the CRLs whose
 /// issuer does: those OpenSSL's lookup by name would find there. Files that do not parse
 /// are passed over, as OpenSSL's lookup passes them over.
-fn hashed_dir(dir: &str) -> CmdResult<(Vec<Certificate>, Vec<Crl>)> {
+pub(super) fn hashed_dir(dir: &str) -> CmdResult<(Vec<Certificate>, Vec<Crl>)> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Fail::msg(format!("-CApath {dir}: {}", io::reason(&e))))?;
     let mut certs = Vec::new();

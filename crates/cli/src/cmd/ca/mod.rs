@@ -171,7 +171,7 @@ const OPENSSL_CONFS: [&str; 4] = [
 
 /// The configuration `openssl ca` reads without `-config`: `$OPENSSL_CONF`, else the
 /// system's `openssl.cnf` (whose `[ CA_default ]` is the `./demoCA` directory).
-fn default_config() -> CmdResult<String> {
+pub(super) fn default_config() -> CmdResult<String> {
     if let Ok(path) = std::env::var("OPENSSL_CONF") {
         return Ok(path);
     }
@@ -179,9 +179,7 @@ fn default_config() -> CmdResult<String> {
         .iter()
         .find(|p| std::path::Path::new(p).is_file())
         .map(|p| (*p).to_string())
-        .ok_or_else(|| {
-            Fail::msg("no openssl.cnf here: give the CA's configuration with -config FILE")
-        })
+        .ok_or_else(|| Fail::msg("no openssl.cnf here: give the configuration with -config FILE"))
 }
 
 /// Runs `ca`.

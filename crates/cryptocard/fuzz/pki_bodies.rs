@@ -9,7 +9,7 @@
 use cryptocard::rng::OsRng;
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::pkcs12::{self, BagContent, ParseOptions, key_to_pem};
-use cryptocard_pki::{Error, asn1, cert, cms, conf};
+use cryptocard_pki::{Error, asn1, cert, cms, conf, ts};
 use std::sync::OnceLock;
 
 /// What one input reached.
@@ -48,6 +48,10 @@ pub struct Reached {
     pub ocsp_answers: usize,
     /// Whether the input listed to its end as `asn1parse` lists it.
     pub listed: bool,
+    /// A time-stamp request that parsed.
+    pub ts_request: bool,
+    /// A time-stamp response or token that verified to the test root.
+    pub ts_verified: bool,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -74,9 +78,9 @@ fn trust() -> &'static cms::VerifyOptions {
 /// the text form of every certificate and CRL, each CRL's signature against every
 /// certificate, and each certificate's path in the bundle read as a trust store, checked
 /// for a TLS server's purpose and host name and for revocation by the input's CRLs with
-/// every failure reported; and the input as an OCSP request and response, read and
-/// printed as text. Anything may be
-/// refused; nothing may panic or hang.
+/// every failure reported; the input as an OCSP request and response, read and printed as
+/// text; and as an RFC 3161 time-stamp request, response and token, printed and checked
+/// against the test root. Anything may be refused; nothing may panic or hang.
 pub fn cms(data: &[u8]) -> Reached {
     let mut r = Reached::default();
     for format in [cms::Format::Der, cms::Format::Pem, cms::Format::Smime] {
@@ -141,6 +145,16 @@ pub fn cms(data: &[u8]) -> Reached {
     };
     if let Ok(v) = cryptocard_pki::ocsp::verify_response(data, &ocsp_checks) {
         r.ocsp_answers = v.statuses.len();
+    }
+    // RFC 3161: a request, and a response or bare token checked against its own imprint
+    // (so that the check goes on to the signer, its path and the ESS binding).
+    let names = asn1::ObjectNames::default();
+    r.ts_request = ts::Request::parse(data).is_ok();
+    let _ = ts::request_text(data, &names);
+    for resp in [ts::Response::parse(data), ts::Response::from_token(data)].into_iter().flatten() {
+        let _ = (resp.text(&names), resp.tst_info_text(&names), resp.to_der());
+        let digest = resp.digest().map(<[u8]>::to_vec).unwrap_or_default();
+        r.ts_verified |= ts::verify(&resp, ts::Expect::Digest(&digest), trust()).is_ok();
     }
     // The input listed element by element, and dug into where the first elements'
     // contents start and at its middle.

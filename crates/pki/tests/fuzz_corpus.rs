@@ -39,8 +39,14 @@ fn cms_on_its_corpus() {
         // key file the readers know.
         let is_key = name.ends_with(".key.pem");
         let ocsp = r.ocsp_request || r.ocsp_answers > 0;
-        assert!(r.message || r.certs > 0 || r.crls > 0 || ocsp || is_key, "{name}: {r:?}");
+        let ts = r.ts_request || r.ts_verified;
+        assert!(r.message || r.certs > 0 || r.crls > 0 || ocsp || ts || is_key, "{name}: {r:?}");
     }
+    // OpenSSL's TSA (certified by the intermediate) answering a request: the token
+    // verifies to the test root.
+    assert!(reached(&seeds, "ts-request.der").ts_request);
+    assert!(reached(&seeds, "ts-response.der").ts_verified);
+    assert!(!reached(&seeds, "ocsp-response.der").ts_verified);
     // The intermediate's OCSP answer about the signer, and a request about it.
     assert_eq!(reached(&seeds, "ocsp-response.der").ocsp_answers, 1);
     assert!(reached(&seeds, "ocsp-request.der").ocsp_request);

@@ -108,6 +108,11 @@ impl Response {
         self.tst_info.as_ref().map(|t| t.gen_time.0.as_str())
     }
 
+    /// The hash of the data the token's TSTInfo dates, if granted.
+    pub fn digest(&self) -> Option<&[u8]> {
+        self.tst_info.as_ref().map(|t| t.message_imprint.hashed_message.as_bytes())
+    }
+
     /// The token's TSTInfo (DER), if granted.
     pub fn tst_info_der(&self) -> Option<Vec<u8>> {
         self.tst_info.as_ref().and_then(|t| t.to_der().ok())

@@ -350,3 +350,35 @@ fn bad_input_is_an_error() {
         }
     }
 }
+
+#[test]
+fn chained_sha1_attributes_and_fractions_of_a_second() {
+    let dir = tempdir();
+    pki(dir.path());
+    let d = dir.path();
+    // The version 1 (SHA-1) signing-certificate attribute naming the CA too, and the time
+    // to the millisecond.
+    let conf = std::fs::read_to_string(d.join("tsa.cnf")).unwrap();
+    let conf = conf
+        .replace("ess_cert_id_chain = no", "ess_cert_id_chain = yes")
+        .replace("ess_cert_id_alg = sha256", "ess_cert_id_alg = sha1")
+        .replace("clock_precision_digits = 0", "clock_precision_digits = 3");
+    std::fs::write(d.join("tsa.cnf"), conf).unwrap();
+    ok(&ours(d, "-query -data @data.txt -cert -out @req.tsq"));
+    ok(&ours(d, "-reply -queryfile @req.tsq -out @ours.tsr"));
+    let mut tokens = vec!["ours"];
+    if have_openssl("chained_sha1_attributes_and_fractions_of_a_second") {
+        ok(&theirs(d, "-reply -queryfile @req.tsq -out @theirs.tsr"));
+        tokens.push("theirs");
+    }
+    for t in tokens {
+        let out = both(d, &format!("-verify -queryfile @req.tsq -in @{t}.tsr -CAfile @ca.pem"));
+        assert_eq!(ok_text(&out), "Verification: OK\n", "{t}");
+        let text = ok_text(&both(d, &format!("-reply -in @{t}.tsr -token_out -text")));
+        let time = text.lines().find_map(|l| l.strip_prefix("Time stamp: ")).unwrap();
+        // `Dec  3 13:36:09.083 2026 GMT`, the fraction's trailing zeros dropped.
+        let clock = time.split_whitespace().nth(2).unwrap();
+        assert!(clock.len() == 8 || (10..=12).contains(&clock.len()), "{time}");
+        assert!(!clock.ends_with('0') || clock.len() == 8, "{time}");
+    }
+}

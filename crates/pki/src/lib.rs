@@ -20,6 +20,9 @@
 //!   their checks as a relying party makes them.
 //! - [`pkcs12`]: PKCS#12 files (RFC 7292), a key and its certificates under a password:
 //!   read, with OpenSSL 1.x's and 3's schemes, and written as OpenSSL writes them.
+//! - [`ts`]: time stamps (RFC 3161): requests, a time-stamping authority's tokens (CMS
+//!   SignedData over a TSTInfo, bound to the TSA's certificate by ESS attributes), and
+//!   their checks, as `openssl ts` makes them.
 //!
 //! The ASN.1 structures and their DER come from RustCrypto's `x509-cert` and `cms` crates;
 //! every RSA operation, digest and cipher is cryptocard's, so no second RSA implementation

@@ -40,5 +40,5 @@ pub use content_cipher::ContentCipher;
 pub use enveloped::{MAX_TRIED_RECIPIENTS, Recipient, decrypt, encrypt};
 pub use keytrans::KeyTransport;
 pub use signed::{SignOptions, Signer, sign, sign_batch, sign_many};
-pub(crate) use verify::verify_for;
 pub use verify::{CrlCheck, MAX_CERTIFICATES, MAX_SIGNERS, Verified, VerifyOptions, verify};
+pub(crate) use verify::{parse_signed, verify_for};

@@ -128,6 +128,14 @@ pub fn verify(der: &[u8], detached: Option<&[u8]>, opts: &VerifyOptions) -> Resu
     Ok(Verified { content: checked.content, signers })
 }
 
+/// Reads a SignedData ContentInfo (DER or BER) whole, its certificates and signers
+/// included, as OpenSSL's `d2i_PKCS7` does before anything looks inside (a time-stamp
+/// token read).
+pub(crate) fn parse_signed(der: &[u8]) -> Result<()> {
+    let _: SignedData = open(der, ID_SIGNED_DATA, "SignedData")?;
+    Ok(())
+}
+
 /// One signer [`verify_for`] checked.
 pub(crate) struct CheckedSigner {
     /// The signer's path, its certificate first (only that without a chain check).

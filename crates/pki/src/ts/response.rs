@@ -1,7 +1,8 @@
 //! A time-stamp response read (RFC 3161 section 2.4.2), or a bare token: its status, and
-//! for a granted one the token and the TSTInfo inside it, found as OpenSSL finds it
-//! (`PKCS7_to_TS_TST_INFO`: a SignedData with its content, of type id-ct-TSTInfo, in an
-//! OCTET STRING).
+//! for a granted one the token, read whole (its certificates and signers too, as
+//! OpenSSL's `d2i_TS_RESP` reads it), and the TSTInfo inside it, found as OpenSSL finds
+//! it (`PKCS7_to_TS_TST_INFO`: a SignedData with its content, of type id-ct-TSTInfo, in
+//! an OCTET STRING).
 
 use super::asn1::{GRANTED, GRANTED_WITH_MODS, PkiStatusInfo, TimeStampResp, TstInfo, small};
 use super::{Failure, ID_CT_TST_INFO};
@@ -131,6 +132,8 @@ pub(crate) fn tst_info_of(token: &[u8]) -> Result<TstInfo> {
     if ci.content_type != ID_SIGNED_DATA {
         return Err(bad("not a SignedData"));
     }
+    // All of it must read (its certificates too), as OpenSSL reads a token.
+    crate::cms::parse_signed(token).map_err(|e| bad(&e.to_string()))?;
     let sd = ci.content.to_der()?;
     let encap = SliceReader::new(&sd)?.sequence(|r| -> der::Result<Encapsulated> {
         let _version: Int = r.decode()?;

@@ -7,7 +7,13 @@
 //! accuracy, ordering and the TSA's name if configured), signed with PKCS#1 v1.5 over
 //! the content type, signing time, message digest and the ESS signing-certificate
 //! attributes ([`super::ess`]); the TSA's certificate and chain are included when the
-//! request asks for them.
+//! request asks for them. A request refused never spends a serial number (OpenSSL's TSA
+//! takes one before it refuses a request for its extensions).
+//!
+//! The token's RSA operation runs on the calling thread ([`Tsa::reply`]), through the
+//! engine, where the operations of a server's connections batch ([`Tsa::reply_on`]), or
+//! for many requests at once in one batch ([`Tsa::reply_batch`]): a TSA is a signing
+//! service, the work the seed papers' accelerator card was for.
 
 use super::asn1::{
     Accuracy as AccuracyAsn1, GRANTED, GenTime, PkiStatusInfo, REJECTION, TimeStampResp, TstInfo,
@@ -21,6 +27,7 @@ use crate::sig::SigScheme;
 use crate::{Error, Result};
 use const_oid::ObjectIdentifier;
 use cryptocard::digest::HashAlg;
+use cryptocard::engine::Engine;
 use cryptocard::rsa::RsaPrivateKey;
 use der::asn1::{BitString, Int};
 use der::{Any, Decode, Encode};
@@ -126,51 +133,120 @@ impl Tsa {
 
     /// The answer to the request `der`: a token with time `now` and the serial number
     /// `serial` gives (big-endian magnitude; it is asked for only once the request has
-    /// passed the checks, and `None` refuses the request as OpenSSL does when its serial
-    /// file cannot be read), or a rejection saying why. An error only where the token
-    /// cannot be made (a settings or signing failure).
+    /// passed every check, so that a refused request spends none, and `None` refuses the
+    /// request as OpenSSL does when its serial file cannot be read), or a rejection
+    /// saying why. An error only where the token cannot be made (a signing failure).
     pub fn reply(
         &self,
         der: &[u8],
         serial: &mut dyn FnMut() -> Option<Vec<u8>>,
         now: SystemTime,
     ) -> Result<Reply> {
-        let request = match Request::parse(der) {
-            Ok(r) => r,
-            Err(_) => {
-                return rejection("Bad request format or system error.", Failure::BadDataFormat);
+        match self.step(der, serial, now)? {
+            Step::Done(reply) => Ok(reply),
+            Step::Sign { tst_info, with_certs } => {
+                let (signer, opts) = self.signing(with_certs, now)?;
+                granted(cms::sign(&tst_info, &[signer], &opts)?)
             }
+        }
+    }
+
+    /// [`Tsa::reply`] with the token's RSA operation run by `engine`, which batches the
+    /// operations of the threads that call it at once (a TSA server's connections).
+    pub fn reply_on(
+        &self,
+        engine: &Engine,
+        der: &[u8],
+        serial: &mut dyn FnMut() -> Option<Vec<u8>>,
+        now: SystemTime,
+    ) -> Result<Reply> {
+        match self.step(der, serial, now)? {
+            Step::Done(reply) => Ok(reply),
+            Step::Sign { tst_info, with_certs } => {
+                let (signer, opts) = self.signing(with_certs, now)?;
+                let mut out = cms::sign_many(engine, &[&tst_info], &signer, &opts);
+                granted(out.pop().unwrap_or(Err(Error::Unsupported("no token made".into())))?)
+            }
+        }
+    }
+
+    /// [`Tsa::reply`] for each of `requests`, their tokens' RSA operations in one
+    /// [`private_batch`](cryptocard::rsa::private_batch) on the calling thread (the IFMA
+    /// unit's eight lanes filled where the CPU has it). Serial numbers are asked for in
+    /// the order of the requests; each request fails alone.
+    pub fn reply_batch(
+        &self,
+        requests: &[&[u8]],
+        serial: &mut dyn FnMut() -> Option<Vec<u8>>,
+        now: SystemTime,
+    ) -> Vec<Result<Reply>> {
+        let steps: Vec<Result<Step>> = requests.iter().map(|r| self.step(r, serial, now)).collect();
+        let mut out: Vec<Option<Result<Reply>>> = Vec::with_capacity(steps.len());
+        // Tokens with and without the certificates are signed in two batches.
+        let mut pending: [Vec<(usize, Vec<u8>)>; 2] = [Vec::new(), Vec::new()];
+        for (i, step) in steps.into_iter().enumerate() {
+            match step {
+                Ok(Step::Done(reply)) => out.push(Some(Ok(reply))),
+                Err(e) => out.push(Some(Err(e))),
+                Ok(Step::Sign { tst_info, with_certs }) => {
+                    out.push(None);
+                    pending[usize::from(with_certs)].push((i, tst_info));
+                }
+            }
+        }
+        for (with_certs, group) in pending.iter().enumerate() {
+            if group.is_empty() {
+                continue;
+            }
+            let signing = self.signing(with_certs == 1, now);
+            let contents: Vec<&[u8]> = group.iter().map(|(_, t)| t.as_slice()).collect();
+            let tokens = match &signing {
+                Ok((signer, opts)) => cms::sign_batch(&contents, signer, opts),
+                Err(_) => Vec::new(),
+            };
+            let mut tokens = tokens.into_iter();
+            for (i, _) in group {
+                out[*i] = Some(match (&signing, tokens.next()) {
+                    (Err(e), _) => Err(Error::Unsupported(format!("signing: {e}"))),
+                    (Ok(_), Some(token)) => token.and_then(granted),
+                    (Ok(_), None) => Err(Error::Unsupported("no token made".into())),
+                });
+            }
+        }
+        out.into_iter().map(|r| r.unwrap_or(Err(Error::Unsupported("no answer".into())))).collect()
+    }
+
+    /// The request `der` checked, as `TS_RESP_create_response` checks it: a rejection,
+    /// or the TSTInfo (DER) to sign and whether the certificates go with the token.
+    fn step(
+        &self,
+        der: &[u8],
+        serial: &mut dyn FnMut() -> Option<Vec<u8>>,
+        now: SystemTime,
+    ) -> Result<Step> {
+        let refuse = |text: &str, failure: Failure| rejection(text, failure).map(Step::Done);
+        let Ok(request) = Request::parse(der) else {
+            return refuse("Bad request format or system error.", Failure::BadDataFormat);
         };
         if let Err((text, failure)) = self.check(&request) {
-            return rejection(text, failure);
+            return refuse(text, failure);
         }
         let policy = match request.policy() {
             None => self.default_policy,
             Some(p) if p == self.default_policy || self.other_policies.contains(&p) => p,
             Some(_) => {
-                return rejection("Requested policy is not supported.", Failure::UnacceptedPolicy);
+                return refuse("Requested policy is not supported.", Failure::UnacceptedPolicy);
             }
         };
-        let Some(serial) = serial() else {
-            return rejection(
-                "Error during serial number generation.",
-                Failure::AddInfoNotAvailable,
-            );
-        };
+        // (OpenSSL takes the serial number before it looks at the extensions.)
         if !request.extensions().is_empty() {
-            return rejection("Unsupported extension.", Failure::UnacceptedExtension);
+            return refuse("Unsupported extension.", Failure::UnacceptedExtension);
         }
-        let tst_info = self.tst_info(&request, policy, &serial, now)?;
-        let token = self.sign(&tst_info.to_der()?, request.cert_req(), now)?;
-        let resp = TimeStampResp {
-            status: PkiStatusInfo {
-                status: Int::new(&[GRANTED])?,
-                status_string: None,
-                fail_info: None,
-            },
-            time_stamp_token: Some(Any::from_der(&token)?),
+        let Some(serial) = serial() else {
+            return refuse("Error during serial number generation.", Failure::AddInfoNotAvailable);
         };
-        Ok(Reply { der: resp.to_der()?, granted: true })
+        let tst_info = self.tst_info(&request, policy, &serial, now)?.to_der()?;
+        Ok(Step::Sign { tst_info, with_certs: request.cert_req() })
     }
 
     /// The checks of `TS_RESP_create_response` before the policy, with the status text
@@ -226,8 +302,9 @@ impl Tsa {
         })
     }
 
-    /// The token: SignedData over the TSTInfo.
-    fn sign(&self, tst_info: &[u8], with_certs: bool, now: SystemTime) -> Result<Vec<u8>> {
+    /// The signer and options of a token: SignedData over the TSTInfo, with the
+    /// certificates if asked for.
+    fn signing(&self, with_certs: bool, now: SystemTime) -> Result<(Signer, SignOptions)> {
         let named_chain = if self.ess_cert_id_chain { self.chain.as_slice() } else { &[] };
         let signer = Signer {
             key: Arc::clone(&self.key),
@@ -250,8 +327,29 @@ impl Tsa {
                 self.ess_cert_id_alg,
             )?],
         };
-        cms::sign(tst_info, &[signer], &opts)
+        Ok((signer, opts))
     }
+}
+
+/// What a checked request comes to.
+enum Step {
+    /// A rejection.
+    Done(Reply),
+    /// A TSTInfo (DER) to sign, with or without the TSA's certificates.
+    Sign { tst_info: Vec<u8>, with_certs: bool },
+}
+
+/// The granted response around `token`.
+fn granted(token: Vec<u8>) -> Result<Reply> {
+    let resp = TimeStampResp {
+        status: PkiStatusInfo {
+            status: Int::new(&[GRANTED])?,
+            status_string: None,
+            fail_info: None,
+        },
+        time_stamp_token: Some(Any::from_der(&token)?),
+    };
+    Ok(Reply { der: resp.to_der()?, granted: true })
 }
 
 /// A rejection (status 2) with `text` and the `failure` bit.

@@ -292,6 +292,7 @@ fn ours_computes_what_the_peers_compute() {
         "aes-256-cbc",
         "aes-256-ctr",
         "cms-sign",
+        "ts-reply",
     ];
     let mut args = algs.to_vec();
     args.extend(["-seconds", "0.01", "-bytes", "1000", "--compare", "all"]);

@@ -41,6 +41,7 @@ pub const NAMES: &[&str] = &[
     "ripemd160",
     "hmac",
     "cms-sign",
+    "ts-reply",
 ];
 
 /// The algorithms `speed` runs without arguments: the headline.
@@ -81,6 +82,9 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
     }
     if name == "cms-sign" {
         return algs::cms::rows(ctx).map_err(Fail::msg);
+    }
+    if name == "ts-reply" {
+        return algs::ts::rows(ctx).map_err(Fail::msg);
     }
     if name == "hmac" {
         return Ok(vec![algs::digest::hmac(ctx)]);

@@ -29,6 +29,9 @@ opaque!(
     X509,
     BIO,
     CMS_ContentInfo,
+    TS_RESP_CTX,
+    TS_RESP,
+    ASN1_OBJECT,
     BIGNUM,
     BN_CTX,
     BN_MONT_CTX
@@ -163,6 +166,19 @@ crate::ffi_table! {
         fn CMS_sign(signcert: *mut X509, pkey: *mut EVP_PKEY, certs: *mut c_void, data: *mut BIO, flags: c_uint) -> *mut CMS_ContentInfo;
         fn i2d_CMS_ContentInfo(a: *const CMS_ContentInfo, pp: *mut *mut u8) -> c_int;
         fn CMS_ContentInfo_free(cms: *mut CMS_ContentInfo);
+        fn TS_RESP_CTX_new() -> *mut TS_RESP_CTX;
+        fn TS_RESP_CTX_free(ctx: *mut TS_RESP_CTX);
+        fn TS_RESP_CTX_set_signer_cert(ctx: *mut TS_RESP_CTX, signer: *mut X509) -> c_int;
+        fn TS_RESP_CTX_set_signer_key(ctx: *mut TS_RESP_CTX, key: *mut EVP_PKEY) -> c_int;
+        fn TS_RESP_CTX_set_signer_digest(ctx: *mut TS_RESP_CTX, md: *const EVP_MD) -> c_int;
+        fn TS_RESP_CTX_set_ess_cert_id_digest(ctx: *mut TS_RESP_CTX, md: *const EVP_MD) -> c_int;
+        fn TS_RESP_CTX_set_def_policy(ctx: *mut TS_RESP_CTX, policy: *const ASN1_OBJECT) -> c_int;
+        fn TS_RESP_CTX_add_md(ctx: *mut TS_RESP_CTX, md: *const EVP_MD) -> c_int;
+        fn TS_RESP_create_response(ctx: *mut TS_RESP_CTX, req_bio: *mut BIO) -> *mut TS_RESP;
+        fn i2d_TS_RESP(a: *const TS_RESP, pp: *mut *mut u8) -> c_int;
+        fn TS_RESP_free(a: *mut TS_RESP);
+        fn OBJ_txt2obj(s: *const c_char, no_name: c_int) -> *mut ASN1_OBJECT;
+        fn ASN1_OBJECT_free(a: *mut ASN1_OBJECT);
 
         fn BN_free(a: *mut BIGNUM);
         fn BN_bin2bn(s: *const u8, len: c_int, ret: *mut BIGNUM) -> *mut BIGNUM;

@@ -21,6 +21,7 @@ pub(crate) mod fns;
 mod mac;
 mod provider;
 mod rsa;
+mod ts;
 
 pub use bn::{BnMul, ModExp};
 pub use cipher::Cipher;
@@ -29,6 +30,7 @@ pub use digest::Digest;
 pub use mac::Hmac;
 pub use provider::Provider;
 pub use rsa::{RsaCtx, RsaKey, RsaOp, RsaPadding};
+pub use ts::Tsa;
 
 use crate::{Origin, PeerError, PeerInfo, Result};
 use fns::CryptoFns;

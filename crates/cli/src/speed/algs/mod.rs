@@ -6,6 +6,7 @@ pub mod cipher;
 pub mod cms;
 pub mod digest;
 pub mod rsa;
+pub mod ts;
 
 /// `len` reproducible pseudo-random bytes (xorshift64*), so every run and every
 /// implementation measures the same inputs. Not for keys: only benchmark data.

@@ -18,6 +18,7 @@ mod base64;
 mod cmd;
 mod fail;
 mod hex;
+mod http;
 mod interrupt;
 mod io;
 mod keyfile;

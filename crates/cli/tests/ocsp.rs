@@ -398,8 +398,9 @@ fn http_bad_input() {
     fails(&ours(dir.path(), &format!("-url http://h/ -host h:1 {ask}")), 1, "not both");
     fails(&ours(dir.path(), &format!("-url http://h/ -header novalue {ask}")), 1, "NAME=VALUE");
     fails(&ours(dir.path(), "-port 0"), 1, "-port needs -index");
-    // Nothing listens on a port just freed: refused, in words.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    // A server that hangs up without a word (a port of our own: one just freed could be
+    // taken by another test's server meanwhile).
+    let port = hang_up_once();
     fails(&ours(dir.path(), &format!("-url http://127.0.0.1:{port}/ {ask}")), 1, "127.0.0.1");
     // A server that answers something else than OCSP, or nothing in time.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -426,6 +427,14 @@ fn http_bad_input() {
     fails(&ours(dir.path(), &url), 1, "not application/ocsp-response");
     fails(&ours(dir.path(), &url), 1, "timed out");
     talker.join().unwrap();
+}
+
+/// A port on which one connection is taken and closed without an answer.
+fn hang_up_once() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || drop(listener.accept()));
+    port
 }
 
 #[test]

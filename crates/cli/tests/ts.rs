@@ -382,3 +382,105 @@ fn chained_sha1_attributes_and_fractions_of_a_second() {
         assert!(!clock.ends_with('0') || clock.len() == 8, "{time}");
     }
 }
+
+/// Our TSA serving `-port 0` for `count` requests, and the port it took (read from its
+/// `ACCEPT` line).
+fn serve(dir: &Path, count: usize) -> (std::process::Child, u16) {
+    use std::io::BufRead;
+    let args = argv(dir, &format!("-reply -port 0 -nrequest {count} -timeout 5"));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
+        .args(&args[..])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line
+        .strip_prefix("ACCEPT ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|addr| addr.rsplit(':').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no ACCEPT line: {line:?}"));
+    (child, port)
+}
+
+#[test]
+fn a_tsa_over_http_answers_many_clients_at_once() {
+    let dir = tempdir();
+    pki(dir.path());
+    let d = dir.path();
+    ok(&ours(d, "-query -data @data.txt -cert -out @req.tsq"));
+    let clients = 8;
+    let (child, port) = serve(d, clients + 2);
+    let url = format!("http://127.0.0.1:{port}/tsa");
+    std::thread::scope(|s| {
+        for i in 0..clients {
+            let url = &url;
+            s.spawn(move || {
+                ok(&ours(d, &format!("-reply -queryfile @req.tsq -url {url} -out @net{i}.tsr")));
+            });
+        }
+    });
+    // Each token its own serial number, all of them verified by both tools.
+    let mut serials = Vec::new();
+    for i in 0..clients {
+        let out = both(d, &format!("-verify -queryfile @req.tsq -in @net{i}.tsr -CAfile @ca.pem"));
+        assert_eq!(ok_text(&out), "Verification: OK\n");
+        let text = ok_text(&ours(d, &format!("-reply -in @net{i}.tsr -text")));
+        serials.push(text.lines().find(|l| l.starts_with("Serial number: ")).unwrap().to_string());
+    }
+    serials.sort();
+    serials.dedup();
+    assert_eq!(serials.len(), clients, "{serials:?}");
+    // While it serves, the file holds a block reserved past what was handed out.
+    assert_eq!(read(d, "serial"), b"0100\n");
+    // A GET is no time-stamp request; a request the TSA refuses is answered with the
+    // refusal (a response, status 200); the server goes on to both.
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    use std::io::{Read, Write};
+    s.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    assert!(answer.starts_with(b"HTTP/1.0 400 "), "{}", String::from_utf8_lossy(&answer));
+    ok(&ours(d, "-query -data @data.txt -sha224 -out @bad.tsq"));
+    ok(&ours(d, &format!("-reply -queryfile @bad.tsq -url {url} -out @bad.tsr")));
+    let text = ok_text(&ours(d, "-reply -in @bad.tsr -text"));
+    assert!(text.contains("Status: Rejected.\n"), "{text}");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("ts: a bad request: the method \"GET\""), "{err}");
+    // Stopped, the last serial issued (none for the refusal).
+    assert_eq!(read(d, "serial"), b"08\n");
+}
+
+#[test]
+fn asking_a_tsa_that_is_not_there() {
+    let dir = tempdir();
+    pki(dir.path());
+    let d = dir.path();
+    ok(&ours(d, "-query -data @data.txt -out @req.tsq"));
+    // A server that hangs up without a word (a port of our own: one just freed could be
+    // taken by another test's server meanwhile).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hang_up = std::thread::spawn(move || drop(listener.accept()));
+    let out =
+        ours(d, &format!("-reply -queryfile @req.tsq -url http://127.0.0.1:{port}/ -out @r.tsr"));
+    hang_up.join().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    // (The words are the system's: a closed connection, a broken pipe, a reset.)
+    assert!(err.contains(&format!("cryptocard ts: 127.0.0.1:{port}: ")), "{err}");
+    assert!(!d.join("r.tsr").exists());
+    for (args, why) in [
+        ("-reply -queryfile @req.tsq -url https://127.0.0.1/", "HTTPS is not supported"),
+        ("-reply -url http://127.0.0.1/", "-url needs -queryfile"),
+        ("-reply -port 0 -queryfile @req.tsq", "not with -in, -queryfile or -url"),
+    ] {
+        let out = ours(d, args);
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{args}");
+    }
+}

@@ -8,6 +8,9 @@
 //!               [-inkey KEY] [-passin ARG] [-chain CERTS] [-tspolicy OID] [-sha256 ...]
 //!               [-out FILE] [-token_out] [-text]
 //! cryptocard ts -reply -in RESP.tsr [-token_in] [-out FILE] [-token_out] [-text]
+//! cryptocard ts -reply -port N [-nrequest N] [-timeout S] [-config FILE] [-section TSA] ...
+//! cryptocard ts -reply -queryfile REQ.tsq -url http://HOST[:PORT]/PATH [-timeout S]
+//!               [-out FILE] [-token_out] [-text]
 //! cryptocard ts -verify (-data FILE | -digest HEX | -queryfile REQ.tsq) -in RESP.tsr
 //!               [-token_in] [-CAfile F] [-CApath DIR] [-untrusted F] [-attime SECS]
 //! ```
@@ -23,7 +26,14 @@
 //! request the TSA will not serve gets a rejection response (exit status 0, as OpenSSL's),
 //! a granted one the next serial number, written back to the serial file only then. The
 //! configuration is `-config`, else `$OPENSSL_CONF`, else the system's `openssl.cnf`; its
-//! `oid_section` names objects (the TSA's policies) for all three modes. `-verify` prints
+//! `oid_section` names objects (the TSA's policies) for all three modes. With `-port` the
+//! TSA serves requests POSTed over HTTP (RFC 3161 section 3.4, `application/timestamp-query`
+//! in, `application/timestamp-reply` out), a thread a connection (at most 64 at once),
+//! the tokens' RSA operations through the engine so that concurrent clients' batch, serial
+//! numbers reserved in the serial file 256 at a time (synced; the last one issued written
+//! back on a clean stop), so that no number is issued twice even after a crash; `-url` asks
+//! such a TSA (ours, or any RFC 3161 one over HTTP) for the reply to `-queryfile`, as
+//! OpenSSL's `tsget` script does. `-verify` prints
 //! `Verification: OK`, or `Verification: FAILED` and why (exit status 1), after the
 //! checks of `ts::verify`; only `-CAfile` and `-CApath` are trusted (no system roots, as
 //! in OpenSSL).
@@ -33,15 +43,17 @@ use super::{Spec, no_positional};
 use crate::args::{Flag, Parsed};
 use crate::cmd::ca::db;
 use crate::fail::{CmdResult, Fail};
+use crate::http::{self, TSP};
 use crate::io::{self, Mode, Output};
 use crate::keyfile::{self, ReadOptions};
 use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::engine::Engine;
 use cryptocard_pki::asn1::ObjectNames;
 use cryptocard_pki::cert::TrustStore;
 use cryptocard_pki::cms::VerifyOptions;
 use cryptocard_pki::conf::Conf;
 use cryptocard_pki::ts::{self, Expect, QueryOptions, Request, Response, Tsa};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const SPEC: Spec = Spec {
@@ -71,6 +83,11 @@ const SPEC: Spec = Spec {
         Flag::value("CApath", "DIR").about("A hashed directory of trusted certificates"),
         Flag::value("untrusted", "FILE").about("More certificates to find the TSA's path"),
         Flag::value("attime", "SECS").about("Check the path at this time (Unix seconds)"),
+        Flag::value("port", "N").about("-reply: serve time stamps over HTTP on this port"),
+        Flag::value("nrequest", "N").about("With -port, stop after N requests"),
+        Flag::value("url", "URL").about("-reply: ask the TSA at this http:// URL"),
+        Flag::value("timeout", "S")
+            .about("Seconds for a connection, a write or a whole message (default 30)"),
     ],
     notes: "Digest flags (-sha256, -sha512, ...) name the request's hash and the reply's signature hash.\n",
     more: None,
@@ -103,6 +120,10 @@ pub fn main(argv: &[String]) -> CmdResult {
     };
     match mode {
         "query" => query(&a, digest, &names),
+        "reply" if a.value("port").is_some() => {
+            let conf = conf.ok_or_else(|| Fail::msg("-port needs a configuration"))?;
+            serve(&a, &conf, &path, digest, &names)
+        }
         "reply" => reply(&a, conf.as_ref(), &path, digest, &names),
         _ => verify(&a),
     }
@@ -118,8 +139,12 @@ fn check_args(a: &Parsed, mode: &str) -> CmdResult {
         "reply" if has("in") && has("queryfile") => {
             Err(Fail::msg("give -in or -queryfile, not both"))
         }
-        "reply" if !has("in") && !has("queryfile") => {
-            Err(Fail::msg("-reply needs -queryfile or -in"))
+        "reply" if has("port") && (has("in") || has("queryfile") || has("url")) => {
+            Err(Fail::msg("-port serves requests: not with -in, -queryfile or -url"))
+        }
+        "reply" if has("url") && !has("queryfile") => Err(Fail::msg("-url needs -queryfile")),
+        "reply" if !has("in") && !has("queryfile") && !has("port") => {
+            Err(Fail::msg("-reply needs -queryfile, -in or -port"))
         }
         "reply" if !has("in") && a.has("token_in") => {
             Err(Fail::msg("-token_in goes with -in, not -queryfile"))
@@ -225,6 +250,7 @@ fn reply(
             read.map_err(lib(path))?
         }
         (None, None) => return Err(Fail::msg("-reply needs -queryfile or -in")),
+        (None, Some(query)) if a.value("url").is_some() => ask(a, query)?,
         (None, Some(query)) => {
             let conf = conf.ok_or_else(|| Fail::msg("-reply needs a configuration"))?;
             match respond(a, conf, conf_path, query, digest, names) {
@@ -264,6 +290,133 @@ fn respond(
     names: &ObjectNames,
 ) -> CmdResult<Response> {
     let request = io::read_capped(Some(query), "a time-stamp request", io::MAX_CERT_INPUT)?;
+    let (tsa, serial_path) = load_tsa(a, conf, conf_path, digest, names)?;
+    let mut serial = None;
+    let reply = tsa
+        .reply(
+            &request,
+            &mut || {
+                serial = next_serial(&serial_path);
+                serial.clone()
+            },
+            SystemTime::now(),
+        )
+        .map_err(lib("the response"))?;
+    if reply.granted
+        && let Some(s) = serial
+    {
+        save_serial(&serial_path, &s)?;
+    }
+    Response::parse(&reply.der).map_err(lib("the response"))
+}
+
+/// Writes `serial` (big-endian magnitude) to `path` as OpenSSL writes its serial files.
+fn save_serial(path: &str, serial: &[u8]) -> CmdResult {
+    let mut out = Output::create(Some(path), Mode::Public)?;
+    out.put(format!("{}\n", db::hex(serial)).as_bytes())?;
+    out.commit()
+}
+
+/// `-reply -port`: the TSA answers POSTed requests (RFC 3161 section 3.4), a thread a
+/// connection, the tokens' RSA operations through the engine so that those of concurrent
+/// clients batch; serial numbers come from [`Serials`].
+fn serve(
+    a: &Parsed,
+    conf: &Conf,
+    conf_path: &str,
+    digest: Option<HashAlg>,
+    names: &ObjectNames,
+) -> CmdResult {
+    let port = a.parsed::<u16>("port")?.unwrap_or(0);
+    let count = a.parsed::<u64>("nrequest")?.unwrap_or(0);
+    let timeout = Duration::from_secs(a.parsed::<u64>("timeout")?.unwrap_or(30).max(1));
+    let (tsa, serial_path) = load_tsa(a, conf, conf_path, digest, names)?;
+    let engine = Engine::builder().build().map_err(|e| Fail::lib("the engine", e))?;
+    let serials = Mutex::new(Serials::open(serial_path)?);
+    let answer = |request: &[u8]| -> CmdResult<Vec<u8>> {
+        let mut serial = || {
+            let mut serials = serials.lock().unwrap_or_else(|p| p.into_inner());
+            serials.take().map_err(|e| eprintln!("ts: {}", e.line("ts").unwrap_or_default())).ok()
+        };
+        let reply = tsa.reply_on(&engine, request, &mut serial, SystemTime::now());
+        Ok(reply.map_err(lib("the response"))?.der)
+    };
+    http::serve_concurrently(port, count, timeout, &TSP, MAX_CONNECTIONS, answer)?;
+    serials.into_inner().unwrap_or_else(|p| p.into_inner()).close()
+}
+
+/// The most connections `-port` works on at once.
+const MAX_CONNECTIONS: usize = 64;
+
+/// The serial numbers a serving TSA hands out. The file is written (and synced) once a
+/// block of [`SERIAL_BLOCK`] numbers, the last of the block in it, so that after a crash
+/// the next run starts past every number handed out and no serial is ever issued twice;
+/// a clean stop writes back the last one issued.
+struct Serials {
+    path: String,
+    /// The next number to hand out (big-endian magnitude).
+    next: Vec<u8>,
+    /// How many numbers from `next` on are reserved in the file.
+    reserved: u32,
+    /// The last number handed out, if any.
+    last: Option<Vec<u8>>,
+}
+
+/// Serial numbers reserved a file write.
+const SERIAL_BLOCK: u32 = 256;
+
+impl Serials {
+    fn open(path: String) -> CmdResult<Serials> {
+        let next = next_serial(&path)
+            .ok_or_else(|| Fail::msg(format!("{path}: unable to load number")))?;
+        Ok(Serials { path, next, reserved: 0, last: None })
+    }
+
+    /// The next serial number, a block reserved in the file first where none is left.
+    fn take(&mut self) -> CmdResult<Vec<u8>> {
+        if self.reserved == 0 {
+            let mut end = self.next.clone();
+            for _ in 1..SERIAL_BLOCK {
+                end = db::increment(&end);
+            }
+            save_serial(&self.path, &end)?;
+            self.reserved = SERIAL_BLOCK;
+        }
+        let serial = std::mem::take(&mut self.next);
+        self.next = db::increment(&serial);
+        self.reserved -= 1;
+        self.last = Some(serial.clone());
+        Ok(serial)
+    }
+
+    /// Writes back the last number handed out (the file then says what OpenSSL's would).
+    fn close(self) -> CmdResult {
+        match self.last {
+            Some(last) => save_serial(&self.path, &last),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `-reply -queryfile Q -url U`: the response of the TSA at `U`.
+fn ask(a: &Parsed, query: &str) -> CmdResult<Response> {
+    let url = http::Url::parse(a.value("url").unwrap_or_default())?;
+    let timeout = Duration::from_secs(a.parsed::<u64>("timeout")?.unwrap_or(30).max(1));
+    let request = io::read_capped(Some(query), "a time-stamp request", io::MAX_CERT_INPUT)?;
+    Request::parse(&request).map_err(lib(query))?;
+    let der = http::post(&url, &TSP, &request, &[], timeout)?;
+    Response::parse(&der).map_err(|e| Fail::msg(format!("the TSA's answer: {e}")))
+}
+
+/// The TSA of the configuration section (`-section`, else `[ tsa ] default_tsa`), and
+/// its serial file.
+fn load_tsa(
+    a: &Parsed,
+    conf: &Conf,
+    conf_path: &str,
+    digest: Option<HashAlg>,
+    names: &ObjectNames,
+) -> CmdResult<(Tsa, String)> {
     let section = match a.value("section") {
         Some(s) => s.to_string(),
         None => conf
@@ -279,7 +432,7 @@ fn respond(
     if get("crypto_device").is_some_and(|d| d != "builtin") {
         return Err(Fail::msg(format!("{section}::crypto_device: only builtin is offered")));
     }
-    let serial_path = need("serial")?;
+    let serial_path = need("serial")?.to_string();
     let signer = load_cert(Some(a.value("signer").map_or_else(|| need("signer_cert"), Ok)?), None)?;
     let chain = match a.value("chain").or(get("certs")) {
         Some(path) => read_cert_file(Some(path)).map_err(Fail::msg)?,
@@ -348,25 +501,7 @@ fn respond(
     tsa.clock_precision_digits = clock_precision_digits;
     tsa.ordering = flag("ordering")?;
     tsa.tsa_name = flag("tsa_name")?;
-    let mut serial = None;
-    let reply = tsa
-        .reply(
-            &request,
-            &mut || {
-                serial = next_serial(serial_path);
-                serial.clone()
-            },
-            SystemTime::now(),
-        )
-        .map_err(lib("the response"))?;
-    if reply.granted
-        && let Some(s) = serial
-    {
-        let mut out = Output::create(Some(serial_path), Mode::Public)?;
-        out.put(format!("{}\n", db::hex(&s)).as_bytes())?;
-        out.commit()?;
-    }
-    Response::parse(&reply.der).map_err(lib("the response"))
+    Ok((tsa, serial_path))
 }
 
 /// The items of a comma-separated list (OpenSSL's `X509V3_parse_list`, values trimmed).

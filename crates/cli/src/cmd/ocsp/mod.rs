@@ -36,14 +36,13 @@
 //! and the response as OpenSSL does (`ocsp::request_text`, `ocsp::response_text`). Not
 //! offered: HTTPS and signed requests (`-signer`).
 
-mod http;
-
 use super::ca::db::{Index, hex};
 use super::ca::revoke::Revocation;
 use super::certio::{load_cert, read_cert_file, write_public};
 use super::{Spec, digest_by_name, no_positional};
 use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
+use crate::http::{self, OCSP};
 use crate::io;
 use crate::keyfile::{self, ReadOptions};
 use cryptocard::digest::HashAlg;
@@ -150,7 +149,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         let mut responder = Responder::load(&a)?;
         if let Some(port) = a.parsed::<u16>("port")? {
             let count = a.parsed::<u64>("nrequest")?.unwrap_or(0);
-            return http::serve(port, count, timeout, |request| responder.answer(request));
+            return http::serve(port, count, timeout, &OCSP, |request| responder.answer(request));
         }
         let request =
             request.ok_or_else(|| Fail::msg("-index: give -reqin, or -issuer and -cert"))?;
@@ -186,7 +185,7 @@ pub fn main(argv: &[String]) -> CmdResult {
                 _ => Err(Fail::msg(format!("-header {h}: not NAME=VALUE"))),
             })
             .collect::<CmdResult<Vec<_>>>()?;
-        let response = http::post(&url, &request, &headers, timeout)?;
+        let response = http::post(&url, &OCSP, &request, &headers, timeout)?;
         if let Some(path) = a.value("respout") {
             write_public(Some(path), &response)?;
         }

@@ -1,11 +1,14 @@
-//! OCSP over HTTP (RFC 6960 Appendix A.1): the client's POST of a request and read of the
-//! answer, and a responder's loop that takes requests by POST or by GET (the DER, base64,
-//! URL-encoded, as the path) and answers each. HTTP/1.0, one exchange a connection, as
+//! DER requests and answers over HTTP, as OCSP (RFC 6960 Appendix A.1) and time-stamping
+//! (RFC 3161 section 3.4) carry them: the client's POST of a request and read of the
+//! answer, and a server that takes requests by POST (or, for OCSP, by GET: the DER,
+//! base64, URL-encoded, as the path) and answers each, one at a time ([`serve`]) or on a
+//! thread a connection ([`serve_concurrently`]). HTTP/1.0, one exchange a connection, as
 //! `openssl ocsp` speaks it; no TLS (an `https://` URL is refused in words).
 //!
 //! Hostile peers get bounded work: the head of a message is at most [`MAX_HEAD`] bytes,
 //! its body at most [`crate::io::MAX_CERT_INPUT`], and a whole message must arrive
-//! within the timeout (not each read: a peer trickling bytes is cut off too). A responder answers a bad HTTP request with an error status and goes on.
+//! within the timeout (not each read: a peer trickling bytes is cut off too). A server
+//! answers a bad HTTP request with an error status and goes on.
 
 use crate::fail::{CmdResult, Fail};
 use crate::io::MAX_CERT_INPUT;
@@ -15,6 +18,43 @@ use std::time::{Duration, Instant};
 
 /// The most bytes of a message's status or request line and headers.
 pub const MAX_HEAD: usize = 16 << 10;
+
+/// A protocol carried: its media types and what its server says.
+#[derive(Debug)]
+pub struct Protocol {
+    /// The command, for messages (`ocsp`).
+    pub name: &'static str,
+    /// The media type of requests.
+    pub request_type: &'static str,
+    /// The media type of answers.
+    pub response_type: &'static str,
+    /// Requests may come by GET too (OCSP's base64 path).
+    pub get: bool,
+    /// The server's line on stderr while it waits.
+    pub waiting: &'static str,
+    /// Log each request's first line on stderr (as `openssl ocsp` does).
+    pub log_requests: bool,
+}
+
+/// OCSP (RFC 6960 Appendix A.1), as `openssl ocsp` speaks it.
+pub const OCSP: Protocol = Protocol {
+    name: "ocsp",
+    request_type: "application/ocsp-request",
+    response_type: "application/ocsp-response",
+    get: true,
+    waiting: "ocsp: waiting for OCSP client connections...",
+    log_requests: true,
+};
+
+/// Time-stamping (RFC 3161 section 3.4).
+pub const TSP: Protocol = Protocol {
+    name: "ts",
+    request_type: "application/timestamp-query",
+    response_type: "application/timestamp-reply",
+    get: false,
+    waiting: "ts: waiting for time-stamp requests...",
+    log_requests: false,
+};
 
 /// Where a request goes: host, port and path of an `http://` URL.
 #[derive(Debug, PartialEq, Eq)]
@@ -75,11 +115,12 @@ fn bad_char(c: char) -> bool {
     c.is_whitespace() || c.is_control()
 }
 
-/// POSTs the DER `request` to `url` with the extra `headers` (`name: value`) and returns
-/// the DER of the answer: the connection, each write and the whole answer within
-/// `timeout`.
+/// POSTs the DER `request` of `proto` to `url` with the extra `headers` (`name: value`)
+/// and returns the DER of the answer: the connection, each write and the whole answer
+/// within `timeout`.
 pub fn post(
     url: &Url,
+    proto: &Protocol,
     request: &[u8],
     headers: &[(String, String)],
     timeout: Duration,
@@ -113,12 +154,13 @@ pub fn post(
     if url.port != 80 {
         head.push_str(&format!(":{}", url.port));
     }
-    head.push_str("\r\nAccept: application/ocsp-response\r\n");
+    head.push_str(&format!("\r\nAccept: {}\r\n", proto.response_type));
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str(&format!(
-        "Content-Type: application/ocsp-request\r\nContent-Length: {}\r\n\r\n",
+        "Content-Type: {}\r\nContent-Length: {}\r\n\r\n",
+        proto.request_type,
         request.len()
     ));
     stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(request)).map_err(fail)?;
@@ -133,10 +175,11 @@ pub fn post(
         return Err(Fail::msg(format!("{peer}: the server answered {}", message.first_line)));
     }
     match message.header("content-type") {
-        Some(t) if t.eq_ignore_ascii_case("application/ocsp-response") => Ok(message.body),
+        Some(t) if t.eq_ignore_ascii_case(proto.response_type) => Ok(message.body),
         other => Err(Fail::msg(format!(
-            "{peer}: the answer's content type is {}, not application/ocsp-response",
-            other.unwrap_or("missing")
+            "{peer}: the answer's content type is {}, not {}",
+            other.unwrap_or("missing"),
+            proto.response_type
         ))),
     }
 }
@@ -245,76 +288,135 @@ fn io_text(e: &std::io::Error) -> String {
     }
 }
 
-/// Serves OCSP on `port` (every address, IPv6 and IPv4 where the system allows): each
-/// request's DER goes to `answer`, whose DER goes back. Stops after `count` connections
-/// answered, bad requests included (never if 0). The port (useful when 0 asked the system for one) is written to stdout
-/// as OpenSSL's `ACCEPT` line.
-pub fn serve(
-    port: u16,
-    count: u64,
-    timeout: Duration,
-    mut answer: impl FnMut(&[u8]) -> CmdResult<Vec<u8>>,
-) -> CmdResult {
+/// A listener on `port` (every address, IPv6 and IPv4 where the system allows), its
+/// address said as OpenSSL's `ACCEPT` line on stdout (useful when 0 asked the system for a
+/// port) after `proto`'s waiting line on stderr.
+fn listen(port: u16, proto: &Protocol) -> CmdResult<TcpListener> {
     let listener = TcpListener::bind(("::", port))
         .or_else(|_| TcpListener::bind(("0.0.0.0", port)))
         .map_err(|e| Fail::msg(format!("-port {port}: {e}")))?;
     let local = listener.local_addr().map_err(|e| Fail::msg(format!("-port {port}: {e}")))?;
-    eprintln!("ocsp: waiting for OCSP client connections...");
+    eprintln!("{}", proto.waiting);
     println!("ACCEPT {local} PID={}", std::process::id());
     std::io::stdout().flush().map_err(|e| Fail::msg(format!("stdout: {e}")))?;
+    Ok(listener)
+}
+
+/// The next connection, with `timeout` on its reads and writes; `None` for one that could
+/// not be set up (out of descriptors, say: after a short wait rather than a spin).
+fn next_connection(listener: &TcpListener, timeout: Duration) -> Option<TcpStream> {
+    let Ok((stream, _)) = listener.accept() else {
+        std::thread::sleep(Duration::from_millis(50));
+        return None;
+    };
+    stream.set_read_timeout(Some(timeout)).and(stream.set_write_timeout(Some(timeout))).ok()?;
+    Some(stream)
+}
+
+/// One exchange on `stream`: the request read, `answer`'s DER (or an error status) sent.
+fn exchange(
+    mut stream: TcpStream,
+    timeout: Duration,
+    proto: &Protocol,
+    answer: impl FnOnce(&[u8]) -> CmdResult<Vec<u8>>,
+) {
+    let reply = match read_request(&mut Deadline::after(&stream, timeout), proto) {
+        Ok(der) => match answer(&der) {
+            Ok(response) => ok_reply(proto, &response),
+            Err(e) => {
+                eprintln!("{}: {}", proto.name, e.line(proto.name).unwrap_or_default());
+                b"HTTP/1.0 500 Internal Server Error\r\n\r\n".to_vec()
+            }
+        },
+        Err(why) => {
+            eprintln!("{}: a bad request: {why}", proto.name);
+            b"HTTP/1.0 400 Bad Request\r\n\r\n".to_vec()
+        }
+    };
+    // A client that went away is its own loss, not the server's.
+    let _ = stream.write_all(&reply);
+}
+
+/// Serves `proto` on `port`, one connection at a time: each request's DER goes to
+/// `answer`, whose DER goes back. Stops after `count` connections answered, bad requests
+/// included (never if 0).
+pub fn serve(
+    port: u16,
+    count: u64,
+    timeout: Duration,
+    proto: &Protocol,
+    mut answer: impl FnMut(&[u8]) -> CmdResult<Vec<u8>>,
+) -> CmdResult {
+    let listener = listen(port, proto)?;
     let mut served = 0u64;
     while count == 0 || served < count {
-        let Ok((mut stream, _)) = listener.accept() else {
-            // (Out of descriptors, say: wait a little rather than spin.)
-            std::thread::sleep(Duration::from_millis(50));
-            continue;
-        };
-        if stream
-            .set_read_timeout(Some(timeout))
-            .and(stream.set_write_timeout(Some(timeout)))
-            .is_err()
-        {
-            continue;
-        }
+        let Some(stream) = next_connection(&listener, timeout) else { continue };
         // Every connection answered counts, a bad one too.
         served += 1;
-        let reply = match read_request(&mut Deadline::after(&stream, timeout)) {
-            Ok(der) => match answer(&der) {
-                Ok(response) => ok_reply(&response),
-                Err(e) => {
-                    eprintln!("ocsp: {}", e.line("ocsp").unwrap_or_default());
-                    b"HTTP/1.0 500 Internal Server Error\r\n\r\n".to_vec()
-                }
-            },
-            Err(why) => {
-                eprintln!("ocsp: a bad request: {why}");
-                b"HTTP/1.0 400 Bad Request\r\n\r\n".to_vec()
-            }
-        };
-        // A client that went away is its own loss, not the responder's.
-        let _ = stream.write_all(&reply);
+        exchange(stream, timeout, proto, &mut answer);
     }
     Ok(())
 }
 
+/// [`serve`] with a thread for each connection, at most `max` at once (the next waits
+/// for one to finish), so that the answers of many clients are worked on together.
+/// After `count` connections (never if 0) it waits for those under way and stops.
+pub fn serve_concurrently(
+    port: u16,
+    count: u64,
+    timeout: Duration,
+    proto: &Protocol,
+    max: usize,
+    answer: impl Fn(&[u8]) -> CmdResult<Vec<u8>> + Sync,
+) -> CmdResult {
+    let listener = listen(port, proto)?;
+    let busy = std::sync::Mutex::new(0usize);
+    let done = std::sync::Condvar::new();
+    std::thread::scope(|scope| {
+        let mut served = 0u64;
+        while count == 0 || served < count {
+            let Some(stream) = next_connection(&listener, timeout) else { continue };
+            served += 1;
+            {
+                let mut n = busy.lock().unwrap_or_else(|p| p.into_inner());
+                while *n >= max.max(1) {
+                    n = done.wait(n).unwrap_or_else(|p| p.into_inner());
+                }
+                *n += 1;
+            }
+            let (busy, done, answer) = (&busy, &done, &answer);
+            scope.spawn(move || {
+                exchange(stream, timeout, proto, answer);
+                *busy.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+                done.notify_one();
+            });
+        }
+    });
+    Ok(())
+}
+
 /// The `200 OK` reply carrying `response`.
-fn ok_reply(response: &[u8]) -> Vec<u8> {
+fn ok_reply(proto: &Protocol, response: &[u8]) -> Vec<u8> {
     let head = format!(
-        "HTTP/1.0 200 OK\r\nContent-type: application/ocsp-response\r\nContent-Length: {}\r\n\r\n",
+        "HTTP/1.0 200 OK\r\nContent-type: {}\r\nContent-Length: {}\r\n\r\n",
+        proto.response_type,
         response.len()
     );
     [head.as_bytes(), response].concat()
 }
 
-/// The DER request of a POST (its body) or a GET (its path, URL-encoded base64).
-fn read_request(stream: &mut impl Read) -> Result<Vec<u8>, String> {
+/// The DER request of a POST (its body) or, where `proto` takes them, a GET (its path,
+/// URL-encoded base64).
+fn read_request(stream: &mut impl Read, proto: &Protocol) -> Result<Vec<u8>, String> {
     let message = read_message(stream, false)?;
-    eprintln!("ocsp: Received request, 1st line: {}", message.first_line);
+    if proto.log_requests {
+        eprintln!("{}: Received request, 1st line: {}", proto.name, message.first_line);
+    }
     let mut words = message.first_line.split(' ');
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     match method {
         "POST" => Ok(message.body),
-        "GET" => {
+        "GET" if proto.get => {
             let encoded = percent_decode(target.trim_start_matches('/'))?;
             let mut der = Vec::new();
             crate::base64::Decoder::new(encoded.as_slice())
@@ -408,7 +510,7 @@ mod tests {
         });
         let (stream, _) = listener.accept().unwrap();
         let start = Instant::now();
-        let err = read_request(&mut Deadline::after(&stream, Duration::from_millis(700)));
+        let err = read_request(&mut Deadline::after(&stream, Duration::from_millis(700)), &OCSP);
         assert_eq!(err.unwrap_err(), "timed out");
         assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
         drop(stream);
@@ -418,8 +520,10 @@ mod tests {
     #[test]
     fn get_requests_decode() {
         let m = b"GET /MAMCAQA%3D HTTP/1.0\r\n\r\n";
-        assert_eq!(read_request(&mut &m[..]).unwrap(), [0x30, 0x03, 0x02, 0x01, 0x00]);
-        assert!(read_request(&mut &b"GET /%zz HTTP/1.0\r\n\r\n"[..]).is_err());
-        assert!(read_request(&mut &b"PUT / HTTP/1.0\r\n\r\n"[..]).is_err());
+        assert_eq!(read_request(&mut &m[..], &OCSP).unwrap(), [0x30, 0x03, 0x02, 0x01, 0x00]);
+        assert!(read_request(&mut &b"GET /%zz HTTP/1.0\r\n\r\n"[..], &OCSP).is_err());
+        assert!(read_request(&mut &b"PUT / HTTP/1.0\r\n\r\n"[..], &OCSP).is_err());
+        // Time stamps come by POST only.
+        assert!(read_request(&mut &m[..], &TSP).is_err());
     }
 }

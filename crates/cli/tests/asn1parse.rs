@@ -238,7 +238,11 @@ fn bad_requests_fail_with_one_line() {
         (&["-inform", "DER", "-length", "x"], &null, "a positive number, not 'x'"),
         (&["-inform", "XML"], &null, "-inform: PEM, DER or B64"),
         (&[], b"no PEM here\n", "Error reading PEM file"),
-        (&["-genstr", "INTEGER:1"], b"", "unknown"),
+        (
+            &["-genstr", "INTEGER:x"],
+            b"",
+            "Error generating structure: malformed input: illegal integer",
+        ),
     ];
     for (args, stdin, needle) in cases {
         let mut all = vec!["asn1parse"];
@@ -269,4 +273,64 @@ fn rsautl_and_pkeyutl_list_their_output() {
             assert_eq!(ours, String::from_utf8(openssl(&args, b"")).unwrap());
         }
     }
+}
+
+/// A configuration for `-genconf`: nested sections, a SET to sort, tagging and wrappers,
+/// every type (the string in its `asn1` value).
+const GENCONF: &str = "\
+asn1 = SEQUENCE:top
+[top]
+version = EXP:0,INT:2
+serial = INT:0x0123456789abcdef
+names = SET:names
+when = SEQUENCE:when
+flags = FORMAT:BITLIST,BITSTR:0,3,9
+key = OCTWRAP,SEQWRAP,OID:rsaEncryption
+empty = IMP:3A,SEQUENCE:empty
+null = NULL
+ok = BOOL:TRUE
+[names]
+c = PRINTABLE:DE
+o = UTF8:Caf\u{e9}
+e = IA5:e@x.example
+n = FORMAT:UTF8,BMP:\u{4e2d}
+[when]
+a = UTC:260101000000Z
+b = GENTIME:20500101000000.25Z
+[empty]
+";
+
+#[test]
+fn generated_structures_as_openssl_generates_them() {
+    let dir = tempdir();
+    let conf = path(dir.path(), "gen.cnf");
+    std::fs::write(&conf, GENCONF).unwrap();
+    let out = path(dir.path(), "out.der");
+    for args in [
+        vec!["-genconf", conf.as_str(), "-i"],
+        vec!["-genconf", conf.as_str(), "-genstr", "EXP:1,SEQUENCE:names", "-i"],
+        vec!["-genstr", "IMP:0,FORMAT:HEX,OCT:00ff"],
+        vec!["-genstr", "SEQWRAP,SETWRAP,BITWRAP,ENUM:-1", "-i"],
+        vec!["-genstr", "EXP:100A,UNIV:ab", "-dump"],
+        vec!["-genstr", "GENTIME:20261203131500Z", "-out", out.as_str()],
+    ] {
+        let listing = ok_text(&both(&args, b""));
+        assert!(listing.contains("d=0"), "{args:?}: {listing}");
+    }
+    // The DER written with -out, for a time the listing shows.
+    assert_eq!(std::fs::read(&out).unwrap(), b"\x18\x0f20261203131500Z");
+    // What it refuses, it refuses in one line, as does OpenSSL (exit status 1).
+    for args in [
+        vec!["-genstr", "SEQUENCE:top"],
+        vec!["-genstr", "BOOL:maybe"],
+        vec!["-genstr", "NOSUCH:1"],
+        vec!["-genconf", conf.as_str(), "-genstr", "SEQUENCE:nosuch"],
+    ] {
+        let out = both(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        fails(&out, 1, "Error generating structure");
+    }
+    let plain = path(dir.path(), "plain.cnf");
+    std::fs::write(&plain, "x = 1\n").unwrap();
+    fails(&run(&["asn1parse", "-genconf", &plain], b""), 1, "Can't find 'asn1'");
 }

@@ -25,6 +25,10 @@ const ADDEXT: &[(&str, &str)] = &[
     ("2.5.29.9=DER:0c0378797a", "X509v3 Subject Directory Attributes: \n"),
     ("1.3.6.1.4.1.11129.2.4.4=DER:0c0378797a", "CT Precertificate Signer: \n"),
     ("1.3.6.1.4.1.311.20.2=DER:0c0378797a", "1.3.6.1.4.1.311.20.2: \n"),
+    // Any extension from a generator string (ASN1_generate_nconf).
+    ("1.2.3.4=critical,ASN1:UTF8String:hello", "1.2.3.4: critical\n"),
+    ("1.3.6.1.4.1.311.20.2=ASN1:PRINTABLESTRING:SubCA", "1.3.6.1.4.1.311.20.2: \n"),
+    ("1.2.3.5=ASN1:SEQWRAP,EXP:0,INT:-5", "1.2.3.5: \n"),
     ("subjectAltName=email:copy", "email:e@x.example"),
     ("crlDistributionPoints=URI:http://crl.example/a.crl", "URI:http://crl.example/a.crl"),
 ];

@@ -52,6 +52,8 @@ pub struct Reached {
     pub ts_request: bool,
     /// A time-stamp response or token that verified to the test root.
     pub ts_verified: bool,
+    /// Configuration values that made DER as generator strings (`asn1::generate`).
+    pub generated: usize,
 }
 
 fn recipient() -> &'static RsaPrivateKey {
@@ -303,6 +305,15 @@ pub fn conf(data: &[u8]) -> Reached {
             }
             for (name, value) in conf.section(section).unwrap_or_default() {
                 let _ = cert::conf_extension(name, value, &ctx, &[]);
+            }
+        }
+    }
+    // Every value as an ASN.1 generator string, its SEQUENCE and SET sections the file's.
+    for section in conf.section_names() {
+        for (_, value) in conf.section(section).unwrap_or_default() {
+            if let Ok(der) = asn1::generate(value, Some(&conf)) {
+                r.generated += 1;
+                let _ = asn1::list(&der, false, asn1::Dump::Off);
             }
         }
     }

@@ -96,6 +96,9 @@ fn conf_on_its_corpus() {
     // both issuers, and the CRL section (the self-signed pass adds key identifiers).
     let r = reached(&seeds, "ca.cnf");
     assert!(r.sections >= 10, "{r:?}");
+    // Extensions from generator strings, and the strings themselves with their sections.
+    let r = reached(&seeds, "generated.cnf");
+    assert!(r.extensions >= 3 && r.generated >= 12, "{r:?}");
 }
 
 #[test]

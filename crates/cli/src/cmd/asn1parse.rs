@@ -4,6 +4,7 @@
 //! ```text
 //! cryptocard asn1parse [-in F] [-inform PEM|DER|B64] [-i] [-offset N] [-length N]
 //!                      [-strparse N ...] [-dump | -dlimit N] [-out F] [-noout]
+//! cryptocard asn1parse (-genstr STR | -genconf FILE [-genstr STR]) [listing options]
 //! ```
 //!
 //! The input is the first PEM block of the file (any label; headers skipped), as OpenSSL
@@ -14,8 +15,11 @@
 //! STRING's octets, a SEQUENCE whole); `-offset` and `-length` then select the octets to
 //! list, which `-out` writes as they are. Numbers are C's: decimal, `0x` hex or `0`
 //! octal, and positive. A listing that meets a bad encoding is printed up to it, with
-//! OpenSSL's line saying so, and the command exits 1. `-genstr`, `-genconf`, `-oid` and
-//! `-item` are not supported.
+//! OpenSSL's line saying so, and the command exits 1. `-genstr` lists (and `-out` writes)
+//! the DER of an OpenSSL generator string (`asn1::generate`, `ASN1_generate_nconf(3)`)
+//! instead of reading input; `-genconf FILE` gives the configuration whose sections
+//! `SEQUENCE:` and `SET:` name, and without `-genstr` its `asn1` value is the string.
+//! `-oid` and `-item` are not supported.
 
 use super::{Spec, no_positional};
 use crate::args::Flag;
@@ -39,10 +43,50 @@ const SPEC: Spec = Spec {
         Flag::switch("i").about("Indent the tags by depth"),
         Flag::switch("dump").about("Dump contents without a value in hex"),
         Flag::value("dlimit", "N").about("Dump the first N octets of such contents"),
+        Flag::value("genstr", "STR").about("List the DER of this generator string"),
+        Flag::value("genconf", "FILE").about("Sections for -genstr (its 'asn1' without one)"),
     ],
-    notes: "-genstr, -genconf, -oid and -item are not supported.",
+    notes: "-oid and -item are not supported.",
     more: None,
 };
+
+/// The DER of `-genstr` (with `-genconf`'s sections), or of `-genconf`'s `asn1` value;
+/// `None` without either.
+fn generated(a: &crate::args::Parsed) -> CmdResult<Option<Vec<u8>>> {
+    let conf = match a.value("genconf") {
+        Some(path) => Some(super::certio::load_conf(path)?),
+        None => None,
+    };
+    let spec = match (a.value("genstr"), &conf) {
+        (Some(s), _) => s.to_string(),
+        (None, Some(c)) => match c.get("default", "asn1") {
+            Some(s) => s.to_string(),
+            None => {
+                let path = a.value("genconf").unwrap_or_default();
+                return Err(Fail::msg(format!("Can't find 'asn1' in '{path}'")));
+            }
+        },
+        (None, None) => return Ok(None),
+    };
+    asn1::generate(&spec, conf.as_ref())
+        .map(Some)
+        .map_err(|e| Fail::msg(format!("Error generating structure: {e}")))
+}
+
+/// The input (`-in`, else stdin) in `inform`.
+fn read_input(a: &crate::args::Parsed, inform: Inform) -> CmdResult<Vec<u8>> {
+    let name = io::input_name(a.value("in")).to_string();
+    let raw = io::read_capped(a.value("in"), "an ASN.1 input", io::MAX_CERT_INPUT)?;
+    Ok(match inform {
+        Inform::Der => raw,
+        Inform::Pem => {
+            pem_body(&raw).ok_or_else(|| Fail::msg(format!("{name}: Error reading PEM file")))?
+        }
+        Inform::Base64 => {
+            base64(&raw).ok_or_else(|| Fail::msg(format!("{name}: invalid base64")))?
+        }
+    })
+}
 
 /// Input formats: OpenSSL's `OPT_FMT_ASN1` set.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -76,16 +120,9 @@ pub fn main(argv: &[String]) -> CmdResult {
         (Some(_), _) => Dump::All,
         (None, _) => Dump::Off,
     };
-    let name = io::input_name(a.value("in")).to_string();
-    let raw = io::read_capped(a.value("in"), "an ASN.1 input", io::MAX_CERT_INPUT)?;
-    let mut data = match inform {
-        Inform::Der => raw,
-        Inform::Pem => {
-            pem_body(&raw).ok_or_else(|| Fail::msg(format!("{name}: Error reading PEM file")))?
-        }
-        Inform::Base64 => {
-            base64(&raw).ok_or_else(|| Fail::msg(format!("{name}: invalid base64")))?
-        }
+    let (mut data, name) = match generated(&a)? {
+        Some(der) => (der, "the generated structure".to_string()),
+        None => (read_input(&a, inform)?, io::input_name(a.value("in")).to_string()),
     };
     for arg in a.values("strparse") {
         let at = number(arg, "strparse")?;

@@ -9,11 +9,15 @@
 //! - [`object_text`]: an OBJECT IDENTIFIER as OpenSSL names it (its object table's long
 //!   names, `oid_names`, or dotted decimal).
 //! - [`hex_dump`]: OpenSSL's `BIO_dump_indent` layout.
+//! - [`generate`]: DER from OpenSSL's generator strings (`ASN1_generate_nconf`), for
+//!   `asn1parse -genstr`/`-genconf` and extensions given as `ASN1:...`.
+//! - [`ObjectNames`]: a configuration's own object names (`oid_section`).
 //!
 //! Every walk is linear in its input; nesting is bounded at OpenSSL's 128 levels for the
 //! listing and 5 for constructed strings in [`dig`].
 
 mod dig;
+mod generate;
 mod header;
 mod listing;
 mod names;
@@ -21,6 +25,7 @@ mod object;
 mod oid_names;
 
 pub use dig::{DigError, dig};
+pub use generate::generate;
 pub use listing::{Dump, Listing, list};
 pub use names::ObjectNames;
 pub use object::{object_by_name, object_name, object_text};

@@ -2,7 +2,7 @@
 //! the long name from its object table ([`super::oid_names`]) where it has one, else
 //! dotted decimal with arcs of any size (`OBJ_obj2txt`).
 
-use super::oid_names::NAMES;
+use super::oid_names::{NAMES, SHORT_NAMES};
 
 /// The longest contents OpenSSL turns into text (RFC 2578 section 3.5's 128 arcs of 32
 /// bits, 586 octets); longer ones it refuses, which bounds the decimal conversion.
@@ -50,9 +50,13 @@ pub fn object_name(c: &[u8]) -> Option<&'static str> {
     if valid(c) { name(c) } else { None }
 }
 
-/// The object OpenSSL's table names `text`, if any.
+/// The object OpenSSL's table names `text`, if any: a short name first, then a long one,
+/// as `OBJ_txt2obj` looks them up (case counts).
 pub fn object_by_name(text: &str) -> Option<const_oid::ObjectIdentifier> {
-    let (arcs, _) = NAMES.iter().find(|(_, name)| *name == text)?;
+    let arcs = match SHORT_NAMES.binary_search_by(|(name, _)| (*name).cmp(text)) {
+        Ok(i) => SHORT_NAMES[i].1,
+        Err(_) => NAMES.iter().find(|(_, name)| *name == text)?.0,
+    };
     const_oid::ObjectIdentifier::from_arcs(arcs.iter().copied()).ok()
 }
 

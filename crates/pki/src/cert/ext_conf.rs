@@ -17,7 +17,9 @@
 //! - `authorityInfoAccess = OCSP;URI:.., caIssuers;URI:..` (4.2.2.1);
 //! - `certificatePolicies = OID, @section, ...` (4.2.1.4, with CPS pointers and user
 //!   notices: `policy_conf`);
-//! - `nsComment = text` (Netscape's comment), and any extension as `OID = DER:hex`.
+//! - `nsComment = text` (Netscape's comment), and any extension as `OID = DER:hex` or
+//!   `OID = ASN1:generator string` (`asn1::generate`; SEQUENCE and SET sections from the
+//!   configuration).
 //!
 //! The key identifiers follow OpenSSL 3.0's `v2i_AUTHORITY_KEYID`: `keyid` is the issuer's
 //! subjectKeyIdentifier (a self-signed certificate's own, or the hash of its key); `issuer`
@@ -183,6 +185,9 @@ pub fn conf_extension(
     let made = if let Some(hex) = value.strip_prefix("DER:") {
         let oid = extension_oid(name).map_err(fail)?;
         Some((oid, hex_bytes(hex).map_err(fail)?))
+    } else if let Some(spec) = value.strip_prefix("ASN1:") {
+        let oid = extension_oid(name).map_err(fail)?;
+        Some((oid, crate::asn1::generate(spec, ctx.conf).map_err(fail)?))
     } else {
         typed_value(name, value, ctx, so_far).map_err(fail)?
     };
@@ -246,7 +251,7 @@ fn typed_value(
         "nsComment" => Some((NS_COMMENT, ia5(value)?.to_der()?)),
         other => {
             return Err(Error::Unsupported(format!(
-                "extension '{other}' (give it as OID = DER:hex)"
+                "extension '{other}' (give it as OID = DER:hex or OID = ASN1:...)"
             )));
         }
     };
@@ -706,7 +711,7 @@ mod tests {
             ("subjectDirectoryAttributes", "x", "extension 'subjectDirectoryAttributes'"),
             ("policyConstraints", "requireExplicit:0", "policyConstraints: 'requireExplicit'"),
             ("inhibitAnyPolicy", "-1", "is not a certificate count"),
-            ("1.2.3", "not der", "extension '1.2.3' (give it as OID = DER:hex)"),
+            ("1.2.3", "not der", "extension '1.2.3' (give it as OID = DER:hex or OID = ASN1:...)"),
         ] {
             let err = one(name, value).unwrap_err().to_string();
             assert!(err.contains(needle), "{name} = {value}: {err}");

@@ -27,12 +27,12 @@ const MAX_EXPLICIT: usize = 20;
 const MAX_DEPTH: usize = 50;
 /// The most elements one string may generate (OpenSSL has no bound: sections that name
 /// each other twice over would double the work at every level).
-pub const MAX_ELEMENTS: usize = 1 << 16;
+const MAX_ELEMENTS: usize = 1 << 16;
 /// The longest DER generated, and so the most copied at each of the bounded levels.
-pub const MAX_OUTPUT: usize = 1 << 20;
+const MAX_OUTPUT: usize = 1 << 20;
 
 /// DER for the generator string `spec`; `conf` holds the sections SEQUENCE and SET name.
-/// Work is bounded: at most [`MAX_ELEMENTS`] elements and [`MAX_OUTPUT`] octets.
+/// Work is bounded: at most 65,536 elements and 1 MiB of DER.
 pub fn generate(spec: &str, conf: Option<&Conf>) -> Result<Vec<u8>> {
     let mut elements = 0;
     generate_at(spec, conf, 0, &mut elements)

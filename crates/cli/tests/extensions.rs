@@ -29,6 +29,10 @@ const ADDEXT: &[(&str, &str)] = &[
     ("1.2.3.4=critical,ASN1:UTF8String:hello", "1.2.3.4: critical\n"),
     ("1.3.6.1.4.1.311.20.2=ASN1:PRINTABLESTRING:SubCA", "1.3.6.1.4.1.311.20.2: \n"),
     ("1.2.3.5=ASN1:SEQWRAP,EXP:0,INT:-5", "1.2.3.5: \n"),
+    (
+        "subjectAltName=otherName:1.3.6.1.4.1.311.20.2.3;UTF8:user@example.com,otherName:1.2.3.4;INT:5,otherName:1.2.3.5;IA5:x",
+        "othername: UPN::user@example.com, othername: 1.2.3.4::<unsupported>, othername: 1.2.3.5::x",
+    ),
     ("subjectAltName=email:copy", "email:e@x.example"),
     ("crlDistributionPoints=URI:http://crl.example/a.crl", "URI:http://crl.example/a.crl"),
 ];

@@ -38,7 +38,7 @@ use std::net::IpAddr;
 use x509_cert::Certificate;
 use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::crl::dp::DistributionPoint;
-use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
+use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName, OtherName};
 use x509_cert::ext::pkix::{
     AccessDescription, AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints,
     CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage,
@@ -529,9 +529,20 @@ fn general_name(e: &Entry, ctx: &ExtContext<'_>) -> Result<GeneralName> {
                 .ok_or_else(|| Error::Malformed(format!("'{value}' is not an IP address")))?;
             GeneralName::IpAddress(OctetString::new(bytes)?)
         }
+        // `otherName:OID;generator string` (OpenSSL's `do_othername`).
+        "otherName" => {
+            let (oid, spec) = value.split_once(';').ok_or_else(|| {
+                Error::Malformed(format!("otherName:{value}: expected OID;TYPE:value"))
+            })?;
+            let type_id = crate::asn1::ObjectNames::default()
+                .parse(oid)
+                .ok_or_else(|| Error::Malformed(format!("otherName: '{oid}' is no object")))?;
+            let der = crate::asn1::generate(spec, ctx.conf)?;
+            GeneralName::OtherName(OtherName { type_id, value: der::Any::from_der(&der)? })
+        }
         other => {
             return Err(Error::Unsupported(format!(
-                "name type '{other}' (DNS, IP, email, URI, RID, dirName)"
+                "name type '{other}' (DNS, IP, email, URI, RID, dirName, otherName)"
             )));
         }
     })

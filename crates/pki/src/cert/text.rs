@@ -12,13 +12,13 @@ use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
 use cryptocard::digest::HashAlg;
 use cryptocard::rsa::{Mgf, PssHash, SaltLength};
-use der::Decode;
 use der::asn1::{BitString, ObjectIdentifier as Oid};
+use der::{Decode, Tag, Tagged};
 use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 use std::fmt::Write as _;
 use x509_cert::Certificate;
 use x509_cert::ext::Extension;
-use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
+use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName, OtherName};
 use x509_cert::ext::pkix::{
     AccessDescription, AuthorityInfoAccessSyntax, AuthorityKeyIdentifier, BasicConstraints,
     CertificatePolicies, CrlDistributionPoints, ExtendedKeyUsage, IssuerAltName, KeyUsage,
@@ -540,7 +540,38 @@ fn general_names_line(names: &[GeneralName]) -> String {
     if names.is_empty() {
         return "<EMPTY>\n\n".into();
     }
-    names.iter().map(general_name).collect::<Vec<_>>().join(", ")
+    let text = |n: &GeneralName| match n {
+        GeneralName::OtherName(o) => other_name(o),
+        n => general_name(n),
+    };
+    names.iter().map(text).collect::<Vec<_>>().join(", ")
+}
+
+/// An otherName as OpenSSL 3.0's `i2v_GENERAL_NAME` writes it: the known types with
+/// their labels (`othername: UPN::user@example.com`), others by their OID and their
+/// IA5String or UTF8String value, or `<unsupported>`.
+fn other_name(o: &OtherName) -> String {
+    const KNOWN: [(&str, &str, Tag); 5] = [
+        ("1.3.6.1.5.5.7.8.9", "SmtpUTF8Mailbox", Tag::Utf8String),
+        ("1.3.6.1.5.5.7.8.5", "XmppAddr", Tag::Utf8String),
+        ("1.3.6.1.5.5.7.8.7", "SRVName", Tag::Ia5String),
+        ("1.3.6.1.4.1.311.20.2.3", "UPN", Tag::Utf8String),
+        ("1.3.6.1.5.5.7.8.8", "NAIRealm", Tag::Utf8String),
+    ];
+    let value = || String::from_utf8_lossy(o.value.value()).into_owned();
+    let tag = o.value.tag();
+    if let Some((_, label, want)) = KNOWN.iter().find(|(oid, ..)| Oid::new_unwrap(oid) == o.type_id)
+    {
+        return match tag == *want {
+            true => format!("othername: {label}::{}", value()),
+            false => "othername:<unsupported>".into(),
+        };
+    }
+    let label = format!("othername: {}:", oid_name(&o.type_id));
+    match tag {
+        Tag::Ia5String | Tag::Utf8String => format!("{label}:{}", value()),
+        _ => format!("{label}:<unsupported>"),
+    }
 }
 
 /// Netscape's comment extension (2.16.840.1.113730.1.13).

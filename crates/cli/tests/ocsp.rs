@@ -233,28 +233,13 @@ fn nonces_and_bad_responses() {
 /// Our responder serving `-port 0` for `count` requests, and the port it took (read from
 /// its `ACCEPT` line).
 fn serve(dir: &Path, count: usize) -> (std::process::Child, u16) {
-    use std::io::BufRead;
     let args = words(
         dir,
         &format!(
             "ocsp -index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -port 0 -nrequest {count} -timeout 5"
         ),
     );
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(&args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line
-        .strip_prefix("ACCEPT ")
-        .and_then(|l| l.split(" PID=").next())
-        .and_then(|a| a.rsplit(':').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no ACCEPT line: {line:?}"));
-    (child, port)
+    spawn_server(&args, false)
 }
 
 /// Sends `message` raw to the responder on `port` and returns all it answers.

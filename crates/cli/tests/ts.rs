@@ -386,23 +386,7 @@ fn chained_sha1_attributes_and_fractions_of_a_second() {
 /// Our TSA serving `-port 0` for `count` requests, and the port it took (read from its
 /// `ACCEPT` line).
 fn serve(dir: &Path, count: usize) -> (std::process::Child, u16) {
-    use std::io::BufRead;
-    let args = argv(dir, &format!("-reply -port 0 -nrequest {count} -timeout 5"));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
-        .args(&args[..])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line
-        .strip_prefix("ACCEPT ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|addr| addr.rsplit(':').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no ACCEPT line: {line:?}"));
-    (child, port)
+    spawn_server(&argv(dir, &format!("-reply -port 0 -nrequest {count} -timeout 5")), true)
 }
 
 #[test]

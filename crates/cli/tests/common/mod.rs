@@ -149,3 +149,27 @@ pub fn bytes(seed: u8, len: usize) -> Vec<u8> {
         })
         .collect()
 }
+
+/// `cryptocard ARGS` started as a server on `-port 0`, and the port it took, read from its
+/// `ACCEPT` line (OpenSSL's). Its stderr is kept for `wait_with_output` where
+/// `keep_stderr`, else dropped.
+pub fn spawn_server(args: &[String], keep_stderr: bool) -> (std::process::Child, u16) {
+    use std::io::BufRead;
+    let stderr =
+        if keep_stderr { std::process::Stdio::piped() } else { std::process::Stdio::null() };
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cryptocard"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line
+        .strip_prefix("ACCEPT ")
+        .and_then(|l| l.split(" PID=").next())
+        .and_then(|a| a.rsplit(':').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no ACCEPT line: {line:?}"));
+    (child, port)
+}

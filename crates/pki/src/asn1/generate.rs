@@ -641,14 +641,8 @@ fn time_ok(v: &str, general: bool) -> bool {
     } else {
         1900 + year
     };
-    let leap = full_year % 4 == 0 && (full_year % 100 != 0 || full_year % 400 == 0);
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if !(1..=12).contains(&month)
-        || day < 1
-        || day > days[month as usize - 1]
-        || hour > 23
-        || minute > 59
-    {
+    let Some(days) = super::days_in_month(full_year, month) else { return false };
+    if day < 1 || day > days || hour > 23 || minute > 59 {
         return false;
     }
     match rest {

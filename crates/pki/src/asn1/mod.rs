@@ -57,6 +57,14 @@ pub fn hex_dump(bytes: &[u8], indent: usize) -> String {
     s
 }
 
+/// The days of `month` (1 to 12) in `year` of the Gregorian calendar; `None` for a month
+/// out of range. For the checks of times written as text.
+pub(crate) fn days_in_month(year: u32, month: u32) -> Option<u32> {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    days.get(usize::try_from(month).ok()?.checked_sub(1)?).copied()
+}
+
 /// Upper-case hex without separators, as OpenSSL's `%02X` loops print bytes.
 fn upper_hex(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(2 * bytes.len());

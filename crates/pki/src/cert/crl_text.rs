@@ -178,7 +178,7 @@ fn reason_flag(bit: usize) -> &'static str {
 
 /// An INTEGER's content as a sign and its magnitude without leading zero bytes (at
 /// least one byte): what OpenSSL's `ASN1_INTEGER` holds.
-fn sign_magnitude(content: &[u8]) -> (bool, Vec<u8>) {
+pub(crate) fn sign_magnitude(content: &[u8]) -> (bool, Vec<u8>) {
     let negative = content.first().is_some_and(|b| b & 0x80 != 0);
     let mut m = content.to_vec();
     if negative {

@@ -53,7 +53,7 @@ pub use build::{CertBuilder, Profile, new_serial, time as x509_time};
 pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
 pub use crl_build::CrlBuilder;
-pub(crate) use crl_text::asn1_string_hex;
+pub(crate) use crl_text::{asn1_string_hex, sign_magnitude};
 pub use crl_text::{crl_text, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use ext_conf::{
@@ -74,8 +74,10 @@ pub use peer_id::{email_matches, ip_matches};
 pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
 pub use purpose::Purpose;
 pub use store::TrustStore;
+pub(crate) use text::{
+    MONTHS, extension_lines, extension_value_lines, general_name, signature_lines,
+};
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};
-pub(crate) use text::{extension_lines, extension_value_lines, general_name, signature_lines};
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
     verify_chain_for, verify_chain_report, verify_issued_by,

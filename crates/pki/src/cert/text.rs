@@ -30,7 +30,8 @@ use x509_cert::request::CertReq;
 use x509_cert::serial_number::SerialNumber;
 use x509_cert::time::Time;
 
-const MONTHS: [&str; 12] =
+/// The months as OpenSSL abbreviates them in times.
+pub(crate) const MONTHS: [&str; 12] =
     ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /// The `extensionRequest` attribute of PKCS#9 (RFC 2985 5.4.2).

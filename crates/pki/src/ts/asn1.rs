@@ -162,11 +162,8 @@ impl GenTime {
             second: n(12..14)?,
             fraction,
         };
-        let leap =
-            t.year.is_multiple_of(4) && (!t.year.is_multiple_of(100) || t.year.is_multiple_of(400));
-        let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-        let month_ok = (1..=12).contains(&t.month);
-        let day_ok = month_ok && t.day >= 1 && t.day <= days[t.month as usize - 1];
+        let days = crate::asn1::days_in_month(t.year, t.month)?;
+        let day_ok = t.day >= 1 && t.day <= days;
         (day_ok && t.hour < 24 && t.minute < 60 && t.second < 60).then_some(t)
     }
 }

@@ -27,39 +27,41 @@ pub(crate) fn attribute(
     chain: &[Certificate],
     hash: HashAlg,
 ) -> Result<Attribute> {
-    let der_of = |c: &Certificate| crate::cert::to_der(c);
     let issuer_serial = |c: &Certificate| IssuerSerial {
         issuer: vec![GeneralName::DirectoryName(c.tbs_certificate().issuer().clone())],
         serial_number: c.tbs_certificate().serial_number().clone(),
     };
+    // Each certificate's hash, and for the CAs their issuer and serial.
     let certs = std::iter::once((signer, false)).chain(chain.iter().map(|c| (c, true)));
+    let mut ids = Vec::new();
+    for (c, with_issuer) in certs {
+        let cert_hash =
+            OctetString::new(Hasher::digest(hash, &crate::cert::to_der(c)?).as_bytes())?;
+        ids.push((cert_hash, with_issuer.then(|| issuer_serial(c))));
+    }
     let (oid, value) = if hash == HashAlg::Sha1 {
-        let mut ids = Vec::new();
-        for (c, with_issuer) in certs {
-            let cert_hash = OctetString::new(Hasher::digest(hash, &der_of(c)?).as_bytes())?;
-            ids.push(EssCertId { cert_hash, issuer_serial: with_issuer.then(|| issuer_serial(c)) });
-        }
-        let sc = SigningCertificate { certs: ids, policies: None };
+        let certs = ids
+            .into_iter()
+            .map(|(cert_hash, issuer_serial)| EssCertId { cert_hash, issuer_serial })
+            .collect();
+        let sc = SigningCertificate { certs, policies: None };
         (ID_AA_SIGNING_CERTIFICATE, Any::encode_from(&sc)?)
     } else {
-        // SHA-256 is the default, left out (DER); another hash is named.
+        // SHA-256 is the default, left out (DER); another hash is named, without
+        // parameters.
         let hash_algorithm = match hash {
             HashAlg::Sha256 => None,
-            h => Some(hash_id(h)?).map(|mut id| {
-                id.parameters = None;
-                id
-            }),
+            h => Some(spki::AlgorithmIdentifierOwned { parameters: None, ..hash_id(h)? }),
         };
-        let mut ids = Vec::new();
-        for (c, with_issuer) in certs {
-            let cert_hash = OctetString::new(Hasher::digest(hash, &der_of(c)?).as_bytes())?;
-            ids.push(EssCertIdV2 {
+        let certs = ids
+            .into_iter()
+            .map(|(cert_hash, issuer_serial)| EssCertIdV2 {
                 hash_algorithm: hash_algorithm.clone(),
                 cert_hash,
-                issuer_serial: with_issuer.then(|| issuer_serial(c)),
-            });
-        }
-        let sc = SigningCertificateV2 { certs: ids, policies: None };
+                issuer_serial,
+            })
+            .collect();
+        let sc = SigningCertificateV2 { certs, policies: None };
         (ID_AA_SIGNING_CERTIFICATE_V_2, Any::encode_from(&sc)?)
     };
     Ok(Attribute { oid, values: SetOfVec::try_from(vec![value])? })

@@ -142,13 +142,7 @@ impl Tsa {
         serial: &mut dyn FnMut() -> Option<Vec<u8>>,
         now: SystemTime,
     ) -> Result<Reply> {
-        match self.step(der, serial, now)? {
-            Step::Done(reply) => Ok(reply),
-            Step::Sign { tst_info, with_certs } => {
-                let (signer, opts) = self.signing(with_certs, now)?;
-                granted(cms::sign(&tst_info, &[signer], &opts)?)
-            }
-        }
+        self.answer(der, serial, now, |tst_info, signer, opts| cms::sign(tst_info, &[signer], opts))
     }
 
     /// [`Tsa::reply`] with the token's RSA operation run by `engine`, which batches the
@@ -160,12 +154,25 @@ impl Tsa {
         serial: &mut dyn FnMut() -> Option<Vec<u8>>,
         now: SystemTime,
     ) -> Result<Reply> {
+        self.answer(der, serial, now, |tst_info, signer, opts| {
+            let mut out = cms::sign_many(engine, &[tst_info], &signer, opts);
+            out.pop().unwrap_or_else(|| Err(Error::Unsupported("no token made".into())))
+        })
+    }
+
+    /// The answer to `der`: a rejection, or the token `sign` makes of the TSTInfo.
+    fn answer(
+        &self,
+        der: &[u8],
+        serial: &mut dyn FnMut() -> Option<Vec<u8>>,
+        now: SystemTime,
+        sign: impl FnOnce(&[u8], Signer, &SignOptions) -> Result<Vec<u8>>,
+    ) -> Result<Reply> {
         match self.step(der, serial, now)? {
             Step::Done(reply) => Ok(reply),
             Step::Sign { tst_info, with_certs } => {
                 let (signer, opts) = self.signing(with_certs, now)?;
-                let mut out = cms::sign_many(engine, &[&tst_info], &signer, &opts);
-                granted(out.pop().unwrap_or(Err(Error::Unsupported("no token made".into())))?)
+                granted(sign(&tst_info, signer, &opts)?)
             }
         }
     }

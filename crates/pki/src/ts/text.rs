@@ -6,7 +6,7 @@ use super::request::Request;
 use super::response::Response;
 use crate::Result;
 use crate::asn1::{ObjectNames, hex_dump, object_name};
-use crate::cert::{extension_value_lines, general_name};
+use crate::cert::{MONTHS, extension_value_lines, general_name, sign_magnitude};
 use core::fmt::Write as _;
 use der::asn1::Int;
 use x509_cert::ext::Extension;
@@ -20,10 +20,6 @@ const STATUSES: [&str; 6] = [
     "Revocation warning.",
     "Revoked.",
 ];
-
-/// The months as OpenSSL abbreviates them.
-const MONTHS: [&str; 12] =
-    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /// A request (DER) as `openssl ts -query -text` prints it, object names from `names`.
 pub fn request_text(der: &[u8], names: &ObjectNames) -> Result<String> {
@@ -121,23 +117,11 @@ fn imprint(s: &mut String, m: &MessageImprint) {
 /// `TS_ASN1_INTEGER_print_bio`: `0x` and `BN_bn2hex` (upper case, whole bytes, `0` for
 /// zero, a `-` for a negative number).
 fn integer(i: &Int) -> String {
-    let c = i.as_bytes();
-    let negative = c.first().is_some_and(|b| b & 0x80 != 0);
-    let mut magnitude = c.to_vec();
-    if negative {
-        // Two's complement: invert and add one.
-        magnitude.iter_mut().for_each(|b| *b = !*b);
-        for b in magnitude.iter_mut().rev() {
-            let (v, carry) = b.overflowing_add(1);
-            *b = v;
-            if !carry {
-                break;
-            }
-        }
-    }
-    let start = magnitude.iter().position(|&b| b != 0).unwrap_or(magnitude.len());
-    let digits: String = magnitude[start..].iter().map(|b| format!("{b:02X}")).collect();
-    let digits = if digits.is_empty() { "0".to_string() } else { digits };
+    let (negative, magnitude) = sign_magnitude(i.as_bytes());
+    let digits = match magnitude.as_slice() {
+        [] | [0] => "0".to_string(),
+        m => m.iter().map(|b| format!("{b:02X}")).collect(),
+    };
     format!("0x{}{digits}", if negative { "-" } else { "" })
 }
 

@@ -7,89 +7,9 @@
 
 mod common;
 
+use common::ocsp::*;
 use common::*;
 use std::path::Path;
-use std::process::Output;
-
-/// A CA (`ca.pem`, `ca.key`), two certificates it issued (`a.pem`, `b.pem`), a
-/// responder it delegated to with id-kp-OCSPSigning (`resp.pem`, `resp.key`) and one
-/// without (`plain.pem`, `plain.key`), and its database `index.txt`: `a` valid, `b`
-/// revoked for key compromise, a third serial never issued. Made with our own commands.
-fn pki(dir: &Path) {
-    let cmd = |args: &str| {
-        let words: Vec<String> = args.split(' ').map(|w| w.replace('@', &path(dir, ""))).collect();
-        ok(&run(&words.iter().map(String::as_str).collect::<Vec<_>>(), b""));
-    };
-    cmd(
-        "req -new -x509 -newkey rsa:2048 -nodes -keyout @ca.key -subj /CN=OCSP-CA -days 2 -out @ca.pem",
-    );
-    for (name, ext) in [
-        ("a", "basicConstraints=CA:FALSE"),
-        ("b", "basicConstraints=CA:FALSE"),
-        ("resp", "extendedKeyUsage=OCSPSigning"),
-        ("plain", "keyUsage=digitalSignature"),
-    ] {
-        cmd(&format!(
-            "req -new -newkey rsa:2048 -nodes -keyout @{name}.key -subj /CN={name} -addext {ext} -out @{name}.csr"
-        ));
-        cmd(&format!(
-            "x509 -req -in @{name}.csr -CA @ca.pem -CAkey @ca.key -days 2 -copy_extensions copy -out @{name}.pem"
-        ));
-    }
-    let serial = |name: &str| {
-        let out = ok(&run(&["x509", "-in", &path(dir, name), "-noout", "-serial"], b""));
-        String::from_utf8(out).unwrap().trim().strip_prefix("serial=").unwrap().to_string()
-    };
-    let index = format!(
-        "V\t491231235959Z\t\t{}\tunknown\t/CN=a\nR\t491231235959Z\t261130120000Z,keyCompromise\t{}\tunknown\t/CN=b\n",
-        serial("a.pem"),
-        serial("b.pem")
-    );
-    std::fs::write(path(dir, "index.txt"), index).unwrap();
-}
-
-/// `ARGS` split at spaces, `@` standing for the directory.
-fn words(dir: &Path, args: &str) -> Vec<String> {
-    args.split_whitespace().map(|w| w.replace('@', &path(dir, ""))).collect()
-}
-
-/// `ocsp ARGS` by us.
-fn ours(dir: &Path, args: &str) -> Output {
-    let words = words(dir, args);
-    let mut argv = vec!["ocsp"];
-    argv.extend(words.iter().map(String::as_str));
-    run(&argv, b"")
-}
-
-/// `ocsp ARGS` by us, and by OpenSSL where installed, which must say the same; returns
-/// ours.
-fn both(dir: &Path, args: &str) -> Output {
-    let words = words(dir, args);
-    let mut argv = vec!["ocsp"];
-    argv.extend(words.iter().map(String::as_str));
-    let ours = run(&argv, b"");
-    if have_openssl("ocsp") {
-        let theirs = openssl_raw(&argv, b"");
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        assert_eq!(text(&ours.stdout), text(&theirs.stdout), "stdout of {args}");
-        // Less OpenSSL's error queue (`HEX:error:...` lines), which is its own.
-        let first = |b: &[u8]| text(b).lines().next().unwrap_or("").to_string();
-        assert_eq!(first(&ours.stderr), first(&theirs.stderr), "stderr of {args}");
-        assert_eq!(ours.status.code(), theirs.status.code(), "status of {args}");
-    }
-    ours
-}
-
-/// A response that did not verify: said first on stderr, exit status 1, and the statuses
-/// printed still.
-fn refused(out: &Output) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("Response Verify Failure\n"), "{err}");
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("a.pem: good"));
-}
-
-const READ_A_AND_B: &str = "-issuer @ca.pem -cert @a.pem -cert @b.pem -no_nonce -CAfile @ca.pem";
 
 #[test]
 fn requests_as_openssl_makes_them() {
@@ -233,10 +153,15 @@ fn nonces_and_bad_responses() {
 /// Our responder serving `-port 0` for `count` requests, and the port it took (read from
 /// its `ACCEPT` line).
 fn serve(dir: &Path, count: usize) -> (std::process::Child, u16) {
+    serve_with(dir, count, "")
+}
+
+/// [`serve`] with more options.
+fn serve_with(dir: &Path, count: usize, extra: &str) -> (std::process::Child, u16) {
     let args = words(
         dir,
         &format!(
-            "ocsp -index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -port 0 -nrequest {count} -timeout 5"
+            "ocsp -index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -port 0 -nrequest {count} -timeout 5 {extra}"
         ),
     );
     spawn_server(&args, false)
@@ -336,6 +261,43 @@ fn http_client_and_responder() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("Response verify OK"));
     }
     exits_ok(child);
+}
+
+/// `-multi`: many clients at once, each answered with its own nonce, the signatures
+/// (PSS here) batched through the engine; then the responder stops after `-nrequest`.
+#[test]
+fn http_responder_serves_many_at_once() {
+    let dir = tempdir();
+    pki(dir.path());
+    let clients = 12;
+    let (child, port) = serve_with(dir.path(), clients, "-multi 6 -rsigopt rsa_padding_mode:pss");
+    let url = format!("http://127.0.0.1:{port}/");
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..clients)
+            .map(|i| {
+                let (dir, url) = (dir.path(), &url);
+                s.spawn(move || {
+                    let cert = if i % 2 == 0 { "a" } else { "b" };
+                    let args =
+                        format!("-url {url} -issuer @ca.pem -cert @{cert}.pem -CAfile @ca.pem");
+                    let out = ours(dir, &args);
+                    let want = if i % 2 == 0 { "a.pem: good" } else { "b.pem: revoked" };
+                    assert!(ok_text(&out).contains(want));
+                    assert_eq!(String::from_utf8_lossy(&out.stderr), "Response verify OK\n");
+                })
+            })
+            .collect();
+        for r in runs {
+            r.join().unwrap();
+        }
+    });
+    exits_ok(child);
+    for bad in ["0", "1025", "many"] {
+        let args = format!(
+            "-index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -port 0 -multi {bad}"
+        );
+        fails(&ours(dir.path(), &args), 1, "-multi");
+    }
 }
 
 #[test]

@@ -144,6 +144,7 @@ pub fn cms(data: &[u8]) -> Reached {
         trust_untrusted: false,
         at: std::time::SystemTime::now(),
         no_verify: false,
+        relaxed: Default::default(),
     };
     if let Ok(v) = cryptocard_pki::ocsp::verify_response(data, &ocsp_checks) {
         r.ocsp_answers = v.statuses.len();

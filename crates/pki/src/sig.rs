@@ -25,11 +25,13 @@
 
 use crate::{Error, Result};
 use cryptocard::digest::{HashAlg, Hasher};
+use cryptocard::engine::Engine;
 use cryptocard::rng::OsRng;
-use cryptocard::rsa::{Mgf, Pss, PssHash, RsaPrivateKey, RsaPublicKey, SaltLength};
+use cryptocard::rsa::{Mgf, PrivateRequest, Pss, PssHash, RsaPrivateKey, RsaPublicKey, SaltLength};
 use der::asn1::{Any, ObjectIdentifier as Oid};
 use der::{Decode, Encode, Sequence};
 use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
+use std::sync::Arc;
 
 /// rsaEncryption (RFC 8017 appendix A.1).
 pub const RSA_ENCRYPTION: Oid = Oid::new_unwrap("1.2.840.113549.1.1.1");
@@ -248,6 +250,28 @@ fn check_signable(scheme: &SigScheme) -> Result<()> {
 pub fn sign(key: &RsaPrivateKey, scheme: &SigScheme, msg: &[u8]) -> Result<Vec<u8>> {
     let digest = Hasher::digest(scheme.hash(), msg);
     sign_digest(key, scheme, digest.as_bytes())
+}
+
+/// [`sign`] with the RSA operation run by `engine`, which batches the operations of the
+/// threads that call it at once (a responder's connections).
+pub fn sign_on(
+    engine: &Engine,
+    key: &Arc<RsaPrivateKey>,
+    scheme: &SigScheme,
+    msg: &[u8],
+) -> Result<Vec<u8>> {
+    let digest = Hasher::digest(scheme.hash(), msg);
+    let request = digest_request(scheme, digest.as_bytes().to_vec())?;
+    Ok(engine.run(Arc::clone(key), request)?)
+}
+
+/// The engine's request to sign a digest computed with [`SigScheme::hash`].
+pub fn digest_request(scheme: &SigScheme, digest: Vec<u8>) -> Result<PrivateRequest> {
+    check_signable(scheme)?;
+    Ok(match *scheme {
+        SigScheme::Pkcs1v15(hash) => PrivateRequest::SignPkcs1v15Prehashed { hash, digest },
+        SigScheme::Pss(params) => PrivateRequest::SignPssPrehashed { params, digest },
+    })
 }
 
 /// Signs a digest computed with [`SigScheme::hash`].

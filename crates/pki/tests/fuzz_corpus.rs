@@ -47,9 +47,11 @@ fn cms_on_its_corpus() {
     assert!(reached(&seeds, "ts-request.der").ts_request);
     assert!(reached(&seeds, "ts-response.der").ts_verified);
     assert!(!reached(&seeds, "ocsp-response.der").ts_verified);
-    // The intermediate's OCSP answer about the signer, and a request about it.
+    // The intermediate's OCSP answer about the signer, and requests about it.
     assert_eq!(reached(&seeds, "ocsp-response.der").ocsp_answers, 1);
     assert!(reached(&seeds, "ocsp-request.der").ocsp_request);
+    // One signed by the signer, carrying its certificate and the intermediate.
+    assert!(reached(&seeds, "ocsp-request-signed.der").ocsp_request);
     assert!(reached(&seeds, "openssl-signed.der").verified);
     assert!(reached(&seeds, "openssl-signed-ber.der").verified);
     for cipher in ["aes128", "aes256", "des", "des3", "oaep", "ber"] {

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod ocsp;
 pub mod paths;
 
 use assert_cmd::Command;

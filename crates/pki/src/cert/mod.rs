@@ -75,7 +75,8 @@ pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
 pub use purpose::Purpose;
 pub use store::TrustStore;
 pub(crate) use text::{
-    MONTHS, extension_lines, extension_value_lines, general_name, signature_lines,
+    MONTHS, extension_lines, extension_value_lines, general_name, general_name_print,
+    signature_lines,
 };
 pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};
 pub use verify::{

@@ -73,7 +73,6 @@ fn subtree_name(n: &GeneralName) -> String {
             };
             format!("IP:{}/{}", address(&b[..first]), address(&b[first..]))
         }
-        GeneralName::DirectoryName(name) => format!("DirName:{}", super::display_name(name)),
-        other => super::text::general_name(other),
+        other => super::text::general_name_print(other),
     }
 }

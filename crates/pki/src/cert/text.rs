@@ -623,6 +623,17 @@ pub(super) fn ip_text(b: &[u8]) -> Option<String> {
     }
 }
 
+/// A name as OpenSSL's `GENERAL_NAME_print` writes it: [`general_name`]'s form but for a
+/// directory name, on one line as `X509_NAME_print_ex` with `XN_FLAG_ONELINE` writes it
+/// (`DirName:CN = resp`, where the `i2v` form is `DirName:/CN=resp`).
+pub(crate) fn general_name_print(n: &GeneralName) -> String {
+    match n {
+        GeneralName::DirectoryName(name) => format!("DirName:{}", super::display_name(name)),
+        n => general_name(n),
+    }
+}
+
+/// A name as OpenSSL's `i2v_GENERAL_NAME` writes it (extensions' text).
 pub(crate) fn general_name(n: &GeneralName) -> String {
     match n {
         GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),

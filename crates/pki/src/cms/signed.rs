@@ -14,7 +14,7 @@ use super::ident::CertId;
 use super::keytrans::hash_algorithm;
 use super::raw_set::RawSet;
 use crate::cert::Crl;
-use crate::sig::SigScheme;
+use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use cms::content_info::CmsVersion;
 use cms::signed_data::{
@@ -267,12 +267,7 @@ fn prepare(content: &[u8], signer: &Signer, opts: &SignOptions) -> Result<Prepar
             "a content type other than id-data without signed attributes".into(),
         ));
     };
-    let request = match scheme {
-        SigScheme::Pkcs1v15(hash) => {
-            PrivateRequest::SignPkcs1v15Prehashed { hash, digest: to_sign }
-        }
-        SigScheme::Pss(params) => PrivateRequest::SignPssPrehashed { params, digest: to_sign },
-    };
+    let request = sig::digest_request(&scheme, to_sign)?;
     let id = CertId::of(&signer.cert, signer.by_key_id, "signer")?;
     // Version 1 names the signer by issuer and serial, version 3 by key id (section 5.3).
     let version = if signer.by_key_id { CmsVersion::V3 } else { CmsVersion::V1 };

@@ -54,6 +54,16 @@ pub(crate) struct TbsRequest {
     pub request_extensions: Option<Vec<Extension>>,
 }
 
+/// `Signature`: a signed request's signature over its `TBSRequest`, and certificates that
+/// help to check it (RFC 6960 4.1.1).
+#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
+pub(crate) struct Signature {
+    pub signature_algorithm: AlgorithmIdentifierOwned,
+    pub signature: BitString,
+    #[asn1(context_specific = "0", optional = "true")]
+    pub certs: Option<Vec<Certificate>>,
+}
+
 /// `Request`: one certificate asked about.
 #[derive(Clone, Debug, PartialEq, Eq, Sequence)]
 pub(crate) struct Request {

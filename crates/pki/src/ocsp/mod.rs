@@ -3,7 +3,8 @@
 //!
 //! - [`CertId`] names a certificate by hashes of its issuer's name and key and its serial
 //!   number (4.1.1); [`request`] makes a request for some of them, with a nonce (4.4.1),
-//!   and [`parse_request`] reads one.
+//!   [`sign_request`] signs one as its requestor (4.1.2), and [`parse_request`] reads
+//!   one.
 //! - [`ResponseBuilder`] answers them as a responder: each certificate's status, signed
 //!   with the responder's key (4.2.1, the basic response type), as `openssl ocsp -index`
 //!   answers from a CA's database; [`error_response`] refuses a request.
@@ -11,7 +12,8 @@
 //!   signer found by the responder ID, its signature, the signer's path to a trust anchor
 //!   for the purpose `ocsphelper`, and the signer's authority (4.2.2.2): the CA that
 //!   issued the certificates asked about, or a certificate that CA issued for OCSP
-//!   signing (id-kp-OCSPSigning); and returns the statuses.
+//!   signing (id-kp-OCSPSigning); and returns the statuses. [`check_validity`] says
+//!   whether a status is current (4.2.2.1).
 //! - [`request_text`] and [`response_text`] print them as `openssl ocsp -req_text` and
 //!   `-resp_text` do.
 //!
@@ -25,10 +27,12 @@ mod text;
 mod verify;
 
 pub use asn1::{CertId, ResponseStatus};
-pub use request::{ParsedRequest, parse_request, request};
+pub use request::{ParsedRequest, RequestSigner, parse_request, request, sign_request};
 pub use response::{ResponseBuilder, error_response};
 pub use text::{request_text, response_text};
-pub use verify::{ResponseVerify, VerifiedResponse, response_status, verify_response};
+pub use verify::{
+    Relaxed, ResponseVerify, VerifiedResponse, check_validity, response_status, verify_response,
+};
 
 use std::time::SystemTime;
 use x509_cert::ext::pkix::CrlReason;

@@ -1,16 +1,19 @@
-//! OCSP requests (RFC 6960 4.1): certificate IDs, and a request for them, unsigned, as
-//! `openssl ocsp -issuer -cert -reqout` makes one (with a 16-byte nonce unless asked for
-//! none); and a request read back, as a responder reads it.
+//! OCSP requests (RFC 6960 4.1): certificate IDs, and a request for them, as `openssl
+//! ocsp -issuer -cert -reqout` makes one (with a 16-byte nonce unless asked for none),
+//! unsigned or signed by a requestor (4.1.2, `-signer`); and a request read back, as a
+//! responder reads it.
 
-use super::asn1::{CertId, ID_PKIX_OCSP_NONCE, OcspRequest, Request, TbsRequest};
-use crate::sig::{hash_from_id, hash_id};
+use super::asn1::{CertId, ID_PKIX_OCSP_NONCE, OcspRequest, Request, Signature, TbsRequest};
+use crate::sig::{self, SigScheme, hash_from_id, hash_id};
 use crate::{Error, Result};
 use cryptocard::digest::{HashAlg, Hasher};
-use der::asn1::OctetString;
+use cryptocard::rsa::RsaPrivateKey;
+use der::asn1::{Any, BitString, OctetString};
 use der::{Decode, Encode};
 use x509_cert::Certificate;
 use x509_cert::Version;
 use x509_cert::ext::Extension;
+use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::serial_number::SerialNumber;
 
 /// The most certificates one request may ask about (a responder's bound on its work).
@@ -60,6 +63,56 @@ impl CertId {
 /// A DER `OCSPRequest` for `ids`, unsigned, with the nonce extension holding `nonce` (an
 /// OCTET STRING inside the extension's value, as OpenSSL writes it) if given.
 pub fn request(ids: &[CertId], nonce: Option<&[u8]>) -> Result<Vec<u8>> {
+    let tbs_request = tbs_request(ids, nonce)?;
+    Ok(OcspRequest { tbs_request, optional_signature: None }.to_der()?)
+}
+
+/// Who signs a request and how (RFC 6960 4.1.2), as `openssl ocsp -signer -signkey
+/// -sign_other [-no_certs]` signs one.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestSigner<'a> {
+    /// The requestor's certificate: its subject is the request's requestorName.
+    pub cert: &'a Certificate,
+    /// The certificate's private key.
+    pub key: &'a RsaPrivateKey,
+    /// The signature scheme (OpenSSL's is PKCS#1 v1.5 with SHA-256, [`SigScheme::DEFAULT`]).
+    pub scheme: SigScheme,
+    /// More certificates to carry after the signer's (`-sign_other`).
+    pub other: &'a [Certificate],
+    /// Whether the request carries certificates at all (`-no_certs` says not).
+    pub include_certs: bool,
+}
+
+/// The DER `OCSPRequest` `der` (as [`request`] makes one, or any other) signed by
+/// `signer`, as `OCSP_request_sign` signs it: the requestorName becomes the signer's
+/// subject, the signature is over the `TBSRequest` (any earlier signature is replaced),
+/// and the signer's certificate and the others go with it unless `include_certs` is false.
+pub fn sign_request(der: &[u8], signer: &RequestSigner<'_>) -> Result<Vec<u8>> {
+    let spki = signer.cert.tbs_certificate().subject_public_key_info();
+    if &sig::spki_of(signer.key.public_key())? != spki {
+        return Err(Error::NoMatch("the signer key is not the signer certificate's".into()));
+    }
+    let mut tbs_request = OcspRequest::from_der(der)?.tbs_request;
+    let name = signer.cert.tbs_certificate().subject().clone();
+    tbs_request.requestor_name = Some(GeneralName::DirectoryName(name));
+    let scheme = signer.scheme.for_key(signer.key.public_key())?;
+    let value = sig::sign(signer.key, &scheme, &tbs_request.to_der()?)?;
+    let certs = signer.include_certs.then(|| {
+        let mut all = vec![signer.cert.clone()];
+        all.extend(signer.other.iter().cloned());
+        all
+    });
+    let signature = Signature {
+        signature_algorithm: scheme.algorithm_identifier()?,
+        signature: BitString::from_bytes(&value)?,
+        certs,
+    };
+    let optional_signature = Some(Any::from_der(&signature.to_der()?)?);
+    Ok(OcspRequest { tbs_request, optional_signature }.to_der()?)
+}
+
+/// The `TBSRequest` for `ids` with the nonce.
+fn tbs_request(ids: &[CertId], nonce: Option<&[u8]>) -> Result<TbsRequest> {
     if ids.is_empty() || ids.len() > MAX_REQUESTS {
         return Err(Error::Unsupported(format!("a request for 1 to {MAX_REQUESTS} certificates")));
     }
@@ -71,7 +124,7 @@ pub fn request(ids: &[CertId], nonce: Option<&[u8]>) -> Result<Vec<u8>> {
         }]),
         None => None,
     };
-    let tbs_request = TbsRequest {
+    Ok(TbsRequest {
         version: Version::V1,
         requestor_name: None,
         request_list: ids
@@ -79,8 +132,7 @@ pub fn request(ids: &[CertId], nonce: Option<&[u8]>) -> Result<Vec<u8>> {
             .map(|id| Request { req_cert: id.clone(), single_request_extensions: None })
             .collect(),
         request_extensions,
-    };
-    Ok(OcspRequest { tbs_request, optional_signature: None }.to_der()?)
+    })
 }
 
 /// What a responder reads of a request.

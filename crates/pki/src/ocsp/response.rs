@@ -1,8 +1,13 @@
 //! OCSP responses (RFC 6960 4.2) as a responder makes them: the basic response type,
-//! each certificate's status with thisUpdate and, if given, nextUpdate, the request's
-//! nonce echoed, the responder named by its subject (or by its key hash), signed with its
-//! key, its certificate carried so that clients can find it; as `openssl ocsp -index
-//! -rsigner -rkey` answers. And a response that only says why there is no answer.
+//! each certificate's status with thisUpdate and, if given, nextUpdate (and single
+//! extensions such as a revocation's invalidity date), the request's nonce echoed, the
+//! responder named by its subject (or by its key hash), signed with its key (PKCS#1 v1.5
+//! or PSS, any digest), its certificate carried so that clients can find it; as `openssl
+//! ocsp -index -rsigner -rkey` answers. The signature is made on the calling thread
+//! ([`ResponseBuilder::sign`]), through the engine, which batches concurrent callers'
+//! ([`ResponseBuilder::sign_on`]), or for many responses at once in one batch
+//! ([`ResponseBuilder::sign_batch`]). And a response that only says why there is no
+//! answer.
 
 use super::Status;
 use super::asn1::{
@@ -12,9 +17,13 @@ use super::asn1::{
 use crate::cert::key_id;
 use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
-use cryptocard::rsa::RsaPrivateKey;
+use cryptocard::digest::Hasher;
+use cryptocard::engine::Engine;
+use cryptocard::rng::OsRng;
+use cryptocard::rsa::{PrivateRequest, RsaPrivateKey, RsaPublicKey};
 use der::asn1::{Any, BitString, GeneralizedTime, Null, OctetString};
 use der::{Decode, Encode};
+use std::sync::Arc;
 use std::time::SystemTime;
 use x509_cert::Certificate;
 use x509_cert::Version;
@@ -26,11 +35,12 @@ pub struct ResponseBuilder {
     produced_at: SystemTime,
     this_update: SystemTime,
     next_update: Option<SystemTime>,
-    answers: Vec<(CertId, Status)>,
+    answers: Vec<(CertId, Status, Vec<Extension>)>,
     nonce: Option<Vec<u8>>,
     by_key: bool,
     include_certs: bool,
     scheme: SigScheme,
+    corrupt: bool,
 }
 
 impl ResponseBuilder {
@@ -47,6 +57,7 @@ impl ResponseBuilder {
             by_key: false,
             include_certs: true,
             scheme: SigScheme::DEFAULT,
+            corrupt: false,
         }
     }
 
@@ -57,8 +68,20 @@ impl ResponseBuilder {
     }
 
     /// The status of the certificate `id` names, in request order.
-    pub fn answer(mut self, id: CertId, status: Status) -> ResponseBuilder {
-        self.answers.push((id, status));
+    pub fn answer(self, id: CertId, status: Status) -> ResponseBuilder {
+        self.answer_with(id, status, Vec::new())
+    }
+
+    /// The status of the certificate `id` names with these singleExtensions (a
+    /// revocation's invalidity date or hold instruction, as OpenSSL's responder adds
+    /// them from its database).
+    pub fn answer_with(
+        mut self,
+        id: CertId,
+        status: Status,
+        extensions: Vec<Extension>,
+    ) -> ResponseBuilder {
+        self.answers.push((id, status, extensions));
         self
     }
 
@@ -87,6 +110,13 @@ impl ResponseBuilder {
         self
     }
 
+    /// Flips the last bit of the signature, so that no client accepts the response
+    /// (OpenSSL's `-badsig`, for testing clients).
+    pub fn corrupt_signature(mut self, yes: bool) -> ResponseBuilder {
+        self.corrupt = yes;
+        self
+    }
+
     /// The DER `OCSPResponse`, successful, signed by `responder` (whose private key is
     /// `key`), with `extra` certificates after the responder's.
     pub fn sign(
@@ -95,8 +125,63 @@ impl ResponseBuilder {
         key: &RsaPrivateKey,
         extra: &[Certificate],
     ) -> Result<Vec<u8>> {
+        let p = self.prepare(responder, key.public_key())?;
+        let signature = sig::sign(key, &p.scheme, &p.tbs)?;
+        p.finish(signature, responder, extra)
+    }
+
+    /// [`ResponseBuilder::sign`] with the RSA operation run by `engine`, which batches
+    /// the operations of the threads that call it at once (a responder's connections).
+    pub fn sign_on(
+        self,
+        engine: &Engine,
+        responder: &Certificate,
+        key: &Arc<RsaPrivateKey>,
+        extra: &[Certificate],
+    ) -> Result<Vec<u8>> {
+        let p = self.prepare(responder, key.public_key())?;
+        let signature = sig::sign_on(engine, key, &p.scheme, &p.tbs)?;
+        p.finish(signature, responder, extra)
+    }
+
+    /// [`ResponseBuilder::sign`] for each of `builders`, their RSA operations in one
+    /// [`private_batch`](cryptocard::rsa::private_batch) on the calling thread (the IFMA
+    /// unit's eight lanes filled where the CPU has it), as a responder draining a queue
+    /// would. Each response fails alone.
+    pub fn sign_batch(
+        builders: Vec<ResponseBuilder>,
+        responder: &Certificate,
+        key: &RsaPrivateKey,
+        extra: &[Certificate],
+    ) -> Vec<Result<Vec<u8>>> {
+        let prepared: Vec<Result<(Prepared, PrivateRequest)>> = builders
+            .into_iter()
+            .map(|b| {
+                let p = b.prepare(responder, key.public_key())?;
+                let digest = Hasher::digest(p.scheme.hash(), &p.tbs).as_bytes().to_vec();
+                let request = sig::digest_request(&p.scheme, digest)?;
+                Ok((p, request))
+            })
+            .collect();
+        let pairs: Vec<_> =
+            prepared.iter().filter_map(|p| p.as_ref().ok()).map(|(_, r)| (key, r)).collect();
+        let mut signatures = cryptocard::rsa::private_batch(&pairs, &mut OsRng).into_iter();
+        prepared
+            .into_iter()
+            .map(|p| {
+                let (p, _) = p?;
+                let missing = cryptocard::Error::Internal("fewer signatures than requests");
+                let signature = signatures.next().ok_or(Error::Crypto(missing))??;
+                p.finish(signature, responder, extra)
+            })
+            .collect()
+    }
+
+    /// The response data, encoded, and the scheme made concrete for `public` (the
+    /// responder's key, which must be its certificate's).
+    fn prepare(self, responder: &Certificate, public: &RsaPublicKey) -> Result<Prepared> {
         let spki = responder.tbs_certificate().subject_public_key_info();
-        if &sig::spki_of(key.public_key())? != spki {
+        if &sig::spki_of(public)? != spki {
             return Err(Error::NoMatch(
                 "the responder key is not the responder certificate's".into(),
             ));
@@ -106,7 +191,7 @@ impl ResponseBuilder {
                 .map_err(|_| Error::Malformed("a time GeneralizedTime cannot hold".into()))
         };
         let mut responses = Vec::with_capacity(self.answers.len());
-        for (id, status) in self.answers {
+        for (id, status, extensions) in self.answers {
             let cert_status = match status {
                 Status::Good => CertStatus::Good(Null),
                 Status::Unknown => CertStatus::Unknown(Null),
@@ -120,7 +205,7 @@ impl ResponseBuilder {
                 cert_status,
                 this_update: time(self.this_update)?,
                 next_update: self.next_update.map(time).transpose()?,
-                single_extensions: None,
+                single_extensions: (!extensions.is_empty()).then_some(extensions),
             });
         }
         let responder_id = if self.by_key {
@@ -143,17 +228,43 @@ impl ResponseBuilder {
             responses,
             response_extensions,
         };
-        let tbs = data.to_der()?;
-        let scheme = self.scheme.for_key(key.public_key())?;
-        let signature = sig::sign(key, &scheme, &tbs)?;
+        Ok(Prepared {
+            tbs: data.to_der()?,
+            scheme: self.scheme.for_key(public)?,
+            include_certs: self.include_certs,
+            corrupt: self.corrupt,
+        })
+    }
+}
+
+/// A response whose data waits for its signature.
+struct Prepared {
+    tbs: Vec<u8>,
+    scheme: SigScheme,
+    include_certs: bool,
+    corrupt: bool,
+}
+
+impl Prepared {
+    /// The DER `OCSPResponse` with `signature` over the data, the responder's certificate
+    /// and `extra` carried unless left out.
+    fn finish(
+        self,
+        mut signature: Vec<u8>,
+        responder: &Certificate,
+        extra: &[Certificate],
+    ) -> Result<Vec<u8>> {
+        if let Some(last) = signature.last_mut().filter(|_| self.corrupt) {
+            *last ^= 1;
+        }
         let certs = self.include_certs.then(|| {
             let mut all = vec![responder.clone()];
             all.extend(extra.iter().cloned());
             all
         });
         let basic = BasicOcspResponse {
-            tbs_response_data: Any::from_der(&tbs)?,
-            signature_algorithm: scheme.algorithm_identifier()?,
+            tbs_response_data: Any::from_der(&self.tbs)?,
+            signature_algorithm: self.scheme.algorithm_identifier()?,
             signature: BitString::from_bytes(&signature)?,
             certs,
         };

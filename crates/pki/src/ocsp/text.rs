@@ -6,32 +6,22 @@
 
 use super::asn1::{
     BasicOcspResponse, CertId, CertStatus, ID_PKIX_OCSP_BASIC, ID_PKIX_OCSP_NONCE, OcspRequest,
-    OcspResponse, ResponderId, ResponseData,
+    OcspResponse, ResponderId, ResponseData, Signature,
 };
 use super::reason_str;
 use crate::Result;
 use crate::cert::{
-    asn1_string_hex, cert_text_compat, display_name, extension_lines, general_name, integer_hex,
-    signature_lines, time_text, to_pem,
+    asn1_string_hex, cert_text_compat, display_name, extension_lines, general_name_print,
+    integer_hex, signature_lines, time_text, to_pem,
 };
 use crate::sig::oid_name;
 use cryptocard::digest::HashAlg;
-use der::asn1::{BitString, GeneralizedTime};
-use der::{Decode, Encode, Sequence};
-use spki::AlgorithmIdentifierOwned;
+use der::asn1::GeneralizedTime;
+use der::{Decode, Encode};
 use std::fmt::Write as _;
 use x509_cert::Certificate;
 use x509_cert::ext::Extension;
 use x509_cert::time::Time;
-
-/// The `Signature` of a signed request (RFC 6960 4.1.1).
-#[derive(Clone, Debug, PartialEq, Eq, Sequence)]
-struct RequestSignature {
-    signature_algorithm: AlgorithmIdentifierOwned,
-    signature: BitString,
-    #[asn1(context_specific = "0", optional = "true")]
-    certs: Option<Vec<Certificate>>,
-}
 
 /// The DER `OCSPRequest` as `OCSP_REQUEST_print` writes it.
 pub fn request_text(der: &[u8]) -> Result<String> {
@@ -41,7 +31,7 @@ pub fn request_text(der: &[u8]) -> Result<String> {
     let v = tbs.version as u8;
     let _ = write!(s, "    Version: {} (0x{v:x})", u32::from(v) + 1);
     if let Some(name) = &tbs.requestor_name {
-        let _ = write!(s, "\n    Requestor Name: {}", general_name(name));
+        let _ = write!(s, "\n    Requestor Name: {}", general_name_print(name));
     }
     s.push_str("\n    Requestor List:\n");
     for one in &tbs.request_list {
@@ -50,8 +40,8 @@ pub fn request_text(der: &[u8]) -> Result<String> {
     }
     extensions(&mut s, "Request Extensions", &tbs.request_extensions, 4);
     if let Some(sig) = &req.optional_signature {
-        let sig = RequestSignature::from_der(&sig.to_der()?)
-            .or_else(|_| RequestSignature::from_der(sig.value()))?;
+        let sig =
+            Signature::from_der(&sig.to_der()?).or_else(|_| Signature::from_der(sig.value()))?;
         signature_lines(&mut s, &sig.signature_algorithm, &sig.signature);
         certificates(&mut s, sig.certs.as_deref().unwrap_or_default())?;
     }

@@ -12,8 +12,10 @@
 //!    the signer is that issuer, or is issued by it and holds id-kp-OCSPSigning (4.2.2.2's
 //!    authorized responder).
 //!
-//! A response whose status is not `successful` carries no answers: [`response_status`]
-//! says which it is.
+//! [`Relaxed`] leaves steps out as OpenSSL's `OCSP_basic_verify` flags do. A response
+//! whose status is not `successful` carries no answers: [`response_status`] says which
+//! it is. [`check_validity`] says whether an answer's times are current, as
+//! `OCSP_check_validity` does.
 
 use super::asn1::{
     BasicOcspResponse, CertStatus, ID_PKIX_OCSP_BASIC, ID_PKIX_OCSP_NONCE, OcspResponse,
@@ -25,7 +27,7 @@ use crate::sig::{self, SigScheme};
 use crate::{Error, Result};
 use const_oid::db::rfc5280::ID_KP_OCSP_SIGNING;
 use der::{Decode, Encode};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::ExtendedKeyUsage;
 
@@ -44,6 +46,32 @@ pub struct ResponseVerify {
     pub at: SystemTime,
     /// Read the answers without checking anything (`-noverify`).
     pub no_verify: bool,
+    /// Steps left out.
+    pub relaxed: Relaxed,
+}
+
+/// Steps of the check left out, each as the `OCSP_basic_verify` flag of its name (and
+/// the `openssl ocsp` option in brackets) leaves it out. The default leaves none out.
+///
+/// OpenSSL's `OCSP_NOEXPLICIT` has no counterpart: it skips a last chance for a signer
+/// whose authority fails, a root with OpenSSL's auxiliary trust for OCSP signing, and no
+/// certificate here carries auxiliary trust, so that chance never comes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Relaxed {
+    /// `OCSP_NOINTERN` (`-no_intern`): the signer is not looked for among the response's
+    /// certificates, only the caller's.
+    pub no_intern: bool,
+    /// `OCSP_NOSIGS` (`-no_signature_verify`): the signature is not checked.
+    pub no_signature: bool,
+    /// `OCSP_NOVERIFY` (`-no_cert_verify`): neither the signer's path nor its authority
+    /// is checked.
+    pub no_path: bool,
+    /// `OCSP_NOCHAIN` (`-no_chain`): the path goes from the signer straight to the trust
+    /// anchors, through none of the response's or the caller's other certificates.
+    pub no_chain: bool,
+    /// `OCSP_NOCHECKS` (`-no_cert_checks`): the signer's authority over the answers is
+    /// not checked, only its path.
+    pub no_authority: bool,
 }
 
 /// What a response says.
@@ -98,25 +126,34 @@ pub fn verify_response(der: &[u8], opts: &ResponseVerify) -> Result<VerifiedResp
     let answers = answers(&data)?;
     if !opts.no_verify {
         let carried = basic.certs.clone().unwrap_or_default();
-        let (signer, from_caller) = find_signer(&data.responder_id, &opts.untrusted, &carried)?;
-        let scheme = SigScheme::from_algorithm_identifier(&basic.signature_algorithm)?;
-        let key = sig::public_key_from_spki(signer.tbs_certificate().subject_public_key_info())?;
-        let signature = basic
-            .signature
-            .as_bytes()
-            .ok_or_else(|| Error::Malformed("signature is not a whole number of bytes".into()))?;
-        sig::verify(&key, &scheme, &tbs, signature)
-            .map_err(|_| Error::Verify("signature failure".into()))?;
-        if !(from_caller && opts.trust_untrusted) {
-            let mut pool = opts.untrusted.clone();
-            pool.extend(carried.iter().cloned());
+        let relaxed = opts.relaxed;
+        let searched: &[Certificate] = if relaxed.no_intern { &[] } else { &carried };
+        let (signer, from_caller) = find_signer(&data.responder_id, &opts.untrusted, searched)?;
+        if !relaxed.no_signature {
+            let scheme = SigScheme::from_algorithm_identifier(&basic.signature_algorithm)?;
+            let spki = signer.tbs_certificate().subject_public_key_info();
+            let key = sig::public_key_from_spki(spki)?;
+            let signature = basic.signature.as_bytes().ok_or_else(|| {
+                Error::Malformed("signature is not a whole number of bytes".into())
+            })?;
+            sig::verify(&key, &scheme, &tbs, signature)
+                .map_err(|_| Error::Verify("signature failure".into()))?;
+        }
+        if !(relaxed.no_path || from_caller && opts.trust_untrusted) {
+            let mut pool = Vec::new();
+            if !relaxed.no_chain {
+                pool.extend(opts.untrusted.iter().cloned());
+                pool.extend(carried.iter().cloned());
+            }
             let store = TrustStore::new(opts.trusted.clone(), opts.partial_chain);
             let checks = PathChecks::new(opts.at, Purpose::OcspHelper);
             let path = store
                 .verify_report(signer, &pool, &checks, &mut PathBudget::new())?
                 .into_result()
                 .map_err(|e| Error::Verify(format!("Verify error: {e}")))?;
-            check_authority(&answers, &path)?;
+            if !relaxed.no_authority {
+                check_authority(&answers, &path)?;
+            }
         }
     }
     let nonce = data
@@ -206,4 +243,34 @@ fn check_authority(answers: &[SingleStatus], path: &[Certificate]) -> Result<()>
         return Ok(());
     }
     Err(Error::Verify("root ca not trusted".into()))
+}
+
+/// Why an answer's times are not current, as OpenSSL's `OCSP_check_validity` says it:
+/// thisUpdate more than `slack` ahead of `now` ("status not yet valid") or, with
+/// `max_age`, further than that behind ("status too old"); nextUpdate more than `slack`
+/// behind ("status expired") or before thisUpdate ("nextupdate before thisupdate"). None
+/// when the times are current. OpenSSL's slack is five minutes (`-validity_period`), its
+/// `max_age` none (`-status_age`).
+pub fn check_validity(
+    answer: &SingleStatus,
+    now: SystemTime,
+    slack: Duration,
+    max_age: Option<Duration>,
+) -> Vec<&'static str> {
+    let mut why = Vec::new();
+    if answer.this_update > now + slack {
+        why.push("status not yet valid");
+    }
+    if max_age.is_some_and(|age| now.checked_sub(age).is_some_and(|t| answer.this_update < t)) {
+        why.push("status too old");
+    }
+    if let Some(next) = answer.next_update {
+        if now.checked_sub(slack).is_some_and(|t| next < t) {
+            why.push("status expired");
+        }
+        if next < answer.this_update {
+            why.push("nextupdate before thisupdate");
+        }
+    }
+    why
 }

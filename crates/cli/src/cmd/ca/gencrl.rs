@@ -13,15 +13,9 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use cryptocard_pki::cert::{self, CrlBuilder, ExtContext, Extension};
 use der::Encode;
-use der::asn1::{ObjectIdentifier as Oid, OctetString};
+use der::asn1::OctetString;
 use std::time::Duration;
 use x509_cert::Version;
-use x509_cert::time::Time;
-
-/// The invalidity date entry extension (RFC 5280 5.3.2).
-const INVALIDITY_DATE: Oid = Oid::new_unwrap("2.5.29.24");
-/// The hold instruction code entry extension (RFC 3280 5.3.2).
-const HOLD_INSTRUCTION_CODE: Oid = Oid::new_unwrap("2.5.29.23");
 
 /// Makes the CRL, writes it to `-out` and advances the CRL number.
 pub(super) fn gencrl(ca: &Ca<'_>) -> CmdResult {
@@ -118,17 +112,13 @@ fn crl_number(magnitude: &[u8]) -> CmdResult<u64> {
 /// A row's entry extensions: reason, invalidity date, hold instruction (OpenSSL's order).
 fn entry_extensions(r: &Revocation) -> cryptocard_pki::Result<Vec<Extension>> {
     let mut exts = Vec::new();
-    let ext = |extn_id: Oid, der: Vec<u8>| -> cryptocard_pki::Result<Extension> {
-        Ok(Extension { extn_id, critical: false, extn_value: OctetString::new(der)? })
-    };
     if let Some(reason) = r.reason {
-        exts.push(ext(const_oid::db::rfc5280::ID_CE_CRL_REASONS, reason.to_der()?)?);
+        exts.push(Extension {
+            extn_id: const_oid::db::rfc5280::ID_CE_CRL_REASONS,
+            critical: false,
+            extn_value: OctetString::new(reason.to_der()?)?,
+        });
     }
-    if let Some(Time::GeneralTime(t)) = &r.invalid_since {
-        exts.push(ext(INVALIDITY_DATE, t.to_der()?)?);
-    }
-    if let Some(hold) = &r.hold {
-        exts.push(ext(HOLD_INSTRUCTION_CODE, hold.to_der()?)?);
-    }
+    exts.extend(r.detail_extensions()?);
     Ok(exts)
 }

@@ -12,7 +12,9 @@ use super::{Ca, db, now_time, parse_time, time_string};
 use crate::cmd::certio;
 use crate::fail::{CmdResult, Fail};
 use cryptocard_pki::cert::{self, CrlReason};
-use der::asn1::ObjectIdentifier as Oid;
+use der::Encode;
+use der::asn1::{ObjectIdentifier as Oid, OctetString};
+use x509_cert::ext::Extension;
 use x509_cert::time::Time;
 
 /// RFC 5280's reasons by OpenSSL's names, in its order.
@@ -73,7 +75,30 @@ impl Revocation {
         }
         Ok(r)
     }
+
+    /// The extensions that say more than the reason, in OpenSSL's order: the invalidity
+    /// date (RFC 5280 5.3.2) and the hold instruction code (RFC 3280 5.3.2), each if
+    /// given; a CRL entry carries them after its reason code, an OCSP answer as its
+    /// singleExtensions.
+    pub fn detail_extensions(&self) -> cryptocard_pki::Result<Vec<Extension>> {
+        let ext = |extn_id: Oid, der: Vec<u8>| -> cryptocard_pki::Result<Extension> {
+            Ok(Extension { extn_id, critical: false, extn_value: OctetString::new(der)? })
+        };
+        let mut exts = Vec::new();
+        if let Some(Time::GeneralTime(t)) = &self.invalid_since {
+            exts.push(ext(INVALIDITY_DATE, t.to_der()?)?);
+        }
+        if let Some(hold) = &self.hold {
+            exts.push(ext(HOLD_INSTRUCTION_CODE, hold.to_der()?)?);
+        }
+        Ok(exts)
+    }
 }
+
+/// The invalidity date entry extension (RFC 5280 5.3.2).
+const INVALIDITY_DATE: Oid = Oid::new_unwrap("2.5.29.24");
+/// The hold instruction code entry extension (RFC 3280 5.3.2).
+const HOLD_INSTRUCTION_CODE: Oid = Oid::new_unwrap("2.5.29.23");
 
 /// A reason by name, any case, with its canonical spelling.
 fn reason_by_name(name: &str) -> CmdResult<(&'static str, CrlReason)> {

@@ -293,6 +293,7 @@ fn ours_computes_what_the_peers_compute() {
         "aes-256-ctr",
         "cms-sign",
         "ts-reply",
+        "ocsp-reply",
     ];
     let mut args = algs.to_vec();
     args.extend(["-seconds", "0.01", "-bytes", "1000", "--compare", "all"]);

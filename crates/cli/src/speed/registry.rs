@@ -42,6 +42,7 @@ pub const NAMES: &[&str] = &[
     "hmac",
     "cms-sign",
     "ts-reply",
+    "ocsp-reply",
 ];
 
 /// The algorithms `speed` runs without arguments: the headline.
@@ -85,6 +86,9 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
     }
     if name == "ts-reply" {
         return algs::ts::rows(ctx).map_err(Fail::msg);
+    }
+    if name == "ocsp-reply" {
+        return algs::ocsp::rows(ctx).map_err(Fail::msg);
     }
     if name == "hmac" {
         return Ok(vec![algs::digest::hmac(ctx)]);

@@ -31,6 +31,13 @@ opaque!(
     CMS_ContentInfo,
     TS_RESP_CTX,
     TS_RESP,
+    OCSP_REQUEST,
+    OCSP_ONEREQ,
+    OCSP_CERTID,
+    OCSP_BASICRESP,
+    OCSP_SINGLERESP,
+    OCSP_RESPONSE,
+    ASN1_TIME,
     ASN1_OBJECT,
     BIGNUM,
     BN_CTX,
@@ -177,6 +184,27 @@ crate::ffi_table! {
         fn TS_RESP_create_response(ctx: *mut TS_RESP_CTX, req_bio: *mut BIO) -> *mut TS_RESP;
         fn i2d_TS_RESP(a: *const TS_RESP, pp: *mut *mut u8) -> c_int;
         fn TS_RESP_free(a: *mut TS_RESP);
+        fn d2i_OCSP_REQUEST(a: *mut *mut OCSP_REQUEST, pp: *mut *const u8, len: c_long) -> *mut OCSP_REQUEST;
+        fn OCSP_REQUEST_free(a: *mut OCSP_REQUEST);
+        fn OCSP_request_onereq_count(req: *mut OCSP_REQUEST) -> c_int;
+        fn OCSP_request_onereq_get0(req: *mut OCSP_REQUEST, i: c_int) -> *mut OCSP_ONEREQ;
+        fn OCSP_onereq_get0_id(one: *mut OCSP_ONEREQ) -> *mut OCSP_CERTID;
+        fn OCSP_BASICRESP_new() -> *mut OCSP_BASICRESP;
+        fn OCSP_BASICRESP_free(a: *mut OCSP_BASICRESP);
+        fn OCSP_basic_add1_status(
+            rsp: *mut OCSP_BASICRESP, cid: *mut OCSP_CERTID, status: c_int, reason: c_int,
+            revtime: *mut ASN1_TIME, thisupd: *mut ASN1_TIME, nextupd: *mut ASN1_TIME
+        ) -> *mut OCSP_SINGLERESP;
+        fn OCSP_copy_nonce(resp: *mut OCSP_BASICRESP, req: *mut OCSP_REQUEST) -> c_int;
+        fn OCSP_basic_sign(
+            brsp: *mut OCSP_BASICRESP, signer: *mut X509, key: *mut EVP_PKEY, dgst: *const EVP_MD,
+            certs: *mut c_void, flags: c_ulong
+        ) -> c_int;
+        fn OCSP_response_create(status: c_int, bs: *mut OCSP_BASICRESP) -> *mut OCSP_RESPONSE;
+        fn i2d_OCSP_RESPONSE(a: *const OCSP_RESPONSE, pp: *mut *mut u8) -> c_int;
+        fn OCSP_RESPONSE_free(a: *mut OCSP_RESPONSE);
+        fn X509_gmtime_adj(s: *mut ASN1_TIME, adj: c_long) -> *mut ASN1_TIME;
+        fn ASN1_TIME_free(a: *mut ASN1_TIME);
         fn OBJ_txt2obj(s: *const c_char, no_name: c_int) -> *mut ASN1_OBJECT;
         fn ASN1_OBJECT_free(a: *mut ASN1_OBJECT);
 

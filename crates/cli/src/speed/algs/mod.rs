@@ -5,6 +5,7 @@ pub mod bignum;
 pub mod cipher;
 pub mod cms;
 pub mod digest;
+pub mod ocsp;
 pub mod rsa;
 pub mod ts;
 

@@ -91,6 +91,33 @@ impl Candidate {
         Candidate::new(Who::Peer(info.clone()), make)
     }
 
+    /// A candidate whose outputs a `check` must accept before it is timed, as the PKI
+    /// rows' (a signed message, a token, a response): `make` prepares its state on the
+    /// measuring thread, each call of `run` makes `batch` outputs (one if `None`), and
+    /// every output of the first call is checked.
+    pub fn checked<S: 'static>(
+        who: Who,
+        batch: Option<usize>,
+        make: impl Fn() -> Result<S, String> + Send + Sync + 'static,
+        run: impl Fn(&mut S) -> Result<Vec<Vec<u8>>, String> + Copy + Send + Sync + 'static,
+        check: impl Fn(&[u8]) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        let make = move || {
+            let mut state = make()?;
+            let first = run(&mut state)?;
+            if first.len() != batch.unwrap_or(1) {
+                return Err(format!(
+                    "{} outputs where {} were asked",
+                    first.len(),
+                    batch.unwrap_or(1)
+                ));
+            }
+            first.iter().try_for_each(|out| check(out))?;
+            Ok(bench(state, move |s| run(s).map(drop), |_| None))
+        };
+        Candidate { who, batch, make: Box::new(make) }
+    }
+
     /// Operations per call of the bench.
     pub fn ops_per_call(&self) -> u64 {
         self.batch.unwrap_or(1) as u64

@@ -18,7 +18,7 @@
 #[cfg(feature = "peers")]
 use super::peer_err;
 use super::test_bytes;
-use crate::speed::row::{Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Candidate, Context, Row, Who};
 #[cfg(feature = "peers")]
 use compare::openssl::Openssl;
 use cryptocard::rsa::RsaPrivateKey;
@@ -70,10 +70,7 @@ pub fn rows(ctx: &Context<'_>) -> Result<Vec<Row>, String> {
             let cert_der = cert::to_der(&cert).map_err(|e| err(&e))?;
             let doc = test_bytes(u64::from(bits), DOC_LEN);
             let x = Arc::new(Inputs { private, cert, cert_der, doc });
-            let mut candidates = vec![match ctx.batch {
-                Some(n) => ours_batched(n, &x),
-                None => ours(&x),
-            }];
+            let mut candidates = vec![ours(&x, ctx.batch)];
             #[cfg(feature = "peers")]
             candidates.extend(ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, &x)));
             Ok(Row::new("cms-sign", op, u64::from(bits), None, candidates))
@@ -91,64 +88,37 @@ fn signer(x: &Inputs) -> Result<Signer, String> {
     })
 }
 
-/// Ours, one document per call.
-fn ours(x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    Candidate::new(Who::Ours, move || {
-        let signer = [signer(&x)?];
-        let first = cms::sign(&x.doc, &signer, &options()).map_err(|e| e.to_string())?;
-        check(&first, &x.doc, &x.cert)?;
-        let x = x.clone();
-        Ok(bench(
-            signer,
-            move |signer| {
-                cms::sign(&x.doc, signer, &options()).map(drop).map_err(|e| e.to_string())
-            },
-            |_| None,
-        ))
-    })
-}
-
-/// Ours, `n` documents per call on the measuring thread (`cms::sign_batch`).
-fn ours_batched(n: usize, x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    let make = move || {
-        let signer = signer(&x)?;
-        let docs: Vec<Vec<u8>> = (0..n).map(|_| x.doc.clone()).collect();
-        let x = x.clone();
-        let mut checked = false;
-        Ok(bench(
-            (signer, docs),
-            move |(signer, docs)| {
-                let refs: Vec<&[u8]> = docs.iter().map(Vec::as_slice).collect();
-                for der in cms::sign_batch(&refs, signer, &options()) {
-                    let der = der.map_err(|e| e.to_string())?;
-                    if !checked {
-                        check(&der, &x.doc, &x.cert)?;
-                        checked = true;
-                    }
+/// Ours: one document per call, or `batch` per call on the measuring thread
+/// (`cms::sign_batch`).
+fn ours(x: &Arc<Inputs>, batch: Option<usize>) -> Candidate {
+    let (x, inputs) = (x.clone(), x.clone());
+    Candidate::checked(
+        Who::Ours,
+        batch,
+        move || Ok(([signer(&x)?], x.clone())),
+        move |(signer, x): &mut ([Signer; 1], Arc<Inputs>)| {
+            let out = match batch {
+                None => vec![cms::sign(&x.doc, &signer[..], &options())],
+                Some(n) => {
+                    let docs = vec![x.doc.as_slice(); n];
+                    cms::sign_batch(&docs, &signer[0], &options())
                 }
-                Ok(())
-            },
-            |_| None,
-        ))
-    };
-    Candidate { who: Who::Ours, batch: Some(n), make: Box::new(make) }
+            };
+            out.into_iter().map(|r| r.map_err(|e| e.to_string())).collect()
+        },
+        move |der| check(der, &inputs.doc, &inputs.cert),
+    )
 }
 
 /// An OpenSSL copy: `CMS_sign` and `i2d_CMS_ContentInfo` per document.
 #[cfg(feature = "peers")]
 fn openssl_candidate(lib: &'static Openssl, x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    Candidate::peer(lib.info(), move || {
-        let mut signer = lib.cms_signer(&x.cert_der, x.private).map_err(peer_err)?;
-        let first = signer.sign(&x.doc, true).map_err(peer_err)?;
-        check(&first, &x.doc, &x.cert)?;
-        let x = x.clone();
-        Ok(bench(
-            signer,
-            move |signer| signer.sign(&x.doc, true).map(drop).map_err(peer_err),
-            |_| None,
-        ))
-    })
+    let (x, inputs) = (x.clone(), x.clone());
+    Candidate::checked(
+        Who::Peer(lib.info().clone()),
+        None,
+        move || Ok((lib.cms_signer(&x.cert_der, x.private).map_err(peer_err)?, x.clone())),
+        |(signer, x)| Ok(vec![signer.sign(&x.doc, true).map_err(peer_err)?]),
+        move |der| check(der, &inputs.doc, &inputs.cert),
+    )
 }

@@ -17,7 +17,7 @@
 
 #[cfg(feature = "peers")]
 use super::peer_err;
-use crate::speed::row::{Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Candidate, Context, Row, Who};
 #[cfg(feature = "peers")]
 use compare::openssl::Openssl;
 use cryptocard::digest::HashAlg;
@@ -80,10 +80,7 @@ pub fn rows(ctx: &Context<'_>) -> Result<Vec<Row>, String> {
             let id = CertId::of(&cert, &cert, HashAlg::Sha1).map_err(|e| err(&e))?;
             let request = ocsp::request(&[id], Some(&NONCE)).map_err(|e| err(&e))?;
             let x = Arc::new(Inputs { key: Arc::new(key), private, cert, cert_der, request });
-            let mut candidates = vec![match ctx.batch {
-                Some(n) => ours_batched(n, &x),
-                None => ours(&x),
-            }];
+            let mut candidates = vec![ours(&x, ctx.batch)];
             #[cfg(feature = "peers")]
             candidates.extend(ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, &x)));
             Ok(Row::new("ocsp-reply", op, u64::from(bits), None, candidates))
@@ -108,51 +105,38 @@ fn answer(request: &[u8]) -> Result<ResponseBuilder, String> {
     Ok(builder)
 }
 
-/// Ours, one request per call.
-fn ours(x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    Candidate::new(Who::Ours, move || {
-        let sign =
-            |x: &Inputs| answer(&x.request)?.sign(&x.cert, &x.key, &[]).map_err(|e| e.to_string());
-        check(&sign(&x)?, &x)?;
-        Ok(bench(x.clone(), move |x| sign(x).map(drop), |_| None))
-    })
-}
-
-/// Ours, `n` requests per call on the measuring thread (`ResponseBuilder::sign_batch`).
-fn ours_batched(n: usize, x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    let make = move || {
-        let mut checked = false;
-        Ok(bench(
-            x.clone(),
-            move |x| {
-                let builders = (0..n).map(|_| answer(&x.request)).collect::<Result<Vec<_>, _>>()?;
-                for der in ResponseBuilder::sign_batch(builders, &x.cert, &x.key, &[]) {
-                    let der = der.map_err(|e| e.to_string())?;
-                    if !checked {
-                        check(&der, x)?;
-                        checked = true;
-                    }
+/// Ours: one request per call, or `batch` per call on the measuring thread
+/// (`ResponseBuilder::sign_batch`).
+fn ours(x: &Arc<Inputs>, batch: Option<usize>) -> Candidate {
+    let (x, inputs) = (x.clone(), x.clone());
+    Candidate::checked(
+        Who::Ours,
+        batch,
+        move || Ok(x.clone()),
+        move |x: &mut Arc<Inputs>| {
+            let out = match batch {
+                None => vec![answer(&x.request)?.sign(&x.cert, &x.key, &[])],
+                Some(n) => {
+                    let builders = (0..n).map(|_| answer(&x.request)).collect::<Result<_, _>>()?;
+                    ResponseBuilder::sign_batch(builders, &x.cert, &x.key, &[])
                 }
-                Ok(())
-            },
-            |_| None,
-        ))
-    };
-    Candidate { who: Who::Ours, batch: Some(n), make: Box::new(make) }
+            };
+            out.into_iter().map(|r| r.map_err(|e| e.to_string())).collect()
+        },
+        move |der| check(der, &inputs),
+    )
 }
 
 /// An OpenSSL copy: the request read, `OCSP_basic_sign` and `i2d_OCSP_RESPONSE` per
 /// request.
 #[cfg(feature = "peers")]
 fn openssl_candidate(lib: &'static Openssl, x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    Candidate::peer(lib.info(), move || {
-        let mut responder = lib.ocsp_responder(&x.cert_der, x.private).map_err(peer_err)?;
-        let first = responder.respond(&x.request).map_err(peer_err)?;
-        check(&first, &x)?;
-        let x = x.clone();
-        Ok(bench(responder, move |r| r.respond(&x.request).map(drop).map_err(peer_err), |_| None))
-    })
+    let (x, inputs) = (x.clone(), x.clone());
+    Candidate::checked(
+        Who::Peer(lib.info().clone()),
+        None,
+        move || Ok((lib.ocsp_responder(&x.cert_der, x.private).map_err(peer_err)?, x.clone())),
+        |(responder, x)| Ok(vec![responder.respond(&x.request).map_err(peer_err)?]),
+        move |der| check(der, &inputs),
+    )
 }

@@ -16,7 +16,7 @@
 
 #[cfg(feature = "peers")]
 use super::peer_err;
-use crate::speed::row::{Candidate, Context, Row, Who, bench};
+use crate::speed::row::{Candidate, Context, Row, Who};
 #[cfg(feature = "peers")]
 use compare::openssl::Openssl;
 use const_oid::ObjectIdentifier;
@@ -69,10 +69,7 @@ pub fn rows(ctx: &Context<'_>) -> Result<Vec<Row>, String> {
             let request =
                 ts::query(HashAlg::Sha256, digest.as_bytes(), &opts).map_err(|e| err(&e))?;
             let x = Arc::new(Inputs { private, cert, cert_der, request });
-            let mut candidates = vec![match ctx.batch {
-                Some(n) => ours_batched(n, &x),
-                None => ours(&x),
-            }];
+            let mut candidates = vec![ours(&x, ctx.batch)];
             #[cfg(feature = "peers")]
             candidates.extend(ctx.peers.openssl.iter().map(|&lib| openssl_candidate(lib, &x)));
             Ok(Row::new("ts-reply", op, u64::from(bits), None, candidates))
@@ -109,62 +106,35 @@ fn serial() -> Option<Vec<u8>> {
     Some(vec![1])
 }
 
-/// Ours, one request per call.
-fn ours(x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    Candidate::new(Who::Ours, move || {
-        let tsa = tsa(&x)?;
-        let first =
-            tsa.reply(&x.request, &mut serial, SystemTime::now()).map_err(|e| e.to_string())?;
-        check(&first.der, &x)?;
-        let x = x.clone();
-        Ok(bench(
-            tsa,
-            move |tsa| {
-                tsa.reply(&x.request, &mut serial, SystemTime::now())
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            },
-            |_| None,
-        ))
-    })
-}
-
-/// Ours, `n` requests per call on the measuring thread (`Tsa::reply_batch`).
-fn ours_batched(n: usize, x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    let make = move || {
-        let tsa = tsa(&x)?;
-        let x = x.clone();
-        let mut checked = false;
-        Ok(bench(
-            tsa,
-            move |tsa| {
-                let requests: Vec<&[u8]> = (0..n).map(|_| x.request.as_slice()).collect();
-                for reply in tsa.reply_batch(&requests, &mut serial, SystemTime::now()) {
-                    let reply = reply.map_err(|e| e.to_string())?;
-                    if !checked {
-                        check(&reply.der, &x)?;
-                        checked = true;
-                    }
-                }
-                Ok(())
-            },
-            |_| None,
-        ))
-    };
-    Candidate { who: Who::Ours, batch: Some(n), make: Box::new(make) }
+/// Ours: one request per call, or `batch` per call on the measuring thread
+/// (`Tsa::reply_batch`).
+fn ours(x: &Arc<Inputs>, batch: Option<usize>) -> Candidate {
+    let (x, inputs) = (x.clone(), x.clone());
+    Candidate::checked(
+        Who::Ours,
+        batch,
+        move || Ok((tsa(&x)?, x.clone())),
+        move |(tsa, x): &mut (Tsa, Arc<Inputs>)| {
+            let now = SystemTime::now();
+            let replies = match batch {
+                None => vec![tsa.reply(&x.request, &mut serial, now)],
+                Some(n) => tsa.reply_batch(&vec![x.request.as_slice(); n], &mut serial, now),
+            };
+            replies.into_iter().map(|r| r.map(|r| r.der).map_err(|e| e.to_string())).collect()
+        },
+        move |der| check(der, &inputs),
+    )
 }
 
 /// An OpenSSL copy: `TS_RESP_create_response` and `i2d_TS_RESP` per request.
 #[cfg(feature = "peers")]
 fn openssl_candidate(lib: &'static Openssl, x: &Arc<Inputs>) -> Candidate {
-    let x = x.clone();
-    Candidate::peer(lib.info(), move || {
-        let mut tsa = lib.tsa(&x.cert_der, x.private, POLICY).map_err(peer_err)?;
-        let first = tsa.respond(&x.request).map_err(peer_err)?;
-        check(&first, &x)?;
-        let x = x.clone();
-        Ok(bench(tsa, move |tsa| tsa.respond(&x.request).map(drop).map_err(peer_err), |_| None))
-    })
+    let (x, inputs) = (x.clone(), x.clone());
+    Candidate::checked(
+        Who::Peer(lib.info().clone()),
+        None,
+        move || Ok((lib.tsa(&x.cert_der, x.private, POLICY).map_err(peer_err)?, x.clone())),
+        |(tsa, x)| Ok(vec![tsa.respond(&x.request).map_err(peer_err)?]),
+        move |der| check(der, &inputs),
+    )
 }

@@ -1,8 +1,8 @@
 //! DER requests and answers over HTTP, as OCSP (RFC 6960 Appendix A.1) and time-stamping
 //! (RFC 3161 section 3.4) carry them: the client's POST of a request and read of the
 //! answer, and a server that takes requests by POST (or, for OCSP, by GET: the DER,
-//! base64, URL-encoded, as the path) and answers each, one at a time ([`serve`]) or on a
-//! thread a connection ([`serve_concurrently`]). HTTP/1.0, one exchange a connection, as
+//! base64, URL-encoded, as the path) and answers each, one at a time ([`serve`]) or on
+//! many threads at once ([`serve_concurrently`]). HTTP/1.0, one exchange a connection, as
 //! `openssl ocsp` speaks it; no TLS (an `https://` URL is refused in words).
 //!
 //! Hostile peers get bounded work: the head of a message is at most [`MAX_HEAD`] bytes,
@@ -14,6 +14,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::MAX_CERT_INPUT;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The most bytes of a message's status or request line and headers.
@@ -358,9 +359,11 @@ pub fn serve(
     Ok(())
 }
 
-/// [`serve`] with a thread for each connection, at most `max` at once (the next waits
-/// for one to finish), so that the answers of many clients are worked on together.
-/// After `count` connections (never if 0) it waits for those under way and stops.
+/// [`serve`] on `max` threads, each taking the next connection as it is free (as
+/// `openssl ocsp -multi` runs its responder processes), so that the answers of many
+/// clients are worked on together; threads that stay, rather than one a connection,
+/// spare every connection a thread's start. After `count` connections (never if 0) the
+/// threads finish those under way and stop.
 pub fn serve_concurrently(
     port: u16,
     count: u64,
@@ -370,29 +373,38 @@ pub fn serve_concurrently(
     answer: impl Fn(&[u8]) -> CmdResult<Vec<u8>> + Sync,
 ) -> CmdResult {
     let listener = listen(port, proto)?;
-    let busy = std::sync::Mutex::new(0usize);
-    let done = std::sync::Condvar::new();
+    // Each thread claims a connection's place before it waits for one, so that exactly
+    // `count` are taken and no thread waits for a connection that will not be served.
+    let claimed = std::sync::atomic::AtomicU64::new(0);
+    let claim = || count == 0 || claimed.fetch_add(1, Ordering::Relaxed) < count;
     std::thread::scope(|scope| {
-        let mut served = 0u64;
-        while count == 0 || served < count {
-            let Some(stream) = next_connection(&listener, timeout) else { continue };
-            served += 1;
-            {
-                let mut n = busy.lock().unwrap_or_else(|p| p.into_inner());
-                while *n >= max.max(1) {
-                    n = done.wait(n).unwrap_or_else(|p| p.into_inner());
+        let mut started = 0;
+        for _ in 0..max.max(1) {
+            let (listener, answer, claim) = (&listener, &answer, &claim);
+            let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
+                while claim() {
+                    let stream = loop {
+                        if let Some(s) = next_connection(listener, timeout) {
+                            break s;
+                        }
+                    };
+                    exchange(stream, timeout, proto, answer);
                 }
-                *n += 1;
-            }
-            let (busy, done, answer) = (&busy, &done, &answer);
-            scope.spawn(move || {
-                exchange(stream, timeout, proto, answer);
-                *busy.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
-                done.notify_one();
             });
+            match thread {
+                Ok(_) => started += 1,
+                // Out of threads: those started serve.
+                Err(e) if started > 0 => {
+                    eprintln!("{}: {started} threads serve ({e})", proto.name);
+                    break;
+                }
+                Err(e) => {
+                    return Err(Fail::msg(format!("{}: no thread to serve: {e}", proto.name)));
+                }
+            }
         }
-    });
-    Ok(())
+        Ok(())
+    })
 }
 
 /// The `200 OK` reply carrying `response`.

@@ -28,7 +28,7 @@
 //! configuration is `-config`, else `$OPENSSL_CONF`, else the system's `openssl.cnf`; its
 //! `oid_section` names objects (the TSA's policies) for all three modes. With `-port` the
 //! TSA serves requests POSTed over HTTP (RFC 3161 section 3.4, `application/timestamp-query`
-//! in, `application/timestamp-reply` out), a thread a connection (at most 64 at once),
+//! in, `application/timestamp-reply` out), on 64 threads that each take the next connection,
 //! the tokens' RSA operations through the engine so that concurrent clients' batch, serial
 //! numbers reserved in the serial file 256 at a time (synced; the last one issued written
 //! back on a clean stop), so that no number is issued twice even after a crash; `-url` asks
@@ -317,8 +317,8 @@ fn save_serial(path: &str, serial: &[u8]) -> CmdResult {
     out.commit()
 }
 
-/// `-reply -port`: the TSA answers POSTed requests (RFC 3161 section 3.4), a thread a
-/// connection, the tokens' RSA operations through the engine so that those of concurrent
+/// `-reply -port`: the TSA answers POSTed requests (RFC 3161 section 3.4) on 64 threads,
+/// the tokens' RSA operations through the engine so that those of concurrent
 /// clients batch; serial numbers come from [`Serials`].
 fn serve(
     a: &Parsed,

@@ -219,6 +219,10 @@ fn status_age_and_out() {
         "{text}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("status too old"));
+    // Slack and age as large as a number can be: an answer, not an overflow.
+    let huge = "-validity_period 18446744073709551615 -status_age 18446744073709551615";
+    let out = ours(d, &format!("-respin @r.der {READ_A_AND_B} {huge}"));
+    assert!(!ok_text(&out).contains("WARNING"));
     // -out: the statuses (and the texts) go to the file, written whole; stdout is empty.
     let out = ours(d, &format!("-respin @r.der {READ_A_AND_B} -resp_text -out @status.txt"));
     assert!(ok_text(&out).is_empty());

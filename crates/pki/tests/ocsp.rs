@@ -213,6 +213,13 @@ fn validity_as_openssl_checks_it() {
     assert_eq!(check(&at(now + 6 * min, None), None), ["status not yet valid"]);
     assert_eq!(check(&at(now - hour, Some(now - 6 * min)), None), ["status expired"]);
     assert_eq!(check(&at(now - hour, None), Some(min)), ["status too old"]);
+    // Any slack or age, however large, is an answer and not an overflow.
+    let forever = Duration::MAX;
+    assert!(
+        ocsp::check_validity(&at(now + hour, Some(now - hour)), now, forever, Some(forever))
+            .iter()
+            .all(|w| *w == "nextupdate before thisupdate")
+    );
     assert_eq!(
         check(&at(now + hour, Some(now - hour)), Some(min)),
         ["status not yet valid", "status expired", "nextupdate before thisupdate"]

@@ -258,7 +258,7 @@ pub fn check_validity(
     max_age: Option<Duration>,
 ) -> Vec<&'static str> {
     let mut why = Vec::new();
-    if answer.this_update > now + slack {
+    if now.checked_add(slack).is_some_and(|t| answer.this_update > t) {
         why.push("status not yet valid");
     }
     if max_age.is_some_and(|age| now.checked_sub(age).is_some_and(|t| answer.this_update < t)) {

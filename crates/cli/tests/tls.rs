@@ -1,10 +1,10 @@
-//! `cryptocard s_server` and `cryptocard speed --tls` end to end: the binary as a user
-//! runs it. Nothing here asserts how fast anything is.
+//! `cryptocard s_server`, `cryptocard speed --tls` and `speed --ocsp` end to end: the
+//! binary as a user runs it. Nothing here asserts how fast anything is.
 #![cfg(feature = "tls")]
 
 mod common;
 
-use common::{cc, fails, ok, path, run, tempdir};
+use common::{cc, fails, have_openssl, ok, path, run, tempdir};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -216,6 +216,46 @@ fn speed_tls_reports_every_level_and_server() {
     }
 }
 
+/// `speed --ocsp`: our responder (and OpenSSL's, where `openssl` is installed) under 1
+/// and 4 clients, every response a successful one; a responder that answers nothing
+/// useful fails the run.
+#[test]
+fn speed_ocsp_reports_every_level_and_responder() {
+    let dir = tempdir();
+    let out = cc()
+        .args(["speed", "--ocsp", "-seconds", "0.3", "-concurrency", "1,4", "--json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let rows = json_rows(out);
+    let openssl = have_openssl("speed_ocsp_reports_every_level_and_responder");
+    let responders: &[&str] = if openssl { &["cryptocard", "openssl"] } else { &["cryptocard"] };
+    assert_eq!(rows.len(), 2 * responders.len(), "{rows:?}");
+    for (i, r) in rows.iter().enumerate() {
+        let (c, imp) = ([1, 4][i / responders.len()], responders[i % responders.len()]);
+        assert_eq!(r["alg"], "ocsp-rsa2048");
+        assert_eq!(r["op"], "ocsp-response");
+        assert_eq!((r["concurrency"].as_u64(), r["impl"].as_str()), (Some(c), Some(imp)), "{r}");
+        assert_eq!(r["failed"], 0, "{r}");
+        assert!(r["responses"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["ops_per_server_cpu_s"].as_f64().unwrap() > 0.0, "{r}");
+    }
+    // A responder whose key is not its certificate's answers every request with an HTTP
+    // error: no response succeeds, and the run says so.
+    let other = path(dir.path(), "other.key");
+    ok(&run(&["genrsa", "-out", &other, "2048"], b""));
+    let program = cc().get_program().to_string_lossy().into_owned();
+    let server = format!(
+        "broken={program} ocsp -index {{index}} -CA {{cert}} -rsigner {{cert}} -rkey {other} -port {{port}}"
+    );
+    let out = cc()
+        .args(["speed", "--ocsp", "-seconds", "0.2", "-concurrency", "1", "-server", &server])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    fails(&out, 1, "broken: no response succeeded");
+}
+
 /// `speed --tls -connect` against a server it did not start: a chain made by our own
 /// `req` and `x509 -req`, served by `cryptocard s_server`; the clients verify it against
 /// `-CAfile`'s root for the host of `-connect`.
@@ -263,4 +303,10 @@ fn speed_tls_options_are_checked() {
     fails(&out, 1, "/nonexistent.pem");
     let out = run(&["speed", "--tls", "-connect", "bad host:1", "-CAfile", "x.pem"], b"");
     fails(&out, 1, "not a host name");
+    let out = run(&["speed", "--ocsp", "--tls"], b"");
+    fails(&out, 1, "not both");
+    let out = run(&["speed", "--ocsp", "-sigalg", "rsa_pss_rsae_sha256"], b"");
+    fails(&out, 1, "--ocsp takes no");
+    let out = run(&["speed", "--ocsp", "-servers", "stock"], b"");
+    fails(&out, 1, "not cryptocard or openssl");
 }

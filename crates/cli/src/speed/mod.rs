@@ -31,7 +31,8 @@
 //! `--engine` sweeps RSA signing through the batching engine over 1..64 concurrent
 //! callers beside OpenSSL called from as many threads, with latency quantiles and a plot
 //! ([`engine`]). `--tls` measures full TLS handshakes per second, and per server
-//! CPU-second, against HTTPS servers on cryptocard and on stock rustls (`tls`).
+//! CPU-second, against HTTPS servers on cryptocard and on stock rustls, and `--ocsp`
+//! OCSP responses against `cryptocard ocsp` and `openssl ocsp` responders (`tls`).
 //!
 //! Structure: [`row`] (what a row and its candidates are), [`registry`] (names to rows),
 //! [`algs`] (one module per family, ours and the peers' over shared inputs), [`peers`]
@@ -75,6 +76,8 @@ const SPEC: Spec = Spec {
             cryptocard speed --tls [rsaN ...] [-seconds S] [-concurrency LIST] [-servers LIST] \
             [-server NAME=COMMAND] [-connect HOST:PORT -CAfile FILE] [-tls1_2] [-sigalg NAME] [-pin] \
             [-plot FILE] [--json]\n       \
+            cryptocard speed --ocsp [rsaN ...] [-seconds S] [-concurrency LIST] [-servers LIST] \
+            [-server NAME=COMMAND] [-pin] [-plot FILE] [--json]\n       \
             cryptocard speed [rsaN ...] -backend gpu [-batches LIST] [-seconds S] [-plot FILE] \
             [--compare openssl] [--json]\n       \
             cryptocard speed --engine [rsaN] -backend gpu [-seconds S] [-concurrency LIST] \
@@ -98,20 +101,23 @@ const SPEC: Spec = Spec {
         Flag::switch("engine")
             .about("RSA signing through the batching engine at 1..64 callers, beside OpenSSL"),
         Flag::switch("tls").about("Full TLS handshakes/s against HTTPS servers (rustls clients)"),
-        Flag::value("concurrency", "LIST")
-            .about("--engine: caller counts (default 1,2,...,64); --tls: clients (1,8,64,256)"),
+        Flag::switch("ocsp").about("OCSP responses/s against OCSP responders over HTTP"),
+        Flag::value("concurrency", "LIST").about(
+            "--engine: caller counts (default 1,2,...,64); --tls, --ocsp: clients (1,8,64,256)",
+        ),
         Flag::value("plot", "FILE")
-            .about("--engine, --tls: the SVG plot (speed-engine.svg, speed-tls.svg)"),
-        Flag::value("servers", "LIST").about("--tls: built-in servers, cryptocard,stock (default)"),
+            .about("--engine, --tls, --ocsp: the SVG plot (speed-engine.svg, speed-tls.svg, ...)"),
+        Flag::value("servers", "LIST")
+            .about("--tls: cryptocard,stock (default); --ocsp: cryptocard,openssl (default)"),
         Flag::value("server", "NAME=CMD")
-            .about("--tls: a server to start ({port} {cert} {key} {chain} filled in)"),
+            .about("--tls, --ocsp: a server to start ({port} {cert} {key} {chain} {index})"),
         Flag::value("connect", "HOST:PORT").about("--tls: a server already running there"),
         Flag::value("CAfile", "FILE").about("--tls: the roots -connect's server chains to (PEM)"),
         Flag::switch("tls1_2").about("--tls: TLS 1.2 (default 1.3)"),
         Flag::switch("tls1_3").about("--tls: TLS 1.3"),
         Flag::value("sigalg", "NAME")
             .about("--tls: the scheme clients offer (rsa_pss_rsae_sha256)"),
-        Flag::switch("pin").about("--tls: servers on CPU 0, clients on CPU 1"),
+        Flag::switch("pin").about("--tls, --ocsp: servers on CPU 0, clients on CPU 1"),
     ],
     notes: "Without algorithms: the headline set rsa2048 des-cbc sha256 md2 against every peer.",
     more: Some(names),
@@ -205,12 +211,16 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     if seeds && (!p.positional.is_empty() || p.has("compare") || p.has("multi") || p.has("batch")) {
         return Err(Fail::msg("--seeds takes only -seconds and -bytes"));
     }
+    let load_mode = p.has("tls") || p.has("ocsp");
+    if p.has("tls") && p.has("ocsp") {
+        return Err(Fail::msg("--tls or --ocsp, not both"));
+    }
     let tls_only = ["servers", "server", "connect", "CAfile", "tls1_2", "tls1_3", "sigalg", "pin"];
-    if !p.has("tls") && tls_only.iter().any(|f| p.has(f)) {
-        return Err(Fail::msg(format!("-{} go with --tls", tls_only.join(", -"))));
+    if !load_mode && tls_only.iter().any(|f| p.has(f)) {
+        return Err(Fail::msg(format!("-{} go with --tls (or --ocsp)", tls_only.join(", -"))));
     }
     let gpu = if gpu_mode && !p.has("engine") {
-        let others = ["tls", "seeds", "multi", "batch", "keys", "bytes", "mr"];
+        let others = ["tls", "ocsp", "seeds", "multi", "batch", "keys", "bytes", "mr"];
         if let Some(f) = others.iter().find(|f| p.has(f)) {
             return Err(Fail::msg(format!("-backend gpu goes without -{f}")));
         }
@@ -224,22 +234,22 @@ fn options(p: &Parsed) -> CmdResult<Options> {
     };
     let engine = if p.has("engine") {
         Some(engine_options(p, seconds, format)?)
-    } else if !p.has("tls") && (p.has("concurrency") || (p.has("plot") && !gpu_mode)) {
+    } else if !load_mode && (p.has("concurrency") || (p.has("plot") && !gpu_mode)) {
         return Err(Fail::msg(
-            "-concurrency goes with --engine or --tls, -plot also with -backend gpu",
+            "-concurrency goes with --engine, --tls or --ocsp, -plot also with -backend gpu",
         ));
     } else {
         None
     };
     #[cfg(feature = "tls")]
-    let tls = match p.has("tls") {
+    let tls = match load_mode {
         true => Some(tls_options(p, seconds, format)?),
         false => None,
     };
     #[cfg(not(feature = "tls"))]
-    if p.has("tls") {
+    if load_mode {
         return Err(Fail::msg(
-            "--tls: this cryptocard was built without TLS (cargo feature `tls`)",
+            "--tls, --ocsp: this cryptocard was built without TLS (cargo feature `tls`)",
         ));
     }
     Ok(Options {
@@ -268,11 +278,14 @@ fn backend_choice(p: &Parsed) -> CmdResult<Option<cryptocard::rsa::Backend>> {
     Ok(Some(b))
 }
 
-/// The `--tls` options.
+/// The `--tls` (or `--ocsp`) options.
 #[cfg(feature = "tls")]
 fn tls_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<tls::Options> {
+    let mode = if p.has("ocsp") { "--ocsp" } else { "--tls" };
     if p.has("engine") || p.has("seeds") || p.has("multi") || p.has("batch") || p.has("compare") {
-        return Err(Fail::msg("--tls goes without --engine, --seeds, -multi, -batch, --compare"));
+        return Err(Fail::msg(format!(
+            "{mode} goes without --engine, --seeds, -multi, -batch, --compare"
+        )));
     }
     let algs: Vec<String> = p.positional.iter().map(|a| a.to_ascii_lowercase()).collect();
     tls::options(
@@ -288,6 +301,7 @@ fn tls_options(p: &Parsed, seconds: f64, format: Format) -> CmdResult<tls::Optio
         p.has("pin"),
         p.value("plot"),
         format,
+        p.has("ocsp"),
     )
     .map_err(Fail::msg)
 }

@@ -1,7 +1,9 @@
-//! The handshake load: C clients at once, each opening a new TLS connection (no
-//! resumption), completing the handshake with the chain and the handshake signature
-//! verified (rustls with aws-lc-rs, the same client for every server), closing it, and
-//! starting the next, until the time is up. Every handshake is timed on its own.
+//! The load: C clients at once, each opening a new connection for one piece of [`Work`]
+//! and starting the next when it is done, until the time is up; each timed on its own.
+//! The work is a TLS handshake (no resumption) with the chain and the handshake
+//! signature verified (rustls with aws-lc-rs, the same client for every server), or an
+//! OCSP request POSTed over HTTP/1.0 (RFC 6960 A.1, as `openssl ocsp -url` sends it) and
+//! its answer read whole and found to be a successful response.
 
 use cryptocard_rustls::rustls;
 use rustls::client::WebPkiServerVerifier;
@@ -16,8 +18,11 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 
-/// How long one handshake may take before it counts as failed.
+/// How long one handshake or exchange may take before it counts as failed.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most bytes of an OCSP answer read (a response with its certificate is a few KiB).
+const MAX_ANSWER: u64 = 1 << 20;
 
 /// webpki's verification that offers one signature scheme only, so that the server must
 /// sign with the scheme being measured.
@@ -89,9 +94,9 @@ pub fn client_config(
 /// What one level of load measured.
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// Handshakes completed.
+    /// Handshakes (or exchanges) completed.
     pub handshakes: u64,
-    /// Handshakes that failed (refused, reset, timed out, or a verification failure).
+    /// Those that failed (refused, reset, timed out, or a verification failure).
     pub failed: u64,
     /// From the start to the last handshake's end.
     pub elapsed: Duration,
@@ -135,22 +140,6 @@ impl Outcome {
     }
 }
 
-/// One handshake with `addr`, then the connection is closed.
-async fn handshake(
-    addr: SocketAddr,
-    connector: &TlsConnector,
-    name: &ServerName<'static>,
-) -> Result<(), String> {
-    let work = async {
-        let tcp = TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
-        let _ = tcp.set_nodelay(true);
-        connector.connect(name.clone(), tcp).await.map(drop).map_err(|e| format!("handshake: {e}"))
-    };
-    tokio::time::timeout(HANDSHAKE_TIMEOUT, work)
-        .await
-        .unwrap_or_else(|_| Err(format!("no handshake within {HANDSHAKE_TIMEOUT:?}")))
-}
-
 /// How the clients reach one server: their configuration (its roots among it) and the
 /// name they check its certificate for.
 #[derive(Clone)]
@@ -159,27 +148,84 @@ pub struct Client {
     pub name: ServerName<'static>,
 }
 
-/// Runs `clients` clients of `client` against `addr` for `seconds` on `runtime`.
+/// What a client does on each connection.
+#[derive(Clone)]
+pub enum Work {
+    /// A TLS handshake.
+    Handshake(Client),
+    /// POSTs this DER OCSP request and reads the answer.
+    OcspPost(Arc<Vec<u8>>),
+}
+
+impl Work {
+    /// One piece of the work with `addr`, on a connection of its own.
+    async fn once(&self, addr: SocketAddr, connector: Option<&TlsConnector>) -> Result<(), String> {
+        let work = async {
+            let tcp = TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
+            let _ = tcp.set_nodelay(true);
+            match (self, connector) {
+                (Work::Handshake(client), Some(connector)) => connector
+                    .connect(client.name.clone(), tcp)
+                    .await
+                    .map(drop)
+                    .map_err(|e| format!("handshake: {e}")),
+                (Work::OcspPost(request), _) => ocsp_post(tcp, request).await,
+                (Work::Handshake(_), None) => Err("internal error: no TLS connector".into()),
+            }
+        };
+        tokio::time::timeout(HANDSHAKE_TIMEOUT, work)
+            .await
+            .unwrap_or_else(|_| Err(format!("not done within {HANDSHAKE_TIMEOUT:?}")))
+    }
+}
+
+/// POSTs `request` on `tcp` and checks that the answer is `200` with a successful OCSP
+/// response.
+async fn ocsp_post(mut tcp: TcpStream, request: &[u8]) -> Result<(), String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let head = format!(
+        "POST / HTTP/1.0\r\nContent-Type: application/ocsp-request\r\nContent-Length: {}\r\n\r\n",
+        request.len()
+    );
+    tcp.write_all(&[head.as_bytes(), request].concat()).await.map_err(|e| format!("send: {e}"))?;
+    let mut answer = Vec::new();
+    tcp.take(MAX_ANSWER).read_to_end(&mut answer).await.map_err(|e| format!("read: {e}"))?;
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").ok_or("no HTTP answer")?;
+    let status = String::from_utf8_lossy(&answer[..end.min(64)]).into_owned();
+    if status.split(' ').nth(1) != Some("200") {
+        return Err(format!("the responder said {}", status.lines().next().unwrap_or("")));
+    }
+    match cryptocard_pki::ocsp::response_status(&answer[end + 4..]) {
+        Ok(cryptocard_pki::ocsp::ResponseStatus::Successful) => Ok(()),
+        Ok(s) => Err(format!("the responder answered {}", s.as_str())),
+        Err(e) => Err(format!("not an OCSP response: {e}")),
+    }
+}
+
+/// Runs `clients` clients doing `work` against `addr` for `seconds` on `runtime`.
 pub fn run(
     runtime: &tokio::runtime::Runtime,
     addr: SocketAddr,
-    client: &Client,
+    work: &Work,
     clients: usize,
     seconds: f64,
 ) -> Outcome {
-    let connector = TlsConnector::from(client.config.clone());
-    let name = client.name.clone();
+    let connector = match work {
+        Work::Handshake(client) => Some(TlsConnector::from(client.config.clone())),
+        Work::OcspPost(_) => None,
+    };
+    let work = work.clone();
     runtime.block_on(async move {
         let start = Instant::now();
         let deadline = start + Duration::from_secs_f64(seconds);
         let tasks: Vec<_> = (0..clients)
             .map(|_| {
-                let (connector, name) = (connector.clone(), name.clone());
+                let (connector, work) = (connector.clone(), work.clone());
                 tokio::spawn(async move {
                     let (mut lat, mut failed, mut first_error) = (Vec::new(), 0u64, None);
                     while Instant::now() < deadline {
                         let t = Instant::now();
-                        match handshake(addr, &connector, &name).await {
+                        match work.once(addr, connector.as_ref()).await {
                             Ok(()) => lat.push(t.elapsed().as_secs_f64() * 1e6),
                             Err(e) => {
                                 failed += 1;

@@ -1,10 +1,13 @@
 //! `cryptocard speed --tls`: full TLS handshakes per second against HTTPS servers, the
-//! measure of issue 20's targets.
+//! measure of issue 20's targets; and `speed --ocsp`: OCSP responses per second against
+//! OCSP responders over HTTP.
 //!
 //! ```text
 //! cryptocard speed --tls [rsa2048 rsa3072 rsa4096] [-seconds S] [-concurrency 1,8,64,256]
 //!     [-servers cryptocard,stock] [-server NAME=COMMAND ...] [-connect HOST:PORT -CAfile FILE]
 //!     [-tls1_2|-tls1_3] [-sigalg NAME] [-pin] [-plot FILE] [--json]
+//! cryptocard speed --ocsp [rsa2048 ...] [-seconds S] [-concurrency LIST]
+//!     [-servers cryptocard,openssl] [-server NAME=COMMAND ...] [-pin] [-plot FILE] [--json]
 //! ```
 //!
 //! For each key size a root and a server certificate are made on the spot (cryptocard's
@@ -20,6 +23,14 @@
 //! fair measure of the server's work), p50/p99 latency and failures; a plot of
 //! handshakes/s and latency against concurrency goes to `-plot` (`speed-tls.svg`).
 //!
+//! `--ocsp` does the same for OCSP responders (RFC 6960 A.1): a CA of the key size with a
+//! database that holds one valid certificate, and a request about it (SHA-1 certificate
+//! ID, a nonce) that every client POSTs on a new connection, checking that a successful
+//! response comes back. The built-in responders are `cryptocard ocsp -multi 64` (threads
+//! taking connections, the signatures batched through the engine) and `openssl ocsp
+//! -multi N` (a process a core, as OpenSSL's responder scales), where `openssl` is on the
+//! PATH.
+//!
 //! `-pin` puts the servers on CPU 0 and the clients on CPU 1 (taskset(1)), so that the
 //! two do not take turns on the same core.
 
@@ -31,20 +42,25 @@ use super::plot::{self, Series};
 use super::report::{Format, cpu_model, format_rate};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
-use cryptocard::rng::OsRng;
+use cryptocard::digest::HashAlg;
+use cryptocard::rng::{OsRng, RandomSource};
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::{self, CertBuilder, Profile};
+use cryptocard_pki::ocsp;
 use cryptocard_rustls::rustls::pki_types::ServerName;
 use cryptocard_rustls::rustls::{self, SignatureScheme, SupportedProtocolVersion};
 use serde_json::json;
 use servers::{Files, Running, Spec};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Concurrency levels unless `-concurrency` says otherwise.
 pub const DEFAULT_LEVELS: &[usize] = &[1, 8, 64, 256];
 /// Where the plot goes unless `-plot` says otherwise.
 pub const DEFAULT_PLOT: &str = "speed-tls.svg";
+/// Where `--ocsp`'s plot goes unless `-plot` says otherwise.
+pub const DEFAULT_OCSP_PLOT: &str = "speed-ocsp.svg";
 /// The key sizes certificates are made for.
 pub const SIZES: &[usize] = &[2048, 3072, 4096];
 
@@ -70,6 +86,8 @@ pub struct Options {
     pub pin: bool,
     pub plot: String,
     pub format: Format,
+    /// OCSP responses rather than TLS handshakes (`--ocsp`).
+    pub ocsp: bool,
 }
 
 /// Builds the options from the parsed pieces.
@@ -87,7 +105,11 @@ pub fn options(
     pin: bool,
     plot: Option<&str>,
     format: Format,
+    ocsp: bool,
 ) -> Result<Options, String> {
+    if ocsp && (connect.is_some() || ca_file.is_some() || tls12 || sigalg.is_some()) {
+        return Err("--ocsp takes no -connect, -CAfile, -tls1_2 or -sigalg".into());
+    }
     let sizes = algs
         .iter()
         .map(|a| {
@@ -102,11 +124,14 @@ pub fn options(
     let mut servers = Vec::new();
     let builtin = match (builtin, connect, custom.is_empty()) {
         (Some(list), _, _) => list.split(',').map(str::trim).collect(),
+        (None, None, true) if ocsp && on_path("openssl") => vec!["cryptocard", "openssl"],
+        (None, None, true) if ocsp => vec!["cryptocard"],
         (None, None, true) => vec!["cryptocard", "stock"],
         (None, _, _) => vec![],
     };
     for name in builtin {
         match name {
+            _ if ocsp => servers.push(Spec::ocsp(name)?),
             "cryptocard" | "stock" => servers.push(Spec::builtin(name, version_flag)?),
             _ => return Err(format!("-servers: '{name}' is not cryptocard or stock")),
         }
@@ -151,8 +176,20 @@ pub fn options(
         tls13: !tls12,
         sigalg,
         pin,
-        plot: plot.unwrap_or(DEFAULT_PLOT).to_string(),
+        plot: plot.unwrap_or(if ocsp { DEFAULT_OCSP_PLOT } else { DEFAULT_PLOT }).to_string(),
         format,
+        ocsp,
+    })
+}
+
+/// Whether `program` is an executable file in a directory of `$PATH`.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
     })
 }
 
@@ -171,7 +208,8 @@ fn names(list: &[(&str, SignatureScheme)]) -> String {
 
 /// Runs the measurement.
 pub fn run(o: &Options) -> CmdResult {
-    measure(o).map_err(|e| Fail::msg(format!("--tls: {e}")))
+    let mode = if o.ocsp { "--ocsp" } else { "--tls" };
+    measure(o).map_err(|e| Fail::msg(format!("{mode}: {e}")))
 }
 
 fn measure(o: &Options) -> Result<(), String> {
@@ -188,13 +226,31 @@ fn measure(o: &Options) -> Result<(), String> {
     let version: &'static SupportedProtocolVersion =
         if o.tls13 { &rustls::version::TLS13 } else { &rustls::version::TLS12 };
     let dir = TempDir::new()?;
-    let mut out = Reporter { format: o.format, out: std::io::stdout().lock(), total: 0, failed: 0 };
+    let mut out = Reporter {
+        format: o.format,
+        out: std::io::stdout().lock(),
+        total: 0,
+        failed: 0,
+        units: o.units(),
+    };
     for &bits in &o.sizes {
-        let alg = format!("tls1.{}-rsa{bits}", if o.tls13 { 3 } else { 2 });
-        let (files, root) = certificates(bits, &dir.0)?;
-        let ours = load::Client {
-            config: load::client_config(&[root], version, scheme)?,
-            name: ServerName::try_from("localhost").map_err(|e| e.to_string())?,
+        let alg = match o.ocsp {
+            true => format!("ocsp-rsa{bits}"),
+            false => format!("tls1.{}-rsa{bits}", if o.tls13 { 3 } else { 2 }),
+        };
+        let (files, ours) = match o.ocsp {
+            true => {
+                let (files, request) = responder_files(bits, &dir.0)?;
+                (files, load::Work::OcspPost(Arc::new(request)))
+            }
+            false => {
+                let (files, root) = certificates(bits, &dir.0)?;
+                let client = load::Client {
+                    config: load::client_config(&[root], version, scheme)?,
+                    name: ServerName::try_from("localhost").map_err(|e| e.to_string())?,
+                };
+                (files, load::Work::Handshake(client))
+            }
         };
         let mut running = Vec::new();
         let mut clients = Vec::new();
@@ -203,10 +259,10 @@ fn measure(o: &Options) -> Result<(), String> {
             running.push(Running::start(spec, &files, server_cpu, &log)?);
             clients.push(match spec {
                 // A server of its own: its chain is the -CAfile's, for its host's name.
-                Spec::Connect { server_name, roots, .. } => load::Client {
+                Spec::Connect { server_name, roots, .. } => load::Work::Handshake(load::Client {
                     config: load::client_config(roots, version, scheme)?,
                     name: server_name.clone(),
-                },
+                }),
                 Spec::Start { .. } => ours.clone(),
             });
         }
@@ -216,7 +272,7 @@ fn measure(o: &Options) -> Result<(), String> {
             let warm = load::run(&runtime, server.addr, client, 4, 0.2);
             if warm.handshakes == 0 {
                 let why = warm.first_error.unwrap_or_default();
-                return Err(format!("{}: no handshake succeeded: {why}", server.name));
+                return Err(format!("{}: no {} succeeded: {why}", server.name, o.unit()));
             }
         }
         let mut series: Vec<Series> =
@@ -255,7 +311,10 @@ fn measure(o: &Options) -> Result<(), String> {
             }
             out.ratios(&points);
         }
-        let title = format!("{alg} full handshakes ({}), no resumption", o.sigalg);
+        let title = match o.ocsp {
+            true => format!("OCSP responses by an RSA-{bits} responder, a request a connection"),
+            false => format!("{alg} full handshakes ({}), no resumption", o.sigalg),
+        };
         plot::write(
             &plot_path(&o.plot, bits, o.sizes.len()),
             &title,
@@ -265,6 +324,18 @@ fn measure(o: &Options) -> Result<(), String> {
     }
     out.total();
     Ok(())
+}
+
+impl Options {
+    /// What is counted, plural.
+    fn units(&self) -> &'static str {
+        if self.ocsp { "responses" } else { "handshakes" }
+    }
+
+    /// What is counted, singular.
+    fn unit(&self) -> &'static str {
+        if self.ocsp { "response" } else { "handshake" }
+    }
 }
 
 /// A level's figures for one server.
@@ -326,18 +397,59 @@ fn certificates(
         chain: dir.join(format!("chain-{bits}.pem")),
         cert: dir.join(format!("cert-{bits}.pem")),
         key: dir.join(format!("key-{bits}.pem")),
-    };
-    let write = |path: &PathBuf, text: &str, mode: Mode| -> Result<(), String> {
-        let mut file =
-            Output::create(Some(&path.to_string_lossy()), mode).map_err(|f| f.to_string())?;
-        file.put(text.as_bytes()).map_err(|f| f.to_string())?;
-        file.commit().map_err(|f| f.to_string())
+        index: PathBuf::new(),
     };
     write(&files.chain, &(pem(&leaf)? + &pem(&root)?), Mode::Public)?;
     write(&files.cert, &pem(&leaf)?, Mode::Public)?;
     write(&files.key, &key.to_pkcs8_pem().map_err(|x| e(&x))?, Mode::Private)?;
     let root_der = cert::to_der(&root).map_err(|x| e(&x))?;
     Ok((files, root_der.into()))
+}
+
+/// An OCSP responder's files for RSA keys of `bits` bits: a CA (its certificate and
+/// key, PEM) whose database (`index.txt`, as `ca` keeps it) holds one valid certificate
+/// it issued, and a request about that certificate (SHA-1 ID, a 16-byte nonce), DER.
+fn responder_files(bits: usize, dir: &Path) -> Result<(Files, Vec<u8>), String> {
+    let e = |e: &dyn std::fmt::Display| format!("making the CA: {e}");
+    let name = |n: &str| cert::parse_subject(n).map_err(|x| e(&x));
+    let key = RsaPrivateKey::generate(bits, &mut OsRng).map_err(|x| e(&x))?;
+    let ca = CertBuilder::new(name("/CN=cryptocard speed OCSP CA")?, key.public_key())
+        .and_then(|b| b.days(2).profile(Profile::Ca).self_signed(&key))
+        .map_err(|x| e(&x))?;
+    // The certificate asked about (on the CA's key: only its serial and issuer matter).
+    let leaf = CertBuilder::new(name("/CN=asked about")?, key.public_key())
+        .and_then(|b| b.days(2).profile(Profile::Leaf).signed_by(&ca, &key))
+        .map_err(|x| e(&x))?;
+    // The serial as OpenSSL's database writes it (BN_bn2hex: no leading zero bytes).
+    let serial = leaf.tbs_certificate().serial_number().as_bytes();
+    let start = serial.iter().position(|&b| b != 0).unwrap_or(serial.len().saturating_sub(1));
+    let hex: String = serial[start..].iter().map(|b| format!("{b:02X}")).collect();
+    let files = Files {
+        chain: dir.join(format!("ca-{bits}.pem")),
+        cert: dir.join(format!("ca-{bits}.pem")),
+        key: dir.join(format!("ca-{bits}.key")),
+        index: dir.join(format!("index-{bits}.txt")),
+    };
+    write(&files.cert, &cert::to_pem(&ca).map_err(|x| e(&x))?, Mode::Public)?;
+    write(&files.key, &key.to_pkcs8_pem().map_err(|x| e(&x))?, Mode::Private)?;
+    write(
+        &files.index,
+        &format!("V\t491231235959Z\t\t{hex}\tunknown\t/CN=asked about\n"),
+        Mode::Public,
+    )?;
+    let id = ocsp::CertId::of(&leaf, &ca, HashAlg::Sha1).map_err(|x| e(&x))?;
+    let mut nonce = [0u8; 16];
+    OsRng.fill_bytes(&mut nonce).map_err(|x| e(&x))?;
+    let request = ocsp::request(&[id], Some(&nonce)).map_err(|x| e(&x))?;
+    Ok((files, request))
+}
+
+/// Writes `text` to `path` whole.
+fn write(path: &Path, text: &str, mode: Mode) -> Result<(), String> {
+    let mut file =
+        Output::create(Some(&path.to_string_lossy()), mode).map_err(|f| f.to_string())?;
+    file.put(text.as_bytes()).map_err(|f| f.to_string())?;
+    file.commit().map_err(|f| f.to_string())
 }
 
 /// The plot's file: `-plot` as given for one key size, with `-rsaN` before the extension
@@ -375,6 +487,8 @@ struct Reporter {
     out: std::io::StdoutLock<'static>,
     total: u64,
     failed: u64,
+    /// What is counted, plural: `handshakes` or `responses`.
+    units: &'static str,
 }
 
 impl Reporter {
@@ -391,17 +505,16 @@ impl Reporter {
             Some((s, c)) => format!("servers on CPU {s}, clients on CPU {c}"),
             None => "servers and clients unpinned".into(),
         };
-        self.emit(format!(
-            "{alg} full handshakes ({}, no resumption), {} s per point; {placement}; {}",
-            o.sigalg,
-            o.seconds,
-            cpu_model()
-        ));
+        let what = match o.ocsp {
+            true => "OCSP responses (a request a connection)".to_string(),
+            false => format!("full handshakes ({}, no resumption)", o.sigalg),
+        };
+        self.emit(format!("{alg} {what}, {} s per point; {placement}; {}", o.seconds, cpu_model()));
         self.emit(format!(
             "{:>11}  {:<20} {:>12} {:>16} {:>10} {:>10} {:>7}",
             "concurrency",
             "server",
-            "handshakes/s",
+            format!("{}/s", self.units),
             "per server CPU-s",
             "p50 µs",
             "p99 µs",
@@ -427,10 +540,12 @@ impl Reporter {
                 ));
             }
             Format::Json | Format::MachineReadable => {
-                let v = json!({"alg": alg, "op": "handshake", "impl": name, "concurrency": c,
-                    "handshakes": o.handshakes, "seconds": o.elapsed.as_secs_f64(),
+                let op = if self.units == "handshakes" { "handshake" } else { "ocsp-response" };
+                let mut v = json!({"alg": alg, "op": op, "impl": name, "concurrency": c,
+                    "seconds": o.elapsed.as_secs_f64(),
                     "ops_per_s": p.per_s, "ops_per_server_cpu_s": p.per_cpu_s,
                     "p50_us": o.quantile(0.5), "p99_us": o.quantile(0.99), "failed": o.failed});
+                v[self.units] = json!(o.handshakes);
                 self.emit(v.to_string());
             }
         }
@@ -449,9 +564,10 @@ impl Reporter {
                 _ => String::new(),
             };
             let line = format!(
-                "{:>11}  cryptocard / {name}: {:.2}x handshakes/s{cpu}",
+                "{:>11}  cryptocard / {name}: {:.2}x {}/s{cpu}",
                 "",
-                ours.per_s / p.per_s
+                ours.per_s / p.per_s,
+                self.units
             );
             self.emit(line);
         }
@@ -460,7 +576,7 @@ impl Reporter {
     fn total(&mut self) {
         if self.format == Format::Table {
             let (total, failed) = (self.total, self.failed);
-            self.emit(format!("{total} handshakes in all, {failed} failed"));
+            self.emit(format!("{total} {} in all, {failed} failed", self.units));
         }
     }
 }
@@ -483,13 +599,13 @@ mod tests {
 
     #[test]
     fn options_say_what_is_wrong() {
-        let o = |algs: &[&str], sigalg: Option<&str>, tls12: bool| {
+        let with = |algs: &[&str], servers: Option<&str>, sigalg, tls12, ocsp| {
             let algs: Vec<String> = algs.iter().map(|s| s.to_string()).collect();
             options(
                 &algs,
                 1.0,
                 None,
-                None,
+                servers,
                 &[],
                 None,
                 None,
@@ -498,8 +614,10 @@ mod tests {
                 false,
                 None,
                 Format::Table,
+                ocsp,
             )
         };
+        let o = |algs: &[&str], sigalg, tls12| with(algs, None, sigalg, tls12, false);
         let ok = o(&[], None, false).unwrap();
         assert_eq!(
             (ok.sizes.as_slice(), ok.servers.len(), ok.sigalg),
@@ -509,6 +627,12 @@ mod tests {
         assert!(o(&[], Some("rsa_pkcs1_sha256"), false).unwrap_err().contains("PSS only"));
         assert!(o(&[], Some("rsa_pkcs1_sha256"), true).is_ok());
         assert!(o(&[], Some("ed25519"), false).unwrap_err().contains("not one of"));
+        // --ocsp: responders, no TLS options; its own plot.
+        let ocsp = with(&["rsa3072"], Some("cryptocard,openssl"), None, false, true).unwrap();
+        assert_eq!((ocsp.servers.len(), ocsp.plot.as_str()), (2, "speed-ocsp.svg"));
+        assert!(with(&[], Some("stock"), None, false, true).unwrap_err().contains("'stock'"));
+        assert!(with(&[], None, Some("rsa_pss_rsae_sha256"), false, true).is_err());
+        assert!(with(&[], None, None, true, true).unwrap_err().contains("--ocsp takes no"));
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! The servers `speed --tls` measures: a command to start (or an address to connect to),
-//! a port, and the processes whose CPU time counts. Built in: `cryptocard s_server` on
-//! cryptocard and on stock rustls; any other server comes as a command template
-//! (`-server NAME=COMMAND`, with `{port}`, `{cert}`, `{key}` and `{chain}` filled in), so
-//! that HAProxy, nginx or `openssl s_server` are measured the same way.
+//! The servers `speed --tls` and `speed --ocsp` measure: a command to start (or an
+//! address to connect to), a port, and the processes whose CPU time counts. Built in:
+//! `cryptocard s_server` on cryptocard and on stock rustls; for OCSP, `cryptocard ocsp`
+//! and `openssl ocsp` as responders. Any other server comes as a command template
+//! (`-server NAME=COMMAND`, with `{port}`, `{cert}`, `{key}`, `{chain}` and, for OCSP,
+//! `{index}` filled in), so that HAProxy, nginx or `openssl s_server` are measured the
+//! same way.
 
 use cryptocard_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use std::fs::File;
@@ -52,6 +54,29 @@ impl Spec {
         Ok(Spec::Start { name: name.into(), words: words.iter().map(|w| w.to_string()).collect() })
     }
 
+    /// An OCSP responder answering from the CA database `{index}` as the CA `{cert}`
+    /// (key `{key}`): `cryptocard ocsp` on 64 threads with its signatures batched through
+    /// the engine, or `openssl ocsp` forking a responder process a core (`-multi`).
+    pub fn ocsp(name: &str) -> Result<Spec, String> {
+        let responder = "-index {index} -CA {cert} -rsigner {cert} -rkey {key} -port {port}";
+        let (program, multi) = match name {
+            "cryptocard" => {
+                let exe = std::env::current_exe()
+                    .map_err(|e| format!("cannot find this program: {e}"))?;
+                (exe.to_string_lossy().into_owned(), 64)
+            }
+            "openssl" => {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                ("openssl".to_string(), cores)
+            }
+            _ => return Err(format!("-servers: '{name}' is not cryptocard or openssl")),
+        };
+        let mut words = vec![program, "ocsp".into()];
+        words.extend(responder.split(' ').map(str::to_string));
+        words.extend(["-multi".to_string(), multi.to_string()]);
+        Ok(Spec::Start { name: name.into(), words })
+    }
+
     /// `NAME=COMMAND` from `-server`.
     pub fn custom(arg: &str) -> Result<Spec, String> {
         let (name, command) =
@@ -68,12 +93,14 @@ impl Spec {
 }
 
 /// The files a started server reads: its certificate chain, the server certificate alone
-/// and the key, all PEM.
+/// and the key, all PEM; for an OCSP responder the CA's certificate and key and its
+/// database.
 #[derive(Debug)]
 pub struct Files {
     pub chain: PathBuf,
     pub cert: PathBuf,
     pub key: PathBuf,
+    pub index: PathBuf,
 }
 
 /// A server being measured; a started one is stopped when this is dropped.
@@ -107,6 +134,7 @@ impl Running {
                 .replace("{chain}", &files.chain.to_string_lossy())
                 .replace("{cert}", &files.cert.to_string_lossy())
                 .replace("{key}", &files.key.to_string_lossy())
+                .replace("{index}", &files.index.to_string_lossy())
         };
         let mut words: Vec<String> = words.iter().map(fill).collect();
         if let Some(cpu) = cpu {

@@ -292,6 +292,7 @@ fn http_responder_serves_many_at_once() {
         }
     });
     exits_ok(child);
+    fails(&ours(dir.path(), "-issuer @ca.pem -cert @a.pem -multi 4"), 1, "-multi goes with -port");
     for bad in ["0", "1025", "many"] {
         let args = format!(
             "-index @index.txt -CA @ca.pem -rsigner @ca.pem -rkey @ca.key -port 0 -multi {bad}"

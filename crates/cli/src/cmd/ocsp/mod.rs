@@ -214,6 +214,9 @@ fn run(a: &Parsed, text: &mut String) -> CmdResult {
         write_public(Some(path), req)?;
     }
     let timeout = Duration::from_secs(a.parsed::<u64>("timeout")?.unwrap_or(30).max(1));
+    if a.has("multi") && !a.has("port") {
+        return Err(Fail::msg("-multi goes with -port"));
+    }
     if a.has("index") {
         let responder = Responder::load(a)?;
         if let Some(port) = a.parsed::<u16>("port")? {

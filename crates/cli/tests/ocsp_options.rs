@@ -238,3 +238,50 @@ fn status_age_and_out() {
             .contains("0x7777: ERROR: No Status found.")
     );
 }
+
+/// The trust anchors as OpenSSL's `setup_verify` loads them: `-CApath`'s hashed
+/// directory, and with neither `-CAfile` nor `-CApath` the default roots
+/// (`SSL_CERT_FILE` here), which `-no-CAfile` leaves out.
+#[test]
+fn trust_anchors_as_openssl_loads_them() {
+    let dir = tempdir();
+    let d = dir.path();
+    pki(d);
+    // The delegated responder: its path to the CA must be found (the -issuer retry does
+    // not rescue it).
+    let respond =
+        RESPOND.replace("-rsigner @ca.pem -rkey @ca.key", "-rsigner @resp.pem -rkey @resp.key");
+    ok(&ours(d, &format!("{respond} -respout @r.der")));
+    let read = "-respin @r.der -issuer @ca.pem -cert @a.pem -no_nonce";
+    let hash = ok_text(&run(&["x509", "-in", &path(d, "ca.pem"), "-noout", "-hash"], b""));
+    std::fs::create_dir(path(d, "capath")).unwrap();
+    std::fs::copy(path(d, "ca.pem"), path(d, &format!("capath/{}.0", hash.trim()))).unwrap();
+    let out = both(d, &format!("{read} -CApath @capath"));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "Response verify OK\n");
+    // The default roots: SSL_CERT_FILE names the CA (and SSL_CERT_DIR an empty directory,
+    // so that OpenSSL's default directory adds nothing).
+    std::fs::create_dir(path(d, "empty")).unwrap();
+    let with_env = |program: &str, extra: &str| {
+        let mut cmd = match program {
+            "ours" => std::process::Command::new(cc().get_program()),
+            _ => std::process::Command::new("openssl"),
+        };
+        let args = words(d, &format!("ocsp {read} {extra}"));
+        cmd.args(&args)
+            .env("SSL_CERT_FILE", path(d, "ca.pem"))
+            .env("SSL_CERT_DIR", path(d, "empty"))
+            .output()
+            .unwrap()
+    };
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let trusted = with_env("ours", "");
+    assert_eq!(stderr(&trusted), "Response verify OK\n");
+    let refused = with_env("ours", "-no-CAfile");
+    assert!(stderr(&refused).starts_with("Response Verify Failure\n"), "{}", stderr(&refused));
+    assert_eq!(refused.status.code(), Some(1));
+    if have_openssl("trust_anchors_as_openssl_loads_them") {
+        let first = |o: &std::process::Output| stderr(o).lines().next().unwrap_or("").to_string();
+        assert_eq!(first(&with_env("openssl", "")), "Response verify OK");
+        assert_eq!(first(&with_env("openssl", "-no-CAfile")), "Response Verify Failure");
+    }
+}

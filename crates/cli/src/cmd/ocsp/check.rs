@@ -127,8 +127,11 @@ fn options(a: &Parsed) -> CmdResult<ResponseVerify> {
     let va = certs("VAfile")?;
     let trust_untrusted = !va.is_empty() || a.has("trust_other");
     untrusted.extend(va);
+    // The trust anchors as OpenSSL's `setup_verify` loads them: -CAfile and -CApath, or
+    // the system's roots where neither is given (unless -no-CAfile).
+    let (trusted, _) = crate::cmd::verify::trust_files(a)?;
     Ok(ResponseVerify {
-        trusted: certs("CAfile")?,
+        trusted,
         partial_chain: a.has("partial_chain"),
         untrusted,
         trust_untrusted,

@@ -9,7 +9,8 @@
 //!                 [-reqin REQ.der | -issuer CA.pem -cert CERT.pem] [-ndays N] [-nmin N]
 //!                 [-rmd NAME] [-rsigopt OPT:V] [-rcid NAME] [-resp_key_id]
 //!                 [-resp_no_certs] [-badsig] -respout RESP.der        # a responder's answer
-//! cryptocard ocsp -respin RESP.der [-CAfile F] [-verify_other F] [-VAfile F] [-noverify]
+//! cryptocard ocsp -respin RESP.der [-CAfile F] [-CApath D] [-no-CAfile] [-verify_other F]
+//!                 [-VAfile F] [-noverify]
 //!                 [-partial_chain] [-issuer CA.pem -cert CERT.pem ...] [-no_nonce]
 //!                 [-validity_period S] [-status_age S] [-no_signature_verify]
 //!                 [-no_cert_verify] [-no_chain] [-no_cert_checks] [-no_intern] [-trust_other]
@@ -43,7 +44,8 @@
 //!
 //! Reading a response (`-respin`), it says `Response verify OK` (or `Response Verify
 //! Failure` and why, exit status 1) on stderr after the checks of
-//! `ocsp::verify_response`, which `-no_signature_verify`, `-no_cert_verify`, `-no_chain`,
+//! `ocsp::verify_response` against the trust anchors of `-CAfile` and `-CApath` (or, with
+//! neither, the system's roots, as OpenSSL's default store; `-no-CAfile` says not), which `-no_signature_verify`, `-no_cert_verify`, `-no_chain`,
 //! `-no_cert_checks`, `-no_intern` and `-trust_other` relax as OpenSSL's do
 //! (`-no_explicit` changes nothing: see `ocsp::Relaxed`); then for each `-cert` its status
 //! as OpenSSL prints it (`good`, the update times, a revocation's reason and time), with
@@ -109,6 +111,9 @@ const SPEC: Spec = Spec {
         Flag::value("respout", "FILE").about("Write the response (DER)"),
         Flag::value("respin", "FILE").about("Read a response (DER) and check it"),
         Flag::value("CAfile", "FILE").about("Trust anchors for the responder's path"),
+        Flag::value("CApath", "DIR").about("A hashed directory of trust anchors"),
+        Flag::switch("no-CAfile").about("Not the system's roots when no -CAfile is given"),
+        Flag::switch("no-CApath").about("No default directory (none is read here)"),
         Flag::value("verify_other", "FILE").about("More certificates to find the responder"),
         Flag::value("VAfile", "FILE").about("Responder certificates trusted as they are"),
         Flag::switch("trust_other").about("Trust -verify_other's responder as it is"),

@@ -434,3 +434,50 @@ fn cmsout_converts_and_verify_writes_the_signers() {
     let out = run(&["cms", "-cmsout", "-in", &signer, "-inform", "PEM", "-outform", "DER"], b"");
     fails_with(&out, 3, "PEM label");
 }
+
+/// The trust anchors as OpenSSL's `setup_verify` loads them for `cms -verify`: a hashed
+/// `-CApath`, and with neither `-CAfile` nor `-CApath` the default roots (`SSL_CERT_FILE`
+/// here), which `-no-CAfile` leaves out; each beside `openssl cms` where installed.
+#[test]
+fn trust_anchors_as_openssl_loads_them() {
+    let dir = tempdir();
+    let d = |name: &str| path(dir.path(), name);
+    let (signer, key, inter, root) =
+        (pki("signer.pem"), pki("signer.key"), pki("inter.pem"), pki("root.pem"));
+    std::fs::write(d("content"), TEXT).unwrap();
+    let sign = ["cms", "-sign", "-in", &d("content"), "-signer", &signer, "-inkey", &key];
+    ok(&run(&[&sign[..], &["-certfile", &inter, "-nodetach", "-out", &d("msg")]].concat(), b""));
+    let hash =
+        String::from_utf8(ok(&run(&["x509", "-in", &root, "-noout", "-hash"], b""))).unwrap();
+    std::fs::create_dir(d("capath")).unwrap();
+    std::fs::create_dir(d("empty")).unwrap();
+    std::fs::copy(&root, d(&format!("capath/{}.0", hash.trim()))).unwrap();
+    let msg = d("msg");
+    let verify = |program: &str, extra: &[&str]| {
+        let program = match program {
+            "ours" => std::ffi::OsString::from(cc().get_program()),
+            _ => "openssl".into(),
+        };
+        std::process::Command::new(program)
+            .args(["cms", "-verify", "-in", &msg, "-out", &d("out")])
+            .args(extra)
+            .env("SSL_CERT_FILE", &root)
+            .env("SSL_CERT_DIR", d("empty"))
+            .output()
+            .unwrap()
+    };
+    let cases: [(&[&str], bool); 3] =
+        [(&["-CApath", &d("capath")], true), (&[], true), (&["-no-CAfile"], false)];
+    for (extra, good) in cases {
+        let out = verify("ours", extra);
+        assert_eq!(
+            out.status.success(),
+            good,
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if have_openssl("cms trust_anchors_as_openssl_loads_them") {
+            assert_eq!(verify("openssl", extra).status.success(), good, "openssl {extra:?}");
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! cryptocard cms -sign -in F [-in F2 ... | -inlist LIST -outdir DIR] -signer CERT
 //!                [-inkey KEY] [-md NAME] [-keyopt rsa_padding_mode:pss] [-nodetach]
 //!                [-certfile F] [-nocerts] [-noattr] [-nosmimecap] [-keyid]
-//! cryptocard cms -verify -in F [-content F] [-CAfile F] [-certfile F] [-noverify]
+//! cryptocard cms -verify -in F [-content F] [-CAfile F] [-CApath D] [-no-CAfile]
+//!                [-certfile F] [-noverify]
 //!                [-partial_chain] [-signer OUT]
 //! cryptocard cms -encrypt -in F [-des|-des3|-aes128|-aes192|-aes256] [-recip] CERT...
 //!                [-keyopt rsa_padding_mode:oaep] [-keyid]
@@ -105,6 +106,9 @@ const FLAGS: &[Flag] = &[
     Flag::value("keyopt", "OPT:VALUE").about("RSA option: rsa_padding_mode:pss|oaep, ..."),
     Flag::value("certfile", "FILE").about("More certificates (sign: include; verify: search)"),
     Flag::value("CAfile", "FILE").about("Trusted root certificates"),
+    Flag::value("CApath", "DIR").about("A hashed directory of trusted certificates"),
+    Flag::switch("no-CAfile").about("Not the system's roots when no -CAfile is given"),
+    Flag::switch("no-CApath").about("No default directory (none is read here)"),
     Flag::switch("noverify").about("Do not verify the signers' certificate chains"),
     Flag::switch("partial_chain").about("Any -CAfile certificate may end a chain"),
     Flag::switch("crl_check").about("Check the signers' certificates against CRLs"),

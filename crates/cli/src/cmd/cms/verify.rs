@@ -1,7 +1,9 @@
 //! `-verify`: the signatures, the signers' chains to `-CAfile`, the content out.
 //!
-//! `-CAfile` is read as `openssl cms` reads it (`cert::TrustStore`'s reading): a chain
-//! ends at one of its self-signed certificates, or at any of them with `-partial_chain`.
+//! `-CAfile` and `-CApath` are read as `openssl cms` reads them (`cert::TrustStore`'s
+//! reading), and with neither the system's roots as OpenSSL's default store (unless
+//! `-no-CAfile`): a chain ends at one of their self-signed certificates, or at any of
+//! them with `-partial_chain`.
 //! `-crl_check` (the signers) and `-crl_check_all` (their whole paths) check revocation by
 //! the CRLs of `-CAfile` and of the message, as OpenSSL's store and `CMS_verify` gather
 //! them. `-attime`, `-verify_email`, `-x509_strict` and the policy options (`-policy`,
@@ -9,8 +11,7 @@
 //! signer's path.
 
 use super::{Ctx, fail};
-use crate::cmd::certio::read_trust_file;
-use crate::cmd::verify::policy_oid;
+use crate::cmd::verify::{policy_oid, trust_files};
 use crate::fail::CmdResult;
 use crate::io::{self, Mode, Output};
 use cryptocard_pki::cert::TrustStore;
@@ -26,12 +27,7 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     };
     // Detached content is verified in canonical text form unless -binary, as OpenSSL does.
     let detached = detached.map(|c| if a.has("binary") { c } else { cms::canonical_text(&c) });
-    let (mut cafile, mut crls) = (Vec::new(), Vec::new());
-    for path in a.values("CAfile") {
-        let (certs, file_crls) = read_trust_file(path).map_err(|e| fail(2, e))?;
-        cafile.extend(certs);
-        crls.extend(file_crls);
-    }
+    let (cafile, crls) = trust_files(a).map_err(|e| fail(2, e.to_string()))?;
     let store = TrustStore::new(cafile, a.has("partial_chain"));
     let (trusted, mut untrusted) = store.into_parts();
     untrusted.extend(ctx.certs("certfile")?);

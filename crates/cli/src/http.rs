@@ -3,7 +3,8 @@
 //! answer, and a server that takes requests by POST (or, for OCSP, by GET: the DER,
 //! base64, URL-encoded, as the path) and answers each, one at a time ([`serve`]) or on
 //! many threads at once ([`serve_concurrently`]). HTTP/1.0, one exchange a connection, as
-//! `openssl ocsp` speaks it; no TLS (an `https://` URL is refused in words).
+//! `openssl ocsp` speaks it; the client speaks HTTPS too (`https`, where the `tls`
+//! feature is built), the server plain HTTP only.
 //!
 //! Hostile peers get bounded work: the head of a message is at most [`MAX_HEAD`] bytes,
 //! its body at most [`crate::io::MAX_CERT_INPUT`], and a whole message must arrive
@@ -57,34 +58,44 @@ pub const TSP: Protocol = Protocol {
     log_requests: false,
 };
 
-/// Where a request goes: host, port and path of an `http://` URL.
+/// Where a request goes: host, port and path of an `http://` or `https://` URL.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Url {
     pub host: String,
     pub port: u16,
     pub path: String,
+    /// Over TLS (`https://`).
+    pub tls: bool,
 }
 
 impl Url {
-    /// `http://HOST[:PORT][/PATH]`, the host a name, an IPv4 address or `[IPv6]`.
+    /// `http[s]://HOST[:PORT][/PATH]`, the host a name, an IPv4 address or `[IPv6]`.
     pub fn parse(url: &str) -> CmdResult<Url> {
         let bad = |why: &str| Fail::msg(format!("-url {url}: {why}"));
-        let rest = match url.split_once("://") {
-            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => rest,
-            Some((scheme, _)) if scheme.eq_ignore_ascii_case("https") => {
-                return Err(bad("HTTPS is not supported; give an http:// URL"));
-            }
-            _ => return Err(bad("not an http:// URL")),
+        let (rest, tls) = match url.split_once("://") {
+            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => (rest, false),
+            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("https") => (rest, true),
+            _ => return Err(bad("not an http:// or https:// URL")),
         };
+        if tls && cfg!(not(feature = "tls")) {
+            return Err(bad("HTTPS needs cryptocard built with its `tls` feature"));
+        }
         let (authority, path) = match rest.find('/') {
             Some(i) => (&rest[..i], &rest[i..]),
             None => (rest, "/"),
         };
-        Url::from_host(authority, path).map_err(|e| bad(&e))
+        let default_port = if tls { 443 } else { 80 };
+        let url = Url::with_port(authority, path, default_port).map_err(|e| bad(&e))?;
+        Ok(Url { tls, ..url })
     }
 
-    /// `HOST[:PORT]` (as `-host` gives it) and a path.
+    /// `HOST[:PORT]` (as `-host` gives it) and a path, over plain HTTP.
     pub fn from_host(authority: &str, path: &str) -> Result<Url, String> {
+        Url::with_port(authority, path, 80)
+    }
+
+    /// `HOST[:PORT]` and a path, the port `default` unless given.
+    fn with_port(authority: &str, path: &str, default: u16) -> Result<Url, String> {
         let (host, port) = match authority.strip_prefix('[') {
             Some(v6) => {
                 let (host, after) = v6.split_once(']').ok_or("an unclosed [ in the host")?;
@@ -102,11 +113,11 @@ impl Url {
             return Err("a space or control character in the path".into());
         }
         let port = match port {
-            None => 80,
+            None => default,
             Some(p) => p.parse().ok().filter(|&p| p != 0).ok_or("invalid port number")?,
         };
         let path = if path.starts_with('/') { path.to_string() } else { format!("/{path}") };
-        Ok(Url { host: host.to_string(), port, path })
+        Ok(Url { host: host.to_string(), port, path, tls: false })
     }
 }
 
@@ -140,7 +151,7 @@ pub fn post(
             Err(e) => last = Some(e),
         }
     }
-    let mut stream = match (stream, last) {
+    let stream = match (stream, last) {
         (Some(s), _) => s,
         (None, Some(e)) => return Err(fail(e)),
         (None, None) => return Err(Fail::msg(format!("{peer}: no address"))),
@@ -152,7 +163,7 @@ pub fn post(
         false => url.host.clone(),
     };
     let mut head = format!("POST {} HTTP/1.0\r\nHost: {host}", url.path);
-    if url.port != 80 {
+    if url.port != if url.tls { 443 } else { 80 } {
         head.push_str(&format!(":{}", url.port));
     }
     head.push_str(&format!("\r\nAccept: {}\r\n", proto.response_type));
@@ -164,9 +175,17 @@ pub fn post(
         proto.request_type,
         request.len()
     ));
-    stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(request)).map_err(fail)?;
-    let message = read_message(&mut Deadline::after(&stream, timeout), true)
-        .map_err(|e| Fail::msg(format!("{peer}: {e}")))?;
+    let message = match url.tls {
+        #[cfg(feature = "tls")]
+        true => {
+            let socket = stream.try_clone().map_err(fail)?;
+            let mut tls = crate::https::wrap(&url.host, stream)
+                .map_err(|e| Fail::msg(format!("{peer}: {e}")))?;
+            post_on(&mut tls, &socket, &head, request, timeout)
+        }
+        _ => post_on(&mut &stream, &stream, &head, request, timeout),
+    }
+    .map_err(|e| Fail::msg(format!("{peer}: {e}")))?;
     let mut words = message.first_line.splitn(3, ' ');
     let (version, code) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     if !version.starts_with("HTTP/1.") {
@@ -185,27 +204,44 @@ pub fn post(
     }
 }
 
-/// Reads from a stream until a deadline: each read waits at most for what is left.
-struct Deadline<'a> {
-    stream: &'a TcpStream,
+/// Sends the request (`head`, then `request`) on `conn` and reads the answer, the whole
+/// of it within `timeout`; `socket` is the connection's socket, whose read timeout is
+/// kept to what is left (`conn` is the socket itself, or TLS over it).
+fn post_on<S: Read + Write>(
+    conn: &mut S,
+    socket: &TcpStream,
+    head: &str,
+    request: &[u8],
+    timeout: Duration,
+) -> Result<Message, String> {
+    conn.write_all(head.as_bytes())
+        .and_then(|()| conn.write_all(request))
+        .and_then(|()| conn.flush())
+        .map_err(|e| io_text(&e))?;
+    read_message(&mut Deadline::after(socket, conn, timeout), true)
+}
+
+/// Reads from a connection until a deadline: each read waits at most for what is left.
+struct Deadline<'a, R> {
+    socket: &'a TcpStream,
+    conn: R,
     until: Instant,
 }
 
-impl<'a> Deadline<'a> {
-    fn after(stream: &'a TcpStream, timeout: Duration) -> Deadline<'a> {
-        Deadline { stream, until: Instant::now() + timeout }
+impl<'a, R: Read> Deadline<'a, R> {
+    fn after(socket: &'a TcpStream, conn: R, timeout: Duration) -> Deadline<'a, R> {
+        Deadline { socket, conn, until: Instant::now() + timeout }
     }
 }
 
-impl Read for Deadline<'_> {
+impl<R: Read> Read for Deadline<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let left = self.until.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(std::io::ErrorKind::TimedOut.into());
         }
-        self.stream.set_read_timeout(Some(left))?;
-        let mut stream = self.stream;
-        stream.read(buf)
+        self.socket.set_read_timeout(Some(left))?;
+        self.conn.read(buf)
     }
 }
 
@@ -321,7 +357,7 @@ fn exchange(
     proto: &Protocol,
     answer: impl FnOnce(&[u8]) -> CmdResult<Vec<u8>>,
 ) {
-    let reply = match read_request(&mut Deadline::after(&stream, timeout), proto) {
+    let reply = match read_request(&mut Deadline::after(&stream, &stream, timeout), proto) {
         Ok(der) => match answer(&der) {
             Ok(response) => ok_reply(proto, &response),
             Err(e) => {
@@ -471,8 +507,16 @@ mod tests {
         let u = Url::parse("HTTP://[::1]:9").unwrap();
         assert_eq!((u.host.as_str(), u.port, u.path.as_str()), ("::1", 9, "/"));
         assert_eq!(Url::parse("http://h").unwrap().port, 80);
+        if cfg!(feature = "tls") {
+            let u = Url::parse("https://ocsp.example/x").unwrap();
+            assert_eq!((u.port, u.tls, u.path.as_str()), (443, true, "/x"));
+            assert_eq!(Url::parse("https://h:8443").unwrap().port, 8443);
+        } else {
+            assert!(Url::parse("https://h/").is_err());
+        }
+        assert!(!Url::parse("http://h").unwrap().tls);
         for bad in [
-            "https://h/",
+            "https://:443/",
             "ftp://h",
             "h:80",
             "http://:80/",
@@ -522,7 +566,8 @@ mod tests {
         });
         let (stream, _) = listener.accept().unwrap();
         let start = Instant::now();
-        let err = read_request(&mut Deadline::after(&stream, Duration::from_millis(700)), &OCSP);
+        let err =
+            read_request(&mut Deadline::after(&stream, &stream, Duration::from_millis(700)), &OCSP);
         assert_eq!(err.unwrap_err(), "timed out");
         assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
         drop(stream);

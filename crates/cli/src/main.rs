@@ -19,6 +19,8 @@ mod cmd;
 mod fail;
 mod hex;
 mod http;
+#[cfg(feature = "tls")]
+mod https;
 mod interrupt;
 mod io;
 mod keyfile;

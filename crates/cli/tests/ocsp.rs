@@ -337,11 +337,7 @@ fn http_bad_input() {
     let dir = tempdir();
     pki(dir.path());
     let ask = "-issuer @ca.pem -cert @a.pem";
-    fails(
-        &ours(dir.path(), &format!("-url https://127.0.0.1/ {ask}")),
-        1,
-        "HTTPS is not supported",
-    );
+    fails(&ours(dir.path(), &format!("-url ftp://127.0.0.1/ {ask}")), 1, "not an http:// or");
     fails(&ours(dir.path(), &format!("-url http://127.0.0.1:x/ {ask}")), 1, "invalid port");
     fails(&ours(dir.path(), &format!("-url http://h/ -host h:1 {ask}")), 1, "not both");
     fails(&ours(dir.path(), &format!("-url http://h/ -header novalue {ask}")), 1, "NAME=VALUE");

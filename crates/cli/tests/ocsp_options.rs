@@ -285,3 +285,64 @@ fn trust_anchors_as_openssl_loads_them() {
         assert_eq!(first(&with_env("openssl", "-no-CAfile")), "Response Verify Failure");
     }
 }
+
+/// `-url https://`: the request over TLS (the server's certificate not checked, as
+/// OpenSSL's `ocsp` does not check it; the response is checked as any other), here
+/// against a TLS server of the test's own that answers with our responder's response.
+#[cfg(feature = "tls")]
+#[test]
+fn the_client_speaks_https() {
+    use cryptocard_rustls::rustls::{ServerConnection, StreamOwned};
+    use cryptocard_rustls::server;
+    use std::io::{Read, Write};
+    let dir = tempdir();
+    let d = dir.path();
+    pki(d);
+    ok(&ours(d, &format!("{RESPOND} -respout @r.der")));
+    let response = read(d, "r.der");
+    let file = |name: &str| std::path::PathBuf::from(path(d, name));
+    let identity =
+        (server::read_chain(&file("ca.pem")).unwrap(), server::read_key(&file("ca.key")).unwrap());
+    let config = server::config(vec![identity], &server::Options::default()).unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let serving = std::thread::spawn(move || {
+        let (tcp, _) = listener.accept().unwrap();
+        let mut tls = StreamOwned::new(ServerConnection::new(config).unwrap(), tcp);
+        let (mut got, mut buf) = (Vec::new(), [0u8; 4096]);
+        let head = loop {
+            let n = tls.read(&mut buf).unwrap();
+            assert!(n > 0, "the client closed early");
+            got.extend_from_slice(&buf[..n]);
+            let Some(end) = got.windows(4).position(|w| w == b"\r\n\r\n") else { continue };
+            let head = String::from_utf8_lossy(&got[..end]).to_lowercase();
+            let length = head.lines().find_map(|l| l.strip_prefix("content-length:"));
+            if got.len() >= end + 4 + length.unwrap().trim().parse::<usize>().unwrap() {
+                break head;
+            }
+        };
+        let answer = format!(
+            "HTTP/1.0 200 OK\r\nContent-Type: application/ocsp-response\r\nContent-Length: {}\r\n\r\n",
+            response.len()
+        );
+        tls.write_all(&[answer.as_bytes(), &response].concat()).unwrap();
+        tls.conn.send_close_notify();
+        tls.flush().unwrap();
+        head
+    });
+    let out = ours(d, &format!("-url https://127.0.0.1:{port}/ocsp {READ_A_AND_B}"));
+    let head = serving.join().unwrap();
+    assert!(head.starts_with("post /ocsp http/1.0\r\n"), "{head}");
+    assert!(head.contains("content-type: application/ocsp-request"), "{head}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "Response verify OK\n");
+    assert!(ok_text(&out).contains("b.pem: revoked"));
+    // A plain HTTP server is no TLS server.
+    let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = plain.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let (mut tcp, _) = plain.accept().unwrap();
+        let _ = tcp.write_all(b"HTTP/1.0 400 Bad Request\r\n\r\n");
+    });
+    let out = ours(d, &format!("-url https://127.0.0.1:{port}/ {READ_A_AND_B} -timeout 5"));
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -459,7 +459,7 @@ fn asking_a_tsa_that_is_not_there() {
     assert!(err.contains(&format!("cryptocard ts: 127.0.0.1:{port}: ")), "{err}");
     assert!(!d.join("r.tsr").exists());
     for (args, why) in [
-        ("-reply -queryfile @req.tsq -url https://127.0.0.1/", "HTTPS is not supported"),
+        ("-reply -queryfile @req.tsq -url ftp://127.0.0.1/", "not an http:// or https:// URL"),
         ("-reply -url http://127.0.0.1/", "-url needs -queryfile"),
         ("-reply -port 0 -queryfile @req.tsq", "not with -in, -queryfile or -url"),
     ] {

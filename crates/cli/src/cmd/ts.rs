@@ -9,7 +9,7 @@
 //!               [-out FILE] [-token_out] [-text]
 //! cryptocard ts -reply -in RESP.tsr [-token_in] [-out FILE] [-token_out] [-text]
 //! cryptocard ts -reply -port N [-nrequest N] [-timeout S] [-config FILE] [-section TSA] ...
-//! cryptocard ts -reply -queryfile REQ.tsq -url http://HOST[:PORT]/PATH [-timeout S]
+//! cryptocard ts -reply -queryfile REQ.tsq -url http[s]://HOST[:PORT]/PATH [-timeout S]
 //!               [-out FILE] [-token_out] [-text]
 //! cryptocard ts -verify (-data FILE | -digest HEX | -queryfile REQ.tsq) -in RESP.tsr
 //!               [-token_in] [-CAfile F] [-CApath DIR] [-untrusted F] [-attime SECS]
@@ -85,7 +85,7 @@ const SPEC: Spec = Spec {
         Flag::value("attime", "SECS").about("Check the path at this time (Unix seconds)"),
         Flag::value("port", "N").about("-reply: serve time stamps over HTTP on this port"),
         Flag::value("nrequest", "N").about("With -port, stop after N requests"),
-        Flag::value("url", "URL").about("-reply: ask the TSA at this http:// URL"),
+        Flag::value("url", "URL").about("-reply: ask the TSA at this http(s):// URL"),
         Flag::value("timeout", "S")
             .about("Seconds for a connection, a write or a whole message (default 30)"),
     ],

@@ -14,7 +14,7 @@
 //!                 [-partial_chain] [-issuer CA.pem -cert CERT.pem ...] [-no_nonce]
 //!                 [-validity_period S] [-status_age S] [-no_signature_verify]
 //!                 [-no_cert_verify] [-no_chain] [-no_cert_checks] [-no_intern] [-trust_other]
-//! cryptocard ocsp -url http://HOST[:PORT]/PATH [-header N=V] [-timeout S] [-respout F]
+//! cryptocard ocsp -url http[s]://HOST[:PORT]/PATH [-header N=V] [-timeout S] [-respout F]
 //!                 -issuer CA.pem -cert CERT.pem ... [checks as with -respin]  # a client
 //! cryptocard ocsp -port N [-multi N] [-nrequest N] [-timeout S] -index index.txt -CA CA.pem
 //!                 -rsigner R.pem ...                                   # a responder server
@@ -57,7 +57,9 @@
 //! POSTed to a responder and its answer checked as `-respin` would be. `-req_text`,
 //! `-resp_text` and `-text` print the request and the response as OpenSSL does
 //! (`ocsp::request_text`, `ocsp::response_text`); these and the statuses go to `-out` if
-//! given, written whole at the end. Not offered: HTTPS.
+//! given, written whole at the end. An `https://` URL speaks TLS to the responder
+//! (`https`: its certificate unchecked, as OpenSSL's client leaves it; the response is
+//! checked on its own); the responder serves plain HTTP only.
 
 mod check;
 mod responder;
@@ -128,7 +130,7 @@ const SPEC: Spec = Spec {
         Flag::value("validity_period", "S").about("Clock slack for the status times (300)"),
         Flag::value("status_age", "S").about("The oldest thisUpdate accepted, in seconds"),
         Flag::value("passin", "ARG").about("The responder key's password source"),
-        Flag::value("url", "URL").about("POST the request to this http:// responder"),
+        Flag::value("url", "URL").about("POST the request to this http(s):// responder"),
         Flag::value("host", "HOST:PORT").about("POST the request to this responder"),
         Flag::value("path", "PATH").about("The path with -host (default /)"),
         Flag::value("header", "NAME=VALUE").about("An HTTP header for -url (repeat)"),

@@ -30,9 +30,6 @@ use std::sync::Arc;
 /// The document size.
 const DOC_LEN: usize = 1024;
 
-/// The key sizes measured.
-const SIZES: [(u32, &str); 3] = [(2048, "rsa2048"), (3072, "rsa3072"), (4096, "rsa4096")];
-
 /// What every candidate of one row gets.
 struct Inputs {
     private: &'static [u8],
@@ -57,7 +54,7 @@ fn check(der: &[u8], doc: &[u8], cert: &Certificate) -> Result<(), String> {
 
 /// The rows of `cms-sign`, one per key size.
 pub fn rows(ctx: &Context<'_>) -> Result<Vec<Row>, String> {
-    SIZES
+    super::PKI_SIZES
         .iter()
         .map(|&(bits, op)| {
             let (private, _) = super::rsa::speed_key(bits).ok_or("internal error: no key")?;

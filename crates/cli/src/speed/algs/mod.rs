@@ -9,6 +9,10 @@ pub mod ocsp;
 pub mod rsa;
 pub mod ts;
 
+/// The key sizes of the PKI rows (`cms-sign`, `ts-reply`, `ocsp-reply`), with their
+/// row names.
+pub const PKI_SIZES: [(u32, &str); 3] = [(2048, "rsa2048"), (3072, "rsa3072"), (4096, "rsa4096")];
+
 /// `len` reproducible pseudo-random bytes (xorshift64*), so every run and every
 /// implementation measures the same inputs. Not for keys: only benchmark data.
 pub fn test_bytes(seed: u64, len: usize) -> Vec<u8> {

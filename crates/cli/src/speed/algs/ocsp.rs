@@ -27,9 +27,6 @@ use cryptocard_pki::ocsp::{self, CertId, ResponseBuilder, ResponseVerify, Status
 use std::sync::Arc;
 use std::time::SystemTime;
 
-/// The key sizes measured.
-const SIZES: [(u32, &str); 3] = [(2048, "rsa2048"), (3072, "rsa3072"), (4096, "rsa4096")];
-
 /// The nonce of the request.
 const NONCE: [u8; 16] = [0x5a; 16];
 
@@ -68,7 +65,7 @@ fn check(der: &[u8], x: &Inputs) -> Result<(), String> {
 
 /// The rows of `ocsp-reply`, one per key size.
 pub fn rows(ctx: &Context<'_>) -> Result<Vec<Row>, String> {
-    SIZES
+    super::PKI_SIZES
         .iter()
         .map(|&(bits, op)| {
             let (private, _) = super::rsa::speed_key(bits).ok_or("internal error: no key")?;

@@ -28,9 +28,6 @@ use cryptocard_pki::ts::{self, Expect, QueryOptions, Request, Response, Tsa};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-/// The key sizes measured.
-const SIZES: [(u32, &str); 3] = [(2048, "rsa2048"), (3072, "rsa3072"), (4096, "rsa4096")];
-
 /// The TSA's policy.
 const POLICY: &str = "1.2.3.4.1";
 
@@ -56,7 +53,7 @@ fn check(der: &[u8], x: &Inputs) -> Result<(), String> {
 
 /// The rows of `ts-reply`, one per key size.
 pub fn rows(ctx: &Context<'_>) -> Result<Vec<Row>, String> {
-    SIZES
+    super::PKI_SIZES
         .iter()
         .map(|&(bits, op)| {
             let (private, _) = super::rsa::speed_key(bits).ok_or("internal error: no key")?;

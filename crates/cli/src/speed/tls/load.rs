@@ -157,20 +157,35 @@ pub enum Work {
     OcspPost(Arc<Vec<u8>>),
 }
 
-impl Work {
+/// [`Work`] ready to run: the TLS connector made once for all the clients.
+#[derive(Clone)]
+enum Op {
+    Handshake(TlsConnector, ServerName<'static>),
+    OcspPost(Arc<Vec<u8>>),
+}
+
+impl Op {
+    fn of(work: &Work) -> Op {
+        match work {
+            Work::Handshake(c) => {
+                Op::Handshake(TlsConnector::from(c.config.clone()), c.name.clone())
+            }
+            Work::OcspPost(request) => Op::OcspPost(request.clone()),
+        }
+    }
+
     /// One piece of the work with `addr`, on a connection of its own.
-    async fn once(&self, addr: SocketAddr, connector: Option<&TlsConnector>) -> Result<(), String> {
+    async fn once(&self, addr: SocketAddr) -> Result<(), String> {
         let work = async {
             let tcp = TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
             let _ = tcp.set_nodelay(true);
-            match (self, connector) {
-                (Work::Handshake(client), Some(connector)) => connector
-                    .connect(client.name.clone(), tcp)
+            match self {
+                Op::Handshake(connector, name) => connector
+                    .connect(name.clone(), tcp)
                     .await
                     .map(drop)
                     .map_err(|e| format!("handshake: {e}")),
-                (Work::OcspPost(request), _) => ocsp_post(tcp, request).await,
-                (Work::Handshake(_), None) => Err("internal error: no TLS connector".into()),
+                Op::OcspPost(request) => ocsp_post(tcp, request).await,
             }
         };
         tokio::time::timeout(HANDSHAKE_TIMEOUT, work)
@@ -210,22 +225,18 @@ pub fn run(
     clients: usize,
     seconds: f64,
 ) -> Outcome {
-    let connector = match work {
-        Work::Handshake(client) => Some(TlsConnector::from(client.config.clone())),
-        Work::OcspPost(_) => None,
-    };
-    let work = work.clone();
+    let op = Op::of(work);
     runtime.block_on(async move {
         let start = Instant::now();
         let deadline = start + Duration::from_secs_f64(seconds);
         let tasks: Vec<_> = (0..clients)
             .map(|_| {
-                let (connector, work) = (connector.clone(), work.clone());
+                let op = op.clone();
                 tokio::spawn(async move {
                     let (mut lat, mut failed, mut first_error) = (Vec::new(), 0u64, None);
                     while Instant::now() < deadline {
                         let t = Instant::now();
-                        match work.once(addr, connector.as_ref()).await {
+                        match op.once(addr).await {
                             Ok(()) => lat.push(t.elapsed().as_secs_f64() * 1e6),
                             Err(e) => {
                                 failed += 1;

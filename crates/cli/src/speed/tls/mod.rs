@@ -232,6 +232,7 @@ fn measure(o: &Options) -> Result<(), String> {
         total: 0,
         failed: 0,
         units: o.units(),
+        op: if o.ocsp { "ocsp-response" } else { "handshake" },
     };
     for &bits in &o.sizes {
         let alg = match o.ocsp {
@@ -489,6 +490,8 @@ struct Reporter {
     failed: u64,
     /// What is counted, plural: `handshakes` or `responses`.
     units: &'static str,
+    /// The JSON rows' `op`.
+    op: &'static str,
 }
 
 impl Reporter {
@@ -540,8 +543,7 @@ impl Reporter {
                 ));
             }
             Format::Json | Format::MachineReadable => {
-                let op = if self.units == "handshakes" { "handshake" } else { "ocsp-response" };
-                let mut v = json!({"alg": alg, "op": op, "impl": name, "concurrency": c,
+                let mut v = json!({"alg": alg, "op": self.op, "impl": name, "concurrency": c,
                     "seconds": o.elapsed.as_secs_f64(),
                     "ops_per_s": p.per_s, "ops_per_server_cpu_s": p.per_cpu_s,
                     "p50_us": o.quantile(0.5), "p99_us": o.quantile(0.99), "failed": o.failed});

@@ -405,9 +405,23 @@ fn cmsout_converts_and_verify_writes_the_signers() {
     ok(&run(&["cms", "-cmsout", "-in", &smime, "-outform", "PEM", "-out", &pem], b""));
     assert!(std::fs::read_to_string(&pem).unwrap().starts_with("-----BEGIN CMS-----"));
     ok(&run(
-        &["smime", "-pk7out", "-in", &pem, "-inform", "PEM", "-outform", "DER", "-out", &der],
+        &["cms", "-cmsout", "-in", &pem, "-inform", "PEM", "-outform", "DER", "-out", &der],
         b"",
     ));
+    // smime's -pk7out writes PEM whatever -outform says, and -cmsout's default is S/MIME
+    // (one application/pkcs7-mime entity), both as openssl writes them.
+    let pk7 =
+        ok(&run(&["smime", "-pk7out", "-in", &der, "-inform", "DER", "-outform", "DER"], b""));
+    assert!(pk7.starts_with(b"-----BEGIN PKCS7-----\n"), "{}", String::from_utf8_lossy(&pk7));
+    let mime = ok(&run(&["cms", "-cmsout", "-in", &der, "-inform", "DER"], b""));
+    assert!(mime.starts_with(b"MIME-Version: 1.0\n"), "{}", String::from_utf8_lossy(&mime));
+    assert!(String::from_utf8_lossy(&mime).contains("smime-type=signed-data;"));
+    if have_openssl("cmsout_converts_and_verify_writes_the_signers") {
+        assert_eq!(mime, openssl(&["cms", "-cmsout", "-in", &der, "-inform", "DER"], b""));
+        let theirs =
+            openssl(&["smime", "-pk7out", "-in", &der, "-inform", "DER", "-outform", "DER"], b"");
+        assert_eq!(pk7, theirs);
+    }
     // The three encodings hold the same message: each verifies to the same content, and
     // -signer writes the signer's certificate.
     let (signers, root, inter) =

@@ -414,6 +414,12 @@ fn text_dumps_as_openssl_prints_them() {
     let text = ok_text(&out);
     let at = text.find("OCSP Response Data:").expect("both texts");
     assert!(text.starts_with("OCSP Request Data:") && text[at..].contains("Response Extensions:"));
+    // Without -respout the responder still answers, on stdout only, as openssl's does.
+    let text = ok_text(&ours(dir.path(), &format!("{responder} -reqin @q1.der -resp_text")));
+    assert!(
+        text.starts_with("OCSP Response Data:") && text.contains("Cert Status: good"),
+        "{text}"
+    );
     // A response that is an error: its status, no text.
     std::fs::write(path(dir.path(), "junk.der"), b"\x30\x03\x02\x01\x01").unwrap();
     fails(

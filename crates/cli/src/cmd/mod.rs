@@ -92,7 +92,7 @@ pub const COMMANDS: &[Command] = &[
     Command { name: "genrsa", summary: "Generate an RSA key, genrsa style", run: genrsa::main },
     Command {
         name: "ocsp",
-        summary: "OCSP requests, a CA's responder, and responses checked (no network)",
+        summary: "OCSP requests, a CA's responder (HTTP), responses fetched and checked",
         run: ocsp::main,
     },
     Command {

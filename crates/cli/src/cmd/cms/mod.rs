@@ -41,7 +41,7 @@ use crate::keyfile::{self, ReadOptions};
 use cryptocard::rsa::RsaPrivateKey;
 use cryptocard_pki::cert::Certificate;
 use cryptocard_pki::cms::smime::Style;
-use cryptocard_pki::cms::{ContentCipher, Format};
+use cryptocard_pki::cms::{ContentCipher, Format, Kind};
 
 /// `cms` or `smime`: the header style, PEM label and messages differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +86,7 @@ const FLAGS: &[Flag] = &[
     Flag::switch("encrypt").about("Encrypt the input for the recipient certificates"),
     Flag::switch("decrypt").about("Decrypt an enveloped message"),
     Flag::switch("cmsout").about("Read a message and write it in -outform"),
-    Flag::switch("pk7out").about("As -cmsout (smime's name)"),
+    Flag::switch("pk7out").about("As -cmsout, always PEM (smime's name)"),
     Flag::value("in", "FILE").about("Input file (repeat, or -inlist, to sign many)"),
     Flag::value("inlist", "FILE").about("A file naming one input to sign per line"),
     Flag::value("outdir", "DIR").about("Directory for the outputs of many inputs"),
@@ -282,15 +282,22 @@ fn load_certs(path: &str) -> CmdResult<Vec<Certificate>> {
     super::certio::read_cert_file(Some(path)).map_err(|e| fail(2, e))
 }
 
-/// `-cmsout`: read in `-inform`, write in `-outform` (PEM or DER).
+/// `-cmsout`: read in `-inform`, write in `-outform`; S/MIME (the default) is one
+/// `application/pkcs7-mime` entity, as OpenSSL's `SMIME_write_CMS` writes it. smime's
+/// `-pk7out` writes PEM whatever `-outform` says, as `openssl smime` does.
 fn convert(ctx: &Ctx<'_>) -> CmdResult {
     let (der, _) = ctx.read_message()?;
-    cryptocard_pki::cms::kind_of(&der).map_err(|e| fail(3, e.to_string()))?;
-    let format = ctx.format("outform")?;
-    if format == Format::Smime {
-        return Err(Fail::msg("-cmsout writes PEM or DER: give -outform PEM|DER"));
-    }
-    let out = cryptocard_pki::cms::write(&der, format, ctx.flavor.pem_label())
-        .map_err(|e| fail(3, e.to_string()))?;
+    let kind = cryptocard_pki::cms::kind_of(&der).map_err(|e| fail(3, e.to_string()))?;
+    let format = if ctx.a.has("pk7out") { Format::Pem } else { ctx.format("outform")? };
+    let out = if format == Format::Smime {
+        let smime_type = match kind {
+            Kind::Signed => "signed-data",
+            Kind::Enveloped => "enveloped-data",
+        };
+        cryptocard_pki::cms::smime::write_mime(&der, smime_type, ctx.flavor.style())
+    } else {
+        cryptocard_pki::cms::write(&der, format, ctx.flavor.pem_label())
+            .map_err(|e| fail(3, e.to_string()))?
+    };
     ctx.write(&out, Mode::Public)
 }

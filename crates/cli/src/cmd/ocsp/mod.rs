@@ -241,13 +241,14 @@ fn run(a: &Parsed, text: &mut String) -> CmdResult {
         }
         let request =
             request.ok_or_else(|| Fail::msg("-index: give -reqin, or -issuer and -cert"))?;
-        let out = a.value("respout").ok_or_else(|| Fail::msg("-index needs -respout"))?;
         let (parsed, unreadable) = match ocsp::parse_request(&request) {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e)),
         };
         let response = responder.respond(parsed, None)?;
-        write_public(Some(out), &response)?;
+        if let Some(out) = a.value("respout") {
+            write_public(Some(out), &response)?;
+        }
         if a.has("resp_text") || a.has("text") {
             text.push_str(&ocsp::response_text(&response).map_err(lib)?);
         }

@@ -11,8 +11,9 @@
 //! (`interrupt.rs`). A replaced file keeps its permission bits (narrowed
 //! to owner-only for private output), and a new one is created as [`Mode`] says. Outputs
 //! that are not regular files (`/dev/null`, a FIFO, a terminal) are written in place,
-//! since they cannot be renamed over. Through a symbolic link, the file it points to is
-//! replaced.
+//! since they cannot be renamed over; so are `/dev/stdout` (stdout itself), `/dev/stderr`
+//! and `/dev/fd/N`, which name this process's open descriptors. Through any other
+//! symbolic link, the file it points to is replaced.
 //!
 //! Error messages name the path and the system's reason, without Rust's "(os error N)".
 
@@ -147,6 +148,13 @@ pub fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: links to a descriptor this process
+/// has open, which can name a pipe or terminal (with no path to resolve) or a file the
+/// shell opened; such an output is the descriptor's file, not a file to replace.
+fn is_descriptor_link(path: &str) -> bool {
+    path == "/dev/stderr" || path.starts_with("/dev/fd/") || path.starts_with("/proc/self/fd/")
+}
+
 /// How a new output file is created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -184,10 +192,16 @@ impl std::fmt::Debug for Output {
 impl Output {
     /// An output to `path`, or to stdout for `None` and `-`.
     pub fn create(path: Option<&str>, mode: Mode) -> CmdResult<Output> {
-        let Some(p) = path.filter(|p| *p != "-") else {
+        let Some(p) = path.filter(|p| !matches!(*p, "-" | "/dev/stdout")) else {
             return Ok(Output { sink: Sink::Stdout(io::stdout().lock()), name: "stdout".into() });
         };
         let fail = |e: &io::Error| Fail::msg(format!("{p}: {}", reason(e)));
+        if is_descriptor_link(p) {
+            // One of this process's open files: written where it stands, after what is
+            // there (a shell's `2>>log` and `2>log` both keep what came before).
+            let f = OpenOptions::new().append(true).open(p).map_err(|e| fail(&e))?;
+            return Ok(Output { sink: Sink::Direct(BufWriter::new(f)), name: p.into() });
+        }
         // Through a symbolic link, replace the file it points to, not the link.
         let target = match fs::symlink_metadata(p) {
             Ok(m) if m.file_type().is_symlink() => fs::canonicalize(p).map_err(|e| fail(&e))?,

@@ -1,7 +1,7 @@
 //! The command line's promises (README, "The command line"), each checked where a review
 //! found it broken: a password line and the data share one stdin as in OpenSSL; decrypted
 //! output is owner-only; replacing a file never widens its permissions and works for the
-//! longest names; a failing command leaves its output files as they were (`req -newkey`'s
+//! longest names; `/dev/stdout` and the other descriptor paths are written in place; a failing command leaves its output files as they were (`req -newkey`'s
 //! key, `dgst -out`) and a signal removes its temporary file; inputs are bounded or streamed (`pkeyutl -rawin`, `mac` padding 3,
 //! `speed -multi`, `cms`'s certificate files and `-inlist`); a mistyped flag does not echo a password; and `base64 -d` and
 //! `enc -d -nopad` answer as OpenSSL 3.0 does.
@@ -182,6 +182,32 @@ fn replacing_a_file_keeps_its_permissions_and_long_names_work() {
     let mut names = listing(dir.path());
     names.retain(|n| n != &long);
     assert_eq!(names, ["key.pem", "out.txt"], "temporary files left behind");
+}
+
+/// `-out /dev/stdout` (a pipe here), `/dev/stderr` and `/dev/fd/N` are the process's own
+/// descriptors, written where they stand, as OpenSSL writes them; they were refused ("No
+/// such file or directory") when the output tried to resolve them to a file to replace.
+#[test]
+fn descriptor_paths_are_written_in_place() {
+    let out = run(&["rand", "-hex", "4", "-out", "/dev/stdout"], b"");
+    assert_eq!(ok(&out).len(), 9);
+    let out = run(&["rand", "-hex", "4", "-out", "/dev/stderr"], b"");
+    assert!(out.status.success() && out.stdout.is_empty() && out.stderr.len() == 9, "{out:?}");
+    // A file the shell opened (`2>>log`): appended to, after what it held.
+    let dir = tempdir();
+    let log = path(dir.path(), "log");
+    std::fs::write(&log, b"before\n").unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("cryptocard");
+    let file = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let status = std::process::Command::new(bin)
+        .args(["rand", "-hex", "4", "-out", "/dev/fd/2"])
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("before\n") && text.len() == 16, "{text:?}");
+    assert_eq!(listing(dir.path()), ["log"], "temporary files left behind");
 }
 
 #[test]

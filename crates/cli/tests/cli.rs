@@ -121,3 +121,32 @@ fn malformed_arguments_never_panic() {
         assert!(!err.contains("panicked") && !err.contains("internal error"), "{args:?}: {err}");
     }
 }
+
+/// OpenSSL 3's provider options, as its scripts pass them: the providers whose
+/// algorithms are built in are accepted on any command and change nothing; FIPS or a
+/// module that is not here is refused in words, as openssl refuses one it cannot load.
+#[test]
+fn provider_options_of_openssl_3_scripts() {
+    let key = "0011223344556677";
+    let iv = "0000000000000000";
+    let des = ["enc", "-des-cbc", "-K", key, "-iv", iv, "-a"];
+    let plain = ok(&run(&des, b"legacy data"));
+    let with = [&des[..], &["-provider", "legacy", "-provider", "default"]].concat();
+    assert_eq!(ok(&run(&with, b"legacy data")), plain);
+    let with =
+        [&des[..], &["-provider-path", "/nowhere", "-propquery", "?provider=legacy"]].concat();
+    assert_eq!(ok(&run(&with, b"legacy data")), plain);
+    for (flag, value) in [
+        ("-provider", "fips"),
+        ("-provider", "pkcs11"),
+        ("-propquery", "fips=yes"),
+        ("-propquery", "provider=pkcs11"),
+    ] {
+        let out = run(&["dgst", "-sha256", flag, value], b"x");
+        let err = fails(&out, 1, "not available");
+        assert!(err.contains(value), "{err}");
+    }
+    // s_server's own -provider keeps its meaning (ours or the stock rustls provider).
+    let help = ok_text(&run(&["s_server", "-help"], b""));
+    assert!(help.contains("-provider NAME           cryptocard (default) or stock"), "{help}");
+}

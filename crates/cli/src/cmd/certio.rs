@@ -1,14 +1,25 @@
 //! What `req` and `x509` share: reading certificates and requests (PEM or DER, by
 //! content unless `-inform` says), writing them, the signature scheme from a digest flag
-//! and `-sigopt`, and the library's errors as one line.
+//! and `-sigopt`, `-nameopt` (with `crl`), and the library's errors as one line.
 
+use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io::{self, Mode, Output};
 use crate::keyfile::Format;
 use crate::rsaopt::{Padding, RsaOpts};
 use cryptocard::digest::HashAlg;
-use cryptocard_pki::cert::{self, CertReq, Certificate, Crl};
+use cryptocard_pki::cert::{self, CertReq, Certificate, Crl, NameOpt};
 use cryptocard_pki::sig::SigScheme;
+
+/// `-nameopt` (`x509`, `req`, `crl`): how names are printed.
+pub const NAMEOPT_FLAG: Flag = Flag::value("nameopt", "OPTS")
+    .about("How names print: oneline (default), RFC2253, multiline, utf8, ...");
+
+/// The names' form `-nameopt` asks for (repeatable, as in OpenSSL), else OpenSSL 3.0's
+/// one-line form.
+pub fn name_opt(a: &Parsed) -> CmdResult<NameOpt> {
+    NameOpt::from_args(&a.values("nameopt")).map_err(|e| pki_fail("-nameopt", e))
+}
 
 /// A library error while doing `what`.
 pub fn pki_fail(what: &str, e: cryptocard_pki::Error) -> Fail {

@@ -29,7 +29,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{self, Mode, Output};
 use crate::keyfile::{self, Format};
 use cryptocard::digest::HashAlg;
-use cryptocard_pki::cert::{self, Crl};
+use cryptocard_pki::cert::{self, Crl, NameOpt};
 
 const SPEC: Spec = Spec {
     usage: "crl [options]",
@@ -53,6 +53,7 @@ const SPEC: Spec = Spec {
         Flag::switch("no-CAfile").about("Do not load the system's trusted certificates"),
         Flag::switch("no-CApath").about("Accepted for OpenSSL compatibility"),
         Flag::switch("no-CAstore").about("Accepted for OpenSSL compatibility"),
+        certio::NAMEOPT_FLAG,
     ],
     notes: "-sha1, -sha256, ...: the fingerprint's digest\n",
     more: None,
@@ -73,17 +74,18 @@ pub fn main(argv: &[String]) -> CmdResult {
     if a.has("verify") || !a.values("CAfile").is_empty() || !a.values("CApath").is_empty() {
         verify(&a, &crl)?;
     }
+    let names = certio::name_opt(&a)?;
     let mut lines = String::new();
     for word in argv.iter().filter_map(|w| w.strip_prefix('-')) {
         let word = word.strip_prefix('-').unwrap_or(word);
         if PRINTERS.contains(&word) {
-            lines.push_str(&print(&crl, word, digest)?);
+            lines.push_str(&print(&crl, word, digest, names)?);
         }
     }
     super::print_text(&lines);
     let mut out = Output::create(a.value("out"), Mode::Public)?;
     if a.has("text") {
-        out.put(cert::crl_text(&crl).as_bytes())?;
+        out.put(cert::crl_text_with(&crl, names).as_bytes())?;
     }
     if !a.has("noout") {
         match outform {
@@ -127,10 +129,12 @@ fn verify(a: &Parsed, crl: &Crl) -> CmdResult {
     }
 }
 
-fn print(crl: &Crl, what: &str, digest: HashAlg) -> CmdResult<String> {
+fn print(crl: &Crl, what: &str, digest: HashAlg, names: NameOpt) -> CmdResult<String> {
     let (this_update, next_update) = crl.update_times();
     Ok(match what {
-        "issuer" => format!("issuer={}\n", cert::display_name(crl.issuer())),
+        "issuer" => {
+            String::from_utf8_lossy(&cert::print_titled("issuer=", crl.issuer(), names)).into()
+        }
         "crlnumber" => match crl.number_hex() {
             Some(n) => format!("crlNumber=0x{n}\n"),
             None => "crlNumber=<NONE>\n".to_string(),

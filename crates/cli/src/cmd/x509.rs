@@ -41,7 +41,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};
 use cryptocard::digest::HashAlg;
-use cryptocard_pki::cert::{self, CertBuilder, Certificate, CopyExtensions, Profile};
+use cryptocard_pki::cert::{self, CertBuilder, Certificate, CopyExtensions, NameOpt, Profile};
 
 const SPEC: Spec = Spec {
     usage: "x509 [options]",
@@ -83,6 +83,7 @@ const SPEC: Spec = Spec {
         Flag::value("extfile", "FILE").about("-req: the extensions of a configuration section"),
         Flag::value("extensions", "SECT").about("-extfile's section (default: default)"),
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
+        certio::NAMEOPT_FLAG,
         keyfile::MAX_ITER_FLAG,
     ],
     notes: "-sha1, -sha256, ...: the fingerprint's digest and the signature's digest\n",
@@ -120,6 +121,7 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         certio::load_cert(a.value("in"), inform)?
     };
+    let names = certio::name_opt(&a)?;
     let mut out = Output::create(a.value("out"), Mode::Public)?;
     for word in argv.iter().filter_map(|w| w.strip_prefix('-')) {
         let word = word.strip_prefix('-').unwrap_or(word);
@@ -130,7 +132,7 @@ pub fn main(argv: &[String]) -> CmdResult {
                 None => eprintln!("No extensions in certificate"),
             }
         } else if PRINTERS.contains(&word) {
-            out.put(print(&cert, word, digest, a.dynamic.last())?.as_bytes())?;
+            out.put(&print(&cert, word, digest, a.dynamic.last(), names)?)?;
         }
     }
     if let Some(secs) = a.parsed::<i64>("checkend")? {
@@ -161,12 +163,13 @@ fn print(
     what: &str,
     digest: Option<HashAlg>,
     label: Option<&String>,
-) -> CmdResult<String> {
+    names: NameOpt,
+) -> CmdResult<Vec<u8>> {
     let tbs = c.tbs_certificate();
     let v = tbs.validity();
     Ok(match what {
-        "subject" => format!("subject={}\n", cert::display_name(tbs.subject())),
-        "issuer" => format!("issuer={}\n", cert::display_name(tbs.issuer())),
+        "subject" => return Ok(cert::print_titled("subject=", tbs.subject(), names)),
+        "issuer" => return Ok(cert::print_titled("issuer=", tbs.issuer(), names)),
         "serial" => format!("serial={}\n", cert::serial_hex(tbs.serial_number())),
         "dates" => format!(
             "notBefore={}\nnotAfter={}\n",
@@ -199,8 +202,9 @@ fn print(
             String::from_utf8_lossy(&super::req::pubkey_pem(tbs.subject_public_key_info())?)
                 .into_owned()
         }
-        _ => cert::cert_text(c).map_err(|e| pki_fail("printing", e))?,
-    })
+        _ => cert::cert_text_with(c, names).map_err(|e| pki_fail("printing", e))?,
+    }
+    .into_bytes())
 }
 
 /// `-req`: a certificate from the request `-in`.

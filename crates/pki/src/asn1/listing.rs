@@ -229,7 +229,7 @@ impl Lister<'_> {
 }
 
 /// The universal tag names OpenSSL prints (`ASN1_tag2str`), 0 to 30.
-const TAG_NAMES: [&str; 31] = [
+pub(crate) const TAG_NAMES: [&str; 31] = [
     "EOC",
     "BOOLEAN",
     "INTEGER",

@@ -26,9 +26,10 @@ mod oid_names;
 
 pub use dig::{DigError, dig};
 pub use generate::generate;
+pub(crate) use listing::TAG_NAMES;
 pub use listing::{Dump, Listing, list};
 pub use names::ObjectNames;
-pub use object::{object_by_name, object_name, object_text};
+pub use object::{long_name, object_by_name, object_name, object_text, short_name};
 
 use core::fmt::Write as _;
 

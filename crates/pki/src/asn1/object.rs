@@ -60,6 +60,24 @@ pub fn object_by_name(text: &str) -> Option<const_oid::ObjectIdentifier> {
     const_oid::ObjectIdentifier::from_arcs(arcs.iter().copied()).ok()
 }
 
+/// OpenSSL's long name of `oid` (`OBJ_nid2ln`; its short name where it has no long one),
+/// if its object table knows it.
+pub fn long_name(oid: &const_oid::ObjectIdentifier) -> Option<&'static str> {
+    let want: Vec<u32> = oid.arcs().collect();
+    NAMES.binary_search_by(|(arcs, _)| (*arcs).cmp(&want[..])).ok().map(|i| NAMES[i].1)
+}
+
+/// OpenSSL's short name of `oid` (`OBJ_nid2sn`; the long one where it has no short one),
+/// if its object table knows it.
+pub fn short_name(oid: &const_oid::ObjectIdentifier) -> Option<&'static str> {
+    let want: Vec<u32> = oid.arcs().collect();
+    SHORT_NAMES
+        .iter()
+        .find(|(_, arcs)| **arcs == want[..])
+        .map(|(sn, _)| *sn)
+        .or_else(|| long_name(oid))
+}
+
 /// The name OpenSSL's object table gives `c`, if any.
 fn name(c: &[u8]) -> Option<&'static str> {
     let mut want: Vec<u32> = Vec::new();

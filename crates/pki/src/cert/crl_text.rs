@@ -23,6 +23,12 @@ use x509_cert::time::Time;
 
 /// `openssl crl -text -noout`.
 pub fn crl_text(crl: &Crl) -> String {
+    crl_text_with(crl, super::NameOpt::ONELINE)
+}
+
+/// [`crl_text`] with the issuer printed as `names` says (`crl -text -nameopt`; OpenSSL
+/// 3.0's `X509_CRL_print_ex` starts even one entry a line after `Issuer: `).
+pub fn crl_text_with(crl: &Crl, names: super::NameOpt) -> String {
     let list = &crl.list;
     let tbs = &list.tbs;
     let mut s = String::from("Certificate Revocation List (CRL):\n");
@@ -33,7 +39,7 @@ pub fn crl_text(crl: &Crl) -> String {
         let _ = writeln!(s, "        Version unknown ({v})");
     }
     sig_alg_lines(&mut s, "        ", &list.signature_algorithm);
-    let _ = writeln!(s, "        Issuer: {}", super::display_name(&tbs.issuer));
+    let _ = writeln!(s, "        Issuer: {}", super::name_text(&tbs.issuer, 0, names));
     let _ = writeln!(s, "        Last Update: {}", time_text(&tbs.this_update));
     let next = tbs.next_update.as_ref().map_or_else(|| "NONE".to_string(), time_text);
     let _ = writeln!(s, "        Next Update: {next}");

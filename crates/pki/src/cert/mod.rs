@@ -33,6 +33,7 @@ mod name;
 mod name_check;
 mod name_constraints;
 mod name_hash;
+mod name_print;
 mod parse;
 mod peer_id;
 mod policy;
@@ -54,7 +55,7 @@ pub use checks::MIN_RSA_BITS;
 pub use crl::{Crl, MAX_CRLS, Revocation, crls_beside_certs, crls_from_pem, read_crls};
 pub use crl_build::CrlBuilder;
 pub(crate) use crl_text::{asn1_string_hex, sign_magnitude};
-pub use crl_text::{crl_text, integer_hex};
+pub use crl_text::{crl_text, crl_text_with, integer_hex};
 pub use csr::{make_csr, make_csr_with, verify_csr};
 pub use ext_conf::{
     ExtContext, add_replacing, add_section, conf_extension, drop_disabled, ip_octets,
@@ -66,6 +67,7 @@ pub use name::{attribute_oid, display_name, name_from_section, name_of, oneline,
 pub use name_check::{MAX_NAME_CHECKS, check_name_constraints};
 pub(crate) use name_hash::canonical_name;
 pub use name_hash::{name_hash, name_hash_old};
+pub use name_print::{NameOpt, name_text, print_name, print_titled};
 pub use parse::{
     cert_from_der, cert_from_pem, certs_from_pem, csr_from_der, csr_from_pem, csr_to_der,
     csr_to_pem, read_certs, read_csr, to_der, to_pem,
@@ -78,7 +80,10 @@ pub(crate) use text::{
     MONTHS, extension_lines, extension_value_lines, general_name, general_name_print,
     signature_lines,
 };
-pub use text::{cert_text, cert_text_compat, csr_text, extensions_text, serial_hex, time_text};
+pub use text::{
+    cert_text, cert_text_compat, cert_text_with, csr_text, csr_text_with, extensions_text,
+    serial_hex, time_text,
+};
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,
     verify_chain_for, verify_chain_report, verify_issued_by,

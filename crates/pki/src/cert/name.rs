@@ -1,8 +1,7 @@
 //! Distinguished names (RFC 5280 4.1.2.4) in OpenSSL's two spellings: the `-subj`
 //! argument `/C=US/O=Org/CN=name` (`+` joining attributes of one RDN, `\` escaping), and
-//! the one-line form OpenSSL 3 prints by default (`C = US, O = Org, CN = name`: its
-//! `XN_FLAG_ONELINE`, values with special characters in double quotes, bytes above 0x7f
-//! escaped as `\XX`).
+//! the one-line form OpenSSL 3 prints by default (`C = US, O = Org, CN = name`, printed
+//! by `name_print` with the other forms of `-nameopt`).
 //!
 //! Strings are encoded as OpenSSL's default `utf8only` mask does: UTF8String, but
 //! PrintableString for countryName and serialNumber and IA5String for emailAddress and
@@ -10,7 +9,7 @@
 
 use crate::{Error, Result};
 use der::asn1::{Any, ObjectIdentifier as Oid, SetOfVec};
-use der::{Decode, Encode, Tag, Tagged};
+use der::{Decode, Encode, Tag};
 use x509_cert::attr::AttributeTypeAndValue;
 use x509_cert::name::{Name, RdnSequence, RelativeDistinguishedName};
 
@@ -195,23 +194,10 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// The name as OpenSSL 3 prints it by default: `C = US, O = Org, CN = name`.
+/// The name as OpenSSL 3 prints it by default: `C = US, O = Org, CN = name`
+/// ([`super::NameOpt::ONELINE`]).
 pub fn display_name(name: &Name) -> String {
-    let mut out = String::new();
-    for (i, rdn) in name.iter_rdn().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        for (j, atv) in rdn.iter().enumerate() {
-            if j > 0 {
-                out.push_str(" + ");
-            }
-            out.push_str(&attr_name(&atv.oid));
-            out.push_str(" = ");
-            out.push_str(&value_text(&atv.value));
-        }
-    }
-    out
+    super::name_text(name, 0, super::NameOpt::ONELINE)
 }
 
 /// The name in OpenSSL's one-line form (`X509_NAME_oneline`), as it prints a directory
@@ -275,42 +261,6 @@ fn attr_name(oid: &Oid) -> String {
     }
     // OpenSSL prints short names here, which its long-name table does not hold.
     const_oid::db::DB.by_oid(oid).map(str::to_string).unwrap_or_else(|| oid.to_string())
-}
-
-/// A string value with OpenSSL's escaping: quoted if it holds `,+"\<>;` or starts or
-/// ends with a space, bytes above 0x7f as `\XX`; other types as `#` and their DER hex.
-fn value_text(v: &Any) -> String {
-    let bytes: Vec<u8> = match v.tag() {
-        Tag::Utf8String
-        | Tag::PrintableString
-        | Tag::Ia5String
-        | Tag::TeletexString
-        | Tag::VisibleString => v.value().to_vec(),
-        Tag::BmpString => {
-            let units: Vec<u16> = v
-                .value()
-                .chunks(2)
-                .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
-                .collect();
-            String::from_utf16_lossy(&units).into_bytes()
-        }
-        _ => {
-            let der = v.to_der().unwrap_or_default();
-            return format!("#{}", der.iter().map(|b| format!("{b:02X}")).collect::<String>());
-        }
-    };
-    let mut s = String::new();
-    for &b in &bytes {
-        match b {
-            0x20..=0x7e => s.push(b as char),
-            _ => s.push_str(&format!("\\{b:02X}")),
-        }
-    }
-    let special = s.chars().any(|c| ",+\"<>;".contains(c))
-        || s.starts_with(' ')
-        || s.ends_with(' ')
-        || s.starts_with('#');
-    if special { format!("\"{}\"", s.replace('"', "\\\"")) } else { s }
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //! signature in lines of 18 hex bytes.
 
 use super::ext_conf::{ACCESS_METHODS, TLS_FEATURE, TLS_FEATURES};
-use super::name::{display_name, oneline_name};
+use super::name::oneline_name;
+use super::name_print::{NameOpt, name_text};
 use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
 use cryptocard::digest::HashAlg;
@@ -39,27 +40,29 @@ const EXTENSION_REQUEST: Oid = Oid::new_unwrap("1.2.840.113549.1.9.14");
 
 /// `openssl x509 -text -noout`.
 pub fn cert_text(cert: &Certificate) -> Result<String> {
-    cert_text_named(cert, display_name)
+    cert_text_with(cert, NameOpt::ONELINE)
 }
 
 /// [`cert_text`] with the names in OpenSSL's older form (`C=US, O=Org, CN=name`), as
 /// `openssl pkcs7 -print_certs -text` prints them (`X509_print`, `XN_FLAG_COMPAT`).
 pub fn cert_text_compat(cert: &Certificate) -> Result<String> {
-    cert_text_named(cert, super::name::compat_name)
+    cert_text_with(cert, NameOpt::COMPAT)
 }
 
-fn cert_text_named(cert: &Certificate, display_name: fn(&Name) -> String) -> Result<String> {
+/// [`cert_text`] with the names printed as `names` says (`x509 -text -nameopt`,
+/// `X509_print_ex`).
+pub fn cert_text_with(cert: &Certificate, names: NameOpt) -> Result<String> {
     let tbs = cert.tbs_certificate();
     let mut s = String::from("Certificate:\n    Data:\n");
     let v = tbs.version() as u8;
     let _ = writeln!(s, "        Version: {} (0x{v:x})", v + 1);
     serial_lines(&mut s, tbs.serial_number());
     sig_alg_lines(&mut s, "        ", tbs.signature());
-    let _ = writeln!(s, "        Issuer: {}", display_name(tbs.issuer()));
+    name_line(&mut s, "        Issuer:", tbs.issuer(), names);
     let _ = writeln!(s, "        Validity");
     let _ = writeln!(s, "            Not Before: {}", time_text(&tbs.validity().not_before));
     let _ = writeln!(s, "            Not After : {}", time_text(&tbs.validity().not_after));
-    let _ = writeln!(s, "        Subject: {}", display_name(tbs.subject()));
+    name_line(&mut s, "        Subject:", tbs.subject(), names);
     spki_lines(&mut s, tbs.subject_public_key_info())?;
     if let Some(exts) = tbs.extensions().filter(|e| !e.is_empty()) {
         s.push_str("        X509v3 extensions:\n");
@@ -69,6 +72,20 @@ fn cert_text_named(cert: &Certificate, display_name: fn(&Name) -> String) -> Res
     }
     signature_lines(&mut s, cert.signature_algorithm(), cert.signature());
     Ok(s)
+}
+
+/// `label` and a name as `X509_print_ex` puts them on a text dump's line: after a space,
+/// or for one entry a line on the lines below, 12 columns in.
+fn name_line(s: &mut String, label: &str, name: &Name, names: NameOpt) {
+    s.push_str(label);
+    if names.is_multiline() {
+        s.push('\n');
+        s.push_str(&name_text(name, 12, names));
+    } else {
+        s.push(' ');
+        s.push_str(&name_text(name, 0, names));
+    }
+    s.push('\n');
 }
 
 /// The extensions of OpenSSL's short names (`basicConstraints`, `keyUsage`, ...) that the
@@ -114,10 +131,15 @@ const EXTENSION_NAMES: &[(&str, &str)] = &[
 
 /// `openssl req -text -noout`.
 pub fn csr_text(csr: &CertReq) -> Result<String> {
+    csr_text_with(csr, NameOpt::ONELINE)
+}
+
+/// [`csr_text`] with the subject printed as `names` says (`req -text -nameopt`).
+pub fn csr_text_with(csr: &CertReq, names: NameOpt) -> Result<String> {
     let mut s = String::from("Certificate Request:\n    Data:\n");
     let v = csr.info.version as u8;
     let _ = writeln!(s, "        Version: {} (0x{v:x})", v + 1);
-    let _ = writeln!(s, "        Subject: {}", display_name(&csr.info.subject));
+    name_line(&mut s, "        Subject:", &csr.info.subject, names);
     spki_lines(&mut s, &csr.info.public_key)?;
     s.push_str("        Attributes:\n");
     let mut requested = Vec::new();

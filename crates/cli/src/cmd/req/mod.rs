@@ -72,6 +72,8 @@ const SPEC: Spec = Spec {
         Flag::switch("verify").about("Check the request's self-signature"),
         Flag::switch("text").about("Print the request or certificate as text"),
         Flag::switch("pubkey").about("Print the public key"),
+        Flag::switch("subject").about("Print the subject name"),
+        certio::NAMEOPT_FLAG,
         Flag::switch("noout").about("Do not write the request or certificate"),
         keyfile::MAX_ITER_FLAG,
     ],
@@ -182,8 +184,13 @@ pub fn main(argv: &[String]) -> CmdResult {
         if a.has("pubkey") {
             out.put(&pubkey_pem(c.tbs_certificate().subject_public_key_info())?)?;
         }
+        let names = certio::name_opt(&a)?;
         if a.has("text") {
-            out.put(cert::cert_text(&c).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+            let text = cert::cert_text_with(&c, names).map_err(|e| pki_fail("printing", e))?;
+            out.put(text.as_bytes())?;
+        }
+        if a.has("subject") {
+            out.put(&cert::print_titled("subject=", c.tbs_certificate().subject(), names))?;
         }
         if !a.has("noout") {
             out.put(&certio::cert_bytes(&c, outform)?)?;
@@ -205,7 +212,7 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// Writes what the flags ask of a request: its public key, its text, itself.
+/// Writes what the flags ask of a request: its public key, its text, its subject, itself.
 fn put_request(
     out: &mut Output,
     a: &crate::args::Parsed,
@@ -215,8 +222,12 @@ fn put_request(
     if a.has("pubkey") {
         out.put(&pubkey_pem(&csr.info.public_key)?)?;
     }
+    let names = certio::name_opt(a)?;
     if a.has("text") {
-        out.put(cert::csr_text(csr).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+        out.put(cert::csr_text_with(csr, names).map_err(|e| pki_fail("printing", e))?.as_bytes())?;
+    }
+    if a.has("subject") {
+        out.put(&cert::print_titled("subject=", &csr.info.subject, names))?;
     }
     if !a.has("noout") {
         out.put(&certio::csr_bytes(csr, outform)?)?;

@@ -5,21 +5,29 @@
 //!                 [-text] [-pubkey] [-fingerprint [-sha256 ...]] [-subject] [-issuer]
 //!                 [-serial] [-dates] [-startdate] [-enddate] [-modulus] [-checkend N]
 //!                 [-hash] [-subject_hash] [-issuer_hash] [-subject_hash_old] [-issuer_hash_old]
-//!                 [-ext NAMES]
+//!                 [-ext NAMES] [-email] [-ocsp_uri] [-ocspid] [-next_serial] [-nocert]
+//!                 [-nameopt OPTS] [-dateopt rfc_822|iso_8601]
+//!                 [-checkhost NAME] [-checkemail ADDR] [-checkip ADDR]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
 //!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
 //!                 [-copy_extensions none|copy|copyall] [-extfile F [-extensions SECT]]
 //! ```
 //!
-//! The printing options print in the order given, as OpenSSL's do: `subject=C = US, ...`,
+//! The printing options print in the order given, as OpenSSL's do (one given twice
+//! where it was last given; `-hash` is `-subject_hash`, `-dates` `-startdate -enddate`):
+//! `subject=C = US, ...` (in the form `-nameopt` asks for),
 //! `issuer=...`, `serial=0A1B...`, `notBefore=Nov 27 10:53:54 2026 GMT` and `notAfter=`,
 //! `SHA1 Fingerprint=AB:CD:...` (labelled with the digest flag as typed when one is
 //! given), `Modulus=C3A1...`, the extensions `-ext` names (as in `-text`, less its indent;
 //! `No extensions in certificate` on stderr if it has none of them), the name hashes (`cert::name_hash`, `9d66eef0`), the
-//! public key (PEM), the `-text` dump; then the
-//! certificate, unless `-noout`. `-checkend N` instead ends with `Certificate will
+//! public key (PEM), the `-text` dump, the email addresses and OCSP responders one a
+//! line, `-ocspid`'s hashes, the serial after this one; then the
+//! certificate, unless `-noout` or `-nocert`. `-checkend N` instead ends with `Certificate will
 //! expire` (exit status 1) if notAfter is at most N seconds away, else `Certificate will
-//! not expire`, and writes no certificate, as OpenSSL does.
+//! not expire`, and writes no certificate, as OpenSSL does. `-checkhost`, `-checkemail`
+//! and `-checkip` say whether the certificate is for that name (`Hostname NAME does
+//! match certificate`, or `does NOT match`) and, as in OpenSSL 3.0, leave the exit status
+//! alone.
 //!
 //! `-req` issues a certificate from a request whose self-signature verifies, with the
 //! request's subject and key and an end-entity profile (key identifiers, basicConstraints
@@ -62,6 +70,15 @@ const SPEC: Spec = Spec {
         Flag::switch("enddate").about("Print notAfter"),
         Flag::switch("modulus").about("Print the RSA modulus"),
         Flag::value("ext", "NAMES").about("Print these extensions (basicConstraints,...)"),
+        Flag::switch("email").about("Print the email addresses"),
+        Flag::switch("ocsp_uri").about("Print the OCSP responders' URIs"),
+        Flag::switch("ocspid").about("Print the OCSP hashes of the subject and key"),
+        Flag::switch("next_serial").about("Print the serial number plus one"),
+        Flag::value("dateopt", "FORMAT").about("Dates as rfc_822 (default) or iso_8601"),
+        Flag::switch("nocert").about("Do not write the certificate (print what is asked)"),
+        Flag::value("checkhost", "NAME").about("Say whether the certificate is for this host"),
+        Flag::value("checkemail", "ADDR").about("Say whether it is for this email address"),
+        Flag::value("checkip", "ADDR").about("Say whether it is for this IP address"),
         Flag::switch("hash").about("As -subject_hash"),
         Flag::switch("subject_hash").about("Print the subject name's hash (OpenSSL 1.0+)"),
         Flag::switch("issuer_hash").about("Print the issuer name's hash"),
@@ -90,24 +107,78 @@ const SPEC: Spec = Spec {
     more: None,
 };
 
-/// The printing switches, printed in the order given.
+/// The printing switches, each printed where it was last given.
 const PRINTERS: &[&str] = &[
     "subject",
     "issuer",
     "serial",
-    "dates",
+    "next_serial",
+    "email",
+    "ocsp_uri",
     "startdate",
     "enddate",
     "fingerprint",
     "modulus",
-    "hash",
     "subject_hash",
     "issuer_hash",
     "subject_hash_old",
     "issuer_hash_old",
     "pubkey",
     "text",
+    "ocspid",
+    "ext",
 ];
+
+/// The printing options in the order they print: OpenSSL numbers each as it comes, a
+/// later mention renumbering it, and prints them by number; `-hash` is `-subject_hash`,
+/// `-dates` is `-startdate -enddate`.
+fn print_order(argv: &[String]) -> Vec<&'static str> {
+    let mut order: Vec<&'static str> = Vec::new();
+    for word in argv.iter().filter_map(|w| w.strip_prefix('-')) {
+        let word = word.strip_prefix('-').unwrap_or(word);
+        let word = word.split_once('=').map_or(word, |(name, _)| name);
+        let keys: Vec<&'static str> = match word {
+            "hash" => vec!["subject_hash"],
+            "dates" => vec!["startdate", "enddate"],
+            _ => PRINTERS.iter().copied().filter(|p| *p == word).collect(),
+        };
+        for key in keys {
+            order.retain(|k| *k != key);
+            order.push(key);
+        }
+    }
+    order
+}
+
+/// How `-dateopt` asks dates to be printed: ISO 8601 or not.
+fn iso_dates(a: &crate::args::Parsed) -> CmdResult<bool> {
+    match a.value("dateopt").map(str::to_ascii_lowercase).as_deref() {
+        None | Some("rfc_822") => Ok(false),
+        Some("iso_8601") => Ok(true),
+        Some(other) => Err(Fail::msg(format!("-dateopt: rfc_822 or iso_8601, not '{other}'"))),
+    }
+}
+
+/// `-checkhost`, `-checkemail`, `-checkip`: whether the certificate is for each.
+fn cert_checks(a: &crate::args::Parsed, c: &Certificate) -> CmdResult<String> {
+    let mut out = String::new();
+    let mut say = |what: &str, value: &str, matches: bool| {
+        let not = if matches { "" } else { " NOT" };
+        out.push_str(&format!("{what} {value} does{not} match certificate\n"));
+    };
+    if let Some(host) = a.value("checkhost") {
+        say("Hostname", host, cert::host_matches(c, host));
+    }
+    if let Some(email) = a.value("checkemail") {
+        say("Email", email, cryptocard_pki::cert::email_matches(c, email));
+    }
+    if let Some(ip) = a.value("checkip") {
+        let octets = cert::ip_octets(ip)
+            .ok_or_else(|| Fail::msg(format!("-checkip {ip}: not an IPv4 or IPv6 address")))?;
+        say("IP", ip, cert::ip_matches(c, &octets));
+    }
+    Ok(out)
+}
 
 /// Runs `x509`.
 pub fn main(argv: &[String]) -> CmdResult {
@@ -121,18 +192,18 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         certio::load_cert(a.value("in"), inform)?
     };
-    let names = certio::name_opt(&a)?;
+    let how = How { names: certio::name_opt(&a)?, iso_dates: iso_dates(&a)? };
+    let checks = cert_checks(&a, &cert)?;
     let mut out = Output::create(a.value("out"), Mode::Public)?;
-    for word in argv.iter().filter_map(|w| w.strip_prefix('-')) {
-        let word = word.strip_prefix('-').unwrap_or(word);
+    for word in print_order(argv) {
         if word == "ext" {
             let names: Vec<&str> = a.values("ext").iter().flat_map(|v| v.split(',')).collect();
             match cert::extensions_text(&cert, &names) {
                 Some(text) => out.put(text.as_bytes())?,
                 None => eprintln!("No extensions in certificate"),
             }
-        } else if PRINTERS.contains(&word) {
-            out.put(&print(&cert, word, digest, a.dynamic.last(), names)?)?;
+        } else {
+            out.put(&print(&cert, word, digest, a.dynamic.last(), how)?)?;
         }
     }
     if let Some(secs) = a.parsed::<i64>("checkend")? {
@@ -142,10 +213,18 @@ pub fn main(argv: &[String]) -> CmdResult {
         out.commit()?;
         return if expires { Err(Fail::silent(1)) } else { Ok(()) };
     }
-    if !a.has("noout") {
+    out.put(checks.as_bytes())?;
+    if !a.has("noout") && !a.has("nocert") {
         out.put(&certio::cert_bytes(&cert, outform)?)?;
     }
     out.commit()
+}
+
+/// How names and dates print.
+#[derive(Clone, Copy)]
+struct How {
+    names: NameOpt,
+    iso_dates: bool,
 }
 
 /// Whether notAfter is at most `secs` seconds from now (OpenSSL's `X509_cmp_time` of
@@ -163,28 +242,29 @@ fn print(
     what: &str,
     digest: Option<HashAlg>,
     label: Option<&String>,
-    names: NameOpt,
+    how: How,
 ) -> CmdResult<Vec<u8>> {
     let tbs = c.tbs_certificate();
     let v = tbs.validity();
+    let time = |t| if how.iso_dates { cert::time_text_iso(t) } else { cert::time_text(t) };
+    let lines = |items: Vec<String>| items.iter().map(|i| format!("{i}\n")).collect();
     Ok(match what {
-        "subject" => return Ok(cert::print_titled("subject=", tbs.subject(), names)),
-        "issuer" => return Ok(cert::print_titled("issuer=", tbs.issuer(), names)),
+        "subject" => return Ok(cert::print_titled("subject=", tbs.subject(), how.names)),
+        "issuer" => return Ok(cert::print_titled("issuer=", tbs.issuer(), how.names)),
         "serial" => format!("serial={}\n", cert::serial_hex(tbs.serial_number())),
-        "dates" => format!(
-            "notBefore={}\nnotAfter={}\n",
-            cert::time_text(&v.not_before),
-            cert::time_text(&v.not_after)
-        ),
-        "startdate" => format!("notBefore={}\n", cert::time_text(&v.not_before)),
-        "enddate" => format!("notAfter={}\n", cert::time_text(&v.not_after)),
+        "next_serial" => format!("{}\n", cert::next_serial_hex(tbs.serial_number())),
+        "email" => lines(cert::emails(c)),
+        "ocsp_uri" => lines(cert::ocsp_uris(c)),
+        "ocspid" => cert::ocspid_text(c).map_err(|e| pki_fail("-ocspid", e))?,
+        "startdate" => format!("notBefore={}\n", time(&v.not_before)),
+        "enddate" => format!("notAfter={}\n", time(&v.not_after)),
         "fingerprint" => {
             let label = label.map_or("SHA1", String::as_str);
             let line = cert::fingerprint_line(c, digest.unwrap_or(HashAlg::Sha1), label)
                 .map_err(|e| pki_fail("fingerprint", e))?;
             format!("{line}\n")
         }
-        "hash" | "subject_hash" | "issuer_hash" | "subject_hash_old" | "issuer_hash_old" => {
+        "subject_hash" | "issuer_hash" | "subject_hash_old" | "issuer_hash_old" => {
             let name = if what.starts_with("issuer") { tbs.issuer() } else { tbs.subject() };
             let hash = if what.ends_with("_old") {
                 cert::name_hash_old(name)
@@ -202,7 +282,7 @@ fn print(
             String::from_utf8_lossy(&super::req::pubkey_pem(tbs.subject_public_key_info())?)
                 .into_owned()
         }
-        _ => cert::cert_text_with(c, names).map_err(|e| pki_fail("printing", e))?,
+        _ => cert::cert_text_with(c, how.names).map_err(|e| pki_fail("printing", e))?,
     }
     .into_bytes())
 }

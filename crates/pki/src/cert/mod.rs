@@ -29,6 +29,7 @@ mod encode;
 mod ext_conf;
 mod failure;
 mod host;
+mod lookups;
 mod name;
 mod name_check;
 mod name_constraints;
@@ -63,6 +64,7 @@ pub use ext_conf::{
 };
 pub use failure::{PathError, PathFailure};
 pub use host::host_matches;
+pub use lookups::{emails, next_serial_hex, ocsp_uris, ocspid_text, time_text_iso};
 pub use name::{attribute_oid, display_name, name_from_section, name_of, oneline, parse_subject};
 pub use name_check::{MAX_NAME_CHECKS, check_name_constraints};
 pub(crate) use name_hash::canonical_name;

@@ -188,19 +188,22 @@ pub fn serial_hex(serial: &SerialNumber) -> String {
     super::integer_hex(serial.as_bytes())
 }
 
+/// `Serial Number:` as `X509_print_ex` prints it: in decimal and hex where OpenSSL's
+/// `ASN1_INTEGER_get` reads it into a long (and does not return -1, its error value),
+/// else its magnitude's bytes on the next line, after ` (Negative)` for a negative one.
 fn serial_lines(s: &mut String, serial: &SerialNumber) {
-    let raw = serial.as_bytes();
-    let negative = raw.first().is_some_and(|b| b & 0x80 != 0);
-    let magnitude = magnitude(raw);
-    // In decimal where OpenSSL's `ASN1_INTEGER_get` reads it into a (signed) long.
-    let v = magnitude.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
-    if !negative && magnitude.len() <= 8 && v <= i64::MAX as u64 {
-        let _ = writeln!(s, "        Serial Number: {v} (0x{v:x})");
+    let (negative, magnitude) = super::sign_magnitude(serial.as_bytes());
+    let v = magnitude.iter().fold(0u128, |a, &b| (a << 8) | u128::from(b));
+    let fits = magnitude.len() <= 8
+        && if negative { (2..=1u128 << 63).contains(&v) } else { v <= i64::MAX as u128 };
+    if fits {
+        let sign = if negative { "-" } else { "" };
+        let _ = writeln!(s, "        Serial Number: {sign}{v} ({sign}0x{v:x})");
         return;
     }
     let neg = if negative { " (Negative)" } else { "" };
     let hex: Vec<String> = magnitude.iter().map(|b| format!("{b:02x}")).collect();
-    let _ = writeln!(s, "        Serial Number:{neg}\n            {}", hex.join(":"));
+    let _ = writeln!(s, "        Serial Number:\n            {neg}{}", hex.join(":"));
 }
 
 /// An INTEGER's content without its leading zero bytes (the last byte kept): the

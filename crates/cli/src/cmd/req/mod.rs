@@ -73,6 +73,7 @@ const SPEC: Spec = Spec {
         Flag::switch("text").about("Print the request or certificate as text"),
         Flag::switch("pubkey").about("Print the public key"),
         Flag::switch("subject").about("Print the subject name"),
+        Flag::switch("modulus").about("Print the RSA modulus"),
         certio::NAMEOPT_FLAG,
         Flag::switch("noout").about("Do not write the request or certificate"),
         keyfile::MAX_ITER_FLAG,
@@ -192,6 +193,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         if a.has("subject") {
             out.put(&cert::print_titled("subject=", c.tbs_certificate().subject(), names))?;
         }
+        put_modulus(&mut out, &a, c.tbs_certificate().subject_public_key_info())?;
         if !a.has("noout") {
             out.put(&certio::cert_bytes(&c, outform)?)?;
         }
@@ -212,7 +214,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// Writes what the flags ask of a request: its public key, its text, its subject, itself.
+/// Writes what the flags ask of a request: its public key, its text, its subject, its
+/// modulus, itself.
 fn put_request(
     out: &mut Output,
     a: &crate::args::Parsed,
@@ -229,10 +232,26 @@ fn put_request(
     if a.has("subject") {
         out.put(&cert::print_titled("subject=", &csr.info.subject, names))?;
     }
+    put_modulus(out, a, &csr.info.public_key)?;
     if !a.has("noout") {
         out.put(&certio::csr_bytes(csr, outform)?)?;
     }
     Ok(())
+}
+
+/// `-modulus`: the RSA modulus of `spki`, as `x509 -modulus` prints it.
+fn put_modulus(
+    out: &mut Output,
+    a: &crate::args::Parsed,
+    spki: &cryptocard::rsa::spki::SubjectPublicKeyInfoOwned,
+) -> CmdResult {
+    if !a.has("modulus") {
+        return Ok(());
+    }
+    match cryptocard_pki::sig::public_key_from_spki(spki) {
+        Ok(key) => out.put(super::rsa::modulus_line(&key).as_bytes()),
+        Err(_) => out.put(b"Modulus=Wrong Algorithm type\n"),
+    }
 }
 
 /// Checks a request's self-signature, saying so on stderr as OpenSSL 3.0 does.

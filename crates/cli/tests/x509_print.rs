@@ -1,5 +1,5 @@
 //! `x509`'s printing options beyond the text dump, and `req -modulus`: email addresses,
-//! OCSP responders, the OCSP hashes, the next serial, ISO 8601 dates, the host, email
+//! OCSP responders, the OCSP hashes, the purposes, the next serial, ISO 8601 dates, the host, email
 //! and IP checks, `-nocert`, and the order OpenSSL prints them in (an option given twice
 //! prints once, where it was last given). Against fixed expectations and, where
 //! `openssl` is installed, beside it.
@@ -142,4 +142,56 @@ fn beside_openssl() {
     ok(&run(&["req", "-new", "-key", key, "-subj", "/CN=m", "-out", &csr], b""));
     let args = ["req", "-in", &csr, "-noout", "-pubkey", "-subject", "-modulus"];
     assert_eq!(ok(&run(&args, b"")), openssl(&args, b""));
+}
+
+#[test]
+fn purposes() {
+    let certum = data("root-certum.pem");
+    // As openssl 3.0.19 printed them for this root (a CA by basicConstraints).
+    let want = "Certificate purposes:\nSSL client : No\nSSL client CA : Yes\nSSL server : No\n\
+                SSL server CA : Yes\nNetscape SSL server : No\nNetscape SSL server CA : Yes\n\
+                S/MIME signing : No\nS/MIME signing CA : Yes\nS/MIME encryption : No\n\
+                S/MIME encryption CA : Yes\nCRL signing : Yes\nCRL signing CA : Yes\n\
+                Any Purpose : Yes\nAny Purpose CA : Yes\nOCSP helper : Yes\n\
+                OCSP helper CA : Yes\nTime Stamp signing : No\nTime Stamp signing CA : Yes\n";
+    assert_eq!(x509(certum.to_str().unwrap(), &["-noout", "-purpose"]), want);
+    if !have_openssl("purposes") {
+        return;
+    }
+    // Certificates openssl makes: a version 1 root (a CA by OpenSSL's warning code 3), a
+    // CA by keyUsage alone (code 4), and end entities and CAs limited by keyUsage and
+    // extendedKeyUsage.
+    let dir = tempdir();
+    let d = |n: &str| path(dir.path(), n);
+    let key = data("rsa2048.pem");
+    let key = key.to_str().unwrap();
+    let csr = d("p.csr");
+    openssl(&["req", "-new", "-key", key, "-subj", "/CN=p", "-out", &csr], b"");
+    let extensions = [
+        "",
+        "keyUsage=keyCertSign,cRLSign",
+        "keyUsage=digitalSignature",
+        "basicConstraints=critical,CA:TRUE\nextendedKeyUsage=serverAuth",
+        "extendedKeyUsage=clientAuth\nkeyUsage=keyAgreement",
+        "extendedKeyUsage=critical,timeStamping\nkeyUsage=nonRepudiation",
+        "extendedKeyUsage=emailProtection\nkeyUsage=keyEncipherment",
+        "basicConstraints=CA:FALSE\nkeyUsage=cRLSign,keyCertSign",
+        "keyUsage=keyCertSign\nextendedKeyUsage=OCSPSigning",
+    ];
+    for (i, ext) in extensions.iter().enumerate() {
+        let cert = d(&format!("p{i}.pem"));
+        let mut args = vec!["x509", "-req", "-in", &csr, "-signkey", key, "-out", &cert];
+        let conf = d(&format!("p{i}.cnf"));
+        if !ext.is_empty() {
+            std::fs::write(&conf, format!("{ext}\n")).unwrap();
+            args.extend(["-extfile", &conf]);
+        }
+        openssl(&args, b"");
+        let print = ["x509", "-in", &cert, "-noout", "-purpose"];
+        assert_eq!(
+            ok_text(&run(&print, b"")),
+            String::from_utf8_lossy(&openssl(&print, b"")),
+            "{ext}"
+        );
+    }
 }

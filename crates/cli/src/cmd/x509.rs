@@ -5,7 +5,7 @@
 //!                 [-text] [-pubkey] [-fingerprint [-sha256 ...]] [-subject] [-issuer]
 //!                 [-serial] [-dates] [-startdate] [-enddate] [-modulus] [-checkend N]
 //!                 [-hash] [-subject_hash] [-issuer_hash] [-subject_hash_old] [-issuer_hash_old]
-//!                 [-ext NAMES] [-email] [-ocsp_uri] [-ocspid] [-next_serial] [-nocert]
+//!                 [-ext NAMES] [-email] [-ocsp_uri] [-ocspid] [-purpose] [-next_serial] [-nocert]
 //!                 [-nameopt OPTS] [-dateopt rfc_822|iso_8601]
 //!                 [-checkhost NAME] [-checkemail ADDR] [-checkip ADDR]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
@@ -21,7 +21,8 @@
 //! given), `Modulus=C3A1...`, the extensions `-ext` names (as in `-text`, less its indent;
 //! `No extensions in certificate` on stderr if it has none of them), the name hashes (`cert::name_hash`, `9d66eef0`), the
 //! public key (PEM), the `-text` dump, the email addresses and OCSP responders one a
-//! line, `-ocspid`'s hashes, the serial after this one; then the
+//! line, `-ocspid`'s hashes, the purposes it may serve (`cert::purposes_text`), the
+//! serial after this one; then the
 //! certificate, unless `-noout` or `-nocert`. `-checkend N` instead ends with `Certificate will
 //! expire` (exit status 1) if notAfter is at most N seconds away, else `Certificate will
 //! not expire`, and writes no certificate, as OpenSSL does. `-checkhost`, `-checkemail`
@@ -73,6 +74,7 @@ const SPEC: Spec = Spec {
         Flag::switch("email").about("Print the email addresses"),
         Flag::switch("ocsp_uri").about("Print the OCSP responders' URIs"),
         Flag::switch("ocspid").about("Print the OCSP hashes of the subject and key"),
+        Flag::switch("purpose").about("Print the purposes the certificate may serve"),
         Flag::switch("next_serial").about("Print the serial number plus one"),
         Flag::value("dateopt", "FORMAT").about("Dates as rfc_822 (default) or iso_8601"),
         Flag::switch("nocert").about("Do not write the certificate (print what is asked)"),
@@ -126,6 +128,7 @@ const PRINTERS: &[&str] = &[
     "pubkey",
     "text",
     "ocspid",
+    "purpose",
     "ext",
 ];
 
@@ -256,6 +259,7 @@ fn print(
         "email" => lines(cert::emails(c)),
         "ocsp_uri" => lines(cert::ocsp_uris(c)),
         "ocspid" => cert::ocspid_text(c).map_err(|e| pki_fail("-ocspid", e))?,
+        "purpose" => cert::purposes_text(c),
         "startdate" => format!("notBefore={}\n", time(&v.not_before)),
         "enddate" => format!("notAfter={}\n", time(&v.not_after)),
         "fingerprint" => {

@@ -76,7 +76,7 @@ pub use parse::{
 };
 pub use peer_id::{email_matches, ip_matches};
 pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
-pub use purpose::Purpose;
+pub use purpose::{Purpose, purposes_text};
 pub use store::TrustStore;
 pub(crate) use text::{
     MONTHS, extension_lines, extension_value_lines, general_name, general_name_print,

@@ -147,6 +147,53 @@ impl Purpose {
     }
 }
 
+/// The purposes `openssl x509 -purpose` lists, in OpenSSL 3.0's order, by the names it
+/// prints.
+const LISTED: [(Purpose, &str); 9] = [
+    (Purpose::SslClient, "SSL client"),
+    (Purpose::SslServer, "SSL server"),
+    (Purpose::NsSslServer, "Netscape SSL server"),
+    (Purpose::SmimeSign, "S/MIME signing"),
+    (Purpose::SmimeEncrypt, "S/MIME encryption"),
+    (Purpose::CrlSign, "CRL signing"),
+    (Purpose::Any, "Any Purpose"),
+    (Purpose::OcspHelper, "OCSP helper"),
+    (Purpose::TimestampSign, "Time Stamp signing"),
+];
+
+/// `x509 -purpose`: for each purpose, whether the certificate may serve it as an end
+/// entity and as a CA, as OpenSSL's `purpose_print` says (`Yes (WARNING code=3)` for a CA
+/// only by being a version 1 root, `=4` only by its keyUsage, where OpenSSL's check
+/// returns `check_ca`'s answer: S/MIME, CRL signing, OCSP helper, time stamping).
+pub fn purposes_text(cert: &Certificate) -> String {
+    let mut out = String::from("Certificate purposes:\n");
+    for (purpose, name) in LISTED {
+        let leaf = if purpose.allows(cert) { "Yes" } else { "No" };
+        out.push_str(&format!("{name} : {leaf}\n"));
+        let ca = match purpose.check(cert, 1) {
+            Err(_) => "No".to_string(),
+            Ok(()) => {
+                let code = match ca_kind(cert) {
+                    CaKind::V1Root => 3,
+                    CaKind::ByKeyUsage => 4,
+                    _ => 1,
+                };
+                let plain = matches!(
+                    purpose,
+                    Purpose::Any | Purpose::SslClient | Purpose::SslServer | Purpose::NsSslServer
+                );
+                if plain || code == 1 {
+                    "Yes".to_string()
+                } else {
+                    format!("Yes (WARNING code={code})")
+                }
+            }
+        };
+        out.push_str(&format!("{name} CA : {ca}\n"));
+    }
+    out
+}
+
 /// RFC 3161 section 2.3 as OpenSSL's `check_purpose_timestamp_sign` reads it, for the end
 /// entity (a CA need only be one): a keyUsage, if any, of digitalSignature and
 /// nonRepudiation alone, and a critical extendedKeyUsage whose only purpose OpenSSL knows

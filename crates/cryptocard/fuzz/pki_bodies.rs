@@ -178,7 +178,9 @@ const NAMES_MAX_CERTS: usize = 16;
 /// better), as an end entity and as a CA, against the constraints of each; then the
 /// bundle as a path (end entity first, trust anchor last) for its policies, with the
 /// default inputs, an explicit policy required, and anyPolicy and mappings inhibited
-/// with one policy acceptable. Signatures play no part, so
+/// with one policy acceptable. Each certificate's subject and issuer are printed in every
+/// form of `-nameopt`, and what `x509` prints of it besides its text (emails, OCSP
+/// responders and hashes, purposes, the next serial). Signatures play no part, so
 /// that mutated certificates still reach the comparisons. Anything may fail; nothing may
 /// panic or hang.
 pub fn names(data: &[u8]) -> Reached {
@@ -189,7 +191,24 @@ pub fn names(data: &[u8]) -> Reached {
     };
     r.certs = certs.len();
     let certs = &certs[..certs.len().min(NAMES_MAX_CERTS)];
+    let forms = [
+        "oneline",
+        "RFC2253",
+        "multiline",
+        "compat",
+        "oid,dump_all,show_type",
+        "utf8,-esc_msb,sep_semi_plus_space,lname,align,dn_rev",
+        "esc_2254,ignore_type,dump_der,nofname,use_quote",
+    ]
+    .map(|f| cert::NameOpt::from_args(&[f]).expect("the forms parse"));
     for c in certs {
+        let tbs = c.tbs_certificate();
+        for form in forms {
+            let _ =
+                (cert::print_name(tbs.subject(), 4, form), cert::name_text(tbs.issuer(), 0, form));
+        }
+        let _ = (cert::emails(c), cert::ocsp_uris(c), cert::ocspid_text(c));
+        let _ = (cert::purposes_text(c), cert::next_serial_hex(tbs.serial_number()));
         for constraining in certs {
             for end_entity in [true, false] {
                 match cert::check_name_constraints(c, constraining, end_entity) {

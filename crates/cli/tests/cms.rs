@@ -444,6 +444,36 @@ fn cmsout_converts_and_verify_writes_the_signers() {
     let written = std::fs::read_to_string(&signers).unwrap();
     let expected = std::fs::read_to_string(&signer).unwrap();
     assert_eq!(written.trim(), expected.trim());
+    // -certsout: the message's certificates, written even when verification then fails
+    // (here: no trusted root), as openssl writes them.
+    let certs_out = path(dir.path(), "certs.pem");
+    let args =
+        ["cms", "-verify", "-inform", "DER", "-in", &der, "-no-CAfile", "-certsout", &certs_out];
+    fails_with(&run(&args, b""), 4, "");
+    assert_eq!(std::fs::read_to_string(&certs_out).unwrap().trim(), expected.trim());
+    let from_cmsout = path(dir.path(), "certs2.pem");
+    ok(&run(
+        &[
+            "cms",
+            "-cmsout",
+            "-inform",
+            "DER",
+            "-in",
+            &der,
+            "-outform",
+            "PEM",
+            "-certsout",
+            &from_cmsout,
+        ],
+        b"",
+    ));
+    assert_eq!(std::fs::read(&from_cmsout).unwrap(), std::fs::read(&certs_out).unwrap());
+    if have_openssl("cmsout_converts_and_verify_writes_the_signers") {
+        let theirs = path(dir.path(), "certs3.pem");
+        let args = ["cms", "-cmsout", "-inform", "DER", "-in", &der, "-certsout", &theirs];
+        openssl(&args, b"");
+        assert_eq!(std::fs::read(&theirs).unwrap(), std::fs::read(&certs_out).unwrap());
+    }
     // A certificate is no CMS message.
     let out = run(&["cms", "-cmsout", "-in", &signer, "-inform", "PEM", "-outform", "DER"], b"");
     fails_with(&out, 3, "PEM label");

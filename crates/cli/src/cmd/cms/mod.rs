@@ -99,6 +99,7 @@ const FLAGS: &[Flag] = &[
     Flag::switch("nodetach").about("Put the content inside the signed message"),
     Flag::switch("detached").about("Leave the content out (the default)"),
     Flag::value("signer", "FILE").about("Signer certificate (repeat); with -verify, output file"),
+    Flag::value("certsout", "FILE").about("-verify, -cmsout: write the message's certificates"),
     Flag::value("inkey", "FILE").about("Private key (one per -signer; default: the signer file)"),
     Flag::value("keyform", "PEM|DER").about("Key format (default: by content)"),
     Flag::value("passin", "ARG").about("Key password source"),
@@ -228,6 +229,15 @@ impl Ctx<'_> {
             .map_err(|e| fail(3, format!("Error reading S/MIME message: {e}")))
     }
 
+    /// `-certsout`: every certificate the message carries, written before the message is
+    /// checked, as `openssl cms` writes them (an empty file for a message that carries
+    /// none).
+    fn certs_out(&self, der: &[u8]) -> CmdResult {
+        let Some(path) = self.a.value("certsout") else { return Ok(()) };
+        let (certs, _) = cryptocard_pki::cms::certs_and_crls(der).unwrap_or_default();
+        write_pem_certs(path, &certs)
+    }
+
     /// Writes `data` to `-out` (stdout without it) as a whole, or nothing.
     fn write(&self, data: &[u8], mode: Mode) -> CmdResult {
         let mut out = Output::create(self.a.value("out"), mode)?;
@@ -276,6 +286,18 @@ impl Ctx<'_> {
     }
 }
 
+/// Writes `certs` to `path` as PEM (`-signer` and `-certsout` of `-verify`), exit status 5
+/// if they cannot be written.
+fn write_pem_certs(path: &str, certs: &[Certificate]) -> CmdResult {
+    let mut pem = String::new();
+    for cert in certs {
+        pem.push_str(&cryptocard_pki::cert::to_pem(cert).map_err(|e| fail(5, e.to_string()))?);
+    }
+    let mut out = Output::create(Some(path), Mode::Public).map_err(|f| fail(5, f.to_string()))?;
+    out.put(pem.as_bytes()).map_err(|f| fail(5, f.to_string()))?;
+    out.commit().map_err(|f| fail(5, f.to_string()))
+}
+
 /// The certificates in a PEM or DER file (exit status 2 if it cannot be read, or holds
 /// more than [`io::MAX_CERT_INPUT`] bytes).
 fn load_certs(path: &str) -> CmdResult<Vec<Certificate>> {
@@ -288,6 +310,7 @@ fn load_certs(path: &str) -> CmdResult<Vec<Certificate>> {
 fn convert(ctx: &Ctx<'_>) -> CmdResult {
     let (der, _) = ctx.read_message()?;
     let kind = cryptocard_pki::cms::kind_of(&der).map_err(|e| fail(3, e.to_string()))?;
+    ctx.certs_out(&der)?;
     let format = if ctx.a.has("pk7out") { Format::Pem } else { ctx.format("outform")? };
     let out = if format == Format::Smime {
         let smime_type = match kind {

@@ -13,7 +13,7 @@
 use super::{Ctx, fail};
 use crate::cmd::verify::{policy_oid, trust_files};
 use crate::fail::CmdResult;
-use crate::io::{self, Mode, Output};
+use crate::io::{self, Mode};
 use cryptocard_pki::cert::TrustStore;
 use cryptocard_pki::cms::{self, CrlCheck, VerifyOptions};
 use std::time::{Duration, UNIX_EPOCH};
@@ -21,6 +21,7 @@ use std::time::{Duration, UNIX_EPOCH};
 pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     let a = ctx.a;
     let (der, multipart_content) = ctx.read_message()?;
+    ctx.certs_out(&der)?;
     let detached = match a.value("content") {
         Some(path) => Some(io::read_input(Some(path)).map_err(|f| fail(2, f.to_string()))?),
         None => multipart_content,
@@ -57,15 +58,8 @@ pub(super) fn run(ctx: &Ctx<'_>) -> CmdResult {
     let content = ctx.output_content(&verified.content)?;
     ctx.write(content, Mode::Public)?;
     eprintln!("{}", ctx.flavor.verified_line());
-    if let Some(path) = a.value("signer") {
-        let mut pem = String::new();
-        for cert in &verified.signers {
-            pem.push_str(&cryptocard_pki::cert::to_pem(cert).map_err(|e| fail(5, e.to_string()))?);
-        }
-        let mut out =
-            Output::create(Some(path), Mode::Public).map_err(|f| fail(5, f.to_string()))?;
-        out.put(pem.as_bytes()).map_err(|f| fail(5, f.to_string()))?;
-        out.commit().map_err(|f| fail(5, f.to_string()))?;
+    match a.value("signer") {
+        Some(path) => super::write_pem_certs(path, &verified.signers),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -11,7 +11,8 @@
 //! As in OpenSSL, the input of `-sign`/`-verify` is what is signed: with
 //! `-pkeyopt digest:NAME` a digest of that length (wrapped in a DigestInfo for PKCS#1
 //! v1.5), without it raw data (PKCS#1 v1.5 type 1 padding of the data itself); with
-//! `-rawin -digest NAME` the message, hashed here as it is read (any length). Other
+//! `-rawin -digest NAME` the message, hashed here as it is read (any length; SHA-256
+//! without `-digest`, as OpenSSL 3 defaults it for RSA). Other
 //! inputs are read whole, up to 1 MiB. `-verify` prints `Signature Verified
 //! Successfully` or `Signature Verification Failure` (exit 1). Paddings and their
 //! options: see `rsaopt` (`-pkeyopt rsa_padding_mode:pkcs1|pss|oaep|none|x931`, ...).
@@ -49,7 +50,7 @@ const SPEC: Spec = Spec {
         Flag::value("in", "FILE").about("Input file (default stdin)"),
         Flag::value("out", "FILE").about("Output file (default stdout)"),
         Flag::value("sigfile", "FILE").about("Signature file (-verify)"),
-        Flag::switch("rawin").about("The input is the message, hashed with -digest"),
+        Flag::switch("rawin").about("The input is the message, hashed with -digest (SHA-256)"),
         Flag::value("digest", "NAME").about("Digest of the message with -rawin"),
         Flag::value("pkeyopt", "OPT:VALUE").about("RSA option (rsa_padding_mode:, digest:, ...)"),
         Flag::switch("hexdump").about("Print the output as a hex dump"),
@@ -117,10 +118,11 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         keyfile::load(Some(keyfile), keyform, a.value("passin"), want, &read)?
     };
-    // With -rawin -digest the input is a message, hashed here as it is read.
+    // With -rawin the input is a message, hashed here as it is read: with -digest's
+    // hash, else SHA-256, RSA's default digest in OpenSSL 3.
     let rawin = match (a.has("rawin"), a.value("digest")) {
         (true, Some(name)) => Some(super::digest_by_name(name)?),
-        (true, None) => return Err(Fail::msg("-rawin needs -digest NAME")),
+        (true, None) => Some(HashAlg::Sha256),
         (false, Some(_)) => return Err(Fail::msg("-digest needs -rawin")),
         (false, None) => None,
     };

@@ -60,6 +60,11 @@ fn hmac_rfc4231() {
             b"",
         );
         assert_eq!(ok_text(&out), format!("{want}\n"));
+        // In an -out file, the hex alone, as openssl mac writes it there.
+        let file = path(dir.path(), "tag");
+        let args = ["mac", "-digest", digest, "-macopt", "key:Jefe", "-in", &input, "-out", &file];
+        ok(&run(&[&args[..], &["HMAC"]].concat(), b""));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), want);
     }
 }
 

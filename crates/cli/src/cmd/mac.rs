@@ -338,7 +338,9 @@ pub fn main(argv: &[String]) -> CmdResult {
     if a.has("binary") {
         out.put(&tag)?;
     } else {
-        out.put(format!("{}\n", hex::upper(&tag)).as_bytes())?;
+        // A line on stdout; in an -out file the hex alone, as openssl mac writes it.
+        let end = if a.value("out").is_some() { "" } else { "\n" };
+        out.put(format!("{}{end}", hex::upper(&tag)).as_bytes())?;
     }
     out.commit()
 }

@@ -1,4 +1,4 @@
-//! `-nameopt` in `x509`, `req` and `crl`: names printed as OpenSSL 3.0 prints them under
+//! `-nameopt` in `x509`, `req`, `crl` and `verify`: names printed as OpenSSL 3.0 prints them under
 //! each of its forms (one-line, RFC 2253, multi-line, the old compat form, UTF-8, field
 //! names short, long or as OIDs, values dumped), in `-subject`/`-issuer` and in `-text`;
 //! against fixed expectations (what openssl 3.0.19 printed) and, where `openssl` is
@@ -72,6 +72,12 @@ fn subjects_in_each_form() {
     let c = path(dir.path(), "c.pem");
     let out = run(&["x509", "-in", &c, "-noout", "-subject", "-nameopt", "oneline,bogus"], b"");
     fails(&out, 1, "name option 'bogus'");
+    // verify names the certificate at fault in the same form.
+    let out = run(&["verify", "-no-CAfile", "-nameopt", "RFC2253", &c], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("emailAddress=x@y,CN=\\#hash,"), "{err}");
+    assert!(err.contains("\nerror 18 at 0 depth lookup"), "{err}");
 }
 
 /// Every form in every command that prints names, byte for byte beside openssl.
@@ -102,7 +108,8 @@ fn beside_openssl() {
         "dump_unknown,RFC2253",
     ];
     let (c, r, crl) = (d("c.pem"), d("r.pem"), d("crl.pem"));
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
+        &["verify", "-CAfile", &c, "-show_chain", &c],
         &["x509", "-in", &c, "-noout", "-subject", "-issuer"],
         &["x509", "-in", &c, "-noout", "-text"],
         &["req", "-in", &r, "-noout", "-text", "-subject"],
@@ -111,10 +118,15 @@ fn beside_openssl() {
     ];
     for form in forms {
         for command in commands {
-            let mut args = command.to_vec();
+            // Options before verify's certificate: openssl reads none after it.
+            let (mut args, last) = match command.split_last() {
+                Some((file, rest)) if command[0] == "verify" => (rest.to_vec(), vec![*file]),
+                _ => (command.to_vec(), vec![]),
+            };
             if !form.is_empty() {
                 args.extend(["-nameopt", form]);
             }
+            args.extend(last);
             let ours = ok(&run(&args, b""));
             let theirs = openssl(&args, b"");
             assert_eq!(

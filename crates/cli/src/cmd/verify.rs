@@ -48,8 +48,8 @@ use crate::args::{Flag, Parsed};
 use crate::fail::{CmdResult, Fail};
 use crate::io;
 use cryptocard_pki::cert::{
-    self, Certificate, Crl, PathBudget, PathChecks, PathFailure, PolicyInputs, Purpose, Revocation,
-    TrustStore, display_name,
+    self, Certificate, Crl, NameOpt, PathBudget, PathChecks, PathFailure, PolicyInputs, Purpose,
+    Revocation, TrustStore, name_text,
 };
 use der::asn1::ObjectIdentifier as Oid;
 use std::time::{Duration, SystemTime};
@@ -88,6 +88,7 @@ const SPEC: Spec = Spec {
         Flag::switch("no_alt_chains").about("Accepted for OpenSSL compatibility"),
         Flag::switch("issuer_checks").about("Accepted for OpenSSL compatibility (no effect)"),
         Flag::switch("show_chain").about("Print the path of each verified certificate"),
+        super::certio::NAMEOPT_FLAG,
         Flag::value("CRLfile", "FILE").about("CRLs, PEM or DER (repeat)"),
         Flag::switch("crl_check").about("Check the end entity against its issuer's CRL"),
         Flag::switch("crl_check_all").about("Check every certificate of the path against CRLs"),
@@ -208,9 +209,10 @@ pub fn main(argv: &[String]) -> CmdResult {
         check_self_signature: a.has("check_ss_sig"),
         ..PathChecks::new(at, purpose)
     };
+    let report = Report { show_chain: a.has("show_chain"), names: super::certio::name_opt(&a)? };
     let mut all_ok = true;
     for path in inputs {
-        all_ok &= verify_one(path, &store, &untrusted, &checks, a.has("show_chain"));
+        all_ok &= verify_one(path, &store, &untrusted, &checks, report);
     }
     if all_ok { Ok(()) } else { Err(Fail::silent(2)) }
 }
@@ -335,13 +337,20 @@ fn system_roots() -> Option<String> {
     SYSTEM_ROOTS.iter().find(|p| std::path::Path::new(p).is_file()).map(|p| p.to_string())
 }
 
+/// What a report prints: the path too (`-show_chain`), names in which form (`-nameopt`).
+#[derive(Clone, Copy)]
+struct Report {
+    show_chain: bool,
+    names: NameOpt,
+}
+
 /// Verifies the first certificate of `path` and reports it; whether it verified.
 fn verify_one(
     path: Option<&str>,
     store: &TrustStore,
     untrusted: &[Certificate],
     checks: &PathChecks<'_>,
-    show_chain: bool,
+    how: Report,
 ) -> bool {
     let name = io::input_name(path);
     let first = read_cert_file(path)
@@ -358,10 +367,10 @@ fn verify_one(
     match report {
         Ok(report) if report.failures.is_empty() => {
             let mut text = format!("{name}: OK\n");
-            if show_chain {
+            if how.show_chain {
                 text.push_str("Chain:\n");
                 for (depth, cert) in report.path.iter().enumerate() {
-                    let subject = display_name(cert.tbs_certificate().subject());
+                    let subject = name_text(cert.tbs_certificate().subject(), 0, how.names);
                     let label = if store.contains(cert) { "" } else { " (untrusted)" };
                     text.push_str(&format!("depth={depth}: {subject}{label}\n"));
                 }
@@ -376,7 +385,8 @@ fn verify_one(
                 // OpenSSL names no certificate for a path without an explicit policy (and
                 // prints the policy tree after the error: the failure's note).
                 if e.failure != PathFailure::NoExplicitPolicy {
-                    text.push_str(&format!("{}\n", e.subject()));
+                    let subject = name_text(e.cert.tbs_certificate().subject(), 0, how.names);
+                    text.push_str(&format!("{subject}\n"));
                 }
                 text.push_str(&format!(
                     "error {} at {} depth lookup: {}{detail}\n",

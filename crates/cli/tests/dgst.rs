@@ -88,18 +88,25 @@ fn hmac_rfc4231_and_rfc2202() {
     // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
     let data = b"what do ya want for nothing?";
     let want = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
+    // From stdin OpenSSL 3.0 labels the line with the digest alone (a file's names the
+    // MAC too: HMAC-SHA2-256(f)), and the default digest by its legacy name.
+    for (args, label) in [
+        (&["dgst", "-sha256", "-hmac", "Jefe"][..], "SHA2-256(stdin)"),
+        (&["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:4a656665"][..], "SHA2-256(stdin)"),
+        (&["dgst", "-hmac", "Jefe"][..], "SHA256(stdin)"),
+    ] {
+        assert_eq!(ok_text(&run(args, data)), format!("{label}= {want}\n"), "{args:?}");
+    }
+    let dir = tempdir();
+    let file = path(dir.path(), "f");
+    std::fs::write(&file, data).unwrap();
     assert_eq!(
-        ok_text(&run(&["dgst", "-sha256", "-hmac", "Jefe"], data)),
-        format!("HMAC-SHA2-256(stdin)= {want}\n")
+        ok_text(&run(&["dgst", "-sha256", "-hmac", "Jefe", &file], b"")),
+        format!("HMAC-SHA2-256({file})= {want}\n")
     );
     assert_eq!(
-        ok_text(&run(&["dgst", "-sha256", "-mac", "HMAC", "-macopt", "hexkey:4a656665"], data)),
-        format!("HMAC-SHA2-256(stdin)= {want}\n")
-    );
-    // Default digest: printed under the legacy name, as OpenSSL 3.0 does.
-    assert_eq!(
-        ok_text(&run(&["dgst", "-hmac", "Jefe"], data)),
-        format!("HMAC-SHA256(stdin)= {want}\n")
+        ok_text(&run(&["dgst", "-hmac", "Jefe", &file], b"")),
+        format!("HMAC-SHA256({file})= {want}\n")
     );
     // RFC 2202 test case 2 (HMAC-MD5).
     assert_eq!(

@@ -10,7 +10,9 @@
 //! ```
 //!
 //! Output lines as OpenSSL 3.0 prints them: `SHA2-256(file)= hex`, `(stdin)` for standard
-//! input, `HMAC-SHA2-256(file)= hex` with a MAC, `hex *file` with `-r`, colon-separated
+//! input, `HMAC-SHA2-256(file)= hex` with a MAC or `RSA-SHA2-256(file)` with `-sign -hex`
+//! (standard input's line names the digest alone: `SHA2-256(stdin)`, or nothing for a MAC
+//! without a digest flag), `hex *file` with `-r`, colon-separated
 //! bytes with `-c`, raw bytes with `-binary` (of `-hex`/`-binary` and of `-r`/`-c`, the last
 //! given wins, as in OpenSSL). Without a digest flag the digest is SHA-256, printed under
 //! OpenSSL's legacy name `SHA256`. A file that cannot be read is reported on stderr and
@@ -49,7 +51,8 @@ const SPEC: Spec = Spec {
         Flag::switch("binary").about("Print in binary form"),
         Flag::value("out", "FILE").about("Output to FILE rather than stdout"),
         Flag::value("hmac", "KEY").about("Create a hashed MAC with KEY"),
-        Flag::value("mac", "NAME").about("Create a MAC (HMAC, CBC-MAC, RETAIL-MAC; see mac -help)"),
+        Flag::value("mac", "NAME")
+            .about("Create a MAC (HMAC, CMAC, CBC-MAC, RETAIL-MAC; see mac -help)"),
         Flag::value("macopt", "OPT:VALUE").about("MAC parameter (key:, hexkey:, ...)"),
         Flag::value("xoflen", "N").about("Output length in bytes of -shake128/-shake256"),
         Flag::value("sign", "KEY").about("Sign the digest with the private key in KEY"),
@@ -94,7 +97,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         super::print_text(&format!("Supported digests:\n{}\n", names.join(" ")));
         return Ok(());
     }
-    let (job, label) = job(&a)?;
+    let (job, labels) = job(&a)?;
     let signing = matches!(job, Job::Sign(..) | Job::Verify(..));
     if signing && a.positional.len() > 1 {
         return Err(Fail::msg("can only sign or verify one file"));
@@ -154,6 +157,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         } else if binary {
             out.put(&value)?;
         } else {
+            let label = if file.is_none() { &labels.stdin } else { &labels.file };
             let line = match style {
                 Some("r") => format!("{} *{name}\n", hex::lower(&value)),
                 Some("c") => format!("{label}({})= {}\n", shown(file), hex::colons(&value)),
@@ -170,8 +174,22 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// What to compute, and the name that labels its output lines.
-fn job(a: &Parsed) -> CmdResult<(Job, String)> {
+/// The names that label output lines: a file's, and stdin's, which OpenSSL labels with
+/// the digest alone (`SHA2-256(stdin)`, `(stdin)` for a MAC without one) where a file's
+/// line names the MAC or signature too (`HMAC-SHA2-256(f)`, `RSA-SHA2-256(f)`).
+struct Labels {
+    file: String,
+    stdin: String,
+}
+
+impl Labels {
+    fn both(name: &str) -> Labels {
+        Labels { file: name.to_string(), stdin: name.to_string() }
+    }
+}
+
+/// What to compute, and the names that label its output lines.
+fn job(a: &Parsed) -> CmdResult<(Job, Labels)> {
     let last = a.dynamic.last().map(String::as_str);
     let xof = last.and_then(|n| XofAlg::from_name(n).ok());
     let xoflen = a.parsed::<usize>("xoflen")?;
@@ -183,7 +201,7 @@ fn job(a: &Parsed) -> CmdResult<(Job, String)> {
         if !(1..=MAX_XOF_LEN).contains(&len) {
             return Err(Fail::msg(format!("-xoflen: 1 to {MAX_XOF_LEN} bytes")));
         }
-        return Ok((Job::Xof(x, len), x.name().to_string()));
+        return Ok((Job::Xof(x, len), Labels::both(x.name())));
     }
     if xoflen.is_some() {
         return Err(Fail::msg(
@@ -201,34 +219,36 @@ fn job(a: &Parsed) -> CmdResult<(Job, String)> {
         (Some(_), Some(_)) => return Err(Fail::msg("-hmac and -mac exclude each other")),
         (Some(key), None) => {
             let p = Params::new("HMAC", Some(alg.name()), None, &[], Some(key.as_bytes()))?;
-            (Job::Mac(p), format!("HMAC-{md_name}"))
+            (Job::Mac(p), Labels { file: format!("HMAC-{md_name}"), stdin: md_name.into() })
         }
         (None, Some(name)) => {
             let kind =
                 Kind::from_name(name).ok_or_else(|| Fail::msg(format!("unknown MAC '{name}'")))?;
             let digest = (kind == Kind::Hmac).then_some(alg.name()).filter(|_| chosen.is_some());
             let p = Params::new(name, digest, None, &a.values("macopt"), None)?;
-            let label = match p.digest {
+            // A digest flag names the label even for a MAC that uses none, as in OpenSSL.
+            let file = match p.digest.or(chosen) {
                 Some(d) => format!("{}-{}", kind.name(), d.name()),
                 None => kind.name().to_string(),
             };
-            (Job::Mac(p), label)
+            let stdin = chosen.map_or("", HashAlg::name).to_string();
+            (Job::Mac(p), Labels { file, stdin })
         }
         (None, None) => {
             if a.has("macopt") {
                 return Err(Fail::msg("-macopt needs -mac"));
             }
-            (Job::Digest(alg), md_name.to_string())
+            (Job::Digest(alg), Labels::both(md_name))
         }
     })
 }
 
 /// The signing or verifying job, if `-sign`, `-verify` or `-prverify` was given.
-fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, String)>> {
+fn signature_job(a: &Parsed, alg: HashAlg) -> CmdResult<Option<(Job, Labels)>> {
     let keyform = keyfile::format(a.value("keyform"), "keyform")?;
     let read = ReadOptions::from_args(a)?;
     let opts = RsaOpts::parse(&a.values("sigopt"), "sigopt")?;
-    let label = format!("RSA-{}", alg.name());
+    let label = Labels { file: format!("RSA-{}", alg.name()), stdin: alg.name().to_string() };
     let given = [a.has("sign"), a.has("verify"), a.has("prverify")].iter().filter(|&&b| b).count();
     if given > 1 {
         return Err(Fail::msg("-sign, -verify and -prverify exclude each other"));

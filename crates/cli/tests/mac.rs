@@ -71,7 +71,7 @@ fn hmac_rfc4231() {
 #[test]
 fn bad_input() {
     fails(&run(&["mac"], b""), 1, "no MAC name");
-    fails(&run(&["mac", "CMAC"], b""), 1, "unknown MAC 'CMAC'");
+    fails(&run(&["mac", "GMAC"], b""), 1, "unknown MAC 'GMAC'");
     fails(&run(&["mac", "-macopt", "key:k", "HMAC"], b""), 1, "needs a digest");
     fails(&run(&["mac", "-digest", "sha256", "HMAC"], b""), 1, "needs a key");
     fails(
@@ -158,4 +158,58 @@ fn agrees_with_openssl() {
     let tag =
         ok(&run(&["mac", "-binary", "-macopt", &format!("hexkey:{k1}{k2}"), "RETAIL-MAC"], &data));
     assert_eq!(tag, g);
+    // CMAC over every cipher OpenSSL's takes, through mac and dgst -mac, byte for byte.
+    for (cipher, key) in [
+        ("AES-128-CBC", "2b7e151628aed2a6abf7158809cf4f3c"),
+        ("aes-256-cbc", "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"),
+        ("DES-EDE3-CBC", "8aa83bf8cbda10620bc1bf19fbb6cd58bc313d4a371ca8b5"),
+        ("DES-EDE-CBC", "4cf15134a2850dd58a3d10ba80570d38"),
+    ] {
+        let hexkey = format!("hexkey:{key}");
+        for data in [&data[..], &[][..], &data[..32]] {
+            let args = ["mac", "-cipher", cipher, "-macopt", &hexkey, "CMAC"];
+            assert_eq!(ok(&run(&args, data)), openssl(&args, data), "{cipher}");
+        }
+        let mac_opts = ["-mac", "cmac", "-macopt", &format!("cipher:{cipher}"), "-macopt", &hexkey];
+        for extra in [&[][..], &["-sha256"][..], &["-r"][..]] {
+            let args = [&["dgst"][..], &mac_opts[..], extra].concat();
+            assert_eq!(ok(&run(&args, &data)), openssl(&args, &data), "dgst {cipher} {extra:?}");
+        }
+    }
+}
+
+/// CMAC (NIST SP 800-38B): the example tags of the standard through `mac`, and its
+/// refusals.
+#[test]
+fn cmac_examples_and_refusals() {
+    let dir = tempdir();
+    let msg = path(dir.path(), "msg");
+    // SP 800-38B example 2's message (one AES block) and its AES-128 and three-key
+    // triple-DES (first 8 bytes) tags.
+    std::fs::write(&msg, unhex("6bc1bee22e409f96e93d7e117393172a")).unwrap();
+    let aes =
+        ["mac", "-cipher", "aes-128-cbc", "-macopt", "hexkey:2b7e151628aed2a6abf7158809cf4f3c"];
+    let out = run(&[&aes[..], &["-in", &msg, "CMAC"]].concat(), b"");
+    assert_eq!(ok_text(&out), "070A16B46B4D4144F79BDD9DD04A287C\n");
+    std::fs::write(&msg, unhex("6bc1bee22e409f96")).unwrap();
+    let key = "hexkey:8aa83bf8cbda10620bc1bf19fbb6cd58bc313d4a371ca8b5";
+    let tdes = ["mac", "-macopt", "cipher:des-ede3-cbc", "-macopt", key, "-in", &msg, "cmac"];
+    assert_eq!(ok_text(&run(&tdes, b"")), "8E8F293136283797\n");
+    for (args, needle) in [
+        (&["mac", "-macopt", "hexkey:00", "CMAC"][..], "needs a cipher"),
+        (&["mac", "-cipher", "aes-128-ctr", "-macopt", "hexkey:00", "CMAC"][..], "unknown cipher"),
+        (&["mac", "-cipher", "aes-128-cbc", "-macopt", "hexkey:0011", "CMAC"][..], "takes 16"),
+        (&["mac", "-cipher", "aes-128-cbc", "CMAC"][..], "needs a key"),
+        (
+            &["mac", "-cipher", "aes-128-cbc", "-macopt", "hexkey:00", "-macopt", "size:4", "CMAC"]
+                [..],
+            "size",
+        ),
+        (
+            &["mac", "-cipher", "aes-128-cbc", "-macopt", "hexkey:00", "CBC-MAC"][..],
+            "unknown cipher",
+        ),
+    ] {
+        fails(&run(args, b"x"), 1, needle);
+    }
 }

@@ -41,6 +41,7 @@
 //! rsa                  keys, the CRT private operation and its backends, padding, formats
 //! modular              Modulus, Montgomery arithmetic, exponentiation, CRT, primes
 //! pbe                  password-based encryption (PBES2, PKCS#12's schemes, PBES1)
+//! cmac                 CMAC (SP 800-38B) over AES and the DES family
 //! cipher               OpenSSL cipher names over DES, 3DES and AES
 //! aes                  AES and its modes, on the modes' shared pieces in des
 //! bignum  digest  des  Nat and the limb-slice algorithms; hash functions; DES and 3DES;
@@ -63,7 +64,7 @@
 //! * [`des`], [`digest`]: DES/3DES with their modes and MACs; the message digests, HMAC,
 //!   PBKDF2 and SHAKE.
 //! * [`aes`], [`cipher`]: AES (VAES, AES-NI or a portable constant-time core) in the SP 800-38A
-//!   modes; every block cipher by its OpenSSL name.
+//!   modes; every block cipher by its OpenSSL name. [`cmac`]: CMAC (SP 800-38B) over them.
 //! * [`pbe`], [`rc2`]: password-based encryption of keys and PKCS#12 files (PBES2 with
 //!   PBKDF2, RFC 7292's derivation and schemes, PBES1); RC2 (RFC 2268), which only the
 //!   old PKCS#12 schemes need.
@@ -120,6 +121,7 @@
 pub mod aes;
 pub mod bignum;
 pub mod cipher;
+pub mod cmac;
 pub mod ct;
 pub mod des;
 pub mod digest;

@@ -15,9 +15,12 @@
 //!   des-ede3-cbc` says). OpenSSL has no such MAC; the name is ours.
 //! * `RETAIL-MAC` (also `ISO9797-ALG3`, `X9.19`): ISO/IEC 9797-1 MAC algorithm 3, the
 //!   ANSI X9.19 retail MAC, with a 16-byte key K || K'. Ours too.
+//! * `CMAC` (NIST SP 800-38B, `cryptocard::cmac`), as OpenSSL's: `-cipher` (or `-macopt
+//!   cipher:NAME`) names a CBC cipher (`aes-128-cbc`, `aes-192-cbc`, `aes-256-cbc`,
+//!   `des-ede3-cbc`, `des-ede-cbc`, `des-cbc`), whose key length the key must have.
 //!
 //! Options (`-macopt`): `key:STRING`, `hexkey:HEX`, `digest:NAME` (HMAC), `cipher:NAME`
-//! (CBC-MAC), `size:N` (DES MACs: tag bytes, 2 to 8, default 8), `padding:1|2|3|pkcs7`
+//! (CBC-MAC, CMAC), `size:N` (DES MACs: tag bytes, 2 to 8, default 8), `padding:1|2|3|pkcs7`
 //! (DES MACs: ISO/IEC 9797-1 padding method, default 1, FIPS 113's zero padding).
 //!
 //! [`Params`] and [`compute`] are shared with `dgst -hmac/-mac`.
@@ -28,6 +31,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::hex;
 use crate::io::{self, Mode, Output};
 use cryptocard::cipher::{Algorithm, CipherSpec, lookup};
+use cryptocard::cmac::Cmac;
 use cryptocard::des::Mode as CipherMode;
 use cryptocard::des::mac::{CbcMac, MacPadding, RetailMac};
 use cryptocard::des::{Des, Tdes};
@@ -42,7 +46,7 @@ const SPEC: Spec = Spec {
             .about("MAC parameter (key:, hexkey:, digest:, cipher:, size:, padding:)"),
         Flag::value("digest", "NAME").about("Digest for HMAC"),
         Flag::value("cipher", "NAME")
-            .about("Cipher for CBC-MAC (des-cbc, des-ede-cbc, des-ede3-cbc)"),
+            .about("Cipher for CBC-MAC (des-*-cbc) and CMAC (also aes-*-cbc)"),
         Flag::value("in", "FILE").about("Input file (default stdin)"),
         Flag::value("out", "FILE").about("Output file (default stdout)"),
         Flag::switch("binary").about("Output the tag in binary (default upper-case hex)"),
@@ -52,7 +56,8 @@ HMAC                 HMAC (RFC 2104) with -digest NAME\n \
 CBC-MAC              FIPS 113 DAA / ISO/IEC 9797-1 algorithm 1 over DES (8-byte key)\n                      \
 or triple-DES (16- or 24-byte key); also DES-MAC, FIPS113, ISO9797-ALG1\n \
 RETAIL-MAC           ISO/IEC 9797-1 algorithm 3, ANSI X9.19 (16-byte key K||K');\n                      \
-also ISO9797-ALG3, X9.19\n\
+also ISO9797-ALG3, X9.19\n \
+CMAC                 NIST SP 800-38B with -cipher aes-128-cbc, des-ede3-cbc, ...\n\
 DES MAC options: -macopt size:N (tag bytes, 2-8, default 8),\n \
 -macopt padding:1|2|3|pkcs7 (ISO/IEC 9797-1 padding method, default 1: zeros)\n",
     more: None,
@@ -67,6 +72,8 @@ pub enum Kind {
     CbcMac,
     /// ISO/IEC 9797-1 algorithm 3 (X9.19).
     Retail,
+    /// NIST SP 800-38B.
+    Cmac,
 }
 
 impl Kind {
@@ -77,6 +84,7 @@ impl Kind {
             "HMAC" => Some(Kind::Hmac),
             "CBC-MAC" | "DES-MAC" | "FIPS113" | "ISO9797-ALG1" => Some(Kind::CbcMac),
             "RETAIL-MAC" | "ISO9797-ALG3" | "X9.19" => Some(Kind::Retail),
+            "CMAC" => Some(Kind::Cmac),
             _ => None,
         }
     }
@@ -87,6 +95,7 @@ impl Kind {
             Kind::Hmac => "HMAC",
             Kind::CbcMac => "CBC-MAC",
             Kind::Retail => "RETAIL-MAC",
+            Kind::Cmac => "CMAC",
         }
     }
 }
@@ -129,13 +138,13 @@ impl Params {
         key: Option<&[u8]>,
     ) -> CmdResult<Params> {
         let kind = Kind::from_name(name).ok_or_else(|| {
-            Fail::msg(format!("unknown MAC '{name}' (HMAC, CBC-MAC, RETAIL-MAC; see -help)"))
+            Fail::msg(format!("unknown MAC '{name}' (HMAC, CBC-MAC, RETAIL-MAC, CMAC; see -help)"))
         })?;
         let mut p = Params {
             kind,
             digest: digest.map(digest_by_name).transpose()?,
             key: Zeroizing::new(key.map(<[u8]>::to_vec).unwrap_or_default()),
-            cipher: cipher.map(cipher_by_name).transpose()?,
+            cipher: cipher.map(|c| cipher_by_name(c, kind)).transpose()?,
             size: 8,
             pad: Pad::Method1,
         };
@@ -152,15 +161,17 @@ impl Params {
                     )
                 }
                 "digest" => p.digest = Some(digest_by_name(v)?),
-                "cipher" if kind == Kind::CbcMac => p.cipher = Some(cipher_by_name(v)?),
-                "size" if kind != Kind::Hmac => {
+                "cipher" if matches!(kind, Kind::CbcMac | Kind::Cmac) => {
+                    p.cipher = Some(cipher_by_name(v, kind)?)
+                }
+                "size" if matches!(kind, Kind::CbcMac | Kind::Retail) => {
                     p.size = v
                         .parse()
                         .ok()
                         .filter(|n| (2..=8).contains(n))
                         .ok_or_else(|| Fail::msg(format!("-macopt size:{v}: 2 to 8 bytes")))?
                 }
-                "padding" if kind != Kind::Hmac => {
+                "padding" if matches!(kind, Kind::CbcMac | Kind::Retail) => {
                     p.pad = match v.to_ascii_lowercase().as_str() {
                         "1" => Pad::Method1,
                         "2" => Pad::Method2,
@@ -194,15 +205,22 @@ impl Params {
         if kind != Kind::Hmac && p.digest.is_some() {
             return Err(Fail::msg(format!("{} takes no digest", kind.name())));
         }
+        if kind == Kind::Cmac && p.cipher.is_none() {
+            return Err(Fail::msg("CMAC needs a cipher: -cipher NAME or -macopt cipher:NAME"));
+        }
         Ok(p)
     }
 }
 
-fn cipher_by_name(name: &str) -> CmdResult<CipherSpec> {
-    // CBC-MAC here is DES's (FIPS 113), in CBC mode; AES names are ciphers of `enc` only.
-    lookup(name).filter(|s| s.algorithm.block_len() == 8 && s.mode == CipherMode::Cbc).ok_or_else(
-        || Fail::msg(format!("unknown cipher '{name}' (des-cbc, des-ede-cbc, des-ede3-cbc)")),
-    )
+/// The CBC cipher `name` for `kind`: CBC-MAC here is DES's (FIPS 113); CMAC takes AES too.
+fn cipher_by_name(name: &str, kind: Kind) -> CmdResult<CipherSpec> {
+    let (des_only, known) = match kind {
+        Kind::Cmac => (false, "aes-128-cbc, aes-192-cbc, aes-256-cbc, des-ede3-cbc, ..."),
+        _ => (true, "des-cbc, des-ede-cbc, des-ede3-cbc"),
+    };
+    lookup(name)
+        .filter(|s| s.mode == CipherMode::Cbc && (!des_only || s.algorithm.block_len() == 8))
+        .ok_or_else(|| Fail::msg(format!("unknown cipher '{name}' ({known})")))
 }
 
 /// A MAC in progress. One lives per input, so the HMAC variant's size does not matter.
@@ -212,6 +230,7 @@ enum State {
     Des(CbcMac<Des>),
     Tdes(CbcMac<Tdes>),
     Retail(RetailMac),
+    Cmac(Cmac),
 }
 
 fn start(p: &Params, len: Option<u64>) -> CmdResult<State> {
@@ -260,6 +279,18 @@ fn start(p: &Params, len: Option<u64>) -> CmdResult<State> {
             }
         }
         Kind::Retail => State::Retail(RetailMac::new(&p.key, padding, p.size).map_err(bad)?),
+        Kind::Cmac => {
+            let s = p.cipher.ok_or_else(|| Fail::msg("CMAC needs a cipher"))?;
+            if p.key.len() != s.key_len {
+                return Err(Fail::msg(format!(
+                    "CMAC key is {} bytes: {} takes {}",
+                    p.key.len(),
+                    s.name,
+                    s.key_len
+                )));
+            }
+            State::Cmac(Cmac::new(s.algorithm, &p.key).map_err(bad)?)
+        }
     })
 }
 
@@ -270,6 +301,7 @@ impl State {
             State::Des(m) => m.update(data),
             State::Tdes(m) => m.update(data),
             State::Retail(m) => m.update(data),
+            State::Cmac(m) => m.update(data),
         }
     }
 
@@ -280,6 +312,7 @@ impl State {
             State::Des(m) => m.finalize().map_err(bad)?.as_bytes().to_vec(),
             State::Tdes(m) => m.finalize().map_err(bad)?.as_bytes().to_vec(),
             State::Retail(m) => m.finalize().map_err(bad)?.as_bytes().to_vec(),
+            State::Cmac(m) => m.finalize().as_bytes().to_vec(),
         })
     }
 }
@@ -324,7 +357,11 @@ pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
     let name = match a.positional.as_slice() {
         [n] => n.as_str(),
-        [] => return Err(Fail::msg("no MAC name given (HMAC, CBC-MAC, RETAIL-MAC; see -help)")),
+        [] => {
+            return Err(Fail::msg(
+                "no MAC name given (HMAC, CBC-MAC, RETAIL-MAC, CMAC; see -help)",
+            ));
+        }
         [_, extra, ..] => {
             return Err(Fail::msg(format!("unexpected argument '{extra}' (see -help)")));
         }

@@ -40,6 +40,8 @@ pub const NAMES: &[&str] = &[
     "sha3-512",
     "ripemd160",
     "hmac",
+    "cmac",
+    "cmac-des-ede3",
     "cms-sign",
     "ts-reply",
     "ocsp-reply",
@@ -92,6 +94,9 @@ fn family_rows(name: &str, ctx: &Context<'_>) -> CmdResult<Vec<Row>> {
     }
     if name == "hmac" {
         return Ok(vec![algs::digest::hmac(ctx)]);
+    }
+    if name == "cmac" || name == "cmac-des-ede3" {
+        return Ok(vec![algs::digest::cmac(name, ctx)]);
     }
     if NAMES.contains(&name) {
         return Ok(vec![algs::digest::digest(name, ctx)]);

@@ -1,15 +1,15 @@
-//! HMAC (RFC 2104) through `EVP_MAC`: keyed once, then each message re-initialises the
-//! context from the saved keyed state (`EVP_MAC_init` with a NULL key), as a server that
-//! MACs many messages under one key does.
+//! HMAC (RFC 2104) and CMAC (NIST SP 800-38B) through `EVP_MAC`: keyed once, then each
+//! message re-initialises the context from the saved keyed state (`EVP_MAC_init` with a
+//! NULL key), as a server that MACs many messages under one key does.
 
 use super::fns::{EVP_MAC, EVP_MAC_CTX, OSSL_PARAM};
 use super::{Openssl, c_name};
 use crate::{PeerError, Result};
 use std::ptr;
 
-/// An HMAC context keyed for one digest and key.
+/// A MAC context keyed for one digest (HMAC) or cipher (CMAC) and key.
 #[derive(Debug)]
-pub struct Hmac {
+pub struct Mac {
     lib: &'static Openssl,
     mac: *mut EVP_MAC,
     ctx: *mut EVP_MAC_CTX,
@@ -18,29 +18,47 @@ pub struct Hmac {
 
 // SAFETY: the EVP_MAC is immutable and reference-counted and the context belongs to this
 // value alone; `&mut self` on every operation keeps it to one thread at a time.
-unsafe impl Send for Hmac {}
+unsafe impl Send for Mac {}
 
 impl Openssl {
     /// HMAC with digest `digest` ("SHA256", "SHA1", "MD5"...) under `key`.
-    pub fn hmac(&'static self, digest: &str, key: &[u8]) -> Result<Hmac> {
+    pub fn hmac(&'static self, digest: &str, key: &[u8]) -> Result<Mac> {
+        // The size is that of the digest; fetching it also rejects unknown names early.
+        let size = self.digest(digest)?.size();
+        self.mac(c"HMAC", c"digest", digest, key, size)
+    }
+
+    /// CMAC with the CBC cipher `cipher` ("AES-128-CBC", "DES-EDE3-CBC"...) under `key`;
+    /// `size` is the cipher's block, the tag's length.
+    pub fn cmac(&'static self, cipher: &str, key: &[u8], size: usize) -> Result<Mac> {
+        self.mac(c"CMAC", c"cipher", cipher, key, size)
+    }
+
+    /// The MAC `name` with its one string parameter `param` set to `value`, keyed.
+    fn mac(
+        &'static self,
+        name: &std::ffi::CStr,
+        param: &std::ffi::CStr,
+        value: &str,
+        key: &[u8],
+        size: usize,
+    ) -> Result<Mac> {
         let f = &self.fns;
-        let mut h = Hmac { lib: self, mac: ptr::null_mut(), ctx: ptr::null_mut(), size: 0 };
+        let mut h = Mac { lib: self, mac: ptr::null_mut(), ctx: ptr::null_mut(), size };
         // SAFETY: NULL library context and properties mean the defaults.
         h.mac = self.fetched(
-            unsafe { (f.EVP_MAC_fetch)(ptr::null_mut(), c"HMAC".as_ptr(), ptr::null()) },
+            unsafe { (f.EVP_MAC_fetch)(ptr::null_mut(), name.as_ptr(), ptr::null()) },
             "MAC",
-            "HMAC",
+            name.to_str().unwrap_or("MAC"),
         )?;
         // SAFETY: `h.mac` is a valid fetched MAC.
         h.ctx = self.non_null(unsafe { (f.EVP_MAC_CTX_new)(h.mac) }, "EVP_MAC_CTX_new")?;
-        // The size is that of the digest; fetching it also rejects unknown names early.
-        h.size = self.digest(digest)?.size();
-        let digest = c_name(digest)?;
+        let value = c_name(value)?;
         let params = [
             OSSL_PARAM::utf8(
-                c"digest".as_ptr(),
-                digest.as_ptr().cast_mut().cast(),
-                digest.as_bytes().len(),
+                param.as_ptr(),
+                value.as_ptr().cast_mut().cast(),
+                value.as_bytes().len(),
             ),
             OSSL_PARAM::end(),
         ];
@@ -52,7 +70,7 @@ impl Openssl {
     }
 }
 
-impl Hmac {
+impl Mac {
     /// Tag length in bytes.
     pub fn size(&self) -> usize {
         self.size
@@ -87,7 +105,7 @@ impl Hmac {
     }
 }
 
-impl Drop for Hmac {
+impl Drop for Mac {
     fn drop(&mut self) {
         // SAFETY: both pointers are owned by this value (or NULL, which the free functions
         // accept) and are not used again.

@@ -9,7 +9,7 @@
 //! directory ([`Openssl::load_provider`]), and an RSA operation can be bound to one by a
 //! property query ([`RsaKey::prepare_with`]).
 //!
-//! The objects returned here ([`Digest`], [`Cipher`], [`Hmac`], [`RsaKey`], [`RsaCtx`],
+//! The objects returned here ([`Digest`], [`Cipher`], [`Mac`], [`RsaKey`], [`RsaCtx`],
 //! [`ModExp`], [`BnMul`]) own their OpenSSL contexts, are prepared once and then run many
 //! times, as a benchmark loop wants; each is `Send` but not `Sync`: one per thread.
 
@@ -28,7 +28,7 @@ pub use bn::{BnMul, ModExp};
 pub use cipher::Cipher;
 pub use cms::CmsSigner;
 pub use digest::Digest;
-pub use mac::Hmac;
+pub use mac::Mac;
 pub use ocsp::OcspResponder;
 pub use provider::Provider;
 pub use rsa::{RsaCtx, RsaKey, RsaOp, RsaPadding};

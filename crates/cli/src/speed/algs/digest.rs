@@ -1,6 +1,8 @@
-//! Message digests (`md2` ... `sha512`) and `hmac` (HMAC-SHA-256 under a 32-byte key):
-//! one "digest" (or "mac") row over a `-bytes` buffer, each call hashing the whole buffer
-//! from a fresh state. Bits per second count 8 bits per byte. The Rust peers (aws-lc-rs,
+//! Message digests (`md2` ... `sha512`), `hmac` (HMAC-SHA-256 under a 32-byte key) and
+//! `cmac`/`cmac-des-ede3` (CMAC over AES-128 or three-key triple-DES): one "digest" (or
+//! "mac") row over a `-bytes` buffer, each call hashing the whole buffer from a fresh
+//! state (a MAC's keyed state kept between calls, as OpenSSL's `EVP_MAC_init` with no key
+//! keeps it). Bits per second count 8 bits per byte. The Rust peers (aws-lc-rs,
 //! ring) hash one-shot too (`digest::digest`); a digest one of them lacks is a note.
 
 #[cfg(feature = "peers")]
@@ -9,6 +11,8 @@ use super::test_bytes;
 use crate::speed::row::{Bench, Candidate, Context, Row, Who, bench};
 #[cfg(feature = "peers")]
 use compare::{aws_lc, ring, rustcrypto};
+use cryptocard::cipher::Algorithm;
+use cryptocard::cmac::Cmac;
 use cryptocard::digest::{HashAlg, Hasher, Hmac, Sha256};
 use std::sync::Arc;
 
@@ -116,6 +120,41 @@ pub fn hmac(ctx: &Context<'_>) -> Row {
             Ok(hashing(vec![0u8; h.size()], h, &data, |h, m, out| h.mac_into(m, out)))
         }));
     }
+    row
+}
+
+/// The `cmac` (AES-128) and `cmac-des-ede3` rows: ours beside OpenSSL's `EVP_MAC` CMAC.
+pub fn cmac(name: &str, ctx: &Context<'_>) -> Row {
+    let (algorithm, cipher) = match name {
+        "cmac-des-ede3" => (Algorithm::DesEde3, "DES-EDE3-CBC"),
+        _ => (Algorithm::Aes128, "AES-128-CBC"),
+    };
+    let data = Arc::new(test_bytes(14, ctx.bytes));
+    let key = Arc::new(test_bytes(15, if algorithm == Algorithm::Aes128 { 16 } else { 24 }));
+    let mut row = Row::new(name, "mac", 8 * ctx.bytes as u64, Some(ctx.bytes as u64), Vec::new());
+    {
+        let (data, key) = (data.clone(), key.clone());
+        row.candidates.push(Candidate::new(Who::Ours, move || {
+            let mac = Cmac::new(algorithm, &key).map_err(|e| e.to_string())?;
+            let out = vec![0u8; mac.block_len()];
+            Ok(hashing(out, mac, &data, |m, msg, out| {
+                m.update(msg);
+                out.copy_from_slice(m.finalize_reset().as_bytes());
+                Ok::<_, String>(out.len())
+            }))
+        }));
+    }
+    #[cfg(feature = "peers")]
+    for &lib in &ctx.peers.openssl {
+        let (data, key) = (data.clone(), key.clone());
+        row.candidates.push(Candidate::peer(lib.info(), move || {
+            let size = if algorithm == Algorithm::Aes128 { 16 } else { 8 };
+            let m = lib.cmac(cipher, &key, size).map_err(peer_err)?;
+            Ok(hashing(vec![0u8; m.size()], m, &data, |m, msg, out| m.mac_into(msg, out)))
+        }));
+    }
+    #[cfg(not(feature = "peers"))]
+    let _ = cipher;
     row
 }
 

@@ -95,6 +95,42 @@ fn hmac_known_answers() {
     }
 }
 
+/// CMAC (NIST SP 800-38B's examples: AES-128 over one block, three-key triple-DES over
+/// one block), twice each from the keyed state.
+#[test]
+fn cmac_known_answers() {
+    let msg = hex::decode("6bc1bee22e409f96e93d7e117393172a").unwrap();
+    let cases = [
+        (
+            "AES-128-CBC",
+            "2b7e151628aed2a6abf7158809cf4f3c",
+            16,
+            &msg[..],
+            "070a16b46b4d4144f79bdd9dd04a287c",
+        ),
+        (
+            "DES-EDE3-CBC",
+            "8aa83bf8cbda10620bc1bf19fbb6cd58bc313d4a371ca8b5",
+            8,
+            &msg[..8],
+            "8e8f293136283797",
+        ),
+    ];
+    for lib in openssls() {
+        for (cipher, key, size, data, want) in cases {
+            let mut m = lib.cmac(cipher, &hex::decode(key).unwrap(), size).unwrap();
+            assert_eq!(hex::encode(m.mac(data).unwrap()), want, "{} CMAC {cipher}", lib.info());
+            assert_eq!(
+                hex::encode(m.mac(data).unwrap()),
+                want,
+                "{} CMAC {cipher} again",
+                lib.info()
+            );
+        }
+        assert!(lib.cmac("NO-SUCH-CIPHER", &[0; 16], 16).is_err());
+    }
+}
+
 #[test]
 fn des_known_answers_and_round_trips() {
     for lib in openssls() {

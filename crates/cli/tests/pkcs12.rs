@@ -133,6 +133,33 @@ fn exports_what_it_reads() {
     assert_eq!(std::fs::metadata(&p12).unwrap().permissions().mode() & 0o777, 0o600);
 }
 
+/// -nomacver reads a file whose MAC no longer verifies (a byte of its MAC data changed)
+/// as it reads the intact one, as openssl pkcs12 -nomacver does; without it the MAC
+/// fails, and a wrong password still fails where the key does not decrypt.
+#[test]
+fn nomacver_skips_only_the_mac() {
+    let dir = tempdir();
+    let p12 = path(dir.path(), "out.p12");
+    let args = export_args(&p12, &[]);
+    ok(&run(&args.iter().map(String::as_str).collect::<Vec<_>>(), b""));
+    let read = ["pkcs12", "-in", &p12, "-passin", "pass:pw", "-nodes"];
+    let intact = ok(&run(&read, b""));
+    let mut der = std::fs::read(&p12).unwrap();
+    // The MAC data ends the file: its digest and salt, then a short iteration count.
+    let at = der.len() - 20;
+    der[at] ^= 0x01;
+    let broken = path(dir.path(), "broken.p12");
+    std::fs::write(&broken, &der).unwrap();
+    let read_broken = ["pkcs12", "-in", &broken, "-passin", "pass:pw", "-nodes"];
+    fails(&run(&read_broken, b""), 1, "Mac verify error");
+    assert_eq!(ok(&run(&[&read_broken[..], &["-nomacver"]].concat(), b"")), intact);
+    let wrong = ["pkcs12", "-in", &broken, "-passin", "pass:nope", "-nodes", "-nomacver"];
+    fails(&run(&wrong, b""), 1, "wrong password");
+    if have_openssl("nomacver_skips_only_the_mac") {
+        assert_eq!(openssl(&[&read_broken[..], &["-nomacver"]].concat(), b""), intact);
+    }
+}
+
 /// OpenSSL reads ours and prints what it prints of its own file made with the same
 /// options.
 #[test]

@@ -270,7 +270,8 @@ fn der_certs(mut data: &[u8]) -> Vec<cert::Certificate> {
 /// panic or hang.
 pub fn pkcs12(data: &[u8]) -> Reached {
     let mut r = Reached::default();
-    let limits = ParseOptions { max_iterations: 4096, max_total_iterations: 16384 };
+    let limits =
+        ParseOptions { max_iterations: 4096, max_total_iterations: 16384, ..Default::default() };
     for password in [&b"cryptocard"[..], b""] {
         let Ok(p12) = pkcs12::parse_with(data, password, &limits) else { continue };
         r.key |= p12.rsa_private_key().is_ok_and(|k| k.is_some());

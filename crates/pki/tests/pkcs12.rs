@@ -167,6 +167,7 @@ fn iteration_limits_come_before_the_work() {
     let opts = |max_iterations, max_total_iterations| ParseOptions {
         max_iterations,
         max_total_iterations,
+        ..ParseOptions::default()
     };
     assert!(parse_with(&der, b"pw", &opts(3000, 9000)).is_ok());
     for limits in [opts(2999, 9000), opts(3000, 8999)] {

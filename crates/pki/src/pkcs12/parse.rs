@@ -19,7 +19,7 @@ use zeroize::Zeroizing;
 /// How deep safeContentsBags may nest (OpenSSL writes none; one level is rare).
 const MAX_NESTING: usize = 4;
 
-/// What reading a file may cost.
+/// What reading a file may cost, and whether its MAC is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseOptions {
     /// The most iterations one derivation (the MAC's, a safe's, a key's) may ask for;
@@ -30,6 +30,11 @@ pub struct ParseOptions {
     /// four times [`DEFAULT_MAX_ITERATIONS`] (a MAC, a safe of certificates and a key at
     /// the single limit fit, and the MAC of the empty password once more).
     pub max_total_iterations: u64,
+    /// Whether the MAC is checked (default); `false` reads a file whose MAC is broken
+    /// or made under another password (`openssl pkcs12 -nomacver`): a wrong password
+    /// then fails where a safe or key does not decrypt, and nothing vouches for the
+    /// file's integrity.
+    pub verify_mac: bool,
 }
 
 impl Default for ParseOptions {
@@ -37,6 +42,7 @@ impl Default for ParseOptions {
         ParseOptions {
             max_iterations: DEFAULT_MAX_ITERATIONS,
             max_total_iterations: 4 * u64::from(DEFAULT_MAX_ITERATIONS),
+            verify_mac: true,
         }
     }
 }
@@ -46,8 +52,8 @@ pub fn parse(der: &[u8], password: &[u8]) -> Result<Pkcs12> {
     parse_with(der, password, &ParseOptions::default())
 }
 
-/// Reads a DER PKCS#12 file with `password`: checks the MAC, decrypts every safe and
-/// shrouded key, parses every certificate.
+/// Reads a DER PKCS#12 file with `password`: checks the MAC (unless `opts` says not
+/// to), decrypts every safe and shrouded key, parses every certificate.
 ///
 /// Errors: `Verify` for a MAC that does not verify (a wrong password); `Malformed` for
 /// structures that do not parse; `Unsupported` for public-key modes, PBMAC1 and schemes
@@ -69,6 +75,7 @@ pub fn parse_with(der: &[u8], password: &[u8], opts: &ParseOptions) -> Result<Pk
         pfx.auth_safe.content.decode_as().map_err(|e| malformed("authenticated safe", e))?;
     let mut reader = Reader { opts, spent: 0, password: Some(password) };
     let mac = match &pfx.mac_data {
+        Some(m) if !opts.verify_mac => Some(MacInfo::of(m)?),
         Some(m) => {
             // The empty password may be tried twice (empty, then absent).
             for _ in 0..if password.is_empty() { 2 } else { 1 } {

@@ -144,7 +144,11 @@ pub fn run(a: &Parsed) -> CmdResult {
     let name = io::input_name(a.value("in")).to_string();
     let data = secret_read::read_input(a.value("in"), "a PKCS#12 file")?;
     let max = opts.parse.max_iterations;
-    let limits = ParseOptions { max_iterations: max, max_total_iterations: 4 * u64::from(max) };
+    let limits = ParseOptions {
+        max_iterations: max,
+        max_total_iterations: 4 * u64::from(max),
+        verify_mac: !a.has("nomacver"),
+    };
     let p12 = parse_with(&data, &password, &limits).map_err(|e| match e {
         Error::Verify(_) => Fail::bare("Mac verify error: invalid password?"),
         Error::Crypto(e) if e == TOO_MANY_ITERATIONS => Fail::msg(format!(

@@ -74,6 +74,7 @@ const SPEC: Spec = Spec {
         Flag::switch("maciter").about("Accepted for OpenSSL compatibility (the default)"),
         Flag::switch("nomaciter").about("One MAC iteration (weak)"),
         Flag::switch("nomac").about("No MAC"),
+        Flag::switch("nomacver").about("Do not check the MAC (a broken one, another password's)"),
         Flag::switch("nodes").about("Write the key unencrypted"),
         Flag::switch("noenc").about("Write the key unencrypted"),
         Flag::switch("nokeys").about("No private keys"),

@@ -1,6 +1,7 @@
 //! CMAC, the block-cipher MAC of NIST SP 800-38B (RFC 4493 for AES-128), over AES and
-//! the DES family: payment systems authenticate with it under triple-DES and AES (ANSI
-//! X9.24 key blocks, EMV), and `openssl mac CMAC` computes it.
+//! the DES family: payment systems authenticate with it under triple-DES and AES (the key
+//! blocks of ANSI X9.143, formerly TR-31, and EMV's AES secure messaging), and `openssl
+//! mac CMAC` computes it.
 //!
 //! The data runs through CBC under the key from a zero IV, as in a CBC-MAC, but the last
 //! block is first masked with a subkey (SP 800-38B section 6.1): `K1` if it is whole, `K2`

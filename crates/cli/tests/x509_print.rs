@@ -1,5 +1,5 @@
 //! `x509`'s printing options beyond the text dump, and `req -modulus`: email addresses,
-//! OCSP responders, the OCSP hashes, the purposes, the next serial, ISO 8601 dates, the host, email
+//! OCSP responders, the OCSP hashes, the purposes, `-certopt`, the next serial, ISO 8601 dates, the host, email
 //! and IP checks, `-nocert`, and the order OpenSSL prints them in (an option given twice
 //! prints once, where it was last given). Against fixed expectations and, where
 //! `openssl` is installed, beside it.
@@ -194,4 +194,55 @@ fn purposes() {
             "{ext}"
         );
     }
+}
+
+/// `-certopt`: the parts of `-text` each option leaves out, and the extensions we do not
+/// decode shown as OpenSSL shows those it does not know, beside openssl.
+#[test]
+fn certopt_beside_openssl() {
+    if !have_openssl("certopt_beside_openssl") {
+        return;
+    }
+    let dir = tempdir();
+    let cert = path(dir.path(), "u.pem");
+    let key = data("rsa2048.pem");
+    let args = [
+        "req",
+        "-new",
+        "-x509",
+        "-key",
+        key.to_str().unwrap(),
+        "-subj",
+        "/CN=u",
+        "-addext",
+        "1.2.3.4.5=DER:3006020101040141",
+        "-addext",
+        "1.2.3.4.6=critical,DER:0403414243",
+        "-addext",
+        "keyUsage=digitalSignature",
+        "-out",
+        &cert,
+    ];
+    ok(&run(&args, b""));
+    for opts in [
+        "no_pubkey,no_sigdump",
+        "ca_default",
+        "no_header,no_version,no_serial,no_signame,no_validity,no_subject",
+        "no_extensions,no_issuer",
+        "ext_default",
+        "ext_error",
+        "ext_parse",
+        "ext_dump",
+        "no_pubkey,-no_pubkey,NO_SIGDUMP",
+        "compatible",
+    ] {
+        let args = ["x509", "-in", &cert, "-noout", "-text", "-certopt", opts];
+        assert_eq!(
+            ok_text(&run(&args, b"")),
+            String::from_utf8_lossy(&openssl(&args, b"")),
+            "{opts}"
+        );
+    }
+    let bad = ["x509", "-in", &cert, "-noout", "-text", "-certopt", "no_such"];
+    fails(&run(&bad, b""), 1, "certificate option 'no_such'");
 }

@@ -6,7 +6,7 @@
 //!                 [-serial] [-dates] [-startdate] [-enddate] [-modulus] [-checkend N]
 //!                 [-hash] [-subject_hash] [-issuer_hash] [-subject_hash_old] [-issuer_hash_old]
 //!                 [-ext NAMES] [-email] [-ocsp_uri] [-ocspid] [-purpose] [-next_serial] [-nocert]
-//!                 [-nameopt OPTS] [-dateopt rfc_822|iso_8601]
+//!                 [-nameopt OPTS] [-certopt OPTS] [-dateopt rfc_822|iso_8601]
 //!                 [-checkhost NAME] [-checkemail ADDR] [-checkip ADDR]
 //! cryptocard x509 -req -in CSR (-CA CERT -CAkey KEY | -signkey KEY) [-days N]
 //!                 [-set_serial N | -CAcreateserial] [-sha256 ...] [-sigopt ...] [-out F]
@@ -28,7 +28,11 @@
 //! not expire`, and writes no certificate, as OpenSSL does. `-checkhost`, `-checkemail`
 //! and `-checkip` say whether the certificate is for that name (`Hostname NAME does
 //! match certificate`, or `does NOT match`) and, as in OpenSSL 3.0, leave the exit status
-//! alone.
+//! alone. `-certopt` leaves parts of `-text` out as OpenSSL's does (`no_header`,
+//! `no_version`, `no_serial`, `no_signame`, `no_issuer`, `no_validity`, `no_subject`,
+//! `no_pubkey`, `no_extensions`, `no_sigdump`; `ca_default`, `compatible`) and prints the
+//! extensions it does not decode as `<Not Supported>`, listed or dumped (`ext_error`,
+//! `ext_parse`, `ext_dump`).
 //!
 //! `-req` issues a certificate from a request whose self-signature verifies, with the
 //! request's subject and key and an end-entity profile (key identifiers, basicConstraints
@@ -50,7 +54,9 @@ use crate::fail::{CmdResult, Fail};
 use crate::io::{Mode, Output};
 use crate::keyfile::{self, Format, ReadOptions};
 use cryptocard::digest::HashAlg;
-use cryptocard_pki::cert::{self, CertBuilder, Certificate, CopyExtensions, NameOpt, Profile};
+use cryptocard_pki::cert::{
+    self, CertBuilder, CertOpt, Certificate, CopyExtensions, NameOpt, Profile,
+};
 
 const SPEC: Spec = Spec {
     usage: "x509 [options]",
@@ -103,6 +109,7 @@ const SPEC: Spec = Spec {
         Flag::value("extensions", "SECT").about("-extfile's section (default: default)"),
         Flag::value("sigopt", "OPT:VALUE").about("Signature options (rsa_padding_mode:pss, ...)"),
         certio::NAMEOPT_FLAG,
+        Flag::value("certopt", "OPTS").about("-text leaves out: no_pubkey,no_sigdump,... (repeat)"),
         keyfile::MAX_ITER_FLAG,
     ],
     notes: "-sha1, -sha256, ...: the fingerprint's digest and the signature's digest\n",
@@ -195,7 +202,8 @@ pub fn main(argv: &[String]) -> CmdResult {
     } else {
         certio::load_cert(a.value("in"), inform)?
     };
-    let how = How { names: certio::name_opt(&a)?, iso_dates: iso_dates(&a)? };
+    let certopt = CertOpt::from_args(&a.values("certopt")).map_err(|e| pki_fail("-certopt", e))?;
+    let how = How { names: certio::name_opt(&a)?, iso_dates: iso_dates(&a)?, certopt };
     let checks = cert_checks(&a, &cert)?;
     let mut out = Output::create(a.value("out"), Mode::Public)?;
     for word in print_order(argv) {
@@ -223,11 +231,12 @@ pub fn main(argv: &[String]) -> CmdResult {
     out.commit()
 }
 
-/// How names and dates print.
+/// How names, dates and the text dump print.
 #[derive(Clone, Copy)]
 struct How {
     names: NameOpt,
     iso_dates: bool,
+    certopt: CertOpt,
 }
 
 /// Whether notAfter is at most `secs` seconds from now (OpenSSL's `X509_cmp_time` of
@@ -286,7 +295,9 @@ fn print(
             String::from_utf8_lossy(&super::req::pubkey_pem(tbs.subject_public_key_info())?)
                 .into_owned()
         }
-        _ => cert::cert_text_with(c, how.names).map_err(|e| pki_fail("printing", e))?,
+        _ => {
+            cert::cert_text_opts(c, how.names, how.certopt).map_err(|e| pki_fail("printing", e))?
+        }
     }
     .into_bytes())
 }

@@ -78,13 +78,13 @@ pub use peer_id::{email_matches, ip_matches};
 pub use policy::{ANY_POLICY, PolicyInputs, policies_valid};
 pub use purpose::{Purpose, purposes_text};
 pub use store::TrustStore;
+pub use text::{
+    CertOpt, cert_text, cert_text_compat, cert_text_opts, cert_text_with, csr_text, csr_text_with,
+    extensions_text, serial_hex, time_text,
+};
 pub(crate) use text::{
     MONTHS, extension_lines, extension_value_lines, general_name, general_name_print,
     signature_lines,
-};
-pub use text::{
-    cert_text, cert_text_compat, cert_text_with, csr_text, csr_text_with, extensions_text,
-    serial_hex, time_text,
 };
 pub use verify::{
     MAX_DEPTH, MAX_FAILED_SIGNATURES, PathBudget, PathChecks, PathReport, verify_chain,

@@ -1,10 +1,11 @@
 //! The text dumps `openssl x509 -text -noout` and `openssl req -text -noout` print, line
 //! for line in OpenSSL 3's layout (`X509_print_ex`, `X509_REQ_print_ex`): version,
 //! serial, signature algorithm (with the RSASSA-PSS parameters spelled out), names in the
-//! one-line form, validity as `Mon DD HH:MM:SS YYYY GMT`, the RSA key as modulus and
+//! one-line form (or as `-nameopt` asks), validity as `Mon DD HH:MM:SS YYYY GMT`, the RSA key as modulus and
 //! exponent, the extensions we know by name (key identifiers, basic constraints, key
 //! usage, extended key usage, subject alternative names; others as hex), and the
-//! signature in lines of 18 hex bytes.
+//! signature in lines of 18 hex bytes; `-certopt`'s parts left out and its forms for the
+//! extensions not decoded ([`CertOpt`]).
 
 use super::ext_conf::{ACCESS_METHODS, TLS_FEATURE, TLS_FEATURES};
 use super::name::oneline_name;
@@ -52,26 +53,174 @@ pub fn cert_text_compat(cert: &Certificate) -> Result<String> {
 /// [`cert_text`] with the names printed as `names` says (`x509 -text -nameopt`,
 /// `X509_print_ex`).
 pub fn cert_text_with(cert: &Certificate, names: NameOpt) -> Result<String> {
+    cert_text_opts(cert, names, CertOpt::default())
+}
+
+/// [`cert_text_with`], the parts `opts` leaves out left out (`x509 -text -certopt`).
+pub fn cert_text_opts(cert: &Certificate, names: NameOpt, opts: CertOpt) -> Result<String> {
     let tbs = cert.tbs_certificate();
-    let mut s = String::from("Certificate:\n    Data:\n");
-    let v = tbs.version() as u8;
-    let _ = writeln!(s, "        Version: {} (0x{v:x})", v + 1);
-    serial_lines(&mut s, tbs.serial_number());
-    sig_alg_lines(&mut s, "        ", tbs.signature());
-    name_line(&mut s, "        Issuer:", tbs.issuer(), names);
-    let _ = writeln!(s, "        Validity");
-    let _ = writeln!(s, "            Not Before: {}", time_text(&tbs.validity().not_before));
-    let _ = writeln!(s, "            Not After : {}", time_text(&tbs.validity().not_after));
-    name_line(&mut s, "        Subject:", tbs.subject(), names);
-    spki_lines(&mut s, tbs.subject_public_key_info())?;
-    if let Some(exts) = tbs.extensions().filter(|e| !e.is_empty()) {
+    let mut s = String::new();
+    if !opts.omits(CertOpt::NO_HEADER) {
+        s.push_str("Certificate:\n    Data:\n");
+    }
+    if !opts.omits(CertOpt::NO_VERSION) {
+        let v = tbs.version() as u8;
+        let _ = writeln!(s, "        Version: {} (0x{v:x})", v + 1);
+    }
+    if !opts.omits(CertOpt::NO_SERIAL) {
+        serial_lines(&mut s, tbs.serial_number());
+    }
+    if !opts.omits(CertOpt::NO_SIGNAME) {
+        sig_alg_lines(&mut s, "        ", tbs.signature());
+    }
+    if !opts.omits(CertOpt::NO_ISSUER) {
+        name_line(&mut s, "        Issuer:", tbs.issuer(), names);
+    }
+    if !opts.omits(CertOpt::NO_VALIDITY) {
+        let _ = writeln!(s, "        Validity");
+        let _ = writeln!(s, "            Not Before: {}", time_text(&tbs.validity().not_before));
+        let _ = writeln!(s, "            Not After : {}", time_text(&tbs.validity().not_after));
+    }
+    if !opts.omits(CertOpt::NO_SUBJECT) {
+        name_line(&mut s, "        Subject:", tbs.subject(), names);
+    }
+    if !opts.omits(CertOpt::NO_PUBKEY) {
+        spki_lines(&mut s, tbs.subject_public_key_info())?;
+    }
+    if let Some(exts) =
+        tbs.extensions().filter(|e| !e.is_empty() && !opts.omits(CertOpt::NO_EXTENSIONS))
+    {
         s.push_str("        X509v3 extensions:\n");
         for e in exts {
-            extension_lines(&mut s, "            ", e);
+            let crit = if e.critical { "critical" } else { "" };
+            let (name, value) = extension_text(e);
+            let _ = writeln!(s, "            {name}: {crit}");
+            match (value, opts.unknown_extensions()) {
+                (Some(_), _) | (None, UnknownExt::Default) => {
+                    extension_value_lines(&mut s, "            ", e)
+                }
+                (None, UnknownExt::Error) => {
+                    let decoded =
+                        EXTENSION_NAMES.iter().any(|(_, oid)| Oid::new_unwrap(oid) == e.extn_id);
+                    let why = if decoded { "<Parse Error>" } else { "<Not Supported>" };
+                    let _ = writeln!(s, "                {why}");
+                }
+                (None, UnknownExt::Parse) => {
+                    let listing =
+                        crate::asn1::list(e.extn_value.as_bytes(), true, crate::asn1::Dump::All);
+                    s.push_str(&String::from_utf8_lossy(&listing.text));
+                    s.push('\n');
+                }
+                (None, UnknownExt::Dump) => {
+                    s.push_str(&crate::asn1::hex_dump(e.extn_value.as_bytes(), 16));
+                    s.push('\n');
+                }
+            }
         }
     }
-    signature_lines(&mut s, cert.signature_algorithm(), cert.signature());
+    if !opts.omits(CertOpt::NO_SIGDUMP) {
+        signature_lines(&mut s, cert.signature_algorithm(), cert.signature());
+    }
     Ok(s)
+}
+
+/// How `-certopt` has extensions we do not decode printed (OpenSSL's `X509V3_EXT_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UnknownExt {
+    /// Their bytes, the unprintable ones as dots (`ext_default`).
+    Default,
+    /// `<Not Supported>`, or `<Parse Error>` for a kind we decode (`ext_error`).
+    Error,
+    /// Listed as `asn1parse -i` lists them (`ext_parse`).
+    Parse,
+    /// In hex dump rows (`ext_dump`).
+    Dump,
+}
+
+/// What a certificate's text dump leaves out (`x509 -certopt`: OpenSSL's `X509_FLAG_*`
+/// bits, and its `X509V3_EXT_*` choice for extensions it cannot decode).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CertOpt(u32);
+
+impl CertOpt {
+    const NO_HEADER: u32 = 1;
+    const NO_VERSION: u32 = 1 << 1;
+    const NO_SERIAL: u32 = 1 << 2;
+    const NO_SIGNAME: u32 = 1 << 3;
+    const NO_ISSUER: u32 = 1 << 4;
+    const NO_VALIDITY: u32 = 1 << 5;
+    const NO_SUBJECT: u32 = 1 << 6;
+    const NO_PUBKEY: u32 = 1 << 7;
+    const NO_EXTENSIONS: u32 = 1 << 8;
+    const NO_SIGDUMP: u32 = 1 << 9;
+    const NO_AUX: u32 = 1 << 10;
+    const NO_ATTRIBUTES: u32 = 1 << 11;
+    const EXT_MASK: u32 = 0xf << 16;
+
+    /// The `-certopt` arguments `args` applied in turn from nothing, as OpenSSL's
+    /// `set_cert_ex` applies them: comma-separated names (any case), each set or, after a
+    /// `-`, cleared.
+    pub fn from_args(args: &[&str]) -> Result<CertOpt> {
+        const ALL: u32 = u32::MAX;
+        let table: [(&str, u32, u32); 18] = [
+            ("compatible", 0, ALL),
+            (
+                "ca_default",
+                CertOpt::NO_ISSUER | CertOpt::NO_PUBKEY | CertOpt::NO_HEADER | CertOpt::NO_VERSION,
+                ALL,
+            ),
+            ("no_header", CertOpt::NO_HEADER, 0),
+            ("no_version", CertOpt::NO_VERSION, 0),
+            ("no_serial", CertOpt::NO_SERIAL, 0),
+            ("no_signame", CertOpt::NO_SIGNAME, 0),
+            ("no_validity", CertOpt::NO_VALIDITY, 0),
+            ("no_subject", CertOpt::NO_SUBJECT, 0),
+            ("no_issuer", CertOpt::NO_ISSUER, 0),
+            ("no_pubkey", CertOpt::NO_PUBKEY, 0),
+            ("no_extensions", CertOpt::NO_EXTENSIONS, 0),
+            ("no_sigdump", CertOpt::NO_SIGDUMP, 0),
+            ("no_aux", CertOpt::NO_AUX, 0),
+            ("no_attributes", CertOpt::NO_ATTRIBUTES, 0),
+            ("ext_default", 0, CertOpt::EXT_MASK),
+            ("ext_error", 1 << 16, CertOpt::EXT_MASK),
+            ("ext_parse", 2 << 16, CertOpt::EXT_MASK),
+            ("ext_dump", 3 << 16, CertOpt::EXT_MASK),
+        ];
+        let mut flags = 0u32;
+        for item in args.iter().flat_map(|a| a.split(',')) {
+            let item = item.split(':').next().unwrap_or("").trim();
+            let (set, name) = match item.as_bytes().first() {
+                Some(b'-') => (false, &item[1..]),
+                Some(b'+') => (true, &item[1..]),
+                _ => (true, item),
+            };
+            let Some(&(_, bits, clear)) =
+                table.iter().find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            else {
+                return Err(Error::Unsupported(format!("certificate option '{item}'")));
+            };
+            flags &= !clear;
+            if set {
+                flags |= bits;
+            } else {
+                flags &= !bits;
+            }
+        }
+        Ok(CertOpt(flags))
+    }
+
+    fn omits(self, part: u32) -> bool {
+        self.0 & part != 0
+    }
+
+    fn unknown_extensions(self) -> UnknownExt {
+        match (self.0 & CertOpt::EXT_MASK) >> 16 {
+            1 => UnknownExt::Error,
+            2 => UnknownExt::Parse,
+            3 => UnknownExt::Dump,
+            _ => UnknownExt::Default,
+        }
+    }
 }
 
 /// `label` and a name as `X509_print_ex` puts them on a text dump's line: after a space,

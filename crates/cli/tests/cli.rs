@@ -150,3 +150,37 @@ fn provider_options_of_openssl_3_scripts() {
     let help = ok_text(&run(&["s_server", "-help"], b""));
     assert!(help.contains("-provider NAME           cryptocard (default) or stock"), "{help}");
 }
+
+/// `list`: every command `help` names, and every digest and cipher command, each of which
+/// runs as a command; the columns hold the one-a-line list's names in order.
+#[test]
+fn list_names_what_runs() {
+    let help = ok_text(&run(&["help"], b""));
+    let commands = ok_text(&run(&["list", "-1", "-commands"], b""));
+    let commands: Vec<&str> = commands.lines().collect();
+    for line in help.lines().filter(|l| l.starts_with("  ")) {
+        let name = line.split_whitespace().next().unwrap();
+        assert!(commands.contains(&name), "{name} not listed");
+    }
+    let digests = ok_text(&run(&["list", "-1", "-digest-commands"], b""));
+    for name in ["md5", "rmd160", "sha256", "sha3-512", "sha512-256", "shake128"] {
+        assert!(digests.lines().any(|l| l == name), "{name}: {digests}");
+    }
+    for name in digests.lines() {
+        ok(&run(&[name], b"abc"));
+    }
+    let ciphers = ok_text(&run(&["list", "-1", "-cipher-commands"], b""));
+    for name in ["aes-256-cbc", "des-ede3-cbc", "des3", "aes128"] {
+        assert!(ciphers.lines().any(|l| l == name), "{name}: {ciphers}");
+    }
+    for name in ciphers.lines() {
+        ok(&run(&[name, "-help"], b""));
+    }
+    for (flag, one) in [("-commands", &commands.join("\n")), ("-digest-commands", &digests)] {
+        let cols = ok_text(&run(&["list", flag], b""));
+        let words: Vec<&str> = cols.split_whitespace().collect();
+        assert_eq!(words, one.split_whitespace().collect::<Vec<_>>(), "{flag}");
+        assert!(cols.ends_with("\n\n") && cols.lines().all(|l| l.len() < 80), "{cols}");
+    }
+    fails(&run(&["list"], b""), 1, "-commands");
+}

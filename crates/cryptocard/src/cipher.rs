@@ -124,6 +124,11 @@ const ALIASES: &[(&str, &str)] = &[
     ("aes-256-cfb128", "aes-256-cfb"),
 ];
 
+/// Every name [`lookup`] takes, canonical names and aliases, lower case, in no order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    CIPHERS.iter().map(|s| s.name).chain(ALIASES.iter().map(|&(alias, _)| alias))
+}
+
 /// The cipher with this OpenSSL name or alias (case-insensitive, a leading `-` allowed as
 /// on the `openssl enc` command line), or `None`.
 pub fn lookup(name: &str) -> Option<CipherSpec> {

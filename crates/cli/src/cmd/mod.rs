@@ -12,6 +12,7 @@ pub mod dgst;
 pub mod enc;
 pub mod genpkey;
 pub mod genrsa;
+pub mod list;
 pub mod mac;
 pub mod ocsp;
 pub mod pkcs12;
@@ -90,6 +91,11 @@ pub const COMMANDS: &[Command] = &[
     },
     Command { name: "genpkey", summary: "Generate an RSA key (PKCS#8)", run: genpkey::main },
     Command { name: "genrsa", summary: "Generate an RSA key, genrsa style", run: genrsa::main },
+    Command {
+        name: "list",
+        summary: "The commands, digest commands and cipher commands, list style",
+        run: list::main,
+    },
     Command {
         name: "ocsp",
         summary: "OCSP requests, a CA's responder (HTTP), responses fetched and checked",

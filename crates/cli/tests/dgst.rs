@@ -338,3 +338,35 @@ fn signatures_interoperate_with_openssl_dgst() {
         }
     }
 }
+
+/// `-list` prints the digests in OpenSSL's layout (`-%-25s`, then a space, or a line
+/// feed after every third; a last short line ends in its space and a line feed), the rule checked on openssl's own list where installed; each name listed
+/// hashes.
+#[test]
+fn list_in_openssls_layout() {
+    // The text OpenSSL's `show_digests` prints for `names`.
+    let layout = |names: &[&str]| {
+        let mut t = String::from("Supported digests:\n");
+        for (i, n) in names.iter().enumerate() {
+            t.push_str(&format!("{n:<26}{}", if i % 3 == 2 { "\n" } else { " " }));
+        }
+        if !names.len().is_multiple_of(3) {
+            t.push('\n');
+        }
+        t
+    };
+    let text = ok_text(&run(&["dgst", "-list"], b""));
+    let names: Vec<&str> = text.split_whitespace().skip(2).collect();
+    assert_eq!(text, layout(&names));
+    for name in ["-md5", "-ripemd", "-rmd160", "-sha256", "-sha3-256", "-sha512-256", "-shake256"] {
+        assert!(names.contains(&name), "{name}: {text}");
+    }
+    for name in &names {
+        ok(&run(&["dgst", name], b"abc"));
+    }
+    if have_openssl("list_in_openssls_layout") {
+        let theirs = String::from_utf8(openssl(&["dgst", "-list"], b"")).unwrap();
+        let their_names: Vec<&str> = theirs.split_whitespace().skip(2).collect();
+        assert_eq!(theirs, layout(&their_names), "the rule, on openssl's list");
+    }
+}

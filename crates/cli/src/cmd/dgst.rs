@@ -85,16 +85,39 @@ pub fn is_digest(name: &str) -> bool {
     HashAlg::from_name(name).is_ok() || XofAlg::from_name(name).is_ok()
 }
 
+/// The digests by OpenSSL's lower-case names, sorted: what `openssl dgst -list` prints
+/// (RIPEMD-160 also as `ripemd` and `rmd160`), or with `commands` what `openssl list
+/// -digest-commands` prints (RIPEMD-160 as its command `rmd160` alone).
+pub fn digest_names(commands: bool) -> Vec<String> {
+    let mut names: Vec<String> = HashAlg::ALL
+        .iter()
+        .filter(|h| !(commands && **h == HashAlg::Ripemd160))
+        .map(|h| h.long_name().to_string())
+        .chain(XofAlg::ALL.iter().map(|x| x.name().to_ascii_lowercase().replace('-', "")))
+        .chain(["rmd160".to_string()])
+        .chain((!commands).then(|| "ripemd".to_string()))
+        .collect();
+    names.sort();
+    names
+}
+
 /// Runs `dgst`.
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse_with(argv, &is_digest)? else {
         return Ok(());
     };
     if a.has("list") {
-        let mut names: Vec<String> =
-            HashAlg::ALL.iter().map(|h| format!("-{}", h.name().to_ascii_lowercase())).collect();
-        names.extend(XofAlg::ALL.iter().map(|x| format!("-{}", x.name().to_ascii_lowercase())));
-        super::print_text(&format!("Supported digests:\n{}\n", names.join(" ")));
+        // As OpenSSL's `show_digests`: `-%-25s` and a space, a line feed instead after
+        // every third, and one to end a short last line.
+        let mut text = String::from("Supported digests:\n");
+        let names = digest_names(false);
+        for (i, name) in names.iter().enumerate() {
+            text.push_str(&format!("-{name:<25}{}", if i % 3 == 2 { "\n" } else { " " }));
+        }
+        if !names.len().is_multiple_of(3) {
+            text.push('\n');
+        }
+        super::print_text(&text);
         return Ok(());
     }
     let (job, labels) = job(&a)?;

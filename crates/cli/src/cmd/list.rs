@@ -8,7 +8,6 @@
 use super::{COMMANDS, Spec, dgst, no_positional, print_text};
 use crate::args::Flag;
 use crate::fail::{CmdResult, Fail};
-use cryptocard::digest::{HashAlg, XofAlg};
 
 const SPEC: Spec = Spec {
     usage: "list [options]",
@@ -26,21 +25,6 @@ const SPEC: Spec = Spec {
 /// The standard commands, as `help` lists them.
 fn commands() -> Vec<String> {
     let mut names: Vec<String> = COMMANDS.iter().map(|c| c.name.to_string()).collect();
-    names.sort();
-    names
-}
-
-/// The digests that run as commands, by OpenSSL's command names (`rmd160` for RIPEMD-160).
-fn digest_commands() -> Vec<String> {
-    let mut names: Vec<String> = HashAlg::ALL
-        .iter()
-        .map(|h| match h {
-            HashAlg::Ripemd160 => "rmd160".to_string(),
-            h => h.long_name().to_string(),
-        })
-        .chain(XofAlg::ALL.iter().map(|x| x.name().to_ascii_lowercase().replace('-', "")))
-        .filter(|n| dgst::is_digest(n))
-        .collect();
     names.sort();
     names
 }
@@ -71,7 +55,7 @@ fn columns(names: &[String], width: usize) -> String {
 pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse(argv)? else { return Ok(()) };
     no_positional(&a)?;
-    let lists = [commands(), digest_commands(), cipher_commands()];
+    let lists = [commands(), dgst::digest_names(true), cipher_commands()];
     let width = lists.iter().flatten().map(String::len).max().unwrap_or(0) + 2;
     let mut out = String::new();
     let mut any = false;

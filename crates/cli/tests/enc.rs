@@ -360,3 +360,25 @@ fn aes_openssl_reads_ours_and_we_read_theirs() {
         }
     }
 }
+
+/// `-list` (and `-ciphers`) names every cipher and alias in OpenSSL's layout (`-%-25s`,
+/// three to a line, as `dgst -list`), and each name listed derives a key (`-P`).
+#[test]
+fn list_in_openssls_layout() {
+    let text = ok_text(&run(&["enc", "-list"], b""));
+    assert_eq!(text, ok_text(&run(&["enc", "-ciphers"], b"")));
+    let names: Vec<&str> = text.split_whitespace().skip(2).collect();
+    for name in ["-aes-256-cbc", "-des-ede3-cbc", "-des3", "-aes128", "-des"] {
+        assert!(names.contains(&name), "{name}: {text}");
+    }
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("Supported ciphers:"));
+    for line in lines {
+        let cells = line.split_whitespace().count();
+        assert!((1..=3).contains(&cells) && line.len() == 27 * cells - usize::from(cells == 3));
+    }
+    for name in names {
+        let out = run(&["enc", name, "-pbkdf2", "-k", "pw", "-S", "0011223344556677", "-P"], b"");
+        assert!(ok_text(&out).contains("key="), "{name}");
+    }
+}

@@ -107,16 +107,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         return Ok(());
     };
     if a.has("list") {
-        // As OpenSSL's `show_digests`: `-%-25s` and a space, a line feed instead after
-        // every third, and one to end a short last line.
-        let mut text = String::from("Supported digests:\n");
-        let names = digest_names(false);
-        for (i, name) in names.iter().enumerate() {
-            text.push_str(&format!("-{name:<25}{}", if i % 3 == 2 { "\n" } else { " " }));
-        }
-        if !names.len().is_multiple_of(3) {
-            text.push('\n');
-        }
+        let text = super::flag_table("Supported digests:", &digest_names(false));
         super::print_text(&text);
         return Ok(());
     }

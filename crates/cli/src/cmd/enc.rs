@@ -36,7 +36,7 @@ use crate::fail::{CmdResult, Fail};
 use crate::hex::{self, Fit};
 use crate::io::{self, Mode, Output};
 use crate::pass::{self, Password};
-use cryptocard::cipher::{CIPHERS, CipherSpec, lookup};
+use cryptocard::cipher::{CipherSpec, lookup};
 use cryptocard::des::{Direction, Padding};
 use cryptocard::digest::{HashAlg, Hasher, pbkdf2_hmac_alg};
 use cryptocard::rng::{OsRng, RandomSource};
@@ -93,8 +93,10 @@ pub fn main(argv: &[String]) -> CmdResult {
     let Some(a) = SPEC.parse_with(argv, &|n| lookup(n).is_some())? else { return Ok(()) };
     no_positional(&a)?;
     if a.has("list") || a.has("ciphers") {
-        let names: Vec<String> = CIPHERS.iter().map(|c| format!("-{}", c.name)).collect();
-        super::print_text(&format!("Supported ciphers:\n{}\n", names.join(" ")));
+        let mut names: Vec<String> = cryptocard::cipher::names().map(String::from).collect();
+        names.sort();
+        names.dedup();
+        super::print_text(&super::flag_table("Supported ciphers:", &names));
         return Ok(());
     }
     let cipher = match a.dynamic.last() {

@@ -36,6 +36,20 @@ use crate::fail::{CmdResult, Fail};
 pub use crate::spec::{Spec, no_positional, print_text};
 use cryptocard::digest::HashAlg;
 
+/// `title` and `names` as `openssl dgst -list` and `enc -list` print theirs (OpenSSL's
+/// `show_digests`, `show_ciphers`): each as `-%-25s` and a space, a line feed instead
+/// after every third, and one to end a short last line.
+pub fn flag_table(title: &str, names: &[String]) -> String {
+    let mut text = format!("{title}\n");
+    for (i, name) in names.iter().enumerate() {
+        text.push_str(&format!("-{name:<25}{}", if i % 3 == 2 { "\n" } else { " " }));
+    }
+    if !names.len().is_multiple_of(3) {
+        text.push('\n');
+    }
+    text
+}
+
 /// A command: its name, a one-line summary for `help`, and its entry point.
 #[derive(Debug)]
 pub struct Command {

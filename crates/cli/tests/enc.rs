@@ -382,3 +382,17 @@ fn list_in_openssls_layout() {
         assert!(ok_text(&out).contains("key="), "{name}");
     }
 }
+
+/// `-none`: no cipher, the data copied, or with `-a` base64 only, as `openssl enc -none`;
+/// with a cipher too it is refused rather than guessed at.
+#[test]
+fn none_copies() {
+    let data = b"hello\n";
+    assert_eq!(ok(&run(&["enc", "-none"], data)), data);
+    assert_eq!(ok_text(&run(&["enc", "-none", "-a"], data)), "aGVsbG8K\n");
+    assert_eq!(ok(&run(&["enc", "-none", "-d", "-a"], b"aGVsbG8K\n")), data);
+    fails(&run(&["enc", "-none", "-aes-128-cbc", "-k", "pw"], data), 1, "-none");
+    if have_openssl("none_copies") {
+        assert_eq!(ok(&run(&["enc", "-none", "-a"], data)), openssl(&["enc", "-none", "-a"], data));
+    }
+}

@@ -11,7 +11,7 @@
 //! ofb,ctr}` (`aes128`, `aes192`, `aes256` are CBC; `-cfb` is CFB-128; `-ctr` counts on
 //! the whole 16-byte IV, as OpenSSL), `des-ecb`, `des-cbc` (`des`), `des-cfb`,
 //! `des-cfb8`, `des-ofb`, `des-ede`, `des-ede-cbc`, `des-ede3`, `des-ede3-cbc` (`des3`),
-//! ... (`-list`). Keys are 16, 24 or 32 bytes for AES, IVs 16 (8 for DES). Without a cipher the data is copied (with `-a`, base64 only).
+//! ... (`-list`). Keys are 16, 24 or 32 bytes for AES, IVs 16 (8 for DES). Without a cipher (or with `-none`) the data is copied (with `-a`, base64 only).
 //!
 //! Key and IV: from `-K`/`-iv` in hex (too short is zero-padded and too long truncated,
 //! with OpenSSL's warnings), or derived from a password. Derivation, as OpenSSL's
@@ -48,6 +48,7 @@ const SPEC: Spec = Spec {
     flags: &[
         Flag::switch("list").about("List the ciphers"),
         Flag::switch("ciphers").about("Alias for -list"),
+        Flag::switch("none").about("No cipher: copy (with -a, base64 only)"),
         Flag::switch("e").about("Encrypt (the default)"),
         Flag::switch("d").about("Decrypt"),
         Flag::value("in", "FILE").about("Input file (default stdin)"),
@@ -100,6 +101,7 @@ pub fn main(argv: &[String]) -> CmdResult {
         return Ok(());
     }
     let cipher = match a.dynamic.last() {
+        Some(_) if a.has("none") => return Err(Fail::msg("-none and a cipher exclude each other")),
         Some(n) => Some(lookup(n).ok_or_else(|| Fail::msg(format!("unknown cipher '{n}'")))?),
         None => None,
     };

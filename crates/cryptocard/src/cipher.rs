@@ -35,6 +35,17 @@ impl Algorithm {
             Algorithm::Aes128 | Algorithm::Aes192 | Algorithm::Aes256 => 16,
         }
     }
+
+    /// The key length in bytes: 8 for DES, 16 or 24 for two- or three-key triple-DES, 16,
+    /// 24 or 32 for AES.
+    pub const fn key_len(self) -> usize {
+        match self {
+            Algorithm::Des => 8,
+            Algorithm::DesEde | Algorithm::Aes128 => 16,
+            Algorithm::DesEde3 | Algorithm::Aes192 => 24,
+            Algorithm::Aes256 => 32,
+        }
+    }
 }
 
 /// What a cipher name stands for.
@@ -53,15 +64,8 @@ pub struct CipherSpec {
 }
 
 const fn spec(name: &'static str, algorithm: Algorithm, mode: Mode) -> CipherSpec {
-    let key_len = match algorithm {
-        Algorithm::Des => 8,
-        Algorithm::DesEde => 16,
-        Algorithm::DesEde3 | Algorithm::Aes192 => 24,
-        Algorithm::Aes128 => 16,
-        Algorithm::Aes256 => 32,
-    };
     let iv_len = if matches!(mode, Mode::Ecb) { 0 } else { algorithm.block_len() };
-    CipherSpec { name, algorithm, mode, key_len, iv_len }
+    CipherSpec { name, algorithm, mode, key_len: algorithm.key_len(), iv_len }
 }
 
 use Algorithm::{Aes128 as A1, Aes192 as A2, Aes256 as A3, Des as D1, DesEde as D2, DesEde3 as D3};

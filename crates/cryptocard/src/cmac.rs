@@ -105,13 +105,7 @@ impl Cmac {
     /// bytes for DES, 16 for two-key and 24 for three-key triple-DES, 16, 24 or 32 for
     /// AES). Errors: `InvalidKey` for another length.
     pub fn new(algorithm: Algorithm, key: &[u8]) -> Result<Cmac> {
-        let want = match algorithm {
-            Algorithm::Des => 8,
-            Algorithm::DesEde | Algorithm::Aes128 => 16,
-            Algorithm::DesEde3 | Algorithm::Aes192 => 24,
-            Algorithm::Aes256 => 32,
-        };
-        if key.len() != want {
+        if key.len() != algorithm.key_len() {
             return Err(Error::InvalidKey("CMAC: the key is not the cipher's length"));
         }
         let cipher = match algorithm {

@@ -180,7 +180,7 @@ fn cert_checks(a: &crate::args::Parsed, c: &Certificate) -> CmdResult<String> {
         say("Hostname", host, cert::host_matches(c, host));
     }
     if let Some(email) = a.value("checkemail") {
-        say("Email", email, cryptocard_pki::cert::email_matches(c, email));
+        say("Email", email, cert::email_matches(c, email));
     }
     if let Some(ip) = a.value("checkip") {
         let octets = cert::ip_octets(ip)

@@ -88,6 +88,37 @@ const OPTION_NAMES: &[(&str, u32, u32)] = &[
     ("ca_default", NameOpt::MULTILINE.0, u32::MAX),
 ];
 
+/// Applies the option list `arg` to `flags` as OpenSSL's apps' `set_multi_opts` does
+/// (`-nameopt`, `-certopt`): comma-separated names of `table` (any case, anything after a
+/// `:` ignored), each clearing its mask, then setting its bits, or clearing them after a
+/// `-`. Errors: `Unsupported` naming the first unknown one as a `what`.
+pub(super) fn apply_options(
+    flags: &mut u32,
+    arg: &str,
+    table: &[(&str, u32, u32)],
+    what: &str,
+) -> Result<()> {
+    for item in arg.split(',') {
+        let item = item.split(':').next().unwrap_or("").trim();
+        let (set, name) = match item.as_bytes().first() {
+            Some(b'-') => (false, &item[1..]),
+            Some(b'+') => (true, &item[1..]),
+            _ => (true, item),
+        };
+        let Some(&(_, bits, clear)) = table.iter().find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        else {
+            return Err(Error::Unsupported(format!("{what} '{item}'")));
+        };
+        *flags &= !clear;
+        if set {
+            *flags |= bits;
+        } else {
+            *flags &= !bits;
+        }
+    }
+    Ok(())
+}
+
 /// How names are printed: OpenSSL's flags word, which `-nameopt`'s names set and clear.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NameOpt(u32);
@@ -116,25 +147,7 @@ impl NameOpt {
         }
         let mut flags = 0u32;
         for arg in args {
-            for item in arg.split(',') {
-                let item = item.split(':').next().unwrap_or("").trim();
-                let (set, name) = match item.as_bytes().first() {
-                    Some(b'-') => (false, &item[1..]),
-                    Some(b'+') => (true, &item[1..]),
-                    _ => (true, item),
-                };
-                let Some(&(_, bits, clear)) =
-                    OPTION_NAMES.iter().find(|(n, _, _)| n.eq_ignore_ascii_case(name))
-                else {
-                    return Err(Error::Unsupported(format!("name option '{item}'")));
-                };
-                flags &= !clear;
-                if set {
-                    flags |= bits;
-                } else {
-                    flags &= !bits;
-                }
-            }
+            apply_options(&mut flags, arg, OPTION_NAMES, "name option")?;
             if flags != 0 && flags & SEP_MASK == 0 {
                 flags |= SEP_CPLUS_SPC;
             }

@@ -9,7 +9,7 @@
 
 use super::ext_conf::{ACCESS_METHODS, TLS_FEATURE, TLS_FEATURES};
 use super::name::oneline_name;
-use super::name_print::{NameOpt, name_text};
+use super::name_print::{NameOpt, apply_options, name_text};
 use crate::sig::{self, SigScheme, oid_name};
 use crate::{Error, Result};
 use cryptocard::digest::HashAlg;
@@ -96,8 +96,8 @@ pub fn cert_text_opts(cert: &Certificate, names: NameOpt, opts: CertOpt) -> Resu
             let (name, value) = extension_text(e);
             let _ = writeln!(s, "            {name}: {crit}");
             match (value, opts.unknown_extensions()) {
-                (Some(_), _) | (None, UnknownExt::Default) => {
-                    extension_value_lines(&mut s, "            ", e)
+                (value @ Some(_), _) | (value @ None, UnknownExt::Default) => {
+                    value_lines(&mut s, "            ", e, value)
                 }
                 (None, UnknownExt::Error) => {
                     let decoded =
@@ -187,24 +187,8 @@ impl CertOpt {
             ("ext_dump", 3 << 16, CertOpt::EXT_MASK),
         ];
         let mut flags = 0u32;
-        for item in args.iter().flat_map(|a| a.split(',')) {
-            let item = item.split(':').next().unwrap_or("").trim();
-            let (set, name) = match item.as_bytes().first() {
-                Some(b'-') => (false, &item[1..]),
-                Some(b'+') => (true, &item[1..]),
-                _ => (true, item),
-            };
-            let Some(&(_, bits, clear)) =
-                table.iter().find(|(n, _, _)| n.eq_ignore_ascii_case(name))
-            else {
-                return Err(Error::Unsupported(format!("certificate option '{item}'")));
-            };
-            flags &= !clear;
-            if set {
-                flags |= bits;
-            } else {
-                flags &= !bits;
-            }
+        for arg in args {
+            apply_options(&mut flags, arg, &table, "certificate option")?;
         }
         Ok(CertOpt(flags))
     }
@@ -493,15 +477,19 @@ fn colon_hex(bytes: &[u8]) -> String {
 /// they are, the rest as dots.
 pub(crate) fn extension_lines(s: &mut String, indent: &str, e: &Extension) {
     let crit = if e.critical { "critical" } else { "" };
-    let (name, _) = extension_text(e);
+    let (name, value) = extension_text(e);
     let _ = writeln!(s, "{indent}{name}: {crit}");
-    extension_value_lines(s, indent, e);
+    value_lines(s, indent, e, value);
 }
 
 /// The value part of [`extension_lines`]: OpenSSL's `X509V3_EXT_print` at `indent` plus
 /// four, or its fallback, and the line feed after it.
 pub(crate) fn extension_value_lines(s: &mut String, indent: &str, e: &Extension) {
-    let (_, value) = extension_text(e);
+    value_lines(s, indent, e, extension_text(e).1);
+}
+
+/// [`extension_value_lines`] for the value text `extension_text` gave.
+fn value_lines(s: &mut String, indent: &str, e: &Extension, value: Option<String>) {
     match value {
         Some(value) => {
             for line in value.lines() {

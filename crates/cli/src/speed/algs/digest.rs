@@ -130,7 +130,7 @@ pub fn cmac(name: &str, ctx: &Context<'_>) -> Row {
         _ => (Algorithm::Aes128, "AES-128-CBC"),
     };
     let data = Arc::new(test_bytes(14, ctx.bytes));
-    let key = Arc::new(test_bytes(15, if algorithm == Algorithm::Aes128 { 16 } else { 24 }));
+    let key = Arc::new(test_bytes(15, algorithm.key_len()));
     let mut row = Row::new(name, "mac", 8 * ctx.bytes as u64, Some(ctx.bytes as u64), Vec::new());
     {
         let (data, key) = (data.clone(), key.clone());
@@ -148,8 +148,7 @@ pub fn cmac(name: &str, ctx: &Context<'_>) -> Row {
     for &lib in &ctx.peers.openssl {
         let (data, key) = (data.clone(), key.clone());
         row.candidates.push(Candidate::peer(lib.info(), move || {
-            let size = if algorithm == Algorithm::Aes128 { 16 } else { 8 };
-            let m = lib.cmac(cipher, &key, size).map_err(peer_err)?;
+            let m = lib.cmac(cipher, &key, algorithm.block_len()).map_err(peer_err)?;
             Ok(hashing(vec![0u8; m.size()], m, &data, |m, msg, out| m.mac_into(msg, out)))
         }));
     }
